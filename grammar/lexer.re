@@ -1,0 +1,363 @@
+/* Tokens of the header literal. The text is a NUL-terminated copy (the
+ * terminator is re2c's sentinel; NUL bytes inside the header are rejected
+ * before lexing), so the lexer never reads past its input. */
+#include "internal.h"
+#include "parser.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*!re2c
+    re2c:api:style = free-form;
+    re2c:define:YYCTYPE = "unsigned char";
+    re2c:define:YYCURSOR = "p->cur";
+    re2c:define:YYMARKER = "mar";
+    re2c:define:YYLIMIT = "lim";
+    re2c:yyfill:enable = 0;
+    re2c:eof = 0;
+*/
+
+static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const char *msg,
+                     const char *arg)
+{
+    if (p->status == NPYDT_OK)
+        p->status = set_error(p->err, code, off, NULL, msg, arg);
+    return -1;
+}
+
+static struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
+{
+    struct lit *v = arena_alloc(p->arena, sizeof *v);
+    if (!v) {
+        if (p->status == NPYDT_OK)
+            p->status = set_nomem(p->err);
+        return NULL;
+    }
+    v->kind = kind;
+    v->start = start;
+    v->end = end;
+    return v;
+}
+
+static int hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Append code point cp as UTF-8; the header is latin-1 (1.0, 2.0) or UTF-8
+ * (3.0), and strings are kept as UTF-8 either way. */
+static bool put_cp(struct lit_parser *p, char *out, size_t *n, uint32_t cp, size_t off)
+{
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
+        lex_error(p, NPYDT_E_ENCODING, off, "lone surrogate%s in string", "");
+        return false;
+    }
+    if (cp > 0x10FFFF) {
+        lex_error(p, NPYDT_E_SYNTAX, off, "code point out of range%s", "");
+        return false;
+    }
+    *n += utf8_encode(cp, out + *n);
+    return true;
+}
+
+/* Decode the body of a string literal [b, e) with Python's rules. The
+ * decoded text is never longer than 2x the source (a latin-1 byte becomes
+ * at most two UTF-8 bytes; escapes shrink). */
+static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
+                                 const unsigned char *b, const unsigned char *e,
+                                 bool raw, bool bytes)
+{
+    size_t cap = 2 * (size_t)(e - b) + 1;
+    char *out = arena_alloc(p->arena, cap);
+    if (!out) {
+        p->status = set_nomem(p->err);
+        return NULL;
+    }
+    size_t n = 0;
+    bool utf8 = p->major >= 3;
+    for (const unsigned char *s = b; s < e;) {
+        size_t off = (size_t)(s - p->text);
+        if (*s >= 0x80) {
+            if (bytes) {
+                lex_error(p, NPYDT_E_SYNTAX, off, "bytes can only contain ASCII characters%s", "");
+                return NULL;
+            }
+            if (utf8) {
+                uint32_t cp;
+                size_t k = utf8_decode(s, (size_t)(e - s), &cp);
+                memcpy(out + n, s, k);   /* validated before lexing */
+                n += k;
+                s += k;
+            } else {
+                if (!put_cp(p, out, &n, *s, off))
+                    return NULL;
+                s++;
+            }
+            continue;
+        }
+        if (*s != '\\' || raw) {
+            if (raw && *s == '\\' && s + 1 < e) {
+                out[n++] = (char)*s++;  /* keeps the escaped quote too */
+            }
+            out[n++] = (char)*s++;
+            continue;
+        }
+        s++;    /* the backslash; a closing quote never follows a lone one */
+        unsigned char c = *s++;
+        uint32_t cp;
+        switch (c) {
+        case '\n': continue;                      /* line continuation */
+        case '\r': if (s < e && *s == '\n') s++; continue;
+        case '\\': out[n++] = '\\'; continue;
+        case '\'': out[n++] = '\''; continue;
+        case '"': out[n++] = '"'; continue;
+        case 'a': out[n++] = '\a'; continue;
+        case 'b': out[n++] = '\b'; continue;
+        case 'f': out[n++] = '\f'; continue;
+        case 'n': out[n++] = '\n'; continue;
+        case 'r': out[n++] = '\r'; continue;
+        case 't': out[n++] = '\t'; continue;
+        case 'v': out[n++] = '\v'; continue;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+            cp = (uint32_t)(c - '0');
+            for (int i = 0; i < 2 && s < e && *s >= '0' && *s <= '7'; i++)
+                cp = cp * 8 + (uint32_t)(*s++ - '0');
+            break;
+        case 'x': case 'u': case 'U': {
+            int digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+            if (bytes && c != 'x') {
+                out[n++] = '\\';
+                out[n++] = (char)c;
+                continue;
+            }
+            cp = 0;
+            for (int i = 0; i < digits; i++) {
+                int h = s < e ? hexval(*s) : -1;
+                if (h < 0) {
+                    lex_error(p, NPYDT_E_SYNTAX, off, "truncated \\%cXX escape in string",
+                              c == 'x' ? "x" : c == 'u' ? "u" : "U");
+                    return NULL;
+                }
+                cp = cp * 16 + (uint32_t)h;
+                s++;
+            }
+            break;
+        }
+        case 'N':
+            if (!bytes) {
+                lex_error(p, NPYDT_E_SYNTAX, off, "\\N{...} escapes are not supported%s", "");
+                return NULL;
+            }
+            out[n++] = '\\';
+            out[n++] = 'N';
+            continue;
+        default:
+            /* Python keeps unknown escapes as written. */
+            out[n++] = '\\';
+            s--;
+            continue;
+        }
+        if (bytes) {
+            if (cp > 0xFF) cp &= 0xFF;     /* octal escapes above \377 */
+            if (cp >= 0x80) {
+                lex_error(p, NPYDT_E_SYNTAX, off, "non-ASCII byte escape%s", "");
+                return NULL;
+            }
+            out[n++] = (char)cp;
+        } else if (!put_cp(p, out, &n, cp, off)) {
+            return NULL;
+        }
+    }
+    out[n] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (out[i] == '\0') {
+            lex_error(p, NPYDT_E_ENCODING, start, "string contains a NUL character%s", "");
+            return NULL;
+        }
+    }
+    struct lit *v = new_lit(p, bytes ? LIT_BYTES : LIT_STR, start, end);
+    if (v) {
+        v->u.str.s = out;
+        v->u.str.len = n;
+    }
+    return v;
+}
+
+/* A string literal starting at the opening quote q (prefix letters were
+ * already consumed). Handles '...', "...", '''...''' and """...""". */
+static int lex_string(struct lit_parser *p, const unsigned char *start, const unsigned char *q,
+                      bool raw, bool bytes, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len;
+    unsigned char quote = *q;
+    bool triple = lim - q >= 3 && q[1] == quote && q[2] == quote;
+    const unsigned char *b = q + (triple ? 3 : 1);
+    const unsigned char *s = b;
+    size_t off = (size_t)(start - p->text);
+    for (;;) {
+        if (s >= lim)
+            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+        if (*s == '\\') {
+            if (s + 1 >= lim)
+                return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+            s += 2;
+            continue;
+        }
+        if (!triple && (*s == '\n' || *s == '\r'))
+            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+        if (*s == quote && (!triple || (lim - s >= 3 && s[1] == quote && s[2] == quote)))
+            break;
+        s++;
+    }
+    const unsigned char *e = s;
+    p->cur = s + (triple ? 3 : 1);
+    *val = decode_string(p, off, (size_t)(p->cur - p->text), b, e, raw, bytes);
+    return *val ? (bytes ? BYTES : STRING) : -1;
+}
+
+/* Integer literal [b, e) in the given base, underscores allowed between
+ * digits (the regular expression has already checked their placement). */
+static int lex_int(struct lit_parser *p, const unsigned char *b, const unsigned char *e,
+                   unsigned base, struct lit **val)
+{
+    uint64_t mag = 0;
+    bool big = false;
+    for (const unsigned char *s = b; s < e; s++) {
+        if (*s == '_')
+            continue;
+        int d = hexval(*s);
+        if (!ck_mul(mag, base, &mag) || !ck_add(mag, (uint64_t)d, &mag))
+            big = true;
+    }
+    struct lit *v = new_lit(p, LIT_INT, (size_t)(p->tok - p->text), (size_t)(e - p->text));
+    if (!v)
+        return -1;
+    v->u.num.mag = big ? UINT64_MAX : mag;
+    v->u.num.big = big;
+    *val = v;
+    p->last_was_int = true;
+    return INT;
+}
+
+static int open_bracket(struct lit_parser *p, int tok)
+{
+    if (++p->depth > p->limits->max_depth) {
+        if (p->status == NPYDT_OK)
+            p->status = set_error(p->err, NPYDT_E_LIMIT, (size_t)(p->tok - p->text), NULL,
+                                  "nesting deeper than %u brackets", p->limits->max_depth);
+        return -1;
+    }
+    return tok;
+}
+
+static int close_bracket(struct lit_parser *p, int tok)
+{
+    if (p->depth > 0)
+        p->depth--;
+    return tok;
+}
+
+int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
+{
+    const unsigned char *mar = p->cur;
+    const unsigned char *lim = p->text + p->len;
+    int tok;
+    (void)mar;
+again:
+    p->tok = p->cur;
+    bool after_int = p->last_was_int;
+    p->last_was_int = false;
+    /*!re2c
+        dig = [0-9];
+        idstart = [A-Za-z_];
+        idchar = [A-Za-z0-9_];
+        dec = [1-9] ("_"? dig)* | "0" ("_"? "0")*;
+        hex = "0" [xX] ("_"? [0-9a-fA-F])+;
+        oct = "0" [oO] ("_"? [0-7])+;
+        bin = "0" [bB] ("_"? [01])+;
+        digs = dig ("_"? dig)*;
+        exp = [eE] [+-]? digs;
+        float = (digs "." digs? | "." digs) exp? | digs exp;
+        imag = (float | digs) [jJ];
+
+        $ { *start = *end = p->len; return END; }
+
+        [ \t\f\r\n]+ { p->last_was_int = after_int; goto again; }
+        "\\" "\r"? "\n" { p->last_was_int = after_int; goto again; }
+        "#" [^\n\x00]* { p->last_was_int = after_int; goto again; }
+
+        "{" { tok = open_bracket(p, LBRACE); goto done; }
+        "[" { tok = open_bracket(p, LBRACK); goto done; }
+        "(" { tok = open_bracket(p, LPAREN); goto done; }
+        "}" { tok = close_bracket(p, RBRACE); goto done; }
+        "]" { tok = close_bracket(p, RBRACK); goto done; }
+        ")" { tok = close_bracket(p, RPAREN); goto done; }
+        ":" { tok = COLON; goto done; }
+        "," { tok = COMMA; goto done; }
+        "+" { tok = PLUS; goto done; }
+        "-" { tok = MINUS; goto done; }
+
+        dec { tok = lex_int(p, p->tok, p->cur, 10, val); goto done; }
+        hex { tok = lex_int(p, p->tok + 2, p->cur, 16, val); goto done; }
+        oct { tok = lex_int(p, p->tok + 2, p->cur, 8, val); goto done; }
+        bin { tok = lex_int(p, p->tok + 2, p->cur, 2, val); goto done; }
+        "0"+ [1-9] {
+            return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
+                             "leading zeros in decimal integer literals are not permitted%s", "");
+        }
+        float | imag {
+            *val = new_lit(p, LIT_FLOAT, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+            tok = *val ? FLOAT : -1;
+            goto done;
+        }
+
+        [uU]? ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, false, val); goto done; }
+        [rR] ['"] { tok = lex_string(p, p->tok, p->cur - 1, true, false, val); goto done; }
+        [bB] ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, true, val); goto done; }
+        ([bB][rR] | [rR][bB]) ['"] { tok = lex_string(p, p->tok, p->cur - 1, true, true, val); goto done; }
+
+        "True" { *val = new_lit(p, LIT_BOOL, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+                 if (*val) (*val)->u.b = true;
+                 tok = *val ? TRUE : -1; goto done; }
+        "False" { *val = new_lit(p, LIT_BOOL, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+                  tok = *val ? FALSE : -1; goto done; }
+        "None" { *val = new_lit(p, LIT_NONE, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+                 tok = *val ? NONE : -1; goto done; }
+        "L" / [^A-Za-z0-9_\x80-\xff] {
+            /* Python 2 long suffix: NumPy's reader drops it after a number
+             * in 1.0 and 2.0 headers. */
+            if (after_int && p->major < 3)
+                goto again;
+            return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
+                             "name 'L' is not a literal%s", "");
+        }
+        idstart idchar* {
+            char name[40];
+            size_t n = (size_t)(p->cur - p->tok);
+            snprintf(name, sizeof name, "%.*s%s", (int)(n > 32 ? 32 : n), (const char *)p->tok,
+                     n > 32 ? "..." : "");
+            return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
+                             "name '%s' is not a literal", name);
+        }
+        * {
+            unsigned char c = p->tok[0];
+            char what[8];
+            if (c >= 0x20 && c < 0x7f)
+                snprintf(what, sizeof what, "'%c'", c);
+            else
+                snprintf(what, sizeof what, "0x%02x", c);
+            return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
+                             "unexpected character %s", what);
+        }
+    */
+done:
+    *start = (size_t)(p->tok - p->text);
+    *end = (size_t)(p->cur - p->text);
+    if (tok == LBRACE || tok == LBRACK || tok == LPAREN || tok == RBRACE || tok == RBRACK ||
+        tok == RPAREN || tok == COLON || tok == COMMA || tok == PLUS || tok == MINUS)
+        *val = NULL;
+    return tok;
+}

@@ -1,0 +1,258 @@
+/* The header literal: the subset of Python literal syntax that
+ * ast.literal_eval (and so NumPy's header reader) accepts and that a
+ * header can use. Pure push parser fed by the re2c lexer. */
+%require "3.8"
+%define api.pure full
+%define api.prefix {lit_yy}
+%define api.value.type {struct lit *}
+%define api.location.type {struct lit_span}
+%define parse.error custom
+%define lr.default-reduction accepting
+%locations
+%expect 0
+%param {struct lit_parser *p}
+
+%code requires {
+#include "internal.h"
+struct lit_span { size_t start, end; };
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                          \
+    do {                                                     \
+        if (N) {                                             \
+            (Cur).start = YYRHSLOC(Rhs, 1).start;            \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                \
+        } else {                                             \
+            (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;  \
+        }                                                    \
+    } while (0)
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
+static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
+static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
+static struct lit *concat(struct lit_parser *p, struct lit *a, struct lit *b);
+static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
+
+#define NEED(x) do { if (!(x)) YYABORT; } while (0)
+
+/* Bison's stack grows through the caller's allocator: p is in scope in
+ * yyparse, the only place the skeleton expands these. Nesting is bounded
+ * by the lexer's depth limit, so YYMAXDEPTH is never what stops a parse. */
+static void *lit_stack_alloc(struct lit_parser *p, size_t size);
+static void lit_stack_free(struct lit_parser *p, void *ptr);
+#define YYMALLOC(n) lit_stack_alloc(p, (n))
+#define YYFREE(ptr) lit_stack_free(p, (ptr))
+#define YYMAXDEPTH 100000000
+
+static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
+}
+
+%token END 0 "end of header"
+%token LBRACE "'{'" RBRACE "'}'" LBRACK "'['" RBRACK "']'"
+%token LPAREN "'('" RPAREN "')'" COLON "':'" COMMA "','"
+%token PLUS "'+'" MINUS "'-'"
+%token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
+%token TRUE "True" FALSE "False" NONE "None"
+
+%%
+
+top:
+    value { p->result = $1; }
+;
+
+value:
+    strings
+  | number
+  | PLUS number      { $$ = $2; $$->start = @$.start; }
+  | MINUS number     { NEED($$ = negate(p, $2, &@$)); }
+  | TRUE             { $$ = $1; }
+  | FALSE            { $$ = $1; }
+  | NONE             { $$ = $1; }
+  | tuple
+  | list
+  | dict
+  | LPAREN value RPAREN   { $$ = $2; }
+;
+
+number:
+    INT
+  | FLOAT
+;
+
+strings:
+    STRING
+  | BYTES
+  | strings STRING   { NEED($$ = concat(p, $1, $2)); }
+  | strings BYTES    { NEED($$ = concat(p, $1, $2)); }
+;
+
+tuple:
+    LPAREN RPAREN                          { NEED($$ = node(p, LIT_TUPLE, &@$)); }
+  | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $2)); }
+  | LPAREN value COMMA items opt_comma RPAREN
+        { NEED($$ = node(p, LIT_TUPLE, &@$));
+          NEED(append(p, $$, $2));
+          $2->next = $4->u.seq.head; $$->u.seq.tail = $4->u.seq.tail; $$->u.seq.n += $4->u.seq.n; }
+;
+
+list:
+    LBRACK RBRACK                    { NEED($$ = node(p, LIT_LIST, &@$)); }
+  | LBRACK items opt_comma RBRACK    { $$ = $2; $$->kind = LIT_LIST; $$->start = @$.start; $$->end = @$.end; }
+;
+
+items:
+    value              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
+  | items COMMA value  { NEED($$ = append(p, $1, $3)); }
+;
+
+dict:
+    LBRACE RBRACE                        { NEED($$ = node(p, LIT_DICT, &@$)); }
+  | LBRACE pairs opt_comma RBRACE        { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
+;
+
+pairs:
+    value COLON value
+        { NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, $3)); }
+  | pairs COMMA value COLON value
+        { NEED(append(p, $1, $3)); NEED($$ = append(p, $1, $5)); }
+;
+
+opt_comma:
+    %empty
+  | COMMA
+;
+
+%%
+
+static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
+{
+    struct lit *n = arena_alloc(p->arena, sizeof *n);
+    if (!n) {
+        if (p->status == NPYDT_OK)
+            p->status = set_nomem(p->err);
+        return NULL;
+    }
+    n->kind = kind;
+    n->start = loc->start;
+    n->end = loc->end;
+    return n;
+}
+
+static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item)
+{
+    (void)p;
+    item->next = NULL;
+    if (seq->u.seq.tail)
+        seq->u.seq.tail->next = item;
+    else
+        seq->u.seq.head = item;
+    seq->u.seq.tail = item;
+    seq->u.seq.n++;
+    return seq;
+}
+
+/* Adjacent string literals concatenate, as in Python; str and bytes do not mix. */
+static struct lit *concat(struct lit_parser *p, struct lit *a, struct lit *b)
+{
+    if (a->kind != b->kind) {
+        if (p->status == NPYDT_OK)
+            p->status = set_error(p->err, NPYDT_E_SYNTAX, b->start, NULL,
+                                  "cannot mix bytes and nonbytes literals");
+        return NULL;
+    }
+    char *s = arena_alloc(p->arena, a->u.str.len + b->u.str.len + 1);
+    if (!s) {
+        if (p->status == NPYDT_OK)
+            p->status = set_nomem(p->err);
+        return NULL;
+    }
+    memcpy(s, a->u.str.s, a->u.str.len);
+    memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len + 1);
+    a->u.str.s = s;
+    a->u.str.len += b->u.str.len;
+    a->end = b->end;
+    return a;
+}
+
+static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc)
+{
+    (void)p;
+    n->u.num.neg = !n->u.num.neg;
+    n->start = loc->start;
+    return n;
+}
+
+static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg)
+{
+    if (p->status == NPYDT_OK)
+        p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL, "%s", msg);
+}
+
+/* "expected ',' or '}'": the report reads like the grammar, and a lexer
+ * error reported first (bad escape, NUL, depth) is kept. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
+{
+    if (p->status != NPYDT_OK)
+        return 0;
+    enum { MAX_EXPECTED = 5 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    const struct lit_span *loc = yypcontext_location(ctx);
+    yysymbol_kind_t got = yypcontext_token(ctx);
+    char msg[200];
+    size_t len = 0;
+    msg[0] = '\0';
+    if (n > 0) {
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "expected ");
+        for (int i = 0; i < n && len < sizeof msg; i++)
+            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
+                                    i == 0 ? "" : (i == n - 1 ? " or " : ", "),
+                                    yysymbol_name(expected[i]));
+        if (len < sizeof msg)
+            len += (size_t)snprintf(msg + len, sizeof msg - len, ", found %s",
+                                    yysymbol_name(got));
+    } else {
+        snprintf(msg, sizeof msg, "unexpected %s", yysymbol_name(got));
+    }
+    p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL, "%s", msg);
+    return 0;
+}
+
+static void *lit_stack_alloc(struct lit_parser *p, size_t size)
+{
+    size_t *blk = alloc_bytes(p->arena->alloc, size + sizeof(size_t) * 2);
+    if (!blk)
+        return NULL;
+    blk[0] = size + sizeof(size_t) * 2;
+    return blk + 2;
+}
+
+static void lit_stack_free(struct lit_parser *p, void *ptr)
+{
+    if (ptr) {
+        size_t *blk = (size_t *)ptr - 2;
+        free_bytes(p->arena->alloc, blk, blk[0]);
+    }
+}
+
+static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p)
+{
+    *val = NULL;
+    int tok = lit_lex(p, val, &loc->start, &loc->end);
+    return tok < 0 ? LIT_YYerror : tok;
+}
+
+npydt_status lit_parse(struct lit_parser *p)
+{
+    int r = lit_yyparse(p);
+    if (r != 0 && p->status == NPYDT_OK)
+        p->status = r == 2 ? set_nomem(p->err)
+                           : set_error(p->err, NPYDT_E_SYNTAX, NPYDT_NO_OFFSET, NULL,
+                                       "invalid header literal");
+    if (r == 0 && p->status != NPYDT_OK)
+        p->result = NULL;
+    return p->status;
+}

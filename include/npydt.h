@@ -1,0 +1,311 @@
+/*
+ * npydt — NumPy .npy headers and record dtypes, parsed exactly, in C.
+ *
+ * One public header. Every exported symbol starts with npydt_ / NPYDT_.
+ *
+ * Thread safety: the library has no global mutable state. Parsed results
+ * (npydt_header, npydt_dtype and everything reachable from them) are
+ * immutable once returned and may be shared between threads; freeing one
+ * must not race with its use. Error structs and options are plain data
+ * owned by the caller.
+ *
+ * Errors are values: every fallible call returns an npydt_status and, when
+ * given a non-NULL npydt_error, fills it in. The library never prints,
+ * aborts or exits on bad input or on allocation failure.
+ */
+#ifndef NPYDT_H
+#define NPYDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(NPYDT_BUILDING) && defined(__GNUC__)
+#define NPYDT_API __attribute__((visibility("default")))
+#else
+#define NPYDT_API
+#endif
+
+/* Version of this header; npydt_version() gives the library's. */
+#define NPYDT_VERSION_MAJOR 0
+#define NPYDT_VERSION_MINOR 1
+#define NPYDT_VERSION_PATCH 0
+
+/* The library's version as "MAJOR.MINOR.PATCH". */
+NPYDT_API const char *npydt_version(void);
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Stable status codes; values never change once released. */
+typedef enum npydt_status {
+    NPYDT_OK = 0,
+    NPYDT_E_NOMEM = 1,      /* an allocation failed */
+    NPYDT_E_IO = 2,         /* a read, map or stat of the input failed */
+    NPYDT_E_MAGIC = 3,      /* the file does not start with \x93NUMPY */
+    NPYDT_E_VERSION = 4,    /* format version other than 1.0, 2.0, 3.0 */
+    NPYDT_E_TRUNCATED = 5,  /* input ends inside the preamble or header */
+    NPYDT_E_ENCODING = 6,   /* invalid UTF-8 (3.0) or a NUL in the header */
+    NPYDT_E_SYNTAX = 7,     /* the header is not a valid Python literal */
+    NPYDT_E_KEY = 8,        /* missing, unknown or duplicate dict key */
+    NPYDT_E_VALUE = 9,      /* a value of the wrong type (shape not a tuple...) */
+    NPYDT_E_TYPE = 10,      /* type string not understood */
+    NPYDT_E_UNIT = 11,      /* bad datetime unit or metadata */
+    NPYDT_E_NAME = 12,      /* duplicate / invalid field name or title */
+    NPYDT_E_SHAPE = 13,     /* negative or malformed dimension */
+    NPYDT_E_OVERFLOW = 14,  /* a size, offset or count does not fit */
+    NPYDT_E_LIMIT = 15,     /* a configured limit was exceeded */
+    NPYDT_E_DATA = 16,      /* fewer data bytes than count * itemsize */
+    NPYDT_E_ARG = 17,       /* invalid argument from the caller */
+    NPYDT_E_FIELD = 18,     /* field path does not exist */
+    NPYDT_E_OBJECT = 19,    /* data access refused: object (pickled) dtype */
+    NPYDT_E_RANGE = 20,     /* value does not fit the requested C type */
+    NPYDT_E_MISMATCH = 21,  /* schema check: the header does not match */
+    NPYDT_E_ARCHIVE = 22    /* malformed or hostile .npz archive */
+} npydt_status;
+
+/* npydt_error.offset when no byte offset applies. */
+#define NPYDT_NO_OFFSET ((size_t)-1)
+
+/* Filled by every fallible call. Fixed size: reporting never allocates. */
+typedef struct npydt_error {
+    npydt_status code;  /* same as the returned status */
+    size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */
+    char path[256];     /* field path such as "pos.x" or "", truncated if long */
+    char message[256];  /* human-readable, no trailing newline */
+} npydt_error;
+
+/* Short stable name of a status, e.g. "syntax"; never NULL. */
+NPYDT_API const char *npydt_status_name(npydt_status status);
+
+/* ------------------------------------------------------------------ */
+/* Options, limits and allocator                                       */
+/* ------------------------------------------------------------------ */
+
+/* Caller-supplied allocator; NULL in the options means libc. Sizes are
+ * passed back to realloc and free so arena allocators need no headers. */
+typedef struct npydt_allocator {
+    void *(*malloc)(void *ctx, size_t size);
+    void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *ctx, void *ptr, size_t size);
+    void *ctx;
+} npydt_allocator;
+
+/* Input bounds. Every default is documented in README.md ("Limits"). */
+typedef struct npydt_limits {
+    size_t max_header_bytes;  /* HEADER_LEN above this is refused (64 MiB) */
+    uint32_t max_depth;       /* bracket nesting in the header literal (128) */
+    uint32_t max_ndim;        /* dimensions of a shape or subarray (32) */
+    size_t max_fields;        /* fields in all structs of one dtype (1,000,000) */
+} npydt_limits;
+
+/* Options for the parse calls. Initialise with npydt_options_init. */
+typedef struct npydt_options {
+    npydt_limits limits;
+    const npydt_allocator *allocator; /* NULL: malloc/realloc/free */
+} npydt_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_options_init(npydt_options *opts);
+
+/* ------------------------------------------------------------------ */
+/* Dtypes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* An immutable, validated NumPy dtype node. Owned by its parse result. */
+typedef struct npydt_dtype npydt_dtype;
+
+/* What a dtype node is. */
+typedef enum npydt_dtype_class {
+    NPYDT_SCALAR = 0,   /* one value of a kind (b i u f c S U V O M m) */
+    NPYDT_STRUCT = 1,   /* named fields at offsets */
+    NPYDT_SUBARRAY = 2  /* fixed-shape array of a base dtype */
+} npydt_dtype_class;
+
+/* Datetime units, in NumPy's order; NPYDT_UNIT_NONE for non-datetimes. */
+typedef enum npydt_unit {
+    NPYDT_UNIT_NONE = -1,
+    NPYDT_UNIT_Y = 0, NPYDT_UNIT_M, NPYDT_UNIT_W, NPYDT_UNIT_D,
+    NPYDT_UNIT_h, NPYDT_UNIT_m, NPYDT_UNIT_s, NPYDT_UNIT_ms,
+    NPYDT_UNIT_us, NPYDT_UNIT_ns, NPYDT_UNIT_ps, NPYDT_UNIT_fs,
+    NPYDT_UNIT_as, NPYDT_UNIT_GENERIC
+} npydt_unit;
+
+/* Class of a node. */
+NPYDT_API npydt_dtype_class npydt_dtype_get_class(const npydt_dtype *dt);
+/* Size of one element in bytes (always fits a C int, as in NumPy). */
+NPYDT_API size_t npydt_dtype_itemsize(const npydt_dtype *dt);
+/* NumPy kind letter of a scalar ('f', 'S', 'M', ...); 'V' for struct and
+ * subarray nodes. */
+NPYDT_API char npydt_dtype_kind(const npydt_dtype *dt);
+/* Byte order of a scalar: '<', '>' or '|' (not applicable); '|' otherwise. */
+NPYDT_API char npydt_dtype_byteorder(const npydt_dtype *dt);
+/* Datetime unit of an M/m scalar, else NPYDT_UNIT_NONE. */
+NPYDT_API npydt_unit npydt_dtype_unit(const npydt_dtype *dt);
+/* Datetime multiplier of an M/m scalar ("[25s]" gives 25), else 0. */
+NPYDT_API int32_t npydt_dtype_unit_count(const npydt_dtype *dt);
+/* Name of a unit as NumPy spells it ("ns", "generic"); "" for NONE. */
+NPYDT_API const char *npydt_unit_name(npydt_unit unit);
+
+/* Number of fields of a struct node (0 otherwise). */
+NPYDT_API size_t npydt_dtype_nfields(const npydt_dtype *dt);
+/* Name of field i (UTF-8, NUL-terminated). */
+NPYDT_API const char *npydt_dtype_field_name(const npydt_dtype *dt, size_t i);
+/* Title of field i, or NULL when it has none. */
+NPYDT_API const char *npydt_dtype_field_title(const npydt_dtype *dt, size_t i);
+/* Byte offset of field i within the struct. */
+NPYDT_API size_t npydt_dtype_field_offset(const npydt_dtype *dt, size_t i);
+/* Dtype of field i. */
+NPYDT_API const npydt_dtype *npydt_dtype_field_dtype(const npydt_dtype *dt, size_t i);
+
+/* Number of dimensions of a subarray node (0 otherwise). */
+NPYDT_API size_t npydt_dtype_ndim(const npydt_dtype *dt);
+/* Dimensions of a subarray node (NULL otherwise). */
+NPYDT_API const uint64_t *npydt_dtype_shape(const npydt_dtype *dt);
+/* Base dtype of a subarray node (NULL otherwise). */
+NPYDT_API const npydt_dtype *npydt_dtype_base(const npydt_dtype *dt);
+
+/* True when the dtype contains an object ('O') scalar anywhere. */
+NPYDT_API int npydt_dtype_has_object(const npydt_dtype *dt);
+
+/* Structural equality: same classes, kinds, sizes, byte orders, units,
+ * names, titles, offsets and shapes. */
+NPYDT_API int npydt_dtype_equal(const npydt_dtype *a, const npydt_dtype *b);
+
+/* Write NumPy's dtype.str spelling of a scalar ("<f8", "|S5", "<M8[25s]",
+ * "|O") into buf; struct and subarray nodes give "|V<itemsize>". Returns the
+ * length it needs (excluding NUL), like snprintf. */
+NPYDT_API size_t npydt_dtype_str(const npydt_dtype *dt, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Leaves: the flat table that record code walks without recursion.   */
+/* ------------------------------------------------------------------ */
+
+/* One level of repetition that encloses a leaf (a subarray on the way
+ * from the root to the leaf). */
+typedef struct npydt_repeat {
+    uint64_t count;  /* elements at this level */
+    uint64_t stride; /* bytes between them */
+} npydt_repeat;
+
+/* One scalar position in the record. A leaf inside subarrays stands for
+ * every element of them: its bytes are at
+ *   offset + sum(i_k * repeats[k].stride), 0 <= i_k < repeats[k].count
+ * with repeats ordered outermost first. */
+typedef struct npydt_leaf {
+    const char *path;             /* "pos.x", "samples", "s.a" (no indices) */
+    const npydt_dtype *dtype;     /* the scalar node */
+    uint64_t offset;              /* of the first element, from record start */
+    uint64_t count;               /* product of all repeat counts (1 if none) */
+    uint32_t itemsize;            /* of one element */
+    char kind;                    /* as npydt_dtype_kind */
+    char byteorder;               /* as npydt_dtype_byteorder */
+    uint32_t nrepeats;            /* levels in repeats */
+    const npydt_repeat *repeats;  /* outermost first; NULL when nrepeats 0 */
+} npydt_leaf;
+
+/* The leaves of a dtype in record order (pre-order of the tree); padding
+ * bytes belong to no leaf. Valid while the owning result lives. Only for a
+ * root dtype (one returned by a parse call or npydt_header_dtype). */
+NPYDT_API const npydt_leaf *npydt_dtype_leaves(const npydt_dtype *root, size_t *count);
+
+/* ------------------------------------------------------------------ */
+/* Parsing descriptors                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Parse a descriptor as it appears as the value of 'descr' in a header:
+ * a quoted type string ("'<f8'"), a list of fields, or a (type, shape)
+ * tuple. text need not be NUL-terminated. On success *out is a root dtype
+ * to release with npydt_dtype_free. Error offsets are into text. */
+NPYDT_API npydt_status npydt_dtype_parse_literal(const char *text, size_t len,
+                                                 const npydt_options *opts,
+                                                 npydt_dtype **out, npydt_error *err);
+
+/* Parse a bare NumPy type string as np.dtype() would: "<f8", "float64",
+ * "d", "M8[ns]", "(2,3)f4", "i4, (2,3)f8, S5". */
+NPYDT_API npydt_status npydt_dtype_parse_typestr(const char *text, size_t len,
+                                                 const npydt_options *opts,
+                                                 npydt_dtype **out, npydt_error *err);
+
+/* Release a root dtype from npydt_dtype_parse_*; NULL is a no-op. */
+NPYDT_API void npydt_dtype_free(npydt_dtype *root);
+
+/* Print a dtype as the descriptor literal np.save writes ("'<f8'" or
+ * "[('x', '<f8'), ...]"). Returns the length it needs, like snprintf. */
+NPYDT_API size_t npydt_dtype_descr(const npydt_dtype *dt, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Headers and files                                                   */
+/* ------------------------------------------------------------------ */
+
+/* A parsed .npy header. Immutable; release with npydt_header_free. */
+typedef struct npydt_header npydt_header;
+
+/* Parse the preamble and header at the start of buf. buf must hold at least
+ * the whole header; data bytes are not required (see
+ * npydt_header_check_data). */
+NPYDT_API npydt_status npydt_header_parse(const void *buf, size_t len,
+                                          const npydt_options *opts,
+                                          npydt_header **out, npydt_error *err);
+
+/* Parse a whole file held in memory: header, then check that len covers
+ * the data (count * itemsize bytes after the data offset). */
+NPYDT_API npydt_status npydt_parse_buffer(const void *buf, size_t len,
+                                          const npydt_options *opts,
+                                          npydt_header **out, npydt_error *err);
+
+/* Parse from an open file descriptor (positioned anywhere; reads from
+ * offset 0 with pread), reading only the header, and check the file size. */
+NPYDT_API npydt_status npydt_parse_fd(int fd, const npydt_options *opts,
+                                      npydt_header **out, npydt_error *err);
+
+/* Open and parse a path, as npydt_parse_fd. */
+NPYDT_API npydt_status npydt_parse_path(const char *path, const npydt_options *opts,
+                                        npydt_header **out, npydt_error *err);
+
+/* Check that `available` data bytes (after the data offset) hold
+ * count * itemsize bytes. More is allowed, as NumPy allows it. */
+NPYDT_API npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available,
+                                               npydt_error *err);
+
+/* Release a header; NULL is a no-op. */
+NPYDT_API void npydt_header_free(npydt_header *h);
+
+/* Format version major (1, 2 or 3). */
+NPYDT_API int npydt_header_version_major(const npydt_header *h);
+/* Format version minor (always 0). */
+NPYDT_API int npydt_header_version_minor(const npydt_header *h);
+/* HEADER_LEN as stored in the file. */
+NPYDT_API uint32_t npydt_header_len(const npydt_header *h);
+/* Offset of the first data byte (10 or 12 + HEADER_LEN). */
+NPYDT_API uint64_t npydt_header_data_offset(const npydt_header *h);
+/* True when the data is stored in Fortran (column-major) order. */
+NPYDT_API int npydt_header_fortran_order(const npydt_header *h);
+/* Number of dimensions of the array. */
+NPYDT_API size_t npydt_header_ndim(const npydt_header *h);
+/* Dimensions of the array (NULL when ndim is 0). */
+NPYDT_API const uint64_t *npydt_header_shape(const npydt_header *h);
+/* Number of elements (1 for shape ()). */
+NPYDT_API uint64_t npydt_header_count(const npydt_header *h);
+/* count * itemsize. */
+NPYDT_API uint64_t npydt_header_data_bytes(const npydt_header *h);
+/* The root dtype of the array (owned by the header). */
+NPYDT_API const npydt_dtype *npydt_header_dtype(const npydt_header *h);
+
+/* Write a complete header (magic, version, length, dict, padding) exactly
+ * as np.save writes it for this dtype, shape and order, choosing the
+ * version as NumPy does. Returns the bytes needed; writes at most size.
+ * Returns 0 and fills err on failure (e.g. a header beyond version 2.0). */
+NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape,
+                                    size_t ndim, int fortran_order,
+                                    void *buf, size_t size, npydt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPYDT_H */

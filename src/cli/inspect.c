@@ -1,0 +1,117 @@
+/* npydt inspect: what a file holds, for people or as JSON. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char inspect_usage[] =
+    "usage: npydt inspect [--json] FILE...\n"
+    "\n"
+    "Print the format version, shape, order, itemsize and the table of fields\n"
+    "of each .npy FILE. With --json, print one JSON object per file on one line\n"
+    "(the contract in the README). Exit 0 when every file is valid, 1 when one\n"
+    "is not a valid .npy file, 2 on usage errors or unreadable paths.\n";
+
+static void print_json(FILE *out, const npydt_header *h)
+{
+    fprintf(out, "{\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
+            npydt_header_version_major(h), npydt_header_version_minor(h),
+            (unsigned long)npydt_header_len(h),
+            (unsigned long long)npydt_header_data_offset(h));
+    fprintf(out, "\"fortran_order\":%s,\"shape\":[",
+            npydt_header_fortran_order(h) ? "true" : "false");
+    const uint64_t *shape = npydt_header_shape(h);
+    for (size_t i = 0; i < npydt_header_ndim(h); i++)
+        fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)shape[i]);
+    fprintf(out, "],\"count\":%llu,\"data_bytes\":%llu,\"dtype\":",
+            (unsigned long long)npydt_header_count(h),
+            (unsigned long long)npydt_header_data_bytes(h));
+    json_dtype(out, npydt_header_dtype(h));
+    fputs("}\n", out);
+}
+
+static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
+{
+    putc('(', out);
+    for (size_t i = 0; i < ndim; i++)
+        fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+    if (ndim == 1)
+        putc(',', out);
+    putc(')', out);
+}
+
+static void print_text(FILE *out, const char *path, const npydt_header *h)
+{
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    fprintf(out, "%s\n", path);
+    fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
+            npydt_header_version_major(h), npydt_header_version_minor(h),
+            (unsigned long)npydt_header_len(h), (unsigned long long)npydt_header_data_offset(h));
+    fputs("  shape      ", out);
+    print_shape(out, npydt_header_shape(h), npydt_header_ndim(h));
+    fprintf(out, ", %s order, %llu elements, %llu data bytes\n",
+            npydt_header_fortran_order(h) ? "Fortran" : "C",
+            (unsigned long long)npydt_header_count(h),
+            (unsigned long long)npydt_header_data_bytes(h));
+    size_t need = npydt_dtype_descr(dt, NULL, 0);
+    char small[160];
+    npydt_dtype_descr(dt, small, sizeof small);
+    fprintf(out, "  dtype      %s%s\n", small, need >= sizeof small ? "..." : "");
+    fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
+    size_t n;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    if (npydt_dtype_get_class(dt) == NPYDT_SCALAR)
+        return;
+    fprintf(out, "  %-24s %8s  %-12s %5s  %s\n", "field", "offset", "type", "order", "elements");
+    for (size_t i = 0; i < n; i++) {
+        const npydt_leaf *l = &leaves[i];
+        char str[64];
+        npydt_dtype_str(l->dtype, str, sizeof str);
+        fprintf(out, "  %-24s %8llu  %-12s %5c  %llu", l->path[0] ? l->path : "(whole)",
+                (unsigned long long)l->offset, str, l->byteorder, (unsigned long long)l->count);
+        for (uint32_t k = 0; k < l->nrepeats; k++)
+            fprintf(out, "%s%llux%lluB", k ? " " : "  [", (unsigned long long)l->repeats[k].count,
+                    (unsigned long long)l->repeats[k].stride);
+        fputs(l->nrepeats ? "]\n" : "\n", out);
+    }
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    int json = 0, first = 1, status = EXIT_OK;
+    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
+        if (strcmp(argv[first], "--json") == 0)
+            json = 1;
+        else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
+            fputs(inspect_usage, stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[first], "--") == 0) {
+            first++;
+            break;
+        } else {
+            cli_usage_error("inspect: unknown option '%s'", argv[first]);
+            fputs(inspect_usage, stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (first >= argc) {
+        cli_usage_error("inspect: no FILE given");
+        fputs(inspect_usage, stderr);
+        return EXIT_USAGE;
+    }
+    for (int i = first; i < argc; i++) {
+        npydt_header *h;
+        npydt_error err;
+        if (npydt_parse_path(argv[i], NULL, &h, &err) != NPYDT_OK) {
+            int s = cli_report(argv[i], &err);
+            if (s > status)
+                status = s;
+            continue;
+        }
+        if (json)
+            print_json(stdout, h);
+        else
+            print_text(stdout, argv[i], h);
+        npydt_header_free(h);
+    }
+    return status;
+}

@@ -1,0 +1,49 @@
+/* npydt: inspect, dump, check and rewrite NumPy .npy files. */
+#include "cli.h"
+
+#include <string.h>
+
+static const char usage[] =
+    "usage: npydt COMMAND [OPTIONS] FILE...\n"
+    "\n"
+    "Commands:\n"
+    "  inspect [--json] FILE...   version, shape, order and fields of each file\n"
+    "\n"
+    "Run 'npydt COMMAND --help' for a command's options. Exit status: 0 success,\n"
+    "1 invalid input, 2 usage error or unreadable path.\n";
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command commands[] = {
+    {"inspect", cmd_inspect},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("npydt %s\n", npydt_version());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            int status = commands[i].run(argc - 1, argv + 1);
+            if (fflush(stdout) != 0 || ferror(stdout))
+                return cli_usage_error("error writing output");
+            return status;
+        }
+    cli_usage_error("unknown command '%s'", argv[1]);
+    fputs(usage, stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,102 @@
+/* The 'descr' value of a header, interpreted as numpy.lib.format's
+ * descr_to_dtype does: a type string, a (type, shape) tuple, or a list of
+ * (name, type[, shape]) entries in which ('', V-type) entries are padding. */
+#include "dtype_build.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Extend the error path with a field name; returns the old length. */
+static size_t path_push(struct dtype_ctx *c, const char *name)
+{
+    size_t old = strlen(c->path);
+    snprintf(c->path + old, sizeof c->path - old, "%s%s", old ? "." : "", name);
+    return old;
+}
+
+static bool is_padding(const char *name, const struct lit *name_lit, const npydt_dtype *dt)
+{
+    /* NumPy: name == '' and dt.type is void and dt.names is None, which
+     * holds for plain V types and for every subarray. */
+    return name_lit->kind == LIT_STR && name[0] == '\0' &&
+           ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+}
+
+static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
+{
+    size_t n = v->u.seq.n;
+    struct field_spec *specs = arena_alloc_array(c->arena, n ? n : 1, sizeof *specs);
+    if (!specs)
+        return set_nomem(c->err);
+    size_t nf = 0;
+    uint64_t offset = 0;
+    for (const struct lit *e = v->u.seq.head; e; e = e->next) {
+        if ((e->kind != LIT_TUPLE && e->kind != LIT_LIST) || e->u.seq.n < 2 || e->u.seq.n > 3)
+            return set_error(c->err, NPYDT_E_VALUE, e->start, c->path,
+                             "a field must be (name, type) or (name, type, shape)");
+        const struct lit *name_lit = e->u.seq.head;
+        const struct lit *type_lit = name_lit->next;
+        const struct lit *shape_lit = type_lit->next;
+        const char *name, *title = NULL;
+        if (name_lit->kind == LIT_STR) {
+            name = name_lit->u.str.s;
+        } else if (name_lit->kind == LIT_TUPLE && name_lit->u.seq.n == 2) {
+            const struct lit *t = name_lit->u.seq.head, *nm = t->next;
+            if (nm->kind != LIT_STR)
+                return set_error(c->err, NPYDT_E_NAME, nm->start, c->path,
+                                 "field names must be strings");
+            if (t->kind != LIT_STR)
+                return set_error(c->err, NPYDT_E_NAME, t->start, c->path,
+                                 "field titles must be strings");
+            name = nm->u.str.s;
+            title = t->u.str.s;
+        } else {
+            return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
+                             "field names must be strings or (title, name) tuples");
+        }
+        size_t saved = path_push(c, name);
+        const npydt_dtype *dt;
+        npydt_status st = descr_from_lit(c, type_lit, &dt);
+        if (st == NPYDT_OK && shape_lit)
+            st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
+        c->path[saved] = '\0';
+        if (st != NPYDT_OK)
+            return st;
+        if (!is_padding(name, name_lit, dt)) {
+            specs[nf].name = name;
+            specs[nf].title = title;
+            specs[nf].dtype = dt;
+            specs[nf].offset = offset;
+            specs[nf].text_offset = e->start;
+            nf++;
+        }
+        if (!ck_add(offset, dt->itemsize, &offset) || offset > NPYDT_MAX_ITEMSIZE)
+            return set_error(c->err, NPYDT_E_OVERFLOW, e->start, c->path,
+                             "struct itemsize does not fit a C int");
+    }
+    return dtype_make_struct(c, specs, nf, offset, v->start, out);
+}
+
+npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
+{
+    switch (v->kind) {
+    case LIT_STR:
+        return typestr_parse(c, v->u.str.s, v->u.str.len, v->start, out);
+    case LIT_TUPLE: {
+        /* (type, shape); NumPy ignores anything after the shape */
+        if (v->u.seq.n < 2)
+            return set_error(c->err, NPYDT_E_VALUE, v->start, c->path,
+                             "a type tuple must be (type, shape)");
+        const npydt_dtype *base;
+        npydt_status st = descr_from_lit(c, v->u.seq.head, &base);
+        if (st != NPYDT_OK)
+            return st;
+        return dtype_apply_shape(c, base, v->u.seq.head->next, v->u.seq.head->next->start, out);
+    }
+    case LIT_LIST:
+        return field_list(c, v, out);
+    default:
+        return set_error(c->err, NPYDT_E_VALUE, v->start, c->path,
+                         "descr is not a valid dtype descriptor");
+    }
+}

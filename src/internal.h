@@ -1,0 +1,182 @@
+/* Private declarations shared by the library's modules. Not installed. */
+#ifndef NPYDT_INTERNAL_H
+#define NPYDT_INTERNAL_H
+
+#include "npydt.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* NumPy stores itemsize in a C int: every dtype size must fit. */
+#define NPYDT_MAX_ITEMSIZE ((uint64_t)INT32_MAX)
+
+/* ---- checked arithmetic ---------------------------------------------- */
+
+static inline bool ck_add(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_add_overflow(a, b, out);
+}
+
+static inline bool ck_mul(uint64_t a, uint64_t b, uint64_t *out)
+{
+    return !__builtin_mul_overflow(a, b, out);
+}
+
+/* ---- allocation -------------------------------------------------------- */
+
+void *alloc_bytes(const npydt_allocator *a, size_t size);
+void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size);
+void free_bytes(const npydt_allocator *a, void *p, size_t size);
+
+/* A bump allocator: every node of one parse result lives in one arena and
+ * goes away with one arena_release. */
+struct arena_chunk;
+struct arena {
+    const npydt_allocator *alloc;
+    struct arena_chunk *head;
+    size_t used;     /* bytes used in head */
+    size_t cap;      /* usable bytes in head */
+    size_t total;    /* bytes obtained from the allocator, for statistics */
+};
+
+void arena_init(struct arena *ar, const npydt_allocator *alloc);
+void *arena_alloc(struct arena *ar, size_t size);            /* zeroed, 16-aligned */
+void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
+char *arena_strndup(struct arena *ar, const char *s, size_t len);
+void arena_release(struct arena *ar);
+
+/* ---- errors -------------------------------------------------------------- */
+
+/* Fill err (when non-NULL) and return code. path may be NULL. */
+npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
+                       const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
+                        const char *path, const char *fmt, va_list ap);
+npydt_status set_nomem(npydt_error *err);
+
+/* ---- the Python literal syntax tree -------------------------------------- */
+
+enum lit_kind {
+    LIT_STR, LIT_BYTES, LIT_INT, LIT_FLOAT, LIT_BOOL, LIT_NONE,
+    LIT_TUPLE, LIT_LIST, LIT_DICT
+};
+
+struct lit {
+    enum lit_kind kind;
+    size_t start, end;          /* byte offsets in the header text */
+    struct lit *next;           /* sibling in a tuple / list / dict */
+    union {
+        struct { char *s; size_t len; } str;          /* UTF-8, NUL-terminated */
+        struct { uint64_t mag; bool neg; bool big; } num;
+        bool b;
+        struct { struct lit *head, *tail; size_t n; } seq; /* dict: k,v,k,v */
+    } u;
+};
+
+/* Parser input and state; everything a parse touches lives here. */
+struct lit_parser {
+    const unsigned char *text;   /* NUL-terminated copy of the header text */
+    size_t len;
+    int major;                   /* format version: 1 and 2 filter 'L' suffixes */
+    const npydt_limits *limits;
+    struct arena *arena;
+    npydt_error *err;
+    npydt_status status;         /* first error wins */
+    struct lit *result;
+    /* lexer */
+    const unsigned char *cur, *tok;
+    uint32_t depth;
+    bool last_was_int;
+};
+
+/* Parse the whole text as one Python literal (ast.literal_eval subset).
+ * On success p->result is set; on failure err is filled. */
+npydt_status lit_parse(struct lit_parser *p);
+
+/* Lexer entry used by the push-parser driver. Returns a token number from
+ * the Bison parser; fills *val and the byte span. */
+int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end);
+
+/* ---- dtypes ------------------------------------------------------------- */
+
+struct npydt_field {
+    const char *name;
+    const char *title;       /* NULL when none */
+    uint64_t offset;
+    const npydt_dtype *dtype;
+};
+
+struct dtype_root;
+
+struct npydt_dtype {
+    npydt_dtype_class cls;
+    char kind;               /* scalar kind; 'V' for struct and subarray */
+    char byteorder;          /* '<', '>', '|' */
+    bool has_object;
+    int8_t unit;             /* npydt_unit */
+    int32_t unit_count;
+    uint64_t itemsize;
+    size_t nfields;
+    struct npydt_field *fields;
+    size_t ndim;
+    uint64_t *shape;
+    const npydt_dtype *base;
+    struct dtype_root *root; /* set on root nodes only */
+};
+
+/* Owner of a parse result's arena and its derived tables. */
+struct dtype_root {
+    struct arena arena;
+    bool owns_arena;         /* false when a header owns it */
+    npydt_leaf *leaves;
+    size_t nleaves;
+};
+
+/* Context for building dtypes: where nodes go and how errors are named. */
+struct dtype_ctx {
+    struct arena *arena;
+    const npydt_limits *limits;
+    npydt_error *err;
+    size_t nfields;          /* fields created so far, against max_fields */
+    char path[256];          /* current field path for messages */
+};
+
+npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
+                              uint64_t itemsize);
+/* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
+npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
+                                 const uint64_t *shape, size_t ndim, size_t offset,
+                                 const npydt_dtype **out);
+
+/* np.dtype(str) for a string found at `offset` in the header. */
+npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
+                           size_t offset, const npydt_dtype **out);
+
+/* numpy.lib.format.descr_to_dtype for a literal. */
+npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
+                            const npydt_dtype **out);
+
+/* Compute the leaf table and attach the root record to dt. */
+npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena);
+
+/* Python repr() of a UTF-8 string into an output buffer. */
+struct outbuf {
+    char *buf;
+    size_t size;   /* capacity */
+    size_t len;    /* bytes that would have been written */
+};
+void out_putc(struct outbuf *o, char c);
+void out_puts(struct outbuf *o, const char *s);
+void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_pyrepr(struct outbuf *o, const char *utf8);
+bool unicode_is_printable(uint32_t cp);
+
+/* UTF-8 helpers. */
+/* Decode one code point; returns bytes used or 0 on invalid input. */
+size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+size_t utf8_encode(uint32_t cp, char out[4]);
+
+#endif
