@@ -31,6 +31,7 @@ BASE_LDFLAGS += --coverage
 endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
+LDLIBS_ALL = -lz $(LDLIBS)
 
 ifeq ($(V),1)
 Q :=
@@ -75,7 +76,7 @@ $(LIB_A): $(LIB_OBJS)
 	$(Q)ar rcs $@ $^
 
 $(LIB_SO): $(LIB_OBJS)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(ALL_LDFLAGS)
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
 	$(Q)ln -sf libnpydt.so.$(VERSION) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(O)/libnpydt.so
 
@@ -85,14 +86,14 @@ $(O)/cli/%.o: src/cli/%.c include/npydt.h
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(CLI): $(CLI_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 $(O)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_A)
-	$(Q)$(CC) -o $@ $< $(O)/tests/test_main.o $(LIB_A) $(ALL_LDFLAGS) -lcmocka
+	$(Q)$(CC) -o $@ $< $(O)/tests/test_main.o $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
 
 # helper objects of the test suite that are not test binaries
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
@@ -120,5 +121,9 @@ uninstall:
 
 clean:
 	rm -rf $(O)
+
+# @fuzz-targets@
+
+# @bench-targets@
 
 -include $(wildcard $(O)/lib/*.d $(O)/cli/*.d $(O)/tests/*.d)

@@ -304,6 +304,16 @@ NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape
                                     size_t ndim, int fortran_order,
                                     void *buf, size_t size, npydt_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Records: data access, typed readers, gather/scatter, byteswap       */
+/* ------------------------------------------------------------------ */
+/* @records-api@ */
+
+/* ------------------------------------------------------------------ */
+/* Schemas: checking headers against an expected descriptor            */
+/* ------------------------------------------------------------------ */
+/* @schema-api@ */
+
 #ifdef __cplusplus
 }
 #endif

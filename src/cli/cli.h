@@ -23,5 +23,9 @@ void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);
 
 int cmd_inspect(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_swap(int argc, char **argv);
+int cmd_cstruct(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

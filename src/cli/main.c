@@ -8,6 +8,10 @@ static const char usage[] =
     "\n"
     "Commands:\n"
     "  inspect [--json] FILE...   version, shape, order and fields of each file\n"
+    "  dump [--jsonl] FILE        the records, as a table or one JSON value per line\n"
+    "  swap FILE --to ORDER -o OUT  rewrite with another byte order\n"
+    "  cstruct FILE|DESCR         C declarations for the record type\n"
+    "  check --schema SPEC FILE...  validate files against an expected dtype\n"
     "\n"
     "Run 'npydt COMMAND --help' for a command's options. Exit status: 0 success,\n"
     "1 invalid input, 2 usage error or unreadable path.\n";
@@ -19,6 +23,10 @@ struct command {
 
 static const struct command commands[] = {
     {"inspect", cmd_inspect},
+    {"dump", cmd_dump},
+    {"swap", cmd_swap},
+    {"cstruct", cmd_cstruct},
+    {"check", cmd_check},
 };
 
 int main(int argc, char **argv)

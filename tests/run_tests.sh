@@ -1,0 +1,48 @@
+#!/bin/sh
+# Runs every test binary given as arguments, then the checks that need the
+# command and (when importable) NumPy. Prints one closing line:
+#   total: N passed, M failed
+# and exits non-zero if anything failed.
+set -u
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() {  # count cmocka's "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)."
+    p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+}
+
+for t in "$@"; do
+    if "$t" >"$log" 2>&1; then
+        count
+    else
+        cat "$log"
+        count
+        # a crash before cmocka's summary still counts as a failure
+        grep -q '^\[  FAILED  \]' "$log" || failed=$((failed + 1))
+    fi
+done
+
+# Script-level checks: each prints "NAME: N passed, M failed" or "SKIP: ...".
+for s in tests/check_*.sh; do
+    [ -e "$s" ] || continue
+    if sh "$s" >"$log" 2>&1; then :; fi
+    cat "$log"
+    line=$(grep -E '^[A-Za-z_-]*:? ?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/')
+        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        passed=$((passed + p))
+        failed=$((failed + f))
+    elif ! grep -q '^SKIP' "$log"; then
+        echo "$s: produced no result line"
+        failed=$((failed + 1))
+    fi
+done
+
+echo "total: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,107 @@
+/* The main of every test binary, and the helpers they share. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+    assert_non_null(buf);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    assert_int_equal(got, (size_t)n);
+    *len = got;
+    return buf;
+}
+
+const char *test_fixture(const char *name)
+{
+    static char path[1024];
+    const char *dir = getenv("FIXTURES");
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "tests/fixtures", name);
+    return path;
+}
+
+npydt_dtype *test_parse_literal(const char *text)
+{
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    npydt_status st = npydt_dtype_parse_literal(text, strlen(text), NULL, &dt, &err);
+    if (st != NPYDT_OK)
+        fail_msg("parsing %s: %s at %zu: %s", text, npydt_status_name(st), err.offset,
+                 err.message);
+    return dt;
+}
+
+static int should_fail(struct test_alloc *t)
+{
+    long n = t->calls++;
+    if (t->fail_at < 0)
+        return 0;
+    return t->fail_forever ? n >= t->fail_at : n == t->fail_at;
+}
+
+static void *t_malloc(void *ctx, size_t size)
+{
+    struct test_alloc *t = ctx;
+    if (should_fail(t))
+        return NULL;
+    void *p = malloc(size);
+    if (p) {
+        t->live_blocks++;
+        t->live_bytes += size;
+    }
+    return p;
+}
+
+static void *t_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    struct test_alloc *t = ctx;
+    if (should_fail(t))
+        return NULL;
+    void *p = realloc(ptr, new_size);
+    if (p) {
+        if (!ptr)
+            t->live_blocks++;
+        t->live_bytes += new_size;
+        t->live_bytes -= old_size;
+    }
+    return p;
+}
+
+static void t_free(void *ctx, void *ptr, size_t size)
+{
+    struct test_alloc *t = ctx;
+    if (!ptr)
+        return;
+    t->live_blocks--;
+    t->live_bytes -= size;
+    free(ptr);
+}
+
+void test_alloc_init(struct test_alloc *t, long fail_at, int fail_forever)
+{
+    memset(t, 0, sizeof *t);
+    t->alloc.malloc = t_malloc;
+    t->alloc.realloc = t_realloc;
+    t->alloc.free = t_free;
+    t->alloc.ctx = t;
+    t->fail_at = fail_at;
+    t->fail_forever = fail_forever;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    return _cmocka_run_group_tests(npydt_test_group, npydt_test_list, npydt_test_count, NULL,
+                                   NULL);
+}

@@ -1,0 +1,47 @@
+/* Shared by every cmocka test binary: each test file lists its tests with
+ * TEST_LIST and links test_main.c, which runs them (optionally filtered:
+ * `build/tests/test_dtype 'test_dtype_title*'`). */
+#ifndef NPYDT_TEST_UTIL_H
+#define NPYDT_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "npydt.h"
+
+extern const struct CMUnitTest npydt_test_list[];
+extern const size_t npydt_test_count;
+extern const char npydt_test_group[];
+
+#define TEST_LIST(group, ...)                                                        \
+    const struct CMUnitTest npydt_test_list[] = {__VA_ARGS__};                       \
+    const size_t npydt_test_count = sizeof npydt_test_list / sizeof npydt_test_list[0]; \
+    const char npydt_test_group[] = group
+
+/* Read a whole file (fails the test if it cannot); free() the result. */
+unsigned char *test_read_file(const char *path, size_t *len);
+
+/* Path of a fixture under $FIXTURES (default tests/fixtures); returns a
+ * static buffer per call site use, copy if needed. */
+const char *test_fixture(const char *name);
+
+/* Parse a descriptor literal that must be valid; fails the test otherwise. */
+npydt_dtype *test_parse_literal(const char *text);
+
+/* A counting allocator that fails the Nth allocation (fail_at = N, counting
+ * from 0) or, with fail_forever, every allocation from the Nth on, and
+ * tracks live bytes to detect leaks. */
+struct test_alloc {
+    npydt_allocator alloc;
+    long calls;          /* allocations attempted */
+    long fail_at;        /* -1: never fail */
+    int fail_forever;
+    long live_blocks;
+    size_t live_bytes;
+};
+void test_alloc_init(struct test_alloc *t, long fail_at, int fail_forever);
+
+#endif
