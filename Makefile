@@ -44,7 +44,7 @@ GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/parser.o $(O)/lib/lexer.o
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/cli/%.c,$(O)/cli/%.o,$(CLI_SRCS))
-TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_SRCS := $(filter-out tests/test_main.c,$(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(O)/tests/%,$(TEST_SRCS))
 
 LIB_A := $(O)/libnpydt.a
