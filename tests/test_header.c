@@ -1,0 +1,164 @@
+/* Whole files: every NumPy-written fixture parses, and writing its header
+ * back gives the bytes np.save wrote. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Calls fn for every .npy directly in the fixtures directory. */
+static int for_each_fixture(void (*fn)(const char *path, const unsigned char *buf, size_t len))
+{
+    const char *dir = getenv("FIXTURES");
+    if (!dir || !*dir)
+        dir = "tests/fixtures";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".npy") != 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t flen;
+        unsigned char *buf = test_read_file(path, &flen);
+        fn(path, buf, flen);
+        free(buf);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void header_rewrites_identically(const char *path, const unsigned char *buf, size_t len)
+{
+    /* these two were written with an explicit version=, not np.save's choice */
+    if (strstr(path, "version2_small") || strstr(path, "version3_small"))
+        return;
+    npydt_header *h;
+    npydt_error err;
+    npydt_status st = npydt_parse_buffer(buf, len, NULL, &h, &err);
+    if (st != NPYDT_OK)
+        fail_msg("%s: %s", path, err.message);
+    size_t need = npydt_header_write(npydt_header_dtype(h), npydt_header_shape(h),
+                                     npydt_header_ndim(h), npydt_header_fortran_order(h), NULL, 0,
+                                     &err);
+    assert_int_equal(need, npydt_header_data_offset(h));
+    unsigned char *out = malloc(need);
+    assert_non_null(out);
+    assert_int_equal(npydt_header_write(npydt_header_dtype(h), npydt_header_shape(h),
+                                        npydt_header_ndim(h), npydt_header_fortran_order(h), out,
+                                        need, &err),
+                     need);
+    if (memcmp(out, buf, need) != 0)
+        fail_msg("%s: rewritten header differs:\n%.*s\nvs\n%.*s", path, (int)need - 10, out + 10,
+                 (int)need - 10, buf + 10);
+    free(out);
+    npydt_header_free(h);
+}
+
+static void test_header_write_matches_np_save_for_every_fixture(void **state)
+{
+    (void)state;
+    assert_true(for_each_fixture(header_rewrites_identically) > 50);
+}
+
+static void descr_round_trips(const char *path, const unsigned char *buf, size_t len)
+{
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_parse_buffer(buf, len, NULL, &h, &err), NPYDT_OK);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    size_t need = npydt_dtype_descr(dt, NULL, 0);
+    char *text = malloc(need + 1);
+    assert_non_null(text);
+    npydt_dtype_descr(dt, text, need + 1);
+    npydt_dtype *again;
+    if (npydt_dtype_parse_literal(text, need, NULL, &again, &err) != NPYDT_OK)
+        fail_msg("%s: printed descr %s does not parse: %s", path, text, err.message);
+    assert_true(npydt_dtype_equal(dt, again));
+    npydt_dtype_free(again);
+    free(text);
+    npydt_header_free(h);
+}
+
+static void test_header_descr_print_parse_is_identity_for_every_fixture(void **state)
+{
+    (void)state;
+    assert_true(for_each_fixture(descr_round_trips) > 50);
+}
+
+static void test_header_parse_path_reads_only_header(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_parse_path(test_fixture("fortran_2d.npy"), NULL, &h, &err), NPYDT_OK);
+    assert_true(npydt_header_fortran_order(h));
+    assert_int_equal(npydt_header_ndim(h), 2);
+    assert_int_equal(npydt_header_data_offset(h) % 64, 0);
+    npydt_header_free(h);
+}
+
+static void test_header_parse_path_missing_file_is_io_error(void **state)
+{
+    (void)state;
+    npydt_header *h = (npydt_header *)1;
+    npydt_error err;
+    assert_int_equal(npydt_parse_path("/nonexistent/x.npy", NULL, &h, &err), NPYDT_E_IO);
+    assert_null(h);
+    assert_int_equal(err.code, NPYDT_E_IO);
+}
+
+static void test_header_zero_d_array_counts_one_element(void **state)
+{
+    (void)state;
+    static const char hdr[] = "{'descr': '<i4', 'fortran_order': False, 'shape': (), }";
+    unsigned char buf[256];
+    size_t n = strlen(hdr);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)(n + 1);
+    buf[9] = 0;
+    memcpy(buf + 10, hdr, n);
+    buf[10 + n] = '\n';
+    memset(buf + 11 + n, 0, 4);
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_parse_buffer(buf, 15 + n, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_count(h), 1);
+    assert_int_equal(npydt_header_data_bytes(h), 4);
+    npydt_header_free(h);
+    /* one byte short of the element */
+    assert_int_equal(npydt_parse_buffer(buf, 14 + n, NULL, &h, &err), NPYDT_E_DATA);
+}
+
+static void test_header_version3_utf8_names(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    size_t len;
+    unsigned char *buf = test_read_file(test_fixture("struct_utf8_name.npy"), &len);
+    assert_int_equal(npydt_parse_buffer(buf, len, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_version_major(h), 3);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    assert_int_equal(npydt_dtype_get_class(dt), NPYDT_STRUCT);
+    int found = 0;
+    for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+        found |= strcmp(npydt_dtype_field_name(dt, i), "\xe6\xbc\xa2") == 0; /* 漢 */
+    assert_true(found);
+    npydt_header_free(h);
+    free(buf);
+}
+
+TEST_LIST("header",
+    cmocka_unit_test(test_header_write_matches_np_save_for_every_fixture),
+    cmocka_unit_test(test_header_descr_print_parse_is_identity_for_every_fixture),
+    cmocka_unit_test(test_header_parse_path_reads_only_header),
+    cmocka_unit_test(test_header_parse_path_missing_file_is_io_error),
+    cmocka_unit_test(test_header_zero_d_array_counts_one_element),
+    cmocka_unit_test(test_header_version3_utf8_names),
+);
