@@ -32,10 +32,10 @@ for s in tests/check_*.sh; do
     [ -e "$s" ] || continue
     if sh "$s" >"$log" 2>&1; then :; fi
     cat "$log"
-    line=$(grep -E '^[A-Za-z_-]*:? ?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    if [ -n "$line" ]; then
-        p=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/')
-        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    lines=$(grep -E '^[A-Za-z_-]*:? ?[0-9]+ passed, [0-9]+ failed' "$log")
+    if [ -n "$lines" ]; then
+        p=$(echo "$lines" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/' | paste -sd+ | bc)
+        f=$(echo "$lines" | sed -E 's/.* ([0-9]+) failed.*/\1/' | paste -sd+ | bc)
         passed=$((passed + p))
         failed=$((failed + f))
     elif ! grep -q '^SKIP' "$log"; then

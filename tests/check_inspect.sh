@@ -1,0 +1,38 @@
+#!/bin/sh
+# `npydt inspect --json` against NumPy: the committed fixtures (expectations
+# written by tests/gen_fixtures.py from NumPy's own view), the committed
+# files NumPy rejects, and, when NumPy is importable, a few hundred random
+# dtypes written by NumPy on the spot (tests/differential.py).
+PY=${PYTHON:-/usr/bin/python3}
+NPYDT=${NPYDT:-build/npydt}
+FIX=${FIXTURES:-tests/fixtures}
+"$PY" - "$NPYDT" "$FIX" <<'PYEOF'
+import glob, json, os, subprocess, sys
+npydt, fix = sys.argv[1], sys.argv[2]
+passed = failed = 0
+for exp in sorted(glob.glob(os.path.join(fix, "*.inspect.json")) +
+                  glob.glob(os.path.join(fix, "quirks", "*.inspect.json"))):
+    npy = exp[:-len(".inspect.json")] + ".npy"
+    r = subprocess.run([npydt, "inspect", "--json", npy], capture_output=True)
+    ok = r.returncode == 0 and json.loads(r.stdout) == json.load(open(exp))
+    passed += ok
+    failed += not ok
+    if not ok:
+        print("inspect differs from NumPy:", npy, r.stderr.decode()[:200])
+for npy in sorted(glob.glob(os.path.join(fix, "bad", "*.npy"))):
+    r = subprocess.run([npydt, "inspect", "--json", npy], capture_output=True)
+    err = r.stderr.decode()
+    ok = (r.returncode == 1 and r.stdout == b"" and err.startswith(npy + ": ")
+          and err.count(": ") >= 2)
+    passed += ok
+    failed += not ok
+    if not ok:
+        print("rejected file not refused properly:", npy, r.returncode, err[:200])
+print("inspect-fixtures: %d passed, %d failed" % (passed, failed))
+PYEOF
+if "$PY" -c 'import numpy' 2>/dev/null; then
+    "$PY" tests/differential.py "$NPYDT" --count "${DIFF_COUNT:-300}" --seed "${DIFF_SEED:-1}" |
+        sed 's/^\([0-9]* passed, [0-9]* failed\)$/inspect-differential: \1/'
+else
+    echo "SKIP: differential test against NumPy (NumPy not importable)"
+fi
