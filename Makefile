@@ -99,7 +99,7 @@ $(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_A)
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 
 check: all $(TEST_BINS)
-	$(Q)FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
+	$(Q)O=$(O) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
 
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
