@@ -309,6 +309,170 @@ NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape
 /* ------------------------------------------------------------------ */
 /* @records-api@ */
 
+/* Records live in the data of a file as count * itemsize contiguous bytes
+ * (the element order is C or Fortran per the header). Every call below
+ * works from any stored byte order. Dtypes containing an object ('O')
+ * field cannot be read: their data is a pickle (NPYDT_E_OBJECT). */
+
+/* ---- Opening the data ---- */
+
+/* Flags of npydt_file_open. */
+#define NPYDT_OPEN_READ 0u     /* read-only: map the file, or read it where mapping fails */
+#define NPYDT_OPEN_WRITE 1u    /* map read-write and shared: stores reach the file */
+#define NPYDT_OPEN_NO_MMAP 2u  /* read-only copy in memory, never mapped */
+
+/* An open .npy file: its header and its data bytes. One thread at a time. */
+typedef struct npydt_file npydt_file;
+
+/* Open a path: parse the header, check the data size, then map or read
+ * the data. NPYDT_E_OBJECT for object dtypes. Release with npydt_file_close. */
+NPYDT_API npydt_status npydt_file_open(const char *path, unsigned flags,
+                                       const npydt_options *opts, npydt_file **out,
+                                       npydt_error *err);
+/* As npydt_file_open on an open descriptor (not closed, not moved). */
+NPYDT_API npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opts,
+                                          npydt_file **out, npydt_error *err);
+/* Wrap a whole file held in memory (not copied; must outlive the handle). */
+NPYDT_API npydt_status npydt_file_from_buffer(const void *buf, size_t len,
+                                              const npydt_options *opts, npydt_file **out,
+                                              npydt_error *err);
+/* The parsed header (owned by the handle). */
+NPYDT_API const npydt_header *npydt_file_header(const npydt_file *f);
+/* The first data byte (valid while the handle lives; not NULL). */
+NPYDT_API const void *npydt_file_data(const npydt_file *f);
+/* Writable data of a file opened with NPYDT_OPEN_WRITE, else NULL. */
+NPYDT_API void *npydt_file_data_mut(npydt_file *f);
+/* True when the data is a mapping of the file (not a copy or a buffer). */
+NPYDT_API int npydt_file_is_mapped(const npydt_file *f);
+/* Flush stores to a writable mapping to the file (msync). */
+NPYDT_API npydt_status npydt_file_sync(npydt_file *f, npydt_error *err);
+/* Unmap or free and release the handle; NULL is a no-op. */
+NPYDT_API void npydt_file_close(npydt_file *f);
+
+/* Byte offset from the first data byte of the element at index[0..nindex)
+ * of the logical array (nindex == ndim), honouring fortran_order.
+ * NPYDT_E_ARG for a wrong number of indices or an index out of bounds. */
+NPYDT_API npydt_status npydt_element_offset(const npydt_header *h, const uint64_t *index,
+                                            size_t nindex, uint64_t *offset, npydt_error *err);
+/* Same for position i of the C-order (row-major) flattening of the array. */
+NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t i,
+                                                 uint64_t *offset, npydt_error *err);
+
+/* ---- Fields ---- */
+
+/* Find a field by path: names or titles joined by '.', each optionally
+ * followed by one index per dimension of a subarray ("pos.x", "samples[2]",
+ * "grid[1][0]" or "grid[1,0]"; "" is dt itself). Gives the byte offset
+ * from the start of dt and the field's dtype node. NPYDT_E_FIELD, with
+ * err->path set to path, when it does not exist. */
+NPYDT_API npydt_status npydt_field_lookup(const npydt_dtype *dt, const char *path,
+                                          uint64_t *offset, const npydt_dtype **field,
+                                          npydt_error *err);
+
+/* ---- Typed readers: dt is a scalar node, p points at its bytes ---- */
+
+/* Integer value of kinds b, i, u, M, m (raw count) and integral f;
+ * NPYDT_E_RANGE when it does not fit. */
+NPYDT_API npydt_status npydt_read_i64(const npydt_dtype *dt, const void *p, int64_t *out,
+                                      npydt_error *err);
+/* As npydt_read_i64 for uint64_t (negative values are out of range). */
+NPYDT_API npydt_status npydt_read_u64(const npydt_dtype *dt, const void *p, uint64_t *out,
+                                      npydt_error *err);
+/* Nearest double of kinds f (2, 4, 8, 16 bytes), i, u and b. */
+NPYDT_API npydt_status npydt_read_double(const npydt_dtype *dt, const void *p, double *out,
+                                         npydt_error *err);
+/* Real and imaginary parts of kind c (8, 16, 32 bytes); f, i, u, b give
+ * imaginary part 0. */
+NPYDT_API npydt_status npydt_read_complex(const npydt_dtype *dt, const void *p, double out[2],
+                                          npydt_error *err);
+/* Truth of kind b (any nonzero byte), or nonzero i, u, f. */
+NPYDT_API npydt_status npydt_read_bool(const npydt_dtype *dt, const void *p, int *out,
+                                       npydt_error *err);
+/* Bytes of an S scalar without its trailing NULs, or all bytes of a V
+ * scalar: *bytes points into p. */
+NPYDT_API npydt_status npydt_read_bytes(const npydt_dtype *dt, const void *p,
+                                        const void **bytes, size_t *len, npydt_error *err);
+/* A U scalar as UTF-8, trailing NULs removed, NUL-terminated in buf. *len
+ * is the length it needs (without the NUL); NPYDT_E_RANGE when size is not
+ * above it. Lone surrogates are encoded as 3-byte sequences (WTF-8); code
+ * units above U+10FFFF give NPYDT_E_ENCODING. */
+NPYDT_API npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf,
+                                          size_t size, size_t *len, npydt_error *err);
+
+/* The NaT count of datetime64 and timedelta64. */
+#define NPYDT_NAT INT64_MIN
+
+/* A datetime64 / timedelta64 value: count units of unit_count * unit. */
+typedef struct npydt_datetime {
+    int64_t count;       /* NPYDT_NAT for Not-a-Time */
+    npydt_unit unit;     /* NPYDT_UNIT_GENERIC for a unitless M8 / m8 */
+    int32_t unit_count;  /* the multiplier, 1 unless written as [25s] */
+    int is_nat;          /* count == NPYDT_NAT */
+} npydt_datetime;
+
+/* Count and unit of kinds M and m. */
+NPYDT_API npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p,
+                                           npydt_datetime *out, npydt_error *err);
+
+/* ---- Gather and scatter one field of many records ---- */
+
+/* What a gathered element becomes. */
+typedef enum npydt_convert {
+    NPYDT_AS_NATIVE = 0, /* the field's own type in native byte order */
+    NPYDT_AS_DOUBLE = 1, /* double per scalar (two for complex) */
+    NPYDT_AS_INT64 = 2   /* int64_t per scalar (range-checked) */
+} npydt_convert;
+
+/* Bytes one record's field occupies in a gathered array; a subarray field
+ * gives all its elements. 0 when the conversion does not apply (or the
+ * field is empty). */
+NPYDT_API size_t npydt_gather_size(const npydt_dtype *field, npydt_convert as);
+/* Copy the field (dtype `field` at byte `offset` in each record) of n
+ * records stride bytes apart into out, npydt_gather_size bytes per record.
+ * NPYDT_AS_DOUBLE / INT64 need a field whose scalars share one kind. */
+NPYDT_API npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
+                                    const npydt_dtype *field, uint64_t offset,
+                                    npydt_convert as, void *out, npydt_error *err);
+/* The inverse: store in (as npydt_gather writes it) into the field of n
+ * records in their stored byte order. With a conversion every value is
+ * checked before any record is written (NPYDT_E_RANGE). */
+NPYDT_API npydt_status npydt_scatter(void *records, size_t stride, uint64_t n,
+                                     const npydt_dtype *field, uint64_t offset,
+                                     npydt_convert as, const void *in, npydt_error *err);
+
+/* ---- Byte order ---- */
+
+/* Target byte order of a swap. */
+typedef enum npydt_order {
+    NPYDT_ORDER_NATIVE = '=',
+    NPYDT_ORDER_LITTLE = '<',
+    NPYDT_ORDER_BIG = '>',
+    NPYDT_ORDER_SWAP = 's'   /* swap every multi-byte scalar, as ndarray.byteswap() */
+} npydt_order;
+
+/* A compiled byteswap of one record type. Immutable: may be shared. */
+typedef struct npydt_swap_plan npydt_swap_plan;
+
+/* Compile the swaps of dt (any node) for every target order. */
+NPYDT_API npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opts,
+                                           npydt_swap_plan **out, npydt_error *err);
+/* Release a plan; NULL is a no-op. */
+NPYDT_API void npydt_swap_plan_free(npydt_swap_plan *plan);
+/* Bytes per record the swap to `to` moves (0: the data is already there). */
+NPYDT_API uint64_t npydt_swap_plan_bytes(const npydt_swap_plan *plan, npydt_order to);
+/* Convert n contiguous records from in to out (in == out: in place; other
+ * overlap is refused) so that each scalar is in order `to`. S, V, b1, i1,
+ * u1 and padding bytes are copied unchanged. Complex numbers swap each
+ * half, U each 4-byte code unit, long doubles all 16 bytes as NumPy does. */
+NPYDT_API npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void *in,
+                                  void *out, uint64_t n, npydt_error *err);
+/* A new root dtype like dt whose multi-byte scalars are all in order `to`
+ * (NPYDT_ORDER_SWAP flips each), as dtype.newbyteorder. Free with
+ * npydt_dtype_free. */
+NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
+                                                const npydt_options *opts, npydt_dtype **out,
+                                                npydt_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */

@@ -307,17 +307,18 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
         arena_release(&ar);
         return set_nomem(err);
     }
+    /* from here on every allocation goes through h->arena, which holds h */
+    h->arena = ar;
     h->major = major;
     h->minor = 0;
     h->header_len = hlen;
     h->data_offset = hstart + hlen;
     st = parse_header_text(h, (const char *)b + hstart, hlen, &opts->limits, err);
     if (st != NPYDT_OK) {
-        /* h lives in ar itself */
+        ar = h->arena;
         arena_release(&ar);
         return st;
     }
-    h->arena = ar;
     *out = h;
     return NPYDT_OK;
 }
