@@ -98,7 +98,12 @@ $(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_A)
 # helper objects of the test suite that are not test binaries
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 
-check: all $(TEST_BINS)
+# small programs the check scripts drive
+$(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+
+check: all $(TEST_BINS) $(O)/tests/descr_probe
 	$(Q)O=$(O) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
 
 install: all

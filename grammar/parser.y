@@ -61,6 +61,13 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 
 top:
     value { p->result = $1; }
+  | value COMMA
+        { NEED(p->result = node(p, LIT_TUPLE, &@$)); NEED(append(p, p->result, $1)); }
+  | value COMMA items opt_comma
+        { NEED(p->result = node(p, LIT_TUPLE, &@$));
+          NEED(append(p, p->result, $1));
+          $1->next = $3->u.seq.head; p->result->u.seq.tail = $3->u.seq.tail;
+          p->result->u.seq.n += $3->u.seq.n; }
 ;
 
 value:
