@@ -1,7 +1,32 @@
 /* Descriptor literals and type strings become the dtypes NumPy builds. */
 #include "test_util.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+static npydt_status parse_lit(const char *text, npydt_dtype **dt, npydt_error *err)
+{
+    return npydt_dtype_parse_literal(text, strlen(text), NULL, dt, err);
+}
+
+static npydt_status parse_ts(const char *text, npydt_dtype **dt, npydt_error *err)
+{
+    return npydt_dtype_parse_typestr(text, strlen(text), NULL, dt, err);
+}
+
+/* The descriptor np.save would write for the dtype of text. */
+static void assert_canonical(const char *text, int typestr, const char *want)
+{
+    npydt_dtype *dt;
+    npydt_error err;
+    npydt_status st = typestr ? parse_ts(text, &dt, &err) : parse_lit(text, &dt, &err);
+    if (st != NPYDT_OK)
+        fail_msg("%s: %s", text, err.message);
+    char buf[512];
+    npydt_dtype_descr(dt, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    npydt_dtype_free(dt);
+}
 
 static void test_dtype_typestr_little_f8(void **state)
 {
@@ -14,6 +39,331 @@ static void test_dtype_typestr_little_f8(void **state)
     npydt_dtype_free(dt);
 }
 
+static void test_dtype_unicode_itemsize_is_four_bytes_per_char(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'>U3'");
+    assert_int_equal(npydt_dtype_kind(dt), 'U');
+    assert_int_equal(npydt_dtype_itemsize(dt), 12);
+    assert_int_equal(npydt_dtype_byteorder(dt), '>');
+    char s[16];
+    npydt_dtype_str(dt, s, sizeof s);
+    assert_string_equal(s, ">U3");
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_one_byte_types_have_no_byte_order(void **state)
+{
+    (void)state;
+    assert_canonical(">b1", 1, "'|b1'");
+    assert_canonical(">i1", 1, "'|i1'");
+    assert_canonical(">S5", 1, "'|S5'");
+    assert_canonical(">V8", 1, "'|V8'");
+    assert_canonical(">O", 1, "'|O'");
+}
+
+static void test_dtype_native_and_not_applicable_orders_are_little_endian(void **state)
+{
+    (void)state;
+    assert_canonical("=f8", 1, "'<f8'");
+    assert_canonical("|f8", 1, "'<f8'");
+    assert_canonical("f8", 1, "'<f8'");
+}
+
+static void test_dtype_type_names_resolve_as_on_linux_x86_64(void **state)
+{
+    (void)state;
+    assert_canonical("float64", 1, "'<f8'");
+    assert_canonical("int", 1, "'<i8'");
+    assert_canonical("longdouble", 1, "'<f16'");
+    assert_canonical("complex256", 1, "'<c32'");
+    assert_canonical("bool", 1, "'|b1'");
+    assert_canonical("str", 1, "'<U0'");
+    assert_canonical("l", 1, "'<i8'");
+    assert_canonical("g", 1, "'<f16'");
+    assert_canonical("c", 1, "'|S1'");
+}
+
+static void test_dtype_type_names_take_no_byte_order_prefix(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_ts("<float64", &dt, &err), NPYDT_E_TYPE);
+    assert_non_null(strstr(err.message, "<float64"));
+}
+
+static void test_dtype_datetime_units_and_multipliers(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'<M8[25s]'");
+    assert_int_equal(npydt_dtype_kind(dt), 'M');
+    assert_int_equal(npydt_dtype_unit(dt), NPYDT_UNIT_s);
+    assert_int_equal(npydt_dtype_unit_count(dt), 25);
+    npydt_dtype_free(dt);
+    assert_canonical("<m8[25s]", 1, "'<m8[25s]'");
+    assert_canonical("datetime64[ns]", 1, "'<M8[ns]'");
+    assert_canonical("M8", 1, "'<M8'");
+    assert_canonical(">M8[\xce\xbcs]", 1, "'>M8[us]'");   /* Greek mu */
+}
+
+static void test_dtype_datetime_divisor_becomes_smaller_unit(void **state)
+{
+    (void)state;
+    assert_canonical("M8[s/10]", 1, "'<M8[100ms]'");
+    assert_canonical("M8[Y/5]", 1, "'<M8[73D]'");
+    assert_canonical("M8[1m/24]", 1, "'<M8[2500ms]'");
+}
+
+static void test_dtype_datetime_generic_has_unit_generic(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'<M8'");
+    assert_int_equal(npydt_dtype_unit(dt), NPYDT_UNIT_GENERIC);
+    assert_string_equal(npydt_unit_name(npydt_dtype_unit(dt)), "generic");
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_comma_string_makes_struct_f0_f1_f2(void **state)
+{
+    (void)state;
+    assert_canonical("i4, (2,3)f8, S5", 1,
+                     "[('f0', '<i4'), ('f1', '<f8', (2, 3)), ('f2', '|S5')]");
+}
+
+static void test_dtype_subarray_prefix_alone_is_a_subarray(void **state)
+{
+    (void)state;
+    assert_canonical("(3,2)f4", 1, "('<f4', (3, 2))");
+    assert_canonical("()f8", 1, "'<f8'");
+}
+
+static void test_dtype_struct_offsets_are_packed(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i2'), ('b', '<f8'), ('c', '|S3')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 3);
+    assert_int_equal(npydt_dtype_field_offset(dt, 0), 0);
+    assert_int_equal(npydt_dtype_field_offset(dt, 1), 2);
+    assert_int_equal(npydt_dtype_field_offset(dt, 2), 10);
+    assert_int_equal(npydt_dtype_itemsize(dt), 13);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_padding_entries_move_offsets_and_count_in_itemsize(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i2'), ('', '|V6'), ('b', '<f8'), ('', '|V4')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 2);
+    assert_string_equal(npydt_dtype_field_name(dt, 1), "b");
+    assert_int_equal(npydt_dtype_field_offset(dt, 1), 8);
+    assert_int_equal(npydt_dtype_itemsize(dt), 20);
+    char buf[128];
+    npydt_dtype_descr(dt, buf, sizeof buf);
+    assert_string_equal(buf, "[('a', '<i2'), ('', '|V6'), ('b', '<f8'), ('', '|V4')]");
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_empty_name_with_non_void_type_is_a_field(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('', '<i4')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 1);
+    assert_string_equal(npydt_dtype_field_name(dt, 0), "");
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_empty_name_subarray_is_padding_as_in_numpy(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('', '<i4', (2,)), ('x', '|u1')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 1);
+    assert_int_equal(npydt_dtype_field_offset(dt, 0), 8);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_titles_are_kept_and_printed(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[(('Temperature', 't'), '<f4')]");
+    assert_string_equal(npydt_dtype_field_name(dt, 0), "t");
+    assert_string_equal(npydt_dtype_field_title(dt, 0), "Temperature");
+    npydt_dtype_free(dt);
+    assert_canonical("[(('Temperature', 't'), '<f4')]", 0, "[(('Temperature', 't'), '<f4')]");
+}
+
+static void test_dtype_duplicate_names_are_refused_with_path(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit("[('p', [('x', '<f8'), ('x', '<f4')])]", &dt, &err), NPYDT_E_NAME);
+    assert_string_equal(err.path, "p");
+    assert_int_equal(err.offset, 22);   /* the second (x, ...) entry */
+}
+
+static void test_dtype_title_equal_to_its_own_name_is_refused(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit("[(('a', 'a'), '<i4')]", &dt, &err), NPYDT_E_NAME);
+}
+
+static void test_dtype_nested_subarrays_are_not_collapsed(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('x', ('<f8', (2,)), (3,))]");
+    const npydt_dtype *x = npydt_dtype_field_dtype(dt, 0);
+    assert_int_equal(npydt_dtype_get_class(x), NPYDT_SUBARRAY);
+    assert_int_equal(npydt_dtype_shape(x)[0], 3);
+    assert_int_equal(npydt_dtype_get_class(npydt_dtype_base(x)), NPYDT_SUBARRAY);
+    assert_int_equal(npydt_dtype_itemsize(x), 48);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_shape_one_as_int_means_no_subarray(void **state)
+{
+    (void)state;
+    assert_canonical("[('a', '<f8', 1)]", 0, "[('a', '<f8')]");
+    assert_canonical("[('a', '<f8', (1,))]", 0, "[('a', '<f8', (1,))]");
+    assert_canonical("[('a', '<f8', 0)]", 0, "[('a', '<f8', (0,))]");
+}
+
+static void test_dtype_unsized_flexible_with_int_sets_itemsize(void **state)
+{
+    (void)state;
+    assert_canonical("[('x', '|S', 5)]", 0, "[('x', '|S5')]");
+    assert_canonical("('<U', 3)", 0, "'<U3'");
+}
+
+static void test_dtype_subarray_bytes_must_fit_c_int(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit("[('a', '<f8', (268435456,))]", &dt, &err), NPYDT_E_OVERFLOW);
+    assert_string_equal(err.path, "a");
+    assert_int_equal(parse_lit("[('a', '<f8', (268435455,))]", &dt, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_empty_struct(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[]");
+    assert_int_equal(npydt_dtype_get_class(dt), NPYDT_STRUCT);
+    assert_int_equal(npydt_dtype_nfields(dt), 0);
+    assert_int_equal(npydt_dtype_itemsize(dt), 0);
+    size_t n = 99;
+    npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 0);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_leaves_flatten_nesting_and_subarrays(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal(
+        "[('t', '>M8[ns]'), ('pos', [('x', '>f8'), ('y', '>f8')]), ('s', '>i2', (2, 4)),"
+        " ('r', [('a', '<i2'), ('b', '|u1')], (3,))]");
+    size_t n;
+    const npydt_leaf *l = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 6);
+    assert_string_equal(l[1].path, "pos.x");
+    assert_int_equal(l[2].offset, 16);
+    assert_string_equal(l[3].path, "s");
+    assert_int_equal(l[3].count, 8);
+    assert_int_equal(l[3].nrepeats, 1);
+    assert_int_equal(l[3].repeats[0].stride, 2);
+    assert_string_equal(l[5].path, "r.b");
+    assert_int_equal(l[5].offset, 42);
+    assert_int_equal(l[5].count, 3);
+    assert_int_equal(l[5].repeats[0].stride, 3);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_leaves_of_nested_subarray_merge_into_one_run(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('x', ('<f4', (2,)), (3,))]");
+    size_t n;
+    const npydt_leaf *l = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(l[0].nrepeats, 1);
+    assert_int_equal(l[0].count, 6);
+    assert_int_equal(l[0].repeats[0].stride, 4);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_equal_distinguishes_byte_order(void **state)
+{
+    (void)state;
+    npydt_dtype *a = test_parse_literal("[('x', '<f8')]");
+    npydt_dtype *b = test_parse_literal("[('x', '>f8')]");
+    npydt_dtype *c = test_parse_literal("[(\"x\", 'float64')]");
+    assert_false(npydt_dtype_equal(a, b));
+    assert_true(npydt_dtype_equal(a, c));
+    npydt_dtype_free(a);
+    npydt_dtype_free(b);
+    npydt_dtype_free(c);
+}
+
+static void test_dtype_descr_quotes_names_like_python_repr(void **state)
+{
+    (void)state;
+    assert_canonical("[(\"it's\", '<i4')]", 0, "[(\"it's\", '<i4')]");
+    assert_canonical("[('a\\tb', '<i4')]", 0, "[('a\\tb', '<i4')]");
+    assert_canonical("[('\\x80', '<i4')]", 0, "[('\\x80', '<i4')]");
+    assert_canonical("[('\\u00e9', '<i4')]", 0, "[('\xc3\xa9', '<i4')]");
+}
+
+static void test_dtype_descr_reports_needed_length_like_snprintf(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('x', '<f8')]");
+    char small[4];
+    size_t need = npydt_dtype_descr(dt, small, sizeof small);
+    assert_int_equal(need, strlen("[('x', '<f8')]"));
+    assert_string_equal(small, "[('");
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_free_accepts_null(void **state)
+{
+    (void)state;
+    npydt_dtype_free(NULL);
+    npydt_header_free(NULL);
+}
+
 TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_typestr_little_f8),
+    cmocka_unit_test(test_dtype_unicode_itemsize_is_four_bytes_per_char),
+    cmocka_unit_test(test_dtype_one_byte_types_have_no_byte_order),
+    cmocka_unit_test(test_dtype_native_and_not_applicable_orders_are_little_endian),
+    cmocka_unit_test(test_dtype_type_names_resolve_as_on_linux_x86_64),
+    cmocka_unit_test(test_dtype_type_names_take_no_byte_order_prefix),
+    cmocka_unit_test(test_dtype_datetime_units_and_multipliers),
+    cmocka_unit_test(test_dtype_datetime_divisor_becomes_smaller_unit),
+    cmocka_unit_test(test_dtype_datetime_generic_has_unit_generic),
+    cmocka_unit_test(test_dtype_comma_string_makes_struct_f0_f1_f2),
+    cmocka_unit_test(test_dtype_subarray_prefix_alone_is_a_subarray),
+    cmocka_unit_test(test_dtype_struct_offsets_are_packed),
+    cmocka_unit_test(test_dtype_padding_entries_move_offsets_and_count_in_itemsize),
+    cmocka_unit_test(test_dtype_empty_name_with_non_void_type_is_a_field),
+    cmocka_unit_test(test_dtype_empty_name_subarray_is_padding_as_in_numpy),
+    cmocka_unit_test(test_dtype_titles_are_kept_and_printed),
+    cmocka_unit_test(test_dtype_duplicate_names_are_refused_with_path),
+    cmocka_unit_test(test_dtype_title_equal_to_its_own_name_is_refused),
+    cmocka_unit_test(test_dtype_nested_subarrays_are_not_collapsed),
+    cmocka_unit_test(test_dtype_shape_one_as_int_means_no_subarray),
+    cmocka_unit_test(test_dtype_unsized_flexible_with_int_sets_itemsize),
+    cmocka_unit_test(test_dtype_subarray_bytes_must_fit_c_int),
+    cmocka_unit_test(test_dtype_empty_struct),
+    cmocka_unit_test(test_dtype_leaves_flatten_nesting_and_subarrays),
+    cmocka_unit_test(test_dtype_leaves_of_nested_subarray_merge_into_one_run),
+    cmocka_unit_test(test_dtype_equal_distinguishes_byte_order),
+    cmocka_unit_test(test_dtype_descr_quotes_names_like_python_repr),
+    cmocka_unit_test(test_dtype_descr_reports_needed_length_like_snprintf),
+    cmocka_unit_test(test_dtype_free_accepts_null),
 );
