@@ -1,0 +1,224 @@
+/* The header literal: Python's syntax, as far as a header can use it. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A complete file around header text, with enough zero data bytes. */
+static npydt_status parse_header(const char *text, int major, const npydt_options *opts,
+                                 npydt_header **h, npydt_error *err)
+{
+    size_t n = strlen(text), pre = major == 1 ? 10 : 12;
+    unsigned char *b = calloc(1, pre + n + 4096);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY", 6);
+    b[6] = (unsigned char)major;
+    b[8] = (unsigned char)(n & 0xff);
+    b[9] = (unsigned char)(n >> 8);
+    memcpy(b + pre, text, n);
+    npydt_status st = npydt_header_parse(b, pre + n + 4096, opts, h, err);
+    free(b);
+    return st;
+}
+
+static void test_literal_escapes_decode(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '\\x3cf8', 'fortran_order': False, 'shape': (1,)}", 1,
+                                  NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_byteorder(npydt_header_dtype(h)), '<');
+    npydt_header_free(h);
+}
+
+static void test_literal_adjacent_strings_concatenate(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '>' \"f\" '''8''', 'fortran_order': False, 'shape': (1,)}",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_byteorder(npydt_header_dtype(h)), '>');
+    npydt_header_free(h);
+}
+
+static void test_literal_raw_and_unicode_prefixes(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[(r'a\\b', u'<i4')]");
+    assert_string_equal(npydt_dtype_field_name(dt, 0), "a\\b");
+    npydt_dtype_free(dt);
+}
+
+static void test_literal_long_suffix_only_in_versions_1_and_2(void **state)
+{
+    (void)state;
+    const char *text = "{'descr': '<f8', 'fortran_order': False, 'shape': (3L, 2 L)}";
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header(text, 1, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_count(h), 6);
+    npydt_header_free(h);
+    assert_int_equal(parse_header(text, 2, NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    assert_int_equal(parse_header(text, 3, NULL, &h, &err), NPYDT_E_SYNTAX);
+    assert_int_equal(err.offset, 52);
+}
+
+static void test_literal_comments_and_line_continuations(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '<f8', # the type\n 'fortran_order': False, \\\n"
+                                  "'shape': (3,)}  # done\n", 1, NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+}
+
+static void test_literal_integer_spellings(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '<f8', 'fortran_order': False, "
+                                  "'shape': (0x10, 1_0, 0o7, 0b1, +2, 00)}", 1, NULL, &h, &err),
+                     NPYDT_OK);
+    const uint64_t *s = npydt_header_shape(h);
+    assert_int_equal(s[0], 16);
+    assert_int_equal(s[1], 10);
+    assert_int_equal(s[2], 7);
+    assert_int_equal(s[3], 1);
+    assert_int_equal(s[4], 2);
+    assert_int_equal(s[5], 0);
+    npydt_header_free(h);
+}
+
+static void test_literal_bool_in_shape_is_an_int_as_in_python(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '<f8', 'fortran_order': False, 'shape': (True, 3)}",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_count(h), 3);
+    npydt_header_free(h);
+}
+
+static void test_literal_leading_spaces_allowed_but_indented_first_line_is_not(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("  {'descr': '<f8', 'fortran_order': False, 'shape': ()}", 1,
+                                  NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    assert_int_equal(parse_header("\n{'descr': '<f8', 'fortran_order': False, 'shape': ()}", 1,
+                                  NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    assert_int_equal(parse_header("\n  {'descr': '<f8', 'fortran_order': False, 'shape': ()}", 1,
+                                  NULL, &h, &err), NPYDT_E_SYNTAX);
+    assert_string_equal(err.message, "unexpected indent");
+}
+
+static void test_literal_latin1_names_in_version_1_become_utf8(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': [('\xe9', '<f8')], 'fortran_order': False, 'shape': ()}",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    assert_string_equal(npydt_dtype_field_name(npydt_header_dtype(h), 0), "\xc3\xa9");
+    npydt_header_free(h);
+}
+
+static void test_literal_syntax_errors_name_what_was_expected(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '<f8' 'fortran_order': False}", 1, NULL, &h, &err),
+                     NPYDT_E_SYNTAX);
+    assert_int_equal(err.offset, 31);
+    assert_string_equal(err.message, "expected '}' or ',', found ':'");
+}
+
+static void test_literal_nesting_beyond_limit_is_refused_at_the_bracket(void **state)
+{
+    (void)state;
+    enum { DEPTH = 100000 };
+    char *text = malloc(DEPTH + 64);
+    assert_non_null(text);
+    strcpy(text, "{'descr': ");
+    size_t n = strlen(text);
+    memset(text + n, '[', DEPTH);
+    text[n + DEPTH] = '\0';
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(text + n, DEPTH, NULL, &dt, &err), NPYDT_E_LIMIT);
+    assert_int_equal(err.offset, 128);   /* the 129th bracket, with the default of 128 */
+    npydt_header *h;
+    assert_int_equal(parse_header(text, 2, NULL, &h, &err), NPYDT_E_LIMIT);
+    assert_int_equal(err.offset, n + 127);   /* the dict's brace is the first level */
+    free(text);
+}
+
+static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void **state)
+{
+    (void)state;
+    /* 100 nested structs: [('a', [('a', ... '<i1') ...)] */
+    enum { LEVELS = 100 };
+    char *text = malloc(LEVELS * 16 + 16);
+    assert_non_null(text);
+    size_t n = 0;
+    for (int i = 0; i < LEVELS; i++)
+        n += (size_t)sprintf(text + n, "[('a', ");
+    n += (size_t)sprintf(text + n, "'<i1'");
+    for (int i = 0; i < LEVELS; i++)
+        n += (size_t)sprintf(text + n, ")]");
+    npydt_options opts;
+    npydt_options_init(&opts);
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_E_LIMIT);
+    opts.limits.max_depth = 400;
+    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_OK);
+    size_t nl;
+    const npydt_leaf *l = npydt_dtype_leaves(dt, &nl);
+    assert_int_equal(nl, 1);
+    assert_int_equal(strlen(l[0].path), 2 * LEVELS - 1);
+    npydt_dtype_free(dt);
+    opts.limits.max_depth = 100000;
+    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_E_ARG);
+    free(text);
+}
+
+static void test_literal_header_length_limit_is_checked_before_reading(void **state)
+{
+    (void)state;
+    unsigned char b[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0x7f};
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(b, sizeof b, NULL, &h, &err), NPYDT_E_LIMIT);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_header_bytes = SIZE_MAX;
+    assert_int_equal(npydt_header_parse(b, sizeof b, &opts, &h, &err), NPYDT_E_TRUNCATED);
+}
+
+TEST_LIST("literal",
+    cmocka_unit_test(test_literal_escapes_decode),
+    cmocka_unit_test(test_literal_adjacent_strings_concatenate),
+    cmocka_unit_test(test_literal_raw_and_unicode_prefixes),
+    cmocka_unit_test(test_literal_long_suffix_only_in_versions_1_and_2),
+    cmocka_unit_test(test_literal_comments_and_line_continuations),
+    cmocka_unit_test(test_literal_integer_spellings),
+    cmocka_unit_test(test_literal_bool_in_shape_is_an_int_as_in_python),
+    cmocka_unit_test(test_literal_leading_spaces_allowed_but_indented_first_line_is_not),
+    cmocka_unit_test(test_literal_latin1_names_in_version_1_become_utf8),
+    cmocka_unit_test(test_literal_syntax_errors_name_what_was_expected),
+    cmocka_unit_test(test_literal_nesting_beyond_limit_is_refused_at_the_bracket),
+    cmocka_unit_test(test_literal_raising_max_depth_lets_deeper_descriptors_through),
+    cmocka_unit_test(test_literal_header_length_limit_is_checked_before_reading),
+);
