@@ -1,0 +1,40 @@
+#!/bin/sh
+# `make install` into a staging DESTDIR: the README's C example builds
+# against the installed header, pkg-config file and library, and runs; the
+# shared library exports exactly the functions the public header declares.
+O=${O:-build}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+ko() { failed=$((failed + 1)); echo "install: $1"; }
+
+if make -s O="$O" install DESTDIR="$stage" PREFIX=/usr/local >"$stage/log" 2>&1; then ok; else ko "make install failed"; cat "$stage/log"; fi
+for f in include/npydt.h lib/libnpydt.a lib/libnpydt.so lib/libnpydt.so.0 lib/pkgconfig/npydt.pc bin/npydt; do
+    if [ -e "$stage/usr/local/$f" ]; then ok; else ko "missing $f"; fi
+done
+
+# the README example, extracted from README.md
+sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' > "$stage/demo.c"
+pc="$stage/usr/local/lib/pkgconfig/npydt.pc"
+cflags="-I$stage/usr/local/include"
+libs="$stage/usr/local/lib/libnpydt.a -lz"
+if grep -q 'Cflags: -I${includedir}' "$pc" && grep -q 'Libs: -L${libdir} -lnpydt' "$pc"; then ok; else ko "npydt.pc content"; fi
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags -o "$stage/demo" "$stage/demo.c" $libs 2>"$stage/cc.log"; then
+    ok
+    out=$("$stage/demo" tests/fixtures/struct_nested3.npy)
+    case "$out" in *"a.b.c at byte 0, kind i, 2 bytes, order <, x1"*) ok ;; *) ko "demo output: $out" ;; esac
+else
+    ko "README example does not compile"; cat "$stage/cc.log"
+fi
+
+# exported symbols == NPYDT_API declarations
+so="$O/libnpydt.so"
+exported=$(nm -D --defined-only "$so" | awk '$2 == "T" {print $3}' | sort)
+declared=$(grep -v '^#' include/npydt.h | grep -o 'NPYDT_API [^(]*(' | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' | sort)
+if [ "$exported" = "$declared" ]; then ok; else
+    ko "exports differ from declarations:"; echo "$exported" > "$stage/e"; echo "$declared" > "$stage/d"; diff "$stage/e" "$stage/d"
+fi
+if make -s O="$O" uninstall DESTDIR="$stage" PREFIX=/usr/local >/dev/null 2>&1 && [ ! -e "$stage/usr/local/lib/libnpydt.a" ]; then ok; else ko "uninstall"; fi
+echo "install: $passed passed, $failed failed"
