@@ -1,0 +1,25 @@
+/* npydt cstruct: C declarations that reproduce a NumPy record layout.
+ * Private to the command; uses only the public header. */
+#ifndef NPYDT_CLI_CSTRUCT_H
+#define NPYDT_CLI_CSTRUCT_H
+
+#include "npydt.h"
+
+/* Where the dtype came from, for the comment at the top of the output. */
+typedef struct cstruct_source {
+    const char *label;          /* file path, or "descriptor" */
+    const npydt_header *header; /* the file's header, NULL for a descriptor */
+} cstruct_source;
+
+/* True when name can be the root struct tag: a C identifier that is not a
+ * keyword, not reserved (leading "__" or "_X") and not a macro of the
+ * headers the output includes. */
+int cstruct_name_ok(const char *name);
+
+/* Generate the declarations for dt (a root dtype) with root tag `name`.
+ * Returns a malloc'd NUL-terminated text, or NULL with err filled (object
+ * fields, overlapping fields, out of memory). */
+char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
+                       npydt_error *err);
+
+#endif

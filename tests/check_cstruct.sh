@@ -1,0 +1,150 @@
+#!/bin/sh
+# npydt cstruct: command-line behaviour (exit statuses, options, --descr),
+# then tests/cstruct_check.py, which compiles the output for every fixture
+# with gcc and clang at -Werror and reads the records through a cast.
+# Prints "cstruct: N passed, M failed" (the compile part prints a SKIP line
+# when NumPy or the compilers are missing).
+set -u
+NPYDT=${NPYDT:-build/npydt}
+FIXTURES=${FIXTURES:-tests/fixtures}
+PYTHON=${PYTHON:-/usr/bin/python3}
+here=$(dirname "$0")
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL cstruct: $*"; }
+
+# expect STATUS WHAT CMD...: exit status STATUS; on failure nothing on
+# stdout and a "PATH: WHAT: DETAIL" line on stderr.
+expect() {
+    want=$1 what=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        bad "$what: exit $got, want $want ($(head -c 300 "$tmp/err"))"
+    elif [ "$want" -ne 0 ] && [ -s "$tmp/out" ]; then
+        bad "$what: wrote to stdout on failure"
+    elif [ "$want" -ne 0 ] && ! grep -q ': ' "$tmp/err"; then
+        bad "$what: no 'PATH: WHAT: DETAIL' line on stderr"
+    else
+        ok
+    fi
+}
+
+# has WHAT TEXT: the last command's stdout contains TEXT (fixed string)
+has() {
+    if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: output lacks '$2'"; fi
+}
+
+# compiles WHAT: the last command's stdout compiles cleanly
+compiles() {
+    cp "$tmp/out" "$tmp/decl.h"
+    printf '#include "decl.h"\nint main(void) { return 0; }\n' >"$tmp/decl.c"
+    for cc in gcc clang; do
+        command -v "$cc" >/dev/null 2>&1 || continue
+        if "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only "$tmp/decl.c" 2>"$tmp/cc"; then
+            ok
+        else
+            bad "$1: $cc: $(head -c 400 "$tmp/cc")"
+        fi
+    done
+}
+
+# --- errors --------------------------------------------------------------
+expect 1 "object dtype" "$NPYDT" cstruct "$FIXTURES/object_O.npy"
+expect 1 "object field in a struct" "$NPYDT" cstruct "$FIXTURES/object_in_struct.npy"
+if grep -q 'field o' "$tmp/err"; then ok; else bad "object field: error does not name field o"; fi
+expect 1 "object field in --descr" "$NPYDT" cstruct --descr "[('a', '<i4'), ('o', '|O')]"
+expect 2 "missing file" "$NPYDT" cstruct "$tmp/no-such-file.npy"
+expect 2 "directory as FILE" "$NPYDT" cstruct "$tmp"
+expect 2 "no FILE" "$NPYDT" cstruct
+expect 2 "unknown option" "$NPYDT" cstruct --frobnicate "$FIXTURES/struct_simple.npy"
+expect 2 "--name without value" "$NPYDT" cstruct "$FIXTURES/struct_simple.npy" --name
+expect 2 "--name keyword" "$NPYDT" cstruct --name int "$FIXTURES/struct_simple.npy"
+expect 2 "--name not an identifier" "$NPYDT" cstruct --name 1rec "$FIXTURES/struct_simple.npy"
+expect 2 "--name reserved" "$NPYDT" cstruct --name __rec "$FIXTURES/struct_simple.npy"
+expect 2 "FILE and --descr" "$NPYDT" cstruct --descr "<f8" "$FIXTURES/struct_simple.npy"
+expect 2 "two FILEs" "$NPYDT" cstruct "$FIXTURES/struct_simple.npy" "$FIXTURES/struct_simple.npy"
+expect 1 "truncated --descr" "$NPYDT" cstruct --descr "[('x',"
+expect 1 "bad type string" "$NPYDT" cstruct --descr "i4, q9"
+nbad=0
+for f in "$FIXTURES"/bad/*.npy; do
+    [ -e "$f" ] || continue
+    "$NPYDT" cstruct "$f" >"$tmp/out" 2>"$tmp/err"
+    s=$?
+    if [ "$s" -ne 1 ] || [ -s "$tmp/out" ]; then
+        bad "$f: exit $s (want 1, nothing on stdout)"
+        nbad=$((nbad + 1))
+    fi
+done
+[ "$nbad" -eq 0 ] && ok
+
+# --- output ----------------------------------------------------------------
+expect 0 "--help" "$NPYDT" cstruct --help
+has "--help" "usage: npydt cstruct"
+expect 0 "--descr literal" "$NPYDT" cstruct --descr "[('x', '<f8'), ('n', '<i4')]"
+has "--descr literal" "#pragma pack(push, 1)"
+has "--descr literal" "_Static_assert(sizeof(struct npy_record) == 12,"
+has "--descr literal" "_Static_assert(offsetof(struct npy_record, n) == 8,"
+compiles "--descr literal"
+expect 0 "--descr type string" "$NPYDT" cstruct --descr "i4, (2,3)f8"
+has "--descr type string" "double f1[2][3];"
+compiles "--descr type string"
+expect 0 "--descr subarray" "$NPYDT" cstruct "--descr=('<f8', (2, 3))"
+has "--descr subarray" "double value[2][3];"
+expect 0 "--descr padded" "$NPYDT" cstruct --descr "[('a', 'u1'), ('', '|V7'), ('b', '<f8')]"
+has "--descr padded" "uint8_t _pad0[7];"
+compiles "--descr padded"
+expect 0 "--descr nested" "$NPYDT" cstruct --descr "[('pos', [('x', '<f4'), ('y', '<f4')]), ('id', '<u8')]"
+has "--descr nested" "struct npy_record_pos pos;"
+has "--descr nested" "uint64_t id;"
+compiles "--descr nested"
+expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
+has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
+compiles "--descr zero size"
+expect 0 "--name" "$NPYDT" cstruct --name my_rec "$FIXTURES/struct_simple.npy"
+has "--name" "struct my_rec {"
+has "--name" "#define MY_REC_ITEMSIZE 17"
+has "--name" "#ifndef MY_REC_H"
+expect 0 "nested names" "$NPYDT" cstruct --name rec "$FIXTURES/struct_nested3.npy"
+has "nested names" "struct rec_a_b {"
+has "nested names" "struct rec_a_b b;"
+expect 0 "padding" "$NPYDT" cstruct "$FIXTURES/struct_offsets.npy"
+has "padding" "uint8_t _pad0[2];"
+compiles "padding"
+# exactly one of the two files needs swapping on any machine
+"$NPYDT" cstruct "$FIXTURES/scalar_f8_be.npy" >"$tmp/be.h" 2>/dev/null
+"$NPYDT" cstruct "$FIXTURES/scalar_f8_le.npy" >"$tmp/le.h" 2>/dev/null
+n=0
+grep -q 'swap before use, or run npydt swap --to native' "$tmp/be.h" && n=$((n + 1))
+grep -q 'swap before use, or run npydt swap --to native' "$tmp/le.h" && n=$((n + 1))
+if [ "$n" -eq 1 ]; then ok; else bad "byte-order comments: $n of <f8/>f8 need a swap, want 1"; fi
+"$NPYDT" cstruct "$FIXTURES/struct_mixed_kinds.npy" >"$tmp/a.h" 2>&1
+"$NPYDT" cstruct "$FIXTURES/struct_mixed_kinds.npy" >"$tmp/b.h" 2>&1
+if cmp -s "$tmp/a.h" "$tmp/b.h"; then ok; else bad "output differs between two runs"; fi
+
+# --- compile and read every fixture ------------------------------------------
+if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
+    echo "SKIP: cstruct compile checks: $PYTHON cannot import numpy"
+elif ! command -v gcc >/dev/null 2>&1 && ! command -v clang >/dev/null 2>&1; then
+    echo "SKIP: cstruct compile checks: no gcc or clang"
+else
+    "$PYTHON" "$here/cstruct_check.py" "$NPYDT" "$FIXTURES"/*.npy "$FIXTURES"/quirks/*.npy >"$tmp/py" 2>&1
+    cat "$tmp/py"
+    line=$(grep -E '^cstruct compile: [0-9]+ passed, [0-9]+ failed' "$tmp/py" | tail -n 1)
+    if [ -n "$line" ]; then
+        p=$(echo "$line" | sed -E 's/^[^0-9]*([0-9]+) passed.*/\1/')
+        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        passed=$((passed + p))
+        failed=$((failed + f))
+    elif ! grep -q '^SKIP' "$tmp/py"; then
+        bad "tests/cstruct_check.py gave no result line"
+    fi
+fi
+
+echo "cstruct: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
