@@ -478,6 +478,92 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
 /* ------------------------------------------------------------------ */
 /* @schema-api@ */
 
+/* A compiled schema: an expected dtype and optional constraints on the
+ * array's shape and memory order. Immutable once compiled: one schema may
+ * check any number of headers, from any thread. Release with
+ * npydt_schema_free. The allocator given at compile time serves the schema
+ * and every result checked with it, so it must outlive them. */
+typedef struct npydt_schema npydt_schema;
+
+/* Matching levels for npydt_check; combine with |. STRICT and SAFE_CAST
+ * exclude each other. */
+typedef enum npydt_check_flags {
+    NPYDT_CHECK_DEFAULT = 0,          /* same fields, names, order, kinds, sizes,
+                                       * units, shapes, offsets; byte order may differ */
+    NPYDT_CHECK_STRICT = 1 << 0,      /* byte order must match as well */
+    NPYDT_CHECK_SAFE_CAST = 1 << 1,   /* each file field casts to the schema's by
+                                       * np.can_cast(file, schema, 'safe'); offsets free */
+    NPYDT_CHECK_ALLOW_EXTRA = 1 << 2  /* fields the schema does not name are allowed at
+                                       * any depth; named ones are matched by name,
+                                       * whatever their order and offsets */
+} npydt_check_flags;
+
+/* Stable codes of the kinds of mismatch; values never change. */
+typedef enum npydt_mismatch_code {
+    NPYDT_MISMATCH_MISSING_FIELD = 1, /* the schema names a field the file lacks */
+    NPYDT_MISMATCH_EXTRA_FIELD = 2,   /* the file has a field the schema does not name */
+    NPYDT_MISMATCH_KIND = 3,          /* different kind ('f' vs 'i', struct vs scalar) */
+    NPYDT_MISMATCH_SIZE = 4,          /* same kind, other itemsize (or struct itemsize) */
+    NPYDT_MISMATCH_BYTEORDER = 5,     /* other byte order (strict only) */
+    NPYDT_MISMATCH_UNIT = 6,          /* other datetime unit or multiplier */
+    NPYDT_MISMATCH_SHAPE = 7,         /* other subarray shape of a field or dtype */
+    NPYDT_MISMATCH_OFFSET = 8,        /* field at another byte offset */
+    NPYDT_MISMATCH_ORDER = 9,         /* the same fields in another order */
+    NPYDT_MISMATCH_TITLE = 10,        /* the schema gives a title the field lacks */
+    NPYDT_MISMATCH_DIMENSION = 11,    /* array shape: number or length of dimensions */
+    NPYDT_MISMATCH_FORTRAN_ORDER = 12 /* array memory order */
+} npydt_mismatch_code;
+
+/* One mismatch. Strings are owned by the result. */
+typedef struct npydt_mismatch {
+    npydt_mismatch_code code;
+    const char *path;      /* field path "pos.x"; "" for the root dtype or the array */
+    const char *expected;  /* the schema's side: "<f8", "(3,)", "8", "(-1, 3)", "False";
+                            * "" for an extra field */
+    const char *found;     /* the file's side, spelled alike; "" for a missing field */
+} npydt_mismatch;
+
+/* The mismatches of one check, in a stable order. */
+typedef struct npydt_check_result npydt_check_result;
+
+/* Compile a spec: a descriptor literal as in a header ("[('x', '<f8')]",
+ * "'<f8'", "('<i4', (3,))"), a type string ("f8, (3,)i4, S5", "float64") or a
+ * header-like dict ("{'descr': ..., 'shape': (-1, 3), 'fortran_order': False}",
+ * every key optional; -1 matches any length, the number of dimensions must
+ * match). Surrounding whitespace is ignored; error offsets are into spec. */
+NPYDT_API npydt_status npydt_schema_compile(const char *spec, size_t len,
+                                            const npydt_options *opts,
+                                            npydt_schema **out, npydt_error *err);
+/* Release a schema; NULL is a no-op. */
+NPYDT_API void npydt_schema_free(npydt_schema *schema);
+/* The schema's dtype (a root dtype owned by the schema), or NULL when the
+ * spec constrains only shape or order. */
+NPYDT_API const npydt_dtype *npydt_schema_dtype(const npydt_schema *schema);
+
+/* Check a header against a schema at the level given by flags. Returns
+ * NPYDT_OK on a match, NPYDT_E_MISMATCH when there are mismatches (err names
+ * the first), another status when the check could not run. On OK and
+ * E_MISMATCH a non-NULL out receives the result, to free with
+ * npydt_check_result_free; otherwise *out is NULL. */
+NPYDT_API npydt_status npydt_check(const npydt_schema *schema, const npydt_header *h,
+                                   unsigned flags, npydt_check_result **out, npydt_error *err);
+/* As npydt_check for a bare dtype: shape and order constraints are skipped. */
+NPYDT_API npydt_status npydt_check_dtype(const npydt_schema *schema, const npydt_dtype *dt,
+                                         unsigned flags, npydt_check_result **out,
+                                         npydt_error *err);
+/* Number of mismatches in a result (0 for NULL). */
+NPYDT_API size_t npydt_check_result_count(const npydt_check_result *r);
+/* Mismatch i of a result, or NULL when i is out of range. */
+NPYDT_API const npydt_mismatch *npydt_check_result_get(const npydt_check_result *r, size_t i);
+/* Release a result; NULL is a no-op. */
+NPYDT_API void npydt_check_result_free(npydt_check_result *r);
+/* Stable name of a mismatch code ("missing_field", "kind", ...); never NULL. */
+NPYDT_API const char *npydt_mismatch_code_name(npydt_mismatch_code code);
+
+/* NumPy 1.24's np.can_cast(from, to, 'safe'), for any two dtypes (struct
+ * fields are paired by position, as NumPy pairs them). */
+NPYDT_API int npydt_can_cast_safe(const npydt_dtype *from, const npydt_dtype *to);
+
 #ifdef __cplusplus
 }
 #endif

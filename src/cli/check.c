@@ -1,9 +1,222 @@
-/* npydt check — placeholder until its issue lands; replaced wholesale. */
+/* npydt check: validate files against an expected schema. */
 #include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char check_usage[] =
+    "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...\n"
+    "\n"
+    "Check that each .npy FILE matches SPEC, compiled once for all files. SPEC is\n"
+    "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
+    "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
+    "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
+    "--schema @PATH reads SPEC from a file.\n"
+    "\n"
+    "  --strict       byte order must match too (by default it may differ)\n"
+    "  --safe-cast    each file field must cast safely to the schema's type\n"
+    "                 (NumPy's can_cast(..., 'safe')); offsets may differ\n"
+    "  --allow-extra  the file may have fields the schema does not name\n"
+    "  --json         one JSON object per file on stdout:\n"
+    "                 {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
+    "                 \"path\":...,\"expected\":...,\"found\":...}]}, also when\n"
+    "                 the exit status is 1; a file that cannot be read gets none\n"
+    "\n"
+    "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
+    "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
+    "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
+    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n";
+
+/* Largest spec read from a file, as for headers. */
+#define MAX_SPEC_BYTES ((size_t)64 << 20)
+
+static int usage_fail(const char *fmt, const char *arg)
+{
+    cli_usage_error(fmt, arg);
+    fputs(check_usage, stderr);
+    return EXIT_USAGE;
+}
+
+/* Read the whole of path into a malloc'd buffer; NULL after reporting. */
+static char *read_spec_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_usage_error("--schema: cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    const char *problem = buf ? NULL : "out of memory";
+    while (!problem) {
+        if (n == cap) {
+            char *bigger = cap < MAX_SPEC_BYTES ? realloc(buf, cap * 2) : NULL;
+            if (!bigger) {
+                problem = cap < MAX_SPEC_BYTES ? "out of memory" : "larger than 64 MiB";
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                problem = strerror(errno);
+            break;
+        }
+    }
+    fclose(f);
+    if (problem) {
+        cli_usage_error("--schema: cannot read '%s': %s", path, problem);
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void print_mismatch(const char *file, const npydt_mismatch *m)
+{
+    fprintf(stderr, "%s: schema mismatch: ", file);
+    if (m->path[0])
+        fprintf(stderr, "field %s: ", m->path);
+    else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER)
+        fputs("array: ", stderr);
+    else
+        fputs("dtype: ", stderr);
+    fprintf(stderr, "%s: expected %s, found %s\n", npydt_mismatch_code_name(m->code),
+            m->expected[0] ? m->expected : "(none)", m->found[0] ? m->found : "(none)");
+}
+
+static void json_result(const char *file, const npydt_check_result *r)
+{
+    size_t n = npydt_check_result_count(r);
+    fputs("{\"file\":", stdout);
+    json_string(stdout, file);
+    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", n ? "false" : "true");
+    for (size_t i = 0; i < n; i++) {
+        const npydt_mismatch *m = npydt_check_result_get(r, i);
+        fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
+        json_string(stdout, npydt_mismatch_code_name(m->code));
+        fputs(",\"path\":", stdout);
+        json_string(stdout, m->path);
+        fputs(",\"expected\":", stdout);
+        json_string(stdout, m->expected);
+        fputs(",\"found\":", stdout);
+        json_string(stdout, m->found);
+        putc('}', stdout);
+    }
+    fputs("]}\n", stdout);
+}
+
+static int check_file(const npydt_schema *schema, const char *file, unsigned flags, int json)
+{
+    npydt_header *h;
+    npydt_error err;
+    if (npydt_parse_path(file, NULL, &h, &err) != NPYDT_OK)
+        return cli_report(file, &err);
+    npydt_check_result *r;
+    npydt_status st = npydt_check(schema, h, flags, &r, &err);
+    npydt_header_free(h);
+    if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
+        return cli_report(file, &err);
+    size_t n = npydt_check_result_count(r);
+    for (size_t i = 0; i < n; i++)
+        print_mismatch(file, npydt_check_result_get(r, i));
+    if (json)
+        json_result(file, r);
+    npydt_check_result_free(r);
+    return n ? EXIT_INVALID : EXIT_OK;
+}
 
 int cmd_check(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_usage_error("check: not built yet");
+    const char *spec_arg = NULL;
+    unsigned flags = NPYDT_CHECK_DEFAULT;
+    int json = 0, nfiles = 0, options_done = 0;
+    char **files = calloc((size_t)argc, sizeof *files);
+    if (!files)
+        return cli_usage_error("out of memory");
+    int status = EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (options_done || a[0] != '-' || a[1] == '\0') {
+            files[nfiles++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            options_done = 1;
+        } else if (strcmp(a, "--schema") == 0 || strncmp(a, "--schema=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!v) {
+                status = usage_fail("check: %s needs a SPEC", a);
+                goto done;
+            }
+            if (spec_arg) {
+                status = usage_fail("check: %s given twice", "--schema");
+                goto done;
+            }
+            spec_arg = v;
+        } else if (strcmp(a, "--strict") == 0) {
+            flags |= NPYDT_CHECK_STRICT;
+        } else if (strcmp(a, "--safe-cast") == 0) {
+            flags |= NPYDT_CHECK_SAFE_CAST;
+        } else if (strcmp(a, "--allow-extra") == 0) {
+            flags |= NPYDT_CHECK_ALLOW_EXTRA;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(check_usage, stdout);
+            goto done;
+        } else {
+            status = usage_fail("check: unknown option '%s'", a);
+            goto done;
+        }
+    }
+    if (!spec_arg) {
+        status = usage_fail("check: %s SPEC is required", "--schema");
+        goto done;
+    }
+    if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST)) {
+        status = usage_fail("check: %s and --safe-cast exclude each other", "--strict");
+        goto done;
+    }
+    if (nfiles == 0) {
+        status = usage_fail("check: no FILE %s", "given");
+        goto done;
+    }
+
+    char *owned = NULL;
+    const char *spec = spec_arg;
+    size_t len = strlen(spec_arg);
+    if (spec_arg[0] == '@') {
+        owned = read_spec_file(spec_arg + 1, &len);
+        if (!owned) {
+            status = EXIT_USAGE;
+            goto done;
+        }
+        spec = owned;
+    }
+    npydt_schema *schema;
+    npydt_error err;
+    npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
+    free(owned);
+    if (st != NPYDT_OK) {
+        char at[64] = "";
+        if (err.offset != NPYDT_NO_OFFSET)
+            snprintf(at, sizeof at, "header offset %zu: ", err.offset);
+        cli_usage_error("--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "", err.path,
+                        err.path[0] ? ": " : "", err.message);
+        status = EXIT_USAGE;
+        goto done;
+    }
+    for (int i = 0; i < nfiles; i++) {
+        int s = check_file(schema, files[i], flags, json);
+        if (s > status)
+            status = s;
+    }
+    npydt_schema_free(schema);
+done:
+    free(files);
+    return status;
 }

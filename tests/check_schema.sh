@@ -1,0 +1,187 @@
+#!/bin/sh
+# `npydt check`: exit statuses, stderr lines and --json reports on the
+# committed fixtures, then (when /usr/bin/python3 imports NumPy) the
+# differential test against NumPy's own verdicts
+# (tests/schema_differential.py). Prints `schema: N passed, M failed`.
+set -u
+NPYDT=${NPYDT:-build/npydt}
+PYTHON=${PYTHON:-/usr/bin/python3}
+F=${FIXTURES:-tests/fixtures}
+SCHEMA_COUNT=${SCHEMA_COUNT:-300}
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL schema: $*"; }
+
+# run ARGS...: the command's status, stdout and stderr in $rc, $tmp/out, $tmp/err
+run() {
+    "$NPYDT" check "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+}
+
+# expect NAME STATUS STDOUT STDERR -- ARGS...: exact stdout and stderr
+# (empty strings for none; a newline ends each line)
+expect() {
+    name=$1 status=$2 want_out=$3 want_err=$4
+    shift 5
+    run "$@"
+    printf '%s' "$want_out" >"$tmp/want_out"
+    printf '%s' "$want_err" >"$tmp/want_err"
+    if [ "$rc" -ne "$status" ]; then
+        bad "$name: exit $rc, expected $status; stderr: $(cat "$tmp/err")"
+    elif ! cmp -s "$tmp/out" "$tmp/want_out"; then
+        bad "$name: stdout differs:"; diff "$tmp/want_out" "$tmp/out"
+    elif ! cmp -s "$tmp/err" "$tmp/want_err"; then
+        bad "$name: stderr differs:"; diff "$tmp/want_err" "$tmp/err"
+    else
+        ok
+    fi
+}
+
+# expect_usage NAME STDERR-PREFIX -- ARGS...: exit 2, nothing on stdout,
+# first stderr line starting with the prefix
+expect_usage() {
+    name=$1 prefix=$2
+    shift 3
+    run "$@"
+    first=$(head -n 1 "$tmp/err")
+    case $first in
+    "$prefix"*)
+        if [ "$rc" -ne 2 ]; then
+            bad "$name: exit $rc, expected 2"
+        elif [ -s "$tmp/out" ]; then
+            bad "$name: wrote to stdout"
+        else
+            ok
+        fi ;;
+    *) bad "$name: exit $rc, stderr '$first', expected a line starting '$prefix'" ;;
+    esac
+}
+
+if [ ! -x "$NPYDT" ]; then
+    echo "schema: 0 passed, 1 failed"
+    echo "FAIL schema: $NPYDT is not built"
+    exit 1
+fi
+
+S="$F/struct_simple.npy"    # [('x', '<f8'), ('y', '<i4'), ('name', '|S5')], shape (3,)
+T="$F/struct_titles.npy"    # [('T', '<i4'), (('Title A', 'a'), '<i4'), ('b', '<f8'), (('t\xe9', 'c'), '|u1')]
+BE="$F/scalar_f8_be.npy"    # '>f8', shape (13,)
+FO="$F/fortran_2d.npy"      # '<i4', fortran_order True, shape (2, 3)
+SIMPLE="[('x', '<f8'), ('y', '<i4'), ('name', '|S5')]"
+
+# ---- matches: exit 0, nothing printed
+expect "exact descriptor matches" 0 "" "" -- --schema "$SIMPLE" "$S"
+expect "options after FILE" 0 "" "" -- "$S" --schema "$SIMPLE"
+expect "--schema=SPEC" 0 "" "" -- "--schema=$SIMPLE" "$S"
+expect "byte order alone matches by default" 0 "" "" -- --schema "'<f8'" "$BE"
+expect "type string spec" 0 "" "" -- --schema "<f8" "$BE"
+expect "titles do not hide names" 0 "" "" -- \
+    --schema "[('T', '<i4'), ('a', '<i4'), ('b', '<f8'), ('c', '|u1')]" "$T"
+expect "dict spec with wildcard shape" 0 "" "" -- \
+    --schema "{'descr': '<i4', 'shape': (-1, 3), 'fortran_order': True}" "$FO"
+expect "dict spec without descr" 0 "" "" -- --schema "{'shape': (-1,)}" "$S" "$BE"
+expect "allow-extra" 0 "" "" -- --allow-extra --schema "[('b', '<f8'), ('a', '<i4')]" "$T"
+expect "safe-cast widening" 0 "" "" -- --safe-cast \
+    --schema "[('x', '<f8'), ('y', '<i8'), ('name', '|S8')]" "$S"
+
+# ---- mismatches: exit 1, one stderr line each, nothing on stdout
+expect "strict refuses the byte order" 1 "" \
+    "$BE: schema mismatch: dtype: byteorder: expected <f8, found >f8
+" -- --strict --schema "'<f8'" "$BE"
+expect "size mismatch names field and both sides" 1 "" \
+    "$S: schema mismatch: field x: size: expected <f4, found <f8
+" -- --schema "[('x', '<f4'), ('y', '<i4'), ('name', '|S5')]" "$S"
+expect "every mismatch is listed" 1 "" \
+    "$S: schema mismatch: field x: kind: expected <i8, found <f8
+$S: schema mismatch: field z: missing_field: expected <u2, found (none)
+$S: schema mismatch: field name: extra_field: expected (none), found |S5
+" -- --schema "[('x', '<i8'), ('y', '<i4'), ('z', '<u2')]" "$S"
+expect "field order" 1 "" \
+    "$S: schema mismatch: dtype: order: expected y, x, name, found x, y, name
+" -- --schema "[('y', '<i4'), ('x', '<f8'), ('name', '|S5')]" "$S"
+expect "shape and fortran_order" 1 "" \
+    "$FO: schema mismatch: array: dimension: expected (-1,), found (2, 3)
+$FO: schema mismatch: array: fortran_order: expected False, found True
+" -- --schema "{'descr': '<i4', 'shape': (-1,), 'fortran_order': False}" "$FO"
+expect "extra fields without --allow-extra" 1 "" \
+    "$T: schema mismatch: field T: extra_field: expected (none), found <i4
+$T: schema mismatch: field b: extra_field: expected (none), found <f8
+$T: schema mismatch: field c: extra_field: expected (none), found |u1
+" -- --schema "[('a', '<i4')]" "$T"
+expect "a title is not a name" 1 "" \
+    "$T: schema mismatch: field Title A: missing_field: expected <i4, found (none)
+$T: schema mismatch: field a: extra_field: expected (none), found <i4
+" -- --schema "[('T', '<i4'), ('Title A', '<i4'), ('b', '<f8'), ('c', '|u1')]" "$T"
+expect "safe-cast never narrows" 1 "" \
+    "$S: schema mismatch: field x: size: expected <f4, found <f8
+" -- --safe-cast --schema "[('x', '<f4'), ('y', '<i8'), ('name', '|S8')]" "$S"
+expect "mixed files: worst status" 1 "" \
+    "$BE: schema mismatch: dtype: kind: expected [('x', '<f8'), ('y', '<i4'), ('name', '|S5')], found >f8
+" -- --schema "$SIMPLE" "$S" "$BE"
+
+# ---- --json: one object per file on stdout, also when the status is 1
+expect "json match" 0 \
+    "{\"file\":\"$S\",\"match\":true,\"mismatches\":[]}
+" "" -- --json --schema "$SIMPLE" "$S"
+expect "json mismatch" 1 \
+    "{\"file\":\"$BE\",\"match\":false,\"mismatches\":[{\"code\":\"byteorder\",\"path\":\"\",\"expected\":\"<f8\",\"found\":\">f8\"}]}
+" "$BE: schema mismatch: dtype: byteorder: expected <f8, found >f8
+" -- --json --strict --schema "<f8" "$BE"
+expect "json many files" 1 \
+    "{\"file\":\"$S\",\"match\":false,\"mismatches\":[{\"code\":\"missing_field\",\"path\":\"b\",\"expected\":\"<f8\",\"found\":\"\"}]}
+{\"file\":\"$T\",\"match\":true,\"mismatches\":[]}
+" "$S: schema mismatch: field b: missing_field: expected <f8, found (none)
+" -- --json --allow-extra --schema "[('b', '<f8')]" "$S" "$T"
+
+# ---- --schema @path
+printf '%s\n' "$SIMPLE" >"$tmp/spec.txt"
+expect "spec from a file" 0 "" "" -- --schema "@$tmp/spec.txt" "$S"
+expect_usage "unreadable spec file" "npydt: --schema: cannot read '$tmp/none.txt'" -- \
+    --schema "@$tmp/none.txt" "$S"
+
+# ---- usage errors: exit 2, nothing on stdout
+expect_usage "malformed spec reports the offset" "npydt: --schema: header offset 14: " -- \
+    --schema "[('x', '<f8') ('y', '<i4')]" "$S"
+expect_usage "unknown type in spec" "npydt: --schema: header offset 7: field x: " -- \
+    --schema "[('x', '<q9')]" "$S"
+expect_usage "empty spec" "npydt: --schema: " -- --schema "  " "$S"
+expect_usage "missing --schema" "npydt: check: --schema SPEC is required" -- "$S"
+expect_usage "--schema without SPEC" "npydt: check: --schema needs a SPEC" -- "$S" --schema
+expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- \
+    --strict --safe-cast --schema "'<f8'" "$BE"
+expect_usage "unknown option" "npydt: check: unknown option '--bogus'" -- \
+    --bogus --schema "'<f8'" "$BE"
+expect_usage "no FILE" "npydt: check: no FILE" -- --schema "'<f8'"
+expect_usage "unreadable FILE" "$tmp/missing.npy: i/o error: " -- \
+    --json --schema "'<f8'" "$tmp/missing.npy"
+
+# ---- invalid input files: exit 1, nothing on stdout
+run --json --schema "'<f8'" "$F/bad/empty_file.npy"
+if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^$F/bad/empty_file.npy: " "$tmp/err"; then
+    ok
+else
+    bad "invalid file: exit $rc, stdout $(wc -c <"$tmp/out") bytes, stderr $(cat "$tmp/err")"
+fi
+
+# ---- the differential test against NumPy
+if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
+    "$PYTHON" tests/schema_differential.py "$NPYDT" --count "$SCHEMA_COUNT" >"$tmp/diff" 2>&1
+    grep -v '^random pairs:' "$tmp/diff" | grep -v ' passed, ' | head -n 40
+    grep '^random pairs:' "$tmp/diff"
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/diff" | tail -n 1)
+    if [ -n "$line" ]; then
+        passed=$((passed + $(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')))
+        failed=$((failed + $(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')))
+    else
+        bad "differential test produced no result"; cat "$tmp/diff" | tail -n 20
+    fi
+else
+    echo "SKIP: schema differential test (NumPy not importable by $PYTHON)"
+fi
+
+echo "schema: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
