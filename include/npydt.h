@@ -474,6 +474,128 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
                                                 npydt_error *err);
 
 /* ------------------------------------------------------------------ */
+/* .npz archives: members of a zip, read without trusting the zip      */
+/* ------------------------------------------------------------------ */
+/* @npz-api@ */
+
+/* An .npz file is a zip archive of .npy members. Opening one checks the
+ * whole container before anything is trusted: end records (Zip64
+ * included), every central directory entry against its local header,
+ * ranges, overlaps, duplicate names, methods and the declared sizes
+ * (zip-bomb caps). Nothing is inflated until a member is read, and then
+ * never more than its declared size. Every refusal is NPYDT_E_ARCHIVE with
+ * a message naming the member and what is wrong. */
+
+/* An open archive. Immutable once opened: may be shared between threads
+ * (streams belong to one thread each). Release with npydt_npz_close. */
+typedef struct npydt_npz npydt_npz;
+
+/* Compression method of a member (the zip method numbers). */
+typedef enum npydt_npz_method {
+    NPYDT_NPZ_STORED = 0,   /* bytes as they are: readable in place */
+    NPYDT_NPZ_DEFLATED = 8  /* raw deflate: read through a stream */
+} npydt_npz_method;
+
+/* One member as the central directory declares it (checked against its
+ * local header). Plain data owned by the archive. */
+typedef struct npydt_npz_member {
+    const char *name;             /* UTF-8 ("a.npy"), decoded as NumPy does (CP437
+                                   * unless flagged UTF-8); no NUL, no ".." component */
+    npydt_npz_method method;
+    uint16_t flags;               /* zip general purpose bits of the central entry */
+    uint32_t crc32;               /* declared CRC-32 of the uncompressed bytes */
+    uint64_t compressed_size;     /* bytes the member occupies in the archive */
+    uint64_t uncompressed_size;   /* declared size of the .npy bytes */
+    uint64_t local_header_offset; /* of the member's local header in the archive */
+    uint64_t data_offset;         /* of its first (compressed) byte in the archive */
+} npydt_npz_member;
+
+/* Bounds for archives. Initialise with npydt_npz_options_init; every
+ * default is documented in README.md ("Limits"). */
+typedef struct npydt_npz_options {
+    npydt_options base;          /* header limits of members, and the allocator */
+    size_t max_members;          /* central directory entries (1,000,000) */
+    uint64_t max_inflated_bytes; /* sum of the declared sizes of deflated
+                                  * members (16 GiB); larger archives are refused */
+    uint32_t max_ratio;          /* declared size / compressed size of a deflated
+                                  * member (1032, the most deflate can reach) */
+    size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (64 KiB) */
+    int no_mmap;                 /* nonzero: read a path into memory, never map it */
+} npydt_npz_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
+
+/* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /
+ * "PK\6\6" for an empty one), as np.load decides. */
+NPYDT_API int npydt_npz_is_archive(const void *buf, size_t len);
+
+/* Open and check an archive held in memory (not copied; buf must outlive
+ * the handle). opts may be NULL for the defaults. */
+NPYDT_API npydt_status npydt_npz_open_buffer(const void *buf, size_t len,
+                                             const npydt_npz_options *opts, npydt_npz **out,
+                                             npydt_error *err);
+/* Open a regular file by descriptor (not closed, not moved): map it
+ * read-only, or read it into memory where mapping fails or no_mmap is set. */
+NPYDT_API npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts,
+                                         npydt_npz **out, npydt_error *err);
+/* Open a path, as npydt_npz_open_fd. */
+NPYDT_API npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts,
+                                           npydt_npz **out, npydt_error *err);
+/* Unmap or free the archive; NULL is a no-op. Streams must be closed first. */
+NPYDT_API void npydt_npz_close(npydt_npz *z);
+
+/* Number of members, in central directory order. */
+NPYDT_API size_t npydt_npz_count(const npydt_npz *z);
+/* Member i (NULL when i is out of range); valid while z is open. */
+NPYDT_API const npydt_npz_member *npydt_npz_member_at(const npydt_npz *z, size_t i);
+/* Index of the member called name, else of name + ".npy" (as np.load's
+ * keys); NPYDT_E_ARG when neither exists. */
+NPYDT_API npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
+                                      npydt_error *err);
+
+/* Parse member i's .npy header, reading (inflating) only the header bytes,
+ * then check that the declared size holds the data: NPYDT_E_DATA when
+ * uncompressed_size < data offset + count * itemsize. Header errors are
+ * those of npydt_header_parse. */
+NPYDT_API npydt_status npydt_npz_member_header(const npydt_npz *z, size_t i,
+                                               npydt_header **out, npydt_error *err);
+/* The bytes of a stored member in place (zero-copy, valid while z is open;
+ * the CRC is not checked: see npydt_npz_member_verify). NPYDT_E_ARG for a
+ * deflated member. */
+NPYDT_API npydt_status npydt_npz_member_data(const npydt_npz *z, size_t i, const void **data,
+                                             uint64_t *len, npydt_error *err);
+/* Read all of member i through a bounded buffer and check its size, the
+ * end of its deflate stream and its CRC-32. */
+NPYDT_API npydt_status npydt_npz_member_verify(const npydt_npz *z, size_t i,
+                                               npydt_error *err);
+
+/* A sequential reader of one member's uncompressed bytes (header
+ * included). One thread at a time; close it before the archive. */
+typedef struct npydt_npz_stream npydt_npz_stream;
+
+/* Start reading member i from its first byte. */
+NPYDT_API npydt_status npydt_npz_stream_open(const npydt_npz *z, size_t i,
+                                             npydt_npz_stream **out, npydt_error *err);
+/* Copy the next min(size, bytes left) bytes into buf (deflate inflates
+ * straight into it). The call that reaches the declared size also checks
+ * that the deflate stream ends there and the CRC-32; *got == 0 with
+ * size > 0 means the end, all checked. On error *got is 0, buf holds
+ * nothing usable and every later call fails the same way. */
+NPYDT_API npydt_status npydt_npz_stream_read(npydt_npz_stream *s, void *buf, size_t size,
+                                             size_t *got, npydt_error *err);
+/* The next chunk without a copy: into the archive for stored members
+ * (the whole rest at once, CRC checked before it is returned), else into
+ * the stream's buffer (at most buffer_size bytes, valid until the next
+ * call). *len == 0 means the end, all checked. */
+NPYDT_API npydt_status npydt_npz_stream_next(npydt_npz_stream *s, const void **chunk,
+                                             size_t *len, npydt_error *err);
+/* Bytes delivered so far. */
+NPYDT_API uint64_t npydt_npz_stream_position(const npydt_npz_stream *s);
+/* Release a stream; NULL is a no-op. */
+NPYDT_API void npydt_npz_stream_close(npydt_npz_stream *s);
+
+/* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */
 /* @schema-api@ */

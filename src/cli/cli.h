@@ -28,4 +28,73 @@ int cmd_swap(int argc, char **argv);
 int cmd_cstruct(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
+/* ---- Inputs: FILE, ARCHIVE.npz or ARCHIVE.npz:NAME (input.c) ---------- */
+
+/* One array a command reads: a .npy file, or one member of an archive. */
+struct cli_input {
+    const char *name;      /* for messages and output: FILE, or ARCHIVE:MEMBER */
+    const char *path;      /* the file on disk: FILE or ARCHIVE as typed */
+    const char *member;    /* the member's name as stored ("a.npy"); NULL for a FILE */
+    const npydt_npz *npz;  /* its archive (owned by the list); NULL for a FILE */
+    size_t index;          /* the member's index in npz */
+};
+
+/* The inputs named on a command line, and the archives they come from. */
+struct cli_archive;
+struct cli_inputs {
+    struct cli_input *items;
+    size_t count;
+    /* private */
+    size_t cap;
+    struct cli_archive *archives;
+    size_t narchives, archives_cap;
+    npydt_npz_options opts;
+};
+
+/* Start an empty list; opts (NULL: defaults) bounds every archive opened. */
+void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
+/* Append what one argument names: an existing FILE; every member of an
+ * archive (a file that starts as a zip does, whatever its name); or the
+ * member NAME (else NAME.npy) of ARCHIVE:NAME. Items appended by this call
+ * are items[old count .. count). A refused archive, a missing member or
+ * a lack of memory is reported on stderr ("ARG: WHAT: DETAIL") and gives
+ * its exit status (1 or 2); 0 otherwise. A path that cannot be opened is
+ * added as a FILE: reading its header reports it. */
+int cli_inputs_add(struct cli_inputs *list, const char *arg);
+/* Close every archive and release the list. */
+void cli_inputs_free(struct cli_inputs *list);
+
+/* Parse the header of an input. For a member only the header bytes are
+ * read (inflated), and its declared size must hold the data. */
+npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
+                              npydt_error *err);
+
+/* The data bytes (count * itemsize after the header) of an input. */
+struct cli_data {
+    const unsigned char *bytes; /* all of them in place (a mapped file or a
+                                 * stored member), or NULL: use cli_data_read */
+    uint64_t len;               /* count * itemsize */
+    /* private */
+    uint64_t pos;
+    uint64_t file_offset;       /* of the first data byte, for pread */
+    int fd;                     /* -1 when none */
+    void *map;
+    size_t map_len;
+    npydt_npz_stream *stream;
+};
+
+/* Open the data of an input whose header h came from cli_input_header.
+ * Members are verified in full first (declared size, deflate stream and
+ * CRC-32: one extra inflate pass for deflated ones) so that a command can
+ * refuse a damaged member before it prints anything; deflated data is then
+ * inflated again through a bounded buffer as cli_data_read asks for it. */
+npydt_status cli_data_open(const struct cli_input *in, const npydt_header *h,
+                           struct cli_data *d, npydt_error *err);
+/* Copy the next min(size, bytes left) data bytes into buf; *got == 0 at
+ * the end. Works whether or not d->bytes is set. */
+npydt_status cli_data_read(struct cli_data *d, void *buf, size_t size, size_t *got,
+                           npydt_error *err);
+/* Unmap, close, release. Safe after any cli_data_open, failed or not. */
+void cli_data_close(struct cli_data *d);
+
 #endif
