@@ -13,6 +13,8 @@ void *alloc_bytes(const npydt_allocator *a, size_t size)
 
 void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size)
 {
+    if (p && old_size == 0)
+        old_size = 1;
     if (new_size == 0)
         new_size = 1;
     return a ? a->realloc(a->ctx, p, old_size, new_size) : realloc(p, new_size);
@@ -22,6 +24,8 @@ void free_bytes(const npydt_allocator *a, void *p, size_t size)
 {
     if (!p)
         return;
+    if (size == 0)
+        size = 1;   /* what alloc_bytes asked for */
     if (a)
         a->free(a->ctx, p, size);
     else
