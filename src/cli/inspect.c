@@ -7,13 +7,21 @@ static const char inspect_usage[] =
     "usage: npydt inspect [--json] FILE...\n"
     "\n"
     "Print the format version, shape, order, itemsize and the table of fields\n"
-    "of each .npy FILE. With --json, print one JSON object per file on one line\n"
-    "(the contract in the README). Exit 0 when every file is valid, 1 when one\n"
-    "is not a valid .npy file, 2 on usage errors or unreadable paths.\n";
+    "of each .npy FILE. FILE may also be ARCHIVE.npz (every member) or\n"
+    "ARCHIVE.npz:NAME (one member). With --json, print one JSON object per\n"
+    "array on one line (the contract in the README; archive members add\n"
+    "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
+    ".npy file or archive, 2 on usage errors or unreadable paths.\n";
 
-static void print_json(FILE *out, const npydt_header *h)
+static void print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
 {
-    fprintf(out, "{\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
+    putc('{', out);
+    if (in->member) {
+        fputs("\"member\":", out);
+        json_string(out, in->member);
+        putc(',', out);
+    }
+    fprintf(out, "\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
             npydt_header_version_major(h), npydt_header_version_minor(h),
             (unsigned long)npydt_header_len(h),
             (unsigned long long)npydt_header_data_offset(h));
@@ -98,20 +106,30 @@ int cmd_inspect(int argc, char **argv)
         fputs(inspect_usage, stderr);
         return EXIT_USAGE;
     }
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
     for (int i = first; i < argc; i++) {
-        npydt_header *h;
-        npydt_error err;
-        if (npydt_parse_path(argv[i], NULL, &h, &err) != NPYDT_OK) {
-            int s = cli_report(argv[i], &err);
-            if (s > status)
-                status = s;
-            continue;
+        size_t from = inputs.count;
+        int s = cli_inputs_add(&inputs, argv[i]);
+        if (s > status)
+            status = s;
+        for (size_t k = from; k < inputs.count; k++) {
+            const struct cli_input *in = &inputs.items[k];
+            npydt_header *h;
+            npydt_error err;
+            if (cli_input_header(in, &h, &err) != NPYDT_OK) {
+                s = cli_report(in->name, &err);
+                if (s > status)
+                    status = s;
+                continue;
+            }
+            if (json)
+                print_json(stdout, in, h);
+            else
+                print_text(stdout, in->name, h);
+            npydt_header_free(h);
         }
-        if (json)
-            print_json(stdout, h);
-        else
-            print_text(stdout, argv[i], h);
-        npydt_header_free(h);
     }
+    cli_inputs_free(&inputs);
     return status;
 }
