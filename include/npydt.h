@@ -428,8 +428,9 @@ typedef enum npydt_convert {
  * field is empty). */
 NPYDT_API size_t npydt_gather_size(const npydt_dtype *field, npydt_convert as);
 /* Copy the field (dtype `field` at byte `offset` in each record) of n
- * records stride bytes apart into out, npydt_gather_size bytes per record.
- * NPYDT_AS_DOUBLE / INT64 need a field whose scalars share one kind. */
+ * records stride bytes apart into out, npydt_gather_size bytes per record
+ * (the field must end within the stride). NPYDT_AS_DOUBLE / INT64 need a
+ * field whose scalars share one kind; out is undefined after an error. */
 NPYDT_API npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
                                     const npydt_dtype *field, uint64_t offset,
                                     npydt_convert as, void *out, npydt_error *err);
@@ -462,8 +463,9 @@ NPYDT_API void npydt_swap_plan_free(npydt_swap_plan *plan);
 NPYDT_API uint64_t npydt_swap_plan_bytes(const npydt_swap_plan *plan, npydt_order to);
 /* Convert n contiguous records from in to out (in == out: in place; other
  * overlap is refused) so that each scalar is in order `to`. S, V, b1, i1,
- * u1 and padding bytes are copied unchanged. Complex numbers swap each
- * half, U each 4-byte code unit, long doubles all 16 bytes as NumPy does. */
+ * u1 and padding bytes keep their values. Complex numbers swap each half,
+ * U each 4-byte code unit, long doubles all 16 bytes as NumPy does. Whole
+ * records are written: do not share one record between threads. */
 NPYDT_API npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void *in,
                                   void *out, uint64_t n, npydt_error *err);
 /* A new root dtype like dt whose multi-byte scalars are all in order `to`

@@ -1,0 +1,399 @@
+#!/usr/bin/python3
+"""Checks of `npydt dump --jsonl` and `npydt swap` against NumPy.
+
+    python3 tests/dump_check.py --npydt build/npydt [--fixtures DIR]
+                                [--random N] [--seed S] [--keep DIR]
+
+1. Every FIXTURES/*.npy (and quirks/*.npy) with a .dump.jsonl: the dump's
+   lines, parsed, equal the expectation (same JSON types; floats by value,
+   -0.0 keeps its sign). Files without one (object arrays) must exit 1 with
+   nothing on stdout.
+2. When this interpreter has NumPy: N random files (random nested dtypes,
+   byte orders, subarrays, shapes, fortran order, raw random bytes in every
+   field) are dumped and compared with npy_reference.dump_lines; each is
+   swapped to little, big and native, and NumPy must load the result with
+   the swapped dtype, the same values (bytes after astype back), and the
+   header np.save writes for it; swapping back restores the data bytes.
+
+Prints "dump: N passed, M failed" (failures listed above it).
+"""
+
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Result:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def ok(self):
+        self.passed += 1
+
+    def fail(self, msg):
+        self.failed += 1
+        print("FAIL: " + msg)
+
+
+def same(a, b):
+    """Strict JSON equality: bool is not int, float compares by value and
+    sign of zero, int and float are not mixed, key order matters."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, float) or isinstance(b, float):
+        if not (isinstance(a, float) and isinstance(b, float)):
+            return False
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
+    if isinstance(a, int) or isinstance(b, int):
+        return type(a) is type(b) and a == b
+    if isinstance(a, str) or isinstance(b, str):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a.keys()) == list(b.keys()) and \
+            all(same(a[k], b[k]) for k in a)
+    return False
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_dump(res, npydt, path, expected):
+    """expected: list of values, or None for 'must refuse with exit 1'."""
+    rc, out, err = run([npydt, "dump", "--jsonl", path])
+    if rc < 0:
+        res.fail("%s: killed by signal %d" % (path, -rc))
+        return
+    if expected is None:
+        if rc == 1 and out == b"" and err:
+            res.ok()
+        else:
+            res.fail("%s: expected exit 1 and no output, got %d, %d bytes" %
+                     (path, rc, len(out)))
+        return
+    if rc != 0:
+        res.fail("%s: exit %d: %s" % (path, rc, err.decode(errors="replace").strip()))
+        return
+    try:
+        got = [json.loads(line) for line in out.decode("utf-8").splitlines()]
+    except (ValueError, UnicodeDecodeError) as e:
+        res.fail("%s: output is not JSON lines: %s" % (path, e))
+        return
+    if len(got) != len(expected):
+        res.fail("%s: %d lines, expected %d" % (path, len(got), len(expected)))
+        return
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if not same(g, e):
+            res.fail("%s: line %d: got %s expected %s" %
+                     (path, i + 1, json.dumps(g)[:300], json.dumps(e)[:300]))
+            return
+    res.ok()
+
+
+def fixture_checks(res, npydt, fixtures):
+    dirs = [fixtures, os.path.join(fixtures, "quirks")]
+    n = 0
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if not name.endswith(".npy"):
+                continue
+            path = os.path.join(d, name)
+            exp = path[:-4] + ".dump.jsonl"
+            insp = path[:-4] + ".inspect.json"
+            if os.path.exists(exp):
+                with open(exp, encoding="utf-8") as f:
+                    expected = [json.loads(line) for line in f if line.strip()]
+                check_dump(res, npydt, path, expected)
+                n += 1
+            elif os.path.exists(insp):
+                with open(insp) as f:
+                    obj = json.load(f)
+                if '"O"' in json.dumps(obj["dtype"]):
+                    check_dump(res, npydt, path, None)
+                    n += 1
+    return n
+
+
+# ------------------------------------------------------------ float text --
+
+def write_npy_f8(path, values):
+    """A '<f8' .npy file written by hand (no NumPy needed)."""
+    import struct
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d,), }" % len(values)
+    total = 10 + len(header) + 1
+    header += " " * ((-total) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%dd" % len(values), *values))
+
+
+def float_text_checks(res, npydt):
+    """Floats print exactly as json.dumps (Python's repr) prints them:
+    powers of two, subnormals, random bit patterns, float32 values, decimal
+    boundaries."""
+    import random
+    import struct
+    rnd = random.Random(20240607)
+    groups = {}
+    groups["powers of two"] = [s * 2.0 ** k for k in range(-1074, 1024) for s in (1, -1)]
+    groups["subnormals"] = [struct.unpack("<d", struct.pack("<Q", rnd.randrange(1, 1 << 52)))[0]
+                            for _ in range(5000)] + [5e-324, 2.2250738585072009e-308]
+    bits = []
+    while len(bits) < 100000:
+        v = struct.unpack("<d", struct.pack("<Q", rnd.getrandbits(64)))[0]
+        if math.isfinite(v):
+            bits.append(v)
+    groups["random bits"] = bits
+    groups["float32 values"] = [struct.unpack("<f", struct.pack("<I", rnd.getrandbits(32)))[0]
+                                for _ in range(20000)]
+    groups["float32 values"] = [v for v in groups["float32 values"] if math.isfinite(v)]
+    edges = []
+    for k in range(-30, 31):
+        x = 10.0 ** k
+        edges += [x, math.nextafter(x, 0), math.nextafter(x, math.inf)] \
+            if hasattr(math, "nextafter") else [x]
+    edges += [1e16, 9999999999999998.0, 1e-4, 1e-5, 0.1, 0.2, 0.3, 1 / 3, 2.0 ** 53 + 2,
+              1.7976931348623157e308, 123456789012345678.0, 0.5, 1.5, 100.0, 1e22, 1e23]
+    groups["decimal edges"] = edges
+    tmp = tempfile.mkdtemp(prefix="npydt-float-")
+    try:
+        for name, values in groups.items():
+            path = os.path.join(tmp, "f.npy")
+            write_npy_f8(path, values)
+            rc, out, err = run([npydt, "dump", "--jsonl", path])
+            lines = out.decode().splitlines()
+            want = [json.dumps(v) for v in values]
+            bad = [(g, w) for g, w in zip(lines, want) if g != w]
+            if rc != 0 or len(lines) != len(want) or bad:
+                res.fail("float text (%s): exit %d, %d lines, first differences %s" %
+                         (name, rc, len(lines), bad[:3]))
+            else:
+                res.ok()
+    finally:
+        for f in os.listdir(tmp):
+            os.unlink(os.path.join(tmp, f))
+        os.rmdir(tmp)
+
+
+# ------------------------------------------------------------ random files --
+
+def random_checks(res, npydt, count, seed, keep):
+    import numpy as np
+    sys.path.insert(0, HERE)
+    import npy_reference as ref
+
+    rng = np.random.RandomState(seed)
+    units = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs",
+             "as"]
+
+    def scalar():
+        bo = "<>"[rng.randint(0, 2)]
+        c = rng.randint(0, 12)
+        if c == 0:
+            return "|b1"
+        if c == 1:
+            return "|" + "iu"[rng.randint(0, 2)] + "1"
+        if c == 2:
+            return bo + "iu"[rng.randint(0, 2)] + "248"[rng.randint(0, 3)]
+        if c == 3:
+            return bo + "f" + ["2", "4", "8", "16"][rng.randint(0, 4)]
+        if c == 4:
+            return bo + "c" + ["8", "16", "32"][rng.randint(0, 3)]
+        if c == 5:
+            return "|S%d" % rng.randint(1, 8)
+        if c == 6:
+            return bo + "U%d" % rng.randint(1, 4)
+        if c == 7:
+            return "|V%d" % rng.randint(1, 6)
+        if c in (8, 9):
+            mult = "" if rng.randint(0, 4) else "%d" % rng.randint(2, 30)
+            return bo + "Mm"[c - 8] + "8[%s%s]" % (mult, units[rng.randint(0, len(units))])
+        return bo + "f8"
+
+    def dtype(depth):
+        if depth > 2 or rng.randint(0, 3) == 0:
+            t = scalar()
+            if rng.randint(0, 4) == 0:
+                shape = tuple(int(rng.randint(0, 4)) for _ in range(rng.randint(1, 3)))
+                return (t, shape)
+            return t
+        n = rng.randint(1, 5)
+        fields = []
+        for i in range(n):
+            sub = dtype(depth + 1)
+            name = "f%d" % i if rng.randint(0, 6) else "n\xe9%d" % i
+            if isinstance(sub, tuple):
+                fields.append((name,) + sub)
+            elif rng.randint(0, 6) == 0:
+                fields.append((name, sub, (int(rng.randint(1, 3)),)))
+            else:
+                fields.append((name, sub))
+        return fields
+
+    def make_dtype():
+        d = dtype(0)
+        if isinstance(d, tuple):
+            d = [("a",) + d]
+        dt = np.dtype(d, align=bool(rng.randint(0, 4) == 0))
+        return dt
+
+    def patch(raw, dt, n):
+        """Make random bytes loadable: U code points valid (NumPy cannot
+        turn anything above U+10FFFF into a str), some NaTs."""
+        leaves = list(ref.iter_leaves(dt))
+        for e in range(n):
+            for off, ld in leaves:
+                pos = e * dt.itemsize + off
+                bo = "<" if ld.byteorder in "<=|" else ">"
+                if ld.kind == "U":
+                    for i in range(ld.itemsize // 4):
+                        r = rng.randint(0, 8)
+                        cp = [0, 0x41, 0xe9, 0x7f, 0xd800 + int(rng.randint(0, 0x800)),
+                              int(rng.randint(0, 0x110000)), 0x22, 0x1f600][r]
+                        raw[pos + 4 * i:pos + 4 * i + 4] = \
+                            int(cp).to_bytes(4, "little" if bo == "<" else "big")
+                elif ld.kind in "Mm" and rng.randint(0, 4) == 0:
+                    raw[pos:pos + 8] = (2 ** 63).to_bytes(8, "little" if bo == "<" else "big")
+                elif ld.kind == "f" and rng.randint(0, 3) == 0:
+                    v = [0.0, -0.0, float("nan"), float("inf"), float("-inf"), 1e-310,
+                         0.1][rng.randint(0, 7)]
+                    raw[pos:pos + ld.itemsize] = np.array([v], ld).tobytes()
+
+    workdir = keep or tempfile.mkdtemp(prefix="npydt-dump-")
+    os.makedirs(workdir, exist_ok=True)
+    for k in range(count):
+        dt = make_dtype()
+        nd = rng.randint(0, 4)
+        shape = tuple(int(rng.randint(0, 4) if rng.randint(0, 8) == 0 else rng.randint(1, 5))
+                      for _ in range(nd))
+        n = int(np.prod(shape)) if nd else 1
+        raw = bytearray(rng.randint(0, 256, size=n * dt.itemsize, dtype=np.uint8).tobytes())
+        patch(raw, dt, n)
+        arr = np.frombuffer(bytes(raw), dtype=dt).reshape(shape) if dt.itemsize \
+            else np.zeros(shape, dt)
+        if nd >= 2 and rng.randint(0, 2):
+            arr = np.asfortranarray(arr)
+        path = os.path.join(workdir, "r%03d.npy" % k)
+        np.save(path, arr)
+        try:
+            expected = ref.dump_lines(path)
+        except Exception as e:   # NumPy itself cannot show these values
+            print("note: %s: reference failed (%s), skipped" % (path, e))
+            continue
+        # as a JSON reader sees them (a surrogate pair of escapes is one
+        # astral character)
+        expected = json.loads(json.dumps(expected))
+        check_dump(res, npydt, path, expected)
+        swap_checks(res, npydt, path, np, workdir)
+    if not keep:
+        for name in os.listdir(workdir):
+            os.unlink(os.path.join(workdir, name))
+        os.rmdir(workdir)
+
+
+def swap_checks(res, npydt, path, np, workdir):
+    import io
+    a = np.load(path)
+    with open(path, "rb") as f:
+        orig = f.read()
+    data = orig[len(orig) - a.nbytes:] if a.nbytes else b""
+    for order, code in (("little", "<"), ("big", ">"), ("native", "=")):
+        out = os.path.join(workdir, "swapped_%s.npy" % order)
+        rc, _o, err = run([npydt, "swap", path, "--to", order, "-o", out])
+        if rc != 0:
+            res.fail("%s: swap --to %s: exit %d: %s" % (path, order, rc, err.decode().strip()))
+            continue
+        b = np.load(out)
+        problems = []
+        if b.dtype != a.dtype.newbyteorder(code):
+            problems.append("dtype %s, expected %s" % (b.dtype, a.dtype.newbyteorder(code)))
+        elif b.shape != a.shape:
+            problems.append("shape %s" % (b.shape,))
+        elif not same_leaf_bytes(a, b.astype(a.dtype)):
+            problems.append("values differ")
+        buf = io.BytesIO()
+        np.save(buf, b)
+        with open(out, "rb") as f:
+            got = f.read()
+        want = buf.getvalue()
+        hl = len(want) - b.nbytes
+        if got[:hl] != want[:hl]:
+            problems.append("header differs from np.save's: %r" % got[:hl])
+        # back to the original order restores the bytes (one order only)
+        orders = {d.byteorder for _o, d in _leaves(a.dtype) if d.byteorder in "<>="}
+        if not problems and len(orders) == 1:
+            back = "big" if orders == {">"} else "little"
+            out2 = out + ".back.npy"
+            rc, _o, err = run([npydt, "swap", out, "--to", back, "-o", out2])
+            with open(out2, "rb") as f:
+                again = f.read()
+            if rc != 0 or (a.nbytes and again[len(again) - a.nbytes:] != data):
+                problems.append("swapping back does not restore the data bytes")
+            os.unlink(out2)
+        if problems:
+            res.fail("%s: swap --to %s: %s" % (path, order, "; ".join(problems)))
+        else:
+            res.ok()
+        os.unlink(out)
+
+
+def same_leaf_bytes(a, b):
+    """a and b (same dtype and shape) hold the same bytes in every scalar
+    (struct padding is not compared: astype does not copy it)."""
+    x, y = a.tobytes(), b.tobytes()
+    size = a.dtype.itemsize
+    spans = [(off, d.itemsize) for off, d in _leaves(a.dtype)]
+    for e in range(a.size):
+        for off, n in spans:
+            p = e * size + off
+            if x[p:p + n] != y[p:p + n]:
+                return False
+    return True
+
+
+def _leaves(dt):
+    sys.path.insert(0, HERE)
+    import npy_reference as ref
+    return list(ref.iter_leaves(dt))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--npydt", default="build/npydt")
+    ap.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
+    ap.add_argument("--random", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=12345)
+    ap.add_argument("--keep", default=None)
+    args = ap.parse_args()
+    res = Result()
+    nfix = fixture_checks(res, args.npydt, args.fixtures)
+    float_text_checks(res, args.npydt)
+    if nfix == 0:
+        print("note: no fixtures with expectations under %s" % args.fixtures)
+    try:
+        import numpy  # noqa: F401
+        have_numpy = True
+    except ImportError:
+        have_numpy = False
+    if have_numpy:
+        random_checks(res, args.npydt, args.random, args.seed, args.keep)
+    else:
+        print("note: %s has no NumPy: random files and swap checks skipped" % sys.executable)
+    print("dump: %d passed, %d failed" % (res.passed, res.failed))
+    return 1 if res.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

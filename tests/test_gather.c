@@ -1,0 +1,306 @@
+/* Gather one field of many records into a native array, and scatter back. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIXED                                                                          \
+    "[('t', '>M8[ns]'), ('id', '>u4'), ('flag', '|b1'), ('pos', [('x', '>f8'), "   \
+    "('y', '>f8'), ('z', '>f8')]), ('name', '|S7'), ('samples', '>i2', (8,)), "      \
+    "('c', '>c8')]"
+
+#define N 257
+
+struct fixture {
+    npydt_dtype *dt;
+    size_t isz;
+    unsigned char *recs;
+};
+
+static uint64_t rng_state = 0x853c49e6748fea9bu;
+
+static void fill_random(unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        rng_state ^= rng_state << 13;
+        rng_state ^= rng_state >> 7;
+        rng_state ^= rng_state << 17;
+        p[i] = (unsigned char)(rng_state >> 24);
+    }
+}
+
+static struct fixture make(const char *descr)
+{
+    struct fixture fx;
+    fx.dt = test_parse_literal(descr);
+    fx.isz = npydt_dtype_itemsize(fx.dt);
+    fx.recs = malloc(N * fx.isz + 1);
+    assert_non_null(fx.recs);
+    fill_random(fx.recs, N * fx.isz);
+    return fx;
+}
+
+static void release(struct fixture *fx)
+{
+    free(fx->recs);
+    npydt_dtype_free(fx->dt);
+}
+
+static const npydt_dtype *field(struct fixture *fx, const char *path, uint64_t *off)
+{
+    const npydt_dtype *fd;
+    npydt_error err;
+    if (npydt_field_lookup(fx->dt, path, off, &fd, &err) != NPYDT_OK)
+        fail_msg("%s: %s", path, err.message);
+    return fd;
+}
+
+static int same_double(double a, double b)
+{
+    return (a != a && b != b) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void test_gather_native_f8_equals_reader(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    const npydt_dtype *x = field(&fx, "pos.y", &off);
+    double out[N];
+    assert_int_equal(npydt_gather_size(x, NPYDT_AS_NATIVE), 8);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, x, off, NPYDT_AS_NATIVE, out, NULL),
+                     NPYDT_OK);
+    for (size_t i = 0; i < N; i++) {
+        double v;
+        npydt_read_double(x, fx.recs + i * fx.isz + off, &v, NULL);
+        assert_true(same_double(out[i], v));
+    }
+    release(&fx);
+}
+
+static void test_gather_as_double_every_real_kind(void **state)
+{
+    (void)state;
+    struct fixture fx = make("[('a', '>f4'), ('b', '<i2'), ('c', '>u8'), ('d', '|b1'), "
+                             "('e', '>f2'), ('f', '>f16'), ('g', '|i1'), ('h', '<f8')]");
+    static const char *paths[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    for (size_t k = 0; k < 8; k++) {
+        uint64_t off;
+        const npydt_dtype *fd = field(&fx, paths[k], &off);
+        double out[N];
+        assert_int_equal(npydt_gather(fx.recs, fx.isz, N, fd, off, NPYDT_AS_DOUBLE, out, NULL),
+                         NPYDT_OK);
+        for (size_t i = 0; i < N; i++) {
+            double v;
+            assert_int_equal(npydt_read_double(fd, fx.recs + i * fx.isz + off, &v, NULL),
+                             NPYDT_OK);
+            if (!same_double(out[i], v))
+                fail_msg("field %s record %zu: %g vs %g", paths[k], i, out[i], v);
+        }
+    }
+    release(&fx);
+}
+
+static void test_gather_as_int64_checks_range(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('u', '>u8'), ('i', '<i2')]");
+    unsigned char recs[3 * 10] = {0};
+    recs[10 + 7] = 5;          /* record 1: u = 5 */
+    recs[20] = 0x80;           /* record 2: u = 2^63 */
+    recs[8] = 0xfe;            /* record 0: i = 0xfffe = -2 */
+    recs[9] = 0xff;
+    int64_t out[3];
+    npydt_error err;
+    const npydt_dtype *u = npydt_dtype_field_dtype(dt, 0), *i16 = npydt_dtype_field_dtype(dt, 1);
+    assert_int_equal(npydt_gather(recs, 10, 2, u, 0, NPYDT_AS_INT64, out, NULL), NPYDT_OK);
+    assert_true(out[0] == 0 && out[1] == 5);
+    assert_int_equal(npydt_gather(recs, 10, 3, u, 0, NPYDT_AS_INT64, out, &err), NPYDT_E_RANGE);
+    assert_non_null(strstr(err.message, "record 2"));
+    assert_int_equal(npydt_gather(recs, 10, 3, i16, 8, NPYDT_AS_INT64, out, NULL), NPYDT_OK);
+    assert_true(out[0] == -2 && out[1] == 0);
+    npydt_dtype_free(dt);
+}
+
+static void test_gather_subarray_field_native(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    const npydt_dtype *s = field(&fx, "samples", &off);
+    int16_t out[N][8];
+    assert_int_equal(npydt_gather_size(s, NPYDT_AS_NATIVE), 16);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, s, off, NPYDT_AS_NATIVE, out, NULL),
+                     NPYDT_OK);
+    for (size_t i = 0; i < N; i++)
+        for (int k = 0; k < 8; k++) {
+            const unsigned char *p = fx.recs + i * fx.isz + off + 2 * k;
+            assert_int_equal(out[i][k], (int16_t)((p[0] << 8) | p[1]));
+        }
+    double d[N][8];
+    assert_int_equal(npydt_gather_size(s, NPYDT_AS_DOUBLE), 64);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, s, off, NPYDT_AS_DOUBLE, d, NULL),
+                     NPYDT_OK);
+    assert_true(d[N - 1][7] == (double)out[N - 1][7]);
+    release(&fx);
+}
+
+static void test_gather_struct_field_swaps_to_native(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    const npydt_dtype *pos = field(&fx, "pos", &off);
+    double out[N][3];
+    npydt_error err;
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_NATIVE, out, NULL),
+                     NPYDT_OK);
+    for (size_t i = 0; i < N; i++)
+        for (int k = 0; k < 3; k++) {
+            double v;
+            npydt_read_double(npydt_dtype_field_dtype(pos, (size_t)k),
+                              fx.recs + i * fx.isz + off + 8 * k, &v, NULL);
+            assert_true(same_double(out[i][k], v));
+        }
+    assert_int_equal(npydt_gather_size(pos, NPYDT_AS_DOUBLE), 0);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_DOUBLE, out, &err),
+                     NPYDT_E_ARG);
+    release(&fx);
+}
+
+static void test_gather_complex_as_double_pairs(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    const npydt_dtype *c = field(&fx, "c", &off);
+    double out[N][2];
+    assert_int_equal(npydt_gather_size(c, NPYDT_AS_DOUBLE), 16);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, c, off, NPYDT_AS_DOUBLE, out, NULL),
+                     NPYDT_OK);
+    for (size_t i = 0; i < N; i++) {
+        double v[2];
+        npydt_read_complex(c, fx.recs + i * fx.isz + off, v, NULL);
+        assert_true(same_double(out[i][0], v[0]) && same_double(out[i][1], v[1]));
+    }
+    release(&fx);
+}
+
+static void test_gather_refuses_bad_requests(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    const npydt_dtype *name = field(&fx, "name", &off);
+    double out[N];
+    npydt_error err;
+    assert_int_equal(npydt_gather_size(name, NPYDT_AS_DOUBLE), 0);
+    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, name, off, NPYDT_AS_DOUBLE, out, &err),
+                     NPYDT_E_ARG);
+    /* a stride smaller than the field's end */
+    assert_int_equal(npydt_gather(fx.recs, 4, N, name, off, NPYDT_AS_NATIVE, out, &err),
+                     NPYDT_E_ARG);
+    npydt_dtype *obj = test_parse_literal("[('o', '|O')]");
+    assert_int_equal(npydt_gather(fx.recs, 8, 1, npydt_dtype_field_dtype(obj, 0), 0,
+                                  NPYDT_AS_NATIVE, out, &err),
+                     NPYDT_E_OBJECT);
+    npydt_dtype_free(obj);
+    release(&fx);
+}
+
+static void test_scatter_native_round_trip(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    unsigned char *orig = malloc(N * fx.isz);
+    memcpy(orig, fx.recs, N * fx.isz);
+    static const char *paths[] = {"t", "id", "flag", "pos", "name", "samples", "c", "pos.z",
+                                  "samples[3]"};
+    for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+        uint64_t off;
+        const npydt_dtype *fd = field(&fx, paths[k], &off);
+        size_t size = npydt_gather_size(fd, NPYDT_AS_NATIVE);
+        unsigned char *arr = malloc(N * size);
+        assert_int_equal(npydt_gather(fx.recs, fx.isz, N, fd, off, NPYDT_AS_NATIVE, arr, NULL),
+                         NPYDT_OK);
+        memset(fx.recs, 0x5a, N * fx.isz);
+        memcpy(fx.recs, orig, N * fx.isz);
+        for (size_t i = 0; i < N; i++)
+            memset(fx.recs + i * fx.isz + off, 0, size);
+        assert_int_equal(npydt_scatter(fx.recs, fx.isz, N, fd, off, NPYDT_AS_NATIVE, arr, NULL),
+                         NPYDT_OK);
+        if (memcmp(fx.recs, orig, N * fx.isz) != 0)
+            fail_msg("scatter of %s does not restore the records", paths[k]);
+        free(arr);
+    }
+    free(orig);
+    release(&fx);
+}
+
+static void test_scatter_native_writes_stored_order(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '>i4'), ('b', '<i2')]");
+    unsigned char recs[12] = {0};
+    int32_t a[2] = {0x01020304, -2};
+    assert_int_equal(npydt_scatter(recs, 6, 2, npydt_dtype_field_dtype(dt, 0), 0,
+                                   NPYDT_AS_NATIVE, a, NULL),
+                     NPYDT_OK);
+    static const unsigned char want[12] = {1, 2, 3, 4, 0, 0, 0xff, 0xff, 0xff, 0xfe, 0, 0};
+    assert_memory_equal(recs, want, 12);
+    npydt_dtype_free(dt);
+}
+
+static void test_scatter_as_double_checks_before_writing(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('i', '>i2'), ('f', '>f4')]");
+    const npydt_dtype *i16 = npydt_dtype_field_dtype(dt, 0), *f4 = npydt_dtype_field_dtype(dt, 1);
+    unsigned char recs[3 * 6] = {0};
+    double ok[3] = {-32768.0, 7.0, 32767.0};
+    double bad[3] = {1.0, 2.5, 3.0};
+    double big[3] = {1.0, 2.0, 32768.0};
+    npydt_error err;
+    assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, bad, &err),
+                     NPYDT_E_RANGE);
+    assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, big, &err),
+                     NPYDT_E_RANGE);
+    static const unsigned char zero[18] = {0};
+    assert_memory_equal(recs, zero, 18);
+    assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, ok, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 6, 3, f4, 2, NPYDT_AS_DOUBLE, bad, NULL), NPYDT_OK);
+    double back[3];
+    assert_int_equal(npydt_gather(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, back, NULL), NPYDT_OK);
+    assert_true(back[0] == -32768.0 && back[1] == 7.0 && back[2] == 32767.0);
+    assert_int_equal(npydt_gather(recs, 6, 3, f4, 2, NPYDT_AS_DOUBLE, back, NULL), NPYDT_OK);
+    assert_true(back[1] == 2.5);
+    npydt_dtype_free(dt);
+}
+
+static void test_scatter_int64_into_long_double_is_exact(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'>f16'");
+    unsigned char rec[16];
+    int64_t v = INT64_MAX;
+    assert_int_equal(npydt_scatter(rec, 16, 1, dt, 0, NPYDT_AS_INT64, &v, NULL), NPYDT_OK);
+    /* big endian: 6 padding bytes, then sign/exponent 0x403d, then 2^63-1 << 1 */
+    static const unsigned char want[16] = {0, 0, 0, 0, 0, 0, 0x40, 0x3d,
+                                           0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe};
+    assert_memory_equal(rec, want, 16);
+    npydt_dtype_free(dt);
+}
+
+TEST_LIST("gather",
+    cmocka_unit_test(test_gather_native_f8_equals_reader),
+    cmocka_unit_test(test_gather_as_double_every_real_kind),
+    cmocka_unit_test(test_gather_as_int64_checks_range),
+    cmocka_unit_test(test_gather_subarray_field_native),
+    cmocka_unit_test(test_gather_struct_field_swaps_to_native),
+    cmocka_unit_test(test_gather_complex_as_double_pairs),
+    cmocka_unit_test(test_gather_refuses_bad_requests),
+    cmocka_unit_test(test_scatter_native_round_trip),
+    cmocka_unit_test(test_scatter_native_writes_stored_order),
+    cmocka_unit_test(test_scatter_as_double_checks_before_writing),
+    cmocka_unit_test(test_scatter_int64_into_long_double_is_exact),
+);

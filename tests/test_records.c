@@ -1,0 +1,728 @@
+/* Opening data, element addressing, field lookup and the typed readers. */
+#include "test_util.h"
+
+#include "records.h"   /* float conversions, checked against the FPU */
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static npydt_file *open_fixture(const char *name, unsigned flags)
+{
+    npydt_file *f = NULL;
+    npydt_error err;
+    npydt_status st = npydt_file_open(test_fixture(name), flags, NULL, &f, &err);
+    if (st != NPYDT_OK)
+        fail_msg("opening %s: %s", name, err.message);
+    return f;
+}
+
+/* Pointer to element i (C order) of an open file. */
+static const unsigned char *element(npydt_file *f, uint64_t i)
+{
+    uint64_t off;
+    assert_int_equal(npydt_element_offset_flat(npydt_file_header(f), i, &off, NULL), NPYDT_OK);
+    return (const unsigned char *)npydt_file_data(f) + off;
+}
+
+static const npydt_dtype *file_dtype(npydt_file *f)
+{
+    return npydt_header_dtype(npydt_file_header(f));
+}
+
+/* ---- opening ---------------------------------------------------------------- */
+
+static void test_records_open_maps_file_data(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *raw = test_read_file(test_fixture("struct_simple.npy"), &len);
+    npydt_file *f = open_fixture("struct_simple.npy", NPYDT_OPEN_READ);
+    assert_true(npydt_file_is_mapped(f));
+    const npydt_header *h = npydt_file_header(f);
+    assert_memory_equal(npydt_file_data(f), raw + npydt_header_data_offset(h),
+                        npydt_header_data_bytes(h));
+    assert_null(npydt_file_data_mut(f));
+    npydt_file_close(f);
+    free(raw);
+}
+
+static void test_records_open_no_mmap_reads_a_copy(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *raw = test_read_file(test_fixture("struct_nested3.npy"), &len);
+    npydt_file *f = open_fixture("struct_nested3.npy", NPYDT_OPEN_NO_MMAP);
+    assert_false(npydt_file_is_mapped(f));
+    const npydt_header *h = npydt_file_header(f);
+    assert_memory_equal(npydt_file_data(f), raw + npydt_header_data_offset(h),
+                        npydt_header_data_bytes(h));
+    npydt_file_close(f);
+    free(raw);
+}
+
+static void test_records_open_write_stores_reach_the_file(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *raw = test_read_file(test_fixture("scalar_i4_be.npy"), &len);
+    char path[] = "/tmp/npydt-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, raw, len), (ssize_t)len);
+    close(fd);
+    npydt_file *f;
+    npydt_error err;
+    assert_int_equal(npydt_file_open(path, NPYDT_OPEN_WRITE, NULL, &f, &err), NPYDT_OK);
+    unsigned char *d = npydt_file_data_mut(f);
+    assert_non_null(d);
+    d[3] ^= 0xff;
+    assert_int_equal(npydt_file_sync(f, &err), NPYDT_OK);
+    uint64_t off = npydt_header_data_offset(npydt_file_header(f));
+    npydt_file_close(f);
+    size_t len2;
+    unsigned char *after = test_read_file(path, &len2);
+    assert_int_equal(len2, len);
+    assert_int_equal(after[off + 3], raw[off + 3] ^ 0xff);
+    unlink(path);
+    free(after);
+    free(raw);
+}
+
+static void test_records_open_write_without_mmap_is_refused(void **state)
+{
+    (void)state;
+    npydt_file *f = (npydt_file *)1;
+    npydt_error err;
+    assert_int_equal(npydt_file_open(test_fixture("scalar_b1.npy"),
+                                     NPYDT_OPEN_WRITE | NPYDT_OPEN_NO_MMAP, NULL, &f, &err),
+                     NPYDT_E_ARG);
+    assert_null(f);
+}
+
+static void test_records_open_object_dtype_is_refused(void **state)
+{
+    (void)state;
+    npydt_file *f;
+    npydt_error err;
+    assert_int_equal(npydt_file_open(test_fixture("object_in_struct.npy"), 0, NULL, &f, &err),
+                     NPYDT_E_OBJECT);
+    assert_null(f);
+    /* while the header stays readable */
+    npydt_header *h;
+    assert_int_equal(npydt_parse_path(test_fixture("object_in_struct.npy"), NULL, &h, &err),
+                     NPYDT_OK);
+    npydt_header_free(h);
+}
+
+static void test_records_open_missing_path_is_io(void **state)
+{
+    (void)state;
+    npydt_file *f;
+    npydt_error err;
+    assert_int_equal(npydt_file_open("/nonexistent/x.npy", 0, NULL, &f, &err), NPYDT_E_IO);
+}
+
+static void test_records_buffer_short_data_is_refused(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *raw = test_read_file(test_fixture("scalar_f8_le.npy"), &len);
+    npydt_file *f;
+    npydt_error err;
+    assert_int_equal(npydt_file_from_buffer(raw, len - 1, NULL, &f, &err), NPYDT_E_DATA);
+    assert_int_equal(npydt_file_from_buffer(raw, len, NULL, &f, &err), NPYDT_OK);
+    const npydt_header *h = npydt_file_header(f);
+    assert_ptr_equal(npydt_file_data(f), raw + npydt_header_data_offset(h));
+    npydt_file_close(f);
+    free(raw);
+}
+
+static void test_records_empty_array_data_is_not_null(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("empty_f8.npy", 0);
+    assert_non_null(npydt_file_data(f));
+    assert_int_equal(npydt_header_count(npydt_file_header(f)), 0);
+    npydt_file_close(f);
+}
+
+static void test_records_open_allocation_failures_leak_nothing(void **state)
+{
+    (void)state;
+    for (long n = 0;; n++) {
+        struct test_alloc ta;
+        test_alloc_init(&ta, n, 0);
+        npydt_options opts;
+        npydt_options_init(&opts);
+        opts.allocator = &ta.alloc;
+        npydt_file *f;
+        npydt_error err;
+        npydt_status st = npydt_file_open(test_fixture("struct_nested3.npy"),
+                                          NPYDT_OPEN_NO_MMAP, &opts, &f, &err);
+        if (st == NPYDT_OK) {
+            npydt_file_close(f);
+            assert_int_equal(ta.live_blocks, 0);
+            assert_true(n > 1);
+            break;
+        }
+        assert_int_equal(st, NPYDT_E_NOMEM);
+        assert_null(f);
+        assert_int_equal(ta.live_blocks, 0);
+        assert_int_equal(ta.live_bytes, 0);
+    }
+}
+
+/* ---- element addressing ------------------------------------------------------ */
+
+static void test_records_element_offset_c_order(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("shape_2x2x2.npy", 0);
+    uint64_t idx[3] = {1, 0, 1}, off;
+    assert_int_equal(npydt_element_offset(npydt_file_header(f), idx, 3, &off, NULL), NPYDT_OK);
+    assert_int_equal(off, 5 * 2);
+    npydt_file_close(f);
+}
+
+static void test_records_element_offset_fortran_order(void **state)
+{
+    (void)state;
+    /* np.asfortranarray(np.arange(24, dtype='>f8').reshape(2, 3, 4)) */
+    npydt_file *f = open_fixture("fortran_3d.npy", 0);
+    const npydt_header *h = npydt_file_header(f);
+    for (uint64_t i = 0; i < 2; i++)
+        for (uint64_t j = 0; j < 3; j++)
+            for (uint64_t k = 0; k < 4; k++) {
+                uint64_t idx[3] = {i, j, k}, off;
+                assert_int_equal(npydt_element_offset(h, idx, 3, &off, NULL), NPYDT_OK);
+                assert_int_equal(off, (i + 2 * j + 6 * k) * 8);
+                double v;
+                assert_int_equal(npydt_read_double(file_dtype(f),
+                                                   (const char *)npydt_file_data(f) + off, &v,
+                                                   NULL),
+                                 NPYDT_OK);
+                assert_true(v == (double)(i * 12 + j * 4 + k));
+            }
+    npydt_file_close(f);
+}
+
+static void test_records_element_offset_flat_is_c_order_for_fortran(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("fortran_3d.npy", 0);
+    for (uint64_t i = 0; i < 24; i++) {
+        double v;
+        assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
+        assert_true(v == (double)i);
+    }
+    npydt_file_close(f);
+}
+
+static void test_records_element_offset_rejects_bad_indices(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("shape_2x2x2.npy", 0);
+    const npydt_header *h = npydt_file_header(f);
+    uint64_t idx[3] = {0, 2, 0}, off;
+    npydt_error err;
+    assert_int_equal(npydt_element_offset(h, idx, 3, &off, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_element_offset(h, idx, 2, &off, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_element_offset_flat(h, 8, &off, &err), NPYDT_E_ARG);
+    npydt_file_close(f);
+}
+
+static void test_records_element_offset_0d(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("shape0d_f8.npy", 0);
+    uint64_t off = 99;
+    assert_int_equal(npydt_element_offset(npydt_file_header(f), NULL, 0, &off, NULL), NPYDT_OK);
+    assert_int_equal(off, 0);
+    double v;
+    assert_int_equal(npydt_read_double(file_dtype(f), element(f, 0), &v, NULL), NPYDT_OK);
+    assert_true(v == 2.5);
+    npydt_file_close(f);
+}
+
+/* ---- field lookup ------------------------------------------------------------- */
+
+static void lookup_ok(const npydt_dtype *dt, const char *path, uint64_t want_off,
+                      char want_kind, size_t want_size)
+{
+    uint64_t off;
+    const npydt_dtype *fd;
+    npydt_error err;
+    if (npydt_field_lookup(dt, path, &off, &fd, &err) != NPYDT_OK)
+        fail_msg("lookup %s: %s", path, err.message);
+    assert_int_equal(off, want_off);
+    assert_int_equal(npydt_dtype_kind(fd), want_kind);
+    assert_int_equal(npydt_dtype_itemsize(fd), want_size);
+}
+
+static void test_records_field_nested_names(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("struct_nested3.npy", 0);
+    lookup_ok(file_dtype(f), "a.b.d", 2, 'f', 4);
+    lookup_ok(file_dtype(f), "a.e", 6, 'u', 1);
+    lookup_ok(file_dtype(f), "g", 15, 'f', 16);
+    lookup_ok(file_dtype(f), "a.b", 0, 'V', 6);
+    npydt_file_close(f);
+}
+
+static void test_records_field_titles(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("struct_titles.npy", 0);
+    lookup_ok(file_dtype(f), "Title A", 4, 'i', 4);
+    lookup_ok(file_dtype(f), "a", 4, 'i', 4);
+    lookup_ok(file_dtype(f), "t\xc3\xa9", 16, 'u', 1);
+    npydt_file_close(f);
+}
+
+static void test_records_field_subarray_indices(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("struct_subarray_fields.npy", 0);
+    lookup_ok(file_dtype(f), "m[1][2]", 12 + 5 * 2, 'i', 2);
+    lookup_ok(file_dtype(f), "m[1,2]", 12 + 5 * 2, 'i', 2);
+    lookup_ok(file_dtype(f), "v[2]", 8, 'f', 4);
+    lookup_ok(file_dtype(f), "m", 12, 'V', 12);
+    npydt_file_close(f);
+}
+
+static void test_records_field_subarray_of_struct(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("struct_subarray_of_struct.npy", 0);
+    lookup_ok(file_dtype(f), "pts[1].y", 12 + 4, 'i', 8);
+    lookup_ok(file_dtype(f), "pts[0].x", 0, 'f', 4);
+    npydt_file_close(f);
+}
+
+static void test_records_field_nested_subarrays_take_more_indices(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("struct_nested_subarray.npy", 0);
+    lookup_ok(file_dtype(f), "x[2][1]", 2 * 16 + 8, 'f', 8);
+    lookup_ok(file_dtype(f), "x[2]", 2 * 16, 'V', 16);
+    npydt_file_close(f);
+}
+
+static void test_records_field_empty_path_is_the_dtype(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i4')]");
+    uint64_t off = 7;
+    const npydt_dtype *fd;
+    assert_int_equal(npydt_field_lookup(dt, "", &off, &fd, NULL), NPYDT_OK);
+    assert_int_equal(off, 0);
+    assert_ptr_equal(fd, dt);
+    npydt_dtype_free(dt);
+}
+
+static void test_records_field_longest_name_wins(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', [('b', '<i2')]), ('a.b', '<f8')]");
+    lookup_ok(dt, "a.b", 2, 'f', 8);
+    npydt_dtype_free(dt);
+}
+
+static void field_error(const npydt_dtype *dt, const char *path, const char *needle)
+{
+    uint64_t off;
+    const npydt_dtype *fd;
+    npydt_error err;
+    assert_int_equal(npydt_field_lookup(dt, path, &off, &fd, &err), NPYDT_E_FIELD);
+    assert_string_equal(err.path, path);
+    if (!strstr(err.message, needle))
+        fail_msg("lookup %s: message '%s' lacks '%s'", path, err.message, needle);
+}
+
+static void test_records_field_errors_name_the_path(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal(
+        "[('pos', [('x', '<f8'), ('y', '<f8')]), ('s', '<i2', (8,)), ('g', '<i2', (2, 3))]");
+    field_error(dt, "pos.q", "no field 'q'");
+    field_error(dt, "nope", "no field 'nope'");
+    field_error(dt, "s[8]", "out of range");
+    field_error(dt, "g[1]", "2 dimensions");
+    field_error(dt, "pos.x.y", "not a struct");
+    field_error(dt, "pos[0]", "not a subarray");
+    field_error(dt, "s[x]", "expected an index");
+    field_error(dt, "s[1]x", "expected '.'");
+    npydt_dtype_free(dt);
+}
+
+/* ---- typed readers --------------------------------------------------------------- */
+
+static void test_records_read_i64_all_sizes_both_orders(void **state)
+{
+    (void)state;
+    static const char *files[] = {"scalar_i2_le.npy", "scalar_i2_be.npy", "scalar_i4_le.npy",
+                                  "scalar_i4_be.npy", "scalar_i8_le.npy", "scalar_i8_be.npy"};
+    static const int64_t mins[] = {INT16_MIN, INT16_MIN, INT32_MIN, INT32_MIN, INT64_MIN,
+                                   INT64_MIN};
+    static const int64_t maxs[] = {INT16_MAX, INT16_MAX, INT32_MAX, INT32_MAX, INT64_MAX,
+                                   INT64_MAX};
+    for (size_t k = 0; k < 6; k++) {
+        npydt_file *f = open_fixture(files[k], 0);
+        int64_t want[6] = {mins[k], mins[k] + 1, -1, 0, 1, maxs[k]};
+        for (uint64_t i = 0; i < 6; i++) {
+            int64_t v;
+            assert_int_equal(npydt_read_i64(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
+            assert_true(v == want[i]);
+        }
+        npydt_file_close(f);
+    }
+}
+
+static void test_records_read_u64_max_and_range(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("scalar_u8_be.npy", 0);
+    uint64_t u;
+    int64_t s;
+    npydt_error err;
+    assert_int_equal(npydt_read_u64(file_dtype(f), element(f, 3), &u, NULL), NPYDT_OK);
+    assert_true(u == UINT64_MAX);
+    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 3), &s, &err), NPYDT_E_RANGE);
+    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 2), &s, &err), NPYDT_E_RANGE);
+    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 1), &s, &err), NPYDT_OK);
+    assert_true(s == 1);
+    npydt_file_close(f);
+    f = open_fixture("scalar_i1.npy", 0);
+    assert_int_equal(npydt_read_u64(file_dtype(f), element(f, 0), &u, &err), NPYDT_E_RANGE);
+    npydt_file_close(f);
+}
+
+static void test_records_read_i64_from_float_needs_integers(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'>f8'");
+    unsigned char b[8];
+    int64_t v;
+    npydt_error err;
+    uint64_t bits;
+    double d = -3.0;
+    memcpy(&bits, &d, 8);
+    bits = __builtin_bswap64(bits);
+    memcpy(b, &bits, 8);
+    assert_int_equal(npydt_read_i64(dt, b, &v, NULL), NPYDT_OK);
+    assert_true(v == -3);
+    d = 1.5;
+    memcpy(&bits, &d, 8);
+    bits = __builtin_bswap64(bits);
+    memcpy(b, &bits, 8);
+    assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
+    d = NAN;
+    memcpy(&bits, &d, 8);
+    bits = __builtin_bswap64(bits);
+    memcpy(b, &bits, 8);
+    assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
+    npydt_dtype_free(dt);
+}
+
+static int same_double(double a, double b)
+{
+    if (a != a || b != b)
+        return a != a && b != b;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void test_records_read_double_half_both_orders(void **state)
+{
+    (void)state;
+    static const double want[] = {0.0, -0.0, 1.5, -2.25, NAN, INFINITY, -INFINITY, 65504.0,
+                                  -65504.0, 6.103515625e-05, 5.960464477539063e-08,
+                                  0.0999755859375, 0.333251953125};
+    static const char *files[] = {"scalar_f2_le.npy", "scalar_f2_be.npy"};
+    for (int k = 0; k < 2; k++) {
+        npydt_file *f = open_fixture(files[k], 0);
+        for (uint64_t i = 0; i < 13; i++) {
+            double v;
+            assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
+                             NPYDT_OK);
+            if (!same_double(v, want[i]))
+                fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
+                         want[i]);
+        }
+        npydt_file_close(f);
+    }
+}
+
+static void test_records_read_double_long_double_both_orders(void **state)
+{
+    (void)state;
+    /* the fixture's expectation, from NumPy's float(np.longdouble) */
+    static const double want[] = {0.0, -0.0, 0.3333333333333333, 0.6666666666666666,
+                                  INFINITY, -INFINITY, 0.0, 0.0, 1.0, 1.0000000000000004, NAN,
+                                  INFINITY, -INFINITY, 1.0, 5e-324, INFINITY};
+    static const char *files[] = {"scalar_f16_le.npy", "scalar_f16_be.npy"};
+    for (int k = 0; k < 2; k++) {
+        npydt_file *f = open_fixture(files[k], 0);
+        for (uint64_t i = 0; i < 16; i++) {
+            double v;
+            assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
+                             NPYDT_OK);
+            if (!same_double(v, want[i]))
+                fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
+                         want[i]);
+        }
+        npydt_file_close(f);
+    }
+}
+
+static void test_records_half_round_trips_every_value(void **state)
+{
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        double d = half_to_double((uint16_t)h);
+        if (d != d)
+            continue;
+        assert_int_equal(double_to_half(d), h);
+    }
+    /* ties to even between 1 and the next half (2^-10 apart) */
+    assert_int_equal(double_to_half(1.0 + 0.5 / 1024), 0x3c00);
+    assert_int_equal(double_to_half(1.0 + 1.5 / 1024), 0x3c02);
+    assert_int_equal(double_to_half(65520.0), 0x7c00);   /* rounds up to inf */
+    assert_int_equal(double_to_half(65519.99), 0x7bff);
+    assert_int_equal(double_to_half(0x1p-25), 0x0000);   /* tie to even: 0 */
+    assert_int_equal(double_to_half(0x1.8p-25), 0x0001);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void test_records_ext80_matches_the_fpu(void **state)
+{
+    (void)state;
+#if LDBL_MANT_DIG == 64 && defined(__x86_64__)
+    uint64_t s = 0x9e3779b97f4a7c15u;
+    for (long i = 0; i < 2000000; i++) {
+        uint64_t m = rng_next(&s);
+        uint16_t se;
+        uint64_t r = rng_next(&s);
+        switch (r % 8) {
+        case 0: se = (uint16_t)(r >> 8); break;                                 /* anything */
+        case 1: se = (uint16_t)((r >> 16) & 0x8000) | 0x7fff; break;            /* inf/NaN */
+        case 2: se = (uint16_t)((r >> 16) & 0x8000); break;                     /* denormal */
+        case 3: se = (uint16_t)(((r >> 16) & 0x8000) | (15300 + (r >> 20) % 120)); break;
+        case 4: se = (uint16_t)(((r >> 16) & 0x8000) | (16383 + 1010 + (r >> 20) % 20)); break;
+        case 5: m &= ~(UINT64_C(0x7ff) >> ((r >> 30) % 12)); /* fallthrough */
+        case 6: m |= UINT64_C(1) << 63; se = (uint16_t)(16383 - 1030 + (r >> 20) % 2100); break;
+        default: m = (m & ~UINT64_C(0x7ff)) | ((r >> 40) & 1 ? 0x400 : 0x3ff);
+            m |= UINT64_C(1) << 63;
+            se = (uint16_t)(16383 - 1100 + (r >> 20) % 2200);
+            break;
+        }
+        unsigned char b[16] = {0};
+        memcpy(b, &m, 8);
+        memcpy(b + 8, &se, 2);
+        long double ld;
+        memcpy(&ld, b, sizeof ld);
+        double want = (double)ld;
+        double got = ext80_to_double(m, se);
+        if (!same_double(got, want))
+            fail_msg("m=%016llx se=%04x: %a, FPU gives %a", (unsigned long long)m, se, got, want);
+    }
+    /* and back: every double is exact */
+    for (long i = 0; i < 200000; i++) {
+        uint64_t bits = rng_next(&s);
+        double d;
+        memcpy(&d, &bits, 8);
+        if (d != d)
+            continue;
+        uint64_t m;
+        uint16_t se;
+        double_to_ext80(d, &m, &se);
+        long double ld = d;
+        unsigned char b[16];
+        memcpy(b, &ld, 10);
+        uint64_t wm;
+        uint16_t wse;
+        memcpy(&wm, b, 8);
+        memcpy(&wse, b + 8, 2);
+        assert_true(m == wm && se == wse);
+    }
+#else
+    skip();
+#endif
+}
+
+static void test_records_read_complex_c32_big_endian(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("scalar_c32_be.npy", 0);
+    double v[2];
+    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 0), v, NULL), NPYDT_OK);
+    assert_true(v[0] == 1.0 && v[1] == 2.0);
+    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 3), v, NULL), NPYDT_OK);
+    assert_true(v[0] != v[0] && v[1] == 1.0);
+    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 4), v, NULL), NPYDT_OK);
+    assert_true(v[0] == 0.1 && v[1] == 1e300);
+    npydt_file_close(f);
+}
+
+static void test_records_read_bool_any_nonzero_byte(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'|b1'");
+    unsigned char b[3] = {0, 1, 2};
+    int v;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(npydt_read_bool(dt, b + i, &v, NULL), NPYDT_OK);
+        assert_int_equal(v, i != 0);
+    }
+    npydt_dtype_free(dt);
+}
+
+static void test_records_read_bytes_trims_trailing_nuls_only(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("scalar_S5.npy", 0);
+    const void *b;
+    size_t n;
+    /* b"\xff\x00a" and b"a\x00\x00" */
+    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 1), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(b, "\xff\0a", 3);
+    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 4), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 2), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(n, 0);
+    npydt_file_close(f);
+}
+
+static void test_records_read_unicode_to_utf8(void **state)
+{
+    (void)state;
+    static const char *files[] = {"scalar_U3_le.npy", "scalar_U3_be.npy"};
+    for (int k = 0; k < 2; k++) {
+        npydt_file *f = open_fixture(files[k], 0);
+        char buf[16];
+        size_t n;
+        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 0), buf, sizeof buf, &n,
+                                            NULL),
+                         NPYDT_OK);
+        assert_string_equal(buf, "\xc3\xa9t\xc3\xa9");
+        assert_int_equal(n, 5);
+        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 2), buf, sizeof buf, &n,
+                                            NULL),
+                         NPYDT_OK);
+        assert_string_equal(buf, "\xf0\x9f\x98\x80!");
+        /* "a\0b" keeps the inner NUL */
+        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 4), buf, sizeof buf, &n,
+                                            NULL),
+                         NPYDT_OK);
+        assert_int_equal(n, 3);
+        assert_memory_equal(buf, "a\0b", 4);
+        npydt_error err;
+        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 0), buf, 5, &n, &err),
+                         NPYDT_E_RANGE);
+        assert_int_equal(n, 5);
+        npydt_file_close(f);
+    }
+}
+
+static void test_records_read_unicode_surrogates_and_bad_units(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'<U2'");
+    unsigned char b[8] = {0x00, 0xd8, 0, 0, 0x41, 0, 0, 0};
+    char buf[16];
+    size_t n;
+    npydt_error err;
+    assert_int_equal(npydt_read_unicode(dt, b, buf, sizeof buf, &n, NULL), NPYDT_OK);
+    assert_memory_equal(buf, "\xed\xa0\x80" "A", 5);
+    b[2] = 0x11;   /* 0x11d800 */
+    assert_int_equal(npydt_read_unicode(dt, b, buf, sizeof buf, &n, &err), NPYDT_E_ENCODING);
+    npydt_dtype_free(dt);
+}
+
+static void test_records_read_datetime_unit_and_nat(void **state)
+{
+    (void)state;
+    npydt_file *f = open_fixture("scalar_M8_25s_be.npy", 0);
+    npydt_datetime t;
+    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 3), &t, NULL), NPYDT_OK);
+    assert_true(t.count == 1700000000);
+    assert_int_equal(t.unit, NPYDT_UNIT_s);
+    assert_int_equal(t.unit_count, 25);
+    assert_false(t.is_nat);
+    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 6), &t, NULL), NPYDT_OK);
+    assert_true(t.is_nat);
+    assert_true(t.count == NPYDT_NAT);
+    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 5), &t, NULL), NPYDT_OK);
+    assert_false(t.is_nat);
+    npydt_file_close(f);
+}
+
+static void test_records_readers_refuse_wrong_kinds(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('s', 'S3'), ('o', '|O'), ('x', '<f8')]");
+    unsigned char rec[32] = {0};
+    double d;
+    int64_t i;
+    npydt_datetime t;
+    npydt_error err;
+    assert_int_equal(npydt_read_double(dt, rec, &d, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_read_double(npydt_dtype_field_dtype(dt, 0), rec, &d, &err),
+                     NPYDT_E_ARG);
+    assert_int_equal(npydt_read_i64(npydt_dtype_field_dtype(dt, 1), rec, &i, &err),
+                     NPYDT_E_OBJECT);
+    assert_int_equal(npydt_read_datetime(npydt_dtype_field_dtype(dt, 2), rec, &t, &err),
+                     NPYDT_E_ARG);
+    npydt_dtype_free(dt);
+}
+
+TEST_LIST("records",
+    cmocka_unit_test(test_records_open_maps_file_data),
+    cmocka_unit_test(test_records_open_no_mmap_reads_a_copy),
+    cmocka_unit_test(test_records_open_write_stores_reach_the_file),
+    cmocka_unit_test(test_records_open_write_without_mmap_is_refused),
+    cmocka_unit_test(test_records_open_object_dtype_is_refused),
+    cmocka_unit_test(test_records_open_missing_path_is_io),
+    cmocka_unit_test(test_records_buffer_short_data_is_refused),
+    cmocka_unit_test(test_records_empty_array_data_is_not_null),
+    cmocka_unit_test(test_records_open_allocation_failures_leak_nothing),
+    cmocka_unit_test(test_records_element_offset_c_order),
+    cmocka_unit_test(test_records_element_offset_fortran_order),
+    cmocka_unit_test(test_records_element_offset_flat_is_c_order_for_fortran),
+    cmocka_unit_test(test_records_element_offset_rejects_bad_indices),
+    cmocka_unit_test(test_records_element_offset_0d),
+    cmocka_unit_test(test_records_field_nested_names),
+    cmocka_unit_test(test_records_field_titles),
+    cmocka_unit_test(test_records_field_subarray_indices),
+    cmocka_unit_test(test_records_field_subarray_of_struct),
+    cmocka_unit_test(test_records_field_nested_subarrays_take_more_indices),
+    cmocka_unit_test(test_records_field_empty_path_is_the_dtype),
+    cmocka_unit_test(test_records_field_longest_name_wins),
+    cmocka_unit_test(test_records_field_errors_name_the_path),
+    cmocka_unit_test(test_records_read_i64_all_sizes_both_orders),
+    cmocka_unit_test(test_records_read_u64_max_and_range),
+    cmocka_unit_test(test_records_read_i64_from_float_needs_integers),
+    cmocka_unit_test(test_records_read_double_half_both_orders),
+    cmocka_unit_test(test_records_read_double_long_double_both_orders),
+    cmocka_unit_test(test_records_half_round_trips_every_value),
+    cmocka_unit_test(test_records_ext80_matches_the_fpu),
+    cmocka_unit_test(test_records_read_complex_c32_big_endian),
+    cmocka_unit_test(test_records_read_bool_any_nonzero_byte),
+    cmocka_unit_test(test_records_read_bytes_trims_trailing_nuls_only),
+    cmocka_unit_test(test_records_read_unicode_to_utf8),
+    cmocka_unit_test(test_records_read_unicode_surrogates_and_bad_units),
+    cmocka_unit_test(test_records_read_datetime_unit_and_nat),
+    cmocka_unit_test(test_records_readers_refuse_wrong_kinds),
+);
