@@ -20,6 +20,8 @@ sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' > "$stage/demo.c"
 pc="$stage/usr/local/lib/pkgconfig/npydt.pc"
 cflags="-I$stage/usr/local/include"
 libs="$stage/usr/local/lib/libnpydt.a -lz"
+# a sanitized build's library needs the sanitizer runtime at link time
+[ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 if grep -q 'Cflags: -I${includedir}' "$pc" && grep -q 'Libs: -L${libdir} -lnpydt' "$pc"; then ok; else ko "npydt.pc content"; fi
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags -o "$stage/demo" "$stage/demo.c" $libs 2>"$stage/cc.log"; then
     ok
