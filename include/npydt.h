@@ -268,7 +268,8 @@ NPYDT_API npydt_status npydt_parse_path(const char *path, const npydt_options *o
                                         npydt_header **out, npydt_error *err);
 
 /* Check that `available` data bytes (after the data offset) hold
- * count * itemsize bytes. More is allowed, as NumPy allows it. */
+ * count * itemsize bytes. More is allowed, as NumPy allows it. Object
+ * dtypes always pass: their data is a pickle of any length. */
 NPYDT_API npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available,
                                                npydt_error *err);
 

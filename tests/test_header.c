@@ -154,7 +154,27 @@ static void test_header_version3_utf8_names(void **state)
     free(buf);
 }
 
+static void test_header_object_arrays_need_no_count_times_itemsize_bytes(void **state)
+{
+    (void)state;
+    /* np.save of 100 Nones pickles them into far fewer than 800 bytes */
+    static const char hdr[] = "{'descr': '|O', 'fortran_order': False, 'shape': (100,), }";
+    unsigned char buf[256];
+    size_t n = strlen(hdr);
+    memcpy(buf, "\x93NUMPY\x01\x00", 8);
+    buf[8] = (unsigned char)(n + 1);
+    buf[9] = 0;
+    memcpy(buf + 10, hdr, n);
+    buf[10 + n] = '\n';
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_parse_buffer(buf, 11 + n + 20, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_data_bytes(h), 800);
+    npydt_header_free(h);
+}
+
 TEST_LIST("header",
+    cmocka_unit_test(test_header_object_arrays_need_no_count_times_itemsize_bytes),
     cmocka_unit_test(test_header_write_matches_np_save_for_every_fixture),
     cmocka_unit_test(test_header_descr_print_parse_is_identity_for_every_fixture),
     cmocka_unit_test(test_header_parse_path_reads_only_header),
