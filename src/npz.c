@@ -83,10 +83,11 @@ npydt_status npydt_npz_member_header(const npydt_npz *z, size_t i, npydt_header 
         st = inflate_header(z, i, out, err);
     if (st != NPYDT_OK)
         return st;
-    /* the header fits in the member, and its sizes do not overflow */
+    /* the header fits in the member, and its sizes do not overflow; an
+     * object member holds a pickle, of any length */
     const npydt_header *h = *out;
     uint64_t need = npydt_header_data_offset(h) + npydt_header_data_bytes(h);
-    if (m->uncompressed_size < need) {
+    if (!npydt_dtype_has_object(npydt_header_dtype(h)) && m->uncompressed_size < need) {
         char quoted[128];
         zip_quote_name(quoted, sizeof quoted, m->name);
         st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
