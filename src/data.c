@@ -129,7 +129,8 @@ npydt_status npydt_file_open(const char *path, unsigned flags, const npydt_optio
         *out = NULL;
     if (!path)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "path is NULL");
-    int fd = open(path, ((flags & NPYDT_OPEN_WRITE) ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO must not block the open; reads of regular files ignore it */
+    int fd = open(path, ((flags & NPYDT_OPEN_WRITE) ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
                          strerror(errno));

@@ -433,7 +433,7 @@ npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt
 {
     if (out)
         *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
     if (fd < 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
                          strerror(errno));

@@ -141,7 +141,7 @@ static int is_archive(const char *path)
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
     if (fd < 0)
         return 0;
     unsigned char magic[4];
@@ -225,7 +225,7 @@ static npydt_status set(npydt_error *err, npydt_status code, const char *fmt, ..
 static npydt_status open_file_data(const struct cli_input *in, const npydt_header *h,
                                    struct cli_data *d, npydt_error *err)
 {
-    d->fd = open(in->path, O_RDONLY | O_CLOEXEC);
+    d->fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (d->fd < 0)
         return set(err, NPYDT_E_IO, "cannot open: %s", strerror(errno));
     npydt_header *again;
