@@ -598,6 +598,57 @@ NPYDT_API uint64_t npydt_npz_stream_position(const npydt_npz_stream *s);
 /* Release a stream; NULL is a no-op. */
 NPYDT_API void npydt_npz_stream_close(npydt_npz_stream *s);
 
+/* ---- Writing archives ---- */
+
+/* Archives are written as np.savez writes them (Python's zipfile): members
+ * dated 1980-01-01, a Zip64 extra field in every local header, Zip64
+ * central fields and end records only where a value passes 2**31 - 1 (or
+ * 65535 members), names flagged UTF-8 when not ASCII, deflate at zlib's
+ * default level. Memory is bounded: one output buffer and the central
+ * directory (about 40 bytes + the name per member); data is never held. */
+
+/* Where a writer puts the archive. write appends len bytes; pwrite, when
+ * not NULL, overwrites len bytes at offset (counted from the archive's
+ * first byte) among those already written: each member's local header is
+ * then rewritten with its CRC-32 and sizes, as np.savez does on a file.
+ * Without pwrite they follow each member in a data descriptor (flag bit 3),
+ * as np.savez does on a pipe. Each returns 0 on success. */
+typedef struct npydt_npz_sink {
+    int (*write)(void *ctx, const void *buf, size_t len);
+    int (*pwrite)(void *ctx, const void *buf, size_t len, uint64_t offset);
+    void *ctx;
+} npydt_npz_sink;
+
+/* An archive being written. One thread at a time. An error other than
+ * NPYDT_E_ARG (a refused name, a call out of order) is sticky: every later
+ * call returns it, and what the sink holds is not an archive. */
+typedef struct npydt_npz_writer npydt_npz_writer;
+
+/* Start an archive (nothing is written yet). opts may be NULL; it gives the
+ * allocator, max_members (more are refused with NPYDT_E_LIMIT) and
+ * buffer_size (the deflate output buffer). *sink is copied. */
+NPYDT_API npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink,
+                                            const npydt_npz_options *opts,
+                                            npydt_npz_writer **out, npydt_error *err);
+/* Begin a member: its name (UTF-8, non-empty, no '..' component, at most
+ * 65535 bytes, unique in the archive: NPYDT_E_ARG otherwise) and method.
+ * The previous member must have been ended. */
+NPYDT_API npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
+                                              npydt_npz_method method, npydt_error *err);
+/* Append len bytes to the current member (deflated through the buffer). */
+NPYDT_API npydt_status npydt_npz_writer_write(npydt_npz_writer *w, const void *buf,
+                                              size_t len, npydt_error *err);
+/* End the current member: its CRC-32 and sizes go to its local header (or
+ * a data descriptor) and, later, to the central directory. */
+NPYDT_API npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err);
+/* Write the central directory and the end records; the archive is then
+ * complete and the writer accepts nothing more. Returns the archive's size
+ * in *size when size is not NULL. */
+NPYDT_API npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size,
+                                               npydt_error *err);
+/* Release a writer, finished or not; NULL is a no-op. */
+NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
+
 /* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */

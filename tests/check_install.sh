@@ -16,7 +16,7 @@ for f in include/npydt.h lib/libnpydt.a lib/libnpydt.so lib/libnpydt.so.0 lib/pk
 done
 
 # the README example, extracted from README.md
-sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' > "$stage/demo.c"
+awk '/^```c$/ && !done {on = 1; next} on && /^```$/ {on = 0; done = 1} on' README.md > "$stage/demo.c"   # the first C block
 pc="$stage/usr/local/lib/pkgconfig/npydt.pc"
 cflags="-I$stage/usr/local/include"
 libs="$stage/usr/local/lib/libnpydt.a -lz"

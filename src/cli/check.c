@@ -8,7 +8,9 @@
 static const char check_usage[] =
     "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...\n"
     "\n"
-    "Check that each .npy FILE matches SPEC, compiled once for all files. SPEC is\n"
+    "Check that each .npy FILE matches SPEC, compiled once for all files. FILE may\n"
+    "also be ARCHIVE.npz (every member is checked) or ARCHIVE.npz:NAME (one\n"
+    "member, NAME with or without .npy); only headers are read. SPEC is\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
@@ -21,7 +23,9 @@ static const char check_usage[] =
     "  --json         one JSON object per file on stdout:\n"
     "                 {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
     "                 \"path\":...,\"expected\":...,\"found\":...}]}, also when\n"
-    "                 the exit status is 1; a file that cannot be read gets none\n"
+    "                 the exit status is 1; a file that cannot be read gets none;\n"
+    "                 an archive member adds \"member\" (its name in the\n"
+    "                 archive) after \"file\" (the archive's path)\n"
     "\n"
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
     "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
@@ -90,11 +94,18 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
             m->expected[0] ? m->expected : "(none)", m->found[0] ? m->found : "(none)");
 }
 
-static void json_result(const char *file, const npydt_check_result *r)
+/* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the
+ * path as typed (the archive's for a member), "member" the member's name as
+ * stored in the archive. */
+static void json_result(const struct cli_input *in, const npydt_check_result *r)
 {
     size_t n = npydt_check_result_count(r);
     fputs("{\"file\":", stdout);
-    json_string(stdout, file);
+    json_string(stdout, in->path);
+    if (in->member) {
+        fputs(",\"member\":", stdout);
+        json_string(stdout, in->member);
+    }
     fprintf(stdout, ",\"match\":%s,\"mismatches\":[", n ? "false" : "true");
     for (size_t i = 0; i < n; i++) {
         const npydt_mismatch *m = npydt_check_result_get(r, i);
@@ -111,22 +122,25 @@ static void json_result(const char *file, const npydt_check_result *r)
     fputs("]}\n", stdout);
 }
 
-static int check_file(const npydt_schema *schema, const char *file, unsigned flags, int json)
+/* Check one array: a .npy file, or an archive member (its header only:
+ * the declared size must hold the data, which is not read). */
+static int check_input(const npydt_schema *schema, const struct cli_input *in, unsigned flags,
+                       int json)
 {
     npydt_header *h;
     npydt_error err;
-    if (npydt_parse_path(file, NULL, &h, &err) != NPYDT_OK)
-        return cli_report(file, &err);
+    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+        return cli_report(in->name, &err);
     npydt_check_result *r;
     npydt_status st = npydt_check(schema, h, flags, &r, &err);
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
-        return cli_report(file, &err);
+        return cli_report(in->name, &err);
     size_t n = npydt_check_result_count(r);
     for (size_t i = 0; i < n; i++)
-        print_mismatch(file, npydt_check_result_get(r, i));
+        print_mismatch(in->name, npydt_check_result_get(r, i));
     if (json)
-        json_result(file, r);
+        json_result(in, r);
     npydt_check_result_free(r);
     return n ? EXIT_INVALID : EXIT_OK;
 }
@@ -210,11 +224,20 @@ int cmd_check(int argc, char **argv)
         status = EXIT_USAGE;
         goto done;
     }
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
     for (int i = 0; i < nfiles; i++) {
-        int s = check_file(schema, files[i], flags, json);
+        size_t from = inputs.count;
+        int s = cli_inputs_add(&inputs, files[i]);
         if (s > status)
             status = s;
+        for (size_t k = from; k < inputs.count; k++) {
+            s = check_input(schema, &inputs.items[k], flags, json);
+            if (s > status)
+                status = s;
+        }
     }
+    cli_inputs_free(&inputs);
     npydt_schema_free(schema);
 done:
     free(files);

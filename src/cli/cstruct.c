@@ -20,6 +20,11 @@ static const char cstruct_usage[] =
     "-std=c11 -Wall -Wextra -Werror -pedantic, so a program can read a\n"
     "native-order file through a cast.\n"
     "\n"
+    "FILE may be ARCHIVE.npz:NAME (one member, declared as a file would be) or\n"
+    "ARCHIVE.npz: one set of declarations per member, in one translation unit,\n"
+    "the root of member M.npy named NAME_M (characters that cannot be in a C\n"
+    "identifier become '_'; _2, _3, ... are appended where two would clash).\n"
+    "\n"
     "  --name NAME    tag of the record struct (default npy_record); nested\n"
     "                 structs are NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
     "  --descr DESCR  use DESCR instead of a file\n"
@@ -76,6 +81,242 @@ static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error
     return st;
 }
 
+/* ---- one archive, one translation unit ------------------------------------- */
+
+/* The identifiers the declarations of earlier members took: struct tags
+ * and the root's NAME_H / NAME_ITEMSIZE macros. */
+struct idset {
+    char **slot;
+    size_t count, cap;   /* cap a power of two, at most half full */
+};
+
+static size_t id_hash(const char *s)
+{
+    size_t h = 5381;
+    for (; *s; s++)
+        h = h * 33 + (unsigned char)*s;
+    return h;
+}
+
+static int idset_has(const struct idset *set, const char *id)
+{
+    if (!set->cap)
+        return 0;
+    for (size_t j = id_hash(id) & (set->cap - 1); set->slot[j]; j = (j + 1) & (set->cap - 1))
+        if (strcmp(set->slot[j], id) == 0)
+            return 1;
+    return 0;
+}
+
+/* Add id (a copy); -1 when out of memory. */
+static int idset_add(struct idset *set, const char *id)
+{
+    if (idset_has(set, id))
+        return 0;
+    if ((set->count + 1) * 2 > set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 64;
+        char **slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return -1;
+        for (size_t i = 0; i < set->cap; i++) {
+            if (!set->slot[i])
+                continue;
+            size_t j = id_hash(set->slot[i]) & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = set->slot[i];
+        }
+        free(set->slot);
+        set->slot = slot;
+        set->cap = cap;
+    }
+    char *copy = strdup(id);
+    if (!copy)
+        return -1;
+    size_t j = id_hash(id) & (set->cap - 1);
+    while (set->slot[j])
+        j = (j + 1) & (set->cap - 1);
+    set->slot[j] = copy;
+    set->count++;
+    return 0;
+}
+
+static void idset_free(struct idset *set)
+{
+    for (size_t i = 0; i < set->cap; i++)
+        free(set->slot[i]);
+    free(set->slot);
+    memset(set, 0, sizeof *set);
+}
+
+/* Call fn on every identifier text declares: the tag of each line
+ * "struct TAG {", and the root's macros. Stops at the first nonzero. */
+static int each_id(const char *text, const char *root, int (*fn)(void *, const char *),
+                   void *ctx)
+{
+    char id[512];
+    size_t n = strlen(root);
+    if (n + sizeof "_ITEMSIZE" > sizeof id)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        id[i] = (char)(root[i] >= 'a' && root[i] <= 'z' ? root[i] - 'a' + 'A' : root[i]);
+    memcpy(id + n, "_H", 3);
+    int rc = fn(ctx, id);
+    memcpy(id + n, "_ITEMSIZE", sizeof "_ITEMSIZE");
+    if (rc == 0)
+        rc = fn(ctx, id);
+    for (const char *line = text; rc == 0 && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > 9 && strncmp(line, "struct ", 7) == 0 && strncmp(line + len - 2, " {", 2) == 0 &&
+            len - 9 < sizeof id) {
+            memcpy(id, line + 7, len - 9);
+            id[len - 9] = '\0';
+            rc = fn(ctx, id);
+        }
+        line += len + (end != NULL);
+    }
+    return rc;
+}
+
+static int id_taken(void *set, const char *id)
+{
+    return idset_has(set, id);
+}
+
+static int id_take(void *set, const char *id)
+{
+    return idset_add(set, id) == 0 ? 0 : -1;
+}
+
+/* PREFIX_STEM for a member: the name without ".npy", each character that
+ * cannot be in a C identifier (a whole UTF-8 sequence) as '_'. */
+static char *member_root(const char *prefix, const char *member)
+{
+    size_t plen = strlen(prefix), mlen = strlen(member);
+    if (mlen > 4 && strcmp(member + mlen - 4, ".npy") == 0)
+        mlen -= 4;
+    char *root = malloc(plen + mlen + 2);
+    if (!root)
+        return NULL;
+    memcpy(root, prefix, plen);
+    size_t o = plen;
+    root[o++] = '_';
+    for (size_t i = 0; i < mlen;) {
+        unsigned char c = (unsigned char)member[i];
+        int ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_';
+        root[o++] = ident ? (char)c : '_';
+        i++;
+        if (c >= 0xC0)
+            while (i < mlen && ((unsigned char)member[i] & 0xC0) == 0x80)
+                i++;
+    }
+    root[o] = '\0';
+    return root;
+}
+
+/* Declarations for one input. With taken (a whole archive), the root tag
+ * is PREFIX_STEM, with _2, _3, ... appended until neither it nor any
+ * identifier its declarations take is in taken, which then gets them. */
+static int cstruct_one(const struct cli_input *in, const char *name, struct idset *taken,
+                       FILE *out, size_t *printed)
+{
+    npydt_header *h;
+    npydt_error err;
+    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+        return cli_report(in->name, &err);
+    cstruct_source src = {in->name, h, in->member != NULL};
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    char *text = NULL, *base = NULL, *root = NULL;
+    int status = EXIT_OK;
+    if (!taken) {
+        text = cstruct_generate(dt, name, &src, &err);
+        if (!text)
+            status = cli_report(in->name, &err);
+        goto out;
+    }
+    base = member_root(name, in->member);
+    if (!base) {
+        status = cli_usage_error("out of memory");
+        goto out;
+    }
+    for (unsigned long k = 1;; k++) {
+        free(root);
+        size_t len = strlen(base) + 24;
+        root = malloc(len);
+        if (!root) {
+            status = cli_usage_error("out of memory");
+            goto out;
+        }
+        if (k == 1)
+            snprintf(root, len, "%s", base);
+        else
+            snprintf(root, len, "%s_%lu", base, k);
+        if (!cstruct_name_ok(root) || idset_has(taken, root))
+            continue;
+        text = cstruct_generate(dt, root, &src, &err);
+        if (!text) {
+            status = cli_report(in->name, &err);
+            goto out;
+        }
+        if (each_id(text, root, id_taken, taken) == 0)
+            break;
+        free(text);
+        text = NULL;
+    }
+    if (each_id(text, root, id_take, taken) != 0)
+        status = cli_usage_error("out of memory");
+out:
+    if (status == EXIT_OK) {
+        if ((*printed)++)
+            putc('\n', out);
+        fputs(text, out);
+    }
+    free(text);
+    free(base);
+    free(root);
+    npydt_header_free(h);
+    return status;
+}
+
+/* FILE, ARCHIVE.npz:NAME (declarations named NAME as for a file) or a
+ * whole ARCHIVE.npz (one set per member, named NAME_MEMBER). Every member
+ * is generated before anything is printed, so a failure prints nothing. */
+static int cstruct_inputs(const char *path, const char *name)
+{
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
+    int status = cli_inputs_add(&inputs, path);
+    int whole = inputs.count > 0 && inputs.items[0].member &&
+                strcmp(inputs.items[0].path, path) == 0;
+    struct idset taken = {0};
+    size_t printed = 0;
+    if (status == EXIT_OK && whole) {
+        /* a dry run first: stdout is written only when every member works */
+        char *all = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&all, &len);
+        if (!mem) {
+            status = cli_usage_error("out of memory");
+        } else {
+            for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+                status = cstruct_one(&inputs.items[i], name, &taken, mem, &printed);
+            if (fclose(mem) != 0 && status == EXIT_OK)
+                status = cli_usage_error("out of memory");
+            if (status == EXIT_OK && all)
+                fwrite(all, 1, len, stdout);
+            free(all);
+        }
+    } else if (status == EXIT_OK) {
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = cstruct_one(&inputs.items[i], name, NULL, stdout, &printed);
+    }
+    idset_free(&taken);
+    cli_inputs_free(&inputs);
+    return status;
+}
+
 int cmd_cstruct(int argc, char **argv)
 {
     const char *name = "npy_record";
@@ -114,34 +355,22 @@ int cmd_cstruct(int argc, char **argv)
     if (!descr && !path)
         return usage_fail("cstruct: no FILE or --descr given%s", "");
 
+    if (path)
+        return cstruct_inputs(path, name);
     npydt_error err;
-    npydt_header *h = NULL;
     npydt_dtype *own = NULL;
-    const npydt_dtype *dt;
-    cstruct_source src;
-    if (path) {
-        if (npydt_parse_path(path, NULL, &h, &err) != NPYDT_OK)
-            return cli_report(path, &err);
-        dt = npydt_header_dtype(h);
-        src.label = path;
-        src.header = h;
-    } else {
-        if (parse_descr(descr, &own, &err) != NPYDT_OK) {
-            int s = cli_report("descr", &err);
-            return s == EXIT_USAGE ? EXIT_INVALID : s;
-        }
-        dt = own;
-        src.label = "descriptor";
-        src.header = NULL;
+    if (parse_descr(descr, &own, &err) != NPYDT_OK) {
+        int s = cli_report("descr", &err);
+        return s == EXIT_USAGE ? EXIT_INVALID : s;
     }
-    char *text = cstruct_generate(dt, name, &src, &err);
+    cstruct_source src = {"descriptor", NULL, 0};
+    char *text = cstruct_generate(own, name, &src, &err);
     int status = EXIT_OK;
     if (!text)
-        status = cli_report(path ? path : "descr", &err);
+        status = cli_report("descr", &err);
     else
         fputs(text, stdout);
     free(text);
-    npydt_header_free(h);
     npydt_dtype_free(own);
     return status;
 }

@@ -7,8 +7,10 @@
 
 /* Where the dtype came from, for the comment at the top of the output. */
 typedef struct cstruct_source {
-    const char *label;          /* file path, or "descriptor" */
+    const char *label;          /* file path, ARCHIVE:MEMBER, or "descriptor" */
     const npydt_header *header; /* the file's header, NULL for a descriptor */
+    int member;                 /* the header is an archive member's: its data
+                                 * offset counts from the member's first byte */
 } cstruct_source;
 
 /* True when name can be the root struct tag: a C identifier that is not a

@@ -1054,10 +1054,11 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
         const npydt_header *h = src->header;
         sb_puts(&out, "; array shape ");
         put_shape(&out, npydt_header_shape(h), npydt_header_ndim(h));
-        sb_printf(&out, ", %s order, %llu records at byte offset %llu of the file",
+        sb_printf(&out, ", %s order, %llu records at byte offset %llu of the %s",
                   npydt_header_fortran_order(h) ? "Fortran" : "C",
                   (unsigned long long)npydt_header_count(h),
-                  (unsigned long long)npydt_header_data_offset(h));
+                  (unsigned long long)npydt_header_data_offset(h),
+                  src->member ? "member" : "file");
     }
     sb_puts(&out, ".\n");
     if (itemsize > 0) {

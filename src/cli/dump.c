@@ -19,7 +19,16 @@ static const char dump_usage[] =
     "first 20 elements; with --jsonl one JSON value per element and line (all\n"
     "of them unless --head N is given). --fields selects fields by path\n"
     "(pos.x, samples[2], a title) and prints an object of them per element.\n"
-    "Object arrays cannot be dumped (exit 1).\n";
+    "Object arrays cannot be dumped (exit 1).\n"
+    "\n"
+    "FILE may be ARCHIVE.npz:NAME, one member of an archive (NAME with or\n"
+    "without .npy), printed exactly as the member saved alone would be; or\n"
+    "ARCHIVE.npz, whose members are printed as tables one after another.\n"
+    "--jsonl prints the elements of one array: an archive with more than one\n"
+    "member must be narrowed to ARCHIVE.npz:NAME (exit 2 otherwise). Every\n"
+    "member printed is checked in full (sizes, deflate stream, CRC-32) before\n"
+    "anything is printed; deflated members are inflated through a bounded\n"
+    "buffer, and no further than --head needs once checked.\n";
 
 #define TEXT_DEFAULT_HEAD 20
 #define CELL_MAX 40
@@ -470,10 +479,17 @@ static int check_unicode(struct dumper *d, const npydt_dtype *root, const unsign
         const npydt_leaf *l = &leaves[i];
         if (l->kind != 'U' || l->count == 0)
             continue;
-        uint64_t idx[64] = {0};
-        if (l->nrepeats > 64)
-            continue;
-        for (uint64_t e = 0; e < l->count; e++) {
+        uint64_t small[16] = {0};
+        uint64_t *idx = l->nrepeats <= 16 ? small : calloc(l->nrepeats, sizeof *idx);
+        if (!idx) {
+            d->err.code = NPYDT_E_NOMEM;
+            d->err.offset = NPYDT_NO_OFFSET;
+            d->err.path[0] = '\0';
+            snprintf(d->err.message, sizeof d->err.message, "out of memory");
+            return -1;
+        }
+        int bad = 0;
+        for (uint64_t e = 0; e < l->count && !bad; e++) {
             uint64_t off = l->offset;
             for (uint32_t k = 0; k < l->nrepeats; k++)
                 off += idx[k] * l->repeats[k].stride;
@@ -483,7 +499,7 @@ static int check_unicode(struct dumper *d, const npydt_dtype *root, const unsign
                                                      &len, &d->err);
                 if (st != NPYDT_OK) {
                     snprintf(d->err.path, sizeof d->err.path, "%s", l->path);
-                    return -1;
+                    bad = 1;
                 }
             }
             for (uint32_t k = l->nrepeats; k-- > 0;) {
@@ -492,8 +508,278 @@ static int check_unicode(struct dumper *d, const npydt_dtype *root, const unsign
                 idx[k] = 0;
             }
         }
+        if (idx != small)
+            free(idx);
+        if (bad)
+            return -1;
     }
     return 0;
+}
+
+/* ---- the elements in C order ------------------------------------------------------- */
+
+/* Bytes of whole records per batch read from a stream, and per batch
+ * gathered from Fortran-order data in place. */
+#ifndef BATCH_BYTES
+#define BATCH_BYTES ((size_t)1 << 20)
+#endif
+/* Bytes of C-order elements gathered by one pass over a deflated member
+ * stored in Fortran order (it is read start to end once per window). */
+#ifndef WINDOW_BYTES
+#define WINDOW_BYTES ((size_t)64 << 20)
+#endif
+
+/* The first `total` elements of an input in C order, in batches of
+ * contiguous records: in place when the data is (a mapped file or a stored
+ * member in C order), else copied through a bounded buffer. A deflated
+ * member in Fortran order is read once per window of C-order elements. */
+struct rows {
+    const struct cli_input *in;
+    const npydt_header *h;
+    size_t itemsize;
+    uint64_t count;              /* elements in the array */
+    uint64_t total;              /* elements to deliver */
+    uint64_t next;               /* C-order index of the next one */
+    int c_order;                 /* the stored order is C order */
+    const unsigned char *bytes;  /* all the data in place, or NULL */
+    struct cli_data d;
+    int d_open;
+    npydt_npz_stream *stream;    /* a member read again after a rewind */
+    uint64_t pos;                /* data bytes read sequentially */
+    unsigned char *buf;          /* a batch, or the window of a pass */
+    size_t buf_records;
+    unsigned char *rbuf;         /* sequential reads of a pass */
+    size_t rbuf_records;
+    uint64_t *idx, *cstride;     /* a pass's multi-index and C strides */
+};
+
+static npydt_status rows_error(npydt_error *err, npydt_status code, const char *msg)
+{
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = NPYDT_NO_OFFSET;
+    snprintf(err->message, sizeof err->message, "%s", msg);
+    return code;
+}
+
+/* A fresh stream of the member, positioned at its first data byte (the
+ * member was verified when it was first opened). */
+static npydt_status rows_member_stream(struct rows *r, npydt_error *err)
+{
+    npydt_npz_stream_close(r->stream);
+    r->stream = NULL;
+    r->pos = 0;
+    npydt_status st = npydt_npz_stream_open(r->in->npz, r->in->index, &r->stream, err);
+    unsigned char skip[4096];
+    for (uint64_t left = npydt_header_data_offset(r->h); st == NPYDT_OK && left > 0;) {
+        size_t got;
+        st = npydt_npz_stream_read(r->stream, skip, left < sizeof skip ? (size_t)left : sizeof skip,
+                                   &got, err);
+        if (st == NPYDT_OK && got == 0)
+            st = rows_error(err, NPYDT_E_DATA, "the member ends inside its header");
+        left -= got;
+    }
+    return st;
+}
+
+/* Back to the first data byte for a sequential read. */
+static npydt_status rows_rewind(struct rows *r, npydt_error *err)
+{
+    if (r->pos == 0)
+        return NPYDT_OK;
+    if (r->d_open) {
+        cli_data_close(&r->d);
+        r->d_open = 0;
+    }
+    if (r->in->npz)
+        return rows_member_stream(r, err);
+    r->pos = 0;
+    npydt_status st = cli_data_open(r->in, r->h, &r->d, err);
+    r->d_open = st == NPYDT_OK;
+    return st;
+}
+
+/* The next n data bytes, in order. */
+static npydt_status rows_read(struct rows *r, unsigned char *buf, size_t n, npydt_error *err)
+{
+    for (size_t done = 0; done < n;) {
+        size_t got;
+        npydt_status st = r->stream ? npydt_npz_stream_read(r->stream, buf + done, n - done, &got, err)
+                                    : cli_data_read(&r->d, buf + done, n - done, &got, err);
+        if (st != NPYDT_OK)
+            return st;
+        if (got == 0)
+            return rows_error(err, NPYDT_E_DATA, "the data ended early");
+        done += got;
+    }
+    r->pos += n;
+    return NPYDT_OK;
+}
+
+static size_t records_in(size_t bytes, size_t itemsize, uint64_t most)
+{
+    uint64_t n = itemsize >= bytes ? 1 : bytes / itemsize;
+    return (size_t)(n < most ? n : most);
+}
+
+/* Open the data of an input for its first `total` elements. verified: a
+ * member already checked in full (CRC included) by an earlier open. */
+static npydt_status rows_open(struct rows *r, const struct cli_input *in, const npydt_header *h,
+                              uint64_t total, int verified, npydt_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->in = in;
+    r->h = h;
+    r->itemsize = npydt_dtype_itemsize(npydt_header_dtype(h));
+    r->count = npydt_header_count(h);
+    r->total = total;
+    size_t big = 0;
+    for (size_t k = 0; k < npydt_header_ndim(h); k++)
+        big += npydt_header_shape(h)[k] > 1;
+    r->c_order = !npydt_header_fortran_order(h) || big <= 1;
+    npydt_status st;
+    if (in->npz && verified) {
+        const void *p;
+        uint64_t len;
+        if (npydt_npz_member_data(in->npz, in->index, &p, &len, NULL) == NPYDT_OK) {
+            r->bytes = (const unsigned char *)p + npydt_header_data_offset(h);
+            st = NPYDT_OK;
+        } else {
+            st = rows_member_stream(r, err);
+        }
+    } else {
+        st = cli_data_open(in, h, &r->d, err);
+        r->d_open = st == NPYDT_OK;
+        r->bytes = r->d.bytes;
+    }
+    if (st != NPYDT_OK || r->itemsize == 0 || total == 0)
+        return st;
+    if (r->bytes && r->c_order)
+        return NPYDT_OK;
+    if (r->bytes || r->c_order) {
+        r->buf_records = records_in(BATCH_BYTES, r->itemsize, total);
+    } else {
+        size_t nd = npydt_header_ndim(h);
+        r->buf_records = records_in(WINDOW_BYTES, r->itemsize, total);
+        r->rbuf_records = records_in(BATCH_BYTES, r->itemsize, r->count);
+        r->rbuf = malloc(r->rbuf_records * r->itemsize);
+        r->idx = calloc(nd, sizeof *r->idx);
+        r->cstride = calloc(nd, sizeof *r->cstride);
+        if (!r->rbuf || !r->idx || !r->cstride)
+            return rows_error(err, NPYDT_E_NOMEM, "out of memory");
+        const uint64_t *shape = npydt_header_shape(h);
+        uint64_t s = 1;
+        for (size_t k = nd; k-- > 0;) {
+            r->cstride[k] = s;
+            s *= shape[k];   /* the header checked that the product fits */
+        }
+    }
+    r->buf = malloc(r->buf_records * r->itemsize);
+    if (!r->buf)
+        return rows_error(err, NPYDT_E_NOMEM, "out of memory");
+    return NPYDT_OK;
+}
+
+/* Deliver the elements again from the first. */
+static void rows_restart(struct rows *r)
+{
+    r->next = 0;
+}
+
+/* One pass over Fortran-order data read in sequence: the elements whose
+ * C-order index is in [lo, lo + k) go to buf in C order. */
+static npydt_status rows_pass(struct rows *r, uint64_t lo, size_t k, npydt_error *err)
+{
+    npydt_status st = rows_rewind(r, err);
+    if (st != NPYDT_OK)
+        return st;
+    size_t nd = npydt_header_ndim(r->h), is = r->itemsize;
+    const uint64_t *shape = npydt_header_shape(r->h);
+    memset(r->idx, 0, nd * sizeof *r->idx);
+    uint64_t c = 0, hi = lo + k, collected = 0;
+    for (uint64_t f = 0; f < r->count && collected < k;) {
+        size_t m = r->count - f < r->rbuf_records ? (size_t)(r->count - f) : r->rbuf_records;
+        if ((st = rows_read(r, r->rbuf, m * is, err)) != NPYDT_OK)
+            return st;
+        for (size_t j = 0; j < m; j++) {
+            if (c >= lo && c < hi) {
+                memcpy(r->buf + (c - lo) * is, r->rbuf + j * is, is);
+                collected++;
+            }
+            /* the next element in Fortran order: the first index runs fastest */
+            size_t q = 0;
+            r->idx[0]++;
+            c += r->cstride[0];
+            while (q + 1 < nd && r->idx[q] == shape[q]) {
+                c -= shape[q] * r->cstride[q];
+                r->idx[q] = 0;
+                q++;
+                r->idx[q]++;
+                c += r->cstride[q];
+            }
+        }
+        f += m;
+    }
+    return collected == k ? NPYDT_OK : rows_error(err, NPYDT_E_DATA, "the data ended early");
+}
+
+/* The next *n (0 at the end) elements in C order, contiguous at *batch. */
+static npydt_status rows_next(struct rows *r, const unsigned char **batch, uint64_t *n,
+                              npydt_error *err)
+{
+    static const unsigned char nothing[1];
+    uint64_t left = r->total - r->next;
+    *n = 0;
+    *batch = nothing;
+    if (left == 0)
+        return NPYDT_OK;
+    size_t is = r->itemsize;
+    npydt_status st = NPYDT_OK;
+    uint64_t k = left;
+    if (is == 0) {
+        /* records without bytes */
+    } else if (r->bytes && r->c_order) {
+        *batch = r->bytes + r->next * is;
+    } else if (r->bytes) {
+        k = left < r->buf_records ? left : r->buf_records;
+        for (uint64_t j = 0; j < k && st == NPYDT_OK; j++) {
+            uint64_t off;
+            st = npydt_element_offset_flat(r->h, r->next + j, &off, err);
+            if (st == NPYDT_OK)
+                memcpy(r->buf + j * is, r->bytes + off, is);
+        }
+        *batch = r->buf;
+    } else if (r->c_order) {
+        k = left < r->buf_records ? left : r->buf_records;
+        if (r->pos != r->next * is)
+            st = rows_rewind(r, err);   /* after rows_restart */
+        if (st == NPYDT_OK)
+            st = rows_read(r, r->buf, (size_t)k * is, err);
+        *batch = r->buf;
+    } else {
+        k = left < r->buf_records ? left : r->buf_records;
+        st = rows_pass(r, r->next, (size_t)k, err);
+        *batch = r->buf;
+    }
+    if (st != NPYDT_OK) {
+        *batch = nothing;
+        return st;
+    }
+    r->next += k;
+    *n = k;
+    return NPYDT_OK;
+}
+
+static void rows_close(struct rows *r)
+{
+    if (r->d_open)
+        cli_data_close(&r->d);
+    npydt_npz_stream_close(r->stream);
+    free(r->buf);
+    free(r->rbuf);
+    free(r->idx);
+    free(r->cstride);
+    memset(r, 0, sizeof *r);
 }
 
 /* ---- the table for people ---------------------------------------------------------- */
@@ -547,12 +833,14 @@ static void pad(FILE *out, size_t n)
         putc(' ', out);
 }
 
-static int print_table(struct dumper *d, FILE *out, const char *title, const npydt_header *h,
-                       const unsigned char *data, const struct selected *sel, size_t nsel,
-                       uint64_t rows)
+/* The first `rows` elements of src as a table: the selected fields, the
+ * top-level fields or the whole value per column. */
+static int print_table(struct dumper *d, FILE *out, const char *title, struct rows *src,
+                       const struct selected *sel, size_t nsel, uint64_t rows)
 {
+    const npydt_header *h = src->h;
     const npydt_dtype *dt = npydt_header_dtype(h);
-    /* columns: the selected fields, the top-level fields, or the value */
+    size_t itemsize = npydt_dtype_itemsize(dt);
     size_t ncols;
     struct selected *cols;
     struct selected whole = {"value", 0, dt};
@@ -581,30 +869,39 @@ static int print_table(struct dumper *d, FILE *out, const char *title, const npy
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++)
         width[c + 1] = display_width(cols[c].path);
-    for (uint64_t r = 0; r < rows && rc == 0; r++) {
-        uint64_t off;
-        npydt_element_offset_flat(h, r, &off, NULL);
-        for (size_t c = 0; c <= ncols && rc == 0; c++) {
-            char *text = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&text, &len);
-            if (!m) {
-                rc = -1;
-                break;
+    uint64_t r = 0;
+    while (rc == 0 && r < rows) {
+        const unsigned char *batch;
+        uint64_t n;
+        if (rows_next(src, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
+            d->failed = 1;
+            rc = -1;
+            break;
+        }
+        for (uint64_t j = 0; j < n && rc == 0; j++, r++) {
+            const unsigned char *rec = batch + j * itemsize;
+            for (size_t c = 0; c <= ncols && rc == 0; c++) {
+                char *text = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&text, &len);
+                if (!m) {
+                    rc = -1;
+                    break;
+                }
+                if (c == 0)
+                    put_index(m, h, r);
+                else if (put_value(d, m, cols[c - 1].dtype, rec + cols[c - 1].offset) != 0)
+                    rc = -1;
+                fclose(m);
+                if (!text) {
+                    rc = -1;
+                    break;
+                }
+                cells[r * (ncols + 1) + c] = cell_text(text);
+                size_t w = display_width(text);
+                if (w > width[c])
+                    width[c] = w;
             }
-            if (c == 0)
-                put_index(m, h, r);
-            else if (put_value(d, m, cols[c - 1].dtype, data + off + cols[c - 1].offset) != 0)
-                rc = -1;
-            fclose(m);
-            if (!text) {
-                rc = -1;
-                break;
-            }
-            cells[r * (ncols + 1) + c] = cell_text(text);
-            size_t w = display_width(text);
-            if (w > width[c])
-                width[c] = w;
         }
     }
     if (rc == 0) {
@@ -617,9 +914,9 @@ static int print_table(struct dumper *d, FILE *out, const char *title, const npy
                 pad(out, width[c + 1] - display_width(cols[c].path));
         }
         putc('\n', out);
-        for (uint64_t r = 0; r < rows; r++) {
+        for (uint64_t i = 0; i < rows; i++) {
             for (size_t c = 0; c <= ncols; c++) {
-                const char *t = cells[r * (ncols + 1) + c];
+                const char *t = cells[i * (ncols + 1) + c];
                 if (c)
                     fputs("  ", out);
                 fputs(t, out);
@@ -712,12 +1009,188 @@ static size_t max_unicode(const npydt_dtype *dt)
     return m;
 }
 
+/* What the command line asks of every input. */
+struct dump_opts {
+    int jsonl;
+    const char *fields;
+    uint64_t head;
+    int have_head;
+};
+
+/* How far dump_input goes with an input. */
+enum dump_phase {
+    DUMP_CHECK,       /* refuse what cannot be printed; print nothing */
+    DUMP_ALL,         /* check, then print */
+    DUMP_PRINT        /* print what DUMP_CHECK has passed */
+};
+
+/* The U scalars among the bytes printed (all, or the selected fields) of
+ * the first `rows` elements must be text: look before printing anything. */
+static int check_rows_unicode(struct dumper *d, struct rows *src, const npydt_dtype *dt,
+                              const struct selected *sel, size_t nsel)
+{
+    size_t itemsize = npydt_dtype_itemsize(dt);
+    for (;;) {
+        const unsigned char *batch;
+        uint64_t n;
+        if (rows_next(src, &batch, &n, &d->err) != NPYDT_OK)
+            return -1;
+        if (n == 0)
+            return 0;
+        for (uint64_t j = 0; j < n; j++) {
+            const unsigned char *rec = batch + j * itemsize;
+            int bad = 0;
+            if (!sel)
+                bad = check_unicode(d, dt, rec, 0, UINT64_MAX);
+            for (size_t k = 0; sel && k < nsel && !bad; k++)
+                bad = check_unicode(d, dt, rec, sel[k].offset,
+                                    sel[k].offset + npydt_dtype_itemsize(sel[k].dtype));
+            if (bad)
+                return -1;
+        }
+    }
+}
+
+static void make_title(char *title, size_t size, const char *name, const npydt_header *h)
+{
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    char descr[200];
+    size_t need = npydt_dtype_descr(dt, descr, sizeof descr);
+    int t = snprintf(title, size, "%s: shape (", name);
+    for (size_t k = 0; k < npydt_header_ndim(h) && t > 0 && (size_t)t < size; k++)
+        t += snprintf(title + t, size - (size_t)t, "%s%llu", k ? ", " : "",
+                      (unsigned long long)npydt_header_shape(h)[k]);
+    if (t > 0 && (size_t)t < size)
+        snprintf(title + t, size - (size_t)t, "%s), %s order, dtype %s%s\n",
+                 npydt_header_ndim(h) == 1 ? "," : "",
+                 npydt_header_fortran_order(h) ? "Fortran" : "C", descr,
+                 need >= sizeof descr ? "..." : "");
+}
+
+/* Check and/or print one input (a .npy file or an archive member).
+ * *printed counts the inputs printed so far (text tables are separated by
+ * a blank line). Returns an exit status. */
+static int dump_input(const struct cli_input *in, const struct dump_opts *o,
+                      enum dump_phase phase, size_t *printed)
+{
+    npydt_header *h;
+    npydt_error err;
+    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+        return cli_report(in->name, &err);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    struct selected *sel = NULL;
+    size_t nsel = 0;
+    char *storage = NULL;
+    struct dumper d = {0};
+    struct rows src;
+    int src_open = 0, status = EXIT_OK;
+    memset(&src, 0, sizeof src);
+    if (npydt_dtype_has_object(dt)) {
+        rows_error(&err, NPYDT_E_OBJECT,
+                   "object arrays hold pickled Python objects and cannot be dumped");
+        status = cli_report(in->name, &err);
+        goto out;
+    }
+    if (o->fields &&
+        (status = select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
+        goto out;
+    d.ubuf_size = max_unicode(dt) + 1;
+    d.ubuf = malloc(d.ubuf_size);
+    if (!d.ubuf) {
+        status = cli_usage_error("out of memory");
+        goto out;
+    }
+    uint64_t count = npydt_header_count(h);
+    uint64_t rows = count;
+    if (o->have_head && o->head < rows)
+        rows = o->head;
+    if (!o->jsonl && !o->have_head && rows > TEXT_DEFAULT_HEAD)
+        rows = TEXT_DEFAULT_HEAD;
+    int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
+    /* a .npy file's size was checked with its header; a member's data is
+     * checked (CRC included) when it is opened */
+    if (phase == DUMP_CHECK && !check_text && !in->npz)
+        goto out;
+    if (rows_open(&src, in, h, rows, phase == DUMP_PRINT, &err) != NPYDT_OK) {
+        status = cli_report(in->name, &err);
+        goto out;
+    }
+    src_open = 1;
+    if (check_text) {
+        if (check_rows_unicode(&d, &src, dt, sel, nsel) != 0) {
+            status = cli_report(in->name, &d.err);
+            goto out;
+        }
+        rows_restart(&src);
+    }
+    if (phase == DUMP_CHECK)
+        goto out;
+
+    FILE *out = stdout;
+    if (o->jsonl) {
+        size_t itemsize = npydt_dtype_itemsize(dt);
+        uint64_t done = 0;
+        while (done < rows && !d.failed) {
+            const unsigned char *batch;
+            uint64_t n;
+            if (rows_next(&src, &batch, &n, &d.err) != NPYDT_OK || n == 0) {
+                d.failed = 1;
+                break;
+            }
+            for (uint64_t j = 0; j < n; j++, done++) {
+                if (put_element(&d, out, dt, batch + j * itemsize, sel, nsel) != 0)
+                    break;
+                putc('\n', out);
+                if ((done & 4095) == 4095 && ferror(out))
+                    break;   /* the caller reports the write error */
+            }
+            if (ferror(out))
+                break;
+        }
+    } else {
+        char title[512];
+        make_title(title, sizeof title, in->name, h);
+        if ((*printed)++)
+            putc('\n', out);
+        if (print_table(&d, out, title, &src, sel, nsel, rows) != 0) {
+            if (!d.failed)
+                status = cli_usage_error("out of memory");
+        } else if (rows < count) {
+            fprintf(out, "(%llu of %llu elements; --head N or --jsonl for more)\n",
+                    (unsigned long long)rows, (unsigned long long)count);
+        }
+    }
+    if (d.failed) {
+        /* only reachable for data the checks above let through */
+        status = cli_report(in->name, &d.err);
+    }
+out:
+    if (src_open)
+        rows_close(&src);
+    free(d.ubuf);
+    free(sel);
+    free(storage);
+    npydt_header_free(h);
+    return status;
+}
+
+/* Up to 5 member names for a message, as "a.npy, b.npy, ...". */
+static void list_members(char *buf, size_t size, const struct cli_inputs *inputs)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < inputs->count && i < 5 && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                                inputs->items[i].member);
+    if (inputs->count > 5 && len < size)
+        snprintf(buf + len, size - len, ", ...");
+}
+
 int cmd_dump(int argc, char **argv)
 {
-    int jsonl = 0;
-    const char *fields = NULL, *file = NULL;
-    uint64_t head = 0;
-    int have_head = 0, opts_done = 0;
+    struct dump_opts o = {0};
+    const char *file = NULL;
+    int opts_done = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -728,7 +1201,7 @@ int cmd_dump(int argc, char **argv)
         } else if (strcmp(a, "--") == 0) {
             opts_done = 1;
         } else if (strcmp(a, "--jsonl") == 0) {
-            jsonl = 1;
+            o.jsonl = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(dump_usage, stdout);
             return EXIT_OK;
@@ -736,12 +1209,12 @@ int cmd_dump(int argc, char **argv)
             val = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
             if (!val)
                 return cli_usage_error("dump: --fields needs a list of fields");
-            fields = val;
+            o.fields = val;
         } else if (strncmp(a, "--head", 6) == 0 && (a[6] == '\0' || a[6] == '=')) {
             val = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val || parse_count(val, &head) != 0)
+            if (!val || parse_count(val, &o.head) != 0)
                 return cli_usage_error("dump: --head needs a count (0 or more)");
-            have_head = 1;
+            o.have_head = 1;
         } else {
             cli_usage_error("dump: unknown option '%s'", a);
             fputs(dump_usage, stderr);
@@ -755,99 +1228,38 @@ int cmd_dump(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);   /* a closed pipe is a write error, not a death */
 
-    npydt_file *f;
-    npydt_error err;
-    if (npydt_file_open(file, NPYDT_OPEN_READ, NULL, &f, &err) != NPYDT_OK) {
-        if (err.code == NPYDT_E_OBJECT)
-            snprintf(err.message, sizeof err.message,
-                     "object arrays hold pickled Python objects and cannot be dumped");
-        return cli_report(file, &err);
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
+    int status = cli_inputs_add(&inputs, file);
+    if (status != EXIT_OK)
+        goto done;
+    if (o.jsonl && inputs.count != 1) {
+        /* JSON lines are the elements of one array: a member separator
+         * would be a line like any record, so the archive must be narrowed */
+        char names[256];
+        list_members(names, sizeof names, &inputs);
+        status = inputs.count == 0
+                     ? cli_usage_error("dump: --jsonl prints the elements of one array, and "
+                                       "'%s' holds none",
+                                       file)
+                     : cli_usage_error("dump: --jsonl prints the elements of one array, and "
+                                       "'%s' holds %zu (%s): name one as '%s:NAME'",
+                                       file, inputs.count, names, file);
+        goto done;
     }
-    const npydt_header *h = npydt_file_header(f);
-    const npydt_dtype *dt = npydt_header_dtype(h);
-    const unsigned char *data = npydt_file_data(f);
-    struct selected *sel = NULL;
-    size_t nsel = 0;
-    char *storage = NULL;
-    int status = EXIT_OK;
-    if (fields && (status = select_fields(file, fields, dt, &sel, &nsel, &storage)) != EXIT_OK) {
-        npydt_file_close(f);
-        return status;
-    }
-    struct dumper d = {0};
-    d.ubuf_size = max_unicode(dt) + 1;
-    d.ubuf = malloc(d.ubuf_size);
-    if (!d.ubuf) {
-        status = cli_usage_error("out of memory");
-        goto out;
-    }
-    uint64_t count = npydt_header_count(h);
-    uint64_t rows = count;
-    if (have_head && head < rows)
-        rows = head;
-    if (!jsonl && !have_head && rows > TEXT_DEFAULT_HEAD)
-        rows = TEXT_DEFAULT_HEAD;
-
-    if (d.ubuf_size > 1) {
-        for (uint64_t i = 0; i < rows; i++) {
-            uint64_t off;
-            npydt_element_offset_flat(h, i, &off, NULL);
-            int bad = 0;
-            if (!sel) {
-                bad = check_unicode(&d, dt, data + off, 0, UINT64_MAX);
-            } else {
-                for (size_t k = 0; k < nsel && !bad; k++)
-                    bad = check_unicode(&d, dt, data + off, sel[k].offset,
-                                        sel[k].offset + npydt_dtype_itemsize(sel[k].dtype));
-            }
-            if (bad) {
-                status = cli_report(file, &d.err);
-                goto out;
-            }
-        }
-    }
-
-    FILE *out = stdout;
     static char obuf[1 << 16];
-    setvbuf(out, obuf, _IOFBF, sizeof obuf);
-    if (jsonl) {
-        for (uint64_t i = 0; i < rows; i++) {
-            uint64_t off;
-            npydt_element_offset_flat(h, i, &off, NULL);
-            if (put_element(&d, out, dt, data + off, sel, nsel) != 0)
-                break;
-            putc('\n', out);
-            if ((i & 4095) == 4095 && ferror(out))
-                break;   /* the caller reports the write error */
-        }
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    size_t printed = 0;
+    if (inputs.count == 1) {
+        status = dump_input(&inputs.items[0], &o, DUMP_ALL, &printed);
     } else {
-        char descr[200], title[512];
-        size_t need = npydt_dtype_descr(dt, descr, sizeof descr);
-        int t = snprintf(title, sizeof title, "%s: shape (", file);
-        for (size_t k = 0; k < npydt_header_ndim(h) && t > 0 && (size_t)t < sizeof title; k++)
-            t += snprintf(title + t, sizeof title - (size_t)t, "%s%llu", k ? ", " : "",
-                          (unsigned long long)npydt_header_shape(h)[k]);
-        if (t > 0 && (size_t)t < sizeof title)
-            snprintf(title + t, sizeof title - (size_t)t, "%s), %s order, dtype %s%s\n",
-                     npydt_header_ndim(h) == 1 ? "," : "",
-                     npydt_header_fortran_order(h) ? "Fortran" : "C", descr,
-                     need >= sizeof descr ? "..." : "");
-        if (print_table(&d, out, title, h, data, sel, nsel, rows) != 0) {
-            if (!d.failed)
-                status = cli_usage_error("out of memory");
-        } else if (rows < count) {
-            fprintf(out, "(%llu of %llu elements; --head N or --jsonl for more)\n",
-                    (unsigned long long)rows, (unsigned long long)count);
-        }
+        /* every member is checked before the first is printed */
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = dump_input(&inputs.items[i], &o, DUMP_CHECK, &printed);
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = dump_input(&inputs.items[i], &o, DUMP_PRINT, &printed);
     }
-    if (d.failed) {
-        /* only reachable for data the checks above let through */
-        status = cli_report(file, &d.err);
-    }
-out:
-    free(d.ubuf);
-    free(sel);
-    free(storage);
-    npydt_file_close(f);
+done:
+    cli_inputs_free(&inputs);
     return status;
 }
