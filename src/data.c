@@ -45,21 +45,12 @@ static npydt_status new_handle(const npydt_options *opts, npydt_header *h, npydt
 
 static npydt_status read_all(int fd, unsigned char *buf, size_t n, uint64_t off, npydt_error *err)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                             strerror(errno));
-        }
-        if (r == 0)
-            return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                             "the file shrank while its data was read");
-        done += (size_t)r;
-    }
-    return NPYDT_OK;
+    size_t got;
+    npydt_status st = io_pread(fd, buf, n, off, &got, err);
+    if (st == NPYDT_OK && got < n)
+        st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+                       "the file shrank while its data was read");
+    return st;
 }
 
 npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opts,
@@ -127,14 +118,11 @@ npydt_status npydt_file_open(const char *path, unsigned flags, const npydt_optio
 {
     if (out)
         *out = NULL;
-    if (!path)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "path is NULL");
-    /* O_NONBLOCK: a FIFO must not block the open; reads of regular files ignore it */
-    int fd = open(path, ((flags & NPYDT_OPEN_WRITE) ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
-                         strerror(errno));
-    npydt_status st = npydt_file_open_fd(fd, flags, opts, out, err);
+    int fd;
+    npydt_status st = io_open(path, (flags & NPYDT_OPEN_WRITE) != 0, &fd, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_file_open_fd(fd, flags, opts, out, err);
     close(fd);   /* a mapping outlives its descriptor */
     return st;
 }

@@ -2,13 +2,9 @@
 #include "dtype_build.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Ceiling on max_depth: descriptor conversion recurses once per level. */
-#define DEPTH_CEILING 4096u
 
 struct npydt_header {
     struct arena arena;
@@ -35,19 +31,6 @@ void npydt_options_init(npydt_options *opts)
     opts->allocator = NULL;
 }
 
-static npydt_status check_options(const npydt_options *opts, npydt_error *err)
-{
-    if (opts->limits.max_depth > DEPTH_CEILING)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "max_depth %u is above the ceiling of %u", opts->limits.max_depth,
-                         DEPTH_CEILING);
-    const npydt_allocator *a = opts->allocator;
-    if (a && (!a->malloc || !a->realloc || !a->free))
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "allocator is missing a function");
-    return NPYDT_OK;
-}
-
 /* ---- root dtypes ---------------------------------------------------------- */
 
 void npydt_dtype_free(npydt_dtype *root)
@@ -63,14 +46,11 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
                                bool typestr, npydt_dtype **out, npydt_error *err)
 {
     npydt_options defaults;
-    if (!opts) {
-        npydt_options_init(&defaults);
-        opts = &defaults;
-    }
+    opts = options_or_default(opts, &defaults);
     *out = NULL;
     if (!text && len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "text is NULL");
-    npydt_status st = check_options(opts, err);
+    npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
     struct arena ar;
@@ -278,16 +258,13 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
                                 npydt_header **out, npydt_error *err)
 {
     npydt_options defaults;
-    if (!opts) {
-        npydt_options_init(&defaults);
-        opts = &defaults;
-    }
+    opts = options_or_default(opts, &defaults);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
     if (!buf && len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buf is NULL");
-    npydt_status st = check_options(opts, err);
+    npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
     const unsigned char *b = buf;
@@ -351,35 +328,11 @@ npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options
     return st;
 }
 
-/* Read exactly n bytes at offset, or fewer at end of file. */
-static npydt_status read_at(int fd, void *buf, size_t n, uint64_t off, size_t *got,
-                            npydt_error *err)
-{
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                             strerror(errno));
-        }
-        if (r == 0)
-            break;
-        done += (size_t)r;
-    }
-    *got = done;
-    return NPYDT_OK;
-}
-
 npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
                             npydt_error *err)
 {
     npydt_options defaults;
-    if (!opts) {
-        npydt_options_init(&defaults);
-        opts = &defaults;
-    }
+    opts = options_or_default(opts, &defaults);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -393,13 +346,13 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
     uint64_t fsize = (uint64_t)stt.st_size;
     unsigned char pre[12];
     size_t got;
-    npydt_status st = read_at(fd, pre, sizeof pre, 0, &got, err);
+    npydt_status st = io_pread(fd, pre, sizeof pre, 0, &got, err);
     if (st != NPYDT_OK)
         return st;
     int major;
     uint32_t hlen;
     size_t hstart;
-    if ((st = check_options(opts, err)) != NPYDT_OK ||
+    if ((st = options_check(opts, err)) != NPYDT_OK ||
         (st = parse_preamble(pre, got, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
         return st;
     /* never allocate more than the file holds */
@@ -411,7 +364,7 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
     unsigned char *buf = alloc_bytes(opts->allocator, want);
     if (!buf)
         return set_nomem(err);
-    st = read_at(fd, buf, want, 0, &got, err);
+    st = io_pread(fd, buf, want, 0, &got, err);
     if (st == NPYDT_OK && got < want)
         st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,
                        "file shrank while reading the header");
@@ -433,11 +386,11 @@ npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt
 {
     if (out)
         *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
-    if (fd < 0)
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
-                         strerror(errno));
-    npydt_status st = npydt_parse_fd(fd, opts, out, err);
+    int fd;
+    npydt_status st = io_open(path, 0, &fd, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_parse_fd(fd, opts, out, err);
     close(fd);
     return st;
 }

@@ -47,6 +47,20 @@ void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
 char *arena_strndup(struct arena *ar, const char *s, size_t len);
 void arena_release(struct arena *ar);
 
+/* ---- options and files ----------------------------------------------------- */
+
+/* Ceiling on limits.max_depth: descriptor conversion recurses once per level. */
+#define NPYDT_DEPTH_CEILING 4096u
+
+/* opts, or the defaults written into *defaults when opts is NULL. */
+const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);
+/* Refuse limits above their ceilings and allocators missing a function. */
+npydt_status options_check(const npydt_options *opts, npydt_error *err);
+/* Open path for reading (or reading and writing) without blocking on FIFOs. */
+npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err);
+/* pread n bytes at off, retrying short reads; *got < n only at end of file. */
+npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err);
+
 /* ---- errors -------------------------------------------------------------- */
 
 /* Fill err (when non-NULL) and return code. path may be NULL. */

@@ -149,19 +149,6 @@ static npydt_status parse_dict_spec(struct npydt_schema *s, struct dtype_ctx *c,
     return NPYDT_OK;
 }
 
-static npydt_status check_opts(const npydt_options *opts, npydt_error *err)
-{
-    if (opts->limits.max_depth > CANCAST_MAX_DEPTH)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "max_depth %u is above the ceiling of %u", opts->limits.max_depth,
-                         CANCAST_MAX_DEPTH);
-    const npydt_allocator *a = opts->allocator;
-    if (a && (!a->malloc || !a->realloc || !a->free))
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "allocator is missing a function");
-    return NPYDT_OK;
-}
-
 /* Everything but the arena move; errors carry offsets into the trimmed
  * text (b bytes into the spec). */
 static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const char *spec,
@@ -203,16 +190,13 @@ npydt_status npydt_schema_compile(const char *spec, size_t len, const npydt_opti
                                   npydt_schema **out, npydt_error *err)
 {
     npydt_options defaults;
-    if (!opts) {
-        npydt_options_init(&defaults);
-        opts = &defaults;
-    }
+    opts = options_or_default(opts, &defaults);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
     if (!spec && len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "spec is NULL");
-    npydt_status st = check_opts(opts, err);
+    npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
     size_t b = 0, e = len;

@@ -731,13 +731,11 @@ npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts
 {
     if (out)
         *out = NULL;
-    if (!path)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "path is NULL");
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
-    if (fd < 0)
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
-                         strerror(errno));
-    npydt_status st = npydt_npz_open_fd(fd, opts, out, err);
+    int fd;
+    npydt_status st = io_open(path, 0, &fd, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_npz_open_fd(fd, opts, out, err);
     close(fd);
     return st;
 }

@@ -48,4 +48,11 @@ static inline uint64_t zip_rd64(const unsigned char *p)
     return (uint64_t)zip_rd32(p) | (uint64_t)zip_rd32(p + 4) << 32;
 }
 
+/* zlib's memory through the caller's allocator (opaque is the
+ * npydt_allocator, NULL for libc); zlib frees without a size, so each
+ * block keeps its size in front. Shared by reading and writing. */
+#include <zlib.h>
+voidpf zip_zalloc(voidpf opaque, uInt items, uInt size);
+void zip_zfree(voidpf opaque, voidpf ptr);
+
 #endif

@@ -34,7 +34,7 @@ struct npydt_npz_stream {
 /* zlib frees without a size: keep it in front of each block. */
 #define ZHEADER 16u
 
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
+voidpf zip_zalloc(voidpf opaque, uInt items, uInt size)
 {
     size_t n;
     if (__builtin_mul_overflow((size_t)items, (size_t)size, &n) || n > SIZE_MAX - ZHEADER)
@@ -47,7 +47,7 @@ static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
     return p + ZHEADER;
 }
 
-static void z_free(voidpf opaque, voidpf ptr)
+void zip_zfree(voidpf opaque, voidpf ptr)
 {
     if (!ptr)
         return;
@@ -87,8 +87,8 @@ npydt_status npydt_npz_stream_open(const npydt_npz *z, size_t i, npydt_npz_strea
     s->alloc = a;
     s->crc = crc32(0, Z_NULL, 0);
     if (s->m->method == NPYDT_NPZ_DEFLATED) {
-        s->zs.zalloc = z_alloc;
-        s->zs.zfree = z_free;
+        s->zs.zalloc = zip_zalloc;
+        s->zs.zfree = zip_zfree;
         s->zs.opaque = (voidpf)(uintptr_t)a;
         int r = inflateInit2(&s->zs, -MAX_WBITS); /* raw deflate, as zip stores it */
         if (r != Z_OK) {

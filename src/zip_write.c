@@ -81,34 +81,6 @@ struct npydt_npz_writer {
 
 #define ULL(x) ((unsigned long long)(x))
 
-/* ---- zlib's memory through the caller's allocator -------------------------- */
-
-/* zlib frees without a size: keep it in front of each block. */
-#define ZHEADER 16u
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    size_t n;
-    if (__builtin_mul_overflow((size_t)items, (size_t)size, &n) || n > SIZE_MAX - ZHEADER)
-        return Z_NULL;
-    n += ZHEADER;
-    unsigned char *p = alloc_bytes(opaque, n);
-    if (!p)
-        return Z_NULL;
-    memcpy(p, &n, sizeof n);
-    return p + ZHEADER;
-}
-
-static void z_free(voidpf opaque, voidpf ptr)
-{
-    if (!ptr)
-        return;
-    unsigned char *p = (unsigned char *)ptr - ZHEADER;
-    size_t n;
-    memcpy(&n, p, sizeof n);
-    free_bytes(opaque, p, n);
-}
-
 /* ---- little-endian stores ------------------------------------------------- */
 
 static unsigned char *put16(unsigned char *p, uint64_t v)
@@ -454,8 +426,8 @@ npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
                 return set_nomem(err);
         }
         if (!w->zinit) {
-            w->zs.zalloc = z_alloc;
-            w->zs.zfree = z_free;
+            w->zs.zalloc = zip_zalloc;
+            w->zs.zfree = zip_zfree;
             w->zs.opaque = (voidpf)(uintptr_t)w->alloc;
             /* zlib.compressobj(-1, DEFLATED, -15) as zipfile makes it */
             int r = deflateInit2(&w->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
