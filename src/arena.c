@@ -51,6 +51,14 @@ void arena_init(struct arena *ar, const npydt_allocator *alloc)
 
 void *arena_alloc(struct arena *ar, size_t size)
 {
+    void *p = arena_alloc_raw(ar, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *arena_alloc_raw(struct arena *ar, size_t size)
+{
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size)
         return NULL;
@@ -73,7 +81,6 @@ void *arena_alloc(struct arena *ar, size_t size)
     }
     void *p = ar->head->data + ar->used;
     ar->used += need;
-    memset(p, 0, size);
     return p;
 }
 
@@ -89,7 +96,7 @@ char *arena_strndup(struct arena *ar, const char *s, size_t len)
 {
     if (len == SIZE_MAX)
         return NULL;
-    char *d = arena_alloc(ar, len + 1);
+    char *d = arena_alloc_raw(ar, len + 1);
     if (d) {
         if (len)
             memcpy(d, s, len);

@@ -3,33 +3,60 @@
  * (name, type[, shape]) entries in which ('', V-type) entries are padding. */
 #include "dtype_build.h"
 
-#include <stdio.h>
 #include <string.h>
 
-/* Extend the error path with a field name; returns the old length. */
+/* Extend the error path with a field name; returns the old length. The
+ * path only serves messages: a long one is cut, never overflowed. */
 static size_t path_push(struct dtype_ctx *c, const char *name)
 {
-    size_t old = strlen(c->path);
-    snprintf(c->path + old, sizeof c->path - old, "%s%s", old ? "." : "", name);
+    size_t old = strlen(c->path), at = old;
+    if (old && at + 1 < sizeof c->path)
+        c->path[at++] = '.';
+    size_t n = strlen(name);
+    if (n > sizeof c->path - 1 - at)
+        n = sizeof c->path - 1 - at;
+    memcpy(c->path + at, name, n);
+    c->path[at + n] = '\0';
     return old;
 }
 
-static bool is_padding(const char *name, const struct lit *name_lit, const npydt_dtype *dt)
+npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl, const char *name,
+                            bool plain_name, const char *title, const npydt_dtype *dt,
+                            size_t text_offset)
 {
     /* NumPy: name == '' and dt.type is void and dt.names is None, which
-     * holds for plain V types and for every subarray. */
-    return name_lit->kind == LIT_STR && name[0] == '\0' &&
-           ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+     * holds for plain V types and for every subarray */
+    bool padding = plain_name && name[0] == '\0' &&
+                   ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+    if (!padding) {
+        if (fl->n == fl->cap) {
+            size_t cap = fl->cap ? 2 * fl->cap : 8;
+            size_t bytes;
+            struct field_spec *bigger = NULL;
+            if (!__builtin_mul_overflow(cap, sizeof *bigger, &bytes))
+                bigger = arena_alloc_raw(c->arena, bytes);   /* filled as entries come */
+            if (!bigger)
+                return set_nomem(c->err);
+            if (fl->n)
+                memcpy(bigger, fl->specs, fl->n * sizeof *bigger);
+            fl->specs = bigger;
+            fl->cap = cap;
+        }
+        fl->specs[fl->n++] = (struct field_spec){name, title, dt, fl->offset, text_offset};
+    }
+    if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
+        return set_error(c->err, NPYDT_E_OVERFLOW, text_offset, c->path,
+                         "struct itemsize does not fit a C int");
+    return NPYDT_OK;
 }
 
 static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
 {
-    size_t n = v->u.seq.n;
-    struct field_spec *specs = arena_alloc_array(c->arena, n ? n : 1, sizeof *specs);
-    if (!specs)
+    struct field_list fl = {0};
+    fl.cap = v->u.seq.n ? v->u.seq.n : 1;
+    fl.specs = arena_alloc_array(c->arena, fl.cap, sizeof *fl.specs);
+    if (!fl.specs)
         return set_nomem(c->err);
-    size_t nf = 0;
-    uint64_t offset = 0;
     for (const struct lit *e = v->u.seq.head; e; e = e->next) {
         if ((e->kind != LIT_TUPLE && e->kind != LIT_LIST) || e->u.seq.n < 2 || e->u.seq.n > 3)
             return set_error(c->err, NPYDT_E_VALUE, e->start, c->path,
@@ -60,21 +87,12 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
         if (st == NPYDT_OK && shape_lit)
             st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
         c->path[saved] = '\0';
+        if (st == NPYDT_OK)
+            st = field_list_add(c, &fl, name, name_lit->kind == LIT_STR, title, dt, e->start);
         if (st != NPYDT_OK)
             return st;
-        if (!is_padding(name, name_lit, dt)) {
-            specs[nf].name = name;
-            specs[nf].title = title;
-            specs[nf].dtype = dt;
-            specs[nf].offset = offset;
-            specs[nf].text_offset = e->start;
-            nf++;
-        }
-        if (!ck_add(offset, dt->itemsize, &offset) || offset > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, e->start, c->path,
-                             "struct itemsize does not fit a C int");
     }
-    return dtype_make_struct(c, specs, nf, offset, v->start, out);
+    return dtype_make_struct(c, fl.specs, fl.n, fl.offset, v->start, out);
 }
 
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)

@@ -223,25 +223,41 @@ static npydt_status finish_sizes(struct npydt_header *h, npydt_error *err)
     return NPYDT_OK;
 }
 
-static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
-                                      const npydt_limits *lim, npydt_error *err)
+/* The general path: the whole literal grammar, then its meaning. */
+static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ctx *c,
+                                         const char *text, size_t len, const npydt_dtype **dt)
 {
     struct lit *d;
-    npydt_status st = lit_parse_text(&h->arena, text, len, h->major, lim, err, &d);
+    npydt_status st = lit_parse_text(&h->arena, text, len, h->major, c->limits, c->err, &d);
     if (st != NPYDT_OK)
         return st;
-    if ((st = check_dict(d, err)) != NPYDT_OK)
+    if ((st = check_dict(d, c->err)) != NPYDT_OK)
         return st;
     const struct lit *key;
     const struct lit *fo = dict_get(d, "fortran_order", &key);
     if (fo->kind != LIT_BOOL)
-        return set_error(err, NPYDT_E_VALUE, fo->start, NULL, "fortran_order is not a bool");
+        return set_error(c->err, NPYDT_E_VALUE, fo->start, NULL, "fortran_order is not a bool");
     h->fortran_order = fo->u.b;
-    if ((st = parse_shape(h, dict_get(d, "shape", &key), lim, err)) != NPYDT_OK)
+    if ((st = parse_shape(h, dict_get(d, "shape", &key), c->limits, c->err)) != NPYDT_OK)
         return st;
+    return descr_from_lit(c, dict_get(d, "descr", &key), dt);
+}
+
+static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
+                                      const npydt_limits *lim, npydt_error *err)
+{
     struct dtype_ctx c = {.arena = &h->arena, .limits = lim, .err = err};
     const npydt_dtype *dt;
-    st = descr_from_lit(&c, dict_get(d, "descr", &key), &dt);
+    /* what np.save writes is read directly; anything else, and every
+     * error, goes through the grammar */
+    npydt_status st = header_fast(&c, text, len, &h->fortran_order, &h->shape, &h->ndim, &dt);
+    if (st == NPYDT_E_NOMEM)
+        return st;
+    if (st != NPYDT_OK) {
+        c.nfields = 0;
+        c.path[0] = '\0';
+        st = parse_header_literal(h, &c, text, len, &dt);
+    }
     if (st != NPYDT_OK)
         return st;
     npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
