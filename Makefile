@@ -104,7 +104,7 @@ $(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 check: all $(TEST_BINS) $(O)/tests/descr_probe
-	$(Q)O=$(O) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
+	$(Q)O=$(O) SANITIZE=$(SANITIZE) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
 
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
@@ -128,7 +128,143 @@ clean:
 	rm -rf $(O)
 
 # @fuzz-targets@
+# Fuzzing (fuzz/): one libFuzzer harness fuzz/fuzz_NAME.c per layer, with
+# fuzz/NAME.dict, a seed corpus fuzz/corpus/NAME/ and fuzz/regressions/NAME/.
+#   make fuzz                  clang -fsanitize=fuzzer,address,undefined into $(O)/fuzz/
+#   make fuzz-run SECONDS=N    each harness N seconds; new inputs go to $(FUZZ_SCRATCH)
+#   make check                 also replays every corpus through every harness,
+#                              built with $(CC) and fuzz/replay_main.c (no libFuzzer)
+#   make coverage              gcc --coverage build in $(COV_O): tests + replays, then
+#                              line and branch coverage of the hand-written sources
+# Every fuzz/fuzz_NAME.c is a harness: the header layer's three first, then
+# the others (records, schema, npz, ...) as their files appear.
+FUZZERS := header descr alloc $(sort $(filter-out header descr alloc,\
+	$(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))))
+FUZZ_CC ?= clang
+SECONDS ?= 60
+FUZZ_SCRATCH ?= $(O)/fuzz-scratch
+FUZZ_MAX_LEN_header ?= 4096
+FUZZ_MAX_LEN_descr ?= 2048
+FUZZ_MAX_LEN_alloc ?= 4096
+FUZZ_RUN_FLAGS ?= -rss_limit_mb=2048 -timeout=20 -print_final_stats=1
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	-Iinclude -Isrc -I$(O)/gen $(CFLAGS)
+FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/parser.o $(O)/fuzz/lib/lexer.o
+FUZZ_BINS = $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZERS))
+REPLAY_BINS = $(patsubst %,$(O)/fuzz-replay/fuzz_%,$(FUZZERS))
+COV_O ?= $(O)/coverage
+
+$(O)/fuzz/lib/%.o: src/%.c $(O)/gen/parser.h
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/lib/%.o: $(O)/gen/%.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/obj/%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(O)/fuzz/fuzz_%: $(O)/fuzz/obj/fuzz_%.o $(FUZZ_LIB_OBJS)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS_ALL)
+
+fuzz: $(FUZZ_BINS)
+
+# One harness after another, each on its seed and regression corpora with its
+# dictionary; libFuzzer writes new inputs into the first (scratch) directory.
+fuzz_max_len = $(or $(FUZZ_MAX_LEN_$(1)),4096)
+fuzz-run: fuzz
+	$(Q)for f in $(FUZZERS); do \
+	    mkdir -p $(FUZZ_SCRATCH)/$$f fuzz/regressions/$$f; \
+	    dict=; [ -f fuzz/$$f.dict ] && dict=-dict=fuzz/$$f.dict; \
+	    $(foreach f,$(FUZZERS),ml_$(f)=$(call fuzz_max_len,$(f));) eval ml=\$$ml_$$f; \
+	    echo "fuzz-run: $$f for $(SECONDS) s (max_len $$ml)"; \
+	    $(O)/fuzz/fuzz_$$f $(FUZZ_RUN_FLAGS) -max_total_time=$(SECONDS) $$dict \
+	        -max_len=$$ml -artifact_prefix=$(FUZZ_SCRATCH)/$$f- \
+	        $(FUZZ_SCRATCH)/$$f fuzz/corpus/$$f fuzz/regressions/$$f \
+	        >$(FUZZ_SCRATCH)/$$f.log 2>&1; rc=$$?; \
+	    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|INFO: seed corpus)' \
+	        $(FUZZ_SCRATCH)/$$f.log; \
+	    if [ $$rc -ne 0 ]; then \
+	        tail -n 40 $(FUZZ_SCRATCH)/$$f.log; \
+	        echo "fuzz-run: $$f failed (exit $$rc); input saved as $(FUZZ_SCRATCH)/$$f-*"; \
+	        exit 1; \
+	    fi; \
+	done
+
+# The same harness code without libFuzzer, built like the tests (so a
+# SANITIZE= build replays under the sanitizers); `make check` runs them.
+$(O)/fuzz-replay/obj/%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/fuzz-replay/fuzz_%: $(O)/fuzz-replay/obj/fuzz_%.o $(O)/fuzz-replay/obj/replay_main.o $(LIB_A)
+	$(Q)$(CC) -o $@ $< $(O)/fuzz-replay/obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+
+# parses files once: tests/check_linear.sh counts its instructions
+$(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+
+check: $(REPLAY_BINS) $(O)/tests/tools/parse_once
+
+# objects made by the pattern chains above are kept, not rebuilt every time
+.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,$(O)/fuzz/obj/fuzz_%.o,$(FUZZERS)) \
+	$(patsubst %,$(O)/fuzz-replay/obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-replay/obj/replay_main.o
+
+# the report is written even when a test fails; the exit status still says so
+coverage:
+	$(Q)find $(COV_O) -name '*.gcda' -delete 2>/dev/null || true
+	$(Q)$(MAKE) --no-print-directory O=$(COV_O) COVERAGE=1 SANITIZE= check; rc=$$?; \
+	    $(PYTHON) tests/tools/coverage_report.py $(COV_O) && exit $$rc
+
+-include $(wildcard $(O)/fuzz/lib/*.d $(O)/fuzz/obj/*.d $(O)/fuzz-replay/obj/*.d)
 
 # @bench-targets@
+# Benchmarks (tests/bench/): `make bench` builds the library, the command and
+# tests/bench/bench.c with -O2 and no sanitizer into $(O)/bench/ (whatever
+# SANITIZE or COVERAGE say), then runs npydt next to NumPy (the worker
+# tests/bench/numpy_worker.py under $(PYTHON)) and prints one table of ratios;
+# per-round times go to $(O)/bench/results.tsv. Its files (a 1 GB sparse one
+# among them) live in $(O)/bench/tmp.XXXXXX, removed at the end, on failure
+# and on interrupt. BENCH_ARGS=--quick: a small trial run; --rounds N.
+BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
+BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/parser.o $(O)/bench/lib/lexer.o
+BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
+BENCH_ARGS ?=
+
+$(O)/bench/lib/%.o: src/%.c $(O)/gen/parser.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
+
+$(O)/bench/lib/%.o: $(O)/gen/%.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
+
+$(O)/bench/libnpydt.a: $(BENCH_LIB_OBJS)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(O)/bench/cli/%.o: src/cli/%.c include/npydt.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(BENCH_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/bench/npydt: $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a
+	$(Q)$(CC) -o $@ $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
+
+$(O)/bench/npydt_bench: tests/bench/bench.c include/npydt.h $(O)/bench/libnpydt.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
+
+bench: $(O)/bench/npydt_bench $(O)/bench/npydt
+	$(Q)d=$$(mktemp -d "$(O)/bench/tmp.XXXXXX") || exit 1; \
+	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
+	$(O)/bench/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
+	    --npydt $(O)/bench/npydt --tmp "$$d" --out $(O)/bench/results.tsv $(BENCH_ARGS)
+
+.SECONDARY: $(BENCH_LIB_OBJS) $(BENCH_CLI_OBJS)
+-include $(wildcard $(O)/bench/lib/*.d $(O)/bench/cli/*.d)
 
 -include $(wildcard $(O)/lib/*.d $(O)/cli/*.d $(O)/tests/*.d)

@@ -88,7 +88,11 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             if (utf8) {
                 uint32_t cp;
                 size_t k = utf8_decode(s, (size_t)(e - s), &cp);
-                memcpy(out + n, s, k);   /* validated before lexing */
+                if (k == 0) {   /* validated before lexing: never, but never loop */
+                    lex_error(p, NPYDT_E_ENCODING, off, "invalid UTF-8 in string%s", "");
+                    return NULL;
+                }
+                memcpy(out + n, s, k);
                 n += k;
                 s += k;
             } else {
@@ -99,9 +103,8 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             continue;
         }
         if (*s != '\\' || raw) {
-            if (raw && *s == '\\' && s + 1 < e) {
-                out[n++] = (char)*s++;  /* keeps the escaped quote too */
-            }
+            /* raw strings keep backslashes; what follows one is read as
+             * any other character (a non-ASCII one decoded above) */
             out[n++] = (char)*s++;
             continue;
         }
@@ -161,12 +164,9 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             continue;
         }
         if (bytes) {
-            if (cp > 0xFF) cp &= 0xFF;     /* octal escapes above \377 */
-            if (cp >= 0x80) {
-                lex_error(p, NPYDT_E_SYNTAX, off, "non-ASCII byte escape%s", "");
-                return NULL;
-            }
-            out[n++] = (char)cp;
+            /* any byte, as Python keeps it (octal escapes above \377 wrap);
+             * the content of a bytes literal is never read as text */
+            out[n++] = (char)(cp & 0xFF);
         } else if (!put_cp(p, out, &n, cp, off)) {
             return NULL;
         }
@@ -203,7 +203,8 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
         if (*s == '\\') {
             if (s + 1 >= lim)
                 return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
-            s += 2;
+            /* a backslash before CR LF continues the line, as before LF */
+            s += s[1] == '\r' && lim - s > 2 && s[2] == '\n' ? 3 : 2;
             continue;
         }
         if (!triple && (*s == '\n' || *s == '\r'))

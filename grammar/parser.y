@@ -33,7 +33,7 @@ struct lit_span { size_t start, end; };
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
 static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
-static struct lit *concat(struct lit_parser *p, struct lit *a, struct lit *b);
+static struct lit *join(struct lit_parser *p, struct lit *parts);
 static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
 
 #define NEED(x) do { if (!(x)) YYABORT; } while (0)
@@ -71,7 +71,7 @@ top:
 ;
 
 value:
-    strings
+    strings          { NEED($$ = join(p, $1)); }
   | number
   | PLUS number      { $$ = $2; $$->start = @$.start; }
   | MINUS number     { NEED($$ = negate(p, $2, &@$)); }
@@ -89,11 +89,13 @@ number:
   | FLOAT
 ;
 
+/* adjacent string literals, collected and joined once (joining pairwise
+ * would copy the prefix again for every piece: quadratic) */
 strings:
-    STRING
-  | BYTES
-  | strings STRING   { NEED($$ = concat(p, $1, $2)); }
-  | strings BYTES    { NEED($$ = concat(p, $1, $2)); }
+    STRING           { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
+  | BYTES            { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
+  | strings STRING   { NEED($$ = append(p, $1, $2)); }
+  | strings BYTES    { NEED($$ = append(p, $1, $2)); }
 ;
 
 tuple:
@@ -161,26 +163,40 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     return seq;
 }
 
-/* Adjacent string literals concatenate, as in Python; str and bytes do not mix. */
-static struct lit *concat(struct lit_parser *p, struct lit *a, struct lit *b)
+/* Adjacent string literals concatenate, as in Python; str and bytes do not
+ * mix. parts is the list the strings rule collected; the result is its
+ * first literal, holding the whole text. */
+static struct lit *join(struct lit_parser *p, struct lit *parts)
 {
-    if (a->kind != b->kind) {
-        if (p->status == NPYDT_OK)
-            p->status = set_error(p->err, NPYDT_E_SYNTAX, b->start, NULL,
-                                  "cannot mix bytes and nonbytes literals");
-        return NULL;
+    struct lit *a = parts->u.seq.head;
+    if (parts->u.seq.n == 1)
+        return a;
+    size_t len = 0;
+    for (const struct lit *b = a; b; b = b->next) {
+        if (b->kind != a->kind) {
+            if (p->status == NPYDT_OK)
+                p->status = set_error(p->err, NPYDT_E_SYNTAX, b->start, NULL,
+                                      "cannot mix bytes and nonbytes literals");
+            return NULL;
+        }
+        len += b->u.str.len;   /* no overflow: each piece is shorter than the text */
     }
-    char *s = arena_alloc(p->arena, a->u.str.len + b->u.str.len + 1);
+    char *s = arena_alloc(p->arena, len + 1);
     if (!s) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
         return NULL;
     }
-    memcpy(s, a->u.str.s, a->u.str.len);
-    memcpy(s + a->u.str.len, b->u.str.s, b->u.str.len + 1);
+    size_t at = 0;
+    for (const struct lit *b = a; b; b = b->next) {
+        memcpy(s + at, b->u.str.s, b->u.str.len);
+        at += b->u.str.len;
+    }
+    s[len] = '\0';
     a->u.str.s = s;
-    a->u.str.len += b->u.str.len;
-    a->end = b->end;
+    a->u.str.len = len;
+    a->end = parts->u.seq.tail->end;
+    a->next = NULL;
     return a;
 }
 
@@ -255,10 +271,13 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p)
 npydt_status lit_parse(struct lit_parser *p)
 {
     int r = lit_yyparse(p);
-    if (r != 0 && p->status == NPYDT_OK)
-        p->status = r == 2 ? set_nomem(p->err)
-                           : set_error(p->err, NPYDT_E_SYNTAX, NPYDT_NO_OFFSET, NULL,
-                                       "invalid header literal");
+    /* 2: the stack could not grow. Bison has already reported "memory
+     * exhausted" through lit_yyerror, as a syntax error: replace it. */
+    if (r == 2)
+        p->status = set_nomem(p->err);
+    else if (r != 0 && p->status == NPYDT_OK)
+        p->status = set_error(p->err, NPYDT_E_SYNTAX, NPYDT_NO_OFFSET, NULL,
+                              "invalid header literal");
     if (r == 0 && p->status != NPYDT_OK)
         p->result = NULL;
     return p->status;

@@ -129,30 +129,58 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
 
 /* ---- duplicate names and titles ---------------------------------------- */
 
-struct name_set {
-    const char **slots;
-    size_t mask;
+/* Names and titles of one struct share a namespace. They are checked by
+ * sorting, not hashing: names chosen by the input can make a hash table's
+ * probes collide (FNV-style hashes even give multi-collisions for free),
+ * and then it costs quadratic time; a merge sort costs n log n comparisons
+ * whatever the names. */
+struct name_ref {
+    const char *s;
+    size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
 
-static uint64_t hash_str(const char *s)
+static bool name_ref_le(const struct name_ref *a, const struct name_ref *b)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    int c = strcmp(a->s, b->s);
+    return c < 0 || (c == 0 && a->order <= b->order);
 }
 
-/* Returns false if s was already present. */
-static bool name_set_add(struct name_set *set, const char *s)
+/* Bottom-up merge sort of v[0..n) with tmp[0..n) as scratch; returns the
+ * array that holds the result (v or tmp). */
+static struct name_ref *name_sort(struct name_ref *v, struct name_ref *tmp, size_t n)
 {
-    size_t i = (size_t)hash_str(s) & set->mask;
-    while (set->slots[i]) {
-        if (strcmp(set->slots[i], s) == 0)
-            return false;
-        i = (i + 1) & set->mask;
+    for (size_t width = 1; width < n; width = width > n / 2 ? n : 2 * width) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = n - lo > width ? lo + width : n;
+            size_t hi = n - mid > width ? mid + width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = name_ref_le(&v[i], &v[j]) ? v[i++] : v[j++];
+            while (i < mid)
+                tmp[k++] = v[i++];
+            while (j < hi)
+                tmp[k++] = v[j++];
+            if (hi == n)
+                break;
+        }
+        struct name_ref *t = v;
+        v = tmp;
+        tmp = t;
     }
-    set->slots[i] = s;
-    return true;
+    return v;
+}
+
+/* The first name or title, in field order, that repeats an earlier one:
+ * its order number, or SIZE_MAX when all are distinct. */
+static size_t first_duplicate(struct name_ref *v, struct name_ref *tmp, size_t n)
+{
+    struct name_ref *sorted = name_sort(v, tmp, n);
+    size_t first = SIZE_MAX;
+    for (size_t i = 1; i < n; i++)
+        if (sorted[i].order < first && strcmp(sorted[i - 1].s, sorted[i].s) == 0 &&
+            (i < 2 || strcmp(sorted[i - 2].s, sorted[i].s) != 0))
+            first = sorted[i].order;   /* the second of its group */
+    return first;
 }
 
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
@@ -166,22 +194,31 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     struct npydt_field *fields = arena_alloc_array(c->arena, n ? n : 1, sizeof *fields);
     if (!dt || !fields)
         return set_nomem(c->err);
-    /* room for every name and title at load factor <= 1/2 */
-    size_t cap = 8;
-    while (cap < 4 * n)
-        cap *= 2;
-    struct name_set set = {arena_alloc_array(c->arena, cap, sizeof(char *)), cap - 1};
-    if (!set.slots)
+    size_t nrefs = n;
+    for (size_t i = 0; i < n; i++)
+        nrefs += specs[i].title != NULL;
+    /* the entries and the sort's scratch (arena_alloc_array checks the size) */
+    struct name_ref *refs = arena_alloc_array(c->arena, nrefs ? 2 * nrefs : 1, sizeof *refs);
+    if (!refs)
         return set_nomem(c->err);
+    nrefs = 0;
+    for (size_t i = 0; i < n; i++) {
+        refs[nrefs++] = (struct name_ref){specs[i].name, 2 * i};
+        if (specs[i].title)
+            refs[nrefs++] = (struct name_ref){specs[i].title, 2 * i + 1};
+    }
+    size_t dup = first_duplicate(refs, refs + nrefs, nrefs);
+    if (dup != SIZE_MAX) {
+        const struct field_spec *f = &specs[dup / 2];
+        if (dup % 2 == 0)
+            return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+                             "field name '%s' already used as a name or title", f->name);
+        return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+                         "title '%s' already used as a name or title", f->title);
+    }
     bool has_object = false;
     for (size_t i = 0; i < n; i++) {
         const struct field_spec *f = &specs[i];
-        if (!name_set_add(&set, f->name))
-            return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                             "field name '%s' already used as a name or title", f->name);
-        if (f->title && !name_set_add(&set, f->title))
-            return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                             "title '%s' already used as a name or title", f->title);
         fields[i].name = f->name;
         fields[i].title = f->title;
         fields[i].offset = f->offset;

@@ -5,13 +5,28 @@
 
 #include <string.h>
 
+/* Every field carries its own copy of its path, so a long path over many
+ * fields ("aaaa...a.f0", "aaaa...a.f1", ...) would cost memory quadratic
+ * in the descriptor. The paths may total at most max(64, D) times the
+ * bytes of all names and nodes of the dtype (each of which came from the
+ * text), plus 1 MiB, where D is the deepest nesting of structs. Real
+ * dtypes stay far below: a chain of D structs costs D / 2 times its names,
+ * and D is at most 65 under the default max_depth. */
+#define PATH_BYTES_PER_NAME_BYTE 64u
+#define PATH_BYTES_FLOOR ((uint64_t)1 << 20)
+
 struct walk {
     struct dtype_ctx *c;
     npydt_leaf *leaves;      /* NULL on the counting pass */
     size_t n;
     npydt_repeat reps[64];
     uint32_t nreps;
+    const npydt_repeat *shared; /* copy of reps[0..nreps) for the next leaves, or NULL */
     const char *path;        /* of the node being walked; "" at the root */
+    size_t path_len;
+    uint64_t path_bytes;     /* counting pass: all field paths, NULs included */
+    uint64_t name_bytes;     /* counting pass: names, titles and nodes */
+    uint32_t struct_depth, max_struct_depth;
 };
 
 static npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
@@ -27,13 +42,17 @@ static npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t off
         l->count = 1;
         l->nrepeats = w->nreps;
         if (w->nreps) {
-            npydt_repeat *r = arena_alloc_array(w->c->arena, w->nreps, sizeof *r);
-            if (!r)
-                return set_nomem(w->c->err);
-            memcpy(r, w->reps, w->nreps * sizeof *r);
+            /* leaves under the same subarrays share one copy */
+            if (!w->shared) {
+                npydt_repeat *r = arena_alloc_array(w->c->arena, w->nreps, sizeof *r);
+                if (!r)
+                    return set_nomem(w->c->err);
+                memcpy(r, w->reps, w->nreps * sizeof *r);
+                w->shared = r;
+            }
             for (uint32_t i = 0; i < w->nreps; i++)
-                l->count *= r[i].count;   /* bounded: the bytes fit a C int */
-            l->repeats = r;
+                l->count *= w->reps[i].count;   /* bounded: the bytes fit a C int */
+            l->repeats = w->shared;
         }
     }
     w->n++;
@@ -61,35 +80,49 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
             npydt_repeat saved = *prev;
             prev->count = saved.count * items;
             prev->stride = base->itemsize;
+            w->shared = NULL;
             st = walk(w, base, offset, depth + 1);
             w->reps[w->nreps - 1] = saved;
         } else {
             w->reps[w->nreps++] = (npydt_repeat){items, base->itemsize};
+            w->shared = NULL;
             st = walk(w, base, offset, depth + 1);
             w->nreps--;
         }
+        w->shared = NULL;
+        w->name_bytes += 1;
         return st;
     }
     case NPYDT_STRUCT:
+        w->name_bytes += 1;
+        if (++w->struct_depth > w->max_struct_depth)
+            w->max_struct_depth = w->struct_depth;
         for (size_t i = 0; i < dt->nfields; i++) {
             const struct npydt_field *f = &dt->fields[i];
             const char *parent = w->path;
+            size_t plen = w->path_len, nlen = strlen(f->name);
+            /* "parent.name": plen + 1 + nlen, which fits (both are in memory) */
+            w->path_len = plen + (plen ? 1 : 0) + nlen;
             if (w->leaves) {
-                size_t plen = strlen(parent), nlen = strlen(f->name);
-                char *p = arena_alloc(w->c->arena, plen + nlen + 2);
+                char *p = arena_alloc(w->c->arena, w->path_len + 1);
                 if (!p)
                     return set_nomem(w->c->err);
                 memcpy(p, parent, plen);
                 if (plen)
-                    p[plen++] = '.';
-                memcpy(p + plen, f->name, nlen + 1);
+                    p[plen] = '.';
+                memcpy(p + w->path_len - nlen, f->name, nlen + 1);
                 w->path = p;
+            } else {
+                w->path_bytes += w->path_len + 1;
+                w->name_bytes += nlen + 1 + (f->title ? strlen(f->title) : 0);
             }
             npydt_status st = walk(w, f->dtype, offset + f->offset, depth + 1);
             w->path = parent;
+            w->path_len = plen;
             if (st != NPYDT_OK)
                 return st;
         }
+        w->struct_depth--;
         return NPYDT_OK;
     }
     return NPYDT_OK;
@@ -108,6 +141,14 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
     npydt_status st = walk(w, dt, 0, 0);
     if (st != NPYDT_OK)
         return st;
+    uint32_t per = w->max_struct_depth > PATH_BYTES_PER_NAME_BYTE ? w->max_struct_depth
+                                                                 : PATH_BYTES_PER_NAME_BYTE;
+    /* no overflow: name_bytes counts bytes in memory, per <= 4096 */
+    if (w->path_bytes > w->name_bytes * per + PATH_BYTES_FLOOR)
+        return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                         "the field paths would take %llu bytes, more than %u times "
+                         "the names of the dtype",
+                         (unsigned long long)w->path_bytes, per);
     size_t n = w->n;
     if (n) {
         w->leaves = arena_alloc_array(c->arena, n, sizeof *w->leaves);

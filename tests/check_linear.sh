@@ -1,0 +1,67 @@
+#!/bin/sh
+# Time linear in header length: for each family of pathological headers
+# (tests/tools/pathological.py), the instructions npydt_parse_buffer runs
+# for a header of 8n bytes, per byte, stay within 1.5x of those for n
+# bytes. Instruction counts come from valgrind's callgrind, which is
+# deterministic (wall time is not). Prints
+#   linear: N passed, M failed
+# or SKIP when valgrind is missing or the build is sanitized.
+O=${O:-build}
+PY=${PYTHON:-/usr/bin/python3}
+BIN=$O/tests/tools/parse_once
+SMALL=${LINEAR_SMALL:-16384}
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "SKIP: linear-time check (valgrind not installed)"
+    exit 0
+fi
+if [ ! -x "$BIN" ]; then
+    echo "SKIP: linear-time check ($BIN not built)"
+    exit 0
+fi
+if nm "$BIN" 2>/dev/null | grep -q '__[at]san_init'; then
+    echo "SKIP: linear-time check (sanitized build: valgrind cannot run it)"
+    exit 0
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# instructions of npydt_parse_buffer for one file
+count() {
+    valgrind --tool=callgrind --toggle-collect=npydt_parse_buffer \
+        --callgrind-out-file="$dir/cg.out" "$BIN" "$1" >"$dir/status" 2>"$dir/vg.log" || return 1
+    sed -n 's/^summary: *//p' "$dir/cg.out"
+}
+passed=0
+failed=0
+for fam in $("$PY" tests/tools/pathological.py --list); do
+    big=$((SMALL * 8))
+    "$PY" tests/tools/pathological.py "$fam" "$SMALL" "$dir/small.npy" &&
+        "$PY" tests/tools/pathological.py "$fam" "$big" "$dir/big.npy" || {
+        echo "linear: cannot write family $fam"
+        failed=$((failed + 1))
+        continue
+    }
+    a=$(count "$dir/small.npy")
+    sa=$(sed 's/.*: //' "$dir/status")
+    b=$(count "$dir/big.npy")
+    sb=$(sed 's/.*: //' "$dir/status")
+    if [ -z "$a" ] || [ -z "$b" ] || [ "$a" -eq 0 ]; then
+        echo "linear: $fam: no instruction count"
+        failed=$((failed + 1))
+        continue
+    fi
+    la=$(wc -c <"$dir/small.npy")
+    lb=$(wc -c <"$dir/big.npy")
+    # per-byte cost ratio, in hundredths: (b / lb) / (a / la)
+    r=$(( (b * la * 100) / (a * lb) ))
+    line=$(printf '%-18s %8d bytes %7d instr/byte (%s) -> %8d bytes %7d instr/byte (%s): ratio %d.%02d' \
+        "$fam" "$la" $((a / la)) "$sa" "$lb" $((b / lb)) "$sb" $((r / 100)) $((r % 100)))
+    if [ "$r" -le 150 ] && [ "$sa" = "$sb" ]; then
+        passed=$((passed + 1))
+        echo "  $line"
+    else
+        failed=$((failed + 1))
+        echo "linear: not linear: $line"
+    fi
+done
+echo "linear: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,482 @@
+/* Resource bounds: nesting depth gives a clean error at the right offset,
+ * the limits can be raised within their ceiling, no allocation is made for
+ * bytes that are not there, and the memory a parse holds stays below a
+ * fixed multiple of the header length, for ordinary and for pathological
+ * headers. (Time per byte is checked by tests/check_linear.sh, which counts
+ * instructions.) */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- a growable text ----------------------------------------------------------- */
+
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        t->cap = 2 * (t->len + n + 1);
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+    memcpy(t->s + t->len, s, n + 1);
+    t->len += n;
+}
+
+static void putf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(struct text *t, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(t, buf);
+}
+
+static void put_n(struct text *t, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put(t, s);
+}
+
+/* A whole version 2.0 file around header text (no data: shape ()). */
+static unsigned char *npy_v2(const char *header, size_t hlen, size_t *len)
+{
+    *len = 12 + hlen;
+    unsigned char *b = malloc(*len);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY\x02\x00", 8);
+    b[8] = (unsigned char)(hlen & 0xFF);
+    b[9] = (unsigned char)(hlen >> 8 & 0xFF);
+    b[10] = (unsigned char)(hlen >> 16 & 0xFF);
+    b[11] = (unsigned char)(hlen >> 24 & 0xFF);
+    memcpy(b + 12, header, hlen);
+    return b;
+}
+
+/* ---- a measuring allocator ----------------------------------------------------- */
+
+struct meter {
+    npydt_allocator alloc;
+    size_t live, peak, max_block;
+    long calls, live_blocks;
+};
+
+static void meter_note(struct meter *m, size_t size)
+{
+    m->calls++;
+    if (m->live > m->peak)
+        m->peak = m->live;
+    if (size > m->max_block)
+        m->max_block = size;
+}
+
+static void *m_malloc(void *ctx, size_t size)
+{
+    struct meter *m = ctx;
+    void *p = malloc(size);
+    if (p) {
+        m->live += size;
+        m->live_blocks++;
+    }
+    meter_note(m, size);
+    return p;
+}
+
+static void *m_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    struct meter *m = ctx;
+    void *p = realloc(ptr, new_size);
+    if (p) {
+        m->live += new_size - old_size;
+        m->live_blocks += ptr == NULL;
+    }
+    meter_note(m, new_size);
+    return p;
+}
+
+static void m_free(void *ctx, void *ptr, size_t size)
+{
+    struct meter *m = ctx;
+    if (ptr) {
+        m->live -= size;
+        m->live_blocks--;
+        free(ptr);
+    }
+}
+
+static void meter_init(struct meter *m, npydt_options *opts)
+{
+    memset(m, 0, sizeof *m);
+    m->alloc = (npydt_allocator){m_malloc, m_realloc, m_free, m};
+    npydt_options_init(opts);
+    opts->allocator = &m->alloc;
+}
+
+/* ---- nesting depth ------------------------------------------------------------- */
+
+static void test_bounds_100000_brackets_in_header_is_limit_error(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    put(&t, "{'descr': ");
+    put_n(&t, "[", 100000);
+    put_n(&t, "]", 100000);
+    put(&t, ", 'fortran_order': False, 'shape': (), }\n");
+    size_t len;
+    unsigned char *file = npy_v2(t.s, t.len, &len);
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(file, len, NULL, &h, &err), NPYDT_E_LIMIT);
+    assert_null(h);
+    assert_int_equal(err.code, NPYDT_E_LIMIT);
+    /* '{' is level 1, so the 128th '[' (text offset 10 + 127) is level 129 */
+    assert_int_equal(err.offset, 10 + 127);
+    assert_int_equal(t.s[err.offset], '[');
+    free(file);
+    free(t.s);
+}
+
+static void test_bounds_100000_brackets_in_descr_is_limit_error(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    put_n(&t, "(", 100000);
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    assert_null(dt);
+    assert_int_equal(err.offset, 128);
+    free(t.s);
+}
+
+/* n nested single-field structs: [('a', [('a', ... '<f8' ...)])] */
+static void nested_structs(struct text *t, int n)
+{
+    put_n(t, "[('a', ", (size_t)n);
+    put(t, "'<f8'");
+    put_n(t, ")]", (size_t)n);
+}
+
+static void test_bounds_nesting_over_default_depth_is_limit_error(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    nested_structs(&t, 65);   /* 130 brackets */
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    free(t.s);
+}
+
+static void test_bounds_raised_max_depth_lets_deeper_nesting_through(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    nested_structs(&t, 500);   /* 1,000 brackets */
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 1001;
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
+    size_t n;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 1);
+    assert_int_equal(strlen(leaves[0].path), 2 * 500 - 1);   /* "a.a.....a" */
+    npydt_dtype_free(dt);
+    free(t.s);
+}
+
+static void test_bounds_ceiling_depth_parses_without_exhausting_the_stack(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    nested_structs(&t, 2047);   /* 4,094 brackets: every level recurses */
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 4096;
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
+    /* printing and comparing recurse too */
+    char *printed = malloc(t.len + 1);
+    assert_non_null(printed);
+    assert_int_equal(npydt_dtype_descr(dt, printed, t.len + 1), t.len);
+    assert_memory_equal(printed, t.s, t.len);   /* the input is canonical */
+    assert_true(npydt_dtype_equal(dt, dt));
+    free(printed);
+    npydt_dtype_free(dt);
+    free(t.s);
+}
+
+static void test_bounds_max_depth_above_ceiling_is_arg_error(void **state)
+{
+    (void)state;
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 4097;
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal("'<f8'", 5, &opts, &dt, &err), NPYDT_E_ARG);
+    assert_null(dt);
+}
+
+/* ---- nothing is allocated for bytes that are not there ------------------------- */
+
+static void test_bounds_header_longer_than_buffer_allocates_nothing(void **state)
+{
+    (void)state;
+    unsigned char file[64] = "\x93NUMPY\x02\x00";
+    file[11] = 0x03;   /* HEADER_LEN 48 MiB, 52 bytes present */
+    struct meter m;
+    npydt_options opts;
+    meter_init(&m, &opts);
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(file, sizeof file, &opts, &h, &err), NPYDT_E_TRUNCATED);
+    assert_int_equal(m.calls, 0);
+}
+
+static void test_bounds_file_shorter_than_header_len_allocates_nothing(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/npydt_bounds_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unsigned char file[64] = "\x93NUMPY\x02\x00";
+    file[11] = 0x03;
+    assert_int_equal(write(fd, file, sizeof file), (ssize_t)sizeof file);
+    close(fd);
+    struct meter m;
+    npydt_options opts;
+    meter_init(&m, &opts);
+    npydt_header *h = NULL;
+    npydt_error err;
+    npydt_status st = npydt_parse_path(path, &opts, &h, &err);
+    unlink(path);
+    assert_int_equal(st, NPYDT_E_TRUNCATED);
+    assert_int_equal(m.calls, 0);
+}
+
+static void test_bounds_header_above_max_header_bytes_allocates_nothing(void **state)
+{
+    (void)state;
+    size_t len;
+    const char *hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': (), }\n";
+    unsigned char *file = npy_v2(hdr, strlen(hdr), &len);
+    struct meter m;
+    npydt_options opts;
+    meter_init(&m, &opts);
+    opts.limits.max_header_bytes = 16;
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(file, len, &opts, &h, &err), NPYDT_E_LIMIT);
+    assert_int_equal(m.calls, 0);
+    free(file);
+}
+
+/* ---- memory per header byte ---------------------------------------------------- */
+
+/* The bound asserted below: peak bytes held during a parse of a header of
+ * L bytes stay under MEM_PER_BYTE * L + MEM_CONSTANT. Measured (64 KiB and
+ * 1 MiB headers): 255 per byte for a comma type string of one-letter types
+ * ('?,?,?,...': every two bytes make a field with its node, name, leaf and
+ * path, about 140 bytes per byte, and the arena doubles its chunks, so the
+ * peak is (2^k - 1) times the text), 127 for struct subarrays, 63 or less
+ * for the rest. */
+#define MEM_PER_BYTE 512u
+#define MEM_CONSTANT 65536u
+
+typedef void (*family_fn)(struct text *t, size_t n);
+
+static void fam_many_fields(struct text *t, size_t n)
+{
+    put(t, "[");
+    for (size_t i = 0; i < n / 16; i++)
+        putf(t, "('f%zu', '<f8'), ", i);
+    put(t, "]");
+}
+
+static void fam_titles(struct text *t, size_t n)
+{
+    put(t, "[");
+    for (size_t i = 0; i < n / 24; i++)
+        putf(t, "(('t%zu', 'f%zu'), 'u1'), ", i, i);
+    put(t, "]");
+}
+
+static void fam_comma_typestr(struct text *t, size_t n)
+{
+    put(t, "'");
+    put_n(t, "?,", n / 2);
+    put(t, "?'");
+}
+
+static void fam_adjacent_strings(struct text *t, size_t n)
+{
+    put(t, "[('a");
+    put_n(t, "' 'a", n / 4);
+    put(t, "', '<f8')]");
+}
+
+static void fam_escapes(struct text *t, size_t n)
+{
+    put(t, "[('");
+    put_n(t, "\\x41\\n\\u00e9\\U0001f600\\\\", n / 24);
+    put(t, "', '<f8')]");
+}
+
+static void fam_long_paths(struct text *t, size_t n)
+{
+    for (int d = 0; d < 20; d++) {
+        put(t, "[('");
+        put_n(t, "x", n / 200);
+        putf(t, "%d', ", d);
+    }
+    put(t, "[");
+    for (size_t i = 0; i < n / 24; i++)
+        putf(t, "('f%zu', 'i1'), ", i);
+    put(t, "]");
+    put_n(t, ")]", 20);
+}
+
+static void fam_subarray_leaves(struct text *t, size_t n)
+{
+    put_n(t, "[('s', ", 40);
+    put(t, "[");
+    for (size_t i = 0; i < n / 24; i++)
+        putf(t, "('f%zu', 'i1', 2), ", i);
+    put(t, "]");
+    put_n(t, ", (1, 1, 1))]", 40);
+}
+
+static void fam_shape_tuples(struct text *t, size_t n)
+{
+    put(t, "[");
+    for (size_t i = 0; i < n / 40; i++)
+        putf(t, "('f%zu', ('<i2', (1, 2)), (1, 1, 1)), ", i);
+    put(t, "]");
+}
+
+static void fam_comments(struct text *t, size_t n)
+{
+    put(t, "[");
+    for (size_t i = 0; i < n / 40; i++)
+        putf(t, "# comment %zu\n('f%zu', # more\n '<f8'),\\\n", i, i);
+    put(t, "]");
+}
+
+static void fam_many_empty_tuples(struct text *t, size_t n)
+{
+    put(t, "('<f8', [");
+    put_n(t, "(), ", n / 4);
+    put(t, "])");
+}
+
+static void check_memory(family_fn fam, size_t n, const char *name)
+{
+    struct text t = {0};
+    fam(&t, n);
+    struct meter m;
+    npydt_options opts;
+    meter_init(&m, &opts);
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    npydt_status st = npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err);
+    double factor = (double)m.peak / (double)t.len;
+    print_message("%s: %zu bytes, %s, peak %zu bytes (%.1f per byte), largest block %zu\n", name,
+                  t.len, npydt_status_name(st), m.peak, factor, m.max_block);
+    if (m.peak > (size_t)MEM_PER_BYTE * t.len + MEM_CONSTANT)
+        fail_msg("%s: peak %zu bytes for %zu header bytes", name, m.peak, t.len);
+    assert_true(m.max_block <= m.peak);
+    npydt_dtype_free(dt);
+    assert_int_equal(m.live_blocks, 0);
+    free(t.s);
+}
+
+#define MEMORY_TEST(fam)                                                                     \
+    static void test_bounds_memory_per_byte_##fam(void **state)                              \
+    {                                                                                        \
+        (void)state;                                                                         \
+        check_memory(fam_##fam, 64 << 10, #fam);                                             \
+        check_memory(fam_##fam, 1 << 20, #fam);                                              \
+    }
+
+MEMORY_TEST(many_fields)
+MEMORY_TEST(titles)
+MEMORY_TEST(comma_typestr)
+MEMORY_TEST(adjacent_strings)
+MEMORY_TEST(escapes)
+MEMORY_TEST(long_paths)
+MEMORY_TEST(subarray_leaves)
+MEMORY_TEST(shape_tuples)
+MEMORY_TEST(comments)
+MEMORY_TEST(many_empty_tuples)
+
+static void test_bounds_long_paths_over_many_fields_is_limit_error(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    fam_long_paths(&t, 1 << 20);
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    assert_null(dt);
+    free(t.s);
+}
+
+static void test_bounds_long_paths_of_real_size_are_accepted(void **state)
+{
+    (void)state;
+    /* 10 levels of 64-byte names over 1,000 fields: 650 KB of paths */
+    struct text t = {0};
+    for (int d = 0; d < 10; d++)
+        putf(&t, "[('%064d', ", d);
+    put(&t, "[");
+    for (int i = 0; i < 1000; i++)
+        putf(&t, "('f%d', 'i1'), ", i);
+    put(&t, "]");
+    put_n(&t, ")]", 10);
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    size_t n;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 1000);
+    assert_int_equal(strlen(leaves[999].path), 10 * 65 + 4);
+    npydt_dtype_free(dt);
+    free(t.s);
+}
+
+TEST_LIST("bounds",
+    cmocka_unit_test(test_bounds_100000_brackets_in_header_is_limit_error),
+    cmocka_unit_test(test_bounds_100000_brackets_in_descr_is_limit_error),
+    cmocka_unit_test(test_bounds_nesting_over_default_depth_is_limit_error),
+    cmocka_unit_test(test_bounds_raised_max_depth_lets_deeper_nesting_through),
+    cmocka_unit_test(test_bounds_ceiling_depth_parses_without_exhausting_the_stack),
+    cmocka_unit_test(test_bounds_max_depth_above_ceiling_is_arg_error),
+    cmocka_unit_test(test_bounds_header_longer_than_buffer_allocates_nothing),
+    cmocka_unit_test(test_bounds_file_shorter_than_header_len_allocates_nothing),
+    cmocka_unit_test(test_bounds_header_above_max_header_bytes_allocates_nothing),
+    cmocka_unit_test(test_bounds_memory_per_byte_many_fields),
+    cmocka_unit_test(test_bounds_memory_per_byte_titles),
+    cmocka_unit_test(test_bounds_memory_per_byte_comma_typestr),
+    cmocka_unit_test(test_bounds_memory_per_byte_adjacent_strings),
+    cmocka_unit_test(test_bounds_memory_per_byte_escapes),
+    cmocka_unit_test(test_bounds_memory_per_byte_long_paths),
+    cmocka_unit_test(test_bounds_memory_per_byte_subarray_leaves),
+    cmocka_unit_test(test_bounds_memory_per_byte_shape_tuples),
+    cmocka_unit_test(test_bounds_memory_per_byte_comments),
+    cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
+    cmocka_unit_test(test_bounds_long_paths_over_many_fields_is_limit_error),
+    cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
+);
