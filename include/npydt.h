@@ -97,7 +97,7 @@ typedef struct npydt_allocator {
 
 /* Input bounds. Every default is documented in README.md ("Limits"). */
 typedef struct npydt_limits {
-    size_t max_header_bytes;  /* HEADER_LEN above this is refused (64 MiB) */
+    size_t max_header_bytes;  /* HEADER_LEN above this is refused (16 MiB) */
     uint32_t max_depth;       /* bracket nesting in the header literal (128) */
     uint32_t max_ndim;        /* dimensions of a shape or subarray (32) */
     size_t max_fields;        /* fields in all structs of one dtype (1,000,000) */

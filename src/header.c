@@ -24,7 +24,7 @@ static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 void npydt_options_init(npydt_options *opts)
 {
     memset(opts, 0, sizeof *opts);
-    opts->limits.max_header_bytes = (size_t)64 << 20;
+    opts->limits.max_header_bytes = (size_t)16 << 20;
     opts->limits.max_depth = 128;
     opts->limits.max_ndim = 32;
     opts->limits.max_fields = 1000000;
@@ -206,16 +206,27 @@ static npydt_status parse_shape(struct npydt_header *h, const struct lit *v,
     return NPYDT_OK;
 }
 
+/* NumPy's rule: a zero dimension makes the array empty whatever the others
+ * say, and itemsize times the nonzero dimensions must fit an intp. */
 static npydt_status finish_sizes(struct npydt_header *h, npydt_error *err)
 {
-    uint64_t count = 1;
-    for (size_t i = 0; i < h->ndim; i++)
+    uint64_t count = 1, bytes = h->dtype->itemsize, end;
+    bool empty = false;
+    for (size_t i = 0; i < h->ndim; i++) {
+        if (h->shape[i] == 0) {
+            empty = true;
+            continue;
+        }
+        if (!ck_mul(bytes, h->shape[i], &bytes) || bytes > (uint64_t)INT64_MAX)
+            return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                             "data size (count * itemsize) overflows 64 bits");
         if (!ck_mul(count, h->shape[i], &count) || count > (uint64_t)INT64_MAX)
             return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                              "element count of the shape overflows 64 bits");
-    uint64_t bytes, end;
-    if (!ck_mul(count, h->dtype->itemsize, &bytes) || bytes > (uint64_t)INT64_MAX ||
-        !ck_add(bytes, h->data_offset, &end) || end > (uint64_t)INT64_MAX)
+    }
+    if (empty)
+        count = bytes = 0;
+    if (!ck_add(bytes, h->data_offset, &end) || end > (uint64_t)INT64_MAX)
         return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                          "data size (count * itemsize) overflows 64 bits");
     h->count = count;
@@ -358,7 +369,7 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
                          strerror(errno));
     if (!S_ISREG(stt.st_mode))
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "not a regular file (use npydt_parse_buffer for streams)");
+                         "not a regular file");
     uint64_t fsize = (uint64_t)stt.st_size;
     unsigned char pre[12];
     size_t got;

@@ -217,8 +217,8 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
             return set_error(c->err, NPYDT_E_UNIT, off, c->path,
                              "invalid datetime unit '%.*s' in '%.*s'", (int)(s - u), u,
                              (int)wlen, whole);
-        if (unit == NPYDT_UNIT_GENERIC)
-            num = 1;
+        /* "[2generic]" keeps its multiplier, as np.datetime_data shows,
+         * though dtype.str prints plain M8 */
         if (s < e) {   /* '/' divisor */
             long den;
             if (!c_strtol(s + 1, e, &den, &q) || q != e)

@@ -685,7 +685,7 @@ npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz 
                          strerror(errno));
     if (!S_ISREG(stt.st_mode))
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "not a regular file (use npydt_npz_open_buffer for streams)");
+                         "not a regular file");
     if ((uint64_t)stt.st_size > SIZE_MAX)
         return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                          "the file is too large to address on this machine");

@@ -91,7 +91,7 @@ check(r.returncode == 0 and r.stdout == b"", "dump of an empty archive prints no
 r = run("dump", os.path.join(d, "savez.npz") + ":nosuch")
 refused(r, 2, "dump of a missing member")
 r = run("dump", "--fields", "id", os.path.join(d, "savez.npz"))
-refused(r, 1, "dump --fields of a field some members lack")
+refused(r, 2, "dump --fields of a field some members lack (a usage error, as for a .npy)")
 r = run("dump", "--fields", "pos.x,id", "--jsonl", os.path.join(d, "savez_compressed.npz") + ":records")
 s = run("dump", "--fields", "pos.x,id", "--jsonl", os.path.join(d, "alone", "records.npy"))
 check(r.returncode == 0 and r.stdout == s.stdout, "dump --fields of a member")

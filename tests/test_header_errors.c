@@ -67,6 +67,10 @@ static const struct bad_header cases[] = {
     {"{'descr': '<f8', 'shape': (3l,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 28},
     {"{'descr': '<f8', 'shape': (3L,), 'fortran_order': False}", 3, NPYDT_E_SYNTAX, 28},
     {"{'descr': '<f8', 'shape': (3Lx,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 28},
+    /* NumPy drops an 'L' only right after a number token: not after a
+     * newline or a comment */
+    {"{'descr': '<f8', 'shape': (3\n L,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 30},
+    {"{'descr': '<f8', 'shape': (3 # c\n L,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 34},
     {"{'descr': '<f8', 'shape': (L,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 27},
     {"{'descr': '<f8', 'shape': (3_,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 28},
     {"{'descr': '<f8', 'shape': (0x,), 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 28},

@@ -8,7 +8,6 @@
  * setlocale: printf and strtod use the "C" locale's '.'. */
 #include "cli.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +30,9 @@ static const char dump_usage[] =
     "buffer, and no further than --head needs once checked.\n";
 
 #define TEXT_DEFAULT_HEAD 20
+/* The table is laid out before it is printed (column widths): its rows are
+ * held in memory, so it is for people and has a cap; --jsonl streams. */
+#define TEXT_MAX_ROWS 100000u
 #define CELL_MAX 40
 
 struct selected {
@@ -861,8 +863,10 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
         ncols = 1;
         cols = &whole;
     }
-    size_t ncells = (size_t)rows * (ncols + 1);
-    char **cells = calloc(ncells ? ncells : 1, sizeof *cells);
+    size_t ncells = 0;   /* rows <= TEXT_MAX_ROWS, but a struct may have many fields */
+    char **cells = __builtin_mul_overflow((size_t)rows, ncols + 1, &ncells)
+                       ? NULL
+                       : calloc(ncells ? ncells : 1, sizeof *cells);
     size_t *width = calloc(ncols + 1, sizeof *width);
     int rc = cells && width ? 0 : -1;
     if (rc == 0)
@@ -979,9 +983,10 @@ static int select_fields(const char *file, const char *spec, const npydt_dtype *
         }
         for (size_t j = 0; j < k; j++)
             if (strcmp(sel[j].path, save) == 0) {
+                int st = cli_usage_error("dump: field '%s' given twice", save);
                 free(sel);
                 free(copy);
-                return cli_usage_error("dump: field '%s' given twice", save);
+                return st;
             }
         npydt_error err;
         if (npydt_field_lookup(dt, save, &sel[k].offset, &sel[k].dtype, &err) != NPYDT_OK) {
@@ -1106,6 +1111,11 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         rows = o->head;
     if (!o->jsonl && !o->have_head && rows > TEXT_DEFAULT_HEAD)
         rows = TEXT_DEFAULT_HEAD;
+    if (!o->jsonl && rows > TEXT_MAX_ROWS) {
+        status = cli_usage_error("dump: the table shows at most %u rows (--head); use --jsonl for more",
+                                 TEXT_MAX_ROWS);
+        goto out;
+    }
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
     /* a .npy file's size was checked with its header; a member's data is
      * checked (CRC included) when it is opened */
@@ -1226,7 +1236,6 @@ int cmd_dump(int argc, char **argv)
         fputs(dump_usage, stderr);
         return EXIT_USAGE;
     }
-    signal(SIGPIPE, SIG_IGN);   /* a closed pipe is a write error, not a death */
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);

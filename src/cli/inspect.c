@@ -1,6 +1,7 @@
 /* npydt inspect: what a file holds, for people or as JSON. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char inspect_usage[] =
@@ -106,30 +107,37 @@ int cmd_inspect(int argc, char **argv)
         fputs(inspect_usage, stderr);
         return EXIT_USAGE;
     }
+    /* every input is read before anything is printed: on status 1 or 2
+     * nothing goes to stdout (the contract), whatever the order of inputs */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
     for (int i = first; i < argc; i++) {
-        size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, argv[i]);
         if (s > status)
             status = s;
-        for (size_t k = from; k < inputs.count; k++) {
-            const struct cli_input *in = &inputs.items[k];
-            npydt_header *h;
-            npydt_error err;
-            if (cli_input_header(in, &h, &err) != NPYDT_OK) {
-                s = cli_report(in->name, &err);
-                if (s > status)
-                    status = s;
-                continue;
-            }
-            if (json)
-                print_json(stdout, in, h);
-            else
-                print_text(stdout, in->name, h);
-            npydt_header_free(h);
+    }
+    npydt_header **headers = calloc(inputs.count ? inputs.count : 1, sizeof *headers);
+    if (!headers) {
+        cli_inputs_free(&inputs);
+        return cli_usage_error("out of memory");
+    }
+    for (size_t k = 0; k < inputs.count; k++) {
+        npydt_error err;
+        if (cli_input_header(&inputs.items[k], &headers[k], &err) != NPYDT_OK) {
+            int s = cli_report(inputs.items[k].name, &err);
+            if (s > status)
+                status = s;
         }
     }
+    for (size_t k = 0; k < inputs.count && status == EXIT_OK; k++) {
+        if (json)
+            print_json(stdout, &inputs.items[k], headers[k]);
+        else
+            print_text(stdout, inputs.items[k].name, headers[k]);
+    }
+    for (size_t k = 0; k < inputs.count; k++)
+        npydt_header_free(headers[k]);
+    free(headers);
     cli_inputs_free(&inputs);
     return status;
 }

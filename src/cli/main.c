@@ -1,6 +1,7 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
 #include "cli.h"
 
+#include <signal.h>
 #include <string.h>
 
 static const char usage[] =
@@ -31,6 +32,9 @@ static const struct command commands[] = {
 
 int main(int argc, char **argv)
 {
+    /* a reader that goes away (| head) makes writes fail with EPIPE, which
+     * each command reports, instead of killing the process */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         fputs(usage, stderr);
         return EXIT_USAGE;

@@ -11,7 +11,11 @@ int cli_report(const char *path, const npydt_error *err)
     if (err->path[0])
         fprintf(stderr, "field %s: ", err->path);
     fprintf(stderr, "%s\n", err->message);
-    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG ? EXIT_USAGE : EXIT_INVALID;
+    /* unreadable paths, bad arguments and field paths that the file does
+     * not have are the caller's mistakes; the rest is the file's */
+    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_FIELD
+               ? EXIT_USAGE
+               : EXIT_INVALID;
 }
 
 int cli_usage_error(const char *fmt, ...)
