@@ -20,8 +20,12 @@ static void check_header(const npydt_header *h, size_t size)
     const uint64_t *shape = npydt_header_shape(h);
     FUZZ_CHECK(ndim <= 32);
     FUZZ_CHECK((ndim == 0) == (shape == NULL));
+    /* NumPy's rule: a zero dimension empties the array whatever the others */
     uint64_t count = 1;
     for (size_t i = 0; i < ndim; i++)
+        if (shape[i] == 0)
+            count = 0;
+    for (size_t i = 0; i < ndim && count; i++)
         count = fuzz_mul(count, shape[i]);
     FUZZ_CHECK(count == npydt_header_count(h));
     const npydt_dtype *dt = npydt_header_dtype(h);

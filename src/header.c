@@ -212,11 +212,11 @@ static npydt_status finish_sizes(struct npydt_header *h, npydt_error *err)
 {
     uint64_t count = 1, bytes = h->dtype->itemsize, end;
     bool empty = false;
+    for (size_t i = 0; i < h->ndim; i++)
+        empty |= h->shape[i] == 0;
     for (size_t i = 0; i < h->ndim; i++) {
-        if (h->shape[i] == 0) {
-            empty = true;
+        if (h->shape[i] == 0)
             continue;
-        }
         if (!ck_mul(bytes, h->shape[i], &bytes) || bytes > (uint64_t)INT64_MAX)
             return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                              "data size (count * itemsize) overflows 64 bits");
