@@ -92,6 +92,14 @@ void *arena_alloc_array(struct arena *ar, size_t n, size_t size)
     return arena_alloc(ar, bytes);
 }
 
+void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n, size, &bytes))
+        return NULL;
+    return arena_alloc_raw(ar, bytes);
+}
+
 char *arena_strndup(struct arena *ar, const char *s, size_t len)
 {
     if (len == SIZE_MAX)

@@ -135,12 +135,24 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
  * and then it costs quadratic time; a merge sort costs n log n comparisons
  * whatever the names. */
 struct name_ref {
+    uint64_t key;   /* a hash of s: sorts by key, then by s, so that equal
+                     * names meet and most comparisons touch no string */
     const char *s;
     size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
 
+static uint64_t name_key(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a: colliding keys only cost a strcmp */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
 static bool name_ref_le(const struct name_ref *a, const struct name_ref *b)
 {
+    if (a->key != b->key)
+        return a->key < b->key;
     int c = strcmp(a->s, b->s);
     return c < 0 || (c == 0 && a->order <= b->order);
 }
@@ -191,21 +203,22 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
                          "more than %zu fields in the dtype", c->limits->max_fields);
     c->nfields += n;
     npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
-    struct npydt_field *fields = arena_alloc_array(c->arena, n ? n : 1, sizeof *fields);
+    struct npydt_field *fields = arena_alloc_array_raw(c->arena, n ? n : 1, sizeof *fields);
     if (!dt || !fields)
         return set_nomem(c->err);
     size_t nrefs = n;
     for (size_t i = 0; i < n; i++)
         nrefs += specs[i].title != NULL;
     /* the entries and the sort's scratch (arena_alloc_array checks the size) */
-    struct name_ref *refs = arena_alloc_array(c->arena, nrefs ? 2 * nrefs : 1, sizeof *refs);
+    struct name_ref *refs = arena_alloc_array_raw(c->arena, nrefs ? 2 * nrefs : 1, sizeof *refs);
     if (!refs)
         return set_nomem(c->err);
     nrefs = 0;
     for (size_t i = 0; i < n; i++) {
-        refs[nrefs++] = (struct name_ref){specs[i].name, 2 * i};
+        refs[nrefs++] = (struct name_ref){name_key(specs[i].name), specs[i].name, 2 * i};
         if (specs[i].title)
-            refs[nrefs++] = (struct name_ref){specs[i].title, 2 * i + 1};
+            refs[nrefs++] =
+                (struct name_ref){name_key(specs[i].title), specs[i].title, 2 * i + 1};
     }
     size_t dup = first_duplicate(refs, refs + nrefs, nrefs);
     if (dup != SIZE_MAX) {

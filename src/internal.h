@@ -45,6 +45,7 @@ void arena_init(struct arena *ar, const npydt_allocator *alloc);
 void *arena_alloc(struct arena *ar, size_t size);            /* zeroed, 16-aligned */
 void *arena_alloc_raw(struct arena *ar, size_t size);        /* not zeroed, 16-aligned */
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
+void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size); /* not zeroed */
 char *arena_strndup(struct arena *ar, const char *s, size_t len);
 void arena_release(struct arena *ar);
 

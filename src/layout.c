@@ -41,6 +41,7 @@ static npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t off
         l->byteorder = dt->byteorder;
         l->count = 1;
         l->nrepeats = w->nreps;
+        l->repeats = NULL;
         if (w->nreps) {
             /* leaves under the same subarrays share one copy */
             if (!w->shared) {
@@ -103,8 +104,10 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
             size_t plen = w->path_len, nlen = strlen(f->name);
             /* "parent.name": plen + 1 + nlen, which fits (both are in memory) */
             w->path_len = plen + (plen ? 1 : 0) + nlen;
-            if (w->leaves) {
-                char *p = arena_alloc(w->c->arena, w->path_len + 1);
+            if (w->leaves && !plen) {
+                w->path = f->name;   /* a top-level field's path is its name */
+            } else if (w->leaves) {
+                char *p = arena_alloc_raw(w->c->arena, w->path_len + 1);
                 if (!p)
                     return set_nomem(w->c->err);
                 memcpy(p, parent, plen);
@@ -133,11 +136,19 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
     struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
     if (!root)
         return set_nomem(c->err);
-    struct walk *w = arena_alloc(c->arena, sizeof *w);
+    /* not zeroed: reps[] is large and only read below nreps */
+    struct walk *w = arena_alloc_raw(c->arena, sizeof *w);
     if (!w)
         return set_nomem(c->err);
     w->c = c;
+    w->leaves = NULL;
+    w->n = 0;
+    w->nreps = 0;
+    w->shared = NULL;
     w->path = "";
+    w->path_len = 0;
+    w->path_bytes = w->name_bytes = 0;
+    w->struct_depth = w->max_struct_depth = 0;
     npydt_status st = walk(w, dt, 0, 0);
     if (st != NPYDT_OK)
         return st;
@@ -151,7 +162,7 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
                          (unsigned long long)w->path_bytes, per);
     size_t n = w->n;
     if (n) {
-        w->leaves = arena_alloc_array(c->arena, n, sizeof *w->leaves);
+        w->leaves = arena_alloc_array_raw(c->arena, n, sizeof *w->leaves);   /* every field set */
         if (!w->leaves)
             return set_nomem(c->err);
         w->n = 0;
