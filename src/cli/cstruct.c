@@ -83,70 +83,11 @@ static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error
 
 /* ---- one archive, one translation unit ------------------------------------- */
 
-/* The identifiers the declarations of earlier members took: struct tags
- * and the root's NAME_H / NAME_ITEMSIZE macros. */
-struct idset {
-    char **slot;
-    size_t count, cap;   /* cap a power of two, at most half full */
-};
-
-static size_t id_hash(const char *s)
+/* The identifiers the declarations of earlier members took (struct tags
+ * and the root's NAME_H / NAME_ITEMSIZE macros) live in a nameset. */
+static int idset_add(struct nameset *set, const char *id)
 {
-    size_t h = 5381;
-    for (; *s; s++)
-        h = h * 33 + (unsigned char)*s;
-    return h;
-}
-
-static int idset_has(const struct idset *set, const char *id)
-{
-    if (!set->cap)
-        return 0;
-    for (size_t j = id_hash(id) & (set->cap - 1); set->slot[j]; j = (j + 1) & (set->cap - 1))
-        if (strcmp(set->slot[j], id) == 0)
-            return 1;
-    return 0;
-}
-
-/* Add id (a copy); -1 when out of memory. */
-static int idset_add(struct idset *set, const char *id)
-{
-    if (idset_has(set, id))
-        return 0;
-    if ((set->count + 1) * 2 > set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 64;
-        char **slot = calloc(cap, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (size_t i = 0; i < set->cap; i++) {
-            if (!set->slot[i])
-                continue;
-            size_t j = id_hash(set->slot[i]) & (cap - 1);
-            while (slot[j])
-                j = (j + 1) & (cap - 1);
-            slot[j] = set->slot[i];
-        }
-        free(set->slot);
-        set->slot = slot;
-        set->cap = cap;
-    }
-    char *copy = strdup(id);
-    if (!copy)
-        return -1;
-    size_t j = id_hash(id) & (set->cap - 1);
-    while (set->slot[j])
-        j = (j + 1) & (set->cap - 1);
-    set->slot[j] = copy;
-    set->count++;
-    return 0;
-}
-
-static void idset_free(struct idset *set)
-{
-    for (size_t i = 0; i < set->cap; i++)
-        free(set->slot[i]);
-    free(set->slot);
-    memset(set, 0, sizeof *set);
+    return nameset_has(set, id) ? 0 : nameset_add(set, id);
 }
 
 /* Call fn on every identifier text declares: the tag of each line
@@ -181,7 +122,7 @@ static int each_id(const char *text, const char *root, int (*fn)(void *, const c
 
 static int id_taken(void *set, const char *id)
 {
-    return idset_has(set, id);
+    return nameset_has(set, id);
 }
 
 static int id_take(void *set, const char *id)
@@ -219,7 +160,7 @@ static char *member_root(const char *prefix, const char *member)
 /* Declarations for one input. With taken (a whole archive), the root tag
  * is PREFIX_STEM, with _2, _3, ... appended until neither it nor any
  * identifier its declarations take is in taken, which then gets them. */
-static int cstruct_one(const struct cli_input *in, const char *name, struct idset *taken,
+static int cstruct_one(const struct cli_input *in, const char *name, struct nameset *taken,
                        FILE *out, size_t *printed)
 {
     npydt_header *h;
@@ -253,7 +194,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct idse
             snprintf(root, len, "%s", base);
         else
             snprintf(root, len, "%s_%lu", base, k);
-        if (!cstruct_name_ok(root) || idset_has(taken, root))
+        if (!cstruct_name_ok(root) || nameset_has(taken, root))
             continue;
         text = cstruct_generate(dt, root, &src, &err);
         if (!text) {
@@ -290,7 +231,7 @@ static int cstruct_inputs(const char *path, const char *name)
     int status = cli_inputs_add(&inputs, path);
     int whole = inputs.count > 0 && inputs.items[0].member &&
                 strcmp(inputs.items[0].path, path) == 0;
-    struct idset taken = {0};
+    struct nameset taken = {0};
     size_t printed = 0;
     if (status == EXIT_OK && whole) {
         /* a dry run first: stdout is written only when every member works */
@@ -312,7 +253,7 @@ static int cstruct_inputs(const char *path, const char *name)
         for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
             status = cstruct_one(&inputs.items[i], name, NULL, stdout, &printed);
     }
-    idset_free(&taken);
+    nameset_free(&taken);
     cli_inputs_free(&inputs);
     return status;
 }

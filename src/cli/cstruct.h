@@ -13,6 +13,19 @@ typedef struct cstruct_source {
                                  * offset counts from the member's first byte */
 } cstruct_source;
 
+/* A set of strings (member names of one struct, struct tags, the
+ * identifiers earlier archive members took); zero-initialise to start. */
+struct nameset {
+    char **slot;
+    size_t cap, count;   /* cap a power of two, at most half full */
+};
+/* True when name is in the set. */
+int nameset_has(const struct nameset *set, const char *name);
+/* Add a copy of name, which must not be in the set yet; -1 without memory. */
+int nameset_add(struct nameset *set, const char *name);
+/* Release every copy and the table. */
+void nameset_free(struct nameset *set);
+
 /* True when name can be the root struct tag: a C identifier that is not a
  * keyword, not reserved (leading "__" or "_X") and not a macro of the
  * headers the output includes. */

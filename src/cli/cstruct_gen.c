@@ -97,11 +97,6 @@ static char *xstrdup(const char *s)
 /* A set of strings (member names of one struct, struct tags)          */
 /* ------------------------------------------------------------------ */
 
-struct nameset {
-    char **slot;
-    size_t cap, count;
-};
-
 static uint64_t name_hash(const char *s)
 {
     uint64_t h = 1469598103934665603u;
@@ -110,7 +105,7 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
-static int nameset_has(const struct nameset *set, const char *name)
+int nameset_has(const struct nameset *set, const char *name)
 {
     if (!set->cap)
         return 0;
@@ -123,7 +118,7 @@ static int nameset_has(const struct nameset *set, const char *name)
 }
 
 /* Adds a copy of name (not already present). Returns 0 or -1 (no memory). */
-static int nameset_add(struct nameset *set, const char *name)
+int nameset_add(struct nameset *set, const char *name)
 {
     if ((set->count + 1) * 2 > set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 16;
@@ -153,7 +148,7 @@ static int nameset_add(struct nameset *set, const char *name)
     return 0;
 }
 
-static void nameset_free(struct nameset *set)
+void nameset_free(struct nameset *set)
 {
     for (size_t i = 0; i < set->cap; i++)
         free(set->slot[i]);
