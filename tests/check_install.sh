@@ -3,6 +3,11 @@
 # against the installed header, pkg-config file and library, and runs; the
 # shared library exports exactly the functions the public header declares.
 O=${O:-build}
+if [ -n "${COVERAGE:-}" ]; then
+    # gcov's runtime adds its own exported symbols and link needs
+    echo "SKIP: install check (coverage build)"
+    exit 0
+fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 passed=0
