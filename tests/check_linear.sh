@@ -22,6 +22,11 @@ if nm "$BIN" 2>/dev/null | grep -q '__[at]san_init'; then
     echo "SKIP: linear-time check (sanitized build: valgrind cannot run it)"
     exit 0
 fi
+if valgrind --tool=none "$BIN" 2>&1 | grep -q "Giving up"; then
+    # valgrind 3.19 cannot read clang 14's DWARF 5 debug info
+    echo "SKIP: linear-time check (valgrind cannot read this build's debug info)"
+    exit 0
+fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 # instructions of npydt_parse_buffer for one file
