@@ -96,6 +96,16 @@ def main():
         print("  %-28s %6d/%-5d %5.1f%% %7d/%-5d %5.1f%%" % (
             name, lc, len(fl), 100.0 * lc / max(len(fl), 1),
             bc, len(fb), 100.0 * bc / max(len(fb), 1)))
+    groups = (("library (src/, grammar/)", lambda n: not n.startswith("src/cli/")),
+              ("command (src/cli/)", lambda n: n.startswith("src/cli/")))
+    for label, member in groups:
+        names = [n for n in lines if member(n)]
+        gl = sum(len(lines[n]) for n in names)
+        glc = sum(1 for n in names for c in lines[n].values() if c > 0)
+        gb = sum(len(branches[n]) for n in names)
+        gbc = sum(1 for n in names for t in branches[n].values() if t)
+        print("  %-28s %6d/%-5d %5.1f%% %7d/%-5d %5.1f%%" % (
+            label, glc, gl, 100.0 * glc / max(gl, 1), gbc, gb, 100.0 * gbc / max(gb, 1)))
     print("  %-28s %6d/%-5d %5.1f%% %7d/%-5d %5.1f%%" % (
         "total", total_lc, total_l, 100.0 * total_lc / max(total_l, 1),
         total_bc, total_b, 100.0 * total_bc / max(total_b, 1)))
