@@ -38,4 +38,14 @@ expect 1 swap "$dir/empty.npy" --to big -o "$dir/out.npy"
 expect 2 nosuchcommand
 expect 2 inspect --nosuchoption x
 [ ! -e "$dir/out.npy" ] || { failed=$((failed + 1)); echo "cli-errors: swap left an output behind"; }
+# swap --in-place through a symbolic link rewrites the target, keeps the link
+cp tests/fixtures/struct_nested3.npy "$dir/real.npy"
+ln -s real.npy "$dir/link.npy"
+if "$NPYDT" swap "$dir/link.npy" --to big --in-place 2>"$dir/err" && [ -L "$dir/link.npy" ] &&
+    "$NPYDT" inspect --json "$dir/real.npy" | grep -q '"str":">i2"'; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "cli-errors: swap --in-place through a symlink: $(head -c 200 "$dir/err")"
+fi
 echo "cli-errors: $passed passed, $failed failed"

@@ -13,6 +13,7 @@
  * each member keeps its name and its method (stored or deflated), every
  * member is streamed through a buffer of whole records, and a damaged
  * member (bad CRC, lying sizes) stops the run before the rename. */
+#define _XOPEN_SOURCE 700   /* realpath */
 #include "cli.h"
 
 #include <errno.h>
@@ -627,7 +628,13 @@ int cmd_swap(int argc, char **argv)
                                "files, so swap the whole archive (every member), or extract "
                                "the member first",
                                file);
-    if (is_archive(file))
-        return swap_npz(file, target, in_place, to);
-    return swap_npy(file, target, in_place, to);
+    /* --in-place through a symbolic link replaces the file it points to,
+     * not the link */
+    char *resolved = NULL;
+    if (in_place && !(target = resolved = realpath(file, NULL)))
+        return cli_usage_error("swap: cannot resolve '%s': %s", file, strerror(errno));
+    int status = is_archive(file) ? swap_npz(file, target, in_place, to)
+                                  : swap_npy(file, target, in_place, to);
+    free(resolved);
+    return status;
 }
