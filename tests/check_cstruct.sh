@@ -127,6 +127,14 @@ if [ "$n" -eq 1 ]; then ok; else bad "byte-order comments: $n of <f8/>f8 need a 
 "$NPYDT" cstruct "$FIXTURES/struct_mixed_kinds.npy" >"$tmp/b.h" 2>&1
 if cmp -s "$tmp/a.h" "$tmp/b.h"; then ok; else bad "output differs between two runs"; fi
 
+# field names shaped like the macros the output defines get a trailing '_'
+"$NPYDT" cstruct --descr "[('NPY_RECORD_ITEMSIZE', '<i4'), ('NPY_RECORD_H', '<f8')]" >"$tmp/m.h" 2>&1
+if grep -q 'NPY_RECORD_ITEMSIZE_;' "$tmp/m.h" && grep -q 'NPY_RECORD_H_;' "$tmp/m.h" &&
+    { ! command -v gcc >/dev/null 2>&1 ||
+      gcc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c "$tmp/m.h"; }; then ok; else
+    bad "members named like the generated macros"
+fi
+
 # --- compile and read every fixture ------------------------------------------
 if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
     echo "SKIP: cstruct compile checks: $PYTHON cannot import numpy"

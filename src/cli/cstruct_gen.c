@@ -268,6 +268,18 @@ static size_t utf8_decode(const unsigned char *p, uint32_t *cp)
  *   "__" or "_" + capital gets the prefix "f"; a keyword or macro name
  *   gets a trailing '_'. Duplicates then get "_2", "_3", ... in field order.
  * Returns a malloc'd name or NULL (no memory). */
+/* The output defines ROOT_H and ROOT_ITEMSIZE (ROOT upper-cased, one per
+ * archive member): a member named like them would be macro-expanded. */
+static int is_macro_shaped(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+            return 0;
+    return (n > 2 && strcmp(s + n - 2, "_H") == 0) ||
+           (n > 9 && strcmp(s + n - 9, "_ITEMSIZE") == 0);
+}
+
 static char *sanitize(const char *name)
 {
     struct sbuf b = {0};
@@ -302,7 +314,7 @@ static char *sanitize(const char *name)
         sb_puts(&r, "f");
     sb_puts(&r, b.data);
     free(b.data);
-    if (!r.nomem && is_reserved_word(r.data))
+    if (!r.nomem && (is_reserved_word(r.data) || is_macro_shaped(r.data)))
         sb_puts(&r, "_");
     if (r.nomem) {
         free(r.data);
