@@ -37,7 +37,8 @@ def main():
         ctl = os.path.join(tmp, "control")
         out = os.path.join(tmp, "out")
         os.mkdir(out)
-        subprocess.run([binary, "-merge=1", "-merge_control_file=" + ctl,
+        subprocess.run([binary, "-merge=1", "-merge_control_file=" + ctl, "-timeout=10",
+                        "-rss_limit_mb=2048",
                         "-max_len=%d" % max_len, out, seeds] + found,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(ctl) as f:

@@ -383,7 +383,10 @@ static npydt_status make_list(const struct builder *b, const npydt_repeat *pool,
  * the record, each unit in exactly one window; windows are applied in
  * order, so one may overlap bytes an earlier one swapped (identity there).
  * With out NULL, only counts. */
-static size_t make_windows(const struct swap_list *l, uint64_t itemsize, struct swap_window *out)
+/* Counting (out NULL) stops past `limit`: a huge subarray of tiny structs
+ * must not cost time per element just to learn it needs too many windows. */
+static size_t make_windows(const struct swap_list *l, uint64_t itemsize, struct swap_window *out,
+                           size_t limit)
 {
     size_t nw = 0;
     size_t i = 0;       /* op */
@@ -411,7 +414,8 @@ static size_t make_windows(const struct swap_list *l, uint64_t itemsize, struct 
         }
         if (out)
             out[nw] = w;
-        nw++;
+        if (++nw > limit && !out)
+            return nw;
     }
     return nw;
 }
@@ -429,7 +433,7 @@ static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
                 return NPYDT_OK;
         if (l->nflat > MAX_WINDOWS)
             return NPYDT_OK;
-        count[k] = make_windows(l, plan->itemsize, NULL);
+        count[k] = make_windows(l, plan->itemsize, NULL, MAX_WINDOWS);
         if (count[k] > MAX_WINDOWS)
             return NPYDT_OK;
         total += count[k];
@@ -444,7 +448,7 @@ static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
     for (int k = 0; k < 3; k++) {
         if (count[k] == 0)
             continue;
-        make_windows(&plan->list[k], plan->itemsize, w);
+        make_windows(&plan->list[k], plan->itemsize, w, SIZE_MAX);
         plan->list[k].windows = w;
         plan->list[k].nwindows = count[k];
         w += count[k];

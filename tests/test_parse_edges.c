@@ -391,6 +391,24 @@ static void test_parse_edges_nested_name_beyond_latin1_writes_version3(void **st
     npydt_dtype_free(dt);
 }
 
+static void test_parse_edges_data_end_beyond_int64_overflows(void **state)
+{
+    (void)state;
+    /* (2^60 - 1) * 8 bytes fit 63 bits, but not once the data offset is added */
+    const char hdr[] = "{'descr': '<f8', 'fortran_order': False, 'shape': (1152921504606846975,), }\n";
+    unsigned char buf[128] = "\x93NUMPY\x01\x00";
+    buf[8] = (unsigned char)(sizeof hdr - 1);
+    memcpy(buf + 10, hdr, sizeof hdr - 1);
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err),
+                     NPYDT_E_OVERFLOW);
+    assert_null(h);
+    buf[10 + 52] = '4';   /* 1452921504606846975 * 8 does not fit 63 bits at all */
+    assert_int_equal(npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err),
+                     NPYDT_E_OVERFLOW);
+}
+
 TEST_LIST("parse_edges",
     cmocka_unit_test(test_parse_edges_every_simple_escape_decodes),
     cmocka_unit_test(test_parse_edges_numeric_escapes_decode),
@@ -422,4 +440,5 @@ TEST_LIST("parse_edges",
     cmocka_unit_test(test_parse_edges_comma_struct_beyond_c_int_overflows),
     cmocka_unit_test(test_parse_edges_every_status_has_its_own_name),
     cmocka_unit_test(test_parse_edges_nested_name_beyond_latin1_writes_version3),
+    cmocka_unit_test(test_parse_edges_data_end_beyond_int64_overflows),
 );
