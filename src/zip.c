@@ -192,16 +192,23 @@ static const char *decode_name(const unsigned char *raw, size_t len, bool utf8, 
     }
     out[n] = '\0';
     *out_len = n;
+    if (zip_name_has_dotdot(out, n))
+        return "has a '..' component in its name";
+    return NULL;
+}
+
+bool zip_name_has_dotdot(const char *name, size_t len)
+{
     /* '..' as a path component, with either separator */
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < len;) {
         size_t j = i;
-        while (j < n && out[j] != '/' && out[j] != '\\')
+        while (j < len && name[j] != '/' && name[j] != '\\')
             j++;
-        if (j - i == 2 && out[i] == '.' && out[i + 1] == '.')
-            return "has a '..' component in its name";
+        if (j - i == 2 && name[i] == '.' && name[i + 1] == '.')
+            return true;
         i = j + 1;
     }
-    return NULL;
+    return false;
 }
 
 /* ---- Zip64 extra fields ------------------------------------------------- */

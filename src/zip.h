@@ -55,4 +55,8 @@ static inline uint64_t zip_rd64(const unsigned char *p)
 voidpf zip_zalloc(voidpf opaque, uInt items, uInt size);
 void zip_zfree(voidpf opaque, voidpf ptr);
 
+/* True when the name has '..' as a path component ('/' or '\\'
+ * separated): refused by the reader and the writer alike. */
+bool zip_name_has_dotdot(const char *name, size_t len);
+
 #endif

@@ -224,14 +224,8 @@ static const char *name_problem(const char *name, size_t len)
             return "the name is not valid UTF-8";
         i += k;
     }
-    for (size_t i = 0; i < len;) {
-        size_t j = i;
-        while (j < len && name[j] != '/' && name[j] != '\\')
-            j++;
-        if (j - i == 2 && name[i] == '.' && name[i + 1] == '.')
-            return "the name has a '..' component";
-        i = j + 1;
-    }
+    if (zip_name_has_dotdot(name, len))
+        return "the name has a '..' component";
     return NULL;
 }
 

@@ -61,6 +61,9 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
  * its exit status (1 or 2); 0 otherwise. A path that cannot be opened is
  * added as a FILE: reading its header reports it. */
 int cli_inputs_add(struct cli_inputs *list, const char *arg);
+/* 1 when path is a regular file that starts as a zip archive does (as
+ * np.load decides); never blocks on a FIFO. */
+int cli_is_archive(const char *path);
 /* Close every archive and release the list. */
 void cli_inputs_free(struct cli_inputs *list);
 

@@ -136,7 +136,7 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
 }
 
 /* 1 when path is a regular file that starts as a zip archive does. */
-static int is_archive(const char *path)
+int cli_is_archive(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
@@ -156,7 +156,7 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
     int status;
     struct stat st;
     if (stat(arg, &st) == 0) {
-        if (!is_archive(arg))
+        if (!cli_is_archive(arg))
             return add_file(list, arg);
         if ((status = open_archive(list, arg, strlen(arg), &a)) != EXIT_OK)
             return status;
@@ -171,7 +171,7 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         char *prefix = strndup(arg, len);
         if (!prefix)
             return nomem(arg);
-        int exists = stat(prefix, &st) == 0, archive = exists && is_archive(prefix);
+        int exists = stat(prefix, &st) == 0, archive = exists && cli_is_archive(prefix);
         free(prefix);
         if (!exists)
             continue;

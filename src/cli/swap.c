@@ -543,21 +543,6 @@ out:
 
 /* ---- the command ------------------------------------------------------------------ */
 
-/* 1 when path is a regular file that starts as a zip archive does. */
-static int is_archive(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return 0;
-    unsigned char magic[4];
-    ssize_t n = read(fd, magic, sizeof magic);
-    close(fd);
-    return n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
-}
-
 /* 1 when arg does not exist but names ARCHIVE:NAME with an existing archive. */
 static int is_member_arg(const char *arg)
 {
@@ -566,7 +551,7 @@ static int is_member_arg(const char *arg)
         return 0;
     for (const char *colon = strchr(arg, ':'); colon; colon = strchr(colon + 1, ':')) {
         char *prefix = strndup(arg, (size_t)(colon - arg));
-        int archive = prefix && is_archive(prefix);
+        int archive = prefix && cli_is_archive(prefix);
         free(prefix);
         if (archive)
             return 1;
@@ -633,7 +618,7 @@ int cmd_swap(int argc, char **argv)
     char *resolved = NULL;
     if (in_place && !(target = resolved = realpath(file, NULL)))
         return cli_usage_error("swap: cannot resolve '%s': %s", file, strerror(errno));
-    int status = is_archive(file) ? swap_npz(file, target, in_place, to)
+    int status = cli_is_archive(file) ? swap_npz(file, target, in_place, to)
                                   : swap_npy(file, target, in_place, to);
     free(resolved);
     return status;
