@@ -79,8 +79,10 @@ static void check_self(const npydt_dtype *dt)
     if (st != NPYDT_OK)
         fuzz_fail_status("canonical descr does not compile as a spec", st, &err, text, len);
     FUZZ_CHECK(npydt_schema_dtype(s) != NULL);
-    FUZZ_CHECK(npydt_dtype_equal(npydt_schema_dtype(s), dt));
-    for (size_t i = 0; i < NLEVELS; i++)
+    FUZZ_CHECK(fuzz_same_after_text(dt, npydt_schema_dtype(s)));
+    /* the text cannot carry a generic datetime multiplier, and NumPy
+     * tells M8[2generic] from M8 */
+    for (size_t i = 0; i < NLEVELS && !fuzz_has_generic_multiplier(dt); i++)
         if (check_one(s, dt, levels[i]) != 0) {
             fprintf(stderr, "dtype does not match itself at level %u: %.*s\n", levels[i],
                     (int)(len > 2000 ? 2000 : len), text);

@@ -124,6 +124,21 @@ static void test_dtype_datetime_generic_has_unit_generic(void **state)
     npydt_dtype_free(dt);
 }
 
+/* NumPy keeps the multiplier (np.datetime_data gives ('generic', 2)) and
+ * compares unequal to plain M8, yet prints and saves it as '<M8'. */
+static void test_dtype_generic_datetime_multiplier_is_kept_but_not_printed(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'M8[2generic]'");
+    npydt_dtype *plain = test_parse_literal("'<M8'");
+    assert_int_equal(npydt_dtype_unit(dt), NPYDT_UNIT_GENERIC);
+    assert_int_equal(npydt_dtype_unit_count(dt), 2);
+    assert_false(npydt_dtype_equal(dt, plain));
+    assert_canonical("M8[2generic]", 1, "'<M8'");
+    npydt_dtype_free(plain);
+    npydt_dtype_free(dt);
+}
+
 static void test_dtype_comma_string_makes_struct_f0_f1_f2(void **state)
 {
     (void)state;
@@ -346,6 +361,7 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_datetime_units_and_multipliers),
     cmocka_unit_test(test_dtype_datetime_divisor_becomes_smaller_unit),
     cmocka_unit_test(test_dtype_datetime_generic_has_unit_generic),
+    cmocka_unit_test(test_dtype_generic_datetime_multiplier_is_kept_but_not_printed),
     cmocka_unit_test(test_dtype_comma_string_makes_struct_f0_f1_f2),
     cmocka_unit_test(test_dtype_subarray_prefix_alone_is_a_subarray),
     cmocka_unit_test(test_dtype_struct_offsets_are_packed),
