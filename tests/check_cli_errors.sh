@@ -48,4 +48,175 @@ else
     failed=$((failed + 1))
     echo "cli-errors: swap --in-place through a symlink: $(head -c 200 "$dir/err")"
 fi
+
+# Usage errors and help: the exact first line of stderr (the command's usage
+# text may follow it), nothing on stdout, the exit status.
+expect_msg() {  # expect_msg STATUS 'FIRST STDERR LINE' ARGS...
+    want=$1
+    msg=$2
+    shift 2
+    timeout 10 "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" = "$want" ] && [ ! -s "$dir/out" ] && [ "$(head -n 1 "$dir/err")" = "$msg" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: npydt $* -> exit $got (want $want): '$(head -n 1 "$dir/err")' (want '$msg')"
+    fi
+}
+expect_stdout() {  # expect_stdout 'FIRST STDOUT LINE' ARGS...: exit 0, nothing on stderr
+    msg=$1
+    shift
+    timeout 10 "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" = 0 ] && [ ! -s "$dir/err" ] && [ "$(head -n 1 "$dir/out")" = "$msg" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: npydt $* -> exit $got: '$(head -n 1 "$dir/out")' (want '$msg')"
+    fi
+}
+F=tests/fixtures
+Z=tests/fixtures_npz
+S=$F/struct_simple.npy
+expect_msg 2 "usage: npydt COMMAND [OPTIONS] FILE..."
+for h in --help -h help; do
+    expect_stdout "usage: npydt COMMAND [OPTIONS] FILE..." $h
+done
+expect_stdout "npydt $(sed -n 's/^VERSION := //p' Makefile)" --version
+expect_stdout "usage: npydt inspect [--json] FILE..." inspect --help
+expect_stdout "usage: npydt dump [--jsonl] [--fields A,B.C] [--head N] FILE" dump -h
+expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check --help
+expect_msg 2 "npydt: inspect: no FILE given" inspect
+expect_msg 2 "npydt: inspect: no FILE given" inspect --json --
+expect_msg 2 "npydt: inspect: unknown option '-x'" inspect -x $S
+expect_msg 2 "$S:x: invalid argument: the part before ':' is not a zip (.npz) archive, so it has no members" inspect $S:x
+expect_msg 2 "$Z/savez.npz:: invalid argument: no member name after ':'" inspect $Z/savez.npz:
+expect_msg 2 "npydt: dump: more than one FILE ('$S' and '$S')" dump $S $S
+expect_msg 2 "npydt: dump: no FILE given" dump --jsonl
+expect_msg 2 "npydt: dump: unknown option '--bogus'" dump --bogus $S
+expect_msg 2 "npydt: dump: --fields needs a list of fields" dump $S --fields
+expect_msg 2 "npydt: dump: empty field name in --fields 'x,,y'" dump --fields x,,y $S
+expect_msg 2 "npydt: dump: field 'x' given twice" dump --fields x,y,x $S
+for n in x "" -1 1x 99999999999999999999999; do
+    expect_msg 2 "npydt: dump: --head needs a count (0 or more)" dump --head "$n" $S
+done
+expect_msg 2 "npydt: dump: the table shows at most 100000 rows (--head); use --jsonl for more" \
+    dump --head 100001 $Z/zeros_100m.npz
+expect_msg 2 "npydt: check: --schema given twice" check --schema "'<f8'" --schema "'<f8'" $S
+expect_msg 2 "npydt: check: --schema needs a SPEC" check $S --schema
+expect_msg 2 "npydt: check: unknown option '--bogus'" check --bogus $S
+expect_msg 2 "npydt: --schema: cannot read '$dir': Is a directory" check --schema "@$dir" $S
+expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap --help
+expect_msg 2 "npydt: swap: more than one FILE ('$S' and 'x')" swap $S x --to big -o "$dir/o.npy"
+expect_msg 2 "npydt: swap: no FILE given" swap --to big -o "$dir/o.npy"
+expect_msg 2 "npydt: swap: --to needs little, big or native" swap $S -o "$dir/o.npy" --to
+expect_msg 2 "npydt: swap: --to ORDER is required" swap $S -o "$dir/o.npy"
+expect_msg 2 "npydt: swap: --to must be little, big or native, not 'sideways'" \
+    swap $S --to sideways -o "$dir/o.npy"
+expect_msg 2 "npydt: swap: -o needs an output path" swap $S --to big -o
+expect_msg 2 "npydt: swap: -o needs an output path" swap $S --to big --output=
+expect_msg 2 "npydt: swap: give exactly one of -o OUT and --in-place" swap $S --to big
+expect_msg 2 "npydt: swap: give exactly one of -o OUT and --in-place" \
+    swap $S --to=big --output="$dir/o.npy" --in-place
+expect_msg 2 "npydt: swap: unknown option '--bogus'" swap $S --bogus
+expect_msg 2 "npydt: swap: '$Z/savez.npz:ints' names one member of an archive; swap writes whole files, so swap the whole archive (every member), or extract the member first" \
+    swap $Z/savez.npz:ints --to big -o "$dir/o.npy"
+expect_msg 2 "npydt: swap: cannot resolve '$dir/missing.npy': No such file or directory" \
+    swap "$dir/missing.npy" --to big --in-place
+# a dump after "--" takes a FILE that starts with '-'
+cp $S "$dir/-s.npy"
+if (cd "$dir" && "$OLDPWD/$NPYDT" dump --jsonl --head 1 -- -s.npy) >"$dir/out" 2>"$dir/err" &&
+    [ "$(cat "$dir/out")" = "$("$NPYDT" dump --jsonl --head 1 $S)" ]; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "cli-errors: dump -- -s.npy: $(head -c 200 "$dir/err")"
+fi
+
+# Output that cannot be written (a full device) is an error of its own,
+# exit 2, whatever the command; a long dump stops at the first failed
+# flush instead of formatting 13 million elements for nothing.
+for args in "inspect $S" "inspect --json $S" "dump $S" "dump --jsonl $S" "cstruct $S" \
+    "check --json --schema '<f8' $F/scalar_f8_le.npy" "inspect --help" "--version" "--help"; do
+    eval "timeout 10 \"\$NPYDT\" $args" >/dev/full 2>"$dir/err"
+    got=$?
+    if [ "$got" = 2 ] && [ "$(cat "$dir/err")" = "npydt: error writing output" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: npydt $args >/dev/full -> exit $got: $(head -c 200 "$dir/err")"
+    fi
+done
+timeout 10 "$NPYDT" dump --jsonl $Z/zeros_100m.npz >/dev/full 2>"$dir/err"
+got=$?
+if [ "$got" = 2 ] && [ "$(cat "$dir/err")" = "npydt: error writing output" ]; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "cli-errors: dump of 13M elements to /dev/full -> exit $got: $(head -c 200 "$dir/err")"
+fi
+
+# swap when the output cannot grow (file size limit, SIGXFSZ ignored so
+# write() fails with EFBIG): "OUT: i/o error: write failed: ...", exit 2,
+# neither OUT nor a temporary file left, and --in-place leaves FILE as it
+# was. The limit (32 blocks) still lets a coverage build write its counters.
+swap_full() {  # swap_full OUT LEFT ARGS...: LEFT is what $dir/full must then hold
+    out=$1
+    keep=$2
+    shift 2
+    (trap '' XFSZ; ulimit -f 32; exec "$NPYDT" swap "$@") >"$dir/out" 2>"$dir/err"
+    got=$?
+    left=$(ls -A "$dir/full")
+    if [ "$got" = 2 ] && [ "$left" = "$keep" ] && [ ! -s "$dir/out" ] &&
+        [ "$(head -n 1 "$dir/err")" = "$out: i/o error: write failed: File too large" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: swap $* under ulimit -f -> exit $got, left '$left': $(head -c 200 "$dir/err")"
+    fi
+}
+mkdir "$dir/full"
+swap_full "$dir/full/out.npy" "" $F/version2_big_header.npy --to big -o "$dir/full/out.npy"
+swap_full "$dir/full/out.npz" "" $Z/zeros_100m.npz --to big -o "$dir/full/out.npz"
+cp $F/version2_big_header.npy "$dir/full/in.npy"
+swap_full "$dir/full/in.npy" in.npy "$dir/full/in.npy" --to big --in-place
+if cmp -s $F/version2_big_header.npy "$dir/full/in.npy"; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "cli-errors: a failed swap --in-place changed its FILE"
+fi
+
+# A file too large to map (address space limit) is read with pread
+# instead: the same values, C and Fortran order. Not under a sanitizer,
+# whose shadow memory needs more address space than the limit allows.
+if [ -z "${SANITIZE:-}" ] && [ -x "${PYTHON:-/usr/bin/python3}" ]; then
+    "${PYTHON:-/usr/bin/python3}" - "$dir" <<'PYEOF'
+import struct, sys
+for name, shape, fortran in (("big.npy", (33554432,), False), ("bigf.npy", (2, 16777216), True)):
+    n = shape[0] * (shape[1] if len(shape) > 1 else 1)
+    h = "{'descr': '<u2', 'fortran_order': %s, 'shape': %r, }" % (fortran, shape)
+    h += " " * ((-(10 + len(h) + 1)) % 64) + "\n"
+    with open(sys.argv[1] + "/" + name, "wb") as f:   # 64 MiB, sparse
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode())
+        f.write(struct.pack("<6H", 1, 2, 3, 4, 5, 6))
+        f.truncate(10 + len(h) + 2 * n)
+PYEOF
+    for c in "big.npy|1 2 3 4 5 6 0|--jsonl --head 7" "bigf.npy|(0,0)  1 (0,1)  3 (0,2)  5 (0,3)  0|--head 4"; do
+        f=${c%%|*}
+        rest=${c#*|}
+        want=${rest%%|*}
+        opts=${rest#*|}
+        got=$( (ulimit -v 40000; exec "$NPYDT" dump $opts "$dir/$f") 2>"$dir/err" |
+            grep -v -e '^index' -e "^$dir" -e '^(4 of' | tr '\n' ' ')
+        if [ "$got" = "$want " ] && [ ! -s "$dir/err" ]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "cli-errors: pread fallback for $f: '$got' (want '$want'): $(head -c 200 "$dir/err")"
+        fi
+    done
+    rm -f "$dir/big.npy" "$dir/bigf.npy"
+fi
 echo "cli-errors: $passed passed, $failed failed"

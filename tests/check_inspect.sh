@@ -1,8 +1,9 @@
 #!/bin/sh
 # `npydt inspect --json` against NumPy: the committed fixtures (expectations
 # written by tests/gen_fixtures.py from NumPy's own view), the committed
-# files NumPy rejects, and, when NumPy is importable, a few hundred random
-# dtypes written by NumPy on the spot (tests/differential.py).
+# files NumPy rejects, and, when NumPy is importable, the text table of the
+# fixtures (tests/inspect_text_check.py) and a few hundred random dtypes
+# written by NumPy on the spot (tests/differential.py).
 PY=${PYTHON:-/usr/bin/python3}
 NPYDT=${NPYDT:-build/npydt}
 FIX=${FIXTURES:-tests/fixtures}
@@ -31,6 +32,8 @@ for npy in sorted(glob.glob(os.path.join(fix, "bad", "*.npy"))):
 print("inspect-fixtures: %d passed, %d failed" % (passed, failed))
 PYEOF
 if "$PY" -c 'import numpy' 2>/dev/null; then
+    # the text table of the same fixtures and of archive members, built from NumPy
+    "$PY" tests/inspect_text_check.py "$NPYDT" "$FIX" "${NPZ_FIXTURES:-tests/fixtures_npz}"
     "$PY" tests/differential.py "$NPYDT" --count "${DIFF_COUNT:-300}" --seed "${DIFF_SEED:-1}" |
         sed 's/^\([0-9]* passed, [0-9]* failed\)$/inspect-differential: \1/'
 else

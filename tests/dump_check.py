@@ -15,6 +15,13 @@
    the swapped dtype, the same values (bytes after astype back), and the
    header np.save writes for it; swapping back restores the data bytes.
 
+3. When NumPy is importable: the text table (no --jsonl) of every fixture
+   with a .dump.jsonl, whole and with --head 1, equals a table built here
+   from that expectation and NumPy's descriptor (column per top-level
+   field, cells the compact JSON of each value cut to 40 bytes, columns
+   padded to the widest cell in characters, "(N of M elements; ...)" when
+   rows are left out).
+
 Prints "dump: N passed, M failed" (failures listed above it).
 """
 
@@ -185,6 +192,119 @@ def float_text_checks(res, npydt):
         for f in os.listdir(tmp):
             os.unlink(os.path.join(tmp, f))
         os.rmdir(tmp)
+
+
+# ------------------------------------------------------------ text table --
+
+CELL_MAX = 40        # bytes of a cell's text before it is cut with "..."
+TEXT_HEAD = 20       # rows of the table without --head
+
+
+def _esc(cp):
+    return "\\u%04x" % cp
+
+
+def _key(s):
+    """A field name as the command's JSON keys spell it."""
+    short = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return '"' + "".join(short.get(c) or (_esc(ord(c)) if ord(c) < 0x20 or ord(c) == 0x7f else c)
+                         for c in s) + '"'
+
+
+def _string(kind, s):
+    """S: every byte outside printable ASCII escaped; U: controls and lone
+    surrogates escaped, the rest as UTF-8."""
+    out = []
+    for c in s:
+        cp = ord(c)
+        if c in '"\\':
+            out.append("\\" + c)
+        elif cp < 0x20 or cp == 0x7f or (kind == "S" and cp >= 0x80) or 0xD800 <= cp < 0xE000:
+            out.append(_esc(cp))
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def cell_json(dt, v):
+    """The compact JSON of value v (as parsed from .dump.jsonl) of dtype dt."""
+    if dt.subdtype is not None:
+        base, shape = dt.subdtype
+
+        def nest(x, level):
+            if level == len(shape):
+                return cell_json(base, x)
+            return "[" + ",".join(nest(e, level + 1) for e in x) + "]"
+        return nest(v, 0)
+    if dt.names is not None:
+        return "{" + ",".join(_key(n) + ":" + cell_json(dt.fields[n][0], v[n]) for n in dt.names) + "}"
+    if isinstance(v, str):
+        return _string(dt.kind, v) if dt.kind in "SU" else '"' + v + '"'
+    return json.dumps(v, separators=(",", ":"))   # numbers, booleans, complex pairs
+
+
+def cut(text):
+    b = text.encode("utf-8")
+    if len(b) <= CELL_MAX:
+        return text
+    k = CELL_MAX - 3
+    while k > 0 and (b[k] & 0xC0) == 0x80:
+        k -= 1
+    return b[:k].decode("utf-8") + "..."
+
+
+def expected_table(path, expected, head=None):
+    import numpy as np
+    with open(path, "rb") as f:
+        version = np.lib.format.read_magic(f)
+        shape, fortran, dt = np.lib.format._read_array_header(f, version, max_header_size=1 << 20)
+    count = len(expected)
+    rows = min(count, TEXT_HEAD if head is None else head)
+    descr = repr(np.lib.format.dtype_to_descr(dt))
+    if len(descr.encode("utf-8")) > 199:
+        descr = descr.encode("utf-8")[:199].decode("utf-8", "ignore") + "..."
+    title = "%s: shape %r, %s order, dtype %s\n" % (path, tuple(shape), "Fortran" if fortran else "C",
+                                                    descr)
+    if dt.names:
+        cols = [(n or "''", dt.fields[n][0], n) for n in dt.names]
+    else:
+        cols = [("value", dt, None)]
+    table = [["index"] + [c[0] for c in cols]]
+    for r in range(rows):
+        if len(shape) == 1:
+            index = str(r)
+        else:
+            index = "(" + ",".join(str(i) for i in np.unravel_index(r, shape)) + ")"
+        value = expected[r]
+        table.append([index] + [cut(cell_json(cdt, value if key is None else value[key]))
+                                for _, cdt, key in cols])
+    width = [max(len(row[c]) for row in table) for c in range(len(cols) + 1)]
+    text = title + "".join("  ".join(cell.ljust(width[c]) if c < len(cols) else cell
+                                     for c, cell in enumerate(row)) + "\n" for row in table)
+    if rows < count:
+        text += "(%d of %d elements; --head N or --jsonl for more)\n" % (rows, count)
+    return text
+
+
+def text_table_checks(res, npydt, fixtures):
+    for d in [fixtures, os.path.join(fixtures, "quirks")]:
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            exp = path[:-4] + ".dump.jsonl"
+            if not name.endswith(".npy") or not os.path.exists(exp):
+                continue
+            with open(exp, encoding="utf-8") as f:
+                expected = [json.loads(line) for line in f if line.strip()]
+            for args, head in (([], None), (["--head", "1"], 1)):
+                rc, out, err = run([npydt, "dump"] + args + [path])
+                want = expected_table(path, expected, head)
+                got = out.decode("utf-8", "replace")
+                if rc == 0 and err == b"" and got == want:
+                    res.ok()
+                    continue
+                diff = [(w, g) for w, g in zip(want.splitlines(), got.splitlines()) if w != g][:1]
+                res.fail("table of %s %s: exit %d %r, first difference %r" %
+                         (path, " ".join(args), rc, err[:100], diff))
 
 
 # ------------------------------------------------------------ random files --
@@ -388,6 +508,7 @@ def main():
     except ImportError:
         have_numpy = False
     if have_numpy:
+        text_table_checks(res, args.npydt, args.fixtures)
         random_checks(res, args.npydt, args.random, args.seed, args.keep)
     else:
         print("note: %s has no NumPy: random files and swap checks skipped" % sys.executable)

@@ -291,6 +291,67 @@ static void test_scatter_int64_into_long_double_is_exact(void **state)
     npydt_dtype_free(dt);
 }
 
+static void test_gather_refuses_null_unknown_and_overflowing_requests(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i4'), ('b', '<f8')]");
+    const npydt_dtype *a = npydt_dtype_field_dtype(dt, 0);
+    unsigned char recs[24] = {0};
+    int32_t out[2];
+    npydt_error err;
+    assert_int_equal(npydt_gather_size(NULL, NPYDT_AS_NATIVE), 0);
+    assert_int_equal(npydt_gather(recs, 12, 2, NULL, 0, NPYDT_AS_NATIVE, out, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "field is NULL");
+    assert_int_equal(npydt_gather(recs, 12, 2, a, 0, (npydt_convert)7, out, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "unknown conversion 7");
+    assert_int_equal(npydt_gather(NULL, 12, 2, a, 0, NPYDT_AS_NATIVE, out, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "records or array is NULL");
+    assert_int_equal(npydt_scatter(recs, 12, 2, a, 0, NPYDT_AS_NATIVE, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "records or array is NULL");
+    /* n * 4 output bytes past the address space */
+    assert_int_equal(npydt_gather(recs, 12, UINT64_MAX / 2, a, 0, NPYDT_AS_NATIVE, out, &err),
+                     NPYDT_E_OVERFLOW);
+    assert_string_equal(err.message, "9223372036854775807 records do not fit the address space");
+    /* nothing to do: no records */
+    assert_int_equal(npydt_gather(NULL, 12, 0, a, 0, NPYDT_AS_NATIVE, NULL, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+}
+
+static void test_scatter_native_stores_each_size_in_file_order(void **state)
+{
+    (void)state;
+    /* one field of every copy width, little and big endian, long double
+     * (16-byte units) and complex (8-byte halves) among them */
+    npydt_dtype *dt = test_parse_literal("[('u1', '|u1'), ('i2', '<i2'), ('i4', '<i4'), "
+                                         "('f16', '>f16'), ('c8', '>c8'), ('i8', '<i8')]");
+    enum { STRIDE = 1 + 2 + 4 + 16 + 8 + 8, NREC = 3 };
+    unsigned char recs[NREC * STRIDE], back[NREC * 16];
+    fill_random(recs, sizeof recs);
+    for (size_t f = 0; f < npydt_dtype_nfields(dt); f++) {
+        const npydt_dtype *fd = npydt_dtype_field_dtype(dt, f);
+        size_t off = npydt_dtype_field_offset(dt, f), size = npydt_gather_size(fd, NPYDT_AS_NATIVE);
+        unsigned char arr[NREC * 16];
+        for (size_t i = 0; i < NREC * size; i++)
+            arr[i] = (unsigned char)(i * 7 + f);
+        assert_int_equal(npydt_scatter(recs, STRIDE, NREC, fd, off, NPYDT_AS_NATIVE, arr, NULL),
+                         NPYDT_OK);
+        /* each record now holds the array's element in the field's byte order */
+        char order = npydt_dtype_byteorder(fd);
+        size_t unit = npydt_dtype_kind(fd) == 'c' ? size / 2 : size;
+        for (size_t i = 0; i < NREC; i++)
+            for (size_t b = 0; b < size; b++) {
+                size_t u = b / unit, k = b % unit;
+                size_t from = order == '>' ? u * unit + (unit - 1 - k) : b;
+                if (recs[i * STRIDE + off + b] != arr[i * size + from])
+                    fail_msg("field %s record %zu byte %zu", npydt_dtype_field_name(dt, f), i, b);
+            }
+        assert_int_equal(npydt_gather(recs, STRIDE, NREC, fd, off, NPYDT_AS_NATIVE, back, NULL),
+                         NPYDT_OK);
+        assert_memory_equal(back, arr, NREC * size);
+    }
+    npydt_dtype_free(dt);
+}
+
 TEST_LIST("gather",
     cmocka_unit_test(test_gather_native_f8_equals_reader),
     cmocka_unit_test(test_gather_as_double_every_real_kind),
@@ -303,4 +364,6 @@ TEST_LIST("gather",
     cmocka_unit_test(test_scatter_native_writes_stored_order),
     cmocka_unit_test(test_scatter_as_double_checks_before_writing),
     cmocka_unit_test(test_scatter_int64_into_long_double_is_exact),
+    cmocka_unit_test(test_gather_refuses_null_unknown_and_overflowing_requests),
+    cmocka_unit_test(test_scatter_native_stores_each_size_in_file_order),
 );

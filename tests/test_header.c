@@ -3,9 +3,11 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Calls fn for every .npy directly in the fixtures directory. */
 static int for_each_fixture(void (*fn)(const char *path, const unsigned char *buf, size_t len))
@@ -101,6 +103,40 @@ static void test_header_parse_path_reads_only_header(void **state)
     assert_int_equal(npydt_header_ndim(h), 2);
     assert_int_equal(npydt_header_data_offset(h) % 64, 0);
     npydt_header_free(h);
+}
+
+static void test_header_parse_path_null_is_argument_error(void **state)
+{
+    (void)state;
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_parse_path(NULL, NULL, &h, &err), NPYDT_E_ARG);
+    assert_null(h);
+    assert_string_equal(err.message, "path is NULL");
+}
+
+static void test_header_parse_fd_unreadable_descriptor_is_io_error(void **state)
+{
+    (void)state;
+    /* a descriptor open for writing only: the reads fail with EBADF */
+    char path[] = "/tmp/npydt-test-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t len;
+    unsigned char *bytes = test_read_file(test_fixture("fortran_2d.npy"), &len);
+    assert_int_equal(write(fd, bytes, len), (ssize_t)len);
+    free(bytes);
+    close(fd);
+    fd = open(path, O_WRONLY);
+    unlink(path);
+    assert_true(fd >= 0);
+    npydt_header *h = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_parse_fd(fd, NULL, &h, &err), NPYDT_E_IO);
+    close(fd);
+    assert_null(h);
+    assert_string_equal(err.message, "read failed: Bad file descriptor");
+    assert_int_equal(err.offset, NPYDT_NO_OFFSET);
 }
 
 static void test_header_parse_path_missing_file_is_io_error(void **state)
@@ -226,6 +262,8 @@ TEST_LIST("header",
     cmocka_unit_test(test_header_write_matches_np_save_for_every_fixture),
     cmocka_unit_test(test_header_descr_print_parse_is_identity_for_every_fixture),
     cmocka_unit_test(test_header_parse_path_reads_only_header),
+    cmocka_unit_test(test_header_parse_path_null_is_argument_error),
+    cmocka_unit_test(test_header_parse_fd_unreadable_descriptor_is_io_error),
     cmocka_unit_test(test_header_parse_path_missing_file_is_io_error),
     cmocka_unit_test(test_header_zero_d_array_counts_one_element),
     cmocka_unit_test(test_header_version3_utf8_names),

@@ -1158,17 +1158,23 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
                 break;
         }
     } else {
-        char title[512];
-        make_title(title, sizeof title, in->name, h);
+        /* room for the whole title, however long the path: the name, each
+         * dimension (20 digits and ", "), the descriptor cut at 199 bytes
+         * with "...", and the fixed words */
+        size_t tsize = strlen(in->name) + 22 * npydt_header_ndim(h) + 256;
+        char *title = malloc(tsize);
+        if (title)
+            make_title(title, tsize, in->name, h);
         if ((*printed)++)
             putc('\n', out);
-        if (print_table(&d, out, title, &src, sel, nsel, rows) != 0) {
+        if (!title || print_table(&d, out, title, &src, sel, nsel, rows) != 0) {
             if (!d.failed)
                 status = cli_usage_error("out of memory");
         } else if (rows < count) {
             fprintf(out, "(%llu of %llu elements; --head N or --jsonl for more)\n",
                     (unsigned long long)rows, (unsigned long long)count);
         }
+        free(title);
     }
     if (d.failed) {
         /* only reachable for data the checks above let through */

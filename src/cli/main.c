@@ -30,6 +30,15 @@ static const struct command commands[] = {
     {"check", cmd_check},
 };
 
+/* Whatever printed to stdout, a write that failed (a full disk, a closed
+ * pipe) turns the exit status into a usage-level error. */
+static int finish(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_usage_error("error writing output");
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     /* a reader that goes away (| head) makes writes fail with EPIPE, which
@@ -42,19 +51,15 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         fputs(usage, stdout);
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("npydt %s\n", npydt_version());
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) {
-            int status = commands[i].run(argc - 1, argv + 1);
-            if (fflush(stdout) != 0 || ferror(stdout))
-                return cli_usage_error("error writing output");
-            return status;
-        }
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return finish(commands[i].run(argc - 1, argv + 1));
     cli_usage_error("unknown command '%s'", argv[1]);
     fputs(usage, stderr);
     return EXIT_USAGE;

@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""`npydt inspect` without --json (the text table) against NumPy.
+
+    python3 tests/inspect_text_check.py NPYDT FIXTURES NPZ_FIXTURES
+
+For every fixture that NumPy reads (FIXTURES/*.npy and quirks/*.npy with an
+.inspect.json, and every member of NPZ_FIXTURES/savez*.npz), the expected
+text is built from NumPy's own reading of the file: the version and data
+offset from np.lib.format's header readers, the descriptor from
+dtype_to_descr, and the table of leaves from a walk of the NumPy dtype
+(field paths joined with '.', offsets summed, one repeat per subarray level,
+a level whose scalar elements exactly fill the enclosing repeat's stride
+folded into it, as the README's leaf table describes). The whole stdout must
+be equal, byte for byte, exit status 0, nothing on stderr. Several files in
+one call print their blocks in argument order.
+
+Prints "inspect-text: N passed, M failed".
+"""
+
+import glob
+import io
+import os
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+
+DESCR_SHOWN = 159   # the command prints at most this much of the descriptor
+
+
+def leaves(dt, path="", offset=0, reps=None, out=None):
+    """(path, offset, str, byteorder, count, repeats) in record order."""
+    reps = [] if reps is None else reps
+    out = [] if out is None else out
+    if dt.subdtype is not None:
+        base, shape = dt.subdtype
+        items = int(np.prod(shape, dtype=np.int64))
+        if reps and base.subdtype is None and base.names is None and reps[-1][1] == dt.itemsize:
+            count = reps[-1][0]
+            leaves(base, path, offset, reps[:-1] + [(count * items, base.itemsize)], out)
+        else:
+            leaves(base, path, offset, reps + [(items, base.itemsize)], out)
+    elif dt.names is not None:
+        for name in dt.names:
+            sub, off = dt.fields[name][:2]
+            leaves(sub, path + "." + name if path else name, offset + off, reps, out)
+    else:
+        count = 1
+        for c, _ in reps:
+            count *= c
+        out.append((path, offset, dt.str, dt.str[0], count, list(reps)))
+    return out
+
+
+def ljust(s, width):
+    """printf's %-Ns: pads to N bytes of UTF-8, not N characters."""
+    return s + " " * max(0, width - len(s.encode("utf-8")))
+
+
+def expected_text(label, f):
+    major, minor = np.lib.format.read_magic(f)
+    start = f.tell()
+    # version 3 headers are UTF-8, the others latin-1: the reader that
+    # np.load itself calls knows which (the big-header fixture needs the
+    # size limit raised)
+    shape, fortran, dt = np.lib.format._read_array_header(
+        f, (major, minor), max_header_size=1 << 20)
+    data_offset = f.tell()
+    header_len = data_offset - start - (2 if major == 1 else 4)
+    count = int(np.prod(shape, dtype=np.int64))
+    descr = repr(np.lib.format.dtype_to_descr(dt))
+    if len(descr) > DESCR_SHOWN:
+        descr = descr[:DESCR_SHOWN] + "..."
+    t = io.StringIO()
+    t.write("%s\n" % label)
+    t.write("  format     %d.%d (header %d bytes, data at offset %d)\n"
+            % (major, minor, header_len, data_offset))
+    t.write("  shape      %r, %s order, %d elements, %d data bytes\n"
+            % (tuple(shape), "Fortran" if fortran else "C", count, count * dt.itemsize))
+    t.write("  dtype      %s\n" % descr)
+    t.write("  itemsize   %d\n" % dt.itemsize)
+    if dt.names is None and dt.subdtype is None:
+        return t.getvalue()
+    t.write("  %-24s %8s  %-12s %5s  %s\n" % ("field", "offset", "type", "order", "elements"))
+    for path, off, s, order, n, reps in leaves(dt):
+        t.write("  %s %8d  %-12s %5s  %d" % (ljust(path or "(whole)", 24), off, s, order, n))
+        if reps:
+            t.write("  [" + " ".join("%dx%dB" % r for r in reps) + "]")
+        t.write("\n")
+    return t.getvalue()
+
+
+def main():
+    npydt, fix, npz = sys.argv[1], sys.argv[2], sys.argv[3]
+    passed = failed = 0
+
+    def check(args, want, what):
+        nonlocal passed, failed
+        r = subprocess.run([npydt, "inspect"] + args, capture_output=True)
+        got = r.stdout.decode("utf-8", "replace")
+        ok = r.returncode == 0 and r.stderr == b"" and got == want
+        passed += ok
+        failed += not ok
+        if not ok:
+            print("inspect-text: %s: exit %d, stderr %r" % (what, r.returncode, r.stderr[:200]))
+            for w, g in zip(want.splitlines(), got.splitlines() + [""] * len(want.splitlines())):
+                if w != g:
+                    print("  want %r\n  got  %r" % (w[:200], g[:200]))
+                    break
+
+    files = sorted(glob.glob(os.path.join(fix, "*.inspect.json")) +
+                   glob.glob(os.path.join(fix, "quirks", "*.inspect.json")))
+    npys = [e[:-len(".inspect.json")] + ".npy" for e in files]
+    texts = {}
+    for npy in npys:
+        with open(npy, "rb") as f:
+            texts[npy] = expected_text(npy, f)
+        check([npy], texts[npy], npy)
+    # several files: the blocks in argument order, "--" ends the options
+    some = [p for p in npys if "struct_nested3" in p or "shape0d_f8" in p or "fortran_3d" in p]
+    check(["--"] + some[::-1], "".join(texts[p] for p in some[::-1]), "three files after --")
+
+    for arc in sorted(glob.glob(os.path.join(npz, "savez*.npz"))):
+        want = []
+        with zipfile.ZipFile(arc) as z:
+            for info in z.infolist():
+                with z.open(info) as m:
+                    want.append(expected_text(arc + ":" + info.filename, io.BytesIO(m.read())))
+        check([arc], "".join(want), arc)
+    print("inspect-text: %d passed, %d failed" % (passed, failed))
+
+
+if __name__ == "__main__":
+    main()
