@@ -20,34 +20,26 @@ static size_t path_push(struct dtype_ctx *c, const char *name)
     return old;
 }
 
-npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl, const char *name,
-                            bool plain_name, const char *title, const npydt_dtype *dt,
-                            size_t text_offset)
+npydt_status field_list_grow(struct dtype_ctx *c, struct field_list *fl)
 {
-    /* NumPy: name == '' and dt.type is void and dt.names is None, which
-     * holds for plain V types and for every subarray */
-    bool padding = plain_name && name[0] == '\0' &&
-                   ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
-    if (!padding) {
-        if (fl->n == fl->cap) {
-            size_t cap = fl->cap ? 2 * fl->cap : 8;
-            size_t bytes;
-            struct field_spec *bigger = NULL;
-            if (!__builtin_mul_overflow(cap, sizeof *bigger, &bytes))
-                bigger = arena_alloc_raw(c->arena, bytes);   /* filled as entries come */
-            if (!bigger)
-                return set_nomem(c->err);
-            if (fl->n)
-                memcpy(bigger, fl->specs, fl->n * sizeof *bigger);
-            fl->specs = bigger;
-            fl->cap = cap;
-        }
-        fl->specs[fl->n++] = (struct field_spec){name, title, dt, fl->offset, text_offset};
-    }
-    if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
-        return set_error(c->err, NPYDT_E_OVERFLOW, text_offset, c->path,
-                         "struct itemsize does not fit a C int");
+    size_t cap = fl->cap ? 2 * fl->cap : 16;
+    size_t bytes;
+    struct field_spec *bigger = NULL;
+    if (!__builtin_mul_overflow(cap, sizeof *bigger, &bytes))
+        bigger = arena_alloc_raw(c->arena, bytes);   /* filled as entries come */
+    if (!bigger)
+        return set_nomem(c->err);
+    if (fl->n)
+        memcpy(bigger, fl->specs, fl->n * sizeof *bigger);
+    fl->specs = bigger;
+    fl->cap = cap;
     return NPYDT_OK;
+}
+
+npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset)
+{
+    return set_error(c->err, NPYDT_E_OVERFLOW, text_offset, c->path,
+                     "struct itemsize does not fit a C int");
 }
 
 static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
@@ -65,8 +57,10 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
         const struct lit *type_lit = name_lit->next;
         const struct lit *shape_lit = type_lit->next;
         const char *name, *title = NULL;
+        size_t name_len, title_len = 0;
         if (name_lit->kind == LIT_STR) {
             name = name_lit->u.str.s;
+            name_len = name_lit->u.str.len;
         } else if (name_lit->kind == LIT_TUPLE && name_lit->u.seq.n == 2) {
             const struct lit *t = name_lit->u.seq.head, *nm = t->next;
             if (nm->kind != LIT_STR)
@@ -76,7 +70,9 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
                 return set_error(c->err, NPYDT_E_NAME, t->start, c->path,
                                  "field titles must be strings");
             name = nm->u.str.s;
+            name_len = nm->u.str.len;
             title = t->u.str.s;
+            title_len = t->u.str.len;
         } else {
             return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
                              "field names must be strings or (title, name) tuples");
@@ -88,7 +84,8 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
             st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
         c->path[saved] = '\0';
         if (st == NPYDT_OK)
-            st = field_list_add(c, &fl, name, name_lit->kind == LIT_STR, title, dt, e->start);
+            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title,
+                                title_len, dt, e->start);
         if (st != NPYDT_OK)
             return st;
     }

@@ -5,6 +5,82 @@
 #include <stdio.h>
 #include <string.h>
 
+/* ---- totals of a tree ----------------------------------------------------- */
+
+static void totals_of_subarray(npydt_dtype *dt)
+{
+    dt->totals = dt->base->totals;
+    dt->totals.name_bytes = sat_add(dt->totals.name_bytes, 1);
+}
+
+static void totals_of_struct(npydt_dtype *dt)
+{
+    struct dtype_totals t = {0, 0, 0, 1, 0};
+    for (size_t i = 0; i < dt->nfields; i++) {
+        const struct npydt_field *f = &dt->fields[i];
+        const struct dtype_totals *d = &f->dtype->totals;
+        uint64_t own = (uint64_t)f->name_len + 1;   /* a path's name and its '.' or NUL */
+        t.leaves = sat_add(t.leaves, d->leaves);
+        t.fields = sat_add(t.fields, sat_add(d->fields, 1));
+        /* the field's own path, its subtree's, and its name in front of each of those */
+        t.path_bytes = sat_add(t.path_bytes,
+                               sat_add(own, sat_add(d->path_bytes, sat_mul(d->fields, own))));
+        t.name_bytes = sat_add(t.name_bytes, sat_add(own, d->name_bytes));
+        if (f->title)
+            t.name_bytes = sat_add(t.name_bytes, strlen(f->title));
+        if (d->struct_depth > t.struct_depth)
+            t.struct_depth = d->struct_depth;
+    }
+    t.struct_depth++;
+    dt->totals = t;
+}
+
+/* ---- shared scalar nodes ---------------------------------------------------- */
+
+/* Numeric scalars are immutable and carry nothing of the text they came
+ * from, so one read-only node per (kind, size, byte order) serves every
+ * parse: most fields of a header then allocate no node of their own. */
+#define SCALAR(k, bo, size)                                                              \
+    {.cls = NPYDT_SCALAR, .kind = (k), .byteorder = (bo), .has_object = (k) == 'O',      \
+     .unit = NPYDT_UNIT_NONE, .itemsize = (size), .totals = {.leaves = 1}}
+#define ORDERED(k, size) {SCALAR(k, '<', size), SCALAR(k, '>', size)}
+
+static const npydt_dtype builtin_1byte[] = {
+    SCALAR('b', '|', 1), SCALAR('i', '|', 1), SCALAR('u', '|', 1), SCALAR('O', '|', 8),
+};
+/* [kind][log2 size][order]: kinds i u f c */
+static const npydt_dtype builtin_ordered[4][6][2] = {
+    {ORDERED('i', 1), ORDERED('i', 2), ORDERED('i', 4), ORDERED('i', 8), ORDERED('i', 16),
+     ORDERED('i', 32)},
+    {ORDERED('u', 1), ORDERED('u', 2), ORDERED('u', 4), ORDERED('u', 8), ORDERED('u', 16),
+     ORDERED('u', 32)},
+    {ORDERED('f', 1), ORDERED('f', 2), ORDERED('f', 4), ORDERED('f', 8), ORDERED('f', 16),
+     ORDERED('f', 32)},
+    {ORDERED('c', 1), ORDERED('c', 2), ORDERED('c', 4), ORDERED('c', 8), ORDERED('c', 16),
+     ORDERED('c', 32)},
+};
+
+const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize)
+{
+    if (byteorder == '|') {
+        for (size_t i = 0; i < sizeof builtin_1byte / sizeof builtin_1byte[0]; i++)
+            if (builtin_1byte[i].kind == kind && builtin_1byte[i].itemsize == itemsize)
+                return &builtin_1byte[i];
+        return NULL;
+    }
+    int k;
+    switch (kind) {
+    case 'i': k = 0; break;
+    case 'u': k = 1; break;
+    case 'f': k = 2; break;
+    case 'c': k = 3; break;
+    default: return NULL;
+    }
+    if (itemsize == 0 || itemsize > 32 || (itemsize & (itemsize - 1)) != 0)
+        return NULL;
+    return &builtin_ordered[k][__builtin_ctzll(itemsize)][byteorder == '>'];
+}
+
 npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder, uint64_t itemsize)
 {
     npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
@@ -16,6 +92,7 @@ npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder, ui
     dt->itemsize = itemsize;
     dt->unit = NPYDT_UNIT_NONE;
     dt->has_object = kind == 'O';
+    dt->totals.leaves = 1;
     return dt;
 }
 
@@ -55,6 +132,7 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     dt->shape = dims;
     dt->base = base;
     dt->has_object = base->has_object;
+    totals_of_subarray(dt);
     *out = dt;
     return NPYDT_OK;
 }
@@ -129,24 +207,36 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
 
 /* ---- duplicate names and titles ---------------------------------------- */
 
-/* Names and titles of one struct share a namespace. They are checked by
- * sorting, not hashing: names chosen by the input can make a hash table's
- * probes collide (FNV-style hashes even give multi-collisions for free),
- * and then it costs quadratic time; a merge sort costs n log n comparisons
- * whatever the names. */
+/* Names and titles of one struct share a namespace. A few are compared
+ * pairwise; more go through a hash table, which finds the first repeat in
+ * linear time. The input chooses the names, and so can make probes collide;
+ * the table then gives up after a bounded number of probes and a merge sort
+ * decides, which costs n log n comparisons whatever the names. */
 struct name_ref {
     uint64_t key;   /* a hash of s: sorts by key, then by s, so that equal
                      * names meet and most comparisons touch no string */
     const char *s;
+    size_t len;
     size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
 
-static uint64_t name_key(const char *s)
+static uint64_t name_key(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a: colliding keys only cost a strcmp */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull, w = 0;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    } else {
+        /* whole words, then the last 8 bytes (overlapping the words) */
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 29;
+        }
+        memcpy(&w, s + n - 8, 8);
+    }
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
 static bool name_ref_le(const struct name_ref *a, const struct name_ref *b)
@@ -182,17 +272,130 @@ static struct name_ref *name_sort(struct name_ref *v, struct name_ref *tmp, size
     return v;
 }
 
-/* The first name or title, in field order, that repeats an earlier one:
- * its order number, or SIZE_MAX when all are distinct. */
-static size_t first_duplicate(struct name_ref *v, struct name_ref *tmp, size_t n)
+/* Name number k of specs: field k / 2's name, or its title when k is odd. */
+static const char *ref_name(const struct field_spec *specs, size_t k, size_t *len)
 {
-    struct name_ref *sorted = name_sort(v, tmp, n);
-    size_t first = SIZE_MAX;
+    const struct field_spec *f = &specs[k / 2];
+    *len = k % 2 ? f->title_len : f->name_len;
+    return k % 2 ? f->title : f->name;
+}
+
+static bool same_name(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && (alen == 0 || (a[0] == b[0] && memcmp(a, b, alen) == 0));
+}
+
+/* Few names: compared pairwise, in the order NumPy checks them. */
+static size_t first_duplicate_pairwise(const struct field_spec *specs, size_t n)
+{
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t len;
+        const char *s = ref_name(specs, k, &len);
+        if (!s)
+            continue;
+        for (size_t j = 0; j < k; j++) {
+            size_t jl;
+            const char *t = ref_name(specs, j, &jl);
+            if (t && same_name(s, len, t, jl))
+                return k;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* The same without titles. */
+static size_t first_duplicate_names(const struct field_spec *specs, size_t n)
+{
     for (size_t i = 1; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (same_name(specs[i].name, specs[i].name_len, specs[j].name, specs[j].name_len))
+                return 2 * i;
+    return SIZE_MAX;
+}
+
+/* Probes allowed per name before the hash table gives up: random names
+ * need about 1.5 at a load of one half. */
+#define PROBES_PER_NAME 8u
+
+/* Inserting in order, the first name found in the table is the first
+ * repeat. A slot holds the name's number plus one and 32 bits of its key.
+ * Sets *done to false when the probes ran out. */
+static size_t first_duplicate_hashed(const struct field_spec *specs, size_t n, size_t nrefs,
+                                     uint64_t *slots, size_t mask, bool *done)
+{
+    uint64_t budget = (uint64_t)PROBES_PER_NAME * nrefs + 64;
+    bool titles = nrefs > n;
+    memset(slots, 0, (mask + 1) * sizeof *slots);
+    for (size_t k = 0; k < 2 * n; k += titles ? 1 : 2) {
+        size_t len;
+        const char *s = ref_name(specs, k, &len);
+        if (!s)
+            continue;
+        uint64_t key = name_key(s, len);
+        for (size_t at = (size_t)key & mask;; at = (at + 1) & mask) {
+            if (budget-- == 0) {
+                *done = false;
+                return SIZE_MAX;
+            }
+            uint64_t e = slots[at];
+            if (e == 0) {
+                slots[at] = (key & 0xffffffff00000000ull) | (uint64_t)(k + 1);
+                break;
+            }
+            size_t jl;
+            const char *t;
+            if ((e >> 32) == (key >> 32) &&
+                (t = ref_name(specs, (size_t)(uint32_t)e - 1, &jl), same_name(s, len, t, jl)))
+                return k;
+        }
+    }
+    return SIZE_MAX;
+}
+
+static size_t first_duplicate_sorted(struct arena *ar, const struct field_spec *specs, size_t n,
+                                     size_t nrefs)
+{
+    /* the entries and the sort's scratch (the size is checked) */
+    struct name_ref *v = arena_alloc_array_raw(ar, 2 * nrefs, sizeof *v);
+    if (!v)
+        return SIZE_MAX - 1;
+    size_t m = 0;
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t len;
+        const char *s = ref_name(specs, k, &len);
+        if (s)
+            v[m++] = (struct name_ref){name_key(s, len), s, len, k};
+    }
+    struct name_ref *sorted = name_sort(v, v + nrefs, nrefs);
+    size_t first = SIZE_MAX;
+    for (size_t i = 1; i < nrefs; i++)
         if (sorted[i].order < first && strcmp(sorted[i - 1].s, sorted[i].s) == 0 &&
             (i < 2 || strcmp(sorted[i - 2].s, sorted[i].s) != 0))
             first = sorted[i].order;   /* the second of its group */
     return first;
+}
+
+/* The first name or title, in field order, that repeats an earlier one:
+ * its number (2 * field, plus 1 for a title), SIZE_MAX when all are
+ * distinct, or SIZE_MAX - 1 when out of memory. */
+static size_t first_duplicate(struct arena *ar, const struct field_spec *specs, size_t n,
+                              size_t nrefs)
+{
+    if (nrefs <= 12)
+        return nrefs == n ? first_duplicate_names(specs, n) : first_duplicate_pairwise(specs, n);
+    if (n < UINT32_MAX / 4) {
+        size_t size = 4;
+        while (size < 2 * nrefs)
+            size *= 2;
+        uint64_t *slots = arena_alloc_array_raw(ar, size, sizeof *slots);
+        if (!slots)
+            return SIZE_MAX - 1;
+        bool done = true;
+        size_t dup = first_duplicate_hashed(specs, n, nrefs, slots, size - 1, &done);
+        if (done)
+            return dup;
+    }
+    return first_duplicate_sorted(ar, specs, n, nrefs);
 }
 
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
@@ -209,18 +412,9 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     size_t nrefs = n;
     for (size_t i = 0; i < n; i++)
         nrefs += specs[i].title != NULL;
-    /* the entries and the sort's scratch (arena_alloc_array checks the size) */
-    struct name_ref *refs = arena_alloc_array_raw(c->arena, nrefs ? 2 * nrefs : 1, sizeof *refs);
-    if (!refs)
+    size_t dup = first_duplicate(c->scratch ? c->scratch : c->arena, specs, n, nrefs);
+    if (dup == SIZE_MAX - 1)
         return set_nomem(c->err);
-    nrefs = 0;
-    for (size_t i = 0; i < n; i++) {
-        refs[nrefs++] = (struct name_ref){name_key(specs[i].name), specs[i].name, 2 * i};
-        if (specs[i].title)
-            refs[nrefs++] =
-                (struct name_ref){name_key(specs[i].title), specs[i].title, 2 * i + 1};
-    }
-    size_t dup = first_duplicate(refs, refs + nrefs, nrefs);
     if (dup != SIZE_MAX) {
         const struct field_spec *f = &specs[dup / 2];
         if (dup % 2 == 0)
@@ -233,6 +427,7 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     for (size_t i = 0; i < n; i++) {
         const struct field_spec *f = &specs[i];
         fields[i].name = f->name;
+        fields[i].name_len = f->name_len;
         fields[i].title = f->title;
         fields[i].offset = f->offset;
         fields[i].dtype = f->dtype;
@@ -246,6 +441,7 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     dt->nfields = n;
     dt->fields = fields;
     dt->has_object = has_object;
+    totals_of_struct(dt);
     *out = dt;
     return NPYDT_OK;
 }

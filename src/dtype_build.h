@@ -9,6 +9,7 @@
 struct field_spec {
     const char *name;
     const char *title;          /* NULL when none */
+    size_t name_len, title_len; /* strlen of each (0 without a title) */
     const npydt_dtype *dtype;
     uint64_t offset;
     size_t text_offset;         /* where the entry is, for messages */
@@ -22,12 +23,34 @@ struct field_list {
     uint64_t offset;     /* where the next entry starts */
 };
 
+npydt_status field_list_grow(struct dtype_ctx *c, struct field_list *fl);
+npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset);
+
 /* Add one (name, dtype) entry; plain_name is false when the name came as
  * a (title, name) tuple (such an entry is never padding). The specs array
- * grows in the arena when cap is reached. */
-npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl, const char *name,
-                            bool plain_name, const char *title, const npydt_dtype *dt,
-                            size_t text_offset);
+ * grows in the arena when cap is reached. Inline: one call per field. */
+static inline npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl,
+                                          const char *name, size_t name_len, bool plain_name,
+                                          const char *title, size_t title_len,
+                                          const npydt_dtype *dt, size_t text_offset)
+{
+    /* NumPy: name == '' and dt.type is void and dt.names is None, which
+     * holds for plain V types and for every subarray */
+    bool padding = plain_name && name_len == 0 &&
+                   ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+    if (!padding) {
+        if (fl->n == fl->cap) {
+            npydt_status st = field_list_grow(c, fl);
+            if (st != NPYDT_OK)
+                return st;
+        }
+        fl->specs[fl->n++] = (struct field_spec){name,   title,      name_len,   title_len,
+                                                 dt,     fl->offset, text_offset};
+    }
+    if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
+        return field_list_overflow(c, text_offset);
+    return NPYDT_OK;
+}
 
 /* A struct of n fields at the given offsets; checks names and titles for
  * duplicates as NumPy does and counts fields against the limit. */

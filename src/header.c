@@ -53,9 +53,11 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
-    struct arena ar;
+    struct arena ar, scratch;
     arena_init(&ar, opts->allocator);
-    struct dtype_ctx c = {.arena = &ar, .limits = &opts->limits, .err = err};
+    arena_init(&scratch, opts->allocator);
+    arena_expect(&ar, len);
+    struct dtype_ctx c = {.arena = &ar, .scratch = &scratch, .limits = &opts->limits, .err = err};
     const npydt_dtype *dt = NULL;
     if (typestr) {
         for (size_t i = 0; i < len; i++)
@@ -84,9 +86,11 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     if (st != NPYDT_OK)
         goto fail;
     root->root->arena = ar;
+    arena_release(&scratch);
     *out = root;
     return NPYDT_OK;
 fail:
+    arena_release(&scratch);
     arena_release(&ar);
     return st;
 }
@@ -254,30 +258,44 @@ static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ct
     return descr_from_lit(c, dict_get(d, "descr", &key), dt);
 }
 
-static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
-                                      const npydt_limits *lim, npydt_error *err)
+/* The dtype and shape of the header text, with its leaf table. */
+static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx *c,
+                                       const char *text, size_t len)
 {
-    struct dtype_ctx c = {.arena = &h->arena, .limits = lim, .err = err};
     const npydt_dtype *dt;
     /* what np.save writes is read directly; anything else, and every
      * error, goes through the grammar */
-    npydt_status st = header_fast(&c, text, len, &h->fortran_order, &h->shape, &h->ndim, &dt);
+    npydt_status st = header_fast(c, text, len, &h->fortran_order, &h->shape, &h->ndim, &dt);
     if (st == NPYDT_E_NOMEM)
         return st;
     if (st != NPYDT_OK) {
-        c.nfields = 0;
-        c.path[0] = '\0';
-        st = parse_header_literal(h, &c, text, len, &dt);
+        c->nfields = 0;
+        c->path[0] = '\0';
+        st = parse_header_literal(h, c, text, len, &dt);
     }
     if (st != NPYDT_OK)
         return st;
     npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
     if (!root)
-        return set_nomem(err);
+        return set_nomem(c->err);
     *root = *dt;
-    if ((st = layout_build_root(&c, root, false)) != NPYDT_OK)
+    if ((st = layout_build_root(c, root, false)) != NPYDT_OK)
         return st;
     h->dtype = root;
+    return NPYDT_OK;
+}
+
+static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
+                                      const npydt_limits *lim, npydt_error *err)
+{
+    /* scratch holds what the result does not keep */
+    struct arena scratch;
+    arena_init(&scratch, h->arena.alloc);
+    struct dtype_ctx c = {.arena = &h->arena, .scratch = &scratch, .limits = lim, .err = err};
+    npydt_status st = parse_header_dtype(h, &c, text, len);
+    arena_release(&scratch);
+    if (st != NPYDT_OK)
+        return st;
     return finish_sizes(h, err);
 }
 
@@ -306,6 +324,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
                          len - hstart);
     struct arena ar;
     arena_init(&ar, opts->allocator);
+    arena_expect(&ar, hlen);
     struct npydt_header *h = arena_alloc(&ar, sizeof *h);
     if (!h) {
         arena_release(&ar);

@@ -14,12 +14,13 @@
 #include <string.h>
 
 /* Type strings met so far: files repeat a few of them many times, and
- * scalar nodes are immutable, so one node serves every field of a type. */
-#define TYPE_CACHE 16
+ * scalar nodes are immutable, so one node serves every field of a type.
+ * Direct-mapped on the string's bytes as one word (so only strings of 1 to
+ * 8 bytes, which hold no NUL, and so no two share a word). */
+#define TYPE_CACHE 32
 
 struct cached_type {
-    const char *s;
-    size_t n;
+    uint64_t key;   /* 0: empty */
     const npydt_dtype *dt;
 };
 
@@ -28,7 +29,11 @@ struct fast {
     struct dtype_ctx *c;
     uint32_t depth;
     bool nomem;
-    size_t ncache;
+    /* the entries of every list being read, innermost last: one stack for
+     * the whole header instead of an array per struct; in place while it
+     * fits, then on the heap */
+    struct field_list fields;
+    struct field_spec inline_fields[32];
     struct cached_type cache[TYPE_CACHE];
 };
 
@@ -59,22 +64,73 @@ static bool close_bracket(struct fast *f, char ch)
     return true;
 }
 
+static bool plain_byte(unsigned char ch)
+{
+    return ch >= 0x20 && ch <= 0x7e && ch != '\'' && ch != '\\';
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The first byte of [p, end) that is not plain_byte, 16 bytes at a time
+ * (x86-64 always has SSE2); names are most of a large header. */
+static const char *skip_plain(const char *p, const char *end)
+{
+    const __m128i quote = _mm_set1_epi8('\''), bslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7f), space = _mm_set1_epi8(0x20);
+    for (; end - p >= 16; p += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        /* signed: below ' ' holds for control bytes and every byte >= 0x80 */
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmplt_epi8(v, space)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+        if (mask)
+            return p + __builtin_ctz(mask);
+    }
+    while (p < end && plain_byte((unsigned char)*p))
+        p++;
+    return p;
+}
+#else
+/* Whether any of the 8 bytes in w is not plain_byte. Each test is exact
+ * per byte (no borrow crosses bytes), so byte order does not matter. */
+static bool word_has_special(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full,
+                   high = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * '\''), b = w ^ (ones * '\\');
+    uint64_t is_q = ~(((q & low7) + low7) | q);
+    uint64_t is_b = ~(((b & low7) + low7) | b);
+    uint64_t below = ~(((w & low7) + ones * (0x80 - 0x20)) | w);
+    uint64_t above = ((w & low7) + ones) | w;   /* 0x7f or any byte with the high bit */
+    return ((is_q | is_b | below | above) & high) != 0;
+}
+
+/* The first byte of [p, end) that is not plain_byte, a word at a time. */
+static const char *skip_plain(const char *p, const char *end)
+{
+    for (uint64_t w; end - p >= 8; p += 8) {
+        memcpy(&w, p, 8);
+        if (word_has_special(w))
+            break;
+    }
+    while (p < end && plain_byte((unsigned char)*p))
+        p++;
+    return p;
+}
+#endif
+
 /* '...' with printable ASCII inside and no quote or backslash. */
 static bool quoted(struct fast *f, const char **s, size_t *n)
 {
     if (f->p >= f->end || *f->p != '\'')
         return false;
-    const char *b = ++f->p;
-    while (f->p < f->end && *f->p != '\'') {
-        unsigned char ch = (unsigned char)*f->p;
-        if (ch < 0x20 || ch > 0x7e || ch == '\\')
-            return false;
-        f->p++;
-    }
-    if (f->p >= f->end)
+    const char *b = f->p + 1, *p = skip_plain(b, f->end);
+    if (p >= f->end || *p != '\'')
         return false;
     *s = b;
-    *n = (size_t)(f->p++ - b);
+    *n = (size_t)(p - b);
+    f->p = p + 1;
     return true;
 }
 
@@ -119,46 +175,79 @@ static bool typestr(struct fast *f, const npydt_dtype **out)
     size_t n;
     if (!quoted(f, &s, &n))
         return false;
-    for (size_t i = 0; i < f->ncache; i++)
-        if (f->cache[i].n == n && memcmp(f->cache[i].s, s, n) == 0) {
-            *out = f->cache[i].dt;
+    uint64_t key = 0;
+    struct cached_type *slot = NULL;
+    if (n >= 1 && n <= 8) {
+        for (size_t i = 0; i < n; i++)
+            key |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        slot = &f->cache[(key * 0x9e3779b97f4a7c15ull) >> 59];
+        if (slot->key == key) {
+            *out = slot->dt;
             return true;
         }
+    }
     npydt_status st = typestr_parse(f->c, s, n, 0, out);
     if (st == NPYDT_E_NOMEM)
         f->nomem = true;
     if (st != NPYDT_OK)
         return false;
-    if (f->ncache < TYPE_CACHE && (*out)->cls == NPYDT_SCALAR)
-        f->cache[f->ncache++] = (struct cached_type){s, n, *out};
+    if (slot && (*out)->cls == NPYDT_SCALAR)
+        *slot = (struct cached_type){key, *out};
     return true;
 }
 
 static bool descr(struct fast *f, const npydt_dtype **out);
 
-static bool name(struct fast *f, const char **nm, const char **title)
+static bool name(struct fast *f, const char **nm, size_t *n, const char **title, size_t *tn)
 {
     const char *s, *t;
-    size_t n, tn;
     *title = NULL;
+    *tn = 0;
     if (open_bracket(f, '(')) {
-        if (!quoted(f, &t, &tn) || !LIT(f, ", ") || !quoted(f, &s, &n) || !close_bracket(f, ')'))
+        if (!quoted(f, &t, tn) || !LIT(f, ", ") || !quoted(f, &s, n) || !close_bracket(f, ')'))
             return false;
-        if (!(*title = arena_strndup(f->c->arena, t, tn)))
+        if (!(*title = arena_strndup(f->c->arena, t, *tn)))
             return f->nomem = true, false;
-    } else if (!quoted(f, &s, &n)) {
+    } else if (!quoted(f, &s, n)) {
         return false;
     }
-    if (!(*nm = arena_strndup(f->c->arena, s, n)))
+    if (!(*nm = arena_strndup(f->c->arena, s, *n)))
         return f->nomem = true, false;
+    return true;
+}
+
+/* Room for one more entry on the stack of entries, which lives outside
+ * the arena (the result does not keep it) and grows in place. */
+static bool reserve_entry(struct fast *f)
+{
+    struct field_list *fl = &f->fields;
+    if (fl->n < fl->cap)
+        return true;
+    size_t cap = 2 * fl->cap, bytes;
+    if (__builtin_mul_overflow(cap, sizeof *fl->specs, &bytes))
+        return f->nomem = true, false;
+    const npydt_allocator *a = f->c->arena->alloc;
+    struct field_spec *p;
+    if (fl->specs == f->inline_fields) {
+        if ((p = alloc_bytes(a, bytes)))
+            memcpy(p, fl->specs, fl->n * sizeof *p);
+    } else {
+        p = realloc_bytes(a, fl->specs, fl->cap * sizeof *fl->specs, bytes);
+    }
+    if (!p)
+        return f->nomem = true, false;
+    fl->specs = p;
+    fl->cap = cap;
     return true;
 }
 
 static bool field(struct fast *f, struct field_list *fl)
 {
     const char *nm, *title;
+    size_t n, tn;
     const npydt_dtype *dt;
-    if (!open_bracket(f, '(') || !name(f, &nm, &title) || !LIT(f, ", ") || !descr(f, &dt))
+    if (!open_bracket(f, '(') || !name(f, &nm, &n, &title, &tn) || !LIT(f, ", ") ||
+        !descr(f, &dt))
         return false;
     if (LIT(f, ", ")) {
         uint64_t dims[32];
@@ -180,7 +269,9 @@ static bool field(struct fast *f, struct field_list *fl)
     }
     if (!close_bracket(f, ')'))
         return false;
-    npydt_status st = field_list_add(f->c, fl, nm, title == NULL, title, dt, 0);
+    if (!reserve_entry(f))
+        return false;
+    npydt_status st = field_list_add(f->c, fl, nm, n, title == NULL, title, tn, dt, 0);
     if (st != NPYDT_OK)
         return f->nomem = st == NPYDT_E_NOMEM, false;
     return true;
@@ -192,10 +283,13 @@ static bool descr(struct fast *f, const npydt_dtype **out)
         return typestr(f, out);
     if (!open_bracket(f, '['))
         return false;
-    struct field_list fl = {0};
+    struct field_list *fl = &f->fields;
+    size_t base = fl->n;
+    uint64_t outer_offset = fl->offset;
+    fl->offset = 0;
     if (!close_bracket(f, ']')) {
         for (;;) {
-            if (!field(f, &fl))
+            if (!field(f, fl))
                 return false;
             if (close_bracket(f, ']'))
                 break;
@@ -203,22 +297,26 @@ static bool descr(struct fast *f, const npydt_dtype **out)
                 return false;
         }
     }
-    npydt_status st = dtype_make_struct(f->c, fl.specs, fl.n, fl.offset, 0, out);
+    npydt_status st = dtype_make_struct(f->c, fl->specs + base, fl->n - base, fl->offset, 0, out);
     if (st != NPYDT_OK)
         return f->nomem = st == NPYDT_E_NOMEM, false;
+    fl->n = base;
+    fl->offset = outer_offset;
     return true;
 }
 
 npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool *fortran,
                          uint64_t **shape_out, size_t *ndim, const npydt_dtype **dt)
 {
-    struct fast f;   /* not zeroed as a whole: the type cache is large */
+    struct fast f;
     f.p = text;
     f.end = text + len;
     f.c = c;
     f.depth = 0;
     f.nomem = false;
-    f.ncache = 0;
+    f.fields = (struct field_list){f.inline_fields, 0, sizeof f.inline_fields /
+                                                           sizeof f.inline_fields[0], 0};
+    memset(f.cache, 0, sizeof f.cache);
     uint64_t dims[32];
     size_t n;
     size_t max = c->limits->max_ndim < 32 ? c->limits->max_ndim : 32;
@@ -227,10 +325,17 @@ npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool
               ((LIT(&f, "False") && (*fortran = false, true)) ||
                (LIT(&f, "True") && (*fortran = true, true))) &&
               LIT(&f, ", 'shape': ") && shape(&f, dims, &n, max) && LIT(&f, ", }");
+    if (f.fields.specs != f.inline_fields)
+        free_bytes(c->arena->alloc, f.fields.specs, f.fields.cap * sizeof *f.fields.specs);
     if (f.nomem)
         return set_nomem(c->err);
     if (!ok)
         return NPYDT_E_SYNTAX;
+    for (uint64_t w; f.end - f.p >= 8; f.p += 8) {   /* np.save's padding */
+        memcpy(&w, f.p, 8);
+        if (w != 0x2020202020202020ull)
+            break;
+    }
     while (f.p < f.end && (*f.p == ' ' || *f.p == '\n'))
         f.p++;
     if (f.p != f.end)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* NumPy stores itemsize in a C int: every dtype size must fit. */
 #define NPYDT_MAX_ITEMSIZE ((uint64_t)INT32_MAX)
@@ -24,6 +25,20 @@ static inline bool ck_mul(uint64_t a, uint64_t b, uint64_t *out)
     return !__builtin_mul_overflow(a, b, out);
 }
 
+/* Sums and products of sizes that only feed limit checks: stuck at the
+ * maximum instead of wrapping. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 /* ---- allocation -------------------------------------------------------- */
 
 void *alloc_bytes(const npydt_allocator *a, size_t size);
@@ -36,17 +51,52 @@ struct arena_chunk;
 struct arena {
     const npydt_allocator *alloc;
     struct arena_chunk *head;
+    unsigned char *base;     /* head's data, or NULL */
+    size_t first;            /* usable bytes of the first chunk */
     size_t used;     /* bytes used in head */
     size_t cap;      /* usable bytes in head */
     size_t total;    /* bytes obtained from the allocator, for statistics */
 };
 
 void arena_init(struct arena *ar, const npydt_allocator *alloc);
-void *arena_alloc(struct arena *ar, size_t size);            /* zeroed, 16-aligned */
-void *arena_alloc_raw(struct arena *ar, size_t size);        /* not zeroed, 16-aligned */
+/* Size the first chunk for a parse of text_len bytes (before any allocation). */
+void arena_expect(struct arena *ar, size_t text_len);
+void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
+
+/* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */
+static inline void *arena_alloc_raw(struct arena *ar, size_t size)
+{
+    size_t need = (size + 15u) & ~(size_t)15u;
+    if (need >= size && ar->cap - ar->used >= need && ar->base) {
+        void *p = ar->base + ar->used;
+        ar->used += need;
+        return p;
+    }
+    return arena_alloc_chunk(ar, size);
+}
+
+/* Zeroed, 16-aligned. */
+static inline void *arena_alloc(struct arena *ar, size_t size)
+{
+    void *p = arena_alloc_raw(ar, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
 void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size); /* not zeroed */
-char *arena_strndup(struct arena *ar, const char *s, size_t len);
+/* A NUL-terminated copy of s[0..len). */
+static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
+{
+    char *d = len < SIZE_MAX ? arena_alloc_raw(ar, len + 1) : NULL;
+    if (d) {
+        if (len)
+            memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
 void arena_release(struct arena *ar);
 
 /* ---- options and files ----------------------------------------------------- */
@@ -123,6 +173,18 @@ struct npydt_field {
     const char *title;       /* NULL when none */
     uint64_t offset;
     const npydt_dtype *dtype;
+    size_t name_len;         /* strlen(name) */
+};
+
+/* Totals of a dtype's tree, kept in every node as it is built, so that the
+ * leaf table is sized and its path budget checked without a counting walk.
+ * Fields inside a subarray count once, as the table holds them once. */
+struct dtype_totals {
+    uint64_t leaves;         /* leaf table entries */
+    uint64_t fields;         /* struct fields at every level */
+    uint64_t path_bytes;     /* their paths relative to this node, NULs included */
+    uint64_t name_bytes;     /* names and titles, plus one per struct and subarray */
+    uint32_t struct_depth;   /* deepest chain of structs */
 };
 
 struct dtype_root;
@@ -141,6 +203,7 @@ struct npydt_dtype {
     uint64_t *shape;
     const npydt_dtype *base;
     struct dtype_root *root; /* set on root nodes only */
+    struct dtype_totals totals;
 };
 
 /* Owner of a parse result's arena and its derived tables. */
@@ -154,6 +217,7 @@ struct dtype_root {
 /* Context for building dtypes: where nodes go and how errors are named. */
 struct dtype_ctx {
     struct arena *arena;
+    struct arena *scratch;   /* for what the result does not keep, or NULL: arena */
     const npydt_limits *limits;
     npydt_error *err;
     size_t nfields;          /* fields created so far, against max_fields */
@@ -162,6 +226,9 @@ struct dtype_ctx {
 
 npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
                               uint64_t itemsize);
+/* A read-only node shared by every parse for numeric kinds (b i u f c O),
+ * or NULL for any other kind, size or order. */
+const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
 /* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
 npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,

@@ -17,46 +17,40 @@
 
 struct walk {
     struct dtype_ctx *c;
-    npydt_leaf *leaves;      /* NULL on the counting pass */
+    npydt_leaf *leaves;      /* sized by the root's totals */
     size_t n;
-    npydt_repeat reps[64];
     uint32_t nreps;
     const npydt_repeat *shared; /* copy of reps[0..nreps) for the next leaves, or NULL */
     const char *path;        /* of the node being walked; "" at the root */
     size_t path_len;
-    uint64_t path_bytes;     /* counting pass: all field paths, NULs included */
-    uint64_t name_bytes;     /* counting pass: names, titles and nodes */
-    uint32_t struct_depth, max_struct_depth;
+    npydt_repeat reps[64];
 };
 
 static npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
 {
-    if (w->leaves) {
-        npydt_leaf *l = &w->leaves[w->n];
-        l->path = w->path;
-        l->dtype = dt;
-        l->offset = offset;
-        l->itemsize = (uint32_t)dt->itemsize;
-        l->kind = dt->kind;
-        l->byteorder = dt->byteorder;
-        l->count = 1;
-        l->nrepeats = w->nreps;
-        l->repeats = NULL;
-        if (w->nreps) {
-            /* leaves under the same subarrays share one copy */
-            if (!w->shared) {
-                npydt_repeat *r = arena_alloc_array(w->c->arena, w->nreps, sizeof *r);
-                if (!r)
-                    return set_nomem(w->c->err);
-                memcpy(r, w->reps, w->nreps * sizeof *r);
-                w->shared = r;
-            }
-            for (uint32_t i = 0; i < w->nreps; i++)
-                l->count *= w->reps[i].count;   /* bounded: the bytes fit a C int */
-            l->repeats = w->shared;
+    npydt_leaf *l = &w->leaves[w->n++];
+    l->path = w->path;
+    l->dtype = dt;
+    l->offset = offset;
+    l->itemsize = (uint32_t)dt->itemsize;
+    l->kind = dt->kind;
+    l->byteorder = dt->byteorder;
+    l->count = 1;
+    l->nrepeats = w->nreps;
+    l->repeats = NULL;
+    if (w->nreps) {
+        /* leaves under the same subarrays share one copy */
+        if (!w->shared) {
+            npydt_repeat *r = arena_alloc_array(w->c->arena, w->nreps, sizeof *r);
+            if (!r)
+                return set_nomem(w->c->err);
+            memcpy(r, w->reps, w->nreps * sizeof *r);
+            w->shared = r;
         }
+        for (uint32_t i = 0; i < w->nreps; i++)
+            l->count *= w->reps[i].count;   /* bounded: the bytes fit a C int */
+        l->repeats = w->shared;
     }
-    w->n++;
     return NPYDT_OK;
 }
 
@@ -91,41 +85,45 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
             w->nreps--;
         }
         w->shared = NULL;
-        w->name_bytes += 1;
         return st;
     }
     case NPYDT_STRUCT:
-        w->name_bytes += 1;
-        if (++w->struct_depth > w->max_struct_depth)
-            w->max_struct_depth = w->struct_depth;
         for (size_t i = 0; i < dt->nfields; i++) {
             const struct npydt_field *f = &dt->fields[i];
             const char *parent = w->path;
-            size_t plen = w->path_len, nlen = strlen(f->name);
+            size_t plen = w->path_len, nlen = f->name_len;
             /* "parent.name": plen + 1 + nlen, which fits (both are in memory) */
             w->path_len = plen + (plen ? 1 : 0) + nlen;
-            if (w->leaves && !plen) {
+            if (!plen) {
                 w->path = f->name;   /* a top-level field's path is its name */
-            } else if (w->leaves) {
+            } else {
                 char *p = arena_alloc_raw(w->c->arena, w->path_len + 1);
                 if (!p)
                     return set_nomem(w->c->err);
                 memcpy(p, parent, plen);
-                if (plen)
-                    p[plen] = '.';
+                p[plen] = '.';
                 memcpy(p + w->path_len - nlen, f->name, nlen + 1);
                 w->path = p;
-            } else {
-                w->path_bytes += w->path_len + 1;
-                w->name_bytes += nlen + 1 + (f->title ? strlen(f->title) : 0);
             }
-            npydt_status st = walk(w, f->dtype, offset + f->offset, depth + 1);
+            npydt_status st;
+            if (f->dtype->cls == NPYDT_SCALAR && w->nreps == 0 &&
+                depth < w->c->limits->max_depth) {
+                /* the common case, without a call */
+                npydt_leaf *l = &w->leaves[w->n++];
+                *l = (npydt_leaf){.path = w->path, .dtype = f->dtype,
+                                  .offset = offset + f->offset,
+                                  .itemsize = (uint32_t)f->dtype->itemsize,
+                                  .count = 1, .kind = f->dtype->kind,
+                                  .byteorder = f->dtype->byteorder};
+                st = NPYDT_OK;
+            } else {
+                st = walk(w, f->dtype, offset + f->offset, depth + 1);
+            }
             w->path = parent;
             w->path_len = plen;
             if (st != NPYDT_OK)
                 return st;
         }
-        w->struct_depth--;
         return NPYDT_OK;
     }
     return NPYDT_OK;
@@ -133,44 +131,34 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
 
 npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
 {
-    struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
-    if (!root)
-        return set_nomem(c->err);
-    /* not zeroed: reps[] is large and only read below nreps */
-    struct walk *w = arena_alloc_raw(c->arena, sizeof *w);
-    if (!w)
-        return set_nomem(c->err);
-    w->c = c;
-    w->leaves = NULL;
-    w->n = 0;
-    w->nreps = 0;
-    w->shared = NULL;
-    w->path = "";
-    w->path_len = 0;
-    w->path_bytes = w->name_bytes = 0;
-    w->struct_depth = w->max_struct_depth = 0;
-    npydt_status st = walk(w, dt, 0, 0);
-    if (st != NPYDT_OK)
-        return st;
-    uint32_t per = w->max_struct_depth > PATH_BYTES_PER_NAME_BYTE ? w->max_struct_depth
-                                                                 : PATH_BYTES_PER_NAME_BYTE;
-    /* no overflow: name_bytes counts bytes in memory, per <= 4096 */
-    if (w->path_bytes > w->name_bytes * per + PATH_BYTES_FLOOR)
+    const struct dtype_totals *t = &dt->totals;
+    uint32_t per = t->struct_depth > PATH_BYTES_PER_NAME_BYTE ? t->struct_depth
+                                                               : PATH_BYTES_PER_NAME_BYTE;
+    if (t->path_bytes > sat_add(sat_mul(t->name_bytes, per), PATH_BYTES_FLOOR))
         return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "the field paths would take %llu bytes, more than %u times "
                          "the names of the dtype",
-                         (unsigned long long)w->path_bytes, per);
-    size_t n = w->n;
-    if (n) {
-        w->leaves = arena_alloc_array_raw(c->arena, n, sizeof *w->leaves);   /* every field set */
-        if (!w->leaves)
-            return set_nomem(c->err);
-        w->n = 0;
-        st = walk(w, dt, 0, 0);
-        if (st != NPYDT_OK)
-            return st;
-    }
-    root->leaves = w->leaves;
+                         (unsigned long long)t->path_bytes, per);
+    struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
+    if (!root)
+        return set_nomem(c->err);
+    /* every entry is set by the walk; the leaves are in memory, so they fit */
+    size_t n = (size_t)t->leaves;
+    npydt_leaf *leaves = NULL;
+    if (n && !(leaves = arena_alloc_array_raw(c->arena, n, sizeof *leaves)))
+        return set_nomem(c->err);
+    struct walk w;   /* not zeroed: reps[] is large and only read below nreps */
+    w.c = c;
+    w.leaves = leaves;
+    w.n = 0;
+    w.nreps = 0;
+    w.shared = NULL;
+    w.path = "";
+    w.path_len = 0;
+    npydt_status st = walk(&w, dt, 0, 0);
+    if (st != NPYDT_OK)
+        return st;
+    root->leaves = leaves;
     root->nleaves = n;
     root->owns_arena = owns_arena;
     dt->root = root;

@@ -662,7 +662,8 @@ static npydt_status copy_node(struct arena *ar, const npydt_dtype *src, npydt_or
             const struct npydt_field *sf = &src->fields[i];
             struct npydt_field *f = &dt->fields[i];
             f->offset = sf->offset;
-            f->name = arena_strndup(ar, sf->name, strlen(sf->name));
+            f->name = arena_strndup(ar, sf->name, sf->name_len);
+            f->name_len = sf->name_len;
             f->title = sf->title ? arena_strndup(ar, sf->title, strlen(sf->title)) : NULL;
             if (!f->name || (sf->title && !f->title))
                 return set_nomem(err);

@@ -74,6 +74,17 @@ static bool is_order(char c)
     return c == '<' || c == '>' || c == '|' || c == '=';
 }
 
+/* Kind letters np.save writes with a size in bytes ('M', 'm' add a unit). */
+static bool is_sized_kind(char c)
+{
+    switch (c) {
+    case 'b': case 'i': case 'u': case 'f': case 'c': case 'S': case 'U': case 'V':
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool is_cspace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
@@ -123,6 +134,8 @@ static npydt_status scalar(struct dtype_ctx *c, char kind, char endian, uint64_t
     case 'i': case 'u': bo = size == 1 ? '|' : (endian == '>' ? '>' : '<'); break;
     default: bo = endian == '>' ? '>' : '<'; break;
     }
+    if (kind != 'M' && kind != 'm' && (*out = dtype_shared_scalar(kind, bo, size)))
+        return NPYDT_OK;
     npydt_dtype *dt = dtype_new_scalar(c, kind, bo, size);
     if (!dt)
         return set_nomem(c->err);
@@ -146,7 +159,8 @@ const char *npydt_unit_name(npydt_unit unit)
 static int parse_unit(const char *s, size_t n)
 {
     for (int u = 0; u <= NPYDT_UNIT_GENERIC; u++)
-        if (strlen(unit_names[u]) == n && memcmp(unit_names[u], s, n) == 0)
+        if (unit_names[u][0] == (n ? s[0] : 0) && strlen(unit_names[u]) == n &&
+            memcmp(unit_names[u], s, n) == 0)
             return u;
     if (n == 3 && memcmp(s, "\xce\xbcs", 3) == 0)   /* "μs", Greek mu */
         return NPYDT_UNIT_us;
@@ -410,6 +424,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
         char name[32];
         int len_name = snprintf(name, sizeof name, "f%zu", k);
         specs[k].name = arena_strndup(c->arena, name, (size_t)len_name);
+        specs[k].name_len = (size_t)len_name;
         if (!specs[k].name)
             return set_nomem(c->err);
         specs[k].dtype = items[k];
@@ -429,6 +444,23 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_
 {
     const char *whole = s;
     size_t wlen = len;
+    if (len >= 3 && len <= 6 && is_order(s[0]) && is_sized_kind(s[1])) {
+        /* np.save's spelling ('<f8', '|S16'), which the general rules below
+         * read the same way; anything unusual goes on to them */
+        uint64_t size = 0;
+        size_t i = 2;
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+            size = size * 10 + (uint64_t)(s[i] - '0');
+        char kind = s[1], endian = s[0] == '>' ? '>' : '=';
+        if (i == len) {
+            if (kind == 'S' || kind == 'V')
+                return scalar(c, kind, endian, size, out);
+            if (kind == 'U')
+                return scalar(c, kind, endian, size * 4, out);
+            if (size != 0 && kind_size_ok(kind, (long)size))
+                return scalar(c, kind, endian, size, out);
+        }
+    }
     if (len == 0)
         return not_understood(c, whole, wlen, off);
     if (check_for_commastring(s, len))

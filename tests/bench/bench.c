@@ -73,6 +73,7 @@ struct config {
     uint64_t big_bytes;      /* size of the file of section 4 */
     size_t sweep_max;        /* largest header of the ns/byte sweep */
     double round_ns;         /* target time of one cheap measurement */
+    const char *only;        /* one section (--only), or NULL for all */
 };
 
 /* ---- files to remove, whatever happens ------------------------------------ */
@@ -1166,7 +1167,8 @@ static void write_raw(const char *path)
 static void usage(void)
 {
     fprintf(stderr, "usage: npydt_bench [--python PY] [--worker numpy_worker.py] "
-                    "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick]\n");
+                    "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick] "
+                    "[--only headers|records|files]\n");
     exit(2);
 }
 
@@ -1204,6 +1206,8 @@ int main(int argc, char **argv)
             cfg.out = v;
         else if (!strcmp(a, "--rounds"))
             cfg.rounds = atoi(v), rounds_set = 1;
+        else if (!strcmp(a, "--only"))
+            cfg.only = v;
         else
             usage();
         i++;
@@ -1250,9 +1254,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "npydt_bench: NumPy %s: its columns print n/a\n", w.version);
 
     double t0 = now_ns();
-    section_headers(&cfg, &w, dir, &opts);
-    section_records(&cfg, &w, memfd, &opts);
-    section_files(&cfg, &w, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "headers"))
+        section_headers(&cfg, &w, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "records"))
+        section_records(&cfg, &w, memfd, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "files"))
+        section_files(&cfg, &w, dir, &opts);
     worker_stop(&w);
     cleanup_files();
 
