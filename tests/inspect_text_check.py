@@ -84,7 +84,7 @@ def expected_text(label, f):
         return t.getvalue()
     t.write("  %-24s %8s  %-12s %5s  %s\n" % ("field", "offset", "type", "order", "elements"))
     for path, off, s, order, n, reps in leaves(dt):
-        t.write("  %s %8d  %-12s %5s  %d" % (ljust(path or "(whole)", 24), off, s, order, n))
+        t.write("  %s %8d  %-12s %5s  %d" % (ljust(path or "''", 24), off, s, order, n))
         if reps:
             t.write("  [" + " ".join("%dx%dB" % r for r in reps) + "]")
         t.write("\n")
