@@ -13,26 +13,22 @@ static void totals_of_subarray(npydt_dtype *dt)
     dt->totals.name_bytes = sat_add(dt->totals.name_bytes, 1);
 }
 
-static void totals_of_struct(npydt_dtype *dt)
+/* A struct's totals start as {0, 0, 0, 1, 0} (its own node) and take
+ * each field in turn. */
+static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f)
 {
-    struct dtype_totals t = {0, 0, 0, 1, 0};
-    for (size_t i = 0; i < dt->nfields; i++) {
-        const struct npydt_field *f = &dt->fields[i];
-        const struct dtype_totals *d = &f->dtype->totals;
-        uint64_t own = (uint64_t)f->name_len + 1;   /* a path's name and its '.' or NUL */
-        t.leaves = sat_add(t.leaves, d->leaves);
-        t.fields = sat_add(t.fields, sat_add(d->fields, 1));
-        /* the field's own path, its subtree's, and its name in front of each of those */
-        t.path_bytes = sat_add(t.path_bytes,
-                               sat_add(own, sat_add(d->path_bytes, sat_mul(d->fields, own))));
-        t.name_bytes = sat_add(t.name_bytes, sat_add(own, d->name_bytes));
-        if (f->title)
-            t.name_bytes = sat_add(t.name_bytes, strlen(f->title));
-        if (d->struct_depth > t.struct_depth)
-            t.struct_depth = d->struct_depth;
-    }
-    t.struct_depth++;
-    dt->totals = t;
+    const struct dtype_totals *d = &f->dtype->totals;
+    uint64_t own = (uint64_t)f->name_len + 1;   /* a path's name and its '.' or NUL */
+    t->leaves = sat_add(t->leaves, d->leaves);
+    t->fields = sat_add(t->fields, sat_add(d->fields, 1));
+    /* the field's own path, its subtree's, and its name in front of each of those */
+    t->path_bytes =
+        sat_add(t->path_bytes, sat_add(own, sat_add(d->path_bytes, sat_mul(d->fields, own))));
+    t->name_bytes = sat_add(t->name_bytes, sat_add(own, d->name_bytes));
+    if (f->title)
+        t->name_bytes = sat_add(t->name_bytes, strlen(f->title));
+    if (d->struct_depth > t->struct_depth)
+        t->struct_depth = d->struct_depth;
 }
 
 /* ---- shared scalar nodes ---------------------------------------------------- */
@@ -410,8 +406,20 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     if (!dt || !fields)
         return set_nomem(c->err);
     size_t nrefs = n;
-    for (size_t i = 0; i < n; i++)
-        nrefs += specs[i].title != NULL;
+    bool has_object = false;
+    struct dtype_totals t = {0, 0, 0, 1, 0};
+    for (size_t i = 0; i < n; i++) {
+        const struct field_spec *f = &specs[i];
+        fields[i].name = f->name;
+        fields[i].name_len = f->name_len;
+        fields[i].title = f->title;
+        fields[i].offset = f->offset;
+        fields[i].dtype = f->dtype;
+        has_object |= f->dtype->has_object;
+        nrefs += f->title != NULL;
+        totals_add_field(&t, &fields[i]);
+    }
+    t.struct_depth++;
     size_t dup = first_duplicate(c->scratch ? c->scratch : c->arena, specs, n, nrefs);
     if (dup == SIZE_MAX - 1)
         return set_nomem(c->err);
@@ -423,16 +431,6 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
         return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
                          "title '%s' already used as a name or title", f->title);
     }
-    bool has_object = false;
-    for (size_t i = 0; i < n; i++) {
-        const struct field_spec *f = &specs[i];
-        fields[i].name = f->name;
-        fields[i].name_len = f->name_len;
-        fields[i].title = f->title;
-        fields[i].offset = f->offset;
-        fields[i].dtype = f->dtype;
-        has_object |= f->dtype->has_object;
-    }
     dt->cls = NPYDT_STRUCT;
     dt->kind = 'V';
     dt->byteorder = '|';
@@ -441,7 +439,7 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
     dt->nfields = n;
     dt->fields = fields;
     dt->has_object = has_object;
-    totals_of_struct(dt);
+    dt->totals = t;
     *out = dt;
     return NPYDT_OK;
 }
