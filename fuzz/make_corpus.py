@@ -213,6 +213,20 @@ def main():
                     with open(p, "rb") as f:
                         write(os.path.join(out, "alloc", "e8_" + sub + name[:-4]),
                               bytes([8 | (0x80 if i % 4 == 0 else 0), i % 4, 0]) + f.read())
+    # fuzz_schema's header mode (SPEC NUL FILE): a spec of the file's own
+    # descr, of its descr and any one-dimensional shape, or of the order alone
+    os.makedirs(os.path.join(out, "schema"), exist_ok=True)
+    for i, (sub, name, path) in enumerate(npys):
+        if sub or i % 4 or os.path.getsize(path) > MAX_FILE:
+            continue
+        with open(path, "rb") as f:
+            data = f.read()
+        ht = header_text(data)
+        src = descr_source(ht[0]) if ht else None
+        if src is None:
+            continue
+        spec = (src, "{'descr': %s, 'shape': (-1,)}" % src, "{'fortran_order': True}")[(i // 4) % 3]
+        write(os.path.join(out, "schema", "file_" + name[:-4]), spec.encode("utf-8") + b"\0" + data)
     for i, t in enumerate(TYPESTRS):
         text = t.encode("utf-8")
         write(os.path.join(out, "descr", "typestr_%03d" % i), text)
