@@ -352,6 +352,90 @@ static void test_scatter_native_stores_each_size_in_file_order(void **state)
     npydt_dtype_free(dt);
 }
 
+
+/* Doubles into unsigned fields: exact values from 0 up to 2**bits. */
+static void test_scatter_as_double_into_unsigned_checks_range(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<u1'), ('b', '>u8')]");
+    const npydt_dtype *u1 = npydt_dtype_field_dtype(dt, 0), *u8 = npydt_dtype_field_dtype(dt, 1);
+    unsigned char recs[2 * 9] = {0};
+    double neg[2] = {1.0, -1.0}, over[2] = {255.0, 256.0}, ok[2] = {0.0, 255.0};
+    double top[2] = {18446744073709549568.0, 18446744073709551616.0};
+    npydt_error err;
+    assert_int_equal(npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, neg, &err), NPYDT_E_RANGE);
+    assert_string_equal(err.message, "record 1, element 0 does not fit |u1");
+    assert_int_equal(npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, over, &err),
+                     NPYDT_E_RANGE);
+    assert_int_equal(npydt_scatter(recs, 9, 2, u8, 1, NPYDT_AS_DOUBLE, top, &err),
+                     NPYDT_E_RANGE);
+    assert_string_equal(err.message, "record 1, element 0 does not fit >u8");
+    static const unsigned char zero[18] = {0};
+    assert_memory_equal(recs, zero, 18);
+    assert_int_equal(npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, ok, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 9, 1, u8, 1, NPYDT_AS_DOUBLE, top, NULL), NPYDT_OK);
+    static const unsigned char want[18] = {0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf8, 0,
+                                           0xff, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_memory_equal(recs, want, 18);
+    npydt_dtype_free(dt);
+}
+
+/* Pairs of doubles into a complex field; doubles into a bool. */
+static void test_scatter_as_double_into_complex_and_bool(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('c', '>c8'), ('b', '|b1')]");
+    const npydt_dtype *c = npydt_dtype_field_dtype(dt, 0), *b = npydt_dtype_field_dtype(dt, 1);
+    unsigned char recs[2 * 9] = {0};
+    double pairs[4] = {1.5, -2.0, 0.0, 0.25};
+    double flags[2] = {0.0, -3.5};
+    assert_int_equal(npydt_scatter(recs, 9, 2, c, 0, NPYDT_AS_DOUBLE, pairs, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 9, 2, b, 8, NPYDT_AS_DOUBLE, flags, NULL), NPYDT_OK);
+    static const unsigned char want[18] = {0x3f, 0xc0, 0, 0, 0xc0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0x3e, 0x80, 0, 0, 1};
+    assert_memory_equal(recs, want, 18);
+    double back[4];
+    assert_int_equal(npydt_gather(recs, 9, 2, c, 0, NPYDT_AS_DOUBLE, back, NULL), NPYDT_OK);
+    assert_memory_equal(back, pairs, sizeof pairs);
+    npydt_dtype_free(dt);
+}
+
+/* int64 values into narrower signed, unsigned and bool fields. */
+static void test_scatter_as_int64_checks_each_kind(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('i', '<i1'), ('u', '>u2'), ('b', '|b1'), "
+                                         "('q', '<u8')]");
+    const npydt_dtype *i1 = npydt_dtype_field_dtype(dt, 0), *u2 = npydt_dtype_field_dtype(dt, 1);
+    const npydt_dtype *b1 = npydt_dtype_field_dtype(dt, 2), *u8 = npydt_dtype_field_dtype(dt, 3);
+    unsigned char recs[2 * 12] = {0};
+    int64_t i_bad[2] = {-128, 128}, i_ok[2] = {-128, 127};
+    int64_t u_bad[2] = {65535, -1}, u_big[2] = {0, 65536}, u_ok[2] = {65535, 258};
+    int64_t b_vals[2] = {0, -9}, q_bad[2] = {INT64_MAX, INT64_MIN}, q_ok[2] = {INT64_MAX, 1};
+    npydt_error err;
+    assert_int_equal(npydt_scatter(recs, 12, 2, i1, 0, NPYDT_AS_INT64, i_bad, &err),
+                     NPYDT_E_RANGE);
+    assert_string_equal(err.message, "record 1, element 0 does not fit |i1");
+    assert_int_equal(npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_bad, &err),
+                     NPYDT_E_RANGE);
+    assert_string_equal(err.message, "record 1, element 0 does not fit >u2");
+    assert_int_equal(npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_big, &err),
+                     NPYDT_E_RANGE);
+    assert_int_equal(npydt_scatter(recs, 12, 2, u8, 4, NPYDT_AS_INT64, q_bad, &err),
+                     NPYDT_E_RANGE);
+    static const unsigned char zero[24] = {0};
+    assert_memory_equal(recs, zero, 24);
+    assert_int_equal(npydt_scatter(recs, 12, 2, i1, 0, NPYDT_AS_INT64, i_ok, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_ok, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 12, 2, b1, 3, NPYDT_AS_INT64, b_vals, NULL), NPYDT_OK);
+    assert_int_equal(npydt_scatter(recs, 12, 2, u8, 4, NPYDT_AS_INT64, q_ok, NULL), NPYDT_OK);
+    static const unsigned char want[24] = {
+        0x80, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+        0x7f, 0x01, 0x02, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+    assert_memory_equal(recs, want, 24);
+    npydt_dtype_free(dt);
+}
+
 TEST_LIST("gather",
     cmocka_unit_test(test_gather_native_f8_equals_reader),
     cmocka_unit_test(test_gather_as_double_every_real_kind),
@@ -366,4 +450,7 @@ TEST_LIST("gather",
     cmocka_unit_test(test_scatter_int64_into_long_double_is_exact),
     cmocka_unit_test(test_gather_refuses_null_unknown_and_overflowing_requests),
     cmocka_unit_test(test_scatter_native_stores_each_size_in_file_order),
+    cmocka_unit_test(test_scatter_as_double_into_unsigned_checks_range),
+    cmocka_unit_test(test_scatter_as_double_into_complex_and_bool),
+    cmocka_unit_test(test_scatter_as_int64_checks_each_kind),
 );

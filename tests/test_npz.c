@@ -5,9 +5,13 @@
  * that AddressSanitizer sees any read past their end. */
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 /* The keys of tests/gen_npz_fixtures.py's arrays(), in savez order. */
 static const char *const keys[] = {
@@ -686,6 +690,651 @@ static void test_npz_allocation_failures_reported(void **state)
     free(bytes);
 }
 
+
+/* ---- hand-built archives ----------------------------------------------------- */
+
+/* One member of a hand-built archive: its bytes as stored, and the fields
+ * of its central entry (the local header repeats crc and sizes unless the
+ * data-descriptor flag 0x0008 is set, then it holds zeros). */
+struct zm {
+    const char *name;
+    size_t name_len;               /* 0: strlen(name) */
+    uint16_t flags, method, disk;
+    const void *data;
+    size_t data_len;
+    uint32_t crc, csize, usize;
+    const void *cx;                /* central extra field */
+    size_t cx_len;
+    size_t gap;                    /* zero bytes after the data */
+};
+
+struct zbuf {
+    unsigned char b[8192];
+    size_t len;
+};
+
+static void put(struct zbuf *z, const void *p, size_t n)
+{
+    assert_true(n <= sizeof z->b - z->len);
+    if (n)
+        memcpy(z->b + z->len, p, n);
+    z->len += n;
+}
+
+static void put16(struct zbuf *z, uint32_t v)
+{
+    unsigned char b[2] = {(unsigned char)v, (unsigned char)(v >> 8)};
+    put(z, b, 2);
+}
+
+static void put32(struct zbuf *z, uint32_t v)
+{
+    put16(z, v & 0xFFFF);
+    put16(z, v >> 16);
+}
+
+/* A stored member of `data` with true CRC and sizes. */
+static struct zm stored_member(const char *name, const void *data, size_t len)
+{
+    struct zm m = {0};
+    m.name = name;
+    m.data = data;
+    m.data_len = len;
+    m.crc = (uint32_t)crc32(0, data, (uInt)len);
+    m.csize = m.usize = (uint32_t)len;
+    return m;
+}
+
+/* A deflated member of `data` (raw deflate, as zip stores it); the
+ * compressed bytes go to `out` (room: 256 bytes). */
+static struct zm deflated_member(const char *name, const void *data, size_t len,
+                                 unsigned char *out)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    assert_int_equal(deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -MAX_WBITS, 8,
+                                  Z_DEFAULT_STRATEGY), Z_OK);
+    zs.next_in = (Bytef *)(uintptr_t)data;
+    zs.avail_in = (uInt)len;
+    zs.next_out = out;
+    zs.avail_out = 256;
+    assert_int_equal(deflate(&zs, Z_FINISH), Z_STREAM_END);
+    struct zm m = stored_member(name, data, len);
+    m.method = 8;
+    m.data = out;
+    m.data_len = 256 - zs.avail_out;
+    m.csize = (uint32_t)m.data_len;
+    deflateEnd(&zs);
+    return m;
+}
+
+/* The archive of members ms[0..n) in a malloc'ed buffer of exact size. */
+static unsigned char *build_zip(const struct zm *ms, size_t n, size_t *len)
+{
+    static struct zbuf z;
+    uint32_t lho[8];
+    assert_true(n <= 8);
+    z.len = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct zm *m = &ms[i];
+        size_t nlen = m->name_len ? m->name_len : strlen(m->name);
+        int desc = (m->flags & 0x0008) != 0;
+        lho[i] = (uint32_t)z.len;
+        put32(&z, 0x04034b50);
+        put16(&z, 20);
+        put16(&z, m->flags);
+        put16(&z, m->method);
+        put32(&z, 0);
+        put32(&z, desc ? 0 : m->crc);
+        put32(&z, desc ? 0 : m->csize);
+        put32(&z, desc ? 0 : m->usize);
+        put16(&z, (uint32_t)nlen);
+        put16(&z, 0);
+        put(&z, m->name, nlen);
+        put(&z, m->data, m->data_len);
+        static const unsigned char zeros[64];
+        put(&z, zeros, m->gap);
+    }
+    uint32_t cd_off = (uint32_t)z.len;
+    for (size_t i = 0; i < n; i++) {
+        const struct zm *m = &ms[i];
+        size_t nlen = m->name_len ? m->name_len : strlen(m->name);
+        put32(&z, 0x02014b50);
+        put16(&z, 20);
+        put16(&z, 20);
+        put16(&z, m->flags);
+        put16(&z, m->method);
+        put32(&z, 0);
+        put32(&z, m->crc);
+        put32(&z, m->csize);
+        put32(&z, m->usize);
+        put16(&z, (uint32_t)nlen);
+        put16(&z, (uint32_t)m->cx_len);
+        put16(&z, 0);
+        put16(&z, m->disk);
+        put16(&z, 0);
+        put32(&z, 0);
+        put32(&z, lho[i]);
+        put(&z, m->name, nlen);
+        put(&z, m->cx, m->cx_len);
+    }
+    uint32_t cd_size = (uint32_t)z.len - cd_off;
+    put32(&z, 0x06054b50);
+    put16(&z, 0);
+    put16(&z, 0);
+    put16(&z, (uint32_t)n);
+    put16(&z, (uint32_t)n);
+    put32(&z, cd_size);
+    put32(&z, cd_off);
+    put16(&z, 0);
+    unsigned char *out = malloc(z.len);
+    assert_non_null(out);
+    memcpy(out, z.b, z.len);
+    *len = z.len;
+    return out;
+}
+
+/* Opening the archive of ms[0..n) fails with NPYDT_E_ARCHIVE and exactly
+ * `message`. */
+static void check_built_refused(const struct zm *ms, size_t n, const char *message)
+{
+    size_t len;
+    unsigned char *bytes = build_zip(ms, n, &len);
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    assert_null(z);
+    assert_int_equal(err.code, NPYDT_E_ARCHIVE);
+    assert_string_equal(err.message, message);
+    free(bytes);
+}
+
+static void test_npz_built_archive_opens_and_verifies(void **state)
+{
+    (void)state;
+    struct zm m = stored_member("a.npy", "hello", 5);
+    size_t len;
+    unsigned char *bytes = build_zip(&m, 1, &len);
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
+    assert_int_equal(npydt_npz_count(z), 1);
+    assert_int_equal(npydt_npz_member_at(z, 0)->data_offset, 35);
+    assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
+    npydt_npz_close(z);
+    free(bytes);
+}
+
+/* A disk number of 0xFFFF defers to the Zip64 extra field's 4-byte disk. */
+static void test_npz_zip64_extra_disk_number_zero_accepted(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {1, 0, 4, 0, 0, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.disk = 0xFFFF;
+    m.cx = x;
+    m.cx_len = sizeof x;
+    size_t len;
+    unsigned char *bytes = build_zip(&m, 1, &len);
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
+    assert_int_equal(npydt_npz_member_at(z, 0)->uncompressed_size, 5);
+    assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
+    npydt_npz_close(z);
+    free(bytes);
+}
+
+static void test_npz_zip64_extra_disk_number_other_refused(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {1, 0, 4, 0, 2, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.disk = 0xFFFF;
+    m.cx = x;
+    m.cx_len = sizeof x;
+    check_built_refused(&m, 1, "member 'a.npy': starts on disk 2: multi-disk archives are "
+                               "not supported");
+}
+
+static void test_npz_zip64_extra_without_disk_number_refused(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {1, 0, 2, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.disk = 0xFFFF;
+    m.cx = x;
+    m.cx_len = sizeof x;
+    check_built_refused(&m, 1, "member 'a.npy': its Zip64 extra field is too short for the "
+                               "sizes it stands for");
+}
+
+static void test_npz_two_zip64_extra_fields_refused(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {1, 0, 0, 0, 1, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.cx = x;
+    m.cx_len = sizeof x;
+    check_built_refused(&m, 1, "member 'a.npy': has two Zip64 extra fields");
+}
+
+/* '.a' is a two-byte component, but not '..'. */
+static void test_npz_dot_prefixed_component_accepted(void **state)
+{
+    (void)state;
+    struct zm m = stored_member(".a/b.npy", "hello", 5);
+    size_t len;
+    unsigned char *bytes = build_zip(&m, 1, &len);
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
+    assert_string_equal(npydt_npz_member_at(z, 0)->name, ".a/b.npy");
+    npydt_npz_close(z);
+    free(bytes);
+}
+
+/* No room after the data for the data descriptor its flag announces. */
+static void test_npz_descriptor_past_cd_refused(void **state)
+{
+    (void)state;
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.flags = 0x0008;
+    check_built_refused(&m, 1, "member 'a.npy': its 5 bytes of data at offset 35 run past the "
+                               "start of the central directory (at 40)");
+}
+
+/* A Zip64 compressed size of 2**64 - 1: the ratio product and the end of
+ * the data both overflow, and the member is refused, not wrapped. */
+static void test_npz_zip64_compressed_size_wrapping_refused(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {1, 0, 16, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+                                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.method = 8;
+    m.flags = 0x0008;
+    m.csize = m.usize = 0xFFFFFFFF;
+    m.cx = x;
+    m.cx_len = sizeof x;
+    m.gap = 16;
+    check_built_refused(&m, 1, "member 'a.npy': its 18446744073709551615 bytes of data at "
+                               "offset 35 run past the start of the central directory (at 56)");
+}
+
+/* A name refused before it is decoded is shown byte by byte. */
+static void test_npz_raw_name_escaped_in_message(void **state)
+{
+    (void)state;
+    struct zm m = stored_member("a\\\x7f", "hello", 5);
+    m.name = "a\\\x7f\0.npy";
+    m.name_len = 8;
+    check_built_refused(&m, 1, "member 1 'a\\x5c\\x7f\\x00.npy' has a NUL byte in its name");
+}
+
+static void test_npz_refuses_cd_bytes_without_entries(void **state)
+{
+    (void)state;
+    unsigned char bytes[46 + 22] = {0};
+    unsigned char *e = bytes + 46;
+    e[0] = 'P', e[1] = 'K', e[2] = 5, e[3] = 6;
+    e[12] = 46; /* directory size; offset 0; no entries */
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, sizeof bytes, NULL, &z, &err),
+                     NPYDT_E_ARCHIVE);
+    assert_string_equal(err.message, "the central directory has 46 bytes but no entries");
+}
+
+/* ---- the header of a deflated member ----------------------------------------- */
+
+/* A deflated member of `bytes` gives the very status, offset and message
+ * the header parser gives for the bytes themselves. */
+static void check_deflated_header_like_parser(const void *bytes, size_t len,
+                                              const npydt_npz_options *opts)
+{
+    unsigned char packed[256];
+    struct zm m = deflated_member("a.npy", bytes, len, packed);
+    size_t zlen;
+    unsigned char *zip = build_zip(&m, 1, &zlen);
+    npydt_npz *z;
+    npydt_error err, want;
+    assert_int_equal(npydt_npz_open_buffer(zip, zlen, opts, &z, &err), NPYDT_OK);
+    npydt_header *h = (npydt_header *)1, *hp = NULL;
+    npydt_status st = npydt_npz_member_header(z, 0, &h, &err);
+    npydt_status wst = npydt_header_parse(bytes, len, opts ? &opts->base : NULL, &hp, &want);
+    assert_int_not_equal(wst, NPYDT_OK);
+    assert_int_equal(st, wst);
+    assert_null(h);
+    assert_int_equal(err.offset, want.offset);
+    assert_string_equal(err.message, want.message);
+    npydt_npz_close(z);
+    free(zip);
+}
+
+static void test_npz_deflated_header_shorter_than_preamble(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("\x93NUMPY\x01\x00\x76", 9, NULL);
+}
+
+static void test_npz_deflated_header_empty_member(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("", 0, NULL);
+}
+
+static void test_npz_deflated_header_bad_minor_version(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("\x93NUMPY\x01\x01\x76\x00{}", 12, NULL);
+}
+
+static void test_npz_deflated_header_bad_major_versions(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("\x93NUMPY\x00\x00\x76\x00{}", 12, NULL);
+    check_deflated_header_like_parser("\x93NUMPY\x04\x00\x76\x00{}", 12, NULL);
+}
+
+static void test_npz_deflated_header_bad_magic(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("\x93NUMPZ\x01\x00\x76\x00{}", 12, NULL);
+}
+
+static void test_npz_deflated_header_version2_cut_in_length(void **state)
+{
+    (void)state;
+    check_deflated_header_like_parser("\x93NUMPY\x02\x00\x76\x00\x00", 11, NULL);
+}
+
+static void test_npz_deflated_header_over_max_header_bytes(void **state)
+{
+    (void)state;
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.base.limits.max_header_bytes = 16;
+    check_deflated_header_like_parser("\x93NUMPY\x01\x00\x76\x00{'descr': '<i8', "
+                                      "'fortran_order': False, 'shape': ()}", 63, &opts);
+}
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+static void test_npz_open_buffer_null_out_refused(void **state)
+{
+    (void)state;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer("PK\5\6", 4, NULL, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+}
+
+static void test_npz_open_buffer_null_buf_refused(void **state)
+{
+    (void)state;
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(NULL, 5, NULL, &z, &err), NPYDT_E_ARG);
+    assert_null(z);
+    assert_string_equal(err.message, "buf is NULL");
+}
+
+static void test_npz_open_incomplete_allocator_refused(void **state)
+{
+    (void)state;
+    struct test_alloc ta;
+    test_alloc_init(&ta, -1, 0);
+    ta.alloc.realloc = NULL;
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.base.allocator = &ta.alloc;
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer("PK\5\6", 4, &opts, &z, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "allocator is missing a function");
+    assert_int_equal(ta.calls, 0);
+}
+
+static void test_npz_open_zero_buffer_size_refused(void **state)
+{
+    (void)state;
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.buffer_size = 0;
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err), NPYDT_E_ARG);
+    assert_null(z);
+    assert_string_equal(err.message, "buffer_size is 0");
+}
+
+static void test_npz_open_path_null_out_refused(void **state)
+{
+    (void)state;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), NULL, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+}
+
+static void test_npz_open_fd_bad_fd_is_io(void **state)
+{
+    (void)state;
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_fd(-1, NULL, &z, &err), NPYDT_E_IO);
+    assert_null(z);
+    assert_string_equal(err.message, "cannot stat: Bad file descriptor");
+}
+
+static void test_npz_open_directory_is_io(void **state)
+{
+    (void)state;
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_path(npz_path("bad"), NULL, &z, &err), NPYDT_E_IO);
+    assert_null(z);
+    assert_string_equal(err.message, "not a regular file");
+}
+
+static void test_npz_open_empty_file_refused(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/npydt-test-npz-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_fd(fd, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    assert_null(z);
+    assert_string_equal(err.message, "not a zip archive: 0 bytes is shorter than the 22-byte "
+                                     "end of central directory record");
+    close(fd);
+    unlink(path);
+}
+
+/* A write-only descriptor can be neither mapped nor read. */
+static void test_npz_open_write_only_fd_is_io(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/npydt-test-npz-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "PK\5\6", 4), 4);
+    close(fd);
+    fd = open(path, O_WRONLY);
+    assert_true(fd >= 0);
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_fd(fd, NULL, &z, &err), NPYDT_E_IO);
+    assert_null(z);
+    assert_string_equal(err.message, "read failed: Bad file descriptor");
+    close(fd);
+    unlink(path);
+}
+
+static void test_npz_open_no_mmap_copy_allocation_failure(void **state)
+{
+    (void)state;
+    struct test_alloc ta;
+    test_alloc_init(&ta, 0, 0);
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.no_mmap = 1;
+    opts.base.allocator = &ta.alloc;
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err),
+                     NPYDT_E_NOMEM);
+    assert_null(z);
+    assert_int_equal(ta.calls, 1);
+    assert_int_equal(ta.live_blocks, 0);
+}
+
+static void test_npz_null_archive_has_no_members(void **state)
+{
+    (void)state;
+    assert_int_equal(npydt_npz_count(NULL), 0);
+    assert_null(npydt_npz_member_at(NULL, 0));
+    npydt_npz_close(NULL);
+}
+
+static void test_npz_member_calls_refuse_bad_arguments(void **state)
+{
+    (void)state;
+    struct held h;
+    open_ok(&h, "savez.npz", NULL);
+    npydt_error err;
+    size_t i;
+    const void *data;
+    uint64_t len;
+    npydt_header *hd = (npydt_header *)1;
+    assert_int_equal(npydt_npz_find(NULL, "ints", &i, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_find(h.z, NULL, &i, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_find(h.z, "ints", NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "NULL argument");
+    assert_int_equal(npydt_npz_member_data(h.z, NKEYS, &data, &len, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "no member 11, or a NULL argument");
+    assert_int_equal(npydt_npz_member_data(NULL, 0, &data, &len, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_member_data(h.z, 0, NULL, &len, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_member_data(h.z, 0, &data, NULL, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_member_header(h.z, 0, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_npz_member_header(h.z, NKEYS, &hd, &err), NPYDT_E_ARG);
+    assert_null(hd);
+    assert_string_equal(err.message, "no member 11");
+    assert_int_equal(npydt_npz_member_header(NULL, 0, &hd, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_member_verify(h.z, NKEYS, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "no member 11");
+    release(&h);
+}
+
+static void test_npz_stream_calls_refuse_bad_arguments(void **state)
+{
+    (void)state;
+    struct held h;
+    open_ok(&h, "savez_compressed.npz", NULL);
+    npydt_error err;
+    npydt_npz_stream *s = (npydt_npz_stream *)1;
+    assert_int_equal(npydt_npz_stream_open(h.z, 0, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_npz_stream_open(NULL, 0, &s, &err), NPYDT_E_ARG);
+    assert_null(s);
+    assert_string_equal(err.message, "no member 0");
+    assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
+    unsigned char buf[8];
+    size_t got = 99;
+    assert_int_equal(npydt_npz_stream_read(NULL, buf, 8, &got, &err), NPYDT_E_ARG);
+    assert_int_equal(got, 0);
+    assert_string_equal(err.message, "NULL argument");
+    assert_int_equal(npydt_npz_stream_read(s, buf, 8, NULL, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_stream_read(s, NULL, 8, &got, &err), NPYDT_E_ARG);
+    const void *chunk = "x";
+    size_t len = 99;
+    assert_int_equal(npydt_npz_stream_next(NULL, &chunk, &len, &err), NPYDT_E_ARG);
+    assert_null(chunk);
+    assert_int_equal(len, 0);
+    assert_int_equal(npydt_npz_stream_next(s, NULL, &len, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_stream_next(s, &chunk, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "NULL argument");
+    /* none of that moved the stream */
+    assert_int_equal(npydt_npz_stream_position(s), 0);
+    assert_int_equal(npydt_npz_stream_read(s, buf, 6, &got, &err), NPYDT_OK);
+    assert_int_equal(got, 6);
+    assert_memory_equal(buf, "\x93NUMPY", 6);
+    assert_int_equal(npydt_npz_stream_position(NULL), 0);
+    npydt_npz_stream_close(s);
+    npydt_npz_stream_close(NULL);
+    release(&h);
+}
+
+static void test_npz_stream_read_of_nothing_stays_put(void **state)
+{
+    (void)state;
+    struct held h;
+    open_ok(&h, "savez.npz", NULL);
+    npydt_npz_stream *s;
+    npydt_error err;
+    assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
+    size_t got = 99;
+    assert_int_equal(npydt_npz_stream_read(s, NULL, 0, &got, &err), NPYDT_OK);
+    assert_int_equal(got, 0);
+    assert_int_equal(npydt_npz_stream_position(s), 0);
+    npydt_npz_stream_close(s);
+    release(&h);
+}
+
+/* A failure reported without an error struct is still kept, and replayed
+ * in full by the next call of either kind. */
+static void test_npz_stream_failure_without_err_replayed_by_next(void **state)
+{
+    (void)state;
+    struct held h;
+    open_ok(&h, "bad/crc_stored.npz", NULL);
+    npydt_npz_stream *s;
+    npydt_error err;
+    assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
+    unsigned char buf[4096];
+    size_t got;
+    assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, NULL), NPYDT_E_ARCHIVE);
+    assert_int_equal(got, 0);
+    const void *chunk = "x";
+    size_t len = 1;
+    assert_int_equal(npydt_npz_stream_next(s, &chunk, &len, &err), NPYDT_E_ARCHIVE);
+    assert_null(chunk);
+    assert_int_equal(len, 0);
+    assert_int_equal(err.code, NPYDT_E_ARCHIVE);
+    assert_string_equal(err.message, "member 'ints.npy': CRC-32 mismatch: the data gives "
+                                     "fff61f83, the archive declares a99d77cb");
+    npydt_npz_stream_close(s);
+    release(&h);
+}
+
+static void test_npz_is_archive_needs_a_known_signature(void **state)
+{
+    (void)state;
+    assert_true(npydt_npz_is_archive("PK\6\6", 4));
+    assert_false(npydt_npz_is_archive("PK\3\5", 4));
+    assert_false(npydt_npz_is_archive("PK\5\7", 4));
+    assert_false(npydt_npz_is_archive("PK\6\7", 4));
+    assert_false(npydt_npz_is_archive("PK\7\7", 4));
+    assert_false(npydt_npz_is_archive("PX\3\4", 4));
+    assert_false(npydt_npz_is_archive("QK\3\4", 4));
+    assert_false(npydt_npz_is_archive(NULL, 4));
+}
+
+static void test_npz_find_quotes_odd_bytes(void **state)
+{
+    (void)state;
+    struct held h;
+    open_ok(&h, "savez.npz", NULL);
+    size_t i;
+    npydt_error err;
+    assert_int_equal(npydt_npz_find(h.z, "it's\\\x7f", &i, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "the archive has no member 'it\\x27s\\x5c\\x7f' (nor with "
+                                     ".npy appended)");
+    release(&h);
+}
+
 TEST_LIST("npz",
     cmocka_unit_test(test_npz_savez_members_match_alone),
     cmocka_unit_test(test_npz_savez_compressed_members_match_alone),
@@ -749,4 +1398,38 @@ TEST_LIST("npz",
     cmocka_unit_test(test_npz_every_truncation_refused),
     cmocka_unit_test(test_npz_every_byte_damaged_survived),
     cmocka_unit_test(test_npz_allocation_failures_reported),
+    cmocka_unit_test(test_npz_built_archive_opens_and_verifies),
+    cmocka_unit_test(test_npz_zip64_extra_disk_number_zero_accepted),
+    cmocka_unit_test(test_npz_zip64_extra_disk_number_other_refused),
+    cmocka_unit_test(test_npz_zip64_extra_without_disk_number_refused),
+    cmocka_unit_test(test_npz_two_zip64_extra_fields_refused),
+    cmocka_unit_test(test_npz_dot_prefixed_component_accepted),
+    cmocka_unit_test(test_npz_descriptor_past_cd_refused),
+    cmocka_unit_test(test_npz_zip64_compressed_size_wrapping_refused),
+    cmocka_unit_test(test_npz_raw_name_escaped_in_message),
+    cmocka_unit_test(test_npz_refuses_cd_bytes_without_entries),
+    cmocka_unit_test(test_npz_deflated_header_shorter_than_preamble),
+    cmocka_unit_test(test_npz_deflated_header_empty_member),
+    cmocka_unit_test(test_npz_deflated_header_bad_minor_version),
+    cmocka_unit_test(test_npz_deflated_header_bad_major_versions),
+    cmocka_unit_test(test_npz_deflated_header_bad_magic),
+    cmocka_unit_test(test_npz_deflated_header_version2_cut_in_length),
+    cmocka_unit_test(test_npz_deflated_header_over_max_header_bytes),
+    cmocka_unit_test(test_npz_open_buffer_null_out_refused),
+    cmocka_unit_test(test_npz_open_buffer_null_buf_refused),
+    cmocka_unit_test(test_npz_open_incomplete_allocator_refused),
+    cmocka_unit_test(test_npz_open_zero_buffer_size_refused),
+    cmocka_unit_test(test_npz_open_path_null_out_refused),
+    cmocka_unit_test(test_npz_open_fd_bad_fd_is_io),
+    cmocka_unit_test(test_npz_open_directory_is_io),
+    cmocka_unit_test(test_npz_open_empty_file_refused),
+    cmocka_unit_test(test_npz_open_write_only_fd_is_io),
+    cmocka_unit_test(test_npz_open_no_mmap_copy_allocation_failure),
+    cmocka_unit_test(test_npz_null_archive_has_no_members),
+    cmocka_unit_test(test_npz_member_calls_refuse_bad_arguments),
+    cmocka_unit_test(test_npz_stream_calls_refuse_bad_arguments),
+    cmocka_unit_test(test_npz_stream_read_of_nothing_stays_put),
+    cmocka_unit_test(test_npz_stream_failure_without_err_replayed_by_next),
+    cmocka_unit_test(test_npz_is_archive_needs_a_known_signature),
+    cmocka_unit_test(test_npz_find_quotes_odd_bytes),
 );

@@ -668,6 +668,144 @@ static void test_npz_write_allocation_failures(void **state)
     free(data);
 }
 
+
+/* ---- arguments ---------------------------------------------------------------- */
+
+static void test_npz_write_new_refuses_bad_arguments(void **state)
+{
+    (void)state;
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_sink sink = {mem_write, mem_pwrite, &m};
+    npydt_npz_writer *w = (npydt_npz_writer *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_writer_new(&sink, NULL, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_npz_writer_new(NULL, NULL, &w, &err), NPYDT_E_ARG);
+    assert_null(w);
+    assert_string_equal(err.message, "the sink has no write");
+    struct test_alloc ta;
+    test_alloc_init(&ta, -1, 0);
+    ta.alloc.free = NULL;
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.base.allocator = &ta.alloc;
+    assert_int_equal(npydt_npz_writer_new(&sink, &opts, &w, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "allocator is missing a function");
+    assert_int_equal(ta.calls, 0);
+    npydt_npz_options_init(&opts);
+    opts.buffer_size = 0;
+    assert_int_equal(npydt_npz_writer_new(&sink, &opts, &w, &err), NPYDT_E_ARG);
+    assert_null(w);
+    assert_string_equal(err.message, "buffer_size is 0");
+    assert_int_equal(m.calls, 0);
+}
+
+static void test_npz_write_null_writer_refused(void **state)
+{
+    (void)state;
+    npydt_error err;
+    uint64_t size = 7;
+    assert_int_equal(npydt_npz_writer_begin(NULL, "a", NPYDT_NPZ_STORED, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "the writer is NULL");
+    assert_int_equal(npydt_npz_writer_write(NULL, "x", 1, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_writer_end(NULL, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_npz_writer_finish(NULL, &size, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "the writer is NULL");
+    assert_int_equal(size, 7);
+}
+
+static void test_npz_write_null_name_and_buf_refused(void **state)
+{
+    (void)state;
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_writer *w = new_writer(&m, 1, NULL);
+    npydt_error err;
+    assert_int_equal(npydt_npz_writer_begin(w, NULL, NPYDT_NPZ_STORED, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "the name is NULL");
+    assert_int_equal(m.len, 0);
+    ok(npydt_npz_writer_begin(w, "a", NPYDT_NPZ_STORED, &err), &err);
+    assert_int_equal(npydt_npz_writer_write(w, NULL, 1, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "buf is NULL");
+    ok(npydt_npz_writer_write(w, NULL, 0, &err), &err);
+    ok(npydt_npz_writer_end(w, &err), &err);
+    uint64_t size = 0;
+    ok(npydt_npz_writer_finish(w, &size, &err), &err);
+    assert_int_equal(size, m.len);
+    npydt_npz_writer_free(w);
+    npydt_npz *z;
+    ok(npydt_npz_open_buffer(m.data, m.len, NULL, &z, &err), &err);
+    assert_int_equal(npydt_npz_member_at(z, 0)->uncompressed_size, 0);
+    npydt_npz_close(z);
+    free(m.data);
+}
+
+/* A refused name is shown with quotes, backslashes and DEL escaped. */
+static void test_npz_write_refused_name_escaped(void **state)
+{
+    (void)state;
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_writer *w = new_writer(&m, 1, NULL);
+    npydt_error err;
+    assert_int_equal(npydt_npz_writer_begin(w, "a'\\\x7f/../b", NPYDT_NPZ_STORED, &err),
+                     NPYDT_E_ARG);
+    assert_string_equal(err.message, "member 'a\\x27\\x5c\\x7f/../b': the name has a '..' "
+                                     "component");
+    npydt_npz_writer_free(w);
+    free(m.data);
+}
+
+/* A sink failure seen without an error struct is kept: the next call
+ * reports it in full, and a call without one still returns it. */
+static void test_npz_write_failure_without_err_kept(void **state)
+{
+    (void)state;
+    struct mem_sink m;
+    mem_init(&m);
+    m.fail_after = 0;
+    npydt_npz_writer *w = new_writer(&m, 1, NULL);
+    assert_int_equal(npydt_npz_writer_begin(w, "a", NPYDT_NPZ_STORED, NULL), NPYDT_E_IO);
+    assert_int_equal(npydt_npz_writer_end(w, NULL), NPYDT_E_IO);
+    npydt_error err;
+    assert_int_equal(npydt_npz_writer_finish(w, NULL, &err), NPYDT_E_IO);
+    assert_string_equal(err.message, "the sink failed to write 51 bytes at offset 0");
+    npydt_npz_writer_free(w);
+    free(m.data);
+}
+
+/* A local header too long for the stack buffer (a name past 256 bytes) is
+ * built in allocated memory: when that fails the writer fails for good. */
+static void test_npz_write_long_local_header_allocation_failure_sticky(void **state)
+{
+    (void)state;
+    struct test_alloc ta;
+    test_alloc_init(&ta, -1, 0);
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.base.allocator = &ta.alloc;
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_writer *w = new_writer(&m, 1, &opts);
+    put_member(w, "a", NPYDT_NPZ_STORED, (const unsigned char *)"x", 1, 1);
+    char name[301];
+    memset(name, 'n', 300);
+    name[300] = '\0';
+    npydt_error err;
+    ta.fail_at = ta.calls;       /* the names grow first: refused, writer kept */
+    assert_int_equal(npydt_npz_writer_begin(w, name, NPYDT_NPZ_STORED, &err), NPYDT_E_NOMEM);
+    ta.fail_at = ta.calls + 1;   /* then the local header's memory */
+    assert_int_equal(npydt_npz_writer_begin(w, name, NPYDT_NPZ_STORED, &err), NPYDT_E_NOMEM);
+    assert_string_equal(err.message, "out of memory");
+    assert_int_equal(npydt_npz_writer_begin(w, "b", NPYDT_NPZ_STORED, &err), NPYDT_E_NOMEM);
+    assert_int_equal(npydt_npz_writer_finish(w, NULL, &err), NPYDT_E_NOMEM);
+    npydt_npz_writer_free(w);
+    assert_int_equal(ta.live_blocks, 0);
+    assert_int_equal(ta.live_bytes, 0);
+    free(m.data);
+}
+
 TEST_LIST("npz_write",
     cmocka_unit_test(test_npz_write_stored_is_savez),
     cmocka_unit_test(test_npz_write_stored_in_small_pieces_is_savez),
@@ -686,4 +824,10 @@ TEST_LIST("npz_write",
     cmocka_unit_test(test_npz_write_max_members_is_a_limit),
     cmocka_unit_test(test_npz_write_sink_error_is_sticky),
     cmocka_unit_test(test_npz_write_allocation_failures),
+    cmocka_unit_test(test_npz_write_new_refuses_bad_arguments),
+    cmocka_unit_test(test_npz_write_null_writer_refused),
+    cmocka_unit_test(test_npz_write_null_name_and_buf_refused),
+    cmocka_unit_test(test_npz_write_refused_name_escaped),
+    cmocka_unit_test(test_npz_write_failure_without_err_kept),
+    cmocka_unit_test(test_npz_write_long_local_header_allocation_failure_sticky),
 );

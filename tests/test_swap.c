@@ -395,6 +395,46 @@ static void test_swap_newbyteorder_allocation_failures(void **state)
     npydt_dtype_free(dt);
 }
 
+
+static void test_swap_calls_refuse_bad_arguments(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("'<i4'");
+    npydt_swap_plan *plan = (npydt_swap_plan *)1;
+    npydt_dtype *out = (npydt_dtype *)1;
+    npydt_error err;
+    assert_int_equal(npydt_swap_plan_new(dt, NULL, NULL, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_swap_plan_new(NULL, NULL, &plan, &err), NPYDT_E_ARG);
+    assert_null(plan);
+    assert_string_equal(err.message, "dtype is NULL");
+    unsigned char in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, buf[8];
+    assert_int_equal(npydt_swap(NULL, NPYDT_ORDER_BIG, in, buf, 2, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "plan is NULL");
+    assert_int_equal(npydt_swap_plan_new(dt, NULL, &plan, &err), NPYDT_OK);
+    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, buf, UINT64_MAX / 2, &err),
+                     NPYDT_E_OVERFLOW);
+    assert_string_equal(err.message, "9223372036854775807 records do not fit the address space");
+    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, NULL, buf, 2, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, NULL, 2, &err), NPYDT_E_ARG);
+    assert_string_equal(err.message, "in or out is NULL");
+    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, NULL, NULL, 0, &err), NPYDT_OK);
+    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, buf, 2, &err), NPYDT_OK);
+    assert_memory_equal(buf, "\4\3\2\1\10\7\6\5", 8);
+    npydt_swap_plan_free(plan);
+    assert_int_equal(npydt_dtype_newbyteorder(dt, NPYDT_ORDER_BIG, NULL, NULL, &err),
+                     NPYDT_E_ARG);
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_dtype_newbyteorder(NULL, NPYDT_ORDER_BIG, NULL, &out, &err),
+                     NPYDT_E_ARG);
+    assert_null(out);
+    assert_string_equal(err.message, "dtype is NULL");
+    assert_int_equal(npydt_dtype_newbyteorder(dt, (npydt_order)'x', NULL, &out, &err),
+                     NPYDT_E_ARG);
+    assert_string_equal(err.message, "unknown byte order 120");
+    npydt_dtype_free(dt);
+}
+
 TEST_LIST("swap",
     cmocka_unit_test(test_swap_mixed_record_matches_naive),
     cmocka_unit_test(test_swap_every_kind_matches_naive),
@@ -411,4 +451,5 @@ TEST_LIST("swap",
     cmocka_unit_test(test_swap_plan_allocation_failures),
     cmocka_unit_test(test_swap_newbyteorder_sets_every_ordered_scalar),
     cmocka_unit_test(test_swap_newbyteorder_allocation_failures),
+    cmocka_unit_test(test_swap_calls_refuse_bad_arguments),
 );
