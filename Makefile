@@ -51,7 +51,7 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: all check install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-valgrind all check install uninstall clean fuzz fuzz-run coverage bench
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
@@ -210,6 +210,30 @@ $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
 
 check: $(REPLAY_BINS) $(O)/tests/tools/parse_once
 
+# Every test binary, every corpus replay and the command on every fixture
+# (tests/valgrind_cli.sh) under valgrind's memcheck, which must report no
+# error and no definite or indirect leak (SANITIZE= builds are refused: the
+# sanitizers and valgrind exclude each other).
+VALGRIND_CLI_EVERY ?= 1
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+check-valgrind: all $(TEST_BINS) $(REPLAY_BINS)
+	$(Q)if [ -n "$(SANITIZE)" ]; then echo "check-valgrind: build without SANITIZE"; exit 2; fi; \
+	fail=0; \
+	for t in $(TEST_BINS); do \
+	    if $(VALGRIND) $$t >$(O)/valgrind.log 2>&1; then echo "valgrind: $$t clean"; \
+	    else echo "valgrind: $$t FAILED"; tail -n 30 $(O)/valgrind.log; fail=1; fi; \
+	done; \
+	for b in $(REPLAY_BINS); do \
+	    n=$${b##*/fuzz_}; dirs=; \
+	    for d in fuzz/corpus/$$n fuzz/regressions/$$n; do [ -d $$d ] && dirs="$$dirs $$d"; done; \
+	    if $(VALGRIND) $$b $$dirs >$(O)/valgrind.log 2>&1; \
+	    then echo "valgrind: $$b $$(tail -n 1 $(O)/valgrind.log)"; \
+	    else echo "valgrind: $$b FAILED"; tail -n 30 $(O)/valgrind.log; fail=1; fi; \
+	done; \
+	VALGRIND_CLI_EVERY=$(VALGRIND_CLI_EVERY) tests/valgrind_cli.sh $(CLI) $(VALGRIND) || fail=1; \
+	exit $$fail
+
 # objects made by the pattern chains above are kept, not rebuilt every time
 .SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,$(O)/fuzz/obj/fuzz_%.o,$(FUZZERS)) \
 	$(patsubst %,$(O)/fuzz-replay/obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-replay/obj/replay_main.o
@@ -268,3 +292,13 @@ bench: $(O)/bench/npydt_bench $(O)/bench/npydt
 -include $(wildcard $(O)/bench/lib/*.d $(O)/bench/cli/*.d)
 
 -include $(wildcard $(O)/lib/*.d $(O)/cli/*.d $(O)/tests/*.d)
+
+# @failinject@
+# tests/check_cli_faults.sh preloads this into the command to make chosen
+# libc calls fail (tests/tools/failinject.c); built without coverage or
+# sanitizers (the script skips sanitizer builds).
+$(O)/tests/tools/failinject.so: tests/tools/failinject.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
+
+check: $(O)/tests/tools/failinject.so
