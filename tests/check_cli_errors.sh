@@ -134,6 +134,112 @@ else
     echo "cli-errors: dump -- -s.npy: $(head -c 200 "$dir/err")"
 fi
 
+# "--" ends the options of swap, check and cstruct too: a FILE that
+# starts with '-' is read, and gives what the same file does under its name
+dashed() {  # dashed 'WHAT' STATUS CMD...: run in $dir on -s.npy, compare with $S
+    what=$1
+    want=$2
+    shift 2
+    (cd "$dir" && "$OLDPWD/$NPYDT" "$@" -- -s.npy) >"$dir/out" 2>"$dir/err"
+    got=$?
+    "$NPYDT" "$@" -- "$S" 2>&1 >"$dir/want" | sed "s|^$S|-s.npy|" >"$dir/want.err"
+    sed "s|$S|-s.npy|g" "$dir/want" >"$dir/want.out"
+    if [ "$got" = "$want" ] && cmp -s "$dir/out" "$dir/want.out" && cmp -s "$dir/err" "$dir/want.err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: $what with -- -s.npy -> exit $got: $(head -c 200 "$dir/err")"
+    fi
+}
+dashed "check (match)" 0 check --schema "[('x', '<f8'), ('y', '<i4'), ('name', '|S5')]"
+dashed "check (mismatch)" 1 check --schema "'<f8'"
+dashed "cstruct" 0 cstruct --name rec
+rm -f "$dir/swapped.npy"
+if (cd "$dir" && "$OLDPWD/$NPYDT" swap --to=big --output=swapped.npy -- -s.npy) 2>"$dir/err" &&
+    "$NPYDT" swap $S --to big -o "$dir/want.npy" && cmp -s "$dir/swapped.npy" "$dir/want.npy"; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "cli-errors: swap --to=big --output=OUT -- -s.npy: $(head -c 200 "$dir/err")"
+fi
+rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
+expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check -h
+expect_stdout "usage: npydt cstruct [--name NAME] FILE" cstruct -h
+expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap -h
+# an option that only starts as --name does is unknown, not --name
+expect_msg 2 "npydt: cstruct: unknown option '--namex'" cstruct --namex $S
+# a descriptor literal after blanks is reported as one
+expect_msg 1 "descr: syntax error: header offset 14: expected ')' or ',', found end of header" \
+    cstruct --descr "  [('a', '<i4'"
+
+# Field names with control characters (NumPy writes them escaped in the
+# header): inspect --json and dump --jsonl give them back as JSON escapes
+# (\n \r \t \u0001 \u007f) that decode to NumPy's own names
+if [ -x "${PYTHON:-/usr/bin/python3}" ] && "${PYTHON:-/usr/bin/python3}" -c 'import numpy' 2>/dev/null; then
+    "${PYTHON:-/usr/bin/python3}" - "$dir/ctl.npy" "$NPYDT" <<'PYEOF'
+import json, subprocess, sys
+import numpy as np
+names = ["a\nb", "c\rd", "e\tf", "g\x01h", "i\x7fj"]
+a = np.zeros(2, dtype=[(n, "<i4") for n in names])
+for k, n in enumerate(names):
+    a[n] = [k, -k]
+np.save(sys.argv[1], a)
+out = subprocess.run([sys.argv[2], "inspect", "--json", sys.argv[1]], capture_output=True, text=True).stdout
+got = [f["name"] for f in json.loads(out)["dtype"]["fields"]]
+escaped = all(e in out for e in ('"a\\nb"', '"c\\rd"', '"e\\tf"', '"g\\u0001h"', '"i\\u007fj"'))
+lines = subprocess.run([sys.argv[2], "dump", "--jsonl", sys.argv[1]], capture_output=True, text=True).stdout
+rows = [json.loads(l) for l in lines.splitlines()]
+want = np.load(sys.argv[1])
+ok = got == names and escaped and rows == [{n: int(r[n]) for n in names} for r in want]
+sys.exit(0 if ok else 1)
+PYEOF
+    if [ $? = 0 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: control characters in field names are not escaped as JSON wants"
+    fi
+    rm -f "$dir/ctl.npy"
+fi
+
+# cstruct on names that are no C identifiers (control characters, UTF-8,
+# an invisible U+200B, an emoji, a reserved _Z..., a keyword): sanitised
+# members, the NumPy name escaped in the comment, and the header compiles
+if [ -x "${PYTHON:-/usr/bin/python3}" ] && "${PYTHON:-/usr/bin/python3}" -c 'import numpy' 2>/dev/null; then
+    "${PYTHON:-/usr/bin/python3}" -W ignore -c '
+import sys, numpy as np
+names = ["a\nb", "c\rd", "e\tf", "g\x01h", "i\x7fj", "\u00e9t\u00e9", "x\u200by", "\U0001F600", "_Za", "int"]
+np.save(sys.argv[1], np.zeros(2, dtype=[(n, "<i4") for n in names]))' "$dir/names.npy"
+    "$NPYDT" cstruct "$dir/names.npy" >"$dir/names.h" 2>"$dir/err"
+    got=$?
+    grep 'int32_t' "$dir/names.h" >"$dir/members"
+    cat >"$dir/members.want" <<'EOF2'
+    int32_t a_b; /* <i4; little-endian (native); NumPy name "a\x0ab" */
+    int32_t c_d; /* <i4; little-endian (native); NumPy name "c\x0dd" */
+    int32_t e_f; /* <i4; little-endian (native); NumPy name "e\x09f" */
+    int32_t g_h; /* <i4; little-endian (native); NumPy name "g\x01h" */
+    int32_t i_j; /* <i4; little-endian (native); NumPy name "i\x7fj" */
+    int32_t _u00e9t_u00e9; /* <i4; little-endian (native); NumPy name "été" */
+    int32_t x_u200by; /* <i4; little-endian (native); NumPy name "x\u200by" */
+    int32_t _u1f600; /* <i4; little-endian (native); NumPy name "😀" */
+    int32_t f_Za; /* <i4; little-endian (native); NumPy name "_Za" */
+    int32_t int_; /* <i4; little-endian (native); NumPy name "int" */
+EOF2
+    if [ "$(printf '\001\000\000\000' | od -An -tu4 | tr -d ' ')" != 1 ]; then
+        sed -i 's/little-endian (native)/little-endian: swap before use, or run npydt swap --to native/' \
+            "$dir/members.want"
+    fi
+    if [ "$got" = 0 ] && cmp -s "$dir/members" "$dir/members.want" &&
+        ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c "$dir/names.h"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: cstruct of names that are not C identifiers -> exit $got:"
+        diff "$dir/members.want" "$dir/members" | head -n 10
+    fi
+    rm -f "$dir/names.npy" "$dir/names.h" "$dir/members" "$dir/members.want"
+fi
+
 # Output that cannot be written (a full device) is an error of its own,
 # exit 2, whatever the command; a long dump stops at the first failed
 # flush instead of formatting 13 million elements for nothing.

@@ -210,9 +210,11 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         status = cli_usage_error("out of memory");
 out:
     if (status == EXIT_OK) {
-        if ((*printed)++)
-            putc('\n', out);
-        fputs(text, out);
+        /* a memory stream that cannot grow fails the write without setting
+         * its error flag: only the result tells (stdout's are seen at exit) */
+        int lost = ((*printed)++ && putc('\n', out) == EOF) || fputs(text, out) == EOF;
+        if (lost && out != stdout)
+            status = cli_usage_error("out of memory");
     }
     free(text);
     free(base);
@@ -243,7 +245,11 @@ static int cstruct_inputs(const char *path, const char *name)
         } else {
             for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
                 status = cstruct_one(&inputs.items[i], name, &taken, mem, &printed);
-            if (fclose(mem) != 0 && status == EXIT_OK)
+            /* a write that could not grow the buffer sets the error flag
+             * only, and a failed final resize leaves all NULL: neither
+             * shows in fclose's result */
+            int bad = ferror(mem);
+            if ((fclose(mem) != 0 || bad || !all) && status == EXIT_OK)
                 status = cli_usage_error("out of memory");
             if (status == EXIT_OK && all)
                 fwrite(all, 1, len, stdout);
@@ -302,7 +308,7 @@ int cmd_cstruct(int argc, char **argv)
     npydt_dtype *own = NULL;
     if (parse_descr(descr, &own, &err) != NPYDT_OK) {
         int s = cli_report("descr", &err);
-        return s == EXIT_USAGE ? EXIT_INVALID : s;
+        return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
     cstruct_source src = {"descriptor", NULL, 0};
     char *text = cstruct_generate(own, name, &src, &err);

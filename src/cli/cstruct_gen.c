@@ -1055,6 +1055,8 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
         put_quoted(&out, descr, DESCR_QUOTE_MAX);
         sb_puts(&out, "\n");
         free(descr);
+    } else {
+        out.nomem = 1;   /* never a header without its dtype line */
     }
     sb_printf(&out, " * itemsize %llu bytes", (unsigned long long)itemsize);
     if (src->header) {

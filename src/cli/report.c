@@ -12,8 +12,11 @@ int cli_report(const char *path, const npydt_error *err)
         fprintf(stderr, "field %s: ", err->path);
     fprintf(stderr, "%s\n", err->message);
     /* unreadable paths, bad arguments and field paths that the file does
-     * not have are the caller's mistakes; the rest is the file's */
-    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_FIELD
+     * not have are the caller's mistakes, and a lack of memory is no fault
+     * of the file (status 1 would call a valid file invalid, or say for
+     * check that it does not match); the rest is the file's */
+    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_FIELD ||
+                   err->code == NPYDT_E_NOMEM
                ? EXIT_USAGE
                : EXIT_INVALID;
 }

@@ -1,0 +1,335 @@
+#!/bin/sh
+# The command when the system says no: allocations, file creation, writes,
+# flushes, renames and reads that fail for real, through the fault injector
+# tests/tools/failinject.c loaded with LD_PRELOAD (NPYDT_FAIL=RULE, see
+# there). Each test asserts the exact exit status and stderr, and what is on
+# disk afterwards: a failed swap leaves no temporary file and OUT (or the
+# --in-place FILE) as it was. The allocation sweeps fail the 1st, 2nd, ...
+# allocation of a run in turn, until a run has none left to fail: every run
+# either prints exactly what an unhindered run prints, or says "out of
+# memory" (exit 2) and prints nothing else.
+# Skipped in sanitizer builds (the sanitizers' allocator and an allocation
+# interposer exclude each other) and where LD_PRELOAD does not work.
+NPYDT=${NPYDT:-build/npydt}
+O=${O:-build}
+F=tests/fixtures
+Z=tests/fixtures_npz
+if [ -n "${SANITIZE:-}" ]; then
+    echo "SKIP: cli-faults: a sanitizer build (SANITIZE=$SANITIZE) cannot take the fault injector"
+    exit 0
+fi
+so=$O/tests/tools/failinject.so
+if [ ! -f "$so" ]; then
+    echo "SKIP: cli-faults: $so not built"
+    exit 0
+fi
+so=$(cd "$(dirname "$so")" && pwd)/failinject.so
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "cli-faults: $*"; }
+
+# run SPEC ARGS...: the command with NPYDT_FAIL=SPEC; sets rc, fills
+# $dir/out, $dir/err and $dir/log (the injector's: "armed", "FUNC N")
+run() {
+    spec=$1
+    shift
+    rm -f "$dir/log"
+    timeout 60 env NPYDT_FAIL="$spec" NPYDT_FAIL_LOG="$dir/log" LD_PRELOAD="$so" \
+        "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    rc=$?
+}
+fired() { [ -f "$dir/log" ] && grep -qx "$1" "$dir/log"; }
+
+run "open:1000000" --version
+if ! fired armed; then
+    echo "SKIP: cli-faults: LD_PRELOAD of the fault injector does not work here"
+    exit 0
+fi
+
+# expect NAME SPEC FIRED STATUS 'STDERR' ARGS...: the rule fired (FIRED is
+# a line of the log, e.g. "rename 1"), the exit status, the whole of stderr,
+# nothing on stdout
+expect() {
+    name=$1 spec=$2 what=$3 want=$4 msg=$5
+    shift 5
+    run "$spec" "$@"
+    if ! fired "$what"; then
+        fail "$name: $spec did not fire"
+    elif [ "$rc" != "$want" ] || [ -s "$dir/out" ] || [ "$(cat "$dir/err")" != "$msg" ]; then
+        fail "$name: exit $rc (want $want): '$(head -c 300 "$dir/err")' (want '$msg')"
+    else
+        pass
+    fi
+}
+
+# only DIR NAME...: DIR holds exactly these entries (no temporary file)
+only() {
+    d=$1
+    shift
+    got=$(ls -A "$d" | tr '\n' ' ')
+    want=
+    for e in "$@"; do want="$want$e "; done
+    if [ "$got" = "$want" ]; then pass; else fail "$d holds '$got', want '$want'"; fi
+}
+
+# ---- swap of a .npy: every step of the atomic replacement ----------------------
+
+in=$F/fortran_struct.npy
+w=$dir/w
+"$NPYDT" swap "$in" --to big -o "$dir/ref.new.npy" || fail "swap reference"
+cp "$in" "$dir/ref.old.npy"
+fresh() {  # an output directory holding out.npy (an older file) and nothing else
+    rm -rf "$w"
+    mkdir "$w"
+    cp "$dir/ref.old.npy" "$w/out.npy"
+    cp "$dir/ref.old.npy" "$dir/ref.out.npy"
+}
+# swap_fails NAME SPEC FIRED 'DETAIL': exit 2, "OUT: i/o error: DETAIL",
+# out.npy as it was, nothing else in its directory
+swap_fails() {
+    fresh
+    expect "swap $1" "$2" "$3" 2 "$w/out.npy: i/o error: $4" swap "$in" --to big -o "$w/out.npy"
+    same "swap $1" "$2" out.npy
+    only "$w" out.npy
+}
+# same NAME SPEC FILE: $w/FILE holds exactly what $dir/ref.FILE holds
+same() {
+    if cmp -s "$w/$3" "$dir/ref.$3"; then pass; else fail "$1: $2: $3 changed or wrong"; fi
+}
+swap_fails mkstemp mkstemp=EACCES "mkstemp 1" \
+    "cannot create a temporary file next to it: Permission denied"
+swap_fails "header write" "write@tmp=ENOSPC" "write 1" "write failed: No space left on device"
+swap_fails "data write" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
+swap_fails fchmod "fchmod@tmp=EPERM" "fchmod 1" "cannot set the mode: Operation not permitted"
+swap_fails fsync "fsync@tmp=EIO" "fsync 1" "fsync failed: Input/output error"
+swap_fails close "close@tmp=EIO" "close 1" "close failed: Input/output error"
+swap_fails rename "rename=EXDEV" "rename 1" \
+    "cannot rename the temporary file to it: Invalid cross-device link"
+
+# a write interrupted by a signal is made again: the same file as without
+fresh
+run "write@tmp:2=EINTR" swap "$in" --to big -o "$w/out.npy"
+if fired "write 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ] && [ ! -s "$dir/out" ]; then pass; else
+    fail "swap with an interrupted write: exit $rc: $(head -c 200 "$dir/err")"; fi
+cp "$dir/ref.new.npy" "$dir/ref.out.npy"
+same "swap EINTR" "write@tmp:2=EINTR" out.npy
+only "$w" out.npy
+
+# the directory's fsync after the rename is best effort: it cannot undo a
+# finished swap (the second fsync is the directory's)
+fresh
+run "fsync:2=EIO" swap "$in" --to big -o "$w/out.npy"
+if fired "fsync 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; then pass; else
+    fail "swap with the directory's fsync failing: exit $rc: $(head -c 200 "$dir/err")"; fi
+cp "$dir/ref.new.npy" "$dir/ref.out.npy"
+same "swap directory fsync" "fsync:2=EIO" out.npy
+
+# --in-place whose rename fails: FILE unchanged, no temporary file
+rm -rf "$w"
+mkdir "$w"
+cp "$in" "$w/in.npy"
+cp "$in" "$dir/ref.in.npy"
+expect "swap --in-place rename" "rename=EACCES" "rename 1" 2 \
+    "$(cd "$w" && pwd -P)/in.npy: i/o error: cannot rename the temporary file to it: Permission denied" \
+    swap "$w/in.npy" --to big --in-place
+same "swap --in-place" "rename=EACCES" in.npy
+only "$w" in.npy
+
+# SIGTERM while the temporary file exists: the handler removes it and the
+# process ends by that signal (status 143); OUT is untouched
+fresh
+env NPYDT_FAIL='fsync@tmp!TERM' LD_PRELOAD="$so" "$NPYDT" swap "$in" --to big -o "$w/out.npy" \
+    >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ "$rc" = 143 ] && [ ! -s "$dir/out" ] && ! grep -q npydt "$dir/err"; then pass; else
+    fail "swap killed by SIGTERM: exit $rc (want 143): $(head -c 200 "$dir/err")"; fi
+same "swap SIGTERM" "fsync@tmp!TERM" out.npy
+only "$w" out.npy
+# SIGINT before the temporary file exists (inside mkstemp): nothing to remove
+rm -rf "$w"
+mkdir "$w"
+env NPYDT_FAIL='mkstemp!INT' LD_PRELOAD="$so" "$NPYDT" swap "$in" --to big -o "$w/new.npy" \
+    >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ "$rc" = 130 ] && ! grep -q npydt "$dir/err"; then pass; else
+    fail "swap killed by SIGINT in mkstemp: exit $rc (want 130): $(head -c 200 "$dir/err")"; fi
+only "$w"
+
+# ---- swap of an archive: the zip writer's writes and patches -------------------
+
+zin=$Z/savez_compressed.npz
+"$NPYDT" swap "$zin" --to big -o "$dir/ref.new.npz" || fail "swap archive reference"
+zfresh() {
+    rm -rf "$w"
+    mkdir "$w"
+    cp "$dir/ref.old.npy" "$w/out.npz"
+    cp "$dir/ref.old.npy" "$dir/ref.out.npz"
+}
+zswap_fails() {  # zswap_fails NAME SPEC FIRED 'DETAIL'
+    zfresh
+    expect "swap archive $1" "$2" "$3" 2 "$w/out.npz: i/o error: $4" \
+        swap "$zin" --to big -o "$w/out.npz"
+    same "swap archive $1" "$2" out.npz
+    only "$w" out.npz
+}
+zswap_fails "first write" "write@tmp=ENOSPC" "write 1" "write failed: No space left on device"
+zswap_fails "a member's data" "write@tmp:2=EDQUOT" "write 2" "write failed: Disk quota exceeded"
+zswap_fails "the central directory" "write@tmp>=46:6+=ENOSPC" "write 6" \
+    "write failed: No space left on device"
+zswap_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
+zswap_fails rename "rename=EXDEV" "rename 1" \
+    "cannot rename the temporary file to it: Invalid cross-device link"
+# interrupted writes and patches are made again
+zfresh
+run "write@tmp:3=EINTR,pwrite@tmp:2=EINTR" swap "$zin" --to big -o "$w/out.npz"
+if fired "write 3" && fired "pwrite 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; then pass; else
+    fail "swap archive with interrupted writes: exit $rc: $(head -c 200 "$dir/err")"; fi
+cp "$dir/ref.new.npz" "$dir/ref.out.npz"
+same "swap archive EINTR" "write@tmp:3=EINTR,pwrite@tmp:2=EINTR" out.npz
+
+# ---- reading a .npy without mmap: pread, short reads, failures ------------------
+
+# 256 data bytes after a 128-byte header: reads of 200 bytes or more are the
+# data's, not the header's
+pf=$F/scalar_f16_le.npy
+"$NPYDT" dump --jsonl "$pf" >"$dir/ref.dump" || fail "dump reference"
+# dump_same NAME SPEC FIRED: exit 0, nothing on stderr, the same records
+dump_same() {
+    run "$2" dump --jsonl "$pf"
+    if fired "$3" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ] && cmp -s "$dir/out" "$dir/ref.dump"; then
+        pass
+    else
+        fail "dump $1 ($2): exit $rc: $(head -c 200 "$dir/err")"
+    fi
+}
+dump_same "with no mmap" "mmap:*=ENODEV" "mmap 1"
+dump_same "one byte per pread" "mmap:*=ENODEV,pread:*=short" "pread 300"
+dump_same "an interrupted pread" "mmap:*=ENODEV,pread>=200:1=EINTR" "pread 1"
+expect "dump pread fails" "mmap:*=ENODEV,pread>=200:1=EIO" "pread 1" 2 \
+    "$pf: i/o error: read failed: Input/output error" dump --jsonl "$pf"
+expect "dump file shrinks" "mmap:*=ENODEV,pread>=200:1=eof" "pread 1" 1 \
+    "$pf: data too short: the file shrank while it was read" dump --jsonl "$pf"
+# the data is opened again (open 3: after the archive probe and the header)
+expect "dump reopen fails" "open:3=EMFILE" "open 3" 2 \
+    "$pf: i/o error: cannot open: Too many open files" dump --jsonl "$pf"
+# the archive probe's open failing means "not an archive": a .npy still reads
+run "open:1=EACCES" dump --jsonl "$pf"
+if fired "open 1" && [ "$rc" = 0 ] && cmp -s "$dir/out" "$dir/ref.dump"; then pass; else
+    fail "dump with the archive probe failing: exit $rc: $(head -c 200 "$dir/err")"; fi
+# fstat 3: the data's (1 and 2 are the header parses', which say the same)
+expect "dump fstat fails" "fstat:3=EIO" "fstat 3" 2 \
+    "$pf: i/o error: cannot stat: Input/output error" dump --jsonl "$pf"
+
+# ---- cstruct of a whole archive: the in-memory dry run -------------------------
+
+expect "cstruct archive memstream" "open_memstream=ENOMEM" "open_memstream 1" 2 \
+    "npydt: out of memory" cstruct "$Z/savez.npz"
+
+# ---- allocation sweeps ----------------------------------------------------------
+
+# oom_ok LABEL...: stderr has a line "npydt: out of memory" (or "npydt:
+# --schema: out of memory") or "LABEL: out of memory: ..." for one of the
+# labels; every other line is one an unhindered run prints too (inspect and
+# check go on with the next input after one fails)
+oom_ok() {
+    oom=0
+    while IFS= read -r line; do
+        case $line in
+        "npydt: out of memory" | "npydt: --schema: out of memory") oom=1; continue ;;
+        esac
+        for l in "$@"; do
+            case $line in "$l: out of memory: "*) oom=1; continue 2 ;; esac
+        done
+        [ -f "$dir/referr" ] && grep -qxF -- "$line" "$dir/referr" || return 1
+    done <"$dir/err"
+    [ "$oom" = 1 ]
+}
+# sweep 'LABELS' ARGS...: alloc:1, alloc:2, ... on the command; LABELS are
+# the names an error may be reported under (space separated)
+sweep() {
+    labels=$1
+    shift
+    "$NPYDT" "$@" >"$dir/ref" 2>"$dir/referr"
+    refrc=$?
+    n=1
+    ok=1
+    while [ "$n" -le 5000 ]; do
+        run "alloc:$n" "$@"
+        fired "alloc $n" || break
+        if [ "$rc" = "$refrc" ] && cmp -s "$dir/err" "$dir/referr" && cmp -s "$dir/out" "$dir/ref"; then
+            :   # an allocation the run does without (stdio's buffers)
+        elif [ "$rc" = 2 ] && [ ! -s "$dir/out" ] && oom_ok $labels; then
+            :
+        else
+            fail "npydt $* with alloc:$n: exit $rc, $(wc -c <"$dir/out") bytes out: $(head -c 300 "$dir/err")"
+            ok=0
+            break
+        fi
+        n=$((n + 1))
+    done
+    # the run with nothing left to fail is the unhindered one
+    if [ "$ok" = 1 ] && [ "$n" -gt 1 ] && [ "$rc" = "$refrc" ] && cmp -s "$dir/out" "$dir/ref"; then
+        pass
+    elif [ "$ok" = 1 ]; then
+        fail "npydt $*: the sweep ended at alloc:$n with exit $rc"
+    fi
+}
+sweep "$F/fortran_struct.npy" inspect "$F/fortran_struct.npy"
+sweep "$F/fortran_struct.npy" inspect --json "$F/fortran_struct.npy"
+members() {  # members ARCHIVE: ARCHIVE and ARCHIVE:MEMBER for each member
+    printf '%s' "$1"
+    "$NPYDT" inspect --json "$1" | sed -n "s|^{\"member\":\"\\([^\"]*\\)\".*| $1:\\1|p" | tr -d '\n'
+}
+sweep "$(members "$Z/savez.npz") $Z/savez.npz:records.npy" inspect "$Z/savez.npz" \
+    "$Z/savez.npz:records.npy"
+sweep "$(members "$Z/savez_compressed.npz")" inspect --json "$Z/savez_compressed.npz"
+sweep "$F/fortran_struct.npy" dump "$F/fortran_struct.npy"
+sweep "$F/fortran_struct.npy" dump --jsonl --fields a --head 3 "$F/fortran_struct.npy"
+sweep "$Z/savez_compressed.npz $Z/savez_compressed.npz:records.npy" dump --jsonl "$Z/savez_compressed.npz:records.npy"
+sweep "$Z/savez_compressed.npz $Z/savez_compressed.npz:records.npy" dump "$Z/savez_compressed.npz:records.npy"
+sweep "$(members "$Z/savez.npz")" cstruct "$Z/savez.npz"
+sweep "$F/fortran_struct.npy" cstruct "$F/fortran_struct.npy"
+sweep "descr" cstruct --descr "[('a', '<i4'), ('b', [('c', '>f8', (2,))])]"
+sweep "$F/fortran_struct.npy" check --schema "[('a', '<i2'), ('b', '|S2')]" "$F/fortran_struct.npy"
+sweep "$(members "$Z/savez.npz")" check --schema "'<i8'" "$Z/savez.npz"
+
+# swap_sweep FILE EXT: swap FILE --to big into an empty directory with every
+# allocation failed in turn: the right file, or nothing at all
+swap_sweep() {
+    src=$1 ext=$2
+    rm -f "$dir/referr"
+    "$NPYDT" swap "$src" --to big -o "$dir/ref.out.$ext" || fail "swap reference of $src"
+    n=1
+    ok=1
+    while [ "$n" -le 5000 ]; do
+        rm -rf "$w"
+        mkdir "$w"
+        run "alloc:$n" swap "$src" --to big -o "$w/out.$ext"
+        fired "alloc $n" || break
+        if [ "$rc" = 0 ] && [ ! -s "$dir/err" ] && cmp -s "$w/out.$ext" "$dir/ref.out.$ext" &&
+            [ "$(ls -A "$w")" = "out.$ext" ]; then
+            :
+        elif [ "$rc" = 2 ] && [ -z "$(ls -A "$w")" ] && oom_ok $(members "$src") "$w/out.$ext"; then
+            :
+        else
+            fail "swap $src with alloc:$n: exit $rc, left '$(ls -A "$w" | tr '\n' ' ')': $(head -c 300 "$dir/err")"
+            ok=0
+            break
+        fi
+        n=$((n + 1))
+    done
+    if [ "$ok" = 1 ] && [ "$n" -gt 1 ] && [ "$rc" = 0 ] && cmp -s "$w/out.$ext" "$dir/ref.out.$ext"; then
+        pass
+    elif [ "$ok" = 1 ]; then
+        fail "swap $src: the sweep ended at alloc:$n with exit $rc"
+    fi
+}
+swap_sweep "$F/fortran_struct.npy" npy
+swap_sweep "$Z/savez_compressed.npz" npz
+swap_sweep "$Z/savez.npz" npz
+
+echo "cli-faults: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
