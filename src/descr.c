@@ -20,22 +20,6 @@ static size_t path_push(struct dtype_ctx *c, const char *name)
     return old;
 }
 
-npydt_status field_list_grow(struct dtype_ctx *c, struct field_list *fl)
-{
-    size_t cap = fl->cap ? 2 * fl->cap : 16;
-    size_t bytes;
-    struct field_spec *bigger = NULL;
-    if (!__builtin_mul_overflow(cap, sizeof *bigger, &bytes))
-        bigger = arena_alloc_raw(c->arena, bytes);   /* filled as entries come */
-    if (!bigger)
-        return set_nomem(c->err);
-    if (fl->n)
-        memcpy(bigger, fl->specs, fl->n * sizeof *bigger);
-    fl->specs = bigger;
-    fl->cap = cap;
-    return NPYDT_OK;
-}
-
 npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset)
 {
     return set_error(c->err, NPYDT_E_OVERFLOW, text_offset, c->path,

@@ -23,12 +23,12 @@ struct field_list {
     uint64_t offset;     /* where the next entry starts */
 };
 
-npydt_status field_list_grow(struct dtype_ctx *c, struct field_list *fl);
+/* field_list_add's error: the struct outgrew a C int. */
 npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset);
 
 /* Add one (name, dtype) entry; plain_name is false when the name came as
- * a (title, name) tuple (such an entry is never padding). The specs array
- * grows in the arena when cap is reached. Inline: one call per field. */
+ * a (title, name) tuple (such an entry is never padding). The caller has
+ * made room for it (n < cap). Inline: one call per field. */
 static inline npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl,
                                           const char *name, size_t name_len, bool plain_name,
                                           const char *title, size_t title_len,
@@ -38,15 +38,9 @@ static inline npydt_status field_list_add(struct dtype_ctx *c, struct field_list
      * holds for plain V types and for every subarray */
     bool padding = plain_name && name_len == 0 &&
                    ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
-    if (!padding) {
-        if (fl->n == fl->cap) {
-            npydt_status st = field_list_grow(c, fl);
-            if (st != NPYDT_OK)
-                return st;
-        }
+    if (!padding)
         fl->specs[fl->n++] = (struct field_spec){name,   title,      name_len,   title_len,
                                                  dt,     fl->offset, text_offset};
-    }
     if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
         return field_list_overflow(c, text_offset);
     return NPYDT_OK;

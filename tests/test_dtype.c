@@ -1,6 +1,8 @@
 /* Descriptor literals and type strings become the dtypes NumPy builds. */
 #include "test_util.h"
 
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +219,97 @@ static void test_dtype_duplicate_names_are_refused_with_path(void **state)
     assert_int_equal(err.offset, 22);   /* the second (x, ...) entry */
 }
 
+/* A descriptor of the names given, each an '<i4' field, into buf. */
+static void names_descr(char *buf, size_t size, char names[][16], size_t n)
+{
+    size_t at = 0;
+    at += (size_t)snprintf(buf + at, size - at, "[");
+    for (size_t i = 0; i < n; i++)
+        at += (size_t)snprintf(buf + at, size - at, "%s('%s', '<i4')", i ? ", " : "", names[i]);
+    snprintf(buf + at, size - at, "]");
+}
+
+static void test_dtype_repeated_name_among_many_is_found(void **state)
+{
+    (void)state;
+    static char names[41][16], text[2048];
+    for (int i = 0; i < 40; i++)
+        snprintf(names[i], sizeof names[i], "f%d", i);
+    strcpy(names[40], "f17");
+    names_descr(text, sizeof text, names, 41);
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name 'f17' already used as a name or title");
+    assert_int_equal(err.offset, strstr(text, "('f17', '<i4')]") - text);
+    names_descr(text, sizeof text, names, 40);
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_nfields(dt), 40);
+    npydt_dtype_free(dt);
+}
+
+static void test_dtype_title_repeating_an_earlier_name_among_many_is_found(void **state)
+{
+    (void)state;
+    char text[2048];
+    size_t at = (size_t)snprintf(text, sizeof text, "[");
+    for (int i = 0; i < 20; i++)
+        at += (size_t)snprintf(text + at, sizeof text - at, "(('t%d', 'n%d'), '<i4'), ", i, i);
+    snprintf(text + at, sizeof text - at, "(('n3', 'last'), '<i4')]");
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "title 'n3' already used as a name or title");
+}
+
+/* A copy of src/dtype.c's name_key: names that share a hash table slot make
+ * the table run out of probes, and the sort must decide. (Should name_key
+ * change, these names stop colliding; the results checked stay the same.) */
+static uint64_t copy_of_name_key(const char *s, size_t n)
+{
+    uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull, w = 0;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++)
+            w |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    } else {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&w, s + i, 8);
+            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+            h ^= h >> 29;
+        }
+        memcpy(&w, s + n - 8, 8);
+    }
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+static void test_dtype_names_colliding_in_the_hash_table_are_still_checked(void **state)
+{
+    (void)state;
+    enum { N = 100 };   /* a table of 256 slots */
+    static char names[N + 1][16], text[4096];
+    size_t n = 0;
+    for (unsigned k = 0; n < N; k++) {
+        char s[16];
+        snprintf(s, sizeof s, "c%u", k);
+        if ((copy_of_name_key(s, strlen(s)) & 255) == 7)
+            strcpy(names[n++], s);
+    }
+    names_descr(text, sizeof text, names, N);
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_nfields(dt), N);
+    assert_string_equal(npydt_dtype_field_name(dt, N - 1), names[N - 1]);
+    npydt_dtype_free(dt);
+    strcpy(names[N], names[42]);
+    names_descr(text, sizeof text, names, N + 1);
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
+    char want[64];
+    snprintf(want, sizeof want, "field name '%s' already used as a name or title", names[42]);
+    assert_string_equal(err.message, want);
+}
+
 static void test_dtype_title_equal_to_its_own_name_is_refused(void **state)
 {
     (void)state;
@@ -370,6 +463,9 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_empty_name_subarray_is_padding_as_in_numpy),
     cmocka_unit_test(test_dtype_titles_are_kept_and_printed),
     cmocka_unit_test(test_dtype_duplicate_names_are_refused_with_path),
+    cmocka_unit_test(test_dtype_repeated_name_among_many_is_found),
+    cmocka_unit_test(test_dtype_title_repeating_an_earlier_name_among_many_is_found),
+    cmocka_unit_test(test_dtype_names_colliding_in_the_hash_table_are_still_checked),
     cmocka_unit_test(test_dtype_title_equal_to_its_own_name_is_refused),
     cmocka_unit_test(test_dtype_nested_subarrays_are_not_collapsed),
     cmocka_unit_test(test_dtype_shape_one_as_int_means_no_subarray),
