@@ -34,6 +34,7 @@ struct fast {
      * fits, then on the heap */
     struct field_list fields;
     struct field_spec inline_fields[32];
+    bool cache_ready;   /* cache zeroed (on the first field's type) */
     struct cached_type cache[TYPE_CACHE];
 };
 
@@ -178,7 +179,11 @@ static bool typestr(struct fast *f, const npydt_dtype **out)
         return false;
     uint64_t key = 0;
     struct cached_type *slot = NULL;
-    if (n >= 1 && n <= 8) {
+    if (n >= 1 && n <= 8 && f->depth > 1) {   /* a field's type, not the whole descr */
+        if (!f->cache_ready) {
+            memset(f->cache, 0, sizeof f->cache);
+            f->cache_ready = true;
+        }
         for (size_t i = 0; i < n; i++)
             key |= (uint64_t)(unsigned char)s[i] << (8 * i);
         slot = &f->cache[(key * 0x9e3779b97f4a7c15ull) >> 59];
@@ -317,7 +322,7 @@ npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool
     f.nomem = false;
     f.fields = (struct field_list){f.inline_fields, 0, sizeof f.inline_fields /
                                                            sizeof f.inline_fields[0], 0};
-    memset(f.cache, 0, sizeof f.cache);
+    f.cache_ready = false;
     uint64_t dims[32];
     size_t n;
     size_t max = c->limits->max_ndim < 32 ? c->limits->max_ndim : 32;
