@@ -15,7 +15,7 @@ static const char usage[] =
     "  check --schema SPEC FILE...  validate files against an expected dtype\n"
     "\n"
     "Run 'npydt COMMAND --help' for a command's options. Exit status: 0 success,\n"
-    "1 invalid input, 2 usage error or unreadable path.\n";
+    "1 invalid input, 2 usage error, unreadable path or out of memory.\n";
 
 struct command {
     const char *name;
