@@ -17,11 +17,15 @@
     re2c:eof = 0;
 */
 
-static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const char *msg,
-                     const char *arg)
+__attribute__((format(printf, 4, 5)))
+static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const char *fmt, ...)
 {
-    if (p->status == NPYDT_OK)
-        p->status = set_error(p->err, code, off, NULL, msg, arg);
+    if (p->status == NPYDT_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        p->status = set_errorv(p->err, code, off, NULL, fmt, ap);
+        va_end(ap);
+    }
     return -1;
 }
 
@@ -52,11 +56,11 @@ static int hexval(unsigned char c)
 static bool put_cp(struct lit_parser *p, char *out, size_t *n, uint32_t cp, size_t off)
 {
     if (cp >= 0xD800 && cp <= 0xDFFF) {
-        lex_error(p, NPYDT_E_ENCODING, off, "lone surrogate%s in string", "");
+        lex_error(p, NPYDT_E_ENCODING, off, "lone surrogate in string");
         return false;
     }
     if (cp > 0x10FFFF) {
-        lex_error(p, NPYDT_E_SYNTAX, off, "code point out of range%s", "");
+        lex_error(p, NPYDT_E_SYNTAX, off, "code point out of range");
         return false;
     }
     *n += utf8_encode(cp, out + *n);
@@ -82,14 +86,14 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
         size_t off = (size_t)(s - p->text);
         if (*s >= 0x80) {
             if (bytes) {
-                lex_error(p, NPYDT_E_SYNTAX, off, "bytes can only contain ASCII characters%s", "");
+                lex_error(p, NPYDT_E_SYNTAX, off, "bytes can only contain ASCII characters");
                 return NULL;
             }
             if (utf8) {
                 uint32_t cp;
                 size_t k = utf8_decode(s, (size_t)(e - s), &cp);
                 if (k == 0) {   /* validated before lexing: never, but never loop */
-                    lex_error(p, NPYDT_E_ENCODING, off, "invalid UTF-8 in string%s", "");
+                    lex_error(p, NPYDT_E_ENCODING, off, "invalid UTF-8 in string");
                     return NULL;
                 }
                 memcpy(out + n, s, k);
@@ -140,8 +144,7 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             for (int i = 0; i < digits; i++) {
                 int h = s < e ? hexval(*s) : -1;
                 if (h < 0) {
-                    lex_error(p, NPYDT_E_SYNTAX, off, "truncated \\%cXX escape in string",
-                              c == 'x' ? "x" : c == 'u' ? "u" : "U");
+                    lex_error(p, NPYDT_E_SYNTAX, off, "truncated \\%cXX escape in string", c);
                     return NULL;
                 }
                 cp = cp * 16 + (uint32_t)h;
@@ -151,7 +154,7 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
         }
         case 'N':
             if (!bytes) {
-                lex_error(p, NPYDT_E_SYNTAX, off, "\\N{...} escapes are not supported%s", "");
+                lex_error(p, NPYDT_E_SYNTAX, off, "\\N{...} escapes are not supported");
                 return NULL;
             }
             out[n++] = '\\';
@@ -174,7 +177,7 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
     out[n] = '\0';
     for (size_t i = 0; i < n; i++) {
         if (out[i] == '\0') {
-            lex_error(p, NPYDT_E_ENCODING, start, "string contains a NUL character%s", "");
+            lex_error(p, NPYDT_E_ENCODING, start, "string contains a NUL character");
             return NULL;
         }
     }
@@ -199,16 +202,16 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
     size_t off = (size_t)(start - p->text);
     for (;;) {
         if (s >= lim)
-            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string");
         if (*s == '\\') {
             if (s + 1 >= lim)
-                return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+                return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string");
             /* a backslash before CR LF continues the line, as before LF */
             s += s[1] == '\r' && lim - s > 2 && s[2] == '\n' ? 3 : 2;
             continue;
         }
         if (!triple && (*s == '\n' || *s == '\r'))
-            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string%s", "");
+            return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string");
         if (*s == quote && (!triple || (lim - s >= 3 && s[1] == quote && s[2] == quote)))
             break;
         s++;
@@ -310,7 +313,7 @@ again:
         bin { tok = lex_int(p, p->tok + 2, p->cur, 2, val); goto done; }
         "0"+ [1-9] {
             return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
-                             "leading zeros in decimal integer literals are not permitted%s", "");
+                             "leading zeros in decimal integer literals are not permitted");
         }
         float | imag {
             *val = new_lit(p, LIT_FLOAT, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
@@ -336,7 +339,7 @@ again:
             if (after_int && p->major < 3)
                 goto again;
             return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
-                             "name 'L' is not a literal%s", "");
+                             "name 'L' is not a literal");
         }
         idstart idchar* {
             char name[40];

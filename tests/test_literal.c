@@ -144,6 +144,25 @@ static void test_literal_syntax_errors_name_what_was_expected(void **state)
     assert_string_equal(err.message, "expected '}' or ',', found ':'");
 }
 
+static void test_literal_truncated_hex_escapes_name_their_letter(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *message; } cases[] = {
+        {"[('a', b'\\x')]", "truncated \\xXX escape in string"},
+        {"[('a\\x4', '<f8')]", "truncated \\xXX escape in string"},
+        {"[('a\\u12', '<f8')]", "truncated \\uXX escape in string"},
+        {"[('a\\U0001', '<f8')]", "truncated \\UXX escape in string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npydt_dtype *dt;
+        npydt_error err;
+        assert_int_equal(npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), NULL,
+                                                   &dt, &err),
+                         NPYDT_E_SYNTAX);
+        assert_string_equal(err.message, cases[i].message);
+    }
+}
+
 static void test_literal_nesting_beyond_limit_is_refused_at_the_bracket(void **state)
 {
     (void)state;
@@ -218,6 +237,7 @@ TEST_LIST("literal",
     cmocka_unit_test(test_literal_leading_spaces_allowed_but_indented_first_line_is_not),
     cmocka_unit_test(test_literal_latin1_names_in_version_1_become_utf8),
     cmocka_unit_test(test_literal_syntax_errors_name_what_was_expected),
+    cmocka_unit_test(test_literal_truncated_hex_escapes_name_their_letter),
     cmocka_unit_test(test_literal_nesting_beyond_limit_is_refused_at_the_bracket),
     cmocka_unit_test(test_literal_raising_max_depth_lets_deeper_descriptors_through),
     cmocka_unit_test(test_literal_header_length_limit_is_checked_before_reading),
