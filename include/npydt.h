@@ -116,7 +116,9 @@ NPYDT_API void npydt_options_init(npydt_options *opts);
 /* Dtypes                                                              */
 /* ------------------------------------------------------------------ */
 
-/* An immutable, validated NumPy dtype node. Owned by its parse result. */
+/* An immutable, validated NumPy dtype node. Owned by its parse result: use
+ * it while that lives. (Numeric scalar nodes below a root may be shared,
+ * read-only, by every parse; nothing about a node depends on that.) */
 typedef struct npydt_dtype npydt_dtype;
 
 /* What a dtype node is. */

@@ -13,18 +13,24 @@ static void totals_of_subarray(npydt_dtype *dt)
     dt->totals.name_bytes = sat_add(dt->totals.name_bytes, 1);
 }
 
-/* A struct's totals start as {0, 0, 0, 1, 0} (its own node) and take
- * each field in turn. */
+/* A struct's totals start as {.name_bytes = 1} (its own node) and take
+ * each field in turn. A path is its parent's, a '.' when that is not
+ * empty, and the name: below an empty-named top-level field the paths
+ * start without a dot. */
 static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f)
 {
     const struct dtype_totals *d = &f->dtype->totals;
-    uint64_t own = (uint64_t)f->name_len + 1;   /* a path's name and its '.' or NUL */
+    uint64_t n = f->name_len;
     t->leaves = sat_add(t->leaves, d->leaves);
     t->fields = sat_add(t->fields, sat_add(d->fields, 1));
-    /* the field's own path, its subtree's, and its name in front of each of those */
-    t->path_bytes =
-        sat_add(t->path_bytes, sat_add(own, sat_add(d->path_bytes, sat_mul(d->fields, own))));
-    t->name_bytes = sat_add(t->name_bytes, sat_add(own, d->name_bytes));
+    /* as the root: the name and its NUL, then the subtree below the name */
+    uint64_t below = n ? sat_add(sat_mul(d->fields, n), d->path_bytes_dotted) : d->path_bytes;
+    t->path_bytes = sat_add(t->path_bytes, sat_add(n + 1, below));
+    /* below a non-empty path: '.', the name and the NUL; the subtree below "..name" */
+    t->path_bytes_dotted =
+        sat_add(t->path_bytes_dotted,
+                sat_add(n + 2, sat_add(sat_mul(d->fields, n + 1), d->path_bytes_dotted)));
+    t->name_bytes = sat_add(t->name_bytes, sat_add(n + 1, d->name_bytes));
     if (f->title)
         t->name_bytes = sat_add(t->name_bytes, strlen(f->title));
     if (d->struct_depth > t->struct_depth)
@@ -407,7 +413,7 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
         return set_nomem(c->err);
     size_t nrefs = n;
     bool has_object = false;
-    struct dtype_totals t = {0, 0, 0, 1, 0};
+    struct dtype_totals t = {.name_bytes = 1};
     for (size_t i = 0; i < n; i++) {
         const struct field_spec *f = &specs[i];
         fields[i].name = f->name;

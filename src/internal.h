@@ -182,7 +182,9 @@ struct npydt_field {
 struct dtype_totals {
     uint64_t leaves;         /* leaf table entries */
     uint64_t fields;         /* struct fields at every level */
-    uint64_t path_bytes;     /* their paths relative to this node, NULs included */
+    uint64_t path_bytes;     /* their paths with this node as the root, NULs included */
+    uint64_t path_bytes_dotted; /* the same below a non-empty path: each gains a '.'
+                                 * there, where an empty prefix adds none */
     uint64_t name_bytes;     /* names and titles, plus one per struct and subarray */
     uint32_t struct_depth;   /* deepest chain of structs */
 };

@@ -457,6 +457,37 @@ static void test_bounds_long_paths_of_real_size_are_accepted(void **state)
     free(t.s);
 }
 
+/* Under an empty-named top-level field the paths start without a '.', and
+ * the budget counts them so: this dtype's paths take 3,742,705 bytes, just
+ * under its budget of 3,796,160 (one byte more per field and level would
+ * pass it). */
+static void test_bounds_paths_below_empty_names_are_counted_without_dots(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    put_n(&t, "[('', ", 10);
+    for (int d = 0; d < 10; d++) {
+        put(&t, "[('");
+        put_n(&t, "a", 50);
+        put(&t, "', ");
+    }
+    put(&t, "[");
+    for (int i = 0; i < 7250; i++)
+        putf(&t, "%s('x%d', '|u1')", i ? ", " : "", i);
+    put(&t, "]");
+    put_n(&t, ")]", 20);
+    npydt_dtype *dt = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    size_t n;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 7250);
+    assert_int_equal(strlen(leaves[7249].path), 10 * 51 + 5);   /* "aaa...a.aaa...a. ... .x7249" */
+    assert_int_equal(leaves[7249].path[0], 'a');
+    npydt_dtype_free(dt);
+    free(t.s);
+}
+
 TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_100000_brackets_in_header_is_limit_error),
     cmocka_unit_test(test_bounds_100000_brackets_in_descr_is_limit_error),
@@ -479,4 +510,5 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_is_limit_error),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
+    cmocka_unit_test(test_bounds_paths_below_empty_names_are_counted_without_dots),
 );
