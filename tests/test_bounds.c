@@ -288,11 +288,10 @@ static void test_bounds_header_above_max_header_bytes_allocates_nothing(void **s
 
 /* The bound asserted below: peak bytes held during a parse of a header of
  * L bytes stay under MEM_PER_BYTE * L + MEM_CONSTANT. Measured (64 KiB and
- * 1 MiB headers): 255 per byte for a comma type string of one-letter types
- * ('?,?,?,...': every two bytes make a field with its node, name, leaf and
- * path, about 140 bytes per byte, and the arena doubles its chunks, so the
- * peak is (2^k - 1) times the text), 127 for struct subarrays, 63 or less
- * for the rest. */
+ * 1 MiB headers): 155 per byte for struct subarrays of one-byte fields, 143
+ * for a comma type string of one-letter types ('?,?,?,...': every two bytes
+ * make a field with its name, entry, leaf and hash slot, and the arena
+ * doubles its chunks), 66 or less for the rest. */
 #define MEM_PER_BYTE 512u
 #define MEM_CONSTANT 65536u
 
