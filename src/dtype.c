@@ -218,7 +218,6 @@ struct name_ref {
     uint64_t key;   /* a hash of s: sorts by key, then by s, so that equal
                      * names meet and most comparisons touch no string */
     const char *s;
-    size_t len;
     size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
 
@@ -366,7 +365,7 @@ static size_t first_duplicate_sorted(struct arena *ar, const struct field_spec *
         size_t len;
         const char *s = ref_name(specs, k, &len);
         if (s)
-            v[m++] = (struct name_ref){name_key(s, len), s, len, k};
+            v[m++] = (struct name_ref){name_key(s, len), s, k};
     }
     struct name_ref *sorted = name_sort(v, v + nrefs, nrefs);
     size_t first = SIZE_MAX;

@@ -26,7 +26,7 @@ struct walk {
     npydt_repeat reps[64];
 };
 
-static npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
+static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
 {
     npydt_leaf *l = &w->leaves[w->n++];
     l->path = w->path;
@@ -105,20 +105,11 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
                 memcpy(p + w->path_len - nlen, f->name, nlen + 1);
                 w->path = p;
             }
-            npydt_status st;
-            if (f->dtype->cls == NPYDT_SCALAR && w->nreps == 0 &&
-                depth < w->c->limits->max_depth) {
-                /* the common case, without a call */
-                npydt_leaf *l = &w->leaves[w->n++];
-                *l = (npydt_leaf){.path = w->path, .dtype = f->dtype,
-                                  .offset = offset + f->offset,
-                                  .itemsize = (uint32_t)f->dtype->itemsize,
-                                  .count = 1, .kind = f->dtype->kind,
-                                  .byteorder = f->dtype->byteorder};
-                st = NPYDT_OK;
-            } else {
-                st = walk(w, f->dtype, offset + f->offset, depth + 1);
-            }
+            /* a scalar field is a leaf straight away: walk's checks on it
+             * would pass (nreps is unchanged since ours) */
+            npydt_status st = f->dtype->cls == NPYDT_SCALAR && depth < w->c->limits->max_depth
+                                  ? add_leaf(w, f->dtype, offset + f->offset)
+                                  : walk(w, f->dtype, offset + f->offset, depth + 1);
             w->path = parent;
             w->path_len = plen;
             if (st != NPYDT_OK)
