@@ -77,7 +77,7 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
     if (need < size)
         return NULL;
     if (!ar->head || ar->cap - ar->used < need) {
-        size_t cap = ar->head ? ar->cap * 2 : ar->first;
+        size_t cap = ar->head ? ar->size * 2 : ar->first;
         if (cap < need)
             cap = need;
         if (cap > SIZE_MAX - sizeof(struct arena_chunk))
@@ -91,12 +91,65 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
         ar->head = ch;
         ar->base = ch->data;
         ar->cap = cap;
+        ar->size = cap;
         ar->used = 0;
         ar->total += bytes;
     }
     void *p = ar->base + ar->used;
     ar->used += need;
     return p;
+}
+
+char *arena_strndup_chunk(struct arena *ar, const char *s, size_t len)
+{
+    char *d = len < SIZE_MAX ? arena_alloc_chunk(ar, len + 1) : NULL;
+    if (d) {
+        if (len)
+            memcpy(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size)
+{
+    if (size > SIZE_MAX - sizeof(struct arena_chunk))
+        return NULL;
+    size_t bytes = sizeof(struct arena_chunk) + size;
+    struct arena_chunk *ch =
+        b->chunk ? realloc_bytes(ar->alloc, b->chunk, b->chunk->size, bytes)
+                 : alloc_bytes(ar->alloc, bytes);
+    if (!ch)
+        return NULL;
+    ch->size = bytes;
+    b->chunk = ch;
+    b->size = size;
+    return ch->data;
+}
+
+void *arena_block_data(const struct arena_block *b)
+{
+    return b->chunk ? b->chunk->data : NULL;
+}
+
+void arena_block_adopt(struct arena *ar, struct arena_block *b)
+{
+    struct arena_chunk *ch = b->chunk;
+    if (!ch)
+        return;
+    ch->next = ar->adopted;
+    ar->adopted = ch;
+    ar->total += ch->size;
+    b->chunk = NULL;
+    b->size = 0;
+}
+
+void arena_block_free(struct arena *ar, struct arena_block *b)
+{
+    if (b->chunk)
+        free_bytes(ar->alloc, b->chunk, b->chunk->size);
+    b->chunk = NULL;
+    b->size = 0;
 }
 
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size)
@@ -115,15 +168,19 @@ void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size)
     return arena_alloc_raw(ar, bytes);
 }
 
-void arena_release(struct arena *ar)
+static void free_chunks(const npydt_allocator *alloc, struct arena_chunk *ch)
 {
-    struct arena_chunk *ch = ar->head;
-    const npydt_allocator *alloc = ar->alloc;
-    ar->head = NULL;
-    ar->base = NULL;
     while (ch) {
         struct arena_chunk *next = ch->next;
         free_bytes(alloc, ch, ch->size);
         ch = next;
     }
+}
+
+void arena_release(struct arena *ar)
+{
+    free_chunks(ar->alloc, ar->head);
+    free_chunks(ar->alloc, ar->adopted);
+    ar->head = ar->adopted = NULL;
+    ar->base = NULL;
 }

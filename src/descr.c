@@ -41,7 +41,7 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
         const struct lit *type_lit = name_lit->next;
         const struct lit *shape_lit = type_lit->next;
         const char *name, *title = NULL;
-        size_t name_len, title_len = 0;
+        size_t name_len;
         if (name_lit->kind == LIT_STR) {
             name = name_lit->u.str.s;
             name_len = name_lit->u.str.len;
@@ -56,7 +56,6 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
             name = nm->u.str.s;
             name_len = nm->u.str.len;
             title = t->u.str.s;
-            title_len = t->u.str.len;
         } else {
             return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
                              "field names must be strings or (title, name) tuples");
@@ -68,8 +67,8 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
             st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
         c->path[saved] = '\0';
         if (st == NPYDT_OK)
-            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title,
-                                title_len, dt, e->start);
+            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title, dt,
+                                e->start);
         if (st != NPYDT_OK)
             return st;
     }

@@ -1,6 +1,7 @@
 /* Dtype nodes: construction with NumPy's size rules, and the read-only
  * accessors of the public API. */
 #include "dtype_build.h"
+#include "name_key.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -221,25 +222,6 @@ struct name_ref {
     size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
 
-static uint64_t name_key(const char *s, size_t n)
-{
-    uint64_t h = (uint64_t)n * 0x9e3779b97f4a7c15ull, w = 0;
-    if (n < 8) {
-        for (size_t i = 0; i < n; i++)
-            w |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    } else {
-        /* whole words, then the last 8 bytes (overlapping the words) */
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&w, s + i, 8);
-            h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-            h ^= h >> 29;
-        }
-        memcpy(&w, s + n - 8, 8);
-    }
-    h = (h ^ w) * 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
-}
-
 static bool name_ref_le(const struct name_ref *a, const struct name_ref *b)
 {
     if (a->key != b->key)
@@ -273,12 +255,16 @@ static struct name_ref *name_sort(struct name_ref *v, struct name_ref *tmp, size
     return v;
 }
 
-/* Name number k of specs: field k / 2's name, or its title when k is odd. */
-static const char *ref_name(const struct field_spec *specs, size_t k, size_t *len)
+/* Name number k of fields: field k / 2's name, or its title when k is odd. */
+static const char *ref_name(const struct npydt_field *fields, size_t k, size_t *len)
 {
-    const struct field_spec *f = &specs[k / 2];
-    *len = k % 2 ? f->title_len : f->name_len;
-    return k % 2 ? f->title : f->name;
+    const struct npydt_field *f = &fields[k / 2];
+    if (k % 2 == 0) {
+        *len = f->name_len;
+        return f->name;
+    }
+    *len = f->title ? strlen(f->title) : 0;
+    return f->title;
 }
 
 static bool same_name(const char *a, size_t alen, const char *b, size_t blen)
@@ -287,7 +273,7 @@ static bool same_name(const char *a, size_t alen, const char *b, size_t blen)
 }
 
 /* Few names: compared pairwise, in the order NumPy checks them. */
-static size_t first_duplicate_pairwise(const struct field_spec *specs, size_t n)
+static size_t first_duplicate_pairwise(const struct npydt_field *specs, size_t n)
 {
     for (size_t k = 0; k < 2 * n; k++) {
         size_t len;
@@ -305,7 +291,7 @@ static size_t first_duplicate_pairwise(const struct field_spec *specs, size_t n)
 }
 
 /* The same without titles. */
-static size_t first_duplicate_names(const struct field_spec *specs, size_t n)
+static size_t first_duplicate_names(const struct npydt_field *specs, size_t n)
 {
     for (size_t i = 1; i < n; i++)
         for (size_t j = 0; j < i; j++)
@@ -318,42 +304,63 @@ static size_t first_duplicate_names(const struct field_spec *specs, size_t n)
  * need about 1.5 at a load of one half. */
 #define PROBES_PER_NAME 8u
 
+/* Names whose slots are being fetched ahead of their insertion: a large
+ * header's table is far bigger than the caches, and every insertion
+ * would otherwise wait for its slot. */
+#define NAMES_AHEAD 8u
+
+struct pending_name {
+    uint64_t key;
+    const char *s;
+    size_t len, k;
+};
+
 /* Inserting in order, the first name found in the table is the first
  * repeat. A slot holds the name's number plus one and 32 bits of its key.
  * Sets *done to false when the probes ran out. */
-static size_t first_duplicate_hashed(const struct field_spec *specs, size_t n, size_t nrefs,
+static size_t first_duplicate_hashed(const struct npydt_field *specs, size_t n, size_t nrefs,
                                      uint64_t *slots, size_t mask, bool *done)
 {
     uint64_t budget = (uint64_t)PROBES_PER_NAME * nrefs + 64;
-    bool titles = nrefs > n;
+    size_t step = nrefs > n ? 1 : 2;   /* titles too, or names only */
     memset(slots, 0, (mask + 1) * sizeof *slots);
-    for (size_t k = 0; k < 2 * n; k += titles ? 1 : 2) {
-        size_t len;
-        const char *s = ref_name(specs, k, &len);
-        if (!s)
-            continue;
-        uint64_t key = name_key(s, len);
-        for (size_t at = (size_t)key & mask;; at = (at + 1) & mask) {
+    struct pending_name ahead[NAMES_AHEAD];
+    size_t first = 0, count = 0, next = 0;
+    for (;;) {
+        for (; count < NAMES_AHEAD && next < 2 * n; next += step) {
+            size_t len;
+            const char *s = ref_name(specs, next, &len);
+            if (!s)
+                continue;
+            uint64_t key = name_key(s, len);
+            __builtin_prefetch(&slots[key & mask], 1);
+            ahead[(first + count++) % NAMES_AHEAD] = (struct pending_name){key, s, len, next};
+        }
+        if (count == 0)
+            return SIZE_MAX;
+        const struct pending_name *p = &ahead[first];
+        first = (first + 1) % NAMES_AHEAD;
+        count--;
+        for (size_t at = (size_t)p->key & mask;; at = (at + 1) & mask) {
             if (budget-- == 0) {
                 *done = false;
                 return SIZE_MAX;
             }
             uint64_t e = slots[at];
             if (e == 0) {
-                slots[at] = (key & 0xffffffff00000000ull) | (uint64_t)(k + 1);
+                slots[at] = (p->key & 0xffffffff00000000ull) | (uint64_t)(p->k + 1);
                 break;
             }
             size_t jl;
             const char *t;
-            if ((e >> 32) == (key >> 32) &&
-                (t = ref_name(specs, (size_t)(uint32_t)e - 1, &jl), same_name(s, len, t, jl)))
-                return k;
+            if ((e >> 32) == (p->key >> 32) &&
+                (t = ref_name(specs, (size_t)(uint32_t)e - 1, &jl), same_name(p->s, p->len, t, jl)))
+                return p->k;
         }
     }
-    return SIZE_MAX;
 }
 
-static size_t first_duplicate_sorted(struct arena *ar, const struct field_spec *specs, size_t n,
+static size_t first_duplicate_sorted(struct arena *ar, const struct npydt_field *specs, size_t n,
                                      size_t nrefs)
 {
     /* the entries and the sort's scratch (the size is checked) */
@@ -379,7 +386,7 @@ static size_t first_duplicate_sorted(struct arena *ar, const struct field_spec *
 /* The first name or title, in field order, that repeats an earlier one:
  * its number (2 * field, plus 1 for a title), SIZE_MAX when all are
  * distinct, or SIZE_MAX - 1 when out of memory. */
-static size_t first_duplicate(struct arena *ar, const struct field_spec *specs, size_t n,
+static size_t first_duplicate(struct arena *ar, const struct npydt_field *specs, size_t n,
                               size_t nrefs)
 {
     if (nrefs <= 12)
@@ -399,54 +406,63 @@ static size_t first_duplicate(struct arena *ar, const struct field_spec *specs, 
     return first_duplicate_sorted(ar, specs, n, nrefs);
 }
 
-npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
-                               uint64_t itemsize, size_t off, const npydt_dtype **out)
+npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_field *fields,
+                                    size_t n, uint64_t itemsize, size_t off, size_t *dup,
+                                    const npydt_dtype **out)
 {
     if (n > c->limits->max_fields || c->nfields > c->limits->max_fields - n)
         return set_error(c->err, NPYDT_E_LIMIT, off, c->path,
                          "more than %zu fields in the dtype", c->limits->max_fields);
     c->nfields += n;
     npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
-    struct npydt_field *fields = arena_alloc_array_raw(c->arena, n ? n : 1, sizeof *fields);
-    if (!dt || !fields)
+    if (!dt)
         return set_nomem(c->err);
     size_t nrefs = n;
     bool has_object = false;
     struct dtype_totals t = {.name_bytes = 1};
     for (size_t i = 0; i < n; i++) {
-        const struct field_spec *f = &specs[i];
-        fields[i].name = f->name;
-        fields[i].name_len = f->name_len;
-        fields[i].title = f->title;
-        fields[i].offset = f->offset;
-        fields[i].dtype = f->dtype;
-        has_object |= f->dtype->has_object;
-        nrefs += f->title != NULL;
+        has_object |= fields[i].dtype->has_object;
+        nrefs += fields[i].title != NULL;
         totals_add_field(&t, &fields[i]);
     }
     t.struct_depth++;
-    size_t dup = first_duplicate(c->scratch ? c->scratch : c->arena, specs, n, nrefs);
-    if (dup == SIZE_MAX - 1)
+    *dup = first_duplicate(c->scratch ? c->scratch : c->arena, fields, n, nrefs);
+    if (*dup == SIZE_MAX - 1)
         return set_nomem(c->err);
-    if (dup != SIZE_MAX) {
-        const struct field_spec *f = &specs[dup / 2];
-        if (dup % 2 == 0)
-            return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                             "field name '%s' already used as a name or title", f->name);
-        return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                         "title '%s' already used as a name or title", f->title);
-    }
+    if (*dup != SIZE_MAX)
+        return NPYDT_E_NAME;
     dt->cls = NPYDT_STRUCT;
     dt->kind = 'V';
     dt->byteorder = '|';
     dt->unit = NPYDT_UNIT_NONE;
     dt->itemsize = itemsize;
     dt->nfields = n;
-    dt->fields = fields;
+    dt->fields = (struct npydt_field *)fields;
     dt->has_object = has_object;
     dt->totals = t;
     *out = dt;
     return NPYDT_OK;
+}
+
+npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
+                               uint64_t itemsize, size_t off, const npydt_dtype **out)
+{
+    struct npydt_field *fields = arena_alloc_array_raw(c->arena, n ? n : 1, sizeof *fields);
+    if (!fields)
+        return set_nomem(c->err);
+    for (size_t i = 0; i < n; i++)
+        fields[i] = (struct npydt_field){specs[i].name, specs[i].title, specs[i].offset,
+                                         specs[i].dtype, specs[i].name_len};
+    size_t dup;
+    npydt_status st = dtype_struct_of_fields(c, fields, n, itemsize, off, &dup, out);
+    if (st != NPYDT_E_NAME)
+        return st;
+    const struct field_spec *f = &specs[dup / 2];
+    if (dup % 2 == 0)
+        return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+                         "field name '%s' already used as a name or title", f->name);
+    return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+                     "title '%s' already used as a name or title", f->title);
 }
 
 /* ---- public accessors ---------------------------------------------------- */

@@ -9,7 +9,7 @@
 struct field_spec {
     const char *name;
     const char *title;          /* NULL when none */
-    size_t name_len, title_len; /* strlen of each (0 without a title) */
+    size_t name_len;            /* strlen(name) */
     const npydt_dtype *dtype;
     uint64_t offset;
     size_t text_offset;         /* where the entry is, for messages */
@@ -31,7 +31,7 @@ npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset);
  * made room for it (n < cap). Inline: one call per field. */
 static inline npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl,
                                           const char *name, size_t name_len, bool plain_name,
-                                          const char *title, size_t title_len,
+                                          const char *title,
                                           const npydt_dtype *dt, size_t text_offset)
 {
     /* NumPy: name == '' and dt.type is void and dt.names is None, which
@@ -39,15 +39,22 @@ static inline npydt_status field_list_add(struct dtype_ctx *c, struct field_list
     bool padding = plain_name && name_len == 0 &&
                    ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
     if (!padding)
-        fl->specs[fl->n++] = (struct field_spec){name,   title,      name_len,   title_len,
-                                                 dt,     fl->offset, text_offset};
+        fl->specs[fl->n++] = (struct field_spec){name, title, name_len, dt, fl->offset,
+                                                 text_offset};
     if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
         return field_list_overflow(c, text_offset);
     return NPYDT_OK;
 }
 
-/* A struct of n fields at the given offsets; checks names and titles for
- * duplicates as NumPy does and counts fields against the limit. */
+/* A struct node whose fields are fields[0..n) (kept, not copied): checks
+ * names and titles for duplicates as NumPy does and counts fields against
+ * the limit. A repeated name or title returns NPYDT_E_NAME, unreported,
+ * with *dup its number (2 * field, plus 1 for a title). */
+npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_field *fields,
+                                    size_t n, uint64_t itemsize, size_t off, size_t *dup,
+                                    const npydt_dtype **out);
+
+/* The same for specs (copied), reporting a repeat at its entry's offset. */
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
                                uint64_t itemsize, size_t off, const npydt_dtype **out);
 

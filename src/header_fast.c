@@ -24,16 +24,24 @@ struct cached_type {
     const npydt_dtype *dt;
 };
 
+/* The entries of every list being read, innermost last: one stack for the
+ * whole header instead of an array per struct. In place while it fits,
+ * then in a block the arena can take over: the list that starts at the
+ * bottom of the stack (the top-level one, which holds most fields of a
+ * large header) then keeps its entries where they were written. */
+struct entries {
+    struct npydt_field *v;
+    size_t n, cap;
+    struct arena_block block;   /* v's memory once it outgrew the inline array */
+    struct npydt_field inline_v[32];
+};
+
 struct fast {
     const char *p, *end;
     struct dtype_ctx *c;
     uint32_t depth;
     bool nomem;
-    /* the entries of every list being read, innermost last: one stack for
-     * the whole header instead of an array per struct; in place while it
-     * fits, then on the heap */
-    struct field_list fields;
-    struct field_spec inline_fields[32];
+    struct entries fields;
     bool cache_ready;   /* cache zeroed (on the first field's type) */
     struct cached_type cache[TYPE_CACHE];
 };
@@ -222,32 +230,30 @@ static bool name(struct fast *f, const char **nm, size_t *n, const char **title,
     return true;
 }
 
-/* Room for one more entry on the stack of entries, which lives outside
- * the arena (the result does not keep it) and grows in place. */
+/* Room for one more entry on the stack (which the result does not keep
+ * unless adopted). */
 static bool reserve_entry(struct fast *f)
 {
-    struct field_list *fl = &f->fields;
-    if (fl->n < fl->cap)
+    struct entries *e = &f->fields;
+    if (e->n < e->cap)
         return true;
-    size_t cap = 2 * fl->cap, bytes;
-    if (__builtin_mul_overflow(cap, sizeof *fl->specs, &bytes))
+    size_t cap = 2 * e->cap, bytes;
+    if (__builtin_mul_overflow(cap, sizeof *e->v, &bytes))
         return f->nomem = true, false;
-    const npydt_allocator *a = f->c->arena->alloc;
-    struct field_spec *p;
-    if (fl->specs == f->inline_fields) {
-        if ((p = alloc_bytes(a, bytes)))
-            memcpy(p, fl->specs, fl->n * sizeof *p);
-    } else {
-        p = realloc_bytes(a, fl->specs, fl->cap * sizeof *fl->specs, bytes);
-    }
+    bool moving = e->v == e->inline_v;
+    struct npydt_field *p = arena_block_grow(f->c->arena, &e->block, bytes);
     if (!p)
         return f->nomem = true, false;
-    fl->specs = p;
-    fl->cap = cap;
+    if (moving)
+        memcpy(p, e->v, e->n * sizeof *p);
+    e->v = p;
+    e->cap = cap;
     return true;
 }
 
-static bool field(struct fast *f, struct field_list *fl)
+/* Padding entries only move the offset: NumPy drops an entry whose name is
+ * '' and whose type is void without fields (plain V types, subarrays). */
+static bool field(struct fast *f, uint64_t *offset)
 {
     const char *nm, *title;
     size_t n, tn;
@@ -275,12 +281,16 @@ static bool field(struct fast *f, struct field_list *fl)
     }
     if (!close_bracket(f, ')'))
         return false;
-    if (!reserve_entry(f))
-        return false;
-    npydt_status st = field_list_add(f->c, fl, nm, n, title == NULL, title, tn, dt, 0);
-    if (st != NPYDT_OK)
-        return f->nomem = st == NPYDT_E_NOMEM, false;
-    return true;
+    bool padding = !title && n == 0 &&
+                   ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+    if (!padding) {
+        if (!reserve_entry(f))
+            return false;
+        f->fields.v[f->fields.n++] = (struct npydt_field){nm, title, *offset, dt, n};
+    }
+    /* both are at most NPYDT_MAX_ITEMSIZE: no overflow */
+    *offset += dt->itemsize;
+    return *offset <= NPYDT_MAX_ITEMSIZE;
 }
 
 static bool descr(struct fast *f, const npydt_dtype **out)
@@ -289,13 +299,12 @@ static bool descr(struct fast *f, const npydt_dtype **out)
         return typestr(f, out);
     if (!open_bracket(f, '['))
         return false;
-    struct field_list *fl = &f->fields;
-    size_t base = fl->n;
-    uint64_t outer_offset = fl->offset;
-    fl->offset = 0;
+    struct entries *e = &f->fields;
+    size_t base = e->n;
+    uint64_t offset = 0;
     if (!close_bracket(f, ']')) {
         for (;;) {
-            if (!field(f, fl))
+            if (!field(f, &offset))
                 return false;
             if (close_bracket(f, ']'))
                 break;
@@ -303,11 +312,25 @@ static bool descr(struct fast *f, const npydt_dtype **out)
                 return false;
         }
     }
-    npydt_status st = dtype_make_struct(f->c, fl->specs + base, fl->n - base, fl->offset, 0, out);
-    if (st != NPYDT_OK)
+    size_t n = e->n - base, dup;
+    const struct npydt_field *fields = e->v + base;
+    bool adopt = base == 0 && e->v != e->inline_v;
+    if (!adopt) {
+        struct npydt_field *copy = arena_alloc_array_raw(f->c->arena, n ? n : 1, sizeof *copy);
+        if (!copy)
+            return f->nomem = true, false;
+        memcpy(copy, fields, n * sizeof *copy);
+        fields = copy;
+    }
+    npydt_status st = dtype_struct_of_fields(f->c, fields, n, offset, 0, &dup, out);
+    if (st != NPYDT_OK)   /* a repeated name: the general parser reports it */
         return f->nomem = st == NPYDT_E_NOMEM, false;
-    fl->n = base;
-    fl->offset = outer_offset;
+    if (adopt) {
+        arena_block_adopt(f->c->arena, &e->block);
+        e->v = e->inline_v;
+        e->cap = sizeof e->inline_v / sizeof e->inline_v[0];
+    }
+    e->n = base;
     return true;
 }
 
@@ -320,8 +343,10 @@ npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool
     f.c = c;
     f.depth = 0;
     f.nomem = false;
-    f.fields = (struct field_list){f.inline_fields, 0, sizeof f.inline_fields /
-                                                           sizeof f.inline_fields[0], 0};
+    f.fields.v = f.fields.inline_v;
+    f.fields.n = 0;
+    f.fields.cap = sizeof f.fields.inline_v / sizeof f.fields.inline_v[0];
+    f.fields.block = (struct arena_block){NULL, 0};
     f.cache_ready = false;
     uint64_t dims[32];
     size_t n;
@@ -331,8 +356,7 @@ npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool
               ((LIT(&f, "False") && (*fortran = false, true)) ||
                (LIT(&f, "True") && (*fortran = true, true))) &&
               LIT(&f, ", 'shape': ") && shape(&f, dims, &n, max) && LIT(&f, ", }");
-    if (f.fields.specs != f.inline_fields)
-        free_bytes(c->arena->alloc, f.fields.specs, f.fields.cap * sizeof *f.fields.specs);
+    arena_block_free(c->arena, &f.fields.block);
     if (f.nomem)
         return set_nomem(c->err);
     if (!ok)

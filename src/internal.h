@@ -46,15 +46,19 @@ void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t n
 void free_bytes(const npydt_allocator *a, void *p, size_t size);
 
 /* A bump allocator: every node of one parse result lives in one arena and
- * goes away with one arena_release. */
+ * goes away with one arena_release. Aligned allocations rise from the
+ * bottom of the head chunk, strings (which need no alignment) come down
+ * from its top. */
 struct arena_chunk;
 struct arena {
     const npydt_allocator *alloc;
     struct arena_chunk *head;
+    struct arena_chunk *adopted; /* blocks taken over by arena_block_adopt */
     unsigned char *base;     /* head's data, or NULL */
     size_t first;            /* usable bytes of the first chunk */
-    size_t used;     /* bytes used in head */
-    size_t cap;      /* usable bytes in head */
+    size_t used;     /* bytes used from the bottom of head */
+    size_t cap;      /* bottom of the strings at the top of head */
+    size_t size;     /* usable bytes in head */
     size_t total;    /* bytes obtained from the allocator, for statistics */
 };
 
@@ -62,6 +66,7 @@ void arena_init(struct arena *ar, const npydt_allocator *alloc);
 /* Size the first chunk for a parse of text_len bytes (before any allocation). */
 void arena_expect(struct arena *ar, size_t text_len);
 void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
+char *arena_strndup_chunk(struct arena *ar, const char *s, size_t len); /* arena_strndup's */
 
 /* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */
 static inline void *arena_alloc_raw(struct arena *ar, size_t size)
@@ -86,17 +91,33 @@ static inline void *arena_alloc(struct arena *ar, size_t size)
 
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
 void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size); /* not zeroed */
-/* A NUL-terminated copy of s[0..len). */
+/* A NUL-terminated copy of s[0..len), unaligned: most of a large header's
+ * names are a few bytes, which alignment would double. */
 static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
 {
-    char *d = len < SIZE_MAX ? arena_alloc_raw(ar, len + 1) : NULL;
-    if (d) {
+    if (len < ar->cap - ar->used && ar->base) {
+        ar->cap -= len + 1;
+        char *d = (char *)ar->base + ar->cap;
         if (len)
             memcpy(d, s, len);
         d[len] = '\0';
+        return d;
     }
-    return d;
+    return arena_strndup_chunk(ar, s, len);
 }
+
+/* A growable array outside the arena (a stack of entries being read)
+ * that the arena can take over whole instead of copying it. */
+struct arena_block {
+    struct arena_chunk *chunk;   /* NULL until the first growth */
+    size_t size;                 /* usable bytes */
+};
+/* Grow b to at least `size` usable bytes, keeping its contents; its data. */
+void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size);
+void *arena_block_data(const struct arena_block *b);
+/* Hand b's memory to ar (freed by arena_release); b is empty again. */
+void arena_block_adopt(struct arena *ar, struct arena_block *b);
+void arena_block_free(struct arena *ar, struct arena_block *b);
 void arena_release(struct arena *ar);
 
 /* ---- options and files ----------------------------------------------------- */
