@@ -210,37 +210,12 @@ const npydt_dtype *cancast_flat_base(const npydt_dtype *dt)
     return dt;
 }
 
-struct dim_iter {
-    const npydt_dtype *node;
-    size_t i;
-};
-
-static bool dim_next(struct dim_iter *it, uint64_t *d)
-{
-    while (it->node->cls == NPYDT_SUBARRAY) {
-        if (it->i < it->node->ndim) {
-            *d = it->node->shape[it->i++];
-            return true;
-        }
-        it->node = it->node->base;
-        it->i = 0;
-    }
-    return false;
-}
-
 bool cancast_same_shape(const npydt_dtype *a, const npydt_dtype *b)
 {
-    struct dim_iter ia = {a, 0}, ib = {b, 0};
-    for (;;) {
-        uint64_t da = 0, db = 0;
-        bool ha = dim_next(&ia, &da), hb = dim_next(&ib, &db);
-        if (ha != hb)
+    for (; a->cls == NPYDT_SUBARRAY && b->cls == NPYDT_SUBARRAY; a = a->base, b = b->base)
+        if (a->ndim != b->ndim || memcmp(a->shape, b->shape, a->ndim * sizeof *a->shape) != 0)
             return false;
-        if (!ha)
-            return true;
-        if (da != db)
-            return false;
-    }
+    return a->cls != NPYDT_SUBARRAY && b->cls != NPYDT_SUBARRAY;
 }
 
 static bool is_unsized_flexible(const npydt_dtype *dt)
@@ -271,9 +246,10 @@ bool cancast_node(const npydt_dtype *from, const npydt_dtype *to, bool top, unsi
                 return false;
         return true;
     case NPYDT_SUBARRAY:
-        if (to->cls != NPYDT_SUBARRAY || !cancast_same_shape(from, to))
+        if (to->cls != NPYDT_SUBARRAY || from->ndim != to->ndim ||
+            memcmp(from->shape, to->shape, from->ndim * sizeof *from->shape) != 0)
             return false;
-        return cancast_node(cancast_flat_base(from), cancast_flat_base(to), false, depth + 1);
+        return cancast_node(from->base, to->base, false, depth + 1);
     case NPYDT_SCALAR:
         break;
     }

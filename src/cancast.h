@@ -19,12 +19,13 @@ bool cancast_datetime_equiv(const npydt_dtype *from, const npydt_dtype *to);
  * position, as NumPy pairs them; names are not compared here. */
 bool cancast_node(const npydt_dtype *from, const npydt_dtype *to, bool top, unsigned depth);
 
-/* The base of a subarray with nested subarrays merged (NumPy flattens
- * ((t, (2,)), (3,)) into (t, (3, 2))); a non-subarray node is its own base. */
+/* The scalar or struct inside a subarray and every subarray nested in it
+ * (what a scalar broadcasts into); a non-subarray node is its own base. */
 const npydt_dtype *cancast_flat_base(const npydt_dtype *dt);
 
-/* Do two nodes have the same flattened subarray shape? A non-subarray node
- * has shape (). */
+/* Do two nodes have the same subarrays, level by level? NumPy keeps a
+ * subarray of subarrays apart: ((t, (2,)), (3,)) is not (t, (3, 2)). A
+ * non-subarray node has none. */
 bool cancast_same_shape(const npydt_dtype *a, const npydt_dtype *b);
 
 /* Deepest nesting cancast_node and the schema checker follow. */

@@ -319,18 +319,21 @@ static const char *outbuf_text(struct chk *c, void (*write)(struct outbuf *, con
     return s;
 }
 
-/* the flattened subarray shape of a node */
+/* the subarray shape of a node: "(3, 2)", or "(3,) of (2,)" for a
+ * subarray of subarrays, which NumPy keeps apart from the first */
 static void node_shape_out(struct outbuf *o, const void *arg)
 {
     const npydt_dtype *dt = arg;
-    size_t k = 0;
-    out_putc(o, '(');
-    for (; dt->cls == NPYDT_SUBARRAY; dt = dt->base)
-        for (size_t i = 0; i < dt->ndim; i++, k++)
-            out_printf(o, "%s%llu", k ? ", " : "", (unsigned long long)dt->shape[i]);
-    if (k == 1)
-        out_putc(o, ',');
-    out_putc(o, ')');
+    if (dt->cls != NPYDT_SUBARRAY) {
+        out_puts(o, "()");
+        return;
+    }
+    for (bool first = true; dt->cls == NPYDT_SUBARRAY; dt = dt->base, first = false) {
+        out_puts(o, first ? "(" : " of (");
+        for (size_t i = 0; i < dt->ndim; i++)
+            out_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)dt->shape[i]);
+        out_puts(o, dt->ndim == 1 ? ",)" : ")");
+    }
 }
 
 struct dims_arg {
@@ -512,7 +515,7 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
                        const struct seg *path, unsigned depth)
 {
     bool allow_extra = c->flags & NPYDT_CHECK_ALLOW_EXTRA;
-    bool layout = !(c->flags & (NPYDT_CHECK_SAFE_CAST | NPYDT_CHECK_ALLOW_EXTRA));
+    bool layout = !(c->flags & NPYDT_CHECK_SAFE_CAST);
     size_t n = s->nfields, m = f->nfields;
     struct name_index ix;
     if (!index_build(c, &ix, f))
@@ -536,8 +539,11 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
         last = match[i];
         nmatched++;
     }
+    /* with fields of its own in between, the file's layout cannot be the
+     * schema's: order, offsets and size are then free under allow-extra;
+     * without, allow-extra changes nothing */
     bool extras = nmatched < m;
-    if (!in_order && !allow_extra) {
+    if (!in_order && !(allow_extra && extras)) {
         /* the common fields, in the schema's order and in the file's */
         size_t *sorder = arena_alloc_array(&c->scratch, nmatched, sizeof *sorder);
         size_t *forder = arena_alloc_array(&c->scratch, nmatched, sizeof *forder);

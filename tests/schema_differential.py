@@ -95,13 +95,29 @@ def numpy_identical(f, s):
 
 def same_names(f, s):
     """Names equal, in order, at every level where both sides are structs."""
-    f = f.subdtype[0] if f.subdtype else f
-    s = s.subdtype[0] if s.subdtype else s
+    f, s = innermost(f), innermost(s)
     if f.names is None or s.names is None:
         return True
     if f.names != s.names:
         return False
     return all(same_names(f.fields[n][0], s.fields[n][0]) for n in f.names)
+
+
+def innermost(dt):
+    while dt.subdtype:
+        dt = dt.subdtype[0]
+    return dt
+
+
+def no_extra_fields(f, s):
+    """The file has no field the schema does not name, at any level: then
+    --allow-extra must change nothing."""
+    f, s = innermost(f), innermost(s)
+    if f.names is None or s.names is None:
+        return True
+    if not set(f.names) <= set(s.names):
+        return False
+    return all(no_extra_fields(f.fields[n][0], s.fields[n][0]) for n in f.names)
 
 
 def numpy_safe(f, s):
@@ -216,6 +232,8 @@ def rand_node(r, depth=0):
         node = leaf(r)
     if r.random() < 0.2:
         node = ("sub", node, r.choice([(2,), (3,), (2, 3), (1,)]))
+        if r.random() < 0.25:   # NumPy keeps a subarray of subarrays apart
+            node = ("sub", node, r.choice([(2,), (3,)]))
     return node
 
 
@@ -347,7 +365,11 @@ def mutate(r, root):
             st[1][i], st[1][j] = st[1][j], st[1][i]
     elif kind == "shape" and fields:
         f = r.choice(fields)
-        if f[2][0] == "sub":
+        if f[2][0] == "sub" and f[2][1][0] == "sub":   # merged into one shape
+            f[2] = ("sub", f[2][1][1], f[2][2] + f[2][1][2])
+        elif f[2][0] == "sub" and len(f[2][2]) == 2:     # split into two
+            f[2] = ("sub", ("sub", f[2][1], f[2][2][1:]), f[2][2][:1])
+        elif f[2][0] == "sub":
             f[2] = r.choice([f[2][1], ("sub", f[2][1], (4,))])
         else:
             f[2] = ("sub", f[2], (2,))
@@ -423,9 +445,12 @@ def random_pairs(npydt, tmp, r, count, results):
         with open(spath, "w") as f:
             f.write(spec)
         array_ok = spec_shape_ok and spec_fortran_ok
-        for level, flags, ref in (("default", [], numpy_equal),
-                                  ("strict", ["--strict"], numpy_identical),
-                                  ("safe-cast", ["--safe-cast"], numpy_safe)):
+        levels = [("default", [], numpy_equal), ("strict", ["--strict"], numpy_identical),
+                  ("safe-cast", ["--safe-cast"], numpy_safe)]
+        if no_extra_fields(fdt, sdt):
+            levels += [("allow-extra", ["--allow-extra"], numpy_equal),
+                       ("allow-extra strict", ["--allow-extra", "--strict"], numpy_identical)]
+        for level, flags, ref in levels:
             rc, (rep,) = run_check(npydt, spath, [fpath], flags)
             want = ref(fdt, sdt) and array_ok
             got = rc == 0

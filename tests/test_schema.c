@@ -114,8 +114,7 @@ static const struct check_case default_matches[] = {
      "[('pos', [('x', '>f8'), ('y', '>f8')]), ('id', '>u4')]", {{0}}},
     {"[('pts', [('x', '<f4'), ('y', '<f4')], (4,))]",
      "[('pts', [('x', '<f4'), ('y', '<f4')], (4,))]", {{0}}},
-    /* nested subarrays are one shape, as NumPy merges them */
-    {"[('a', ('<i2', (2,)), (3,))]", "[('a', '<i2', (3, 2))]", {{0}}},
+    {"[('a', ('<i2', (2,)), (3,))]", "[('a', ('>i2', (2,)), (3,))]", {{0}}},
     {"[(('Title', 'a'), '<i4')]", "[('a', '<i4')]", {{0}}},           /* titles */
     {"[(('Title', 'a'), '<i4')]", "[(('Title', 'a'), '<i4')]", {{0}}},
     {"[('a', '<i4'), ('', '|V4'), ('b', '<f8')]", "[('a', '<i4'), ('', '|V4'), ('b', '<f8')]",
@@ -153,6 +152,11 @@ static const struct check_case default_mismatches[] = {
     {"[('v', '<f4')]", "[('v', '<f4', (2, 3))]", {{SHAPE, "v", "(2, 3)", "()"}}},
     {"[('v', '<i2', (3,))]", "[('v', '<i4', (2,))]",
      {{SHAPE, "v", "(2,)", "(3,)"}, {SIZE, "v", "<i4", "<i2"}}},
+    /* NumPy keeps a subarray of subarrays apart from the merged shape */
+    {"[('a', ('<i2', (2,)), (3,))]", "[('a', '<i2', (3, 2))]",
+     {{SHAPE, "a", "(3, 2)", "(3,) of (2,)"}}},
+    {"[('a', '<i2', (3, 2))]", "[('a', ('<i2', (2,)), (3,))]",
+     {{SHAPE, "a", "(3,) of (2,)", "(3, 2)"}}},
     {"[('pos', [('x', '<f8'), ('y', '<f8')])]", "[('pos', [('x', '<f8'), ('y', '<f4')])]",
      {{SIZE, "pos.y", "<f4", "<f8"}}},
     {"[('pos', '<f8')]", "[('pos', [('x', '<f8')])]", {{KIND, "pos", "[('x', '<f8')]", "<f8"}}},
@@ -223,6 +227,8 @@ static const struct check_case safe_matches[] = {
     {"[('v', '<i2', (2, 3))]", "[('v', '<f4', (2, 3))]", {{0}}},
     {"[('p', [('x', '|i1')])]", "[('p', [('x', '<i2')])]", {{0}}},
     {"[('p', [('x', '|i1')], (2,))]", "[('p', '|O', (2,))]", {{0}}},
+    {"[('a', ('<i2', (2,)), (3,))]", "[('a', ('<i4', (2,)), (3,))]", {{0}}},
+    {"[('a', '<i2')]", "[('a', ('<i4', (2,)), (3,))]", {{0}}},   /* broadcast */
 };
 
 static void test_schema_safe_cast_matches(void **state)
@@ -246,6 +252,8 @@ static const struct check_case safe_mismatches[] = {
     {"'|O'", "'<f8'", {{KIND, "", "<f8", "|O"}}},
     {"'<u8'", "'<m8[s]'", {{KIND, "", "<m8[s]", "<u8"}}},
     {"[('v', '<i2', (3,))]", "[('v', '<i8')]", {{SHAPE, "v", "()", "(3,)"}}},
+    {"[('a', ('<i2', (2,)), (3,))]", "[('a', '<i8', (3, 2))]",
+     {{SHAPE, "a", "(3, 2)", "(3,) of (2,)"}}},
     {"[('a', '<i2')]", "[('b', '<i8')]", {{MISSING, "b", "<i8", ""}, {EXTRA, "a", "", "<i2"}}},
     {"[('a', '<i2'), ('b', '<i2')]", "[('b', '<i4'), ('a', '<i4')]",
      {{ORDER, "", "b, a", "a, b"}}},
@@ -276,6 +284,14 @@ static const struct check_case extra_cases[] = {
     {XYZ, "[('y', '<i8')]", {{SIZE, "y", "<i8", "<i4"}}},
     {NESTED, "[('pos', [('v', '<f8')])]", {{MISSING, "pos.v", "<f8", ""}}},
     {NESTED, "[('pos', '<f8')]", {{KIND, "pos", "<f8", "[('x', '<f8'), ('y', '<f8'), ('w', '>f8')]"}}},
+    /* without fields of its own the file's layout must be the schema's */
+    {"[('a', '<i4'), ('b', '<f8')]", "[('a', '<i4'), ('', '|V4'), ('b', '<f8')]",
+     {{OFFSET, "b", "8", "4"}}},
+    {"[('a', '<i4')]", "[('a', '<i4'), ('', '|V4')]", {{SIZE, "", "8 bytes", "4 bytes"}}},
+    {"[('x', '<f8'), ('y', '<f8')]", "[('y', '<f8'), ('x', '<f8')]",
+     {{ORDER, "", "y, x", "x, y"}}},
+    {NESTED, "[('pos', [('y', '<f8'), ('x', '<f8'), ('w', '>f8')])]",
+     {{ORDER, "pos", "y, x, w", "x, y, w"}}},
 };
 
 static void test_schema_allow_extra_cases(void **state)
@@ -628,7 +644,7 @@ static void test_schema_wide_struct(void **state)
 {
     (void)state;
     enum { N = 2000 };
-    char *file = malloc(N * 32), *spec = malloc(N * 32);
+    char *file = malloc(N * 32 + 32), *spec = malloc(N * 32);
     assert_non_null(file);
     assert_non_null(spec);
     size_t a = 0, b = 0;
@@ -639,6 +655,8 @@ static void test_schema_wide_struct(void **state)
         b += (size_t)sprintf(spec + b, "%s('f%d', '%s')", i ? ", " : "", N - 1 - i,
                              i == 7 ? "<i8" : "<i4");
     }
+    /* a field of the file's own: the schema's order is then free */
+    a += (size_t)sprintf(file + a, ", ('extra', '<i4')");
     file[a++] = spec[b++] = ']';
     file[a] = spec[b] = '\0';
     npydt_dtype *dt = test_parse_literal(file);
