@@ -325,4 +325,37 @@ PYEOF
     done
     rm -f "$dir/big.npy" "$dir/bigf.npy"
 fi
+# A name or key holding a line break or a terminal control (escaped in the
+# header text; NumPy writes field names like that) must not break the error
+# line or reach the terminal: one line on stderr, no raw control byte.
+npy_v1() {  # npy_v1 FILE HEADER-TEXT (printf escapes allowed)
+    printf "$2" > "$dir/hdr"
+    len=$(($(wc -c < "$dir/hdr") + 1))
+    { printf '\223NUMPY\001\000'; printf "\\$(printf %03o $((len % 256)))\\$(printf %03o $((len / 256)))";
+      cat "$dir/hdr"; printf '\n'; } > "$1"
+}
+one_error_line() {  # one_error_line STATUS ARGS...
+    want=$1
+    shift
+    timeout 10 "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" = "$want" ] && [ "$(wc -l < "$dir/err")" = 1 ] &&
+        ! LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$dir/err"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: npydt $* -> exit $got (want $want), stderr not one clean line:"
+        od -c "$dir/err" | head -5
+    fi
+}
+npy_v1 "$dir/key.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (0,), 'x\\\\ny\\\\x1b[31m': 1}"
+npy_v1 "$dir/name.npy" "{'descr': [('a\\\\nb', '<f8'), ('a\\\\nb', '<i4')], 'fortran_order': False, 'shape': (0,), }"
+npy_v1 "$dir/u2028.npy" "{'descr': [('a\\\\u2028b', '<f8')], 'fortran_order': False, 'shape': (0,), }"
+for cmd in inspect "dump --jsonl" cstruct "check --schema '<f8'"; do
+    eval one_error_line 1 "$cmd" '"$dir/key.npy"'
+    eval one_error_line 1 "$cmd" '"$dir/name.npy"'
+done
+one_error_line 1 check --schema "'<f8'" "$dir/u2028.npy"
+if grep -q 'a\\u2028b' "$dir/err"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "cli-errors: U+2028 not escaped: $(cat "$dir/err")"; fi
 echo "cli-errors: $passed passed, $failed failed"

@@ -83,15 +83,22 @@ static char *read_spec_file(const char *path, size_t *len)
 
 static void print_mismatch(const char *file, const npydt_mismatch *m)
 {
-    fprintf(stderr, "%s: schema mismatch: ", file);
-    if (m->path[0])
-        fprintf(stderr, "field %s: ", m->path);
-    else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER)
+    cli_put_text(stderr, file);
+    fputs(": schema mismatch: ", stderr);
+    if (m->path[0]) {
+        fputs("field ", stderr);
+        cli_put_text(stderr, m->path);
+        fputs(": ", stderr);
+    } else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER) {
         fputs("array: ", stderr);
-    else
+    } else {
         fputs("dtype: ", stderr);
-    fprintf(stderr, "%s: expected %s, found %s\n", npydt_mismatch_code_name(m->code),
-            m->expected[0] ? m->expected : "(none)", m->found[0] ? m->found : "(none)");
+    }
+    fprintf(stderr, "%s: expected ", npydt_mismatch_code_name(m->code));
+    cli_put_text(stderr, m->expected[0] ? m->expected : "(none)");
+    fputs(", found ", stderr);
+    cli_put_text(stderr, m->found[0] ? m->found : "(none)");
+    putc('\n', stderr);
 }
 
 /* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the

@@ -13,6 +13,8 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the
  * exit status it maps to (2 for unreadable paths, 1 otherwise). */
 int cli_report(const char *path, const npydt_error *err);
+/* Write s with control characters and Unicode line breaks escaped. */
+void cli_put_text(FILE *out, const char *s);
 
 /* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

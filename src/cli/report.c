@@ -2,15 +2,46 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Names, keys and paths come from the file or the user and may hold line
+ * breaks or terminal controls: the line stays one line (for splitlines()
+ * too: U+0085, U+2028 and U+2029 break lines there) and inert. */
+void cli_put_text(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            static const char names[] = "0000000abtnvfr";
+            if (*p >= '\a' && *p <= '\r')
+                fprintf(out, "\\%c", names[*p]);
+            else
+                fprintf(out, "\\x%02x", *p);
+        } else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 controls */
+            fprintf(out, "\\u%04x", p[1]);
+            p++;
+        } else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            fprintf(out, "\\u%04x", 0x2000 + p[2] - 0x80);
+            p += 2;
+        } else {
+            putc(*p, out);
+        }
+    }
+}
 
 int cli_report(const char *path, const npydt_error *err)
 {
-    fprintf(stderr, "%s: %s: ", path, npydt_status_name(err->code));
+    cli_put_text(stderr, path);
+    fprintf(stderr, ": %s: ", npydt_status_name(err->code));
     if (err->offset != NPYDT_NO_OFFSET)
         fprintf(stderr, "header offset %zu: ", err->offset);
-    if (err->path[0])
-        fprintf(stderr, "field %s: ", err->path);
-    fprintf(stderr, "%s\n", err->message);
+    if (err->path[0]) {
+        fputs("field ", stderr);
+        cli_put_text(stderr, err->path);
+        fputs(": ", stderr);
+    }
+    cli_put_text(stderr, err->message);
+    putc('\n', stderr);
     /* unreadable paths, bad arguments and field paths that the file does
      * not have are the caller's mistakes, and a lack of memory is no fault
      * of the file (status 1 would call a valid file invalid, or say for
@@ -23,11 +54,21 @@ int cli_report(const char *path, const npydt_error *err)
 
 int cli_usage_error(const char *fmt, ...)
 {
+    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    fputs("npydt: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    char *text = small;
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL) {
+        va_start(ap, fmt);
+        vsnprintf(text, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    fputs("npydt: ", stderr);
+    cli_put_text(stderr, text ? text : small);
+    putc('\n', stderr);
+    if (text != small)
+        free(text);
     return EXIT_USAGE;
 }

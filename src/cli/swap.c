@@ -111,7 +111,9 @@ static int pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
 
 static int io_error(const char *path, const char *what)
 {
-    fprintf(stderr, "%s: i/o error: %s: %s\n", path, what, strerror(errno));
+    int e = errno;
+    cli_put_text(stderr, path);
+    fprintf(stderr, ": i/o error: %s: %s\n", what, strerror(e));
     return EXIT_USAGE;
 }
 
