@@ -148,9 +148,12 @@ static bool lit_is_int(const struct lit *v)
 npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
                                const struct lit *v, size_t off, const npydt_dtype **out)
 {
-    if (base->cls == NPYDT_SCALAR && base->itemsize == 0 &&
-        (base->kind == 'S' || base->kind == 'U' || base->kind == 'V')) {
-        /* ('S', 5) sets the size of an unsized flexible type */
+    /* NumPy's unsized types: size 0 and no fields, which a subarray of
+     * size 0 such as ('<i4', (0,)) is too */
+    if ((base->cls == NPYDT_SCALAR && base->itemsize == 0 &&
+         (base->kind == 'S' || base->kind == 'U' || base->kind == 'V')) ||
+        (base->cls == NPYDT_SUBARRAY && base->itemsize == 0)) {
+        /* ('S', 5) sets the size of an unsized type */
         if (!lit_is_int(v) || v->u.num.neg || v->u.num.big || v->u.num.mag > NPYDT_MAX_ITEMSIZE)
             return set_error(c->err, NPYDT_E_VALUE, off, c->path,
                              "invalid itemsize in generic type tuple");
@@ -158,9 +161,16 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
         if (base->kind == 'U' && !(ck_mul(size, 4, &size) && size <= NPYDT_MAX_ITEMSIZE))
             return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
                              "unicode itemsize does not fit a C int");
-        npydt_dtype *dt = dtype_new_scalar(c, base->kind, base->byteorder, size);
-        if (!dt)
+        npydt_dtype *dt;
+        if (base->cls == NPYDT_SUBARRAY) {
+            /* the same empty subarray taking up `size` bytes */
+            if (!(dt = arena_alloc(c->arena, sizeof *dt)))
+                return set_nomem(c->err);
+            *dt = *base;
+            dt->itemsize = size;
+        } else if (!(dt = dtype_new_scalar(c, base->kind, base->byteorder, size))) {
             return set_nomem(c->err);
+        }
         *out = dt;
         return NPYDT_OK;
     }

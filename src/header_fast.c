@@ -269,8 +269,7 @@ static bool field(struct fast *f, uint64_t *offset)
         /* ('S0', (5,)) is an error, (type, ()) is type: the general
          * parser's dtype_apply_shape has the last word on those */
         if (ndim) {
-            if (dt->cls == NPYDT_SCALAR && dt->itemsize == 0 &&
-                (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V'))
+            if (dt->itemsize == 0 && dt->cls != NPYDT_STRUCT)
                 return false;
             npydt_status st = dtype_make_subarray(f->c, dt, dims, ndim, 0, &dt);
             if (st != NPYDT_OK)

@@ -115,6 +115,18 @@ static void padding_entry(struct outbuf *o, uint64_t n)
     out_printf(o, "('', '|V%llu')", (unsigned long long)n);
 }
 
+/* An empty subarray given a size of its own, as (('<i4', (0,)), 2) gives
+ * it: NumPy reads its own spelling, ('<i4', (0,)), back without the size. */
+static bool sized_apart(const npydt_dtype *dt)
+{
+    if (dt->cls != NPYDT_SUBARRAY)
+        return false;
+    uint64_t items = 1;   /* each factor fits a C int, and so does the product or one is 0 */
+    for (size_t i = 0; i < dt->ndim; i++)
+        items *= dt->shape[i];
+    return items * dt->base->itemsize != dt->itemsize;
+}
+
 /* numpy.core._internal._array_descr, printed with Python's repr. */
 static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
 {
@@ -124,10 +136,14 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
         return;
     case NPYDT_SUBARRAY:
         out_putc(o, '(');
+        if (sized_apart(dt))
+            out_putc(o, '(');
         descr_repr(o, dt->base, latin1);
         out_puts(o, ", ");
         shape_repr(o, dt->shape, dt->ndim);
         out_putc(o, ')');
+        if (sized_apart(dt))
+            out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
         return;
     case NPYDT_STRUCT: {
         uint64_t offset = 0;
@@ -154,7 +170,7 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
                 pyrepr(o, f->name, latin1);
             }
             out_puts(o, ", ");
-            if (f->dtype->cls == NPYDT_SUBARRAY) {
+            if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
                 descr_repr(o, f->dtype->base, latin1);
                 out_puts(o, ", ");
                 shape_repr(o, f->dtype->shape, f->dtype->ndim);

@@ -353,6 +353,38 @@ static void test_dtype_unsized_flexible_with_int_sets_itemsize(void **state)
     assert_canonical("('<U', 3)", 0, "'<U3'");
 }
 
+/* NumPy counts a subarray of size 0 as unsized too: an int after it is its
+ * size in bytes, and a shape after it is an error. */
+static void test_dtype_empty_subarray_with_int_takes_that_size(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', ('<i4', (0,)), 2), ('b', '|u1')]");
+    assert_int_equal(npydt_dtype_itemsize(dt), 3);
+    assert_int_equal(npydt_dtype_field_offset(dt, 1), 2);
+    const npydt_dtype *a = npydt_dtype_field_dtype(dt, 0);
+    assert_int_equal(npydt_dtype_get_class(a), NPYDT_SUBARRAY);
+    assert_int_equal(npydt_dtype_shape(a)[0], 0);
+    assert_int_equal(npydt_dtype_itemsize(a), 2);
+    npydt_dtype_free(dt);
+    /* written so that it reads back the same (NumPy's own spelling loses the size) */
+    assert_canonical("[('a', ('<i4', (0,)), 2), ('b', '|u1')]", 0,
+                     "[('a', (('<i4', (0,)), 2)), ('b', '|u1')]");
+    assert_canonical("[('a', (('<i4', (0,)), 2)), ('b', '|u1')]", 0,
+                     "[('a', (('<i4', (0,)), 2)), ('b', '|u1')]");
+    assert_canonical("[('a', ('(0,)i4', 2), (3,))]", 0, "[('a', (('<i4', (0,)), 2), (3,))]");
+    assert_canonical("[('a', ('<i4', (0,)), 0)]", 0, "[('a', '<i4', (0,))]");
+}
+
+static void test_dtype_empty_subarray_with_shape_is_refused(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit("[('a', ('<i4', (0,)), (3,))]", &dt, &err), NPYDT_E_VALUE);
+    assert_string_equal(err.message, "invalid itemsize in generic type tuple");
+    assert_string_equal(err.path, "a");
+}
+
 static void test_dtype_subarray_bytes_must_fit_c_int(void **state)
 {
     (void)state;
@@ -479,6 +511,8 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_nested_subarrays_are_not_collapsed),
     cmocka_unit_test(test_dtype_shape_one_as_int_means_no_subarray),
     cmocka_unit_test(test_dtype_unsized_flexible_with_int_sets_itemsize),
+    cmocka_unit_test(test_dtype_empty_subarray_with_int_takes_that_size),
+    cmocka_unit_test(test_dtype_empty_subarray_with_shape_is_refused),
     cmocka_unit_test(test_dtype_subarray_bytes_must_fit_c_int),
     cmocka_unit_test(test_dtype_empty_struct),
     cmocka_unit_test(test_dtype_leaves_flatten_nesting_and_subarrays),
