@@ -106,6 +106,13 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             }
             continue;
         }
+        if (*s == '\r') {
+            /* Python reads CR and CRLF in source text as a newline, also
+             * inside a triple-quoted string */
+            out[n++] = '\n';
+            s += s + 1 < e && s[1] == '\n' ? 2 : 1;
+            continue;
+        }
         if (*s != '\\' || raw) {
             /* raw strings keep backslashes; what follows one is read as
              * any other character (a non-ASCII one decoded above) */

@@ -52,6 +52,22 @@ static void test_literal_raw_and_unicode_prefixes(void **state)
     npydt_dtype_free(dt);
 }
 
+/* Python reads CR and CRLF in source text as one newline, also inside a
+ * triple-quoted string (a single-quoted one cannot hold a line break). */
+static void test_literal_carriage_returns_in_triple_quoted_strings_become_newlines(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('''a\rb''', '<i4'), ('''c\r\nd\r''', '<i4'), "
+                                         "(r'''e\\\r\nf''', '<i4')]");
+    assert_string_equal(npydt_dtype_field_name(dt, 0), "a\nb");
+    assert_string_equal(npydt_dtype_field_name(dt, 1), "c\nd\n");
+    assert_string_equal(npydt_dtype_field_name(dt, 2), "e\\\nf");
+    npydt_dtype_free(dt);
+    npydt_error err;
+    assert_int_equal(npydt_dtype_parse_literal("[('a\rb', '<i4')]", 16, NULL, &dt, &err),
+                     NPYDT_E_SYNTAX);
+}
+
 static void test_literal_long_suffix_only_in_versions_1_and_2(void **state)
 {
     (void)state;
@@ -230,6 +246,7 @@ TEST_LIST("literal",
     cmocka_unit_test(test_literal_escapes_decode),
     cmocka_unit_test(test_literal_adjacent_strings_concatenate),
     cmocka_unit_test(test_literal_raw_and_unicode_prefixes),
+    cmocka_unit_test(test_literal_carriage_returns_in_triple_quoted_strings_become_newlines),
     cmocka_unit_test(test_literal_long_suffix_only_in_versions_1_and_2),
     cmocka_unit_test(test_literal_comments_and_line_continuations),
     cmocka_unit_test(test_literal_integer_spellings),
