@@ -100,17 +100,6 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
     return p;
 }
 
-char *arena_strndup_chunk(struct arena *ar, const char *s, size_t len)
-{
-    char *d = len < SIZE_MAX ? arena_alloc_chunk(ar, len + 1) : NULL;
-    if (d) {
-        if (len)
-            memcpy(d, s, len);
-        d[len] = '\0';
-    }
-    return d;
-}
-
 void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size)
 {
     if (size > SIZE_MAX - sizeof(struct arena_chunk))

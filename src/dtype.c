@@ -22,6 +22,14 @@ static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f
 {
     const struct dtype_totals *d = &f->dtype->totals;
     uint64_t n = f->name_len;
+    if (f->dtype->cls == NPYDT_SCALAR && !f->title) {   /* most fields: what follows for {1 leaf} */
+        t->leaves = sat_add(t->leaves, 1);
+        t->fields = sat_add(t->fields, 1);
+        t->path_bytes = sat_add(t->path_bytes, n + 1);
+        t->path_bytes_dotted = sat_add(t->path_bytes_dotted, n + 2);
+        t->name_bytes = sat_add(t->name_bytes, n + 1);
+        return;
+    }
     t->leaves = sat_add(t->leaves, d->leaves);
     t->fields = sat_add(t->fields, sat_add(d->fields, 1));
     /* as the root: the name and its NUL, then the subtree below the name */

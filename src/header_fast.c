@@ -19,6 +19,14 @@
  * 8 bytes, which hold no NUL, and so no two share a word). */
 #define TYPE_CACHE 32
 
+/* A word loaded from memory, as the little-endian number its bytes spell
+ * (the cache keys put the string's first byte lowest). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NPYDT_LITTLE_ENDIAN_WORD(w) __builtin_bswap64(w)
+#else
+#define NPYDT_LITTLE_ENDIAN_WORD(w) (w)
+#endif
+
 struct cached_type {
     uint64_t key;   /* 0: empty */
     const npydt_dtype *dt;
@@ -179,6 +187,36 @@ static bool shape(struct fast *f, uint64_t *dims, size_t *ndim, size_t max)
     return true;
 }
 
+/* np.save's numeric type strings ('<f8', '|b1', '>c16'), straight to the
+ * shared nodes; NULL for any other string, which typestr_parse reads. */
+static const npydt_dtype *numeric_typestr(const char *s, size_t n)
+{
+    if (n < 3 || n > 4)
+        return NULL;
+    unsigned size = (unsigned)(unsigned char)s[2] - '0';
+    if (size == 0 || size > 9)
+        return NULL;
+    if (n == 4) {
+        unsigned d = (unsigned)(unsigned char)s[3] - '0';
+        if (d > 9)
+            return NULL;
+        size = size * 10 + d;
+    }
+    char order = s[0], kind = s[1];
+    bool ok = false;
+    if (order == '|') {
+        ok = size == 1 && (kind == 'b' || kind == 'i' || kind == 'u');
+    } else if (order == '<' || order == '>') {
+        switch (kind) {
+        case 'i': case 'u': ok = size == 2 || size == 4 || size == 8; break;
+        case 'f': ok = size == 2 || size == 4 || size == 8 || size == 16; break;
+        case 'c': ok = size == 8 || size == 16 || size == 32; break;
+        default: break;
+        }
+    }
+    return ok ? dtype_shared_scalar(kind, order, size) : NULL;
+}
+
 static bool typestr(struct fast *f, const npydt_dtype **out)
 {
     const char *s;
@@ -192,19 +230,28 @@ static bool typestr(struct fast *f, const npydt_dtype **out)
             memset(f->cache, 0, sizeof f->cache);
             f->cache_ready = true;
         }
-        for (size_t i = 0; i < n; i++)
-            key |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        if (f->end - s >= 8) {   /* one load, the bytes past the string masked off */
+            memcpy(&key, s, 8);
+            key = NPYDT_LITTLE_ENDIAN_WORD(key);
+            if (n < 8)
+                key &= ((uint64_t)1 << (8 * n)) - 1;
+        } else {
+            for (size_t i = 0; i < n; i++)
+                key |= (uint64_t)(unsigned char)s[i] << (8 * i);
+        }
         slot = &f->cache[(key * 0x9e3779b97f4a7c15ull) >> 59];
         if (slot->key == key) {
             *out = slot->dt;
             return true;
         }
     }
-    npydt_status st = typestr_parse(f->c, s, n, 0, out);
-    if (st == NPYDT_E_NOMEM)
-        f->nomem = true;
-    if (st != NPYDT_OK)
-        return false;
+    if (!(*out = numeric_typestr(s, n))) {
+        npydt_status st = typestr_parse(f->c, s, n, 0, out);
+        if (st == NPYDT_E_NOMEM)
+            f->nomem = true;
+        if (st != NPYDT_OK)
+            return false;
+    }
     if (slot && (*out)->cls == NPYDT_SCALAR)
         *slot = (struct cached_type){key, *out};
     return true;

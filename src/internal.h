@@ -66,7 +66,6 @@ void arena_init(struct arena *ar, const npydt_allocator *alloc);
 /* Size the first chunk for a parse of text_len bytes (before any allocation). */
 void arena_expect(struct arena *ar, size_t text_len);
 void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
-char *arena_strndup_chunk(struct arena *ar, const char *s, size_t len); /* arena_strndup's */
 
 /* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */
 static inline void *arena_alloc_raw(struct arena *ar, size_t size)
@@ -91,19 +90,51 @@ static inline void *arena_alloc(struct arena *ar, size_t size)
 
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
 void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size); /* not zeroed */
-/* A NUL-terminated copy of s[0..len), unaligned: most of a large header's
- * names are a few bytes, which alignment would double. */
-static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
+/* memcpy for the few bytes of a name or path, without a call: every read
+ * and write stays inside [0, n). */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n && n < 4) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    } else if (n) {
+        memcpy(d, s, n);
+    }
+}
+
+/* Room for a string of len bytes and its NUL, unaligned: most of a large
+ * header's names are a few bytes, which alignment would double. */
+static inline char *arena_alloc_str(struct arena *ar, size_t len)
 {
     if (len < ar->cap - ar->used && ar->base) {
         ar->cap -= len + 1;
-        char *d = (char *)ar->base + ar->cap;
-        if (len)
-            memcpy(d, s, len);
-        d[len] = '\0';
-        return d;
+        return (char *)ar->base + ar->cap;
     }
-    return arena_strndup_chunk(ar, s, len);
+    return len < SIZE_MAX ? arena_alloc_chunk(ar, len + 1) : NULL;
+}
+
+/* A NUL-terminated copy of s[0..len). */
+static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
+{
+    char *d = arena_alloc_str(ar, len);
+    if (d) {
+        copy_small(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
 }
 
 /* A growable array outside the arena (a stack of entries being read)

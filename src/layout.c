@@ -97,12 +97,13 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
             if (!plen) {
                 w->path = f->name;   /* a top-level field's path is its name */
             } else {
-                char *p = arena_alloc_raw(w->c->arena, w->path_len + 1);
+                char *p = arena_alloc_str(w->c->arena, w->path_len);
                 if (!p)
                     return set_nomem(w->c->err);
-                memcpy(p, parent, plen);
+                copy_small(p, parent, plen);
                 p[plen] = '.';
-                memcpy(p + w->path_len - nlen, f->name, nlen + 1);
+                copy_small(p + plen + 1, f->name, nlen);
+                p[w->path_len] = '\0';
                 w->path = p;
             }
             /* a scalar field is a leaf straight away: walk's checks on it
