@@ -325,7 +325,7 @@ static size_t first_duplicate_names(const struct npydt_field *specs, size_t n)
 /* Names whose slots are being fetched ahead of their insertion: a large
  * header's table is far bigger than the caches, and every insertion
  * would otherwise wait for its slot. */
-#define NAMES_AHEAD 8u
+#define NAMES_AHEAD 16u
 
 struct pending_name {
     uint64_t key;

@@ -221,7 +221,9 @@ static bool names_fit_latin1(const npydt_dtype *dt)
                 for (size_t j = 0; j < len;) {
                     uint32_t cp;
                     size_t n = utf8_decode(s + j, len - j, &cp);
-                    if (n == 0 || cp > 0xFF)
+                    /* repr escapes what is not printable: only the rest
+                     * must fit latin-1, as NumPy checks its header */
+                    if (n == 0 || (cp > 0xFF && unicode_is_printable(cp)))
                         return false;
                     j += n;
                 }

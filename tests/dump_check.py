@@ -204,10 +204,17 @@ def _esc(cp):
     return "\\u%04x" % cp
 
 
+def _breaks_lines(cp):
+    """C1 controls, U+2028 and U+2029: JSON may hold them raw, but
+    splitlines() breaks lines at them, so the command escapes them."""
+    return 0x80 <= cp <= 0x9f or cp in (0x2028, 0x2029)
+
+
 def _key(s):
     """A field name as the command's JSON keys spell it."""
     short = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-    return '"' + "".join(short.get(c) or (_esc(ord(c)) if ord(c) < 0x20 or ord(c) == 0x7f else c)
+    return '"' + "".join(short.get(c) or (_esc(ord(c)) if ord(c) < 0x20 or ord(c) == 0x7f or
+                                          _breaks_lines(ord(c)) else c)
                          for c in s) + '"'
 
 
@@ -219,7 +226,8 @@ def _string(kind, s):
         cp = ord(c)
         if c in '"\\':
             out.append("\\" + c)
-        elif cp < 0x20 or cp == 0x7f or (kind == "S" and cp >= 0x80) or 0xD800 <= cp < 0xE000:
+        elif (cp < 0x20 or cp == 0x7f or (kind == "S" and cp >= 0x80) or 0xD800 <= cp < 0xE000
+              or _breaks_lines(cp)):
             out.append(_esc(cp))
         else:
             out.append(c)

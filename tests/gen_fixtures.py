@@ -157,6 +157,10 @@ def good_fixtures():
         add("scalar_U3_%s" % tag, "unicode incl. astral, inner NUL",
             mkarr(["\xe9t\xe9", "\u6f22\u5b57", "\U0001f600!", "", "a\x00b",
                    '"\\\n'], bo + "U3"))
+    add("scalar_U3_line_breaks", "unicode line breaks that JSON keeps raw but splitlines() splits at",
+        mkarr(["a\u2028b", "c\x85d", "e\u2029", "\x1c\x1d\x1e", "\x0b\x0c\r"], "<U3"))
+    add("struct_name_line_break", "a field name with U+2028",
+        np.zeros(2, [("a\u2028b", "<i4"), ("c\x85", "|u1")]))
     add("scalar_V8", "raw void",
         np.frombuffer(bytes(range(8)) + b"\xff" * 8 + bytes(8), "|V8"))
     add("scalar_V0", "zero-size void", np.zeros(2, "|V0"))

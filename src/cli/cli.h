@@ -5,6 +5,7 @@
 
 #include "npydt.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit statuses of every subcommand (../shared/spec/cli-json.md). */
@@ -20,6 +21,10 @@ void cli_put_text(FILE *out, const char *s);
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* JSON output helpers (locale independent). */
+/* Does s start with a C1 control, U+2028 or U+2029 (in UTF-8)? JSON text
+ * may hold them raw, but Python's splitlines() breaks lines at them, so
+ * the command's output writes them as \uXXXX. */
+bool json_breaks_lines(const unsigned char *s, size_t n);
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);

@@ -286,7 +286,8 @@ static void put_bytes_string(FILE *out, const unsigned char *s, size_t n)
 }
 
 /* U: the library's UTF-8, in which a lone surrogate is a 3-byte sequence
- * ED A0..BF xx; JSON gets it as \udXXX, controls as \u00XX. */
+ * ED A0..BF xx; JSON gets it as \udXXX, controls and line breaks (which
+ * split a line for Python's splitlines()) as \uXXXX. */
 static void put_utf8_string(FILE *out, const unsigned char *s, size_t n)
 {
     putc('"', out);
@@ -307,8 +308,11 @@ static void put_utf8_string(FILE *out, const unsigned char *s, size_t n)
         size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
         if (i + len > n)
             len = n - i;
-        if (len == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0) {
-            put_escape(out, ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) | (s[i + 2] & 0x3Fu));
+        if ((len == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0) ||
+            json_breaks_lines(s + i, len)) {
+            put_escape(out, len == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
+                                     : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
+                                           (s[i + 2] & 0x3Fu));
         } else {
             fwrite(s + i, 1, len, out);
         }

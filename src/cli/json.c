@@ -3,6 +3,12 @@
 
 #include <string.h>
 
+bool json_breaks_lines(const unsigned char *s, size_t n)
+{
+    return (n >= 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f) ||
+           (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9));
+}
+
 void json_string_n(FILE *out, const char *s, size_t len)
 {
     putc('"', out);
@@ -15,10 +21,16 @@ void json_string_n(FILE *out, const char *s, size_t len)
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (c < 0x20 || c == 0x7f)
+            if (c < 0x20 || c == 0x7f) {
                 fprintf(out, "\\u%04x", c);
-            else
+            } else if (json_breaks_lines((const unsigned char *)s + i, len - i)) {
+                unsigned cp = c == 0xc2 ? (unsigned char)s[i + 1]
+                                        : 0x2000u + ((unsigned char)s[i + 2] - 0x80u);
+                fprintf(out, "\\u%04x", cp);
+                i += c == 0xc2 ? 1 : 2;
+            } else {
                 putc(c, out);   /* UTF-8 passes through */
+            }
         }
     }
     putc('"', out);
