@@ -421,6 +421,48 @@ MEMORY_TEST(shape_tuples)
 MEMORY_TEST(comments)
 MEMORY_TEST(many_empty_tuples)
 
+/* Without a caller's allocator, blocks of 4 MiB and more are mapped
+ * directly (and grown by remapping): a header whose field stack, leaf table
+ * and name table pass that size parses to the same result. */
+static void test_bounds_header_past_4_mib_of_tables_with_the_default_allocator(void **state)
+{
+    (void)state;
+    enum { N = 300000 };   /* 12 MB of fields, 17 MB of leaves, 4 MB of hash slots */
+    struct text t = {0};
+    put(&t, "\x93NUMPY\x02");
+    put_n(&t, "\x01", 5);   /* version 2.0, then the length, set below */
+    size_t start = t.len;
+    put(&t, "{'descr': [");
+    for (size_t i = 0; i < N; i++)
+        putf(&t, "%s('f%06zu', '<f8')", i ? ", " : "", i);
+    put(&t, "], 'fortran_order': False, 'shape': (0,), }\n");
+    t.s[6] = 2;
+    t.s[7] = 0;
+    uint32_t hlen = (uint32_t)(t.len - start);
+    for (int k = 0; k < 4; k++)
+        t.s[8 + k] = (char)((hlen >> (8 * k)) & 0xff);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_header_bytes = (size_t)64 << 20;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_OK);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    assert_int_equal(npydt_dtype_nfields(dt), N);
+    assert_string_equal(npydt_dtype_field_name(dt, N - 1), "f299999");
+    assert_int_equal(npydt_dtype_field_offset(dt, N - 1), 8 * (N - 1));
+    size_t nleaves;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+    assert_int_equal(nleaves, N);
+    assert_string_equal(leaves[N / 2].path, "f150000");
+    npydt_header_free(h);
+    /* a repeated name among them is still found */
+    memcpy(strstr(t.s + start, "'f299999'"), "'f000007'", 9);   /* the text has no NUL */
+    assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name 'f000007' already used as a name or title");
+    free(t.s);
+}
+
 static void test_bounds_long_paths_over_many_fields_is_limit_error(void **state)
 {
     (void)state;
@@ -507,6 +549,7 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_memory_per_byte_shape_tuples),
     cmocka_unit_test(test_bounds_memory_per_byte_comments),
     cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
+    cmocka_unit_test(test_bounds_header_past_4_mib_of_tables_with_the_default_allocator),
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_is_limit_error),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
     cmocka_unit_test(test_bounds_paths_below_empty_names_are_counted_without_dots),
