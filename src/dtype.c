@@ -92,6 +92,29 @@ const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t items
     return &builtin_ordered[k][__builtin_ctzll(itemsize)][byteorder == '>'];
 }
 
+#define DATETIME(k, bo, u)                                                                \
+    {.cls = NPYDT_SCALAR, .kind = (k), .byteorder = (bo), .unit = (u), .unit_count = 1,   \
+     .itemsize = 8, .totals = {.leaves = 1}}
+#define UNITS(k, bo)                                                                      \
+    {DATETIME(k, bo, 0), DATETIME(k, bo, 1), DATETIME(k, bo, 2), DATETIME(k, bo, 3),      \
+     DATETIME(k, bo, 4), DATETIME(k, bo, 5), DATETIME(k, bo, 6), DATETIME(k, bo, 7),      \
+     DATETIME(k, bo, 8), DATETIME(k, bo, 9), DATETIME(k, bo, 10), DATETIME(k, bo, 11),    \
+     DATETIME(k, bo, 12), DATETIME(k, bo, 13)}
+
+/* [M, m][<, >][unit], multiplier 1 */
+static const npydt_dtype builtin_datetime[2][2][NPYDT_UNIT_GENERIC + 1] = {
+    {UNITS('M', '<'), UNITS('M', '>')},
+    {UNITS('m', '<'), UNITS('m', '>')},
+};
+
+const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit)
+{
+    if ((kind != 'M' && kind != 'm') || (byteorder != '<' && byteorder != '>') || unit < 0 ||
+        unit > NPYDT_UNIT_GENERIC)
+        return NULL;
+    return &builtin_datetime[kind == 'm'][byteorder == '>'][unit];
+}
+
 npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder, uint64_t itemsize)
 {
     npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);

@@ -217,6 +217,69 @@ static const npydt_dtype *numeric_typestr(const char *s, size_t n)
     return ok ? dtype_shared_scalar(kind, order, size) : NULL;
 }
 
+/* The unit of np.save's datetime metadata: "" (generic) or "[ns]". */
+static int saved_unit(const char *s, size_t n)
+{
+    static const char names[][3] = {"Y", "M", "W", "D", "h", "m", "s", "ms",
+                                    "us", "ns", "ps", "fs", "as"};
+    if (n == 0)
+        return NPYDT_UNIT_GENERIC;
+    if ((n != 3 && n != 4) || s[0] != '[' || s[n - 1] != ']')
+        return -1;
+    for (int u = 0; u < (int)(sizeof names / sizeof names[0]); u++)
+        if (names[u][0] == s[1] && names[u][1] == (n == 4 ? s[2] : '\0'))
+            return u;
+    return -1;
+}
+
+/* A decimal number as repr writes it (no sign, no leading zero) that fits
+ * an itemsize. */
+static bool saved_size(const char *s, size_t n, uint64_t *v)
+{
+    if (n == 0 || n > 10 || (n > 1 && s[0] == '0'))
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return x <= NPYDT_MAX_ITEMSIZE;
+}
+
+/* np.save's type strings read directly: numeric and datetime types are
+ * shared nodes, S, U and V get a node of their size. NULL for any other
+ * string (typestr_parse reads it), and out of memory (f->nomem set). */
+static const npydt_dtype *saved_typestr(struct fast *f, const char *s, size_t n)
+{
+    if (n < 3)
+        return NULL;
+    char order = s[0], kind = s[1];
+    uint64_t size;
+    switch (kind) {
+    case 'M':
+    case 'm':
+        return s[2] == '8' ? dtype_shared_datetime(kind, order, saved_unit(s + 3, n - 3)) : NULL;
+    case 'S':
+    case 'V':
+    case 'U': {
+        if (!saved_size(s + 2, n - 2, &size) || (order == '|') == (kind == 'U'))
+            return NULL;
+        if (kind == 'U' && (order != '<' && order != '>'))
+            return NULL;
+        if (kind == 'U' && (size *= 4) > NPYDT_MAX_ITEMSIZE)
+            return NULL;
+        npydt_dtype *dt = dtype_new_scalar(f->c, kind, order, size);
+        if (!dt)
+            f->nomem = true;
+        return dt;
+    }
+    default:
+        return numeric_typestr(s, n);
+    }
+}
+
 static bool typestr(struct fast *f, const npydt_dtype **out)
 {
     const char *s;
@@ -245,7 +308,9 @@ static bool typestr(struct fast *f, const npydt_dtype **out)
             return true;
         }
     }
-    if (!(*out = numeric_typestr(s, n))) {
+    if (!(*out = saved_typestr(f, s, n))) {
+        if (f->nomem)
+            return false;
         npydt_status st = typestr_parse(f->c, s, n, 0, out);
         if (st == NPYDT_E_NOMEM)
             f->nomem = true;

@@ -283,6 +283,9 @@ npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
 /* A read-only node shared by every parse for numeric kinds (b i u f c O),
  * or NULL for any other kind, size or order. */
 const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
+/* The same for a datetime (kind M or m) of the given unit and multiplier
+ * 1, or NULL for any other kind, order or unit. */
+const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);
 /* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
 npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,68 @@ static void both_paths_agree(const char *path, const unsigned char *buf, size_t 
     free(copy);
 }
 
+/* A header of np.save's shape with descr D, padded to a multiple of 64;
+ * extra_space puts one more space after "'descr':", which only the general
+ * grammar reads. */
+static unsigned char *header_with_descr(const char *d, bool extra_space, size_t *len)
+{
+    char text[512];
+    int n = snprintf(text, sizeof text, "{'descr':%s %s, 'fortran_order': False, 'shape': (0,), }",
+                     extra_space ? " " : "", d);
+    assert_true(n > 0 && (size_t)n < sizeof text - 80);
+    size_t hlen = ((size_t)n + 1 + 10 + 63) / 64 * 64 - 10;
+    unsigned char *b = malloc(10 + hlen);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY\x01\x00", 8);
+    b[8] = (unsigned char)(hlen & 0xff);
+    b[9] = (unsigned char)(hlen >> 8);
+    memcpy(b + 10, text, (size_t)n);
+    memset(b + 10 + n, ' ', hlen - (size_t)n - 1);
+    b[10 + hlen - 1] = '\n';
+    *len = 10 + hlen;
+    return b;
+}
+
+/* np.save's type strings are read directly; every one, and every string
+ * close to one, must mean what the general grammar makes of it. */
+static void test_header_type_strings_read_directly_mean_what_the_grammar_reads(void **state)
+{
+    (void)state;
+    static const char *const types[] = {
+        "'|b1'", "'|i1'", "'|u1'", "'<i2'", "'>i4'", "'<u8'", "'>f2'", "'<f4'", "'>f8'",
+        "'<f16'", "'<c8'", "'>c16'", "'<c32'", "'<i1'", "'|i2'", "'<b1'", "'<f1'", "'<i16'",
+        "'<f08'", "'<c4'", "'=f8'", "'|f8'", "'|O'", "'<M8'", "'>m8'", "'<M8[Y]'",
+        "'<M8[M]'", "'>M8[W]'", "'<M8[D]'", "'<m8[h]'", "'<m8[m]'", "'<M8[s]'", "'>M8[ms]'",
+        "'<M8[us]'", "'<M8[ns]'", "'>m8[ps]'", "'<m8[fs]'", "'<M8[as]'", "'<M8[25s]'",
+        "'<M8[x]'", "'<M8[ns'", "'|M8[ns]'", "'<M4[ns]'", "'|S0'", "'|S5'", "'|S16'",
+        "'|S05'", "'<S5'", "'|V0'", "'|V8'", "'<V8'", "'<U0'", "'<U3'", "'>U7'", "'|U3'",
+        "'<U536870911'", "'<U536870912'", "'|S2147483647'", "'|S2147483648'", "'|S99999999999'",
+        "'<i'", "'f8'", "'d'",
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        for (int in_struct = 0; in_struct < 2; in_struct++) {
+            char d[96];
+            snprintf(d, sizeof d, in_struct ? "[('a', %s), ('b', %s)]" : "%s", types[i],
+                     types[i]);
+            size_t la, lb;
+            unsigned char *a = header_with_descr(d, false, &la), *b = header_with_descr(d, true, &lb);
+            npydt_header *ha = NULL, *hb = NULL;
+            npydt_error ea, eb;
+            npydt_status sa = npydt_parse_buffer(a, la, NULL, &ha, &ea);
+            npydt_status sb = npydt_parse_buffer(b, lb, NULL, &hb, &eb);
+            if (sa != sb)
+                fail_msg("%s: %s directly, %s by the grammar", d, npydt_status_name(sa),
+                         npydt_status_name(sb));
+            if (sa == NPYDT_OK && !npydt_dtype_equal(npydt_header_dtype(ha), npydt_header_dtype(hb)))
+                fail_msg("%s: the two readings differ", d);
+            npydt_header_free(ha);
+            npydt_header_free(hb);
+            free(a);
+            free(b);
+        }
+    }
+}
+
 static void test_header_np_save_shape_and_general_grammar_agree(void **state)
 {
     (void)state;
@@ -258,6 +321,7 @@ static void test_header_np_save_shape_and_general_grammar_agree(void **state)
 
 TEST_LIST("header",
     cmocka_unit_test(test_header_np_save_shape_and_general_grammar_agree),
+    cmocka_unit_test(test_header_type_strings_read_directly_mean_what_the_grammar_reads),
     cmocka_unit_test(test_header_object_arrays_need_no_count_times_itemsize_bytes),
     cmocka_unit_test(test_header_write_matches_np_save_for_every_fixture),
     cmocka_unit_test(test_header_descr_print_parse_is_identity_for_every_fixture),
