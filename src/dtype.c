@@ -331,13 +331,23 @@ static size_t first_duplicate_pairwise(const struct npydt_field *specs, size_t n
     return SIZE_MAX;
 }
 
-/* The same without titles. */
+/* The same without titles. A name is compared with the earlier ones only
+ * when one of them shares its bit of a 64-bit signature (length, first and
+ * last byte): distinct names rarely do. */
 static size_t first_duplicate_names(const struct npydt_field *specs, size_t n)
 {
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = 0; j < i; j++)
-            if (same_name(specs[i].name, specs[i].name_len, specs[j].name, specs[j].name_len))
-                return 2 * i;
+    uint64_t seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = specs[i].name_len;
+        const unsigned char *s = (const unsigned char *)specs[i].name;
+        unsigned sig = len ? (unsigned)(len + 7u * s[0] + 13u * s[len - 1]) & 63u : 0u;
+        uint64_t bit = (uint64_t)1 << sig;
+        if (seen & bit)
+            for (size_t j = 0; j < i; j++)
+                if (same_name(specs[i].name, len, specs[j].name, specs[j].name_len))
+                    return 2 * i;
+        seen |= bit;
+    }
     return SIZE_MAX;
 }
 

@@ -91,7 +91,7 @@ static bool plain_byte(unsigned char ch)
 
 /* The first byte of [p, end) that is not plain_byte, 16 bytes at a time
  * (x86-64 always has SSE2); names are most of a large header. */
-static const char *skip_plain(const char *p, const char *end)
+static inline __attribute__((always_inline)) const char *skip_plain(const char *p, const char *end)
 {
     const __m128i quote = _mm_set1_epi8('\''), bslash = _mm_set1_epi8('\\'),
                   del = _mm_set1_epi8(0x7f), space = _mm_set1_epi8(0x20);
@@ -124,7 +124,7 @@ static bool word_has_special(uint64_t w)
 }
 
 /* The first byte of [p, end) that is not plain_byte, a word at a time. */
-static const char *skip_plain(const char *p, const char *end)
+static inline __attribute__((always_inline)) const char *skip_plain(const char *p, const char *end)
 {
     for (uint64_t w; end - p >= 8; p += 8) {
         memcpy(&w, p, 8);

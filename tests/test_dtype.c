@@ -230,6 +230,26 @@ static void names_descr(char *buf, size_t size, char names[][16], size_t n)
     snprintf(buf + at, size - at, "]");
 }
 
+/* A few names are compared only where a cheap signature (length, first
+ * and last byte) repeats: names that share it but differ are kept, the
+ * first real repeat is found, empty names included. */
+static void test_dtype_repeated_name_among_few_is_found(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit("[('abc', '<i4'), ('axc', '<i4'), ('ac', '<i4')]", &dt, &err),
+                     NPYDT_OK);
+    npydt_dtype_free(dt);
+    assert_int_equal(parse_lit("[('x', '<i4'), ('y', '<i4'), ('x', '<f8')]", &dt, &err),
+                     NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name 'x' already used as a name or title");
+    assert_int_equal(parse_lit("[('', '<i4'), ('abc', '<i4'), ('axc', '<i4'), ('', '<f8')]",
+                               &dt, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name '' already used as a name or title");
+    assert_int_equal(err.offset, 46);   /* the repeating entry */
+}
+
 static void test_dtype_repeated_name_among_many_is_found(void **state)
 {
     (void)state;
@@ -503,6 +523,7 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_empty_name_subarray_is_padding_as_in_numpy),
     cmocka_unit_test(test_dtype_titles_are_kept_and_printed),
     cmocka_unit_test(test_dtype_duplicate_names_are_refused_with_path),
+    cmocka_unit_test(test_dtype_repeated_name_among_few_is_found),
     cmocka_unit_test(test_dtype_repeated_name_among_many_is_found),
     cmocka_unit_test(test_dtype_title_repeating_an_earlier_name_among_many_is_found),
     cmocka_unit_test(test_dtype_name_key_spreads_names_differing_in_their_last_bytes),
