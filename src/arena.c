@@ -12,7 +12,14 @@
  * free, so every parse paid a 4 KiB page fault per 4 KiB it wrote (a third
  * of the time of a 16 MB header). Sanitizer builds keep malloc, which they
  * watch. */
-#if defined(MAP_ANONYMOUS) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__)
+#define NPYDT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)   /* clang's spelling */
+#define NPYDT_ASAN 1
+#endif
+#endif
+#if defined(MAP_ANONYMOUS) && !defined(NPYDT_ASAN)
 #define BIG_BLOCK ((size_t)4 << 20)
 #else
 #define BIG_BLOCK SIZE_MAX
