@@ -47,7 +47,7 @@ struct entries {
 struct fast {
     const char *p, *end;
     struct dtype_ctx *c;
-    uint32_t depth;
+    uint32_t depth, max_depth;
     bool nomem;
     struct entries fields;
     bool cache_ready;   /* cache zeroed (on the first field's type) */
@@ -64,9 +64,10 @@ static bool lit(struct fast *f, const char *s, size_t n)
 
 #define LIT(f, s) lit((f), (s), sizeof(s) - 1)
 
+
 static bool open_bracket(struct fast *f, char ch)
 {
-    if (f->p >= f->end || *f->p != ch || ++f->depth > f->c->limits->max_depth)
+    if (f->p >= f->end || *f->p != ch || ++f->depth > f->max_depth)
         return false;
     f->p++;
     return true;
@@ -453,6 +454,7 @@ npydt_status header_fast(struct dtype_ctx *c, const char *text, size_t len, bool
     f.end = text + len;
     f.c = c;
     f.depth = 0;
+    f.max_depth = c->limits->max_depth;
     f.nomem = false;
     f.fields.v = f.fields.inline_v;
     f.fields.n = 0;
