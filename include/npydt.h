@@ -139,7 +139,10 @@ typedef enum npydt_unit {
 
 /* Class of a node. */
 NPYDT_API npydt_dtype_class npydt_dtype_get_class(const npydt_dtype *dt);
-/* Size of one element in bytes (always fits a C int, as in NumPy). */
+/* Size of one element in bytes (always fits a C int, as in NumPy). For a
+ * subarray it is the product of its shape times its base's size, except
+ * for an empty subarray given a size of its own, as NumPy reads
+ * (('<i4', (0,)), 2): no elements, 2 bytes. */
 NPYDT_API size_t npydt_dtype_itemsize(const npydt_dtype *dt);
 /* NumPy kind letter of a scalar ('f', 'S', 'M', ...); 'V' for struct and
  * subarray nodes. */
