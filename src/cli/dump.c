@@ -945,15 +945,16 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
 
 /* ---- the command --------------------------------------------------------------------- */
 
+/* A count of decimal digits; one too large for 64 bits means all. */
 static int parse_count(const char *s, uint64_t *out)
 {
     if (!*s)
         return -1;
     uint64_t v = 0;
     for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+        if (*s < '0' || *s > '9')
             return -1;
-        v = v * 10 + (uint64_t)(*s - '0');
+        v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*s - '0');
     }
     *out = v;
     return 0;
