@@ -299,9 +299,10 @@ again:
         /* NumPy's 'L' filter looks at the previous token: spaces and line
          * continuations are not tokens, newlines and comments are */
         [ \t\f]+ { p->last_was_int = after_int; goto again; }
-        "\\" "\r"? "\n" { p->last_was_int = after_int; goto again; }
+        /* a line ends at CR, LF or CRLF, as Python reads source text */
+        "\\" ("\r\n" | "\r" | "\n") { p->last_was_int = after_int; goto again; }
         [\r\n]+ { goto again; }
-        "#" [^\n\x00]* { goto again; }
+        "#" [^\r\n\x00]* { goto again; }
 
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }

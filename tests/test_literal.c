@@ -68,6 +68,24 @@ static void test_literal_carriage_returns_in_triple_quoted_strings_become_newlin
                      NPYDT_E_SYNTAX);
 }
 
+/* Comments and line continuations end at CR as well as LF, as Python's
+ * tokenizer reads a lone CR as a newline. */
+static void test_literal_carriage_return_ends_comments_and_continuations(void **state)
+{
+    (void)state;
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(parse_header("{'descr': '<i4', # c\r 'fortran_order': False, 'shape': (2,), }",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    assert_int_equal(parse_header("{'descr': '<i4', \\\r 'fortran_order': False, 'shape': (2,), }",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    assert_int_equal(parse_header("{'descr': '<i4', \\\r\n 'fortran_order': False, 'shape': (2,), }",
+                                  1, NULL, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+}
+
 static void test_literal_long_suffix_only_in_versions_1_and_2(void **state)
 {
     (void)state;
@@ -247,6 +265,7 @@ TEST_LIST("literal",
     cmocka_unit_test(test_literal_adjacent_strings_concatenate),
     cmocka_unit_test(test_literal_raw_and_unicode_prefixes),
     cmocka_unit_test(test_literal_carriage_returns_in_triple_quoted_strings_become_newlines),
+    cmocka_unit_test(test_literal_carriage_return_ends_comments_and_continuations),
     cmocka_unit_test(test_literal_long_suffix_only_in_versions_1_and_2),
     cmocka_unit_test(test_literal_comments_and_line_continuations),
     cmocka_unit_test(test_literal_integer_spellings),

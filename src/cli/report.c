@@ -59,6 +59,8 @@ int cli_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        small[0] = '\0';
     char *text = small;
     if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL) {
         va_start(ap, fmt);
