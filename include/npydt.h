@@ -86,8 +86,10 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */
 
-/* Caller-supplied allocator; NULL in the options means libc. Sizes are
- * passed back to realloc and free so arena allocators need no headers. */
+/* Caller-supplied allocator; NULL in the options means libc (blocks of
+ * 4 MiB and more, which only large headers need, are then mapped from the
+ * kernel directly, with huge pages asked for). Sizes are passed back to
+ * realloc and free so arena allocators need no headers. */
 typedef struct npydt_allocator {
     void *(*malloc)(void *ctx, size_t size);
     void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
@@ -106,7 +108,7 @@ typedef struct npydt_limits {
 /* Options for the parse calls. Initialise with npydt_options_init. */
 typedef struct npydt_options {
     npydt_limits limits;
-    const npydt_allocator *allocator; /* NULL: malloc/realloc/free */
+    const npydt_allocator *allocator; /* NULL: libc, see npydt_allocator */
 } npydt_options;
 
 /* Fill *opts with the documented defaults. */
