@@ -64,7 +64,6 @@ static bool lit(struct fast *f, const char *s, size_t n)
 
 #define LIT(f, s) lit((f), (s), sizeof(s) - 1)
 
-
 static bool open_bracket(struct fast *f, char ch)
 {
     if (f->p >= f->end || *f->p != ch || ++f->depth > f->max_depth)
@@ -221,16 +220,11 @@ static const npydt_dtype *numeric_typestr(const char *s, size_t n)
 /* The unit of np.save's datetime metadata: "" (generic) or "[ns]". */
 static int saved_unit(const char *s, size_t n)
 {
-    static const char names[][3] = {"Y", "M", "W", "D", "h", "m", "s", "ms",
-                                    "us", "ns", "ps", "fs", "as"};
     if (n == 0)
         return NPYDT_UNIT_GENERIC;
-    if ((n != 3 && n != 4) || s[0] != '[' || s[n - 1] != ']')
+    if (n < 3 || s[0] != '[' || s[n - 1] != ']')
         return -1;
-    for (int u = 0; u < (int)(sizeof names / sizeof names[0]); u++)
-        if (names[u][0] == s[1] && names[u][1] == (n == 4 ? s[2] : '\0'))
-            return u;
-    return -1;
+    return datetime_unit_parse(s + 1, n - 2);
 }
 
 /* A decimal number as repr writes it (no sign, no leading zero) that fits

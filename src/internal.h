@@ -291,6 +291,10 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,
                                  const npydt_dtype **out);
 
+/* The npydt_unit a datetime unit's name spells ("ns", "generic", "μs"),
+ * or -1. */
+int datetime_unit_parse(const char *s, size_t n);
+
 /* np.dtype(str) for a string found at `offset` in the header. */
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
                            size_t offset, const npydt_dtype **out);

@@ -156,12 +156,16 @@ const char *npydt_unit_name(npydt_unit unit)
     return unit_names[unit];
 }
 
-static int parse_unit(const char *s, size_t n)
+int datetime_unit_parse(const char *s, size_t n)
 {
-    for (int u = 0; u <= NPYDT_UNIT_GENERIC; u++)
-        if (unit_names[u][0] == (n ? s[0] : 0) && strlen(unit_names[u]) == n &&
-            memcmp(unit_names[u], s, n) == 0)
+    for (int u = 0; u <= NPYDT_UNIT_GENERIC; u++) {
+        const char *name = unit_names[u];
+        size_t k = 0;
+        while (k < n && name[k] != '\0' && name[k] == s[k])
+            k++;
+        if (k == n && n > 0 && name[n] == '\0')
             return u;
+    }
     if (n == 3 && memcmp(s, "\xce\xbcs", 3) == 0)   /* "μs", Greek mu */
         return NPYDT_UNIT_us;
     return -1;
@@ -226,7 +230,7 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
         const char *u = s;
         while (s < e && *s != '/')
             s++;
-        unit = parse_unit(u, (size_t)(s - u));
+        unit = datetime_unit_parse(u, (size_t)(s - u));
         if (unit < 0)
             return set_error(c->err, NPYDT_E_UNIT, off, c->path,
                              "invalid datetime unit '%.*s' in '%.*s'", (int)(s - u), u,
