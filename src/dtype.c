@@ -60,7 +60,7 @@ static const npydt_dtype builtin_1byte[] = {
     SCALAR('b', '|', 1), SCALAR('i', '|', 1), SCALAR('u', '|', 1), SCALAR('O', '|', 8),
 };
 /* [kind][log2 size][order]: kinds i u f c */
-static const npydt_dtype builtin_ordered[4][6][2] = {
+const npydt_dtype dtype_builtin_ordered[4][6][2] = {
     {ORDERED('i', 1), ORDERED('i', 2), ORDERED('i', 4), ORDERED('i', 8), ORDERED('i', 16),
      ORDERED('i', 32)},
     {ORDERED('u', 1), ORDERED('u', 2), ORDERED('u', 4), ORDERED('u', 8), ORDERED('u', 16),
@@ -89,7 +89,7 @@ const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t items
     }
     if (itemsize == 0 || itemsize > 32 || (itemsize & (itemsize - 1)) != 0)
         return NULL;
-    return &builtin_ordered[k][__builtin_ctzll(itemsize)][byteorder == '>'];
+    return &dtype_builtin_ordered[k][__builtin_ctzll(itemsize)][byteorder == '>'];
 }
 
 #define DATETIME(k, bo, u)                                                                \

@@ -203,18 +203,22 @@ static const npydt_dtype *numeric_typestr(const char *s, size_t n)
         size = size * 10 + d;
     }
     char order = s[0], kind = s[1];
-    bool ok = false;
-    if (order == '|') {
-        ok = size == 1 && (kind == 'b' || kind == 'i' || kind == 'u');
-    } else if (order == '<' || order == '>') {
-        switch (kind) {
-        case 'i': case 'u': ok = size == 2 || size == 4 || size == 8; break;
-        case 'f': ok = size == 2 || size == 4 || size == 8 || size == 16; break;
-        case 'c': ok = size == 8 || size == 16 || size == 32; break;
-        default: break;
-        }
+    if (order == '|')
+        return size == 1 && (kind == 'b' || kind == 'i' || kind == 'u')
+                   ? dtype_shared_scalar(kind, order, size)
+                   : NULL;
+    if (order != '<' && order != '>')
+        return NULL;
+    int k;
+    bool ok;
+    switch (kind) {
+    case 'i': k = 0; ok = size == 2 || size == 4 || size == 8; break;
+    case 'u': k = 1; ok = size == 2 || size == 4 || size == 8; break;
+    case 'f': k = 2; ok = size == 2 || size == 4 || size == 8 || size == 16; break;
+    case 'c': k = 3; ok = size == 8 || size == 16 || size == 32; break;
+    default: return NULL;
     }
-    return ok ? dtype_shared_scalar(kind, order, size) : NULL;
+    return ok ? &dtype_builtin_ordered[k][__builtin_ctz(size)][order == '>'] : NULL;
 }
 
 /* The unit of np.save's datetime metadata: "" (generic) or "[ns]". */

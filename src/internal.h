@@ -283,6 +283,10 @@ npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
 /* A read-only node shared by every parse for numeric kinds (b i u f c O),
  * or NULL for any other kind, size or order. */
 const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
+/* The shared nodes of kinds i, u, f, c by [kind][log2 size][order '>'],
+ * sizes 1 to 32 ('<' and '>' only: 1-byte ones come from
+ * dtype_shared_scalar with order '|'). */
+extern const npydt_dtype dtype_builtin_ordered[4][6][2];
 /* The same for a datetime (kind M or m) of the given unit and multiplier
  * 1, or NULL for any other kind, order or unit. */
 const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);

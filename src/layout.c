@@ -147,9 +147,22 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
     w.shared = NULL;
     w.path = "";
     w.path_len = 0;
-    npydt_status st = walk(&w, dt, 0, 0);
-    if (st != NPYDT_OK)
-        return st;
+    /* most headers: a struct of scalars, whose leaves are its fields, as
+     * the walk below would make them */
+    if (dt->cls == NPYDT_STRUCT && t->leaves == dt->nfields && t->fields == dt->nfields &&
+        c->limits->max_depth >= 1) {
+        for (size_t i = 0; i < dt->nfields && dt->fields[i].dtype->cls == NPYDT_SCALAR; i++) {
+            w.path = dt->fields[i].name;
+            (void)add_leaf(&w, dt->fields[i].dtype, dt->fields[i].offset);   /* no repeats: cannot fail */
+        }
+        w.path = "";
+    }
+    if (w.n != n) {   /* anything else, or a subarray among the fields */
+        w.n = 0;
+        npydt_status st = walk(&w, dt, 0, 0);
+        if (st != NPYDT_OK)
+            return st;
+    }
     root->leaves = leaves;
     root->nleaves = n;
     root->owns_arena = owns_arena;
