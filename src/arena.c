@@ -182,11 +182,6 @@ void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size)
     return ch->data;
 }
 
-void *arena_block_data(const struct arena_block *b)
-{
-    return b->chunk ? b->chunk->data : NULL;
-}
-
 void arena_block_adopt(struct arena *ar, struct arena_block *b)
 {
     struct arena_chunk *ch = b->chunk;

@@ -187,98 +187,6 @@ static bool shape(struct fast *f, uint64_t *dims, size_t *ndim, size_t max)
     return true;
 }
 
-/* np.save's numeric type strings ('<f8', '|b1', '>c16'), straight to the
- * shared nodes; NULL for any other string, which typestr_parse reads. */
-static const npydt_dtype *numeric_typestr(const char *s, size_t n)
-{
-    if (n < 3 || n > 4)
-        return NULL;
-    unsigned size = (unsigned)(unsigned char)s[2] - '0';
-    if (size == 0 || size > 9)
-        return NULL;
-    if (n == 4) {
-        unsigned d = (unsigned)(unsigned char)s[3] - '0';
-        if (d > 9)
-            return NULL;
-        size = size * 10 + d;
-    }
-    char order = s[0], kind = s[1];
-    if (order == '|')
-        return size == 1 && (kind == 'b' || kind == 'i' || kind == 'u')
-                   ? dtype_shared_scalar(kind, order, size)
-                   : NULL;
-    if (order != '<' && order != '>')
-        return NULL;
-    int k;
-    bool ok;
-    switch (kind) {
-    case 'i': k = 0; ok = size == 2 || size == 4 || size == 8; break;
-    case 'u': k = 1; ok = size == 2 || size == 4 || size == 8; break;
-    case 'f': k = 2; ok = size == 2 || size == 4 || size == 8 || size == 16; break;
-    case 'c': k = 3; ok = size == 8 || size == 16 || size == 32; break;
-    default: return NULL;
-    }
-    return ok ? &dtype_builtin_ordered[k][__builtin_ctz(size)][order == '>'] : NULL;
-}
-
-/* The unit of np.save's datetime metadata: "" (generic) or "[ns]". */
-static int saved_unit(const char *s, size_t n)
-{
-    if (n == 0)
-        return NPYDT_UNIT_GENERIC;
-    if (n < 3 || s[0] != '[' || s[n - 1] != ']')
-        return -1;
-    return datetime_unit_parse(s + 1, n - 2);
-}
-
-/* A decimal number as repr writes it (no sign, no leading zero) that fits
- * an itemsize. */
-static bool saved_size(const char *s, size_t n, uint64_t *v)
-{
-    if (n == 0 || n > 10 || (n > 1 && s[0] == '0'))
-        return false;
-    uint64_t x = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-        x = x * 10 + (uint64_t)(s[i] - '0');
-    }
-    *v = x;
-    return x <= NPYDT_MAX_ITEMSIZE;
-}
-
-/* np.save's type strings read directly: numeric and datetime types are
- * shared nodes, S, U and V get a node of their size. NULL for any other
- * string (typestr_parse reads it), and out of memory (f->nomem set). */
-static const npydt_dtype *saved_typestr(struct fast *f, const char *s, size_t n)
-{
-    if (n < 3)
-        return NULL;
-    char order = s[0], kind = s[1];
-    uint64_t size;
-    switch (kind) {
-    case 'M':
-    case 'm':
-        return s[2] == '8' ? dtype_shared_datetime(kind, order, saved_unit(s + 3, n - 3)) : NULL;
-    case 'S':
-    case 'V':
-    case 'U': {
-        if (!saved_size(s + 2, n - 2, &size) || (order == '|') == (kind == 'U'))
-            return NULL;
-        if (kind == 'U' && (order != '<' && order != '>'))
-            return NULL;
-        if (kind == 'U' && (size *= 4) > NPYDT_MAX_ITEMSIZE)
-            return NULL;
-        npydt_dtype *dt = dtype_new_scalar(f->c, kind, order, size);
-        if (!dt)
-            f->nomem = true;
-        return dt;
-    }
-    default:
-        return numeric_typestr(s, n);
-    }
-}
-
 static bool typestr(struct fast *f, const npydt_dtype **out)
 {
     const char *s;
@@ -307,10 +215,8 @@ static bool typestr(struct fast *f, const npydt_dtype **out)
             return true;
         }
     }
-    if (!(*out = saved_typestr(f, s, n))) {
-        if (f->nomem)
-            return false;
-        npydt_status st = typestr_parse(f->c, s, n, 0, out);
+    if (!(*out = typestr_saved(f->c, s, n, &f->nomem))) {
+        npydt_status st = f->nomem ? NPYDT_E_NOMEM : typestr_parse(f->c, s, n, 0, out);
         if (st == NPYDT_E_NOMEM)
             f->nomem = true;
         if (st != NPYDT_OK)

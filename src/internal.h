@@ -145,7 +145,6 @@ struct arena_block {
 };
 /* Grow b to at least `size` usable bytes, keeping its contents; its data. */
 void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size);
-void *arena_block_data(const struct arena_block *b);
 /* Hand b's memory to ar (freed by arena_release); b is empty again. */
 void arena_block_adopt(struct arena *ar, struct arena_block *b);
 void arena_block_free(struct arena *ar, struct arena_block *b);
@@ -295,9 +294,11 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,
                                  const npydt_dtype **out);
 
-/* The npydt_unit a datetime unit's name spells ("ns", "generic", "μs"),
- * or -1. */
-int datetime_unit_parse(const char *s, size_t n);
+/* np.save's type strings ('<f8', '|S16', '<M8[ns]'), which typestr_parse
+ * tries first: numeric and datetime types are shared nodes, S, U and V get
+ * a node of their size. NULL for any other string, and on running out of
+ * memory (*nomem set). */
+const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, bool *nomem);
 
 /* np.dtype(str) for a string found at `offset` in the header. */
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,

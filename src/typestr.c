@@ -74,17 +74,6 @@ static bool is_order(char c)
     return c == '<' || c == '>' || c == '|' || c == '=';
 }
 
-/* Kind letters np.save writes with a size in bytes ('M', 'm' add a unit). */
-static bool is_sized_kind(char c)
-{
-    switch (c) {
-    case 'b': case 'i': case 'u': case 'f': case 'c': case 'S': case 'U': case 'V':
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool is_cspace(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
@@ -156,7 +145,9 @@ const char *npydt_unit_name(npydt_unit unit)
     return unit_names[unit];
 }
 
-int datetime_unit_parse(const char *s, size_t n)
+/* The npydt_unit a datetime unit's name spells ("ns", "generic", "μs"),
+ * or -1. */
+static int datetime_unit_parse(const char *s, size_t n)
 {
     for (int u = 0; u <= NPYDT_UNIT_GENERIC; u++) {
         const char *name = unit_names[u];
@@ -443,28 +434,108 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
 
 /* ---- the entry point ----------------------------------------------------- */
 
+/* np.save's numeric type strings ('<f8', '|b1', '>c16'), straight to the
+ * shared nodes; NULL for any other string. */
+static const npydt_dtype *numeric_typestr(const char *s, size_t n)
+{
+    if (n < 3 || n > 4)
+        return NULL;
+    unsigned size = (unsigned)(unsigned char)s[2] - '0';
+    if (size == 0 || size > 9)
+        return NULL;
+    if (n == 4) {
+        unsigned d = (unsigned)(unsigned char)s[3] - '0';
+        if (d > 9)
+            return NULL;
+        size = size * 10 + d;
+    }
+    char order = s[0], kind = s[1];
+    if (order == '|')
+        return size == 1 && (kind == 'b' || kind == 'i' || kind == 'u')
+                   ? dtype_shared_scalar(kind, order, size)
+                   : NULL;
+    if (order != '<' && order != '>')
+        return NULL;
+    int k;
+    bool ok;
+    switch (kind) {
+    case 'i': k = 0; ok = size == 2 || size == 4 || size == 8; break;
+    case 'u': k = 1; ok = size == 2 || size == 4 || size == 8; break;
+    case 'f': k = 2; ok = size == 2 || size == 4 || size == 8 || size == 16; break;
+    case 'c': k = 3; ok = size == 8 || size == 16 || size == 32; break;
+    default: return NULL;
+    }
+    return ok ? &dtype_builtin_ordered[k][__builtin_ctz(size)][order == '>'] : NULL;
+}
+
+/* The unit of np.save's datetime metadata: "" (generic) or "[ns]". */
+static int saved_unit(const char *s, size_t n)
+{
+    if (n == 0)
+        return NPYDT_UNIT_GENERIC;
+    if (n < 3 || s[0] != '[' || s[n - 1] != ']')
+        return -1;
+    return datetime_unit_parse(s + 1, n - 2);
+}
+
+/* A decimal number as repr writes it (no sign, no leading zero) that fits
+ * an itemsize. */
+static bool saved_size(const char *s, size_t n, uint64_t *v)
+{
+    if (n == 0 || n > 10 || (n > 1 && s[0] == '0'))
+        return false;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+        x = x * 10 + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return x <= NPYDT_MAX_ITEMSIZE;
+}
+
+const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, bool *nomem)
+{
+    if (n < 3)
+        return NULL;
+    char order = s[0], kind = s[1];
+    uint64_t size;
+    switch (kind) {
+    case 'M':
+    case 'm':
+        return s[2] == '8' ? dtype_shared_datetime(kind, order, saved_unit(s + 3, n - 3)) : NULL;
+    case 'S':
+    case 'V':
+    case 'U': {
+        if (!saved_size(s + 2, n - 2, &size) || (order == '|') == (kind == 'U'))
+            return NULL;
+        if (kind == 'U' && (order != '<' && order != '>'))
+            return NULL;
+        if (kind == 'U' && (size *= 4) > NPYDT_MAX_ITEMSIZE)
+            return NULL;
+        npydt_dtype *dt = dtype_new_scalar(c, kind, order, size);
+        if (!dt)
+            *nomem = true;
+        return dt;
+    }
+    default:
+        return numeric_typestr(s, n);
+    }
+}
+
+
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_t off,
                            const npydt_dtype **out)
 {
     const char *whole = s;
     size_t wlen = len;
-    if (len >= 3 && len <= 6 && is_order(s[0]) && is_sized_kind(s[1])) {
-        /* np.save's spelling ('<f8', '|S16'), which the general rules below
-         * read the same way; anything unusual goes on to them */
-        uint64_t size = 0;
-        size_t i = 2;
-        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-            size = size * 10 + (uint64_t)(s[i] - '0');
-        char kind = s[1], endian = s[0] == '>' ? '>' : '=';
-        if (i == len) {
-            if (kind == 'S' || kind == 'V')
-                return scalar(c, kind, endian, size, out);
-            if (kind == 'U')
-                return scalar(c, kind, endian, size * 4, out);
-            if (size != 0 && kind_size_ok(kind, (long)size))
-                return scalar(c, kind, endian, size, out);
-        }
-    }
+    /* np.save's spelling ('<f8', '|S16', '<M8[ns]') first; the general
+     * rules below read it the same way */
+    bool nomem = false;
+    if ((*out = typestr_saved(c, s, len, &nomem)))
+        return NPYDT_OK;
+    if (nomem)
+        return set_nomem(c->err);
     if (len == 0)
         return not_understood(c, whole, wlen, off);
     if (check_for_commastring(s, len))

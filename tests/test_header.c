@@ -274,7 +274,8 @@ static unsigned char *header_with_descr(const char *d, bool extra_space, size_t 
 }
 
 /* np.save's type strings are read directly; every one, and every string
- * close to one, must mean what the general grammar makes of it. */
+ * close to one, must mean what the general grammar makes of it (whose
+ * type strings tests/check_typestr.sh holds to np.dtype). */
 static void test_header_type_strings_read_directly_mean_what_the_grammar_reads(void **state)
 {
     (void)state;
