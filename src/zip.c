@@ -320,6 +320,17 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
             return archive_error(err, "the Zip64 locator names disk %u of %u: multi-disk "
                                       "archives are not supported",
                                  loc_disk, ndisks);
+        /* The locator's signature may be the last bytes of a member's name
+         * in an archive without Zip64 end records; Python's zipfile then
+         * reads the classic record alone, and so do we when that record
+         * defers nothing to a Zip64 one. */
+        bool has_record = rec <= loc && loc - rec >= EOCD64_LEN &&
+                          zip_rd32(b + rec) == SIG_EOCD64;
+        bool classic_complete = disk != SENTINEL16 && cd_disk != SENTINEL16 &&
+                                n_disk != SENTINEL16 && n_total != SENTINEL16 &&
+                                cd_size != SENTINEL32 && cd_off != SENTINEL32;
+        if (!has_record && classic_complete)
+            goto classic;
         if (rec > loc || loc - rec < EOCD64_LEN)
             return archive_error(err, "the Zip64 end record offset %llu is out of range "
                                       "(the locator is at %llu)",
@@ -353,6 +364,7 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
         cd_off = cd_off64;
         cd_end = rec;
     }
+classic:
     if (disk != 0 || cd_disk != 0)
         return archive_error(err, "the central directory is on disk %llu of a multi-disk "
                                   "archive: not supported",

@@ -546,7 +546,21 @@ npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
 
 /* ---- the central directory and the end records --------------------------------- */
 
-static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e,
+/* The little-endian word at offset i of the bytes a, b, c laid end to end. */
+static uint32_t word_at(const unsigned char *a, size_t na, const unsigned char *b, size_t nb,
+                        const unsigned char *c, size_t i)
+{
+    uint32_t v = 0;
+    for (unsigned k = 0; k < 4; k++, i++) {
+        unsigned char byte = i < na ? a[i] : i - na < nb ? b[i - na] : c[i - na - nb];
+        v |= (uint32_t)byte << 8 * k;
+    }
+    return v;
+}
+
+/* Write e's central entry; *tail gets the word 20 bytes before its end,
+ * where a reader looks for the Zip64 locator when e is the last entry. */
+static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, uint32_t *tail,
                                   npydt_error *err)
 {
     uint64_t extra[3];
@@ -578,17 +592,23 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e,
     p = put16(p, 0);                 /* internal attributes */
     p = put32(p, EXTERNAL_ATTR);
     put32(p, big_offset ? SENTINEL32 : e->offset);
-    npydt_status st = emit(w, h, sizeof h, err);
-    if (st == NPYDT_OK)
-        st = emit(w, w->names + e->name_off, e->name_len, err);
-    if (st == NPYDT_OK && nextra) {
-        unsigned char x[4 + 24];
+    unsigned char x[4 + 24];
+    size_t xlen = 0;
+    if (nextra) {
         p = put16(x, 0x0001);
         p = put16(p, 8 * nextra);
         for (size_t i = 0; i < nextra; i++)
             p = put64(p, extra[i]);
-        st = emit(w, x, (size_t)(p - x), err);
+        xlen = (size_t)(p - x);
     }
+    const unsigned char *name = (const unsigned char *)w->names + e->name_off;
+    *tail = word_at(h, sizeof h, name, e->name_len, x,
+                    sizeof h + e->name_len + xlen - LOCATOR_LEN);
+    npydt_status st = emit(w, h, sizeof h, err);
+    if (st == NPYDT_OK)
+        st = emit(w, name, e->name_len, err);
+    if (st == NPYDT_OK && xlen)
+        st = emit(w, x, xlen, err);
     return st;
 }
 
@@ -602,11 +622,16 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
                                      ? "a member is being written: end it first"
                                      : "the archive is finished");
     uint64_t cd_offset = w->pos;
+    uint32_t tail = 0;
     for (size_t i = 0; i < w->count; i++)
-        if ((st = write_central(w, &w->entries[i], err)) != NPYDT_OK)
+        if ((st = write_central(w, &w->entries[i], &tail, err)) != NPYDT_OK)
             return st;
     uint64_t cd_end = w->pos, cd_size = cd_end - cd_offset, n = w->count;
-    if (n > FILECOUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT) {
+    /* A last name that ends in what reads as a Zip64 locator gets real
+     * Zip64 end records in between, as readers would otherwise take it for
+     * one (Python's zipfile refuses it when its disk fields are not 0). */
+    if (n > FILECOUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT ||
+        tail == SIG_LOCATOR64) {
         unsigned char r[EOCD64_LEN + LOCATOR_LEN], *p = r;
         p = put32(p, SIG_EOCD64);
         p = put64(p, EOCD64_LEN - 12);

@@ -885,6 +885,42 @@ static void test_npz_zip64_extra_disk_number_zero_accepted(void **state)
     free(bytes);
 }
 
+/* The last central entry's bytes (here an extra field of an unknown kind)
+ * end in what reads as a Zip64 locator but no Zip64 end record is where it
+ * points: the classic end record defers nothing, so it alone is read, as
+ * Python's zipfile reads it. */
+static void test_npz_locator_lookalike_before_complete_end_record_ignored(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {0x77, 0x77, 20, 0, 'P', 'K', 6, 7, 0, 0, 0, 0,
+                                      0x34, 0x12, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.cx = x;
+    m.cx_len = sizeof x;
+    size_t len;
+    unsigned char *bytes = build_zip(&m, 1, &len);
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
+    assert_int_equal(npydt_npz_count(z), 1);
+    assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
+    npydt_npz_close(z);
+    free(bytes);
+}
+
+/* Such a lookalike naming another disk is refused, as Python refuses it. */
+static void test_npz_locator_lookalike_naming_other_disk_refused(void **state)
+{
+    (void)state;
+    static const unsigned char x[] = {0x77, 0x77, 20, 0, 'P', 'K', 6, 7, 3, 0, 0, 0,
+                                      0x34, 0x12, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0};
+    struct zm m = stored_member("a.npy", "hello", 5);
+    m.cx = x;
+    m.cx_len = sizeof x;
+    check_built_refused(&m, 1, "the Zip64 locator names disk 3 of 1: multi-disk archives "
+                               "are not supported");
+}
+
 static void test_npz_zip64_extra_disk_number_other_refused(void **state)
 {
     (void)state;
@@ -1400,6 +1436,8 @@ TEST_LIST("npz",
     cmocka_unit_test(test_npz_allocation_failures_reported),
     cmocka_unit_test(test_npz_built_archive_opens_and_verifies),
     cmocka_unit_test(test_npz_zip64_extra_disk_number_zero_accepted),
+    cmocka_unit_test(test_npz_locator_lookalike_before_complete_end_record_ignored),
+    cmocka_unit_test(test_npz_locator_lookalike_naming_other_disk_refused),
     cmocka_unit_test(test_npz_zip64_extra_disk_number_other_refused),
     cmocka_unit_test(test_npz_zip64_extra_without_disk_number_refused),
     cmocka_unit_test(test_npz_two_zip64_extra_fields_refused),

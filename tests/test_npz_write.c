@@ -346,6 +346,33 @@ static void test_npz_write_65535_members_need_no_zip64(void **state)
     free(m.data);
 }
 
+/* A last name whose final 20 bytes read as a Zip64 locator (naming disk
+ * "abcd") gets real Zip64 end records before the end record, so that
+ * readers, Python's zipfile among them, find the true locator there. */
+static void test_npz_write_name_ending_like_locator_gets_zip64_end_records(void **state)
+{
+    (void)state;
+    static const char name[] = "x.PK\x06\x07" "abcdefghijklmnop";
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_writer *w = new_writer(&m, 1, NULL);
+    put_member(w, name, NPYDT_NPZ_STORED, (const unsigned char *)"data", 4, 1);
+    npydt_error err;
+    ok(npydt_npz_writer_finish(w, NULL, &err), &err);
+    npydt_npz_writer_free(w);
+    const unsigned char *eocd = m.data + m.len - 22;
+    const unsigned char *loc = eocd - 20;
+    assert_int_equal(rd32(loc), 0x07064b50u);
+    assert_int_equal(rd32(loc + 4), 0);
+    assert_int_equal(rd32(m.data + rd64(loc + 8)), 0x06064b50u);
+    npydt_npz *z;
+    ok(npydt_npz_open_buffer(m.data, m.len, NULL, &z, &err), &err);
+    assert_int_equal(npydt_npz_count(z), 1);
+    assert_string_equal(npydt_npz_member_at(z, 0)->name, name);
+    npydt_npz_close(z);
+    free(m.data);
+}
+
 /* A sink that keeps only the first 4 KiB of the archive and everything
  * from `keep_from` on: room for headers around 2 GiB of data. */
 struct sparse_sink {
@@ -818,6 +845,7 @@ TEST_LIST("npz_write",
     cmocka_unit_test(test_npz_write_round_trip_tiny_buffer),
     cmocka_unit_test(test_npz_write_65536_members_get_zip64_end_records),
     cmocka_unit_test(test_npz_write_65535_members_need_no_zip64),
+    cmocka_unit_test(test_npz_write_name_ending_like_locator_gets_zip64_end_records),
     cmocka_unit_test(test_npz_write_zip64_fields_past_2gib),
     cmocka_unit_test(test_npz_write_refuses_bad_names_and_goes_on),
     cmocka_unit_test(test_npz_write_calls_out_of_order_refused),
