@@ -149,14 +149,15 @@ const char *npydt_unit_name(npydt_unit unit)
  * or -1. */
 static int datetime_unit_parse(const char *s, size_t n)
 {
-    for (int u = 0; u <= NPYDT_UNIT_GENERIC; u++) {
-        const char *name = unit_names[u];
-        size_t k = 0;
-        while (k < n && name[k] != '\0' && name[k] == s[k])
-            k++;
-        if (k == n && n > 0 && name[n] == '\0')
-            return u;
-    }
+    static const char one[] = "YMWDhms";   /* Y ... s, in enum order */
+    static const char two[] = "munpfa";    /* ms ... as, each with 's' */
+    const char *hit;
+    if (n == 1 && (hit = memchr(one, s[0], sizeof one - 1)) != NULL)
+        return NPYDT_UNIT_Y + (int)(hit - one);
+    if (n == 2 && s[1] == 's' && (hit = memchr(two, s[0], sizeof two - 1)) != NULL)
+        return NPYDT_UNIT_ms + (int)(hit - two);
+    if (n == 7 && memcmp(s, unit_names[NPYDT_UNIT_GENERIC], 7) == 0)
+        return NPYDT_UNIT_GENERIC;
     if (n == 3 && memcmp(s, "\xce\xbcs", 3) == 0)   /* "μs", Greek mu */
         return NPYDT_UNIT_us;
     return -1;

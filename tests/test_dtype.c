@@ -269,6 +269,29 @@ static void test_dtype_repeated_name_among_many_is_found(void **state)
     npydt_dtype_free(dt);
 }
 
+/* Names in ascending (length, bytes) order are known distinct without a
+ * table; a name equal to the one before it ends the ascent, and is found. */
+static void test_dtype_repeat_right_after_its_original_in_ascending_names_is_found(void **state)
+{
+    (void)state;
+    static char names[41][16], text[2048];
+    for (int i = 0; i < 40; i++)
+        snprintf(names[i], sizeof names[i], "f%d", i);   /* f0 ... f9, f10 ... f39 */
+    strcpy(names[40], "f39");
+    names_descr(text, sizeof text, names, 41);
+    npydt_dtype *dt;
+    npydt_error err;
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name 'f39' already used as a name or title");
+    assert_int_equal(err.offset, strstr(text, "('f39', '<i4')]") - text);
+    strcpy(names[39], "f40");   /* distinct and ascending: accepted */
+    strcpy(names[40], "f41");
+    names_descr(text, sizeof text, names, 41);
+    assert_int_equal(parse_lit(text, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_nfields(dt), 41);
+    npydt_dtype_free(dt);
+}
+
 static void test_dtype_title_repeating_an_earlier_name_among_many_is_found(void **state)
 {
     (void)state;
@@ -525,6 +548,7 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_duplicate_names_are_refused_with_path),
     cmocka_unit_test(test_dtype_repeated_name_among_few_is_found),
     cmocka_unit_test(test_dtype_repeated_name_among_many_is_found),
+    cmocka_unit_test(test_dtype_repeat_right_after_its_original_in_ascending_names_is_found),
     cmocka_unit_test(test_dtype_title_repeating_an_earlier_name_among_many_is_found),
     cmocka_unit_test(test_dtype_name_key_spreads_names_differing_in_their_last_bytes),
     cmocka_unit_test(test_dtype_names_colliding_in_the_hash_table_are_still_checked),
