@@ -57,7 +57,8 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     arena_init(&ar, opts->allocator);
     arena_init(&scratch, opts->allocator);
     arena_expect(&ar, len);
-    struct dtype_ctx c = {.arena = &ar, .scratch = &scratch, .limits = &opts->limits, .err = err};
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &ar, &scratch, &opts->limits, err);
     const npydt_dtype *dt = NULL;
     if (typestr) {
         for (size_t i = 0; i < len; i++)
@@ -291,7 +292,8 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
     /* scratch holds what the result does not keep */
     struct arena scratch;
     arena_init(&scratch, h->arena.alloc);
-    struct dtype_ctx c = {.arena = &h->arena, .scratch = &scratch, .limits = lim, .err = err};
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &h->arena, &scratch, lim, err);
     npydt_status st = parse_header_dtype(h, &c, text, len);
     arena_release(&scratch);
     if (st != NPYDT_OK)

@@ -277,6 +277,20 @@ struct dtype_ctx {
     char path[256];          /* current field path for messages */
 };
 
+/* Set up c (path empty; the rest of its buffer is left as it is: zeroing
+ * it was a tenth of a one-line header's parse). */
+static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
+                                  struct arena *scratch, const npydt_limits *limits,
+                                  npydt_error *err)
+{
+    c->arena = arena;
+    c->scratch = scratch;
+    c->limits = limits;
+    c->err = err;
+    c->nfields = 0;
+    c->path[0] = '\0';
+}
+
 npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
                               uint64_t itemsize);
 /* A read-only node shared by every parse for numeric kinds (b i u f c O),

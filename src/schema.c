@@ -154,7 +154,8 @@ static npydt_status parse_dict_spec(struct npydt_schema *s, struct dtype_ctx *c,
 static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const char *spec,
                                  size_t b, size_t e, const npydt_limits *lim, npydt_error *err)
 {
-    struct dtype_ctx c = {.arena = ar, .limits = lim, .err = err};
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, ar, NULL, lim, err);
     const char *t = spec + b;
     size_t n = e - b;
     const npydt_dtype *dt = NULL;

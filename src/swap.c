@@ -696,7 +696,8 @@ npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
     }
     struct arena ar;
     arena_init(&ar, opts->allocator);
-    struct dtype_ctx c = {.arena = &ar, .limits = &opts->limits, .err = err};
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &ar, NULL, &opts->limits, err);
     const npydt_dtype *copy;
     npydt_status st = copy_node(&ar, dt, to, 0, &copy, err);
     if (st == NPYDT_OK) {
