@@ -87,8 +87,8 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
 /* ------------------------------------------------------------------ */
 
 /* Caller-supplied allocator; NULL in the options means libc (blocks of
- * 1 MiB and more, which only large headers need, are then mapped from the
- * kernel directly, in whole 2 MiB huge pages). Sizes are passed back to
+ * 4 MiB and more, which only large headers need, are then mapped from the
+ * kernel directly, with huge pages asked for). Sizes are passed back to
  * realloc and free so arena allocators need no headers. */
 typedef struct npydt_allocator {
     void *(*malloc)(void *ctx, size_t size);

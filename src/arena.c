@@ -10,9 +10,11 @@
  * kernel with huge pages asked for: a large header's tables are written
  * once and freed whole, and malloc hands such sizes back to the kernel on
  * free, so every parse paid a 4 KiB page fault per 4 KiB it wrote (a third
- * of the time of a 16 MB header; at 4 MiB, still a quarter of a 1 MB
- * header's, whose blocks are smaller). Sanitizer builds keep malloc, which
- * they watch. */
+ * of the time of a 16 MB header). Not below 4 MiB: malloc, once its
+ * mmap threshold has risen, keeps smaller blocks for the next parse, where
+ * a fresh huge page costs 2 MiB of zeroing (1 MiB made a 20,000-field
+ * header's parse take 1.4 times as long in make bench). Sanitizer builds
+ * keep malloc, which they watch. */
 #if defined(__SANITIZE_ADDRESS__)
 #define NPYDT_ASAN 1
 #elif defined(__has_feature)
@@ -21,7 +23,7 @@
 #endif
 #endif
 #if defined(MAP_ANONYMOUS) && !defined(NPYDT_ASAN)
-#define BIG_BLOCK ((size_t)1 << 20)
+#define BIG_BLOCK ((size_t)4 << 20)
 #else
 #define BIG_BLOCK SIZE_MAX
 #endif
