@@ -22,14 +22,6 @@ static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f
 {
     const struct dtype_totals *d = &f->dtype->totals;
     uint64_t n = f->name_len;
-    if (f->dtype->cls == NPYDT_SCALAR && !f->title) {   /* most fields: what follows for {1 leaf} */
-        t->leaves = sat_add(t->leaves, 1);
-        t->fields = sat_add(t->fields, 1);
-        t->path_bytes = sat_add(t->path_bytes, n + 1);
-        t->path_bytes_dotted = sat_add(t->path_bytes_dotted, n + 2);
-        t->name_bytes = sat_add(t->name_bytes, n + 1);
-        return;
-    }
     t->leaves = sat_add(t->leaves, d->leaves);
     t->fields = sat_add(t->fields, sat_add(d->fields, 1));
     /* as the root: the name and its NUL, then the subtree below the name */
@@ -44,6 +36,17 @@ static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f
         t->name_bytes = sat_add(t->name_bytes, strlen(f->title));
     if (d->struct_depth > t->struct_depth)
         t->struct_depth = d->struct_depth;
+}
+
+/* The same for `count` untitled scalar fields whose names take
+ * `name_bytes` (each field is one leaf with its name for a path). */
+static void totals_add_scalars(struct dtype_totals *t, uint64_t count, uint64_t name_bytes)
+{
+    t->leaves = sat_add(t->leaves, count);
+    t->fields = sat_add(t->fields, count);
+    t->path_bytes = sat_add(t->path_bytes, name_bytes + count);
+    t->path_bytes_dotted = sat_add(t->path_bytes_dotted, name_bytes + 2 * count);
+    t->name_bytes = sat_add(t->name_bytes, name_bytes + count);
 }
 
 /* ---- shared scalar nodes ---------------------------------------------------- */
@@ -152,20 +155,14 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     if (!ck_mul(items, base->itemsize, &bytes) || bytes > NPYDT_MAX_ITEMSIZE)
         return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
                          "subarray size in bytes does not fit a C int");
-    npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
-    uint64_t *dims = arena_alloc_array(c->arena, ndim ? ndim : 1, sizeof *dims);
+    npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
+    uint64_t *dims = arena_alloc_array_raw(c->arena, ndim ? ndim : 1, sizeof *dims);
     if (!dt || !dims)
         return set_nomem(c->err);
     memcpy(dims, shape, ndim * sizeof *dims);
-    dt->cls = NPYDT_SUBARRAY;
-    dt->kind = 'V';
-    dt->byteorder = '|';
-    dt->unit = NPYDT_UNIT_NONE;
-    dt->itemsize = bytes;
-    dt->ndim = ndim;
-    dt->shape = dims;
-    dt->base = base;
-    dt->has_object = base->has_object;
+    *dt = (npydt_dtype){.cls = NPYDT_SUBARRAY, .kind = 'V', .byteorder = '|',
+                        .unit = NPYDT_UNIT_NONE, .itemsize = bytes, .ndim = ndim,
+                        .shape = dims, .base = base, .has_object = base->has_object};
     totals_of_subarray(dt);
     *out = dt;
     return NPYDT_OK;
@@ -482,32 +479,37 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
         return set_error(c->err, NPYDT_E_LIMIT, off, c->path,
                          "more than %zu fields in the dtype", c->limits->max_fields);
     c->nfields += n;
-    npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
+    npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     if (!dt)
         return set_nomem(c->err);
     size_t nrefs = n;
     bool has_object = false;
     struct dtype_totals t = {.name_bytes = 1};
+    /* most fields are untitled scalars, summed apart: their counts and
+     * name lengths are bounded by the text, so plain sums cannot wrap */
+    uint64_t scalars = 0, scalar_name_bytes = 0;
     for (size_t i = 0; i < n; i++) {
-        has_object |= fields[i].dtype->has_object;
-        nrefs += fields[i].title != NULL;
-        totals_add_field(&t, &fields[i]);
+        const struct npydt_field *f = &fields[i];
+        has_object |= f->dtype->has_object;
+        if (f->dtype->cls == NPYDT_SCALAR && !f->title) {
+            scalars++;
+            scalar_name_bytes += f->name_len;
+        } else {
+            nrefs += f->title != NULL;
+            totals_add_field(&t, f);
+        }
     }
+    totals_add_scalars(&t, scalars, scalar_name_bytes);
     t.struct_depth++;
     *dup = first_duplicate(c->scratch ? c->scratch : c->arena, fields, n, nrefs);
     if (*dup == SIZE_MAX - 1)
         return set_nomem(c->err);
     if (*dup != SIZE_MAX)
         return NPYDT_E_NAME;
-    dt->cls = NPYDT_STRUCT;
-    dt->kind = 'V';
-    dt->byteorder = '|';
-    dt->unit = NPYDT_UNIT_NONE;
-    dt->itemsize = itemsize;
-    dt->nfields = n;
-    dt->fields = (struct npydt_field *)fields;
-    dt->has_object = has_object;
-    dt->totals = t;
+    *dt = (npydt_dtype){.cls = NPYDT_STRUCT, .kind = 'V', .byteorder = '|',
+                        .unit = NPYDT_UNIT_NONE, .itemsize = itemsize, .nfields = n,
+                        .fields = (struct npydt_field *)fields, .has_object = has_object,
+                        .totals = t};
     *out = dt;
     return NPYDT_OK;
 }

@@ -41,7 +41,7 @@ static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint6
     if (w->nreps) {
         /* leaves under the same subarrays share one copy */
         if (!w->shared) {
-            npydt_repeat *r = arena_alloc_array(w->c->arena, w->nreps, sizeof *r);
+            npydt_repeat *r = arena_alloc_array_raw(w->c->arena, w->nreps, sizeof *r);
             if (!r)
                 return set_nomem(w->c->err);
             memcpy(r, w->reps, w->nreps * sizeof *r);
