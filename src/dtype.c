@@ -120,16 +120,12 @@ const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit)
 
 npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder, uint64_t itemsize)
 {
-    npydt_dtype *dt = arena_alloc(c->arena, sizeof *dt);
+    npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     if (!dt)
         return NULL;
-    dt->cls = NPYDT_SCALAR;
-    dt->kind = kind;
-    dt->byteorder = byteorder;
-    dt->itemsize = itemsize;
-    dt->unit = NPYDT_UNIT_NONE;
-    dt->has_object = kind == 'O';
-    dt->totals.leaves = 1;
+    *dt = (npydt_dtype){.cls = NPYDT_SCALAR, .kind = kind, .byteorder = byteorder,
+                        .itemsize = itemsize, .unit = NPYDT_UNIT_NONE,
+                        .has_object = kind == 'O', .totals = {.leaves = 1}};
     return dt;
 }
 

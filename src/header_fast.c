@@ -152,18 +152,21 @@ static inline __attribute__((always_inline)) bool quoted(struct fast *f, const c
     return true;
 }
 
-/* A decimal integer as repr writes it: no sign, no leading zeros. */
+/* A decimal integer as repr writes it: no sign, no leading zeros, and
+ * (here) at most 18 digits, so below INT64_MAX without overflow checks;
+ * longer ones are left to the general parser. */
 static bool uint_dec(struct fast *f, uint64_t *v)
 {
-    const char *b = f->p;
+    const char *b = f->p, *p = b, *end = f->end - b > 19 ? b + 19 : f->end;
     uint64_t x = 0;
-    while (f->p < f->end && *f->p >= '0' && *f->p <= '9') {
-        if (!ck_mul(x, 10, &x) || !ck_add(x, (uint64_t)(*f->p - '0'), &x) || x > INT64_MAX)
-            return false;
-        f->p++;
-    }
-    size_t n = (size_t)(f->p - b);
-    return n > 0 && (n == 1 || *b != '0') && (*v = x, true);
+    for (; p < end && (unsigned)(*p - '0') <= 9; p++)
+        x = x * 10 + (uint64_t)(*p - '0');
+    size_t n = (size_t)(p - b);
+    if (n == 0 || n > 18 || (n > 1 && *b == '0'))
+        return false;
+    f->p = p;
+    *v = x;
+    return true;
 }
 
 /* repr of a shape tuple: (), (3,), (3, 4) */
