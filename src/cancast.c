@@ -210,12 +210,16 @@ const npydt_dtype *cancast_flat_base(const npydt_dtype *dt)
     return dt;
 }
 
-bool cancast_same_shape(const npydt_dtype *a, const npydt_dtype *b)
+bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool safe)
 {
-    for (; a->cls == NPYDT_SUBARRAY && b->cls == NPYDT_SUBARRAY; a = a->base, b = b->base)
-        if (a->ndim != b->ndim || memcmp(a->shape, b->shape, a->ndim * sizeof *a->shape) != 0)
+    for (; from->cls == NPYDT_SUBARRAY && to->cls == NPYDT_SUBARRAY;
+         from = from->base, to = to->base)
+        if (from->ndim != to->ndim ||
+            memcmp(from->shape, to->shape, from->ndim * sizeof *from->shape) != 0)
             return false;
-    return a->cls != NPYDT_SUBARRAY && b->cls != NPYDT_SUBARRAY;
+    if (to->cls != NPYDT_SUBARRAY)
+        return from->cls != NPYDT_SUBARRAY;
+    return safe && from->cls == NPYDT_SCALAR && from->kind != 'V' && from->kind != 'O';
 }
 
 static bool is_unsized_flexible(const npydt_dtype *dt)

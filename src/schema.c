@@ -624,14 +624,9 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
         return;
     }
     const npydt_dtype *sb = cancast_flat_base(s), *fb = cancast_flat_base(f);
-    if (!cancast_same_shape(s, f)) {
-        /* a safe cast broadcasts a scalar into a subarray; NumPy refuses it
-         * for void and object scalars */
-        bool broadcast = safe && f->cls == NPYDT_SCALAR && f->kind != 'V' && f->kind != 'O';
-        if (!broadcast)
-            add(c, NPYDT_MISMATCH_SHAPE, path, outbuf_text(c, node_shape_out, s),
-                outbuf_text(c, node_shape_out, f));
-    }
+    if (!cancast_shapes_fit(f, s, safe))
+        add(c, NPYDT_MISMATCH_SHAPE, path, outbuf_text(c, node_shape_out, s),
+            outbuf_text(c, node_shape_out, f));
     bool base_top = top && s == sb && f == fb;
     if (safe && sb->cls == NPYDT_SCALAR && sb->kind == 'O')
         return;
