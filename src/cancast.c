@@ -217,8 +217,8 @@ bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool saf
         if (from->ndim != to->ndim ||
             memcmp(from->shape, to->shape, from->ndim * sizeof *from->shape) != 0)
             return false;
-    if (to->cls != NPYDT_SUBARRAY)
-        return from->cls != NPYDT_SUBARRAY;
+    if (to->cls != NPYDT_SUBARRAY)   /* anything casts safely to an object */
+        return from->cls != NPYDT_SUBARRAY || (safe && to->cls == NPYDT_SCALAR && to->kind == 'O');
     return safe && from->cls == NPYDT_SCALAR && from->kind != 'V' && from->kind != 'O';
 }
 

@@ -27,7 +27,8 @@ const npydt_dtype *cancast_flat_base(const npydt_dtype *dt);
  * subarray of subarrays apart: ((t, (2,)), (3,)) is not (t, (3, 2)). A
  * non-subarray node has none. With safe, `from` may also stop at a scalar
  * where `to` has subarrays left: a safe cast broadcasts it into them
- * (('<i2', (3,)) to (('<i4', (2,)), (3,))), except a void or object one. */
+ * (('<i2', (3,)) to (('<i4', (2,)), (3,))), except a void or object one,
+ * and what is left of `from` may go into an object element whole. */
 bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool safe);
 
 /* Deepest nesting cancast_node and the schema checker follow. */

@@ -577,7 +577,8 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
             continue;
         }
         const struct npydt_field *ff = &f->fields[match[i]];
-        if (sf->title && !str_eq(sf->title, ff->title))
+        /* np.can_cast ignores titles: only the other levels compare them */
+        if (layout && sf->title && !str_eq(sf->title, ff->title))
             add(c, NPYDT_MISMATCH_TITLE, &here, sf->title, ff->title ? ff->title : "");
         if (aligned) {
             if (sf->offset != ff->offset && sf->offset - s_end != ff->offset - f_end)
@@ -598,6 +599,30 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
     if (aligned && s->itemsize != f->itemsize && s->itemsize - s_end != f->itemsize - f_end)
         add(c, NPYDT_MISMATCH_SIZE, path, ctext(c, "%llu bytes", (unsigned long long)s->itemsize),
             ctext(c, "%llu bytes", (unsigned long long)f->itemsize));
+}
+
+static bool subarray_is_empty(const npydt_dtype *dt)
+{
+    for (size_t i = 0; i < dt->ndim; i++)
+        if (dt->shape[i] == 0)
+            return true;
+    return false;
+}
+
+/* An empty subarray given a size, (('<i4', (0,)), 3), takes that many
+ * bytes in NumPy whatever its shape: with the same shapes as the other
+ * side's, only its size tells them apart (a safe cast ignores it). */
+static void cmp_empty_subarray_sizes(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
+                                     const struct seg *path)
+{
+    for (; s->cls == NPYDT_SUBARRAY && f->cls == NPYDT_SUBARRAY; s = s->base, f = f->base)
+        if (s->itemsize != f->itemsize && (s->itemsize == 0 || f->itemsize == 0 ||
+                                           subarray_is_empty(s))) {
+            add(c, NPYDT_MISMATCH_SIZE, path,
+                ctext(c, "%llu bytes", (unsigned long long)s->itemsize),
+                ctext(c, "%llu bytes", (unsigned long long)f->itemsize));
+            return;
+        }
 }
 
 /* s: the schema's node, f: the file's. top marks the root of the check,
@@ -627,6 +652,8 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
     if (!cancast_shapes_fit(f, s, safe))
         add(c, NPYDT_MISMATCH_SHAPE, path, outbuf_text(c, node_shape_out, s),
             outbuf_text(c, node_shape_out, f));
+    else if (!safe)
+        cmp_empty_subarray_sizes(c, s, f, path);
     bool base_top = top && s == sb && f == fb;
     if (safe && sb->cls == NPYDT_SCALAR && sb->kind == 'O')
         return;

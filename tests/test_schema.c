@@ -157,6 +157,10 @@ static const struct check_case default_mismatches[] = {
      {{SHAPE, "a", "(3, 2)", "(3,) of (2,)"}}},
     {"[('a', '<i2', (3, 2))]", "[('a', ('<i2', (2,)), (3,))]",
      {{SHAPE, "a", "(3,) of (2,)", "(3, 2)"}}},
+    /* an empty subarray given a size takes that many bytes, as in NumPy */
+    {"[('v', '<i4', (0,))]", "[('v', ('<i4', (0,)), 3)]", {{SIZE, "v", "3 bytes", "0 bytes"}}},
+    {"[('v', ('<i4', (0,)), 5)]", "[('v', ('<i4', (0,)), 3)]",
+     {{SIZE, "v", "3 bytes", "5 bytes"}}},
     {"[('pos', [('x', '<f8'), ('y', '<f8')])]", "[('pos', [('x', '<f8'), ('y', '<f4')])]",
      {{SIZE, "pos.y", "<f4", "<f8"}}},
     {"[('pos', '<f8')]", "[('pos', [('x', '<f8')])]", {{KIND, "pos", "[('x', '<f8')]", "<f8"}}},
@@ -233,6 +237,12 @@ static const struct check_case safe_matches[] = {
     {"[('a', '<i2', (3,))]", "[('a', ('<i4', (2,)), (3,))]", {{0}}},
     {"[('a', '|b1', (2,))]", "[('a', ('>u8', (2, 3)), (2,))]", {{0}}},
     {"[('a', '<i4', (2,))]", "[('a', ('|O', (3,)), (2,))]", {{0}}},
+    /* what is left below the matching shapes goes into an object whole */
+    {"[('x', ('<i4', (2,)), (1,))]", "[('x', '|O', (1,))]", {{0}}},
+    /* np.can_cast ignores an empty subarray's size, and titles */
+    {"[('v', '<i4', (0,))]", "[('v', ('<i4', (0,)), 3)]", {{0}}},
+    {"[('a', '<i4')]", "[(('T', 'a'), '<i8')]", {{0}}},
+    {"[(('U', 'a'), '<i4')]", "[(('T', 'a'), '<i4')]", {{0}}},
 };
 
 static void test_schema_safe_cast_matches(void **state)
