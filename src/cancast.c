@@ -210,12 +210,16 @@ const npydt_dtype *cancast_flat_base(const npydt_dtype *dt)
     return dt;
 }
 
+static bool same_dims(const npydt_dtype *a, const npydt_dtype *b)
+{
+    return a->ndim == b->ndim && memcmp(a->shape, b->shape, a->ndim * sizeof *a->shape) == 0;
+}
+
 bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool safe)
 {
     for (; from->cls == NPYDT_SUBARRAY && to->cls == NPYDT_SUBARRAY;
          from = from->base, to = to->base)
-        if (from->ndim != to->ndim ||
-            memcmp(from->shape, to->shape, from->ndim * sizeof *from->shape) != 0)
+        if (!same_dims(from, to))
             return false;
     if (to->cls != NPYDT_SUBARRAY)   /* anything casts safely to an object */
         return from->cls != NPYDT_SUBARRAY || (safe && to->cls == NPYDT_SCALAR && to->kind == 'O');
@@ -250,8 +254,7 @@ bool cancast_node(const npydt_dtype *from, const npydt_dtype *to, bool top, unsi
                 return false;
         return true;
     case NPYDT_SUBARRAY:
-        if (to->cls != NPYDT_SUBARRAY || from->ndim != to->ndim ||
-            memcmp(from->shape, to->shape, from->ndim * sizeof *from->shape) != 0)
+        if (to->cls != NPYDT_SUBARRAY || !same_dims(from, to))
             return false;
         return cancast_node(from->base, to->base, false, depth + 1);
     case NPYDT_SCALAR:

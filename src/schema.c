@@ -616,8 +616,7 @@ static void cmp_empty_subarray_sizes(struct chk *c, const npydt_dtype *s, const 
                                      const struct seg *path)
 {
     for (; s->cls == NPYDT_SUBARRAY && f->cls == NPYDT_SUBARRAY; s = s->base, f = f->base)
-        if (s->itemsize != f->itemsize && (s->itemsize == 0 || f->itemsize == 0 ||
-                                           subarray_is_empty(s))) {
+        if (s->itemsize != f->itemsize && subarray_is_empty(s)) {   /* f's too: same shapes */
             add(c, NPYDT_MISMATCH_SIZE, path,
                 ctext(c, "%llu bytes", (unsigned long long)s->itemsize),
                 ctext(c, "%llu bytes", (unsigned long long)f->itemsize));
