@@ -849,15 +849,25 @@ static void check_built_refused(const struct zm *ms, size_t n, const char *messa
     free(bytes);
 }
 
+/* The archive of ms[0..n), opened (it must open); *bytes holds it until
+ * the caller frees it after closing. */
+static npydt_npz *open_built(const struct zm *ms, size_t n, unsigned char **bytes)
+{
+    size_t len;
+    *bytes = build_zip(ms, n, &len);
+    npydt_npz *z;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_buffer(*bytes, len, NULL, &z, &err), NPYDT_OK);
+    return z;
+}
+
 static void test_npz_built_archive_opens_and_verifies(void **state)
 {
     (void)state;
     struct zm m = stored_member("a.npy", "hello", 5);
-    size_t len;
-    unsigned char *bytes = build_zip(&m, 1, &len);
-    npydt_npz *z;
+    unsigned char *bytes;
+    npydt_npz *z = open_built(&m, 1, &bytes);
     npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
     assert_int_equal(npydt_npz_count(z), 1);
     assert_int_equal(npydt_npz_member_at(z, 0)->data_offset, 35);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
@@ -874,11 +884,9 @@ static void test_npz_zip64_extra_disk_number_zero_accepted(void **state)
     m.disk = 0xFFFF;
     m.cx = x;
     m.cx_len = sizeof x;
-    size_t len;
-    unsigned char *bytes = build_zip(&m, 1, &len);
-    npydt_npz *z;
+    unsigned char *bytes;
+    npydt_npz *z = open_built(&m, 1, &bytes);
     npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
     assert_int_equal(npydt_npz_member_at(z, 0)->uncompressed_size, 5);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
     npydt_npz_close(z);
@@ -897,11 +905,9 @@ static void test_npz_locator_lookalike_before_complete_end_record_ignored(void *
     struct zm m = stored_member("a.npy", "hello", 5);
     m.cx = x;
     m.cx_len = sizeof x;
-    size_t len;
-    unsigned char *bytes = build_zip(&m, 1, &len);
-    npydt_npz *z;
+    unsigned char *bytes;
+    npydt_npz *z = open_built(&m, 1, &bytes);
     npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
     assert_int_equal(npydt_npz_count(z), 1);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
     npydt_npz_close(z);
