@@ -39,9 +39,14 @@ else
 Q := @
 endif
 
-LIB_SRCS := $(wildcard src/*.c)
+# The library's stages, in the order they may use each other (README,
+# "Architecture"; tests/check_layers.sh holds the includes to it). Each
+# stage's sources are src/STAGE/*.c; the grammar's generated parser and
+# lexer belong to the literal stage.
+LIB_STAGES := base literal dtype header records schema npz
+LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
-LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/parser.o $(O)/lib/lexer.o
+LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
 CLI_SRCS := $(wildcard src/cli/*.c)
 CLI_OBJS := $(patsubst src/cli/%.c,$(O)/cli/%.o,$(CLI_SRCS))
 TEST_SRCS := $(filter-out tests/test_main.c,$(wildcard tests/test_*.c))
@@ -67,7 +72,7 @@ $(O)/lib/%.o: src/%.c $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
-$(O)/lib/%.o: $(O)/gen/%.c
+$(O)/lib/literal/%.o: $(O)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
@@ -150,7 +155,8 @@ FUZZ_RUN_FLAGS ?= -rss_limit_mb=2048 -timeout=20 -print_final_stats=1
 FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/parser.o $(O)/fuzz/lib/lexer.o
+FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/literal/parser.o \
+	$(O)/fuzz/lib/literal/lexer.o
 FUZZ_BINS = $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZERS))
 REPLAY_BINS = $(patsubst %,$(O)/fuzz-replay/fuzz_%,$(FUZZERS))
 COV_O ?= $(O)/coverage
@@ -159,7 +165,7 @@ $(O)/fuzz/lib/%.o: src/%.c $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(O)/fuzz/lib/%.o: $(O)/gen/%.c
+$(O)/fuzz/lib/literal/%.o: $(O)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
@@ -244,7 +250,7 @@ coverage:
 	$(Q)$(MAKE) --no-print-directory O=$(COV_O) COVERAGE=1 SANITIZE= check; rc=$$?; \
 	    $(PYTHON) tests/tools/coverage_report.py $(COV_O) && exit $$rc
 
--include $(wildcard $(O)/fuzz/lib/*.d $(O)/fuzz/obj/*.d $(O)/fuzz-replay/obj/*.d)
+-include $(wildcard $(O)/fuzz/lib/*/*.d $(O)/fuzz/obj/*.d $(O)/fuzz-replay/obj/*.d)
 
 # @bench-targets@
 # Benchmarks (tests/bench/): `make bench` builds the library, the command and
@@ -255,7 +261,8 @@ coverage:
 # among them) live in $(O)/bench/tmp.XXXXXX, removed at the end, on failure
 # and on interrupt. BENCH_ARGS=--quick: a small trial run; --rounds N.
 BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/parser.o $(O)/bench/lib/lexer.o
+BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/literal/parser.o \
+	$(O)/bench/lib/literal/lexer.o
 BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
 BENCH_ARGS ?=
 
@@ -263,7 +270,7 @@ $(O)/bench/lib/%.o: src/%.c $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
-$(O)/bench/lib/%.o: $(O)/gen/%.c
+$(O)/bench/lib/literal/%.o: $(O)/gen/%.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
@@ -289,9 +296,9 @@ bench: $(O)/bench/npydt_bench $(O)/bench/npydt
 	    --npydt $(O)/bench/npydt --tmp "$$d" --out $(O)/bench/results.tsv $(BENCH_ARGS)
 
 .SECONDARY: $(BENCH_LIB_OBJS) $(BENCH_CLI_OBJS)
--include $(wildcard $(O)/bench/lib/*.d $(O)/bench/cli/*.d)
+-include $(wildcard $(O)/bench/lib/*/*.d $(O)/bench/cli/*.d)
 
--include $(wildcard $(O)/lib/*.d $(O)/cli/*.d $(O)/tests/*.d)
+-include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/tests/*.d)
 
 # @failinject@
 # tests/check_cli_faults.sh preloads this into the command to make chosen

@@ -1,7 +1,7 @@
 /* Tokens of the header literal. The text is a NUL-terminated copy (the
  * terminator is re2c's sentinel; NUL bytes inside the header are rejected
  * before lexing), so the lexer never reads past its input. */
-#include "internal.h"
+#include "literal/grammar.h"
 #include "parser.h"
 
 #include <stdio.h>

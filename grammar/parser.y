@@ -13,7 +13,7 @@
 %param {struct lit_parser *p}
 
 %code requires {
-#include "internal.h"
+#include "literal/grammar.h"
 struct lit_span { size_t start, end; };
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                          \
     do {                                                     \

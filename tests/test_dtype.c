@@ -1,6 +1,6 @@
 /* Descriptor literals and type strings become the dtypes NumPy builds. */
 #include "test_util.h"
-#include "name_key.h"   /* to choose names that share a hash table slot */
+#include "base/name_key.h"   /* to choose names that share a hash table slot */
 
 #include <stdio.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Opening data, element addressing, field lookup and the typed readers. */
 #include "test_util.h"
 
-#include "records.h"   /* float conversions, checked against the FPU */
+#include "records/records.h"   /* float conversions, checked against the FPU */
 
 #include <float.h>
 #include <math.h>

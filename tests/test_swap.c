@@ -2,7 +2,7 @@
  * a naive tree walk that swaps one scalar at a time. */
 #include "test_util.h"
 
-#include "records.h"   /* swap_plan_nops: how well runs merged */
+#include "records/records.h"   /* swap_plan_nops: how well runs merged */
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,124 @@
+/* The caller's allocator and the bump arena every parse result lives in
+ * (base stage; reached through base/base.h). */
+#ifndef NPYDT_BASE_ARENA_H
+#define NPYDT_BASE_ARENA_H
+
+#include "npydt.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ---- allocation -------------------------------------------------------- */
+
+void *alloc_bytes(const npydt_allocator *a, size_t size);
+void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size);
+void free_bytes(const npydt_allocator *a, void *p, size_t size);
+
+/* A bump allocator: every node of one parse result lives in one arena and
+ * goes away with one arena_release. Aligned allocations rise from the
+ * bottom of the head chunk, strings (which need no alignment) come down
+ * from its top. */
+struct arena_chunk;
+struct arena {
+    const npydt_allocator *alloc;
+    struct arena_chunk *head;
+    struct arena_chunk *adopted; /* blocks taken over by arena_block_adopt */
+    unsigned char *base;     /* head's data, or NULL */
+    size_t first;            /* usable bytes of the first chunk */
+    size_t used;     /* bytes used from the bottom of head */
+    size_t cap;      /* bottom of the strings at the top of head */
+    size_t size;     /* usable bytes in head */
+    size_t total;    /* bytes obtained from the allocator, for statistics */
+};
+
+void arena_init(struct arena *ar, const npydt_allocator *alloc);
+/* Size the first chunk for a parse of text_len bytes (before any allocation). */
+void arena_expect(struct arena *ar, size_t text_len);
+void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
+
+/* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */
+static inline void *arena_alloc_raw(struct arena *ar, size_t size)
+{
+    size_t need = (size + 15u) & ~(size_t)15u;
+    if (need >= size && ar->cap - ar->used >= need && ar->base) {
+        void *p = ar->base + ar->used;
+        ar->used += need;
+        return p;
+    }
+    return arena_alloc_chunk(ar, size);
+}
+
+/* Zeroed, 16-aligned. */
+static inline void *arena_alloc(struct arena *ar, size_t size)
+{
+    void *p = arena_alloc_raw(ar, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *arena_alloc_array(struct arena *ar, size_t n, size_t size);
+void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size); /* not zeroed */
+/* memcpy for the few bytes of a name or path, without a call: every read
+ * and write stays inside [0, n). */
+static inline void copy_small(char *d, const char *s, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n && n < 4) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    } else if (n) {
+        memcpy(d, s, n);
+    }
+}
+
+/* Room for a string of len bytes and its NUL, unaligned: most of a large
+ * header's names are a few bytes, which alignment would double. */
+static inline char *arena_alloc_str(struct arena *ar, size_t len)
+{
+    if (len < ar->cap - ar->used && ar->base) {
+        ar->cap -= len + 1;
+        return (char *)ar->base + ar->cap;
+    }
+    return len < SIZE_MAX ? arena_alloc_chunk(ar, len + 1) : NULL;
+}
+
+/* A NUL-terminated copy of s[0..len). */
+static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
+{
+    char *d = arena_alloc_str(ar, len);
+    if (d) {
+        copy_small(d, s, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+/* A growable array outside the arena (a stack of entries being read)
+ * that the arena can take over whole instead of copying it. */
+struct arena_block {
+    struct arena_chunk *chunk;   /* NULL until the first growth */
+    size_t size;                 /* usable bytes */
+};
+/* Grow b to at least `size` usable bytes, keeping its contents; its data. */
+void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size);
+/* Hand b's memory to ar (freed by arena_release); b is empty again. */
+void arena_block_adopt(struct arena *ar, struct arena_block *b);
+void arena_block_free(struct arena *ar, struct arena_block *b);
+void arena_release(struct arena *ar);
+
+#endif

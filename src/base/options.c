@@ -1,0 +1,36 @@
+/* The limits and allocator every reader takes: their defaults and the
+ * checks a caller's options must pass. */
+#include "base/base.h"
+
+#include <string.h>
+
+void npydt_options_init(npydt_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    opts->limits.max_header_bytes = (size_t)16 << 20;
+    opts->limits.max_depth = 128;
+    opts->limits.max_ndim = 32;
+    opts->limits.max_fields = 1000000;
+    opts->allocator = NULL;
+}
+
+const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults)
+{
+    if (opts)
+        return opts;
+    npydt_options_init(defaults);
+    return defaults;
+}
+
+npydt_status options_check(const npydt_options *opts, npydt_error *err)
+{
+    if (opts->limits.max_depth > NPYDT_DEPTH_CEILING)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "max_depth %u is above the ceiling of %u", opts->limits.max_depth,
+                         NPYDT_DEPTH_CEILING);
+    const npydt_allocator *a = opts->allocator;
+    if (a && (!a->malloc || !a->realloc || !a->free))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "allocator is missing a function");
+    return NPYDT_OK;
+}

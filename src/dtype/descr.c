@@ -1,0 +1,128 @@
+/* The 'descr' value of a header, interpreted as numpy.lib.format's
+ * descr_to_dtype does: a type string, a (type, shape) tuple, or a list of
+ * (name, type[, shape]) entries in which ('', V-type) entries are padding. */
+#include "dtype/dtype.h"
+
+#include <string.h>
+
+/* Extend the error path with a field name; returns the old length. The
+ * path only serves messages: a long one is cut, never overflowed. */
+static size_t path_push(struct dtype_ctx *c, const char *name)
+{
+    size_t old = strlen(c->path), at = old;
+    if (old && at + 1 < sizeof c->path)
+        c->path[at++] = '.';
+    size_t n = strlen(name);
+    if (n > sizeof c->path - 1 - at)
+        n = sizeof c->path - 1 - at;
+    memcpy(c->path + at, name, n);
+    c->path[at + n] = '\0';
+    return old;
+}
+
+/* field_list_add's error: the struct outgrew a C int. */
+static npydt_status field_list_overflow(struct dtype_ctx *c, size_t text_offset)
+{
+    return set_error(c->err, NPYDT_E_OVERFLOW, text_offset, c->path,
+                     "struct itemsize does not fit a C int");
+}
+
+/* The fields of one descriptor list as they are read: padding entries
+ * only move the offset, the others become specs. */
+struct field_list {
+    struct field_spec *specs;
+    size_t n, cap;
+    uint64_t offset;     /* where the next entry starts */
+};
+
+/* Add one (name, dtype) entry; plain_name is false when the name came as
+ * a (title, name) tuple (such an entry is never padding). The caller has
+ * made room for it (n < cap). */
+static npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl,
+                                   const char *name, size_t name_len, bool plain_name,
+                                   const char *title, const npydt_dtype *dt, size_t text_offset)
+{
+    /* NumPy: name == '' and dt.type is void and dt.names is None, which
+     * holds for plain V types and for every subarray */
+    bool padding = plain_name && name_len == 0 &&
+                   ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
+    if (!padding)
+        fl->specs[fl->n++] = (struct field_spec){name, title, name_len, dt, fl->offset,
+                                                 text_offset};
+    if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
+        return field_list_overflow(c, text_offset);
+    return NPYDT_OK;
+}
+
+static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
+{
+    struct field_list fl = {0};
+    fl.cap = v->u.seq.n ? v->u.seq.n : 1;
+    fl.specs = arena_alloc_array(c->arena, fl.cap, sizeof *fl.specs);
+    if (!fl.specs)
+        return set_nomem(c->err);
+    for (const struct lit *e = v->u.seq.head; e; e = e->next) {
+        if ((e->kind != LIT_TUPLE && e->kind != LIT_LIST) || e->u.seq.n < 2 || e->u.seq.n > 3)
+            return set_error(c->err, NPYDT_E_VALUE, e->start, c->path,
+                             "a field must be (name, type) or (name, type, shape)");
+        const struct lit *name_lit = e->u.seq.head;
+        const struct lit *type_lit = name_lit->next;
+        const struct lit *shape_lit = type_lit->next;
+        const char *name, *title = NULL;
+        size_t name_len;
+        if (name_lit->kind == LIT_STR) {
+            name = name_lit->u.str.s;
+            name_len = name_lit->u.str.len;
+        } else if (name_lit->kind == LIT_TUPLE && name_lit->u.seq.n == 2) {
+            const struct lit *t = name_lit->u.seq.head, *nm = t->next;
+            if (nm->kind != LIT_STR)
+                return set_error(c->err, NPYDT_E_NAME, nm->start, c->path,
+                                 "field names must be strings");
+            if (t->kind != LIT_STR)
+                return set_error(c->err, NPYDT_E_NAME, t->start, c->path,
+                                 "field titles must be strings");
+            name = nm->u.str.s;
+            name_len = nm->u.str.len;
+            title = t->u.str.s;
+        } else {
+            return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
+                             "field names must be strings or (title, name) tuples");
+        }
+        size_t saved = path_push(c, name);
+        const npydt_dtype *dt;
+        npydt_status st = descr_from_lit(c, type_lit, &dt);
+        if (st == NPYDT_OK && shape_lit)
+            st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
+        c->path[saved] = '\0';
+        if (st == NPYDT_OK)
+            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title, dt,
+                                e->start);
+        if (st != NPYDT_OK)
+            return st;
+    }
+    return dtype_make_struct(c, fl.specs, fl.n, fl.offset, v->start, out);
+}
+
+npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out)
+{
+    switch (v->kind) {
+    case LIT_STR:
+        return typestr_parse(c, v->u.str.s, v->u.str.len, v->start, out);
+    case LIT_TUPLE: {
+        /* (type, shape); NumPy ignores anything after the shape */
+        if (v->u.seq.n < 2)
+            return set_error(c->err, NPYDT_E_VALUE, v->start, c->path,
+                             "a type tuple must be (type, shape)");
+        const npydt_dtype *base;
+        npydt_status st = descr_from_lit(c, v->u.seq.head, &base);
+        if (st != NPYDT_OK)
+            return st;
+        return dtype_apply_shape(c, base, v->u.seq.head->next, v->u.seq.head->next->start, out);
+    }
+    case LIT_LIST:
+        return field_list(c, v, out);
+    default:
+        return set_error(c->err, NPYDT_E_VALUE, v->start, c->path,
+                         "descr is not a valid dtype descriptor");
+    }
+}

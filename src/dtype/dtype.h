@@ -1,0 +1,149 @@
+/* What the dtype stage gives later stages: the dtype tree, constructing
+ * validated nodes, type strings, descriptors, the leaf table and printing.
+ * Not installed. */
+#ifndef NPYDT_DTYPE_H
+#define NPYDT_DTYPE_H
+
+#include "base/base.h"
+#include "literal/literal.h"
+
+/* ---- the tree ----------------------------------------------------------- */
+
+struct npydt_field {
+    const char *name;
+    const char *title;       /* NULL when none */
+    uint64_t offset;
+    const npydt_dtype *dtype;
+    size_t name_len;         /* strlen(name) */
+};
+
+/* Totals of a dtype's tree, kept in every node as it is built, so that the
+ * leaf table is sized and its path budget checked without a counting walk.
+ * Fields inside a subarray count once, as the table holds them once. */
+struct dtype_totals {
+    uint64_t leaves;         /* leaf table entries */
+    uint64_t fields;         /* struct fields at every level */
+    uint64_t path_bytes;     /* their paths with this node as the root, NULs included */
+    uint64_t path_bytes_dotted; /* the same below a non-empty path: each gains a '.'
+                                 * there, where an empty prefix adds none */
+    uint64_t name_bytes;     /* names and titles, plus one per struct and subarray */
+    uint32_t struct_depth;   /* deepest chain of structs */
+};
+
+struct dtype_root;
+
+struct npydt_dtype {
+    npydt_dtype_class cls;
+    char kind;               /* scalar kind; 'V' for struct and subarray */
+    char byteorder;          /* '<', '>', '|' */
+    bool has_object;
+    int8_t unit;             /* npydt_unit */
+    int32_t unit_count;
+    uint64_t itemsize;
+    size_t nfields;
+    struct npydt_field *fields;
+    size_t ndim;
+    uint64_t *shape;
+    const npydt_dtype *base;
+    struct dtype_root *root; /* set on root nodes only */
+    struct dtype_totals totals;
+};
+
+/* Owner of a parse result's arena and its derived tables. */
+struct dtype_root {
+    struct arena arena;
+    bool owns_arena;         /* false when a header owns it */
+    npydt_leaf *leaves;
+    size_t nleaves;
+};
+
+/* Context for building dtypes: where nodes go and how errors are named. */
+struct dtype_ctx {
+    struct arena *arena;
+    struct arena *scratch;   /* for what the result does not keep, or NULL: arena */
+    const npydt_limits *limits;
+    npydt_error *err;
+    size_t nfields;          /* fields created so far, against max_fields */
+    char path[256];          /* current field path for messages */
+};
+
+/* Set up c (path empty; the rest of its buffer is left as it is: zeroing
+ * it was a tenth of a one-line header's parse). */
+static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
+                                  struct arena *scratch, const npydt_limits *limits,
+                                  npydt_error *err)
+{
+    c->arena = arena;
+    c->scratch = scratch;
+    c->limits = limits;
+    c->err = err;
+    c->nfields = 0;
+    c->path[0] = '\0';
+}
+
+npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
+                              uint64_t itemsize);
+/* A read-only node shared by every parse for numeric kinds (b i u f c O),
+ * or NULL for any other kind, size or order. */
+const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
+/* The shared nodes of kinds i, u, f, c by [kind][log2 size][order '>'],
+ * sizes 1 to 32 ('<' and '>' only: 1-byte ones come from
+ * dtype_shared_scalar with order '|'). */
+extern const npydt_dtype dtype_builtin_ordered[4][6][2];
+/* The same for a datetime (kind M or m) of the given unit and multiplier
+ * 1, or NULL for any other kind, order or unit. */
+const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);
+/* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
+npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
+                                 const uint64_t *shape, size_t ndim, size_t offset,
+                                 const npydt_dtype **out);
+
+/* np.save's type strings ('<f8', '|S16', '<M8[ns]'), which typestr_parse
+ * tries first: numeric and datetime types are shared nodes, S, U and V get
+ * a node of their size. NULL for any other string, and on running out of
+ * memory (*nomem set). */
+const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, bool *nomem);
+
+/* np.dtype(str) for a string found at `offset` in the header. */
+npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
+                           size_t offset, const npydt_dtype **out);
+
+/* numpy.lib.format.descr_to_dtype for a literal. */
+npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
+                            const npydt_dtype **out);
+
+/* Compute the leaf table and attach the root record to dt. */
+npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena);
+
+/* Python repr() of a UTF-8 string into an output buffer. */
+void out_pyrepr(struct outbuf *o, const char *utf8);
+
+/* ---- building structs from descriptor lists ---------------------------- */
+
+struct field_spec {
+    const char *name;
+    const char *title;          /* NULL when none */
+    size_t name_len;            /* strlen(name) */
+    const npydt_dtype *dtype;
+    uint64_t offset;
+    size_t text_offset;         /* where the entry is, for messages */
+};
+
+/* A struct node whose fields are fields[0..n) (kept, not copied): checks
+ * names and titles for duplicates as NumPy does and counts fields against
+ * the limit. A repeated name or title returns NPYDT_E_NAME, unreported,
+ * with *dup its number (2 * field, plus 1 for a title). */
+npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_field *fields,
+                                    size_t n, uint64_t itemsize, size_t off, size_t *dup,
+                                    const npydt_dtype **out);
+
+/* The same for specs (copied), reporting a repeat at its entry's offset. */
+npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
+                               uint64_t itemsize, size_t off, const npydt_dtype **out);
+
+/* np.dtype((base, v)): v is a shape (int or sequence of ints), or the
+ * itemsize of an unsized flexible type ('S0', 'U0', 'V0'). */
+npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
+                               const struct lit *v, size_t off, const npydt_dtype **out);
+
+#endif

@@ -1,0 +1,311 @@
+/* Printing dtypes back as NumPy writes them: the type string, the
+ * descriptor literal (Python repr of dtype.descr) and whole np.save
+ * headers. */
+#include "dtype/dtype.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void out_finish(struct outbuf *o)
+{
+    if (o->size)
+        o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+}
+
+/* A code point, as UTF-8 or (for 1.0/2.0 headers) as one latin-1 byte. */
+static void out_cp(struct outbuf *o, uint32_t cp, bool latin1)
+{
+    if (latin1 && cp <= 0xFF) {
+        out_putc(o, (char)cp);
+        return;
+    }
+    char b[4];
+    size_t n = utf8_encode(cp, b);
+    for (size_t i = 0; i < n; i++)
+        out_putc(o, b[i]);
+}
+
+/* repr(str) exactly as CPython writes it. */
+static void pyrepr(struct outbuf *o, const char *utf8, bool latin1)
+{
+    const unsigned char *s = (const unsigned char *)utf8;
+    size_t len = strlen(utf8);
+    char q = strchr(utf8, '\'') && !strchr(utf8, '"') ? '"' : '\'';
+    out_putc(o, q);
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t k = utf8_decode(s + i, len - i, &cp);
+        if (k == 0) {           /* cannot happen for parsed names */
+            cp = 0xFFFD;
+            k = 1;
+        }
+        i += k;
+        if (cp == (uint32_t)q || cp == '\\') {
+            out_putc(o, '\\');
+            out_putc(o, (char)cp);
+        } else if (cp == '\t') {
+            out_puts(o, "\\t");
+        } else if (cp == '\n') {
+            out_puts(o, "\\n");
+        } else if (cp == '\r') {
+            out_puts(o, "\\r");
+        } else if (unicode_is_printable(cp)) {
+            out_cp(o, cp, latin1);
+        } else if (cp <= 0xFF) {
+            out_printf(o, "\\x%02x", cp);
+        } else if (cp <= 0xFFFF) {
+            out_printf(o, "\\u%04x", cp);
+        } else {
+            out_printf(o, "\\U%08x", cp);
+        }
+    }
+    out_putc(o, q);
+}
+
+void out_pyrepr(struct outbuf *o, const char *utf8)
+{
+    pyrepr(o, utf8, false);
+}
+
+static void shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
+{
+    out_putc(o, '(');
+    for (size_t i = 0; i < ndim; i++)
+        out_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+    if (ndim == 1)
+        out_putc(o, ',');
+    out_putc(o, ')');
+}
+
+static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1);
+
+static void scalar_repr(struct outbuf *o, const npydt_dtype *dt)
+{
+    char s[48];
+    npydt_dtype_str(dt, s, sizeof s);
+    out_putc(o, '\'');
+    out_puts(o, s);
+    out_putc(o, '\'');
+}
+
+static void padding_entry(struct outbuf *o, uint64_t n)
+{
+    out_printf(o, "('', '|V%llu')", (unsigned long long)n);
+}
+
+/* An empty subarray given a size of its own, as (('<i4', (0,)), 2) gives
+ * it: NumPy reads its own spelling, ('<i4', (0,)), back without the size. */
+static bool sized_apart(const npydt_dtype *dt)
+{
+    if (dt->cls != NPYDT_SUBARRAY)
+        return false;
+    uint64_t items = 1;   /* each factor fits a C int, and so does the product or one is 0 */
+    for (size_t i = 0; i < dt->ndim; i++)
+        items *= dt->shape[i];
+    return items * dt->base->itemsize != dt->itemsize;
+}
+
+/* numpy.core._internal._array_descr, printed with Python's repr. */
+static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
+{
+    switch (dt->cls) {
+    case NPYDT_SCALAR:
+        scalar_repr(o, dt);
+        return;
+    case NPYDT_SUBARRAY:
+        out_putc(o, '(');
+        if (sized_apart(dt))
+            out_putc(o, '(');
+        descr_repr(o, dt->base, latin1);
+        out_puts(o, ", ");
+        shape_repr(o, dt->shape, dt->ndim);
+        out_putc(o, ')');
+        if (sized_apart(dt))
+            out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
+        return;
+    case NPYDT_STRUCT: {
+        uint64_t offset = 0;
+        bool first = true;
+        out_putc(o, '[');
+        for (size_t i = 0; i < dt->nfields; i++) {
+            const struct npydt_field *f = &dt->fields[i];
+            if (!first)
+                out_puts(o, ", ");
+            first = false;
+            if (f->offset > offset) {
+                padding_entry(o, f->offset - offset);
+                out_puts(o, ", ");
+                offset = f->offset;
+            }
+            out_putc(o, '(');
+            if (f->title) {
+                out_putc(o, '(');
+                pyrepr(o, f->title, latin1);
+                out_puts(o, ", ");
+                pyrepr(o, f->name, latin1);
+                out_putc(o, ')');
+            } else {
+                pyrepr(o, f->name, latin1);
+            }
+            out_puts(o, ", ");
+            if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
+                descr_repr(o, f->dtype->base, latin1);
+                out_puts(o, ", ");
+                shape_repr(o, f->dtype->shape, f->dtype->ndim);
+            } else {
+                descr_repr(o, f->dtype, latin1);
+            }
+            out_putc(o, ')');
+            offset += f->dtype->itemsize;
+        }
+        if (dt->itemsize > offset) {
+            if (!first)
+                out_puts(o, ", ");
+            padding_entry(o, dt->itemsize - offset);
+        }
+        out_putc(o, ']');
+        return;
+    }
+    }
+}
+
+size_t npydt_dtype_str(const npydt_dtype *dt, char *buf, size_t size)
+{
+    int n;
+    if (dt->cls != NPYDT_SCALAR)
+        n = snprintf(buf, size, "|V%llu", (unsigned long long)dt->itemsize);
+    else if (dt->kind == 'O')
+        n = snprintf(buf, size, "|O");
+    else if (dt->kind == 'U')
+        n = snprintf(buf, size, "%cU%llu", dt->byteorder, (unsigned long long)(dt->itemsize / 4));
+    else if (dt->kind == 'M' || dt->kind == 'm') {
+        if (dt->unit == NPYDT_UNIT_GENERIC)
+            n = snprintf(buf, size, "%c%c8", dt->byteorder, dt->kind);
+        else if (dt->unit_count == 1)
+            n = snprintf(buf, size, "%c%c8[%s]", dt->byteorder, dt->kind,
+                         npydt_unit_name((npydt_unit)dt->unit));
+        else
+            n = snprintf(buf, size, "%c%c8[%d%s]", dt->byteorder, dt->kind, (int)dt->unit_count,
+                         npydt_unit_name((npydt_unit)dt->unit));
+    } else
+        n = snprintf(buf, size, "%c%c%llu", dt->byteorder, dt->kind,
+                     (unsigned long long)dt->itemsize);
+    return n < 0 ? 0 : (size_t)n;
+}
+
+size_t npydt_dtype_descr(const npydt_dtype *dt, char *buf, size_t size)
+{
+    struct outbuf o = {buf, size, 0};
+    descr_repr(&o, dt, false);
+    out_finish(&o);
+    return o.len;
+}
+
+/* ---- whole headers ---------------------------------------------------------- */
+
+/* Does every code point of the descriptor fit latin-1? Non-ASCII only
+ * comes from names and titles. */
+static bool names_fit_latin1(const npydt_dtype *dt)
+{
+    switch (dt->cls) {
+    case NPYDT_SCALAR:
+        return true;
+    case NPYDT_SUBARRAY:
+        return names_fit_latin1(dt->base);
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < dt->nfields; i++) {
+            const char *strs[2] = {dt->fields[i].name, dt->fields[i].title};
+            for (int k = 0; k < 2; k++) {
+                const unsigned char *s = (const unsigned char *)strs[k];
+                if (!s)
+                    continue;
+                size_t len = strlen((const char *)s);
+                for (size_t j = 0; j < len;) {
+                    uint32_t cp;
+                    size_t n = utf8_decode(s + j, len - j, &cp);
+                    /* repr escapes what is not printable: only the rest
+                     * must fit latin-1, as NumPy checks its header */
+                    if (n == 0 || (cp > 0xFF && unicode_is_printable(cp)))
+                        return false;
+                    j += n;
+                }
+            }
+            if (!names_fit_latin1(dt->fields[i].dtype))
+                return false;
+        }
+        return true;
+    }
+    return true;
+}
+
+static void dict_repr(struct outbuf *o, const npydt_dtype *dt, const uint64_t *shape,
+                      size_t ndim, int fortran_order, bool latin1)
+{
+    /* np.save: sorted keys, "'key': repr(value), ", then room for the
+     * growth axis to get longer digits */
+    out_puts(o, "{'descr': ");
+    descr_repr(o, dt, latin1);
+    out_puts(o, ", 'fortran_order': ");
+    out_puts(o, fortran_order ? "True" : "False");
+    out_puts(o, ", 'shape': ");
+    shape_repr(o, shape, ndim);
+    out_puts(o, ", }");
+    if (ndim > 0) {
+        char digits[24];
+        int n = snprintf(digits, sizeof digits, "%llu",
+                         (unsigned long long)shape[fortran_order ? ndim - 1 : 0]);
+        for (int i = n; i < 21; i++)
+            out_putc(o, ' ');
+    }
+}
+
+size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
+                          int fortran_order, void *buf, size_t size, npydt_error *err)
+{
+    if (!dt || (ndim && !shape) || (!buf && size)) {
+        set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "invalid argument");
+        return 0;
+    }
+    bool latin1 = names_fit_latin1(dt);
+    struct outbuf measure = {NULL, 0, 0};
+    dict_repr(&measure, dt, shape, ndim, fortran_order, latin1);
+    uint64_t hlen = (uint64_t)measure.len + 1;   /* + the final newline */
+    int major = latin1 ? 1 : 3;   /* 2.0 only when 1.0's length field is too small */
+    unsigned prefix = major == 1 ? 10 : 12;
+    uint64_t pad = 64 - ((prefix + hlen) % 64);
+    uint64_t total_hlen = hlen + pad;
+    if (major == 1 && total_hlen > 65535) {
+        major = 2;
+        prefix = 12;
+        pad = 64 - ((prefix + hlen) % 64);
+        total_hlen = hlen + pad;
+    }
+    if (total_hlen > UINT32_MAX) {
+        set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                  "header too large for any format version");
+        return 0;
+    }
+    uint64_t total = prefix + total_hlen;
+    if (total > SIZE_MAX) {
+        set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL, "header too large");
+        return 0;
+    }
+    if (size < total)
+        return (size_t)total;
+    unsigned char *b = buf;
+    static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+    memcpy(b, magic, 6);
+    b[6] = (unsigned char)major;
+    b[7] = 0;
+    b[8] = (unsigned char)(total_hlen & 0xFF);
+    b[9] = (unsigned char)((total_hlen >> 8) & 0xFF);
+    if (major > 1) {
+        b[10] = (unsigned char)((total_hlen >> 16) & 0xFF);
+        b[11] = (unsigned char)((total_hlen >> 24) & 0xFF);
+    }
+    struct outbuf o = {(char *)b + prefix, measure.len + 1, 0};
+    dict_repr(&o, dt, shape, ndim, fortran_order, latin1);
+    memset(b + prefix + measure.len, ' ', (size_t)pad);
+    b[total - 1] = '\n';
+    return (size_t)total;
+}

@@ -1,0 +1,453 @@
+/* The file front end: preamble, header dict, shape and data size. */
+#include "header/header_fast.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct npydt_header {
+    struct arena arena;
+    int major, minor;
+    uint32_t header_len;
+    uint64_t data_offset;
+    bool fortran_order;
+    size_t ndim;
+    uint64_t *shape;
+    uint64_t count;
+    uint64_t data_bytes;
+    const npydt_dtype *dtype;
+};
+
+static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
+
+/* ---- root dtypes ---------------------------------------------------------- */
+
+void npydt_dtype_free(npydt_dtype *root)
+{
+    if (!root || !root->root || !root->root->owns_arena)
+        return;
+    struct arena ar = root->root->arena;
+    arena_release(&ar);
+}
+
+/* Run one descriptor parse in a fresh arena owned by the returned root. */
+static npydt_status parse_root(const char *text, size_t len, const npydt_options *opts,
+                               bool typestr, npydt_dtype **out, npydt_error *err)
+{
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    *out = NULL;
+    if (!text && len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "text is NULL");
+    npydt_status st = options_check(opts, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct arena ar, scratch;
+    arena_init(&ar, opts->allocator);
+    arena_init(&scratch, opts->allocator);
+    arena_expect(&ar, len);
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &ar, &scratch, &opts->limits, err);
+    const npydt_dtype *dt = NULL;
+    if (typestr) {
+        for (size_t i = 0; i < len; i++)
+            if (text[i] == '\0') {
+                st = set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in type string");
+                goto fail;
+            }
+        st = typestr_parse(&c, text, len, 0, &dt);
+    } else {
+        struct lit *v;
+        st = lit_parse_text(&ar, text, len, 3, &opts->limits, err, &v);
+        if (st == NPYDT_OK)
+            st = descr_from_lit(&c, v, &dt);
+    }
+    if (st != NPYDT_OK)
+        goto fail;
+    /* the root must be a node of its own, since it carries the arena */
+    npydt_dtype *root = arena_alloc(&ar, sizeof *root);
+    if (!root) {
+        st = set_nomem(err);
+        goto fail;
+    }
+    *root = *dt;
+    root->root = NULL;
+    st = layout_build_root(&c, root, true);
+    if (st != NPYDT_OK)
+        goto fail;
+    root->root->arena = ar;
+    arena_release(&scratch);
+    *out = root;
+    return NPYDT_OK;
+fail:
+    arena_release(&scratch);
+    arena_release(&ar);
+    return st;
+}
+
+npydt_status npydt_dtype_parse_literal(const char *text, size_t len, const npydt_options *opts,
+                                       npydt_dtype **out, npydt_error *err)
+{
+    return parse_root(text, len, opts, false, out, err);
+}
+
+npydt_status npydt_dtype_parse_typestr(const char *text, size_t len, const npydt_options *opts,
+                                       npydt_dtype **out, npydt_error *err)
+{
+    return parse_root(text, len, opts, true, out, err);
+}
+
+/* ---- headers --------------------------------------------------------------- */
+
+/* Preamble: magic, version, HEADER_LEN. Offsets in errors are file
+ * offsets here; none point into the header text. */
+static npydt_status parse_preamble(const unsigned char *b, size_t len, const npydt_limits *lim,
+                                   int *major, uint32_t *hlen, size_t *hstart, npydt_error *err)
+{
+    size_t have = len < 6 ? len : 6;
+    if (memcmp(b, magic, have) != 0)
+        return set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
+                         "not a NumPy file: the magic string \\x93NUMPY is missing");
+    if (len < 8)
+        return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
+                         "file ends after %zu bytes, inside the magic string and version", len);
+    if ((b[6] != 1 && b[6] != 2 && b[6] != 3) || b[7] != 0)
+        return set_error(err, NPYDT_E_VERSION, NPYDT_NO_OFFSET, NULL,
+                         "format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", b[6],
+                         b[7]);
+    *major = b[6];
+    size_t lenbytes = *major == 1 ? 2 : 4;
+    if (len < 8 + lenbytes)
+        return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
+                         "file ends after %zu bytes, inside the header length field", len);
+    uint32_t h = (uint32_t)b[8] | (uint32_t)b[9] << 8;
+    if (lenbytes == 4)
+        h |= (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    *hlen = h;
+    *hstart = 8 + lenbytes;
+    if (h > lim->max_header_bytes)
+        return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                         "header length %u is above the limit of %zu bytes", h,
+                         lim->max_header_bytes);
+    return NPYDT_OK;
+}
+
+static const struct lit *dict_get(const struct lit *d, const char *key, const struct lit **keylit)
+{
+    for (const struct lit *k = d->u.seq.head; k; k = k->next->next)
+        if (strcmp(k->u.str.s, key) == 0) {
+            *keylit = k;
+            return k->next;
+        }
+    return NULL;
+}
+
+static npydt_status check_dict(const struct lit *d, npydt_error *err)
+{
+    if (d->kind != LIT_DICT)
+        return set_error(err, NPYDT_E_VALUE, d->start, NULL, "header is not a dictionary");
+    static const char *const keys[] = {"descr", "fortran_order", "shape"};
+    bool seen[3] = {false, false, false};
+    for (const struct lit *k = d->u.seq.head; k; k = k->next->next) {
+        if (k->kind != LIT_STR)
+            return set_error(err, NPYDT_E_KEY, k->start, NULL, "header keys must be strings");
+        int which = -1;
+        for (int i = 0; i < 3; i++)
+            if (strcmp(k->u.str.s, keys[i]) == 0)
+                which = i;
+        if (which < 0)
+            return set_error(err, NPYDT_E_KEY, k->start, NULL, "unexpected key '%.40s'",
+                             k->u.str.s);
+        if (seen[which])
+            return set_error(err, NPYDT_E_KEY, k->start, NULL, "duplicate key '%s'", keys[which]);
+        seen[which] = true;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!seen[i])
+            return set_error(err, NPYDT_E_KEY, d->start, NULL, "missing key '%s'", keys[i]);
+    return NPYDT_OK;
+}
+
+static npydt_status parse_shape(struct npydt_header *h, const struct lit *v,
+                                const npydt_limits *lim, npydt_error *err)
+{
+    if (v->kind != LIT_TUPLE)
+        return set_error(err, NPYDT_E_VALUE, v->start, NULL, "shape is not a tuple");
+    if (v->u.seq.n > lim->max_ndim)
+        return set_error(err, NPYDT_E_LIMIT, v->start, NULL,
+                         "shape has %zu dimensions, more than the limit of %u", v->u.seq.n,
+                         lim->max_ndim);
+    h->ndim = v->u.seq.n;
+    h->shape = arena_alloc_array(&h->arena, h->ndim ? h->ndim : 1, sizeof *h->shape);
+    if (!h->shape)
+        return set_nomem(err);
+    size_t i = 0;
+    for (const struct lit *d = v->u.seq.head; d; d = d->next, i++) {
+        if (d->kind == LIT_BOOL) {        /* isinstance(True, int) holds in Python */
+            h->shape[i] = d->u.b;
+            continue;
+        }
+        if (d->kind != LIT_INT)
+            return set_error(err, NPYDT_E_VALUE, d->start, NULL,
+                             "shape dimensions must be integers");
+        if (d->u.num.neg && d->u.num.mag != 0)
+            return set_error(err, NPYDT_E_SHAPE, d->start, NULL, "negative dimension in shape");
+        if (d->u.num.big || d->u.num.mag > (uint64_t)INT64_MAX)
+            return set_error(err, NPYDT_E_OVERFLOW, d->start, NULL,
+                             "shape dimension does not fit 64 bits");
+        h->shape[i] = d->u.num.mag;
+    }
+    return NPYDT_OK;
+}
+
+/* NumPy's rule: a zero dimension makes the array empty whatever the others
+ * say, and itemsize times the nonzero dimensions must fit an intp. */
+static npydt_status finish_sizes(struct npydt_header *h, npydt_error *err)
+{
+    uint64_t count = 1, bytes = h->dtype->itemsize, end;
+    bool empty = false;
+    for (size_t i = 0; i < h->ndim; i++)
+        empty |= h->shape[i] == 0;
+    for (size_t i = 0; i < h->ndim; i++) {
+        if (h->shape[i] == 0)
+            continue;
+        if (!ck_mul(bytes, h->shape[i], &bytes) || bytes > (uint64_t)INT64_MAX)
+            return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                             "data size (count * itemsize) overflows 64 bits");
+        if (!ck_mul(count, h->shape[i], &count) || count > (uint64_t)INT64_MAX)
+            return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                             "element count of the shape overflows 64 bits");
+    }
+    if (empty)
+        count = bytes = 0;
+    if (!ck_add(bytes, h->data_offset, &end) || end > (uint64_t)INT64_MAX)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "data size (count * itemsize) overflows 64 bits");
+    h->count = count;
+    h->data_bytes = bytes;
+    return NPYDT_OK;
+}
+
+/* The general path: the whole literal grammar, then its meaning. */
+static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ctx *c,
+                                         const char *text, size_t len, const npydt_dtype **dt)
+{
+    struct lit *d;
+    npydt_status st = lit_parse_text(&h->arena, text, len, h->major, c->limits, c->err, &d);
+    if (st != NPYDT_OK)
+        return st;
+    if ((st = check_dict(d, c->err)) != NPYDT_OK)
+        return st;
+    const struct lit *key;
+    const struct lit *fo = dict_get(d, "fortran_order", &key);
+    if (fo->kind != LIT_BOOL)
+        return set_error(c->err, NPYDT_E_VALUE, fo->start, NULL, "fortran_order is not a bool");
+    h->fortran_order = fo->u.b;
+    if ((st = parse_shape(h, dict_get(d, "shape", &key), c->limits, c->err)) != NPYDT_OK)
+        return st;
+    return descr_from_lit(c, dict_get(d, "descr", &key), dt);
+}
+
+/* The dtype and shape of the header text, with its leaf table. */
+static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx *c,
+                                       const char *text, size_t len)
+{
+    const npydt_dtype *dt;
+    /* what np.save writes is read directly; anything else, and every
+     * error, goes through the grammar */
+    npydt_status st = header_fast(c, text, len, &h->fortran_order, &h->shape, &h->ndim, &dt);
+    if (st == NPYDT_E_NOMEM)
+        return st;
+    if (st != NPYDT_OK) {
+        c->nfields = 0;
+        c->path[0] = '\0';
+        st = parse_header_literal(h, c, text, len, &dt);
+    }
+    if (st != NPYDT_OK)
+        return st;
+    npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
+    if (!root)
+        return set_nomem(c->err);
+    *root = *dt;
+    if ((st = layout_build_root(c, root, false)) != NPYDT_OK)
+        return st;
+    h->dtype = root;
+    return NPYDT_OK;
+}
+
+static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
+                                      const npydt_limits *lim, npydt_error *err)
+{
+    /* scratch holds what the result does not keep */
+    struct arena scratch;
+    arena_init(&scratch, h->arena.alloc);
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &h->arena, &scratch, lim, err);
+    npydt_status st = parse_header_dtype(h, &c, text, len);
+    arena_release(&scratch);
+    if (st != NPYDT_OK)
+        return st;
+    return finish_sizes(h, err);
+}
+
+npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options *opts,
+                                npydt_header **out, npydt_error *err)
+{
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    if (!buf && len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buf is NULL");
+    npydt_status st = options_check(opts, err);
+    if (st != NPYDT_OK)
+        return st;
+    const unsigned char *b = buf;
+    int major;
+    uint32_t hlen;
+    size_t hstart;
+    if ((st = parse_preamble(b, len, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
+        return st;
+    if (len - hstart < hlen)
+        return set_error(err, NPYDT_E_TRUNCATED, len - hstart, NULL,
+                         "header length is %u bytes but the file ends after %zu", hlen,
+                         len - hstart);
+    struct arena ar;
+    arena_init(&ar, opts->allocator);
+    arena_expect(&ar, hlen);
+    struct npydt_header *h = arena_alloc(&ar, sizeof *h);
+    if (!h) {
+        arena_release(&ar);
+        return set_nomem(err);
+    }
+    /* from here on every allocation goes through h->arena, which holds h */
+    h->arena = ar;
+    h->major = major;
+    h->minor = 0;
+    h->header_len = hlen;
+    h->data_offset = hstart + hlen;
+    st = parse_header_text(h, (const char *)b + hstart, hlen, &opts->limits, err);
+    if (st != NPYDT_OK) {
+        ar = h->arena;
+        arena_release(&ar);
+        return st;
+    }
+    *out = h;
+    return NPYDT_OK;
+}
+
+npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, npydt_error *err)
+{
+    /* object arrays hold a pickle, whose length has nothing to do with
+     * count * itemsize */
+    if (h->dtype->has_object)
+        return NPYDT_OK;
+    if (available < h->data_bytes)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+                         "the data needs %llu bytes (count %llu * itemsize %llu) but %llu are present",
+                         (unsigned long long)h->data_bytes, (unsigned long long)h->count,
+                         (unsigned long long)h->dtype->itemsize, (unsigned long long)available);
+    return NPYDT_OK;
+}
+
+npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options *opts,
+                                npydt_header **out, npydt_error *err)
+{
+    npydt_status st = npydt_header_parse(buf, len, opts, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_header_check_data(*out, len - (*out)->data_offset, err);
+    if (st != NPYDT_OK) {
+        npydt_header_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
+                            npydt_error *err)
+{
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    struct stat stt;
+    if (fstat(fd, &stt) != 0)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
+                         strerror(errno));
+    if (!S_ISREG(stt.st_mode))
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "not a regular file");
+    uint64_t fsize = (uint64_t)stt.st_size;
+    unsigned char pre[12];
+    size_t got;
+    npydt_status st = io_pread(fd, pre, sizeof pre, 0, &got, err);
+    if (st != NPYDT_OK)
+        return st;
+    int major;
+    uint32_t hlen;
+    size_t hstart;
+    if ((st = options_check(opts, err)) != NPYDT_OK ||
+        (st = parse_preamble(pre, got, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
+        return st;
+    /* never allocate more than the file holds */
+    size_t want = hstart + hlen;
+    if (fsize < want)
+        return set_error(err, NPYDT_E_TRUNCATED, fsize > hstart ? fsize - hstart : 0, NULL,
+                         "header length is %u bytes but the file ends after %llu", hlen,
+                         (unsigned long long)(fsize > hstart ? fsize - hstart : 0));
+    unsigned char *buf = alloc_bytes(opts->allocator, want);
+    if (!buf)
+        return set_nomem(err);
+    st = io_pread(fd, buf, want, 0, &got, err);
+    if (st == NPYDT_OK && got < want)
+        st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,
+                       "file shrank while reading the header");
+    if (st == NPYDT_OK)
+        st = npydt_header_parse(buf, want, opts, out, err);
+    free_bytes(opts->allocator, buf, want);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_header_check_data(*out, fsize - (*out)->data_offset, err);
+    if (st != NPYDT_OK) {
+        npydt_header_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt_header **out,
+                              npydt_error *err)
+{
+    if (out)
+        *out = NULL;
+    int fd;
+    npydt_status st = io_open(path, 0, &fd, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_parse_fd(fd, opts, out, err);
+    close(fd);
+    return st;
+}
+
+void npydt_header_free(npydt_header *h)
+{
+    if (!h)
+        return;
+    struct arena ar = h->arena;
+    arena_release(&ar);
+}
+
+int npydt_header_version_major(const npydt_header *h) { return h->major; }
+int npydt_header_version_minor(const npydt_header *h) { return h->minor; }
+uint32_t npydt_header_len(const npydt_header *h) { return h->header_len; }
+uint64_t npydt_header_data_offset(const npydt_header *h) { return h->data_offset; }
+int npydt_header_fortran_order(const npydt_header *h) { return h->fortran_order; }
+size_t npydt_header_ndim(const npydt_header *h) { return h->ndim; }
+const uint64_t *npydt_header_shape(const npydt_header *h) { return h->ndim ? h->shape : NULL; }
+uint64_t npydt_header_count(const npydt_header *h) { return h->count; }
+uint64_t npydt_header_data_bytes(const npydt_header *h) { return h->data_bytes; }
+const npydt_dtype *npydt_header_dtype(const npydt_header *h) { return h->dtype; }

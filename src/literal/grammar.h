@@ -1,0 +1,32 @@
+/* The parser's state and the entry points the grammar (grammar/parser.y,
+ * grammar/lexer.re) and literal.c share; inside the literal stage only. */
+#ifndef NPYDT_LITERAL_GRAMMAR_H
+#define NPYDT_LITERAL_GRAMMAR_H
+
+#include "literal/literal.h"
+
+/* Parser input and state; everything a parse touches lives here. */
+struct lit_parser {
+    const unsigned char *text;   /* NUL-terminated copy of the header text */
+    size_t len;
+    int major;                   /* format version: 1 and 2 filter 'L' suffixes */
+    const npydt_limits *limits;
+    struct arena *arena;
+    npydt_error *err;
+    npydt_status status;         /* first error wins */
+    struct lit *result;
+    /* lexer */
+    const unsigned char *cur, *tok;
+    uint32_t depth;
+    bool last_was_int;
+};
+
+/* Parse the whole text as one Python literal (ast.literal_eval subset).
+ * On success p->result is set; on failure err is filled. */
+npydt_status lit_parse(struct lit_parser *p);
+
+/* Lexer entry used by the push-parser driver. Returns a token number from
+ * the Bison parser; fills *val and the byte span. */
+int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end);
+
+#endif

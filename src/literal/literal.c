@@ -1,0 +1,67 @@
+/* From header bytes to the literal syntax tree: the checks Python makes
+ * on source text before tokenizing, then the grammar. */
+#include "literal/grammar.h"
+
+#include <string.h>
+
+/* ast.literal_eval strips leading spaces and tabs; after that the first
+ * logical line must not be indented (Python: "unexpected indent"). */
+static size_t check_indent(const unsigned char *t, size_t len, size_t *bad)
+{
+    size_t i = 0;
+    while (i < len && (t[i] == ' ' || t[i] == '\t'))
+        i++;
+    for (;;) {
+        /* a blank or comment-only line is skipped */
+        if (i < len && t[i] == '#')
+            while (i < len && t[i] != '\n' && t[i] != '\r')
+                i++;
+        if (i < len && (t[i] == '\n' || t[i] == '\r')) {
+            i++;
+            size_t ind = i;
+            while (i < len && (t[i] == ' ' || t[i] == '\t' || t[i] == '\f'))
+                i++;
+            if (i < len && t[i] != '\n' && t[i] != '\r' && t[i] != '#' && i > ind) {
+                *bad = ind;
+                return 1;
+            }
+            continue;
+        }
+        return 0;
+    }
+}
+
+npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int major,
+                            const npydt_limits *limits, npydt_error *err, struct lit **out)
+{
+    const unsigned char *t = (const unsigned char *)text;
+    *out = NULL;
+    for (size_t i = 0; i < len;) {
+        if (t[i] == 0)
+            return set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in header");
+        if (major >= 3 && t[i] >= 0x80) {
+            uint32_t cp;
+            size_t k = utf8_decode(t + i, len - i, &cp);
+            if (k == 0)
+                return set_error(err, NPYDT_E_ENCODING, i, NULL,
+                                 "invalid UTF-8 byte 0x%02x in a version 3.0 header", t[i]);
+            i += k;
+        } else {
+            i++;
+        }
+    }
+    size_t bad;
+    if (check_indent(t, len, &bad))
+        return set_error(err, NPYDT_E_SYNTAX, bad, NULL, "unexpected indent");
+    unsigned char *copy = (unsigned char *)arena_strndup(ar, text, len);
+    if (!copy)
+        return set_nomem(err);
+    struct lit_parser p = {
+        .text = copy, .len = len, .major = major, .limits = limits, .arena = ar,
+        .err = err, .status = NPYDT_OK, .cur = copy,
+    };
+    npydt_status st = lit_parse(&p);
+    if (st == NPYDT_OK)
+        *out = p.result;
+    return st;
+}

@@ -1,0 +1,825 @@
+/* .npz archives, the container: end records, central directory, local
+ * headers. Everything an archive declares is checked against everything
+ * else before a member can be read: the archive is untrusted input. */
+#include "npz/zip.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SIG_LOCAL 0x04034b50u
+#define SIG_CENTRAL 0x02014b50u
+#define SIG_EOCD 0x06054b50u
+#define SIG_EOCD64 0x06064b50u
+#define SIG_LOCATOR64 0x07064b50u
+
+#define EOCD_LEN 22u          /* end of central directory record, no comment */
+#define MAX_COMMENT 65535u    /* so the record starts in the last 65557 bytes */
+#define LOCATOR_LEN 20u       /* Zip64 end of central directory locator */
+#define EOCD64_LEN 56u        /* Zip64 end record without extensible data */
+#define CENTRAL_LEN 46u       /* central directory entry without name etc. */
+#define LOCAL_LEN 30u         /* local file header without name and extra */
+#define DESCRIPTOR_MIN 12u    /* smallest data descriptor: crc + 2 x 32-bit sizes */
+
+#define FLAG_ENCRYPTED 0x0001u
+#define FLAG_DESCRIPTOR 0x0008u
+#define FLAG_STRONG_ENCRYPTION 0x0040u
+#define FLAG_UTF8 0x0800u
+#define FLAG_MASKED_HEADERS 0x2000u
+
+#define SENTINEL16 0xFFFFu
+#define SENTINEL32 0xFFFFFFFFu
+
+/* ---- messages ------------------------------------------------------------- */
+
+void zip_quote_name(char *buf, size_t size, const char *name)
+{
+    struct outbuf o = {buf, size, 0};
+    const unsigned char *s = (const unsigned char *)name;
+    out_putc(&o, '\'');
+    for (size_t i = 0; s[i];) {
+        if (o.len > 80) {
+            out_puts(&o, "...");
+            break;
+        }
+        unsigned char c = s[i];
+        if (c < 0x20 || c == 0x7f || c == '\'' || c == '\\') {
+            out_printf(&o, "\\x%02x", c);
+            i++;
+        } else if (c < 0x80) {
+            out_putc(&o, (char)c);
+            i++;
+        } else {
+            /* names are valid UTF-8 here: copy a whole sequence at once */
+            size_t n = 1;
+            while (s[i + n] && (s[i + n] & 0xC0) == 0x80)
+                n++;
+            for (size_t k = 0; k < n; k++)
+                out_putc(&o, (char)s[i + k]);
+            i += n;
+        }
+    }
+    out_putc(&o, '\'');
+    if (size)
+        buf[o.len < size ? o.len : size - 1] = '\0';
+}
+
+/* A raw name from the archive, before it is known to be text. */
+static void quote_raw(char *buf, size_t size, const unsigned char *s, size_t len)
+{
+    struct outbuf o = {buf, size, 0};
+    out_putc(&o, '\'');
+    for (size_t i = 0; i < len; i++) {
+        if (o.len > 80) {
+            out_puts(&o, "...");
+            break;
+        }
+        if (s[i] < 0x20 || s[i] >= 0x7f || s[i] == '\'' || s[i] == '\\')
+            out_printf(&o, "\\x%02x", s[i]);
+        else
+            out_putc(&o, (char)s[i]);
+    }
+    out_putc(&o, '\'');
+    if (size)
+        buf[o.len < size ? o.len : size - 1] = '\0';
+}
+
+npydt_status zip_member_error(npydt_error *err, const char *name, const char *fmt, ...)
+{
+    char quoted[128], text[256];
+    zip_quote_name(quoted, sizeof quoted, name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return set_error(err, NPYDT_E_ARCHIVE, NPYDT_NO_OFFSET, NULL, "member %s: %s", quoted, text);
+}
+
+static npydt_status archive_error(npydt_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static npydt_status archive_error(npydt_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    npydt_status st = set_errorv(err, NPYDT_E_ARCHIVE, NPYDT_NO_OFFSET, NULL, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+#define ULL(x) ((unsigned long long)(x))
+
+/* ---- options ---------------------------------------------------------------- */
+
+void npydt_npz_options_init(npydt_npz_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    npydt_options_init(&opts->base);
+    opts->max_members = 1000000;
+    opts->max_inflated_bytes = (uint64_t)16 << 30;
+    opts->max_ratio = 1032;
+    opts->buffer_size = (size_t)64 << 10;
+    opts->no_mmap = 0;
+}
+
+static npydt_status check_options(const npydt_npz_options *opts, npydt_error *err)
+{
+    const npydt_allocator *a = opts->base.allocator;
+    if (a && (!a->malloc || !a->realloc || !a->free))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "allocator is missing a function");
+    if (opts->buffer_size == 0)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buffer_size is 0");
+    return NPYDT_OK;
+}
+
+int npydt_npz_is_archive(const void *buf, size_t len)
+{
+    const unsigned char *b = buf;
+    if (!b || len < 4 || b[0] != 'P' || b[1] != 'K')
+        return 0;
+    return (b[2] == 3 && b[3] == 4) || (b[2] == 5 && b[3] == 6) || (b[2] == 6 && b[3] == 6);
+}
+
+/* ---- names ---------------------------------------------------------------- */
+
+/* Code points of CP437 bytes 0x80..0xFF, the encoding zip names have unless
+ * flagged UTF-8 (Python's zipfile, hence np.load, decodes them so). */
+static const uint16_t cp437_high[128] = {
+    0x00C7, 0x00FC, 0x00E9, 0x00E2, 0x00E4, 0x00E0, 0x00E5, 0x00E7, 0x00EA, 0x00EB, 0x00E8,
+    0x00EF, 0x00EE, 0x00EC, 0x00C4, 0x00C5, 0x00C9, 0x00E6, 0x00C6, 0x00F4, 0x00F6, 0x00F2,
+    0x00FB, 0x00F9, 0x00FF, 0x00D6, 0x00DC, 0x00A2, 0x00A3, 0x00A5, 0x20A7, 0x0192, 0x00E1,
+    0x00ED, 0x00F3, 0x00FA, 0x00F1, 0x00D1, 0x00AA, 0x00BA, 0x00BF, 0x2310, 0x00AC, 0x00BD,
+    0x00BC, 0x00A1, 0x00AB, 0x00BB, 0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561, 0x2562,
+    0x2556, 0x2555, 0x2563, 0x2551, 0x2557, 0x255D, 0x255C, 0x255B, 0x2510, 0x2514, 0x2534,
+    0x252C, 0x251C, 0x2500, 0x253C, 0x255E, 0x255F, 0x255A, 0x2554, 0x2569, 0x2566, 0x2560,
+    0x2550, 0x256C, 0x2567, 0x2568, 0x2564, 0x2565, 0x2559, 0x2558, 0x2552, 0x2553, 0x256B,
+    0x256A, 0x2518, 0x250C, 0x2588, 0x2584, 0x258C, 0x2590, 0x2580, 0x03B1, 0x00DF, 0x0393,
+    0x03C0, 0x03A3, 0x03C3, 0x00B5, 0x03C4, 0x03A6, 0x0398, 0x03A9, 0x03B4, 0x221E, 0x03C6,
+    0x03B5, 0x2229, 0x2261, 0x00B1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00F7, 0x2248, 0x00B0,
+    0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0,
+};
+
+/* Decode a raw name into out (room for 3 * len + 1 bytes) as UTF-8 and
+ * check it. Returns NULL or what is wrong with it. */
+static const char *decode_name(const unsigned char *raw, size_t len, bool utf8, char *out,
+                               size_t *out_len)
+{
+    if (len == 0)
+        return "has an empty name";
+    if (memchr(raw, '\0', len))
+        return "has a NUL byte in its name";
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        if (raw[i] < 0x80) {
+            out[n++] = (char)raw[i++];
+        } else if (utf8) {
+            uint32_t cp;
+            size_t k = utf8_decode(raw + i, len - i, &cp);
+            if (k == 0)
+                return "is flagged UTF-8 but its name is not valid UTF-8";
+            memcpy(out + n, raw + i, k);
+            n += k;
+            i += k;
+        } else {
+            n += utf8_encode(cp437_high[raw[i++] - 0x80], out + n);
+        }
+    }
+    out[n] = '\0';
+    *out_len = n;
+    if (zip_name_has_dotdot(out, n))
+        return "has a '..' component in its name";
+    return NULL;
+}
+
+bool zip_name_has_dotdot(const char *name, size_t len)
+{
+    /* '..' as a path component, with either separator */
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && name[j] != '/' && name[j] != '\\')
+            j++;
+        if (j - i == 2 && name[i] == '.' && name[i + 1] == '.')
+            return true;
+        i = j + 1;
+    }
+    return false;
+}
+
+/* ---- Zip64 extra fields ------------------------------------------------- */
+
+/* Replace each value that holds its sentinel by the next 8-byte (the disk
+ * number: 4-byte) value of the Zip64 extra field, in the order the format
+ * fixes: uncompressed size, compressed size, local header offset, disk.
+ * lho and disk are NULL for a local header. Returns NULL or the problem. */
+static const char *apply_zip64(const unsigned char *x, size_t len, uint64_t *usize,
+                               uint64_t *csize, uint64_t *lho, uint32_t *disk)
+{
+    bool want_u = *usize == SENTINEL32, want_c = *csize == SENTINEL32;
+    bool want_o = lho && *lho == SENTINEL32, want_d = disk && *disk == SENTINEL16;
+    bool seen = false;
+    size_t i = 0;
+    while (len - i >= 4) {
+        size_t tag = zip_rd16(x + i), sz = zip_rd16(x + i + 2);
+        if (sz > len - i - 4)
+            return "an extra field runs past the end of the extra data";
+        if (tag == 0x0001) {
+            if (seen)
+                return "has two Zip64 extra fields";
+            seen = true;
+            const unsigned char *f = x + i + 4;
+            size_t left = sz;
+            uint64_t *const vals[3] = {want_u ? usize : NULL, want_c ? csize : NULL,
+                                       want_o ? lho : NULL};
+            for (int k = 0; k < 3; k++) {
+                if (!vals[k])
+                    continue;
+                if (left < 8)
+                    return "its Zip64 extra field is too short for the sizes it stands for";
+                *vals[k] = zip_rd64(f);
+                f += 8;
+                left -= 8;
+            }
+            if (want_d) {
+                if (left < 4)
+                    return "its Zip64 extra field is too short for the sizes it stands for";
+                *disk = zip_rd32(f);
+            }
+        }
+        i += 4 + sz;
+    }
+    return NULL;
+}
+
+/* ---- end records -------------------------------------------------------- */
+
+struct cd_info {
+    uint64_t offset, size, entries;
+    uint64_t end;         /* where the central directory must end */
+};
+
+/* The end of central directory record: the last signature in the final
+ * 65557 bytes (the one Python's zipfile, hence np.load, takes), and its
+ * comment must reach exactly to the end of the file. */
+static npydt_status find_eocd(const unsigned char *b, uint64_t size, uint64_t *pos,
+                              npydt_error *err)
+{
+    uint64_t lowest = size > EOCD_LEN + MAX_COMMENT ? size - EOCD_LEN - MAX_COMMENT : 0;
+    for (uint64_t p = size - EOCD_LEN;; p--) {
+        if (zip_rd32(b + p) == SIG_EOCD) {
+            uint64_t comment = zip_rd16(b + p + 20);
+            if (comment != size - p - EOCD_LEN)
+                return archive_error(err, "the end of central directory record at %llu "
+                                          "declares a %llu-byte comment but %llu bytes follow "
+                                          "it (data after the archive, or a signature inside "
+                                          "its comment)",
+                                     ULL(p), ULL(comment), ULL(size - p - EOCD_LEN));
+            *pos = p;
+            return NPYDT_OK;
+        }
+        if (p == lowest)
+            return archive_error(err, "no end of central directory record in the last 65557 "
+                                      "bytes: not a zip archive, or truncated");
+    }
+}
+
+/* A 32-bit (or 16-bit) field of the classic record must agree with the
+ * Zip64 record unless it holds the sentinel that defers to it. */
+static bool agrees(uint64_t classic, uint64_t sentinel, uint64_t wide)
+{
+    return classic == sentinel || classic == wide;
+}
+
+static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *cd,
+                                     npydt_error *err)
+{
+    const unsigned char *b = z->base;
+    if (z->size < EOCD_LEN)
+        return archive_error(err, "not a zip archive: %llu bytes is shorter than the "
+                                  "22-byte end of central directory record",
+                             ULL(z->size));
+    uint64_t eocd = 0;
+    npydt_status st = find_eocd(b, z->size, &eocd, err);
+    if (st != NPYDT_OK)
+        return st;
+    const unsigned char *e = b + eocd;
+    uint64_t disk = zip_rd16(e + 4), cd_disk = zip_rd16(e + 6);
+    uint64_t n_disk = zip_rd16(e + 8), n_total = zip_rd16(e + 10);
+    uint64_t cd_size = zip_rd32(e + 12), cd_off = zip_rd32(e + 16);
+    uint64_t cd_end = eocd;
+    if (eocd >= LOCATOR_LEN && zip_rd32(b + eocd - LOCATOR_LEN) == SIG_LOCATOR64) {
+        uint64_t loc = eocd - LOCATOR_LEN;
+        uint64_t rec = zip_rd64(b + loc + 8);
+        uint32_t loc_disk = zip_rd32(b + loc + 4), ndisks = zip_rd32(b + loc + 16);
+        if (loc_disk != 0 || ndisks > 1)
+            return archive_error(err, "the Zip64 locator names disk %u of %u: multi-disk "
+                                      "archives are not supported",
+                                 loc_disk, ndisks);
+        /* The locator's signature may be the last bytes of a member's name
+         * in an archive without Zip64 end records; Python's zipfile then
+         * reads the classic record alone, and so do we when that record
+         * defers nothing to a Zip64 one. */
+        bool has_record = rec <= loc && loc - rec >= EOCD64_LEN &&
+                          zip_rd32(b + rec) == SIG_EOCD64;
+        bool classic_complete = disk != SENTINEL16 && cd_disk != SENTINEL16 &&
+                                n_disk != SENTINEL16 && n_total != SENTINEL16 &&
+                                cd_size != SENTINEL32 && cd_off != SENTINEL32;
+        if (!has_record && classic_complete)
+            goto classic;
+        if (rec > loc || loc - rec < EOCD64_LEN)
+            return archive_error(err, "the Zip64 end record offset %llu is out of range "
+                                      "(the locator is at %llu)",
+                                 ULL(rec), ULL(loc));
+        const unsigned char *r = b + rec;
+        if (zip_rd32(r) != SIG_EOCD64)
+            return archive_error(err, "no Zip64 end record at offset %llu where the "
+                                      "locator points",
+                                 ULL(rec));
+        uint64_t rsize = zip_rd64(r + 4);
+        if (rsize != loc - rec - 12)
+            return archive_error(err, "the Zip64 end record at %llu declares %llu bytes but "
+                                      "%llu lie before the locator",
+                                 ULL(rec), ULL(rsize), ULL(loc - rec - 12));
+        uint64_t disk64 = zip_rd32(r + 16), cd_disk64 = zip_rd32(r + 20);
+        uint64_t n_disk64 = zip_rd64(r + 24), n_total64 = zip_rd64(r + 32);
+        uint64_t cd_size64 = zip_rd64(r + 40), cd_off64 = zip_rd64(r + 48);
+        if (!agrees(disk, SENTINEL16, disk64) || !agrees(cd_disk, SENTINEL16, cd_disk64) ||
+            !agrees(n_disk, SENTINEL16, n_disk64) || !agrees(n_total, SENTINEL16, n_total64) ||
+            !agrees(cd_size, SENTINEL32, cd_size64) || !agrees(cd_off, SENTINEL32, cd_off64))
+            return archive_error(err, "the end of central directory record and the Zip64 end "
+                                      "record disagree (%llu entries, %llu bytes at %llu "
+                                      "against %llu entries, %llu bytes at %llu)",
+                                 ULL(n_total), ULL(cd_size), ULL(cd_off), ULL(n_total64),
+                                 ULL(cd_size64), ULL(cd_off64));
+        disk = disk64;
+        cd_disk = cd_disk64;
+        n_disk = n_disk64;
+        n_total = n_total64;
+        cd_size = cd_size64;
+        cd_off = cd_off64;
+        cd_end = rec;
+    }
+classic:
+    if (disk != 0 || cd_disk != 0)
+        return archive_error(err, "the central directory is on disk %llu of a multi-disk "
+                                  "archive: not supported",
+                             ULL(cd_disk));
+    if (n_disk != n_total)
+        return archive_error(err, "the end record counts %llu entries on this disk but %llu "
+                                  "in total",
+                             ULL(n_disk), ULL(n_total));
+    if (n_total > z->opts.max_members)
+        return archive_error(err, "the archive has %llu members, more than the limit of %llu "
+                                  "(max_members)",
+                             ULL(n_total), ULL(z->opts.max_members));
+    if (cd_off > cd_end || cd_size != cd_end - cd_off)
+        return archive_error(err, "the central directory (%llu bytes at offset %llu) does not "
+                                  "end where the end record starts (%llu): truncated, or "
+                                  "data before or after it",
+                             ULL(cd_size), ULL(cd_off), ULL(cd_end));
+    if (n_total > cd_size / CENTRAL_LEN)
+        return archive_error(err, "the central directory of %llu bytes cannot hold the %llu "
+                                  "entries the end record counts: truncated",
+                             ULL(cd_size), ULL(n_total));
+    cd->offset = cd_off;
+    cd->size = cd_size;
+    cd->entries = n_total;
+    cd->end = cd_end;
+    return NPYDT_OK;
+}
+
+/* ---- central directory and local headers ------------------------------- */
+
+/* The extent a member claims in the archive, for the overlap check. */
+struct extent {
+    uint64_t start, end;
+    size_t index;
+};
+
+/* Check member m's local header at its offset against the central entry
+ * (raw name bytes given) and set its data offset; *end is the end of its
+ * data plus room for a data descriptor when it has one. */
+static npydt_status check_local(const struct npydt_npz *z, npydt_npz_member *m,
+                                const unsigned char *raw_name, size_t name_len,
+                                uint64_t cd_off, uint64_t *end, npydt_error *err)
+{
+    uint64_t lho = m->local_header_offset;
+    if (lho > cd_off || cd_off - lho < LOCAL_LEN)
+        return zip_member_error(err, m->name, "its local header offset %llu is not before "
+                                              "the central directory (at %llu)",
+                                ULL(lho), ULL(cd_off));
+    const unsigned char *l = z->base + lho;
+    if (zip_rd32(l) != SIG_LOCAL)
+        return zip_member_error(err, m->name, "no local header signature at offset %llu",
+                                ULL(lho));
+    uint16_t lflags = zip_rd16(l + 6), lmethod = zip_rd16(l + 8);
+    uint64_t lcrc = zip_rd32(l + 14), lcsize = zip_rd32(l + 18), lusize = zip_rd32(l + 22);
+    size_t lnlen = zip_rd16(l + 26), lxlen = zip_rd16(l + 28);
+    uint64_t data;
+    if (!ck_add(lho, LOCAL_LEN + lnlen + lxlen, &data) || data > cd_off)
+        return zip_member_error(err, m->name, "its local header at %llu runs into the "
+                                              "central directory (at %llu)",
+                                ULL(lho), ULL(cd_off));
+    if (lnlen != name_len || memcmp(l + LOCAL_LEN, raw_name, name_len) != 0)
+        return zip_member_error(err, m->name, "the local header at %llu names another "
+                                              "file than the central directory",
+                                ULL(lho));
+    if (lmethod != m->method)
+        return zip_member_error(err, m->name, "the local header says method %u but the "
+                                              "central directory %u",
+                                lmethod, (unsigned)m->method);
+    if (lflags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION))
+        return zip_member_error(err, m->name, "is encrypted (local header flags 0x%04x)",
+                                lflags);
+    if (!(lflags & FLAG_DESCRIPTOR)) {
+        const char *why = apply_zip64(l + LOCAL_LEN + lnlen, lxlen, &lusize, &lcsize, NULL, NULL);
+        if (why)
+            return zip_member_error(err, m->name, "local header: %s", why);
+        if (lcrc != m->crc32 || lcsize != m->compressed_size || lusize != m->uncompressed_size)
+            return zip_member_error(
+                err, m->name,
+                "the local header declares CRC %08llx, %llu bytes compressed, %llu "
+                "uncompressed; the central directory %08llx, %llu, %llu",
+                ULL(lcrc), ULL(lcsize), ULL(lusize), ULL(m->crc32), ULL(m->compressed_size),
+                ULL(m->uncompressed_size));
+    }
+    uint64_t data_end, claim;
+    if (!ck_add(data, m->compressed_size, &data_end) || data_end > cd_off ||
+        !ck_add(data_end, (lflags & FLAG_DESCRIPTOR) ? DESCRIPTOR_MIN : 0, &claim) ||
+        claim > cd_off)
+        return zip_member_error(err, m->name, "its %llu bytes of data at offset %llu run past "
+                                              "the start of the central directory (at %llu)",
+                                ULL(m->compressed_size), ULL(data), ULL(cd_off));
+    m->data_offset = data;
+    *end = claim;
+    return NPYDT_OK;
+}
+
+/* Parse one central directory entry at *pos (advanced past it). */
+static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_info *cd,
+                                uint64_t *pos, size_t *names_used, uint64_t *inflated,
+                                struct extent *ext, npydt_error *err)
+{
+    const unsigned char *b = z->base;
+    uint64_t p = *pos;
+    if (cd->end - p < CENTRAL_LEN)
+        return archive_error(err, "the central directory is truncated in entry %zu of %llu",
+                             i + 1, ULL(cd->entries));
+    const unsigned char *c = b + p;
+    if (zip_rd32(c) != SIG_CENTRAL)
+        return archive_error(err, "central directory entry %zu of %llu (offset %llu) has no "
+                                  "entry signature",
+                             i + 1, ULL(cd->entries), ULL(p));
+    uint16_t flags = zip_rd16(c + 8), method = zip_rd16(c + 10);
+    uint64_t crc = zip_rd32(c + 16), csize = zip_rd32(c + 20), usize = zip_rd32(c + 24);
+    size_t nlen = zip_rd16(c + 28), xlen = zip_rd16(c + 30), clen = zip_rd16(c + 32);
+    uint32_t disk = zip_rd16(c + 34);
+    uint64_t lho = zip_rd32(c + 42);
+    if (cd->end - p - CENTRAL_LEN < (uint64_t)nlen + xlen + clen)
+        return archive_error(err, "the central directory is truncated in entry %zu of %llu "
+                                  "(its name, extra field and comment run past its end)",
+                             i + 1, ULL(cd->entries));
+    const unsigned char *raw = c + CENTRAL_LEN;
+    npydt_npz_member *m = &z->members[i];
+    char *name = z->names + *names_used;
+    size_t len;
+    const char *why = decode_name(raw, nlen, flags & FLAG_UTF8, name, &len);
+    if (why) {
+        char quoted[128];
+        quote_raw(quoted, sizeof quoted, raw, nlen);
+        return archive_error(err, "member %zu %s %s", i + 1, quoted, why);
+    }
+    *names_used += len + 1;
+    m->name = name;
+    why = apply_zip64(raw + nlen, xlen, &usize, &csize, &lho, &disk);
+    if (why)
+        return zip_member_error(err, name, "%s", why);
+    if (disk != 0)
+        return zip_member_error(err, name, "starts on disk %u: multi-disk archives are not "
+                                           "supported",
+                                disk);
+    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS))
+        return zip_member_error(err, name, "is encrypted (flags 0x%04x): not supported", flags);
+    if (method != NPYDT_NPZ_STORED && method != NPYDT_NPZ_DEFLATED)
+        return zip_member_error(err, name, "uses compression method %u: only stored (0) and "
+                                           "deflate (8) are supported",
+                                method);
+    m->method = (npydt_npz_method)method;
+    m->flags = flags;
+    m->crc32 = (uint32_t)crc;
+    m->compressed_size = csize;
+    m->uncompressed_size = usize;
+    m->local_header_offset = lho;
+    if (method == NPYDT_NPZ_STORED && csize != usize)
+        return zip_member_error(err, name, "is stored but declares %llu bytes compressed and "
+                                           "%llu uncompressed",
+                                ULL(csize), ULL(usize));
+    if (method == NPYDT_NPZ_DEFLATED) {
+        uint64_t most;
+        if (ck_mul(csize, z->opts.max_ratio, &most) && usize > most)
+            return zip_member_error(err, name, "declares %llu bytes inflated from %llu "
+                                               "compressed, a ratio above the limit of %lu "
+                                               "(max_ratio): a zip bomb or a lie",
+                                    ULL(usize), ULL(csize), (unsigned long)z->opts.max_ratio);
+        if (!ck_add(*inflated, usize, inflated) || *inflated > z->opts.max_inflated_bytes)
+            return zip_member_error(err, name, "brings the declared inflated size of the "
+                                               "archive above the limit of %llu bytes "
+                                               "(max_inflated_bytes): a zip bomb?",
+                                    ULL(z->opts.max_inflated_bytes));
+    }
+    uint64_t end = 0;
+    npydt_status st = check_local(z, m, raw, nlen, cd->offset, &end, err);
+    if (st != NPYDT_OK)
+        return st;
+    ext->start = lho;
+    ext->end = end;
+    ext->index = i;
+    *pos = p + CENTRAL_LEN + nlen + xlen + clen;
+    return NPYDT_OK;
+}
+
+static int cmp_extent(const void *a, const void *b)
+{
+    const struct extent *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    const npydt_npz_member *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+/* Overlaps between members (and, through check_local, with the central
+ * directory) and duplicate names. */
+static npydt_status check_members(struct npydt_npz *z, struct extent *ext, npydt_error *err)
+{
+    size_t n = z->count;
+    if (n < 2)
+        return NPYDT_OK;
+    qsort(ext, n, sizeof *ext, cmp_extent);
+    for (size_t i = 1; i < n; i++)
+        if (ext[i].start < ext[i - 1].end) {
+            const char *a = z->members[ext[i - 1].index].name;
+            char quoted[128];
+            zip_quote_name(quoted, sizeof quoted, z->members[ext[i].index].name);
+            return zip_member_error(err, a, "overlaps member %s (its bytes end at %llu, the "
+                                            "other's local header starts at %llu)",
+                                    quoted, ULL(ext[i - 1].end), ULL(ext[i].start));
+        }
+    /* reuse the extents' memory for the sorted names */
+    const npydt_npz_member **by_name = (const npydt_npz_member **)(void *)ext;
+    _Static_assert(sizeof(struct extent) >= sizeof(npydt_npz_member *), "room for pointers");
+    for (size_t i = 0; i < n; i++)
+        by_name[i] = &z->members[i];
+    qsort(by_name, n, sizeof *by_name, cmp_name);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(by_name[i]->name, by_name[i - 1]->name) == 0)
+            return zip_member_error(err, by_name[i]->name, "the name appears twice in the "
+                                                           "central directory");
+    return NPYDT_OK;
+}
+
+static npydt_status parse_archive(struct npydt_npz *z, npydt_error *err)
+{
+    struct cd_info cd = {0, 0, 0, 0};
+    npydt_status st = read_end_records(z, &cd, err);
+    if (st != NPYDT_OK)
+        return st;
+    const npydt_allocator *a = z->opts.base.allocator;
+    /* every size below is bounded by the central directory's bytes:
+     * entries <= size / 46, names decode to at most 3 bytes per byte */
+    size_t n = (size_t)cd.entries;
+    uint64_t names_size, members_size, ext_size;
+    if (!ck_mul(cd.size, 3, &names_size) || !ck_add(names_size, n + 1, &names_size) ||
+        names_size > SIZE_MAX || !ck_mul(n, sizeof *z->members, &members_size) ||
+        members_size > SIZE_MAX || !ck_mul(n, sizeof(struct extent), &ext_size) ||
+        ext_size > SIZE_MAX)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "the central directory is too large for this machine");
+    /* (the allocator never sees a request for 0 bytes: sizes are passed
+     * back to it on release) */
+    z->names = alloc_bytes(a, (size_t)names_size);
+    z->names_size = (size_t)names_size;
+    if (!z->names)
+        return set_nomem(err);
+    if (n == 0)
+        return cd.size == 0 ? NPYDT_OK
+                            : archive_error(err, "the central directory has %llu bytes but "
+                                                 "no entries",
+                                            ULL(cd.size));
+    z->members = alloc_bytes(a, (size_t)members_size);
+    z->members_size = (size_t)members_size;
+    struct extent *ext = alloc_bytes(a, (size_t)ext_size);
+    if (!z->members || !ext) {
+        free_bytes(a, ext, (size_t)ext_size);
+        return set_nomem(err);
+    }
+    memset(z->members, 0, (size_t)members_size);
+    uint64_t pos = cd.offset, inflated = 0;
+    size_t names_used = 0;
+    for (size_t i = 0; i < n; i++) {
+        st = parse_entry(z, i, &cd, &pos, &names_used, &inflated, &ext[i], err);
+        if (st != NPYDT_OK)
+            goto out;
+        z->count = i + 1;
+    }
+    if (pos != cd.end) {
+        st = archive_error(err, "the central directory has %llu bytes after its last entry "
+                                "(%llu entries declared)",
+                           ULL(cd.end - pos), ULL(cd.entries));
+        goto out;
+    }
+    st = check_members(z, ext, err);
+out:
+    free_bytes(a, ext, (size_t)ext_size);
+    return st;
+}
+
+/* ---- opening and closing ------------------------------------------------ */
+
+static npydt_status open_bytes(const unsigned char *base, uint64_t size,
+                               enum zip_source source, const npydt_npz_options *opts,
+                               npydt_npz **out, npydt_error *err)
+{
+    struct npydt_npz *z = alloc_bytes(opts->base.allocator, sizeof *z);
+    if (!z)
+        return set_nomem(err);
+    memset(z, 0, sizeof *z);
+    z->opts = *opts;
+    z->base = base;
+    z->size = size;
+    z->source = source;
+    npydt_status st = parse_archive(z, err);
+    if (st != NPYDT_OK) {
+        z->source = ZIP_SOURCE_BUFFER; /* the caller releases base */
+        npydt_npz_close(z);
+        return st;
+    }
+    *out = z;
+    return NPYDT_OK;
+}
+
+/* Resolve NULL options and check the common arguments. */
+static npydt_status begin(const npydt_npz_options **opts, npydt_npz_options *defaults,
+                          npydt_npz **out, npydt_error *err)
+{
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    if (!*opts) {
+        npydt_npz_options_init(defaults);
+        *opts = defaults;
+    }
+    return check_options(*opts, err);
+}
+
+npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_options *opts,
+                                   npydt_npz **out, npydt_error *err)
+{
+    npydt_npz_options defaults;
+    npydt_status st = begin(&opts, &defaults, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    if (!buf && len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buf is NULL");
+    return open_bytes(buf, len, ZIP_SOURCE_BUFFER, opts, out, err);
+}
+
+npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz **out,
+                               npydt_error *err)
+{
+    npydt_npz_options defaults;
+    npydt_status st = begin(&opts, &defaults, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct stat stt;
+    if (fstat(fd, &stt) != 0)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
+                         strerror(errno));
+    if (!S_ISREG(stt.st_mode))
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "not a regular file");
+    if ((uint64_t)stt.st_size > SIZE_MAX)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "the file is too large to address on this machine");
+    size_t size = (size_t)stt.st_size;
+    if (size == 0)
+        return open_bytes((const unsigned char *)"", 0, ZIP_SOURCE_BUFFER, opts, out, err);
+    if (!opts->no_mmap) {
+        void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            st = open_bytes(map, size, ZIP_SOURCE_MAP, opts, out, err);
+            if (st != NPYDT_OK)
+                munmap(map, size);
+            return st;
+        }
+    }
+    /* never allocate more than the file holds */
+    unsigned char *copy = alloc_bytes(opts->base.allocator, size);
+    if (!copy)
+        return set_nomem(err);
+    size_t done = 0;
+    while (done < size) {
+        ssize_t r = pread(fd, copy + done, size - done, (off_t)done);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            st = r < 0 ? set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
+                                   strerror(errno))
+                       : set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                                   "the file shrank while it was read");
+            free_bytes(opts->base.allocator, copy, size);
+            return st;
+        }
+        done += (size_t)r;
+    }
+    st = open_bytes(copy, size, ZIP_SOURCE_COPY, opts, out, err);
+    if (st != NPYDT_OK)
+        free_bytes(opts->base.allocator, copy, size);
+    return st;
+}
+
+npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts,
+                                 npydt_npz **out, npydt_error *err)
+{
+    if (out)
+        *out = NULL;
+    int fd;
+    npydt_status st = io_open(path, 0, &fd, err);
+    if (st != NPYDT_OK)
+        return st;
+    st = npydt_npz_open_fd(fd, opts, out, err);
+    close(fd);
+    return st;
+}
+
+void npydt_npz_close(npydt_npz *z)
+{
+    if (!z)
+        return;
+    const npydt_allocator *a = z->opts.base.allocator;
+    free_bytes(a, z->names, z->names_size);
+    free_bytes(a, z->members, z->members_size);
+    if (z->source == ZIP_SOURCE_MAP)
+        munmap((void *)(uintptr_t)z->base, (size_t)z->size);
+    else if (z->source == ZIP_SOURCE_COPY)
+        free_bytes(a, (void *)(uintptr_t)z->base, (size_t)z->size);
+    free_bytes(a, z, sizeof *z);
+}
+
+/* ---- members -------------------------------------------------------------- */
+
+size_t npydt_npz_count(const npydt_npz *z)
+{
+    return z ? z->count : 0;
+}
+
+const npydt_npz_member *npydt_npz_member_at(const npydt_npz *z, size_t i)
+{
+    return z && i < z->count ? &z->members[i] : NULL;
+}
+
+npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
+                            npydt_error *err)
+{
+    if (!z || !name || !index)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "NULL argument");
+    for (size_t i = 0; i < z->count; i++)
+        if (strcmp(z->members[i].name, name) == 0) {
+            *index = i;
+            return NPYDT_OK;
+        }
+    size_t len = strlen(name);
+    for (size_t i = 0; i < z->count; i++) {
+        const char *m = z->members[i].name;
+        if (strncmp(m, name, len) == 0 && strcmp(m + len, ".npy") == 0) {
+            *index = i;
+            return NPYDT_OK;
+        }
+    }
+    char quoted[128];
+    zip_quote_name(quoted, sizeof quoted, name);
+    return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                     "the archive has no member %s (nor with .npy appended)", quoted);
+}
+
+npydt_status npydt_npz_member_data(const npydt_npz *z, size_t i, const void **data,
+                                   uint64_t *len, npydt_error *err)
+{
+    if (!z || i >= z->count || !data || !len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "no member %zu, or a NULL argument", i);
+    const npydt_npz_member *m = &z->members[i];
+    if (m->method != NPYDT_NPZ_STORED)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "member %zu is deflate-compressed: read it with a stream", i);
+    *data = z->base + m->data_offset;
+    *len = m->uncompressed_size;
+    return NPYDT_OK;
+}

@@ -1,0 +1,62 @@
+/* Private pieces of the .npz reader shared by zip.c (the container),
+ * zip_stream.c (reading members) and npz.c (member headers). */
+#ifndef NPYDT_ZIP_H
+#define NPYDT_ZIP_H
+
+#include "base/base.h"
+
+/* Where the archive bytes come from, which decides how they are released. */
+enum zip_source {
+    ZIP_SOURCE_BUFFER = 0, /* the caller's memory */
+    ZIP_SOURCE_MAP = 1,    /* our read-only mapping of a file */
+    ZIP_SOURCE_COPY = 2    /* our heap copy of a file */
+};
+
+struct npydt_npz {
+    npydt_npz_options opts;
+    const unsigned char *base;   /* the whole archive */
+    uint64_t size;
+    enum zip_source source;
+    size_t count;
+    npydt_npz_member *members;   /* count entries, central directory order */
+    size_t members_size;         /* bytes allocated for members */
+    char *names;                 /* every member name, NUL-terminated */
+    size_t names_size;
+};
+
+/* Fill err with NPYDT_E_ARCHIVE: "member 'NAME': " + the formatted text. */
+npydt_status zip_member_error(npydt_error *err, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Quote a (valid UTF-8) member name for a message: control characters,
+ * quotes and backslashes escaped, cut with "..." beyond about 80 bytes. */
+void zip_quote_name(char *buf, size_t size, const char *name);
+
+/* Little-endian loads. */
+static inline uint16_t zip_rd16(const unsigned char *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t zip_rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t zip_rd64(const unsigned char *p)
+{
+    return (uint64_t)zip_rd32(p) | (uint64_t)zip_rd32(p + 4) << 32;
+}
+
+/* zlib's memory through the caller's allocator (opaque is the
+ * npydt_allocator, NULL for libc); zlib frees without a size, so each
+ * block keeps its size in front. Shared by reading and writing. */
+#include <zlib.h>
+voidpf zip_zalloc(voidpf opaque, uInt items, uInt size);
+void zip_zfree(voidpf opaque, voidpf ptr);
+
+/* True when the name has '..' as a path component ('/' or '\\'
+ * separated): refused by the reader and the writer alike. */
+bool zip_name_has_dotdot(const char *name, size_t len);
+
+#endif

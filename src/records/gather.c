@@ -1,0 +1,469 @@
+/* Gather one field of many records into a contiguous native array (of the
+ * field's own type, or as double / int64), and scatter it back. The common
+ * cases are tight loops chosen once per call: one memcpy-sized load, an
+ * optional byte swap, one store per element. */
+#include "records/records.h"
+
+#include <stdio.h>
+
+static npydt_status no_object(const npydt_dtype *field, npydt_error *err)
+{
+    if (field->has_object)
+        return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
+                         "object data is a pickle and cannot be read");
+    return NPYDT_OK;
+}
+
+size_t npydt_gather_size(const npydt_dtype *field, npydt_convert as)
+{
+    if (!field || field->has_object)
+        return 0;
+    const npydt_dtype *s;
+    uint64_t elems;
+    bool uniform = scalar_chain(field, &s, &elems);
+    uint64_t per = 0;
+    switch (as) {
+    case NPYDT_AS_NATIVE:
+        return (size_t)field->itemsize;
+    case NPYDT_AS_DOUBLE:
+        if (uniform)
+            per = s->kind == 'c' ? 16 : strchr("fiub", s->kind) ? 8 : 0;
+        break;
+    case NPYDT_AS_INT64:
+        if (uniform)
+            per = strchr("fiubMm", s->kind) ? 8 : 0;
+        break;
+    }
+    /* elems * 16 < 2^36: fits 64 bits */
+    uint64_t size = elems * per;
+    return size > SIZE_MAX ? 0 : (size_t)size;
+}
+
+/* ---- native copies with an optional swap ---------------------------------- */
+
+#define NOSWAP(v) (v)
+
+/* dir 0: gather (record -> array), 1: scatter (array -> record). */
+#define DEFINE_COPY(NAME, W, T, BSWAP)                                                  \
+    static void NAME(unsigned char *rec, size_t stride, uint64_t n, uint64_t units,     \
+                     unsigned char *arr, int dir)                                       \
+    {                                                                                   \
+        if (units == 1) {                                                               \
+            if (dir == 0)                                                               \
+                for (uint64_t i = 0; i < n; i++) {                                      \
+                    T v;                                                                \
+                    memcpy(&v, rec + i * stride, W);                                    \
+                    v = BSWAP(v);                                                       \
+                    memcpy(arr + i * W, &v, W);                                         \
+                }                                                                       \
+            else                                                                        \
+                for (uint64_t i = 0; i < n; i++) {                                      \
+                    T v;                                                                \
+                    memcpy(&v, arr + i * W, W);                                         \
+                    v = BSWAP(v);                                                       \
+                    memcpy(rec + i * stride, &v, W);                                    \
+                }                                                                       \
+            return;                                                                     \
+        }                                                                               \
+        for (uint64_t i = 0; i < n; i++) {                                              \
+            unsigned char *r = rec + i * stride, *a = arr + i * units * W;              \
+            for (uint64_t k = 0; k < units; k++, r += W, a += W) {                      \
+                T v;                                                                    \
+                memcpy(&v, dir == 0 ? r : a, W);                                        \
+                v = BSWAP(v);                                                           \
+                memcpy(dir == 0 ? a : r, &v, W);                                        \
+            }                                                                           \
+        }                                                                               \
+    }
+
+DEFINE_COPY(copy_swap2, 2, uint16_t, __builtin_bswap16)
+DEFINE_COPY(copy_swap4, 4, uint32_t, __builtin_bswap32)
+DEFINE_COPY(copy_swap8, 8, uint64_t, __builtin_bswap64)
+DEFINE_COPY(copy_1, 1, uint8_t, NOSWAP)
+DEFINE_COPY(copy_2, 2, uint16_t, NOSWAP)
+DEFINE_COPY(copy_4, 4, uint32_t, NOSWAP)
+DEFINE_COPY(copy_8, 8, uint64_t, NOSWAP)
+
+static void copy_bytes(unsigned char *rec, size_t stride, uint64_t n, size_t size,
+                       unsigned char *arr, int dir)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        if (dir == 0)
+            memcpy(arr + i * size, rec + i * stride, size);
+        else
+            memcpy(rec + i * stride, arr + i * size, size);
+    }
+}
+
+/* Field bytes of n records <-> n * size array bytes, swapping units of
+ * `unit` bytes when swap is set. */
+static void copy_field(unsigned char *rec, size_t stride, uint64_t n, size_t size,
+                       uint32_t unit, bool swap, unsigned char *arr, int dir)
+{
+    if (size == 0)
+        return;
+    if (!swap || unit == 0) {
+        switch (size) {
+        case 1: copy_1(rec, stride, n, 1, arr, dir); return;
+        case 2: copy_2(rec, stride, n, 1, arr, dir); return;
+        case 4: copy_4(rec, stride, n, 1, arr, dir); return;
+        case 8: copy_8(rec, stride, n, 1, arr, dir); return;
+        default: copy_bytes(rec, stride, n, size, arr, dir); return;
+        }
+    }
+    uint64_t units = size / unit;
+    switch (unit) {
+    case 2: copy_swap2(rec, stride, n, units, arr, dir); return;
+    case 4: copy_swap4(rec, stride, n, units, arr, dir); return;
+    case 8: copy_swap8(rec, stride, n, units, arr, dir); return;
+    default:
+        for (uint64_t i = 0; i < n; i++) {
+            unsigned char *r = rec + i * stride, *a = arr + i * size;
+            for (uint64_t k = 0; k < units; k++) {
+                if (dir == 0)
+                    reverse_bytes(a + k * unit, r + k * unit, unit);
+                else
+                    reverse_bytes(r + k * unit, a + k * unit, unit);
+            }
+        }
+    }
+}
+
+/* ---- conversions ------------------------------------------------------------ */
+
+static int64_t sext(uint64_t v, size_t size)
+{
+    switch (size) {
+    case 1: return (int8_t)v;
+    case 2: return (int16_t)v;
+    case 4: return (int32_t)v;
+    default: return (int64_t)v;
+    }
+}
+
+/* Loop over every scalar of n records: s points at it, d at the output. */
+#define FOR_EACH_SCALAR(OUTSIZE, ...)                                                  \
+    for (uint64_t i = 0; i < n; i++) {                                                  \
+        const unsigned char *s = src + i * stride;                                      \
+        unsigned char *d = dst + i * elems * (OUTSIZE);                                 \
+        for (uint64_t k = 0; k < elems; k++, s += isz, d += (OUTSIZE)) {                \
+            __VA_ARGS__                                                                 \
+        }                                                                               \
+    }
+
+static void gather_double(const unsigned char *src, size_t stride, uint64_t n,
+                          const npydt_dtype *sc, uint64_t elems, unsigned char *dst)
+{
+    size_t isz = (size_t)sc->itemsize;
+    bool swap = order_swaps(sc->byteorder);
+    char bo = sc->byteorder;
+    switch (sc->kind) {
+    case 'f':
+        if (isz == 8) {
+            copy_field((unsigned char *)src, stride, n, (size_t)(elems * 8), 8, swap, dst, 0);
+        } else if (isz == 4) {
+            FOR_EACH_SCALAR(8, {
+                double v = (double)bits_to_float((uint32_t)load_uint(s, 4, swap));
+                memcpy(d, &v, 8);
+            })
+        } else {
+            FOR_EACH_SCALAR(8, {
+                double v = load_float(s, isz, bo);
+                memcpy(d, &v, 8);
+            })
+        }
+        return;
+    case 'c': {
+        size_t half = isz / 2;
+        if (half == 8) {
+            copy_field((unsigned char *)src, stride, n, (size_t)(elems * 16), 8, swap, dst, 0);
+            return;
+        }
+        FOR_EACH_SCALAR(16, {
+            double v[2] = {load_float(s, half, bo), load_float(s + half, half, bo)};
+            memcpy(d, v, 16);
+        })
+        return;
+    }
+    case 'i':
+        FOR_EACH_SCALAR(8, {
+            double v = (double)sext(load_uint(s, isz, swap), isz);
+            memcpy(d, &v, 8);
+        })
+        return;
+    case 'u':
+        FOR_EACH_SCALAR(8, {
+            double v = (double)load_uint(s, isz, swap);
+            memcpy(d, &v, 8);
+        })
+        return;
+    default:   /* 'b' */
+        FOR_EACH_SCALAR(8, {
+            double v = s[0] != 0;
+            memcpy(d, &v, 8);
+        })
+        return;
+    }
+}
+
+static npydt_status gather_int64(const unsigned char *src, size_t stride, uint64_t n,
+                                 const npydt_dtype *sc, uint64_t elems, unsigned char *dst,
+                                 npydt_error *err)
+{
+    size_t isz = (size_t)sc->itemsize;
+    bool swap = order_swaps(sc->byteorder);
+    switch (sc->kind) {
+    case 'i': case 'M': case 'm':
+        if (isz == 8) {
+            copy_field((unsigned char *)src, stride, n, (size_t)(elems * 8), 8, swap, dst, 0);
+            return NPYDT_OK;
+        }
+        FOR_EACH_SCALAR(8, {
+            int64_t v = sext(load_uint(s, isz, swap), isz);
+            memcpy(d, &v, 8);
+        })
+        return NPYDT_OK;
+    case 'u':
+        FOR_EACH_SCALAR(8, {
+            uint64_t v = load_uint(s, isz, swap);
+            if (v > (uint64_t)INT64_MAX)
+                return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
+                                 "record %llu: %llu does not fit int64", (unsigned long long)i,
+                                 (unsigned long long)v);
+            int64_t x = (int64_t)v;
+            memcpy(d, &x, 8);
+        })
+        return NPYDT_OK;
+    case 'b':
+        FOR_EACH_SCALAR(8, {
+            int64_t v = s[0] != 0;
+            memcpy(d, &v, 8);
+        })
+        return NPYDT_OK;
+    default: {   /* 'f': integral values only */
+        FOR_EACH_SCALAR(8, {
+            int64_t v;
+            npydt_status st = npydt_read_i64(sc, s, &v, err);
+            if (st != NPYDT_OK) {
+                char msg[sizeof err->message];
+                snprintf(msg, sizeof msg, "%s", err->message);
+                return set_error(err, st, NPYDT_NO_OFFSET, NULL, "record %llu: %s",
+                                 (unsigned long long)i, msg);
+            }
+            memcpy(d, &v, 8);
+        })
+        return NPYDT_OK;
+    }
+    }
+}
+
+/* The common checks of gather and scatter. */
+static npydt_status check_args(const void *records, size_t stride, uint64_t n,
+                               const npydt_dtype *field, uint64_t offset, npydt_convert as,
+                               const void *arr, size_t *size, npydt_error *err)
+{
+    if (!field)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "field is NULL");
+    npydt_status st = no_object(field, err);
+    if (st != NPYDT_OK)
+        return st;
+    if (as != NPYDT_AS_NATIVE && as != NPYDT_AS_DOUBLE && as != NPYDT_AS_INT64)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown conversion %d",
+                         (int)as);
+    *size = npydt_gather_size(field, as);
+    const npydt_dtype *sc;
+    uint64_t elems;
+    bool uniform = scalar_chain(field, &sc, &elems);
+    if (*size == 0 && as != NPYDT_AS_NATIVE && !(uniform && elems == 0)) {
+        char str[64];
+        npydt_dtype_str(uniform ? sc : field, str, sizeof str);
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "cannot convert %s%s to %s",
+                         uniform ? "" : "a struct field ", uniform ? str : "",
+                         as == NPYDT_AS_DOUBLE ? "double" : "int64");
+    }
+    uint64_t end, total;
+    if (!ck_add(offset, field->itemsize, &end) || (n > 1 && end > stride))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "the field (bytes %llu to %llu) does not fit a stride of %zu",
+                         (unsigned long long)offset, (unsigned long long)end, stride);
+    if (!ck_mul(n, *size, &total) || total > SIZE_MAX ||
+        (n > 0 && !ck_mul(n - 1, stride, &total)))
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "%llu records do not fit the address space", (unsigned long long)n);
+    if (n > 0 && (!records || (!arr && *size > 0)))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "records or array is NULL");
+    return NPYDT_OK;
+}
+
+npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
+                          const npydt_dtype *field, uint64_t offset, npydt_convert as, void *out,
+                          npydt_error *err)
+{
+    size_t size;
+    npydt_status st = check_args(records, stride, n, field, offset, as, out, &size, err);
+    if (st != NPYDT_OK || n == 0 || size == 0)
+        return st;
+    unsigned char *src = (unsigned char *)records + offset;   /* only read */
+    unsigned char *dst = out;
+    const npydt_dtype *sc;
+    uint64_t elems;
+    if (!scalar_chain(field, &sc, &elems)) {
+        /* a struct inside: copy the bytes, then swap them where they are */
+        npydt_swap_plan *plan;
+        if ((st = npydt_swap_plan_new(field, NULL, &plan, err)) != NPYDT_OK)
+            return st;
+        copy_field(src, stride, n, size, 0, false, dst, 0);
+        swap_plan_run_native(plan, dst, n, size);
+        npydt_swap_plan_free(plan);
+        return NPYDT_OK;
+    }
+    switch (as) {
+    case NPYDT_AS_NATIVE:
+        copy_field(src, stride, n, size, swap_unit(sc->kind, sc->itemsize),
+                   order_swaps(sc->byteorder), dst, 0);
+        return NPYDT_OK;
+    case NPYDT_AS_DOUBLE:
+        gather_double(src, stride, n, sc, elems, dst);
+        return NPYDT_OK;
+    case NPYDT_AS_INT64:
+        return gather_int64(src, stride, n, sc, elems, dst, err);
+    }
+    return NPYDT_OK;
+}
+
+/* ---- scatter ------------------------------------------------------------------ */
+
+/* Can the double v be stored in scalar sc? Integers need exact values in
+ * range; floats take any value (rounded, possibly to infinity). */
+static bool double_fits(const npydt_dtype *sc, double v)
+{
+    double lo, hi;   /* allowed: lo <= v < hi */
+    unsigned bits = (unsigned)sc->itemsize * 8;
+    switch (sc->kind) {
+    case 'i':
+        hi = (double)(UINT64_C(1) << (bits - 1));
+        lo = -hi;
+        break;
+    case 'u':
+        hi = bits == 64 ? 18446744073709551616.0 : (double)(UINT64_C(1) << bits);
+        lo = 0;
+        break;
+    default:
+        return true;
+    }
+    if (!(v >= lo && v < hi))   /* NaN fails too */
+        return false;
+    double a = v < 0 ? -v : v;
+    return (double)(uint64_t)a == a;
+}
+
+static bool int_fits(const npydt_dtype *sc, int64_t v)
+{
+    unsigned bits = (unsigned)sc->itemsize * 8;
+    switch (sc->kind) {
+    case 'i':
+        return bits == 64 || (v >= -(INT64_C(1) << (bits - 1)) && v < (INT64_C(1) << (bits - 1)));
+    case 'u':
+        return v >= 0 && (bits == 64 || (uint64_t)v < (UINT64_C(1) << bits));
+    default:
+        return true;
+    }
+}
+
+static void store_double(const npydt_dtype *sc, unsigned char *p, const double *v)
+{
+    bool swap = order_swaps(sc->byteorder);
+    size_t isz = (size_t)sc->itemsize;
+    switch (sc->kind) {
+    case 'f': store_float(p, isz, sc->byteorder, v[0]); break;
+    case 'c':
+        store_float(p, isz / 2, sc->byteorder, v[0]);
+        store_float(p + isz / 2, isz / 2, sc->byteorder, v[1]);
+        break;
+    case 'b': p[0] = v[0] != 0; break;
+    case 'i': store_uint(p, isz, swap, (uint64_t)(int64_t)v[0]); break;
+    default: store_uint(p, isz, swap, (uint64_t)v[0]); break;   /* 'u' */
+    }
+}
+
+static void store_int(const npydt_dtype *sc, unsigned char *p, int64_t v)
+{
+    bool swap = order_swaps(sc->byteorder);
+    size_t isz = (size_t)sc->itemsize;
+    switch (sc->kind) {
+    case 'f':
+        store_float_int(p, isz, sc->byteorder, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v,
+                        v < 0);
+        break;
+    case 'b': p[0] = v != 0; break;
+    default: store_uint(p, isz, swap, (uint64_t)v); break;   /* i u M m */
+    }
+}
+
+npydt_status npydt_scatter(void *records, size_t stride, uint64_t n, const npydt_dtype *field,
+                           uint64_t offset, npydt_convert as, const void *in, npydt_error *err)
+{
+    size_t size;
+    npydt_status st = check_args(records, stride, n, field, offset, as, in, &size, err);
+    if (st != NPYDT_OK || n == 0 || size == 0)
+        return st;
+    unsigned char *dst = (unsigned char *)records + offset;
+    const unsigned char *src = in;
+    const npydt_dtype *sc;
+    uint64_t elems;
+    if (!scalar_chain(field, &sc, &elems)) {
+        npydt_swap_plan *plan;
+        if ((st = npydt_swap_plan_new(field, NULL, &plan, err)) != NPYDT_OK)
+            return st;
+        copy_field(dst, stride, n, size, 0, false, (unsigned char *)src, 1);
+        swap_plan_run_native(plan, dst, n, stride);   /* native -> stored order */
+        npydt_swap_plan_free(plan);
+        return NPYDT_OK;
+    }
+    if (as == NPYDT_AS_NATIVE) {
+        copy_field(dst, stride, n, size, swap_unit(sc->kind, sc->itemsize),
+                   order_swaps(sc->byteorder), (unsigned char *)src, 1);
+        return NPYDT_OK;
+    }
+    size_t isz = (size_t)sc->itemsize;
+    size_t per = as == NPYDT_AS_DOUBLE && sc->kind == 'c' ? 16 : 8;
+    /* check every value first: nothing is written when one does not fit */
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned char *a = src + i * elems * per;
+        for (uint64_t k = 0; k < elems; k++, a += per) {
+            bool ok;
+            if (as == NPYDT_AS_DOUBLE) {
+                double v;
+                memcpy(&v, a, 8);
+                ok = double_fits(sc, v);
+            } else {
+                int64_t v;
+                memcpy(&v, a, 8);
+                ok = int_fits(sc, v);
+            }
+            if (!ok) {
+                char str[64];
+                npydt_dtype_str(sc, str, sizeof str);
+                return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
+                                 "record %llu, element %llu does not fit %s",
+                                 (unsigned long long)i, (unsigned long long)k, str);
+            }
+        }
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned char *a = src + i * elems * per;
+        unsigned char *r = dst + i * stride;
+        for (uint64_t k = 0; k < elems; k++, a += per, r += isz) {
+            if (as == NPYDT_AS_DOUBLE) {
+                double v[2] = {0, 0};
+                memcpy(v, a, per);
+                store_double(sc, r, v);
+            } else {
+                int64_t v;
+                memcpy(&v, a, 8);
+                store_int(sc, r, v);
+            }
+        }
+    }
+    return NPYDT_OK;
+}

@@ -1,0 +1,714 @@
+/* Byteswap through a compiled plan.
+ *
+ * A plan is built once per dtype from its leaf table: every multi-byte
+ * scalar becomes a run of swap units (the scalar's size; half of it for
+ * complex; 4 bytes for U; all 16 bytes of a long double, as NumPy's
+ * byteswap does). Subarrays are runs; small subarrays of structs are
+ * unrolled; adjacent runs of one unit size merge. A plan holds three op
+ * lists: the '>' scalars (to little endian), the '<' scalars (to big
+ * endian) and both (a plain byteswap).
+ *
+ * Records are processed in blocks of about 16 KiB, op by op: each op is a
+ * tight loop over the block's records with one unit size, so there is no
+ * per-element branching on kinds, and the block stays in L1 while every op
+ * passes over it. Where the CPU has SSSE3 the flat ops are compiled
+ * further into 16-byte windows, each a single pshufb that swaps every unit
+ * inside it: the 68-byte mixed record of the benchmark is 5 shuffles.
+ * Between buffers, the block is copied first and then swapped where it
+ * landed. S, V, b1, one-byte scalars and padding keep their values (a
+ * window may load and store them back unchanged, within the record). */
+#include "records/records.h"
+
+#include <stdlib.h>
+
+#define BLOCK_BYTES 16384u
+#define EXPAND_MAX 1024u      /* unroll a repeated leaf up to this many times */
+#define FLAT_MAX 65536u       /* and up to this many flat ops in all */
+#define MAX_REPS 64u
+
+struct swap_op {
+    uint64_t off;                 /* first unit, from the record start */
+    uint64_t n;                   /* contiguous units */
+    uint32_t unit;                /* bytes per unit */
+    uint32_t nreps;               /* outer repeats (looped ops only) */
+    const npydt_repeat *reps;     /* outermost first */
+};
+
+/* A 16-byte window of the record and the byte shuffle that swaps every
+ * unit inside it (identity elsewhere): pshufb does it in one instruction. */
+struct swap_window {
+    uint64_t off;
+    unsigned char mask[16];
+};
+
+struct swap_list {
+    const struct swap_op *ops;
+    size_t nflat;                 /* ops[0..nflat): no repeats, sorted */
+    size_t nops;                  /* looped ops follow the flat ones */
+    uint64_t bytes;               /* bytes moved per record */
+    const struct swap_window *windows;  /* the flat ops as windows, or NULL */
+    size_t nwindows;
+};
+
+enum { LIST_TO_LITTLE = 0, LIST_TO_BIG = 1, LIST_ALL = 2 };
+
+struct npydt_swap_plan {
+    const npydt_allocator *alloc;
+    size_t size;                  /* of this allocation */
+    uint64_t itemsize;
+    struct swap_list list[3];
+    struct swap_window *windows;  /* of all lists, one allocation */
+    size_t windows_size;
+};
+
+/* Windows need SSSE3's pshufb; x86-64 itself only promises SSE2, so the
+ * CPU is asked when a plan is built. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <tmmintrin.h>
+#define HAVE_WINDOWS 1
+#define MAX_WINDOWS 65536u
+
+static bool cpu_has_ssse3(void)
+{
+    return __builtin_cpu_supports("ssse3");
+}
+
+__attribute__((target("ssse3")))
+static void run_windows(const struct swap_window *w, size_t nw, unsigned char *base,
+                        uint64_t nrec, size_t stride)
+{
+    for (size_t k = 0; k < nw; k++) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(const void *)w[k].mask);
+        unsigned char *p = base + w[k].off;
+        for (uint64_t r = 0; r < nrec; r++, p += stride) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(void *)p);
+            _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(v, m));
+        }
+    }
+}
+#else
+#define HAVE_WINDOWS 0
+#define MAX_WINDOWS 0u
+static bool cpu_has_ssse3(void)
+{
+    return false;
+}
+
+static void run_windows(const struct swap_window *w, size_t nw, unsigned char *base,
+                        uint64_t nrec, size_t stride)
+{
+    (void)w, (void)nw, (void)base, (void)nrec, (void)stride;
+}
+#endif
+
+/* ---- the inner loops ---------------------------------------------------- */
+
+/* Swap n contiguous units at each of nrec places stride bytes apart. */
+#define DEFINE_RUN(NAME, W, T, BSWAP)                                               \
+    static void NAME(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n)    \
+    {                                                                               \
+        if (n == 1) {                                                               \
+            for (uint64_t r = 0; r < nrec; r++, p += stride) {                      \
+                T v;                                                                \
+                memcpy(&v, p, W);                                                   \
+                v = BSWAP(v);                                                       \
+                memcpy(p, &v, W);                                                   \
+            }                                                                       \
+            return;                                                                 \
+        }                                                                           \
+        for (uint64_t r = 0; r < nrec; r++, p += stride) {                          \
+            unsigned char *q = p;                                                   \
+            for (uint64_t k = 0; k < n; k++, q += W) {                              \
+                T v;                                                                \
+                memcpy(&v, q, W);                                                   \
+                v = BSWAP(v);                                                       \
+                memcpy(q, &v, W);                                                   \
+            }                                                                       \
+        }                                                                           \
+    }
+
+DEFINE_RUN(run2, 2, uint16_t, __builtin_bswap16)
+DEFINE_RUN(run4, 4, uint32_t, __builtin_bswap32)
+DEFINE_RUN(run8, 8, uint64_t, __builtin_bswap64)
+
+static void run16(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n)
+{
+    for (uint64_t r = 0; r < nrec; r++, p += stride) {
+        unsigned char *q = p;
+        for (uint64_t k = 0; k < n; k++, q += 16) {
+            uint64_t a = ld64(q), b = ld64(q + 8);
+            st64(q, __builtin_bswap64(b));
+            st64(q + 8, __builtin_bswap64(a));
+        }
+    }
+}
+
+static void run_any(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n, uint32_t unit)
+{
+    for (uint64_t r = 0; r < nrec; r++, p += stride)
+        for (uint64_t k = 0; k < n; k++)
+            reverse_bytes(p + k * unit, p + k * unit, unit);
+}
+
+static void run_units(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n, uint32_t unit)
+{
+    switch (unit) {
+    case 2: run2(p, nrec, stride, n); break;
+    case 4: run4(p, nrec, stride, n); break;
+    case 8: run8(p, nrec, stride, n); break;
+    case 16: run16(p, nrec, stride, n); break;
+    default: run_any(p, nrec, stride, n, unit); break;
+    }
+}
+
+/* A looped op: the innermost repeat is the loop of run_units, the outer
+ * ones an odometer. */
+static void run_looped(const struct swap_op *op, unsigned char *base, uint64_t nrec,
+                       size_t stride)
+{
+    uint32_t nr = op->nreps;
+    const npydt_repeat *inner = &op->reps[nr - 1];
+    uint64_t idx[MAX_REPS];
+    for (uint64_t r = 0; r < nrec; r++) {
+        unsigned char *rec = base + r * stride + op->off;
+        memset(idx, 0, nr * sizeof idx[0]);
+        for (;;) {
+            uint64_t off = 0;
+            for (uint32_t k = 0; k + 1 < nr; k++)
+                off += idx[k] * op->reps[k].stride;
+            run_units(rec + off, inner->count, (size_t)inner->stride, op->n, op->unit);
+            /* advance the outer levels; done when they all wrap */
+            uint32_t k = nr - 1;
+            for (;;) {
+                if (k == 0)
+                    goto next;
+                k--;
+                if (++idx[k] < op->reps[k].count)
+                    break;
+                idx[k] = 0;
+            }
+        }
+next:;
+    }
+}
+
+static void run_list(const struct swap_list *l, unsigned char *base, uint64_t nrec,
+                     size_t stride)
+{
+    if (l->windows)
+        run_windows(l->windows, l->nwindows, base, nrec, stride);
+    else
+        for (size_t i = 0; i < l->nflat; i++)
+            run_units(base + l->ops[i].off, nrec, stride, l->ops[i].n, l->ops[i].unit);
+    for (size_t i = l->nflat; i < l->nops; i++)
+        run_looped(&l->ops[i], base, nrec, stride);
+}
+
+/* ---- building a plan ------------------------------------------------------ */
+
+struct raw_op {
+    uint64_t off, n;
+    uint32_t unit, nreps;
+    size_t rep_at;      /* into the builder's repeat pool */
+    char order;         /* '<' or '>' */
+};
+
+struct builder {
+    const npydt_allocator *alloc;
+    npydt_error *err;
+    struct raw_op *ops;
+    size_t nops, cap;
+    npydt_repeat *pool;
+    size_t npool, pool_cap;
+    size_t nflat;
+    npydt_repeat stack[MAX_REPS];   /* the walk of a node that is not a root */
+    uint32_t depth;
+};
+
+static bool grow(const npydt_allocator *a, void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem)
+            return false;
+        ncap *= 2;
+    }
+    void *q = realloc_bytes(a, *p, *cap * elem, ncap * elem);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = ncap;
+    return true;
+}
+
+static npydt_status push_op(struct builder *b, struct raw_op op)
+{
+    if (!grow(b->alloc, (void **)&b->ops, &b->cap, b->nops + 1, sizeof *b->ops))
+        return set_nomem(b->err);
+    b->ops[b->nops++] = op;
+    return NPYDT_OK;
+}
+
+/* One scalar position (with the repeats around it) becomes ops. */
+static npydt_status add_scalar(struct builder *b, uint64_t off, char kind, char order,
+                               uint64_t itemsize, const npydt_repeat *reps, uint32_t nreps)
+{
+    uint32_t unit = swap_unit(kind, itemsize);
+    if (!unit || (order != '<' && order != '>'))
+        return NPYDT_OK;
+    uint64_t n = itemsize / unit;
+    for (uint32_t k = 0; k < nreps; k++)
+        if (reps[k].count == 0)
+            return NPYDT_OK;
+    if (nreps && reps[nreps - 1].stride == itemsize) {
+        n *= reps[nreps - 1].count;   /* a contiguous run */
+        nreps--;
+    }
+    uint64_t inst = 1;
+    for (uint32_t k = 0; k < nreps; k++)
+        inst *= reps[k].count;        /* bounded: the bytes fit a C int */
+    if (nreps == 0 || (inst <= EXPAND_MAX && b->nflat + inst <= FLAT_MAX)) {
+        uint64_t idx[MAX_REPS] = {0};
+        for (uint64_t i = 0; i < inst; i++) {
+            uint64_t o = off;
+            for (uint32_t k = 0; k < nreps; k++)
+                o += idx[k] * reps[k].stride;
+            npydt_status st = push_op(b, (struct raw_op){o, n, unit, 0, 0, order});
+            if (st != NPYDT_OK)
+                return st;
+            for (uint32_t k = nreps; k-- > 0;) {
+                if (++idx[k] < reps[k].count)
+                    break;
+                idx[k] = 0;
+            }
+        }
+        b->nflat += inst;
+        return NPYDT_OK;
+    }
+    if (!grow(b->alloc, (void **)&b->pool, &b->pool_cap, b->npool + nreps, sizeof *b->pool))
+        return set_nomem(b->err);
+    memcpy(b->pool + b->npool, reps, nreps * sizeof *reps);
+    npydt_status st = push_op(b, (struct raw_op){off, n, unit, nreps, b->npool, order});
+    b->npool += nreps;
+    return st;
+}
+
+/* The same positions as the leaf table, for a node that is not a root. */
+static npydt_status walk(struct builder *b, const npydt_dtype *dt, uint64_t off, uint32_t nreps)
+{
+    if (++b->depth > 4096 || nreps >= MAX_REPS)
+        return set_error(b->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                         "dtype nested too deeply");
+    npydt_status st = NPYDT_OK;
+    switch (dt->cls) {
+    case NPYDT_SCALAR:
+        st = add_scalar(b, off, dt->kind, dt->byteorder, dt->itemsize, b->stack, nreps);
+        break;
+    case NPYDT_SUBARRAY: {
+        uint64_t items = 1;
+        for (size_t i = 0; i < dt->ndim; i++)
+            items *= dt->shape[i];
+        b->stack[nreps] = (npydt_repeat){items, dt->base->itemsize};
+        st = walk(b, dt->base, off, nreps + 1);
+        break;
+    }
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < dt->nfields && st == NPYDT_OK; i++)
+            st = walk(b, dt->fields[i].dtype, off + dt->fields[i].offset, nreps);
+        break;
+    }
+    b->depth--;
+    return st;
+}
+
+static int cmp_off(const void *a, const void *b)
+{
+    const struct swap_op *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Select the ops of one list into out (room for b->nops), flat ones
+ * sorted and merged. Returns the number of ops; *nflat the flat ones. */
+static npydt_status make_list(const struct builder *b, const npydt_repeat *pool, int which,
+                              struct swap_op *out, size_t *nops, size_t *nflat, uint64_t *bytes,
+                              npydt_error *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->nops; i++) {
+        const struct raw_op *r = &b->ops[i];
+        bool take = which == LIST_ALL || (which == LIST_TO_LITTLE) == (r->order == '>');
+        if (take && r->nreps == 0)
+            out[n++] = (struct swap_op){r->off, r->n, r->unit, 0, NULL};
+    }
+    if (n > 1)
+        qsort(out, n, sizeof *out, cmp_off);
+    size_t m = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += out[i].n * out[i].unit;
+        if (m > 0) {
+            struct swap_op *prev = &out[m - 1];
+            uint64_t end = prev->off + prev->n * prev->unit;
+            if (out[i].off < end)
+                return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL,
+                                 "fields overlap at byte %llu: they cannot be byte-swapped",
+                                 (unsigned long long)out[i].off);
+            if (out[i].off == end && out[i].unit == prev->unit) {
+                prev->n += out[i].n;
+                continue;
+            }
+        }
+        out[m++] = out[i];
+    }
+    *nflat = m;
+    for (size_t i = 0; i < b->nops; i++) {
+        const struct raw_op *r = &b->ops[i];
+        bool take = which == LIST_ALL || (which == LIST_TO_LITTLE) == (r->order == '>');
+        if (take && r->nreps > 0) {
+            out[m++] = (struct swap_op){r->off, r->n, r->unit, r->nreps, pool + r->rep_at};
+            uint64_t inst = 1;
+            for (uint32_t k = 0; k < r->nreps; k++)
+                inst *= pool[r->rep_at + k].count;
+            total += inst * r->n * r->unit;
+        }
+    }
+    *nops = m;
+    *bytes = total;
+    return NPYDT_OK;
+}
+
+/* Cover the units of the flat ops (sorted) with 16-byte windows inside
+ * the record, each unit in exactly one window; windows are applied in
+ * order, so one may overlap bytes an earlier one swapped (identity there).
+ * With out NULL, only counts. */
+/* Counting (out NULL) stops past `limit`: a huge subarray of tiny structs
+ * must not cost time per element just to learn it needs too many windows. */
+static size_t make_windows(const struct swap_list *l, uint64_t itemsize, struct swap_window *out,
+                           size_t limit)
+{
+    size_t nw = 0;
+    size_t i = 0;       /* op */
+    uint64_t k = 0;     /* unit within the op */
+    while (i < l->nflat) {
+        const struct swap_op *op = &l->ops[i];
+        uint64_t s = op->off + k * op->unit;
+        if (s + 16 > itemsize)
+            s = itemsize - 16;
+        struct swap_window w;
+        w.off = s;
+        for (unsigned b = 0; b < 16; b++)
+            w.mask[b] = (unsigned char)b;
+        while (i < l->nflat) {
+            op = &l->ops[i];
+            uint64_t u = op->off + k * op->unit;
+            if (u + op->unit > s + 16)
+                break;
+            for (uint32_t b = 0; b < op->unit; b++)
+                w.mask[u - s + b] = (unsigned char)(u - s + op->unit - 1 - b);
+            if (++k == op->n) {
+                k = 0;
+                i++;
+            }
+        }
+        if (out)
+            out[nw] = w;
+        if (++nw > limit && !out)
+            return nw;
+    }
+    return nw;
+}
+
+/* Windows for every list, when the CPU has pshufb and they stay few. */
+static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
+{
+    if (!HAVE_WINDOWS || plan->itemsize < 16 || !cpu_has_ssse3())
+        return NPYDT_OK;
+    size_t count[3], total = 0;
+    for (int k = 0; k < 3; k++) {
+        const struct swap_list *l = &plan->list[k];
+        for (size_t i = 0; i < l->nflat; i++)
+            if (l->ops[i].unit > 16)
+                return NPYDT_OK;
+        if (l->nflat > MAX_WINDOWS)
+            return NPYDT_OK;
+        count[k] = make_windows(l, plan->itemsize, NULL, MAX_WINDOWS);
+        if (count[k] > MAX_WINDOWS)
+            return NPYDT_OK;
+        total += count[k];
+    }
+    if (total == 0)
+        return NPYDT_OK;
+    plan->windows = alloc_bytes(plan->alloc, total * sizeof *plan->windows);
+    if (!plan->windows)
+        return set_nomem(err);
+    plan->windows_size = total * sizeof *plan->windows;
+    struct swap_window *w = plan->windows;
+    for (int k = 0; k < 3; k++) {
+        if (count[k] == 0)
+            continue;
+        make_windows(&plan->list[k], plan->itemsize, w, SIZE_MAX);
+        plan->list[k].windows = w;
+        plan->list[k].nwindows = count[k];
+        w += count[k];
+    }
+    return NPYDT_OK;
+}
+
+npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opts,
+                                 npydt_swap_plan **out, npydt_error *err)
+{
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    if (!dt)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "dtype is NULL");
+    if (dt->has_object)
+        return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
+                         "object data is a pickle and cannot be byte-swapped");
+    struct builder b;
+    memset(&b, 0, sizeof b);
+    b.alloc = opts ? opts->allocator : NULL;
+    b.err = err;
+    npydt_status st = NPYDT_OK;
+    size_t nleaves;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+    if (dt->root) {
+        for (size_t i = 0; i < nleaves && st == NPYDT_OK; i++) {
+            const npydt_leaf *l = &leaves[i];
+            st = add_scalar(&b, l->offset, l->kind, l->byteorder, l->itemsize, l->repeats,
+                            l->nrepeats);
+        }
+    } else {
+        st = walk(&b, dt, 0, 0);
+    }
+    struct npydt_swap_plan *plan = NULL;
+    size_t size = 0;
+    if (st == NPYDT_OK) {
+        /* one allocation: the plan, three op arrays of b.nops, the repeats */
+        size_t ops_bytes = 3 * b.nops * sizeof(struct swap_op);
+        size = sizeof *plan + ops_bytes + b.npool * sizeof(npydt_repeat);
+        plan = alloc_bytes(b.alloc, size);
+        if (!plan)
+            st = set_nomem(err);
+    }
+    if (st == NPYDT_OK) {
+        memset(plan, 0, sizeof *plan);
+        plan->alloc = b.alloc;
+        plan->size = size;
+        plan->itemsize = dt->itemsize;
+        struct swap_op *ops = (struct swap_op *)(plan + 1);
+        npydt_repeat *pool = (npydt_repeat *)(ops + 3 * b.nops);
+        if (b.npool)
+            memcpy(pool, b.pool, b.npool * sizeof *pool);
+        for (int k = 0; k < 3 && st == NPYDT_OK; k++) {
+            struct swap_list *l = &plan->list[k];
+            struct swap_op *lo = ops + (size_t)k * b.nops;
+            st = make_list(&b, pool, k, lo, &l->nops, &l->nflat, &l->bytes, err);
+            l->ops = lo;
+        }
+        if (st == NPYDT_OK)
+            st = add_windows(plan, err);
+        if (st != NPYDT_OK) {
+            npydt_swap_plan_free(plan);
+            plan = NULL;
+        }
+    }
+    free_bytes(b.alloc, b.ops, b.cap * sizeof *b.ops);
+    free_bytes(b.alloc, b.pool, b.pool_cap * sizeof *b.pool);
+    *out = plan;
+    return st;
+}
+
+void npydt_swap_plan_free(npydt_swap_plan *plan)
+{
+    if (!plan)
+        return;
+    free_bytes(plan->alloc, plan->windows, plan->windows_size);
+    free_bytes(plan->alloc, plan, plan->size);
+}
+
+static const struct swap_list *list_for(const npydt_swap_plan *plan, npydt_order to)
+{
+    switch (to) {
+    case NPYDT_ORDER_LITTLE: return &plan->list[LIST_TO_LITTLE];
+    case NPYDT_ORDER_BIG: return &plan->list[LIST_TO_BIG];
+    case NPYDT_ORDER_NATIVE:
+        return &plan->list[NATIVE_ORDER == '<' ? LIST_TO_LITTLE : LIST_TO_BIG];
+    case NPYDT_ORDER_SWAP: return &plan->list[LIST_ALL];
+    }
+    return NULL;
+}
+
+uint64_t npydt_swap_plan_bytes(const npydt_swap_plan *plan, npydt_order to)
+{
+    const struct swap_list *l = plan ? list_for(plan, to) : NULL;
+    return l ? l->bytes : 0;
+}
+
+size_t swap_plan_drop_windows(npydt_swap_plan *plan)
+{
+    size_t n = 0;
+    for (int k = 0; k < 3; k++) {
+        n += plan->list[k].nwindows;
+        plan->list[k].windows = NULL;
+        plan->list[k].nwindows = 0;
+    }
+    return n;
+}
+
+size_t swap_plan_nops(const npydt_swap_plan *plan, npydt_order to, size_t *nflat)
+{
+    const struct swap_list *l = list_for(plan, to);
+    *nflat = l ? l->nflat : 0;
+    return l ? l->nops : 0;
+}
+
+/* Blocks of whole records of about BLOCK_BYTES. */
+static uint64_t block_records(size_t stride)
+{
+    return stride >= BLOCK_BYTES ? 1 : BLOCK_BYTES / stride;
+}
+
+void swap_plan_run_native(const npydt_swap_plan *plan, unsigned char *base, uint64_t n,
+                          size_t stride)
+{
+    const struct swap_list *l = list_for(plan, NPYDT_ORDER_NATIVE);
+    if (l->nops == 0 || stride == 0)
+        return;
+    uint64_t blk = block_records(stride);
+    for (uint64_t i = 0; i < n; i += blk) {
+        uint64_t k = n - i < blk ? n - i : blk;
+        run_list(l, base + i * stride, k, stride);
+    }
+}
+
+npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void *in, void *out,
+                        uint64_t n, npydt_error *err)
+{
+    if (!plan)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "plan is NULL");
+    const struct swap_list *l = list_for(plan, to);
+    if (!l)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown byte order %d",
+                         (int)to);
+    uint64_t total;
+    if (!ck_mul(n, plan->itemsize, &total) || total > SIZE_MAX)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "%llu records do not fit the address space", (unsigned long long)n);
+    if (total == 0)
+        return NPYDT_OK;
+    if (!in || !out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "in or out is NULL");
+    const unsigned char *src = in;
+    unsigned char *dst = out;
+    uintptr_t a = (uintptr_t)src, b = (uintptr_t)dst;
+    if (a != b && a < b + total && b < a + total)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "in and out overlap without being the same buffer");
+    size_t stride = (size_t)plan->itemsize;
+    if (l->nops == 0) {
+        if (src != dst)
+            memcpy(dst, src, (size_t)total);
+        return NPYDT_OK;
+    }
+    uint64_t blk = block_records(stride);
+    for (uint64_t i = 0; i < n; i += blk) {
+        uint64_t k = n - i < blk ? n - i : blk;
+        unsigned char *d = dst + i * stride;
+        if (src != dst)
+            memcpy(d, src + i * stride, (size_t)(k * stride));
+        run_list(l, d, k, stride);
+    }
+    return NPYDT_OK;
+}
+
+/* ---- dtype.newbyteorder ---------------------------------------------------- */
+
+static npydt_status copy_node(struct arena *ar, const npydt_dtype *src, npydt_order to,
+                              uint32_t depth, const npydt_dtype **out, npydt_error *err)
+{
+    if (depth > 4096)
+        return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL, "dtype nested too deeply");
+    npydt_dtype *dt = arena_alloc(ar, sizeof *dt);
+    if (!dt)
+        return set_nomem(err);
+    *dt = *src;
+    dt->root = NULL;
+    npydt_status st;
+    switch (src->cls) {
+    case NPYDT_SCALAR:
+        if (dt->byteorder == '<' || dt->byteorder == '>') {
+            if (to == NPYDT_ORDER_SWAP)
+                dt->byteorder = dt->byteorder == '<' ? '>' : '<';
+            else
+                dt->byteorder = to == NPYDT_ORDER_NATIVE ? NATIVE_ORDER : (char)to;
+        }
+        break;
+    case NPYDT_SUBARRAY:
+        dt->shape = arena_alloc_array(ar, src->ndim ? src->ndim : 1, sizeof *dt->shape);
+        if (!dt->shape)
+            return set_nomem(err);
+        memcpy(dt->shape, src->shape, src->ndim * sizeof *dt->shape);
+        if ((st = copy_node(ar, src->base, to, depth + 1, &dt->base, err)) != NPYDT_OK)
+            return st;
+        break;
+    case NPYDT_STRUCT:
+        dt->fields = arena_alloc_array(ar, src->nfields ? src->nfields : 1, sizeof *dt->fields);
+        if (!dt->fields)
+            return set_nomem(err);
+        for (size_t i = 0; i < src->nfields; i++) {
+            const struct npydt_field *sf = &src->fields[i];
+            struct npydt_field *f = &dt->fields[i];
+            f->offset = sf->offset;
+            f->name = arena_strndup(ar, sf->name, sf->name_len);
+            f->name_len = sf->name_len;
+            f->title = sf->title ? arena_strndup(ar, sf->title, strlen(sf->title)) : NULL;
+            if (!f->name || (sf->title && !f->title))
+                return set_nomem(err);
+            if ((st = copy_node(ar, sf->dtype, to, depth + 1, &f->dtype, err)) != NPYDT_OK)
+                return st;
+        }
+        break;
+    }
+    *out = dt;
+    return NPYDT_OK;
+}
+
+npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
+                                      const npydt_options *opts, npydt_dtype **out,
+                                      npydt_error *err)
+{
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    if (!dt)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "dtype is NULL");
+    if (to != NPYDT_ORDER_NATIVE && to != NPYDT_ORDER_LITTLE && to != NPYDT_ORDER_BIG &&
+        to != NPYDT_ORDER_SWAP)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown byte order %d",
+                         (int)to);
+    npydt_options defaults;
+    if (!opts) {
+        npydt_options_init(&defaults);
+        opts = &defaults;
+    }
+    struct arena ar;
+    arena_init(&ar, opts->allocator);
+    struct dtype_ctx c;
+    dtype_ctx_init(&c, &ar, NULL, &opts->limits, err);
+    const npydt_dtype *copy;
+    npydt_status st = copy_node(&ar, dt, to, 0, &copy, err);
+    if (st == NPYDT_OK) {
+        npydt_dtype *root = (npydt_dtype *)copy;   /* allocated just above */
+        st = layout_build_root(&c, root, true);
+        if (st == NPYDT_OK) {
+            root->root->arena = ar;
+            *out = root;
+            return NPYDT_OK;
+        }
+    }
+    arena_release(&ar);
+    return st;
+}
