@@ -191,7 +191,7 @@ static const struct entry entries[] = {
 #define MEM_PER_BYTE 512u
 #define MEM_CONSTANT 65536u
 /* A swap plan unrolls small subarrays of structs, up to fixed caps
- * (src/swap.c: 65,536 ops and 65,536 windows per list): a few bytes of
+ * (src/records/swap.c: 65,536 ops and 65,536 windows per list): a few bytes of
  * descriptor may compile into a plan of some megabytes, but never more. */
 #define SWAP_PLAN_CONSTANT ((size_t)32 << 20)
 

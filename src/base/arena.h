@@ -12,6 +12,8 @@
 
 /* ---- allocation -------------------------------------------------------- */
 
+/* Memory from the caller's allocator a, or from the C library when a is
+ * NULL; the size is passed back on release for allocators that need it. */
 void *alloc_bytes(const npydt_allocator *a, size_t size);
 void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size);
 void free_bytes(const npydt_allocator *a, void *p, size_t size);

@@ -75,13 +75,17 @@ struct outbuf {
     size_t size;   /* capacity */
     size_t len;    /* bytes that would have been written */
 };
+/* Append one byte. */
 void out_putc(struct outbuf *o, char c);
+/* Append a NUL-terminated string. */
 void out_puts(struct outbuf *o, const char *s);
+/* Append formatted text of at most 63 bytes (numbers and short names). */
 void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* UTF-8 helpers. */
 /* Decode one code point; returns bytes used or 0 on invalid input. */
 size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+/* Encode one code point; returns the bytes written (1 to 4). */
 size_t utf8_encode(uint32_t cp, char out[4]);
 
 /* Python's str.isprintable() for one code point (unicode_printable.c,

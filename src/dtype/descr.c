@@ -1,7 +1,7 @@
 /* The 'descr' value of a header, interpreted as numpy.lib.format's
  * descr_to_dtype does: a type string, a (type, shape) tuple, or a list of
  * (name, type[, shape]) entries in which ('', V-type) entries are padding. */
-#include "dtype/dtype.h"
+#include "dtype/build.h"
 
 #include <string.h>
 

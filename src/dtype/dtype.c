@@ -1,6 +1,6 @@
 /* Dtype nodes: construction with NumPy's size rules, and the read-only
  * accessors of the public API. */
-#include "dtype/dtype.h"
+#include "dtype/build.h"
 
 #include <string.h>
 

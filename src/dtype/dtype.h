@@ -81,18 +81,6 @@ static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
     c->path[0] = '\0';
 }
 
-npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
-                              uint64_t itemsize);
-/* A read-only node shared by every parse for numeric kinds (b i u f c O),
- * or NULL for any other kind, size or order. */
-const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
-/* The shared nodes of kinds i, u, f, c by [kind][log2 size][order '>'],
- * sizes 1 to 32 ('<' and '>' only: 1-byte ones come from
- * dtype_shared_scalar with order '|'). */
-extern const npydt_dtype dtype_builtin_ordered[4][6][2];
-/* The same for a datetime (kind M or m) of the given unit and multiplier
- * 1, or NULL for any other kind, order or unit. */
-const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);
 /* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
 npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,
@@ -115,20 +103,6 @@ npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
 /* Compute the leaf table and attach the root record to dt. */
 npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena);
 
-/* Python repr() of a UTF-8 string into an output buffer. */
-void out_pyrepr(struct outbuf *o, const char *utf8);
-
-/* ---- building structs from descriptor lists ---------------------------- */
-
-struct field_spec {
-    const char *name;
-    const char *title;          /* NULL when none */
-    size_t name_len;            /* strlen(name) */
-    const npydt_dtype *dtype;
-    uint64_t offset;
-    size_t text_offset;         /* where the entry is, for messages */
-};
-
 /* A struct node whose fields are fields[0..n) (kept, not copied): checks
  * names and titles for duplicates as NumPy does and counts fields against
  * the limit. A repeated name or title returns NPYDT_E_NAME, unreported,
@@ -136,14 +110,5 @@ struct field_spec {
 npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_field *fields,
                                     size_t n, uint64_t itemsize, size_t off, size_t *dup,
                                     const npydt_dtype **out);
-
-/* The same for specs (copied), reporting a repeat at its entry's offset. */
-npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
-                               uint64_t itemsize, size_t off, const npydt_dtype **out);
-
-/* np.dtype((base, v)): v is a shape (int or sequence of ints), or the
- * itemsize of an unsized flexible type ('S0', 'U0', 'V0'). */
-npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
-                               const struct lit *v, size_t off, const npydt_dtype **out);
 
 #endif

@@ -62,11 +62,6 @@ static void pyrepr(struct outbuf *o, const char *utf8, bool latin1)
     out_putc(o, q);
 }
 
-void out_pyrepr(struct outbuf *o, const char *utf8)
-{
-    pyrepr(o, utf8, false);
-}
-
 static void shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
 {
     out_putc(o, '(');

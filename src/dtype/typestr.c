@@ -3,7 +3,7 @@
  * the checks follows NumPy's own, because it decides what is accepted:
  * comma strings first, then the byte-order prefix, then datetimes, then
  * one-letter codes, kind + size, and last the table of type names. */
-#include "dtype/dtype.h"
+#include "dtype/build.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@ with COVERAGE=1 (gcc --coverage) after its tests ran.
     coverage_report.py O [--quiet]
 
 Runs gcov (JSON format, gcc 9 or later) on every .gcda under O/lib and
-O/cli and keeps src/*.c, src/cli/*.c, grammar/*.re and grammar/*.y (the
+O/cli and keeps src/STAGE/*.c, grammar/*.re and grammar/*.y (the
 generated parser and lexer map their action code back to grammar/ through
 #line; the rest of them is Bison's and re2c's, not ours). Prints a table per
 file, the total, and the uncovered line numbers of each file. A branch
@@ -19,7 +19,7 @@ import re
 import subprocess
 import sys
 
-OURS = re.compile(r"^(src/[^/]+\.c|src/cli/[^/]+\.c|grammar/[^/]+\.(re|y))$")
+OURS = re.compile(r"^(src/[^/]+/[^/]+\.c|grammar/[^/]+\.(re|y))$")
 
 
 def gcov_json(gcda, cwd):
@@ -59,7 +59,7 @@ def main():
     build = sys.argv[1]
     quiet = "--quiet" in sys.argv[2:]
     root = os.getcwd()
-    gcdas = sorted(glob.glob(os.path.join(build, "lib", "*.gcda")) +
+    gcdas = sorted(glob.glob(os.path.join(build, "lib", "*", "*.gcda")) +
                    glob.glob(os.path.join(build, "cli", "*.gcda")))
     if not gcdas:
         sys.exit("coverage: no .gcda files under %s/lib or %s/cli (build with COVERAGE=1 "

@@ -1,0 +1,43 @@
+/* Making nodes from kinds, sizes, field specs and shapes: what the type
+ * string and descriptor readers share inside the dtype stage. */
+#ifndef NPYDT_DTYPE_BUILD_H
+#define NPYDT_DTYPE_BUILD_H
+
+#include "dtype/dtype.h"
+
+/* A scalar node of its own in c's arena (unit none), or NULL when out of
+ * memory. */
+npydt_dtype *dtype_new_scalar(struct dtype_ctx *c, char kind, char byteorder,
+                              uint64_t itemsize);
+/* A read-only node shared by every parse for numeric kinds (b i u f c O),
+ * or NULL for any other kind, size or order. */
+const npydt_dtype *dtype_shared_scalar(char kind, char byteorder, uint64_t itemsize);
+/* The shared nodes of kinds i, u, f, c by [kind][log2 size][order '>'],
+ * sizes 1 to 32 ('<' and '>' only: 1-byte ones come from
+ * dtype_shared_scalar with order '|'). */
+extern const npydt_dtype dtype_builtin_ordered[4][6][2];
+/* The same for a datetime (kind M or m) of the given unit and multiplier
+ * 1, or NULL for any other kind, order or unit. */
+const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);
+
+/* One field of a struct being built. */
+struct field_spec {
+    const char *name;
+    const char *title;          /* NULL when none */
+    size_t name_len;            /* strlen(name) */
+    const npydt_dtype *dtype;
+    uint64_t offset;
+    size_t text_offset;         /* where the entry is, for messages */
+};
+
+/* dtype_struct_of_fields for specs (copied), reporting a repeat at its
+ * entry's offset. */
+npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
+                               uint64_t itemsize, size_t off, const npydt_dtype **out);
+
+/* np.dtype((base, v)): v is a shape (int or sequence of ints), or the
+ * itemsize of an unsized flexible type ('S0', 'U0', 'V0'). */
+npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
+                               const struct lit *v, size_t off, const npydt_dtype **out);
+
+#endif
