@@ -15,7 +15,11 @@
 # Usage: tests/check_layers.sh [ROOT]   (ROOT: the source tree, default .)
 set -u
 root=${1:-.}
-stages="base literal dtype header records schema npz cli"
+# the library's stages in order, as the Makefile builds them, then the command
+stages="$(sed -n 's/^LIB_STAGES := //p' "$root/Makefile") cli"
+case $stages in
+" cli") echo "check_layers: no LIB_STAGES line in $root/Makefile"; exit 2 ;;
+esac
 
 # rank STAGE: its position in $stages (0 when it is none of them)
 rank() {
