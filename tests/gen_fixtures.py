@@ -435,6 +435,8 @@ def bad_fixtures():
     add("shape_list", npy_bytes(H("'<f8'", [3]), data=F8x3))
     add("shape_float", npy_bytes(H("'<f8'", (3.0,)), data=F8x3))
     add("shape_int_not_tuple", npy_bytes(H("'<f8'", 3), data=F8x3))
+    add("shape_bool_true", npy_bytes(H("'<f8'", (True,)), data=F8x3))
+    add("shape_bool_false", npy_bytes(H("'<f8'", (False, 3)), data=F8x3))
     add("shape_nested_tuple", npy_bytes(H("'<f8'", ((3,),)), data=F8x3))
     add("shape_string", npy_bytes(H("'<f8'", ("3",)), data=F8x3))
     add("fortran_order_int", npy_bytes(

@@ -129,15 +129,15 @@ static void test_literal_integer_spellings(void **state)
     npydt_header_free(h);
 }
 
-static void test_literal_bool_in_shape_is_an_int_as_in_python(void **state)
+static void test_literal_bool_in_shape_is_refused_as_np_load_refuses_it(void **state)
 {
     (void)state;
     npydt_header *h;
     npydt_error err;
-    assert_int_equal(parse_header("{'descr': '<f8', 'fortran_order': False, 'shape': (True, 3)}",
-                                  1, NULL, &h, &err), NPYDT_OK);
-    assert_int_equal(npydt_header_count(h), 3);
-    npydt_header_free(h);
+    const char *text = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, False)}";
+    assert_int_equal(parse_header(text, 1, NULL, &h, &err), NPYDT_E_VALUE);
+    assert_int_equal(err.offset, (size_t)(strstr(text, "False)") - text));
+    assert_non_null(strstr(err.message, "not False"));
 }
 
 static void test_literal_leading_spaces_allowed_but_indented_first_line_is_not(void **state)
@@ -269,7 +269,7 @@ TEST_LIST("literal",
     cmocka_unit_test(test_literal_long_suffix_only_in_versions_1_and_2),
     cmocka_unit_test(test_literal_comments_and_line_continuations),
     cmocka_unit_test(test_literal_integer_spellings),
-    cmocka_unit_test(test_literal_bool_in_shape_is_an_int_as_in_python),
+    cmocka_unit_test(test_literal_bool_in_shape_is_refused_as_np_load_refuses_it),
     cmocka_unit_test(test_literal_leading_spaces_allowed_but_indented_first_line_is_not),
     cmocka_unit_test(test_literal_latin1_names_in_version_1_become_utf8),
     cmocka_unit_test(test_literal_syntax_errors_name_what_was_expected),

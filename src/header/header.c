@@ -184,10 +184,12 @@ static npydt_status parse_shape(struct npydt_header *h, const struct lit *v,
         return set_nomem(err);
     size_t i = 0;
     for (const struct lit *d = v->u.seq.head; d; d = d->next, i++) {
-        if (d->kind == LIT_BOOL) {        /* isinstance(True, int) holds in Python */
-            h->shape[i] = d->u.b;
-            continue;
-        }
+        /* True passes NumPy's header check (a bool is an int in Python),
+         * but np.load refuses it ("an integer is required"): so do we */
+        if (d->kind == LIT_BOOL)
+            return set_error(err, NPYDT_E_VALUE, d->start, NULL,
+                             "shape dimensions must be integers, not %s",
+                             d->u.b ? "True" : "False");
         if (d->kind != LIT_INT)
             return set_error(err, NPYDT_E_VALUE, d->start, NULL,
                              "shape dimensions must be integers");
