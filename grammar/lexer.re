@@ -81,7 +81,7 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
         return NULL;
     }
     size_t n = 0;
-    bool utf8 = p->major >= 3;
+    bool utf8 = p->utf8;
     for (const unsigned char *s = b; s < e;) {
         size_t off = (size_t)(s - p->text);
         if (*s >= 0x80) {
@@ -343,8 +343,8 @@ again:
                  tok = *val ? NONE : -1; goto done; }
         "L" / [^A-Za-z0-9_\x80-\xff] {
             /* Python 2 long suffix: NumPy's reader drops it after a number
-             * in 1.0 and 2.0 headers. */
-            if (after_int && p->major < 3)
+             * in 1.0 and 2.0 headers, and a schema reads it alike. */
+            if (after_int && p->long_suffix)
                 goto again;
             return lex_error(p, NPYDT_E_SYNTAX, (size_t)(p->tok - p->text),
                              "name 'L' is not a literal");

@@ -677,8 +677,10 @@ typedef enum npydt_check_flags {
     NPYDT_CHECK_SAFE_CAST = 1 << 1,   /* each file field casts to the schema's by
                                        * np.can_cast(file, schema, 'safe'); offsets free */
     NPYDT_CHECK_ALLOW_EXTRA = 1 << 2  /* fields the schema does not name are allowed at
-                                       * any depth; named ones are matched by name,
-                                       * whatever their order and offsets */
+                                       * any depth; named ones are found by name, so
+                                       * offsets and struct sizes are not compared at
+                                       * any level; their order, kinds, sizes, shapes
+                                       * (and byte order if strict) still are */
 } npydt_check_flags;
 
 /* Stable codes of the kinds of mismatch; values never change. */
@@ -713,7 +715,9 @@ typedef struct npydt_check_result npydt_check_result;
  * "'<f8'", "('<i4', (3,))"), a type string ("f8, (3,)i4, S5", "float64") or a
  * header-like dict ("{'descr': ..., 'shape': (-1, 3), 'fortran_order': False}",
  * every key optional; -1 matches any length, the number of dimensions must
- * match). Surrounding whitespace is ignored; error offsets are into spec. */
+ * match). Literals read as UTF-8 with a 1.0 header's rules otherwise (Python 2
+ * 'L' suffixes after integers are dropped). Surrounding whitespace is
+ * ignored; error offsets are into spec. */
 NPYDT_API npydt_status npydt_schema_compile(const char *spec, size_t len,
                                             const npydt_options *opts,
                                             npydt_schema **out, npydt_error *err);

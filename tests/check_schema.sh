@@ -87,7 +87,10 @@ expect "titles do not hide names" 0 "" "" -- \
 expect "dict spec with wildcard shape" 0 "" "" -- \
     --schema "{'descr': '<i4', 'shape': (-1, 3), 'fortran_order': True}" "$FO"
 expect "dict spec without descr" 0 "" "" -- --schema "{'shape': (-1,)}" "$S" "$BE"
-expect "allow-extra" 0 "" "" -- --allow-extra --schema "[('b', '<f8'), ('a', '<i4')]" "$T"
+expect "allow-extra" 0 "" "" -- --allow-extra --schema "[('a', '<i4'), ('b', '<f8')]" "$T"
+AN="$F/struct_aligned_nested.npy"   # align=True: [('a', '|i1'), ('', '|V3'), ('s', [('x', '|u1'), ('', '|V3'), ('y', '<f4')]), ('c', '|u1'), ('', '|V3')]
+expect "allow-extra: offsets and struct sizes free at every level" 0 "" "" -- \
+    --allow-extra --schema "[('a', '|i1'), ('s', [('y', '<f4')]), ('c', '|u1')]" "$AN"
 expect "safe-cast widening" 0 "" "" -- --safe-cast \
     --schema "[('x', '<f8'), ('y', '<i8'), ('name', '|S8')]" "$S"
 
@@ -115,6 +118,9 @@ expect "extra fields without --allow-extra" 1 "" \
 $T: schema mismatch: field b: extra_field: expected (none), found <f8
 $T: schema mismatch: field c: extra_field: expected (none), found |u1
 " -- --schema "[('a', '<i4')]" "$T"
+expect "allow-extra keeps the order of the named fields" 1 "" \
+    "$AN: schema mismatch: dtype: order: expected c, s, found s, c
+" -- --allow-extra --schema "[('c', '|u1'), ('s', [('y', '<f4')])]" "$AN"
 expect "a title is not a name" 1 "" \
     "$T: schema mismatch: field Title A: missing_field: expected <i4, found (none)
 $T: schema mismatch: field a: extra_field: expected (none), found <i4
@@ -139,6 +145,16 @@ expect "json many files" 1 \
 {\"file\":\"$T\",\"match\":true,\"mismatches\":[]}
 " "$S: schema mismatch: field b: missing_field: expected <f8, found (none)
 " -- --json --allow-extra --schema "[('b', '<f8')]" "$S" "$T"
+
+# ---- a schema reads Python 2 'L' suffixes as a 1.0 header does
+PY2="$F/quirks/hdr_py2_long_suffix.npy"   # {'descr': [('a', '<i2', (2L,))], ..., 'shape': (1L, 3L)}
+expect "L suffixes in a schema dict" 0 "" "" -- \
+    --schema "{'descr': [('a', '<i2', (2L,))], 'fortran_order': False, 'shape': (1L, 3L)}" "$PY2"
+expect "L suffixes in a schema's shape mismatch" 1 "" \
+    "$PY2: schema mismatch: array: dimension: expected (-1, 4), found (1, 3)
+" -- --schema "{'shape': (-1, 4L)}" "$PY2"
+expect_usage "L after something other than an integer" "npydt: --schema: header offset 10: name 'L'" -- \
+    --schema "{'shape': L}" "$PY2"
 
 # ---- --schema @path
 printf '%s\n' "$SIMPLE" >"$tmp/spec.txt"

@@ -377,6 +377,10 @@ def quirk_fixtures():
         npy_bytes(H("'>b1'", (2,)), data=b"\x00\x01"))
     add("hdr_extra_data", "trailing bytes after the data are ignored",
         npy_bytes(H("'<f8'", (3,)), data=F8x3 + b"trailing"))
+    add("hdr_py2_long_suffix", "Python 2 'L' suffixes in the shape and a "
+        "subarray shape, as NumPy under Python 2 wrote them",
+        npy_bytes("{'descr': [('a', '<i2', (2L,))], 'fortran_order': False, "
+                  "'shape': (1L, 3L), }", data=struct.pack("<6h", *range(6))))
     add("hdr_v2_padded_ascii", "version 2.0 written by hand",
         npy_bytes(H("'<i2'", (2,)), version=(2, 0),
                   data=struct.pack("<2h", -1, 1)))

@@ -25,6 +25,15 @@
    shape wildcards and fortran_order) or, for packed f0..fN structs, comma
    type strings.
 
+3. Own headers: every .npy file NumPy reads among the fixtures, the
+   quirks and NumPy's own test data, checked against its own header dict.
+
+4. Deep --allow-extra: files of structs three levels deep (subarrays of
+   structs, padding as align=True leaves it) against schemas that name
+   some of their fields at every level, sometimes with one more random
+   change; the verdict must be that of a reader finding the named fields by
+   name (found_by_name).
+
 Prints one line per disagreement and ends with `N passed, M failed`.
 Without NumPy it prints `SKIP: ...` and exits 0.
 """
@@ -118,6 +127,39 @@ def no_extra_fields(f, s):
     if not set(f.names) <= set(s.names):
         return False
     return all(no_extra_fields(f.fields[n][0], s.fields[n][0]) for n in f.names)
+
+
+def found_by_name(f, s, leaf_equal):
+    """The --allow-extra verdict, as a reader that looks fields up by name
+    sees it: every field the schema names is in the file, in the same order
+    among the named ones, with the schema's title if it gives one;
+    subarray shapes and leaves (by leaf_equal) match. Offsets, struct
+    sizes and the file's other fields do not matter at any level."""
+    if f.subdtype or s.subdtype:
+        if not (f.subdtype and s.subdtype) or f.subdtype[1] != s.subdtype[1]:
+            return False
+        return found_by_name(f.subdtype[0], s.subdtype[0], leaf_equal)
+    if f.names is None or s.names is None:
+        return f.names is None and s.names is None and leaf_equal(f, s)
+    where = []
+    for n in s.names:
+        if n not in f.fields:
+            return False
+        ff, sf = f.fields[n], s.fields[n]
+        if len(sf) > 2 and (len(ff) < 3 or ff[2] != sf[2]):
+            return False
+        if not found_by_name(ff[0], sf[0], leaf_equal):
+            return False
+        where.append(f.names.index(n))
+    return where == sorted(where)
+
+
+def extra_equal(f, s):
+    return found_by_name(f, s, numpy_equal)
+
+
+def extra_identical(f, s):
+    return found_by_name(f, s, numpy_identical)
 
 
 def numpy_safe(f, s):
@@ -384,6 +426,67 @@ def mutate(r, root):
     return s, kind
 
 
+def deep_struct(r, depth=0):
+    """Structs three levels deep, each below the top repeated in a subarray
+    half of the time, with padding as align=True leaves it."""
+    n = r.choice([2, 3, 4])
+    fields = [[name, None, leaf(r), r.choice([0, 0, 3])] for name in r.sample(NAMES, n)]
+    if depth < 2:
+        sub = deep_struct(r, depth + 1)
+        if r.random() < 0.5:
+            sub = ("sub", sub, r.choice([(2,), (3,), (2, 2)]))
+        fields[r.randrange(n)][2] = sub
+    return ["struct", fields, r.choice([0, 5])]
+
+
+def drop_some(r, node):
+    """The schema's view: some fields of every struct left out (never all),
+    and the padding gone."""
+    if node[0] == "sub":
+        return ("sub", drop_some(r, node[1]), node[2])
+    if node[0] == "leaf":
+        return node
+    keep = [f for f in node[1] if f[2][0] != "leaf" or r.random() < 0.6] or node[1][:1]
+    return ["struct", [[n, t, drop_some(r, sub), 0] for n, t, sub, _ in keep], 0]
+
+
+def extra_pairs(npydt, tmp, r, count, results):
+    """4. --allow-extra with extra fields at every level of nesting: a file
+    of structs three levels deep (subarrays of structs, padding), a schema
+    naming some of its fields, sometimes with one more change."""
+    for k in range(count):
+        froot = deep_struct(r)
+        sroot = drop_some(r, froot)
+        how = "drop"
+        if r.random() < 0.6:
+            sroot, how = mutate(r, sroot)
+            how = "drop+" + how
+        try:
+            fdt, sdt = to_dtype(froot), to_dtype(sroot)
+        except (ValueError, TypeError):
+            continue
+        fpath = os.path.join(tmp, "extra%d.npy" % k)
+        spath = os.path.join(tmp, "extra%d.spec" % k)
+        write_npy(fpath, fdt, (2,))
+        spec = repr(np.lib.format.dtype_to_descr(sdt))
+        with open(spath, "w") as f:
+            f.write(spec)
+        for level, flags, ref in (("deep allow-extra", ["--allow-extra"], extra_equal),
+                                  ("deep allow-extra strict", ["--allow-extra", "--strict"],
+                                   extra_identical)):
+            rc, (rep,) = run_check(npydt, spath, [fpath], flags)
+            want, got = ref(fdt, sdt), rc == 0
+            key = "%s %s" % (level, "match" if want else "mismatch")
+            results[key] = results.get(key, 0) + 1
+            if want == got and rep["match"] == got:
+                results["passed"] += 1
+            else:
+                results["failed"] += 1
+                print("FAIL %s (%s): file %r schema %r: numpy %s, npydt %s %s"
+                      % (level, how, np.lib.format.dtype_to_descr(fdt), spec, want, got,
+                         rep["mismatches"][:4]))
+
+
 def comma_string(dt):
     """A comma type string for a packed struct of plain fields f0..fN."""
     if dt.names is None or len(dt.names) < 2:
@@ -447,9 +550,10 @@ def random_pairs(npydt, tmp, r, count, results):
         array_ok = spec_shape_ok and spec_fortran_ok
         levels = [("default", [], numpy_equal), ("strict", ["--strict"], numpy_identical),
                   ("safe-cast", ["--safe-cast"], numpy_safe)]
+        levels += [("allow-extra", ["--allow-extra"], extra_equal),
+                   ("allow-extra strict", ["--allow-extra", "--strict"], extra_identical)]
         if no_extra_fields(fdt, sdt):
-            levels += [("allow-extra", ["--allow-extra"], numpy_equal),
-                       ("allow-extra strict", ["--allow-extra", "--strict"], numpy_identical)]
+            levels += [("allow-extra safe-cast", ["--allow-extra", "--safe-cast"], numpy_safe)]
         for level, flags, ref in levels:
             rc, (rep,) = run_check(npydt, spath, [fpath], flags)
             want = ref(fdt, sdt) and array_ok
@@ -465,6 +569,54 @@ def random_pairs(npydt, tmp, r, count, results):
                          want, got, rep["mismatches"][:4]))
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEADER_DIRS = [os.path.join(HERE, "fixtures"), os.path.join(HERE, "fixtures", "quirks"),
+               os.path.join(os.path.dirname(np.__file__), "lib", "tests", "data")]
+
+
+def own_headers(npydt, tmp, results):
+    """3. Every file NumPy reads, checked (--strict) against its own header
+    dict as the schema: a schema reads as a header does (Python 2 'L'
+    suffixes, names with NUL, every spelling NumPy accepts), so each must
+    match. The header text goes in as UTF-8, as a schema is typed."""
+    for d in HEADER_DIRS:
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not name.endswith(".npy"):
+                continue
+            with open(path, "rb") as f:
+                try:
+                    version = np.lib.format.read_magic(f)
+                    np.lib.format._read_array_header(f, version)
+                except Exception:                   # noqa: BLE001
+                    continue                        # not a file NumPy reads
+                f.seek(0)
+                raw = f.read(12)
+                if version == (1, 0):
+                    hlen, start = raw[8] | raw[9] << 8, 10
+                else:
+                    hlen, start = int.from_bytes(raw[8:12], "little"), 12
+                f.seek(start)
+                text = f.read(hlen).decode("utf8" if version == (3, 0) else "latin1")
+            spath = os.path.join(tmp, "own.spec")
+            with open(spath, "w", encoding="utf8") as f:
+                f.write(text)
+            try:
+                rc, (rep,) = run_check(npydt, spath, [path], ["--strict"])
+            except RuntimeError as e:
+                rc, rep = 2, {"match": False, "mismatches": [str(e)[:300]]}
+            results.setdefault("own header", 0)
+            results["own header"] += 1
+            if rc == 0 and rep["match"]:
+                results["passed"] += 1
+            else:
+                results["failed"] += 1
+                print("FAIL own header of %s (%r): %s" % (path, text.strip()[:120],
+                                                         rep["mismatches"][:4]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("npydt")
@@ -477,6 +629,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         table_check(a.npydt, tmp, r, results)
         random_pairs(a.npydt, tmp, r, a.count, results)
+        own_headers(a.npydt, tmp, results)
+        extra_pairs(a.npydt, tmp, r, a.count, results)
     print("random pairs: " + ", ".join("%s %d" % (k, v) for k, v in sorted(results.items())
                                        if k not in ("passed", "failed")))
     if results["failed"]:

@@ -297,7 +297,7 @@ static void test_schema_safe_cast_mismatches(void **state)
 
 static const struct check_case extra_cases[] = {
     {XYZ, "[('x', '<f8'), ('z', '<f8')]", {{0}}},    /* z moved from 8 to 12 */
-    {XYZ, "[('z', '>f8'), ('x', '<f8')]", {{0}}},    /* matched by name */
+    {XYZ, "[('x', '<f8'), ('z', '>f8')]", {{0}}},
     {XYZ, "[]", {{0}}},
     {NESTED, "[('pos', [('x', '<f8'), ('y', '<f8')])]", {{0}}},
     {NESTED, "[('pos', [('w', '<f8')]), ('id', '<u4')]", {{0}}},
@@ -305,14 +305,19 @@ static const struct check_case extra_cases[] = {
     {XYZ, "[('y', '<i8')]", {{SIZE, "y", "<i8", "<i4"}}},
     {NESTED, "[('pos', [('v', '<f8')])]", {{MISSING, "pos.v", "<f8", ""}}},
     {NESTED, "[('pos', '<f8')]", {{KIND, "pos", "<f8", "[('x', '<f8'), ('y', '<f8'), ('w', '>f8')]"}}},
-    /* without fields of its own the file's layout must be the schema's */
-    {"[('a', '<i4'), ('b', '<f8')]", "[('a', '<i4'), ('', '|V4'), ('b', '<f8')]",
-     {{OFFSET, "b", "8", "4"}}},
-    {"[('a', '<i4')]", "[('a', '<i4'), ('', '|V4')]", {{SIZE, "", "8 bytes", "4 bytes"}}},
+    /* the named fields keep their order, extra fields or not */
+    {XYZ, "[('z', '>f8'), ('x', '<f8')]", {{ORDER, "", "z, x", "x, z"}}},
     {"[('x', '<f8'), ('y', '<f8')]", "[('y', '<f8'), ('x', '<f8')]",
      {{ORDER, "", "y, x", "x, y"}}},
     {NESTED, "[('pos', [('y', '<f8'), ('x', '<f8'), ('w', '>f8')])]",
      {{ORDER, "pos", "y, x, w", "x, y, w"}}},
+    {NESTED, "[('pos', [('w', '<f8'), ('x', '<f8')])]", {{ORDER, "pos", "w, x", "x, w"}}},
+    /* a reader finds fields by name: offsets and struct sizes are free,
+     * with extra fields at this level or not */
+    {"[('a', '<i4'), ('b', '<f8')]", "[('a', '<i4'), ('', '|V4'), ('b', '<f8')]", {{0}}},
+    {"[('a', '<i4')]", "[('a', '<i4'), ('', '|V4')]", {{0}}},
+    {"[('', '|V8'), ('a', '<i4'), ('b', '<i4'), ('', '|V3')]", "[('a', '<i4'), ('b', '<i4')]",
+     {{0}}},
 };
 
 static void test_schema_allow_extra_cases(void **state)
@@ -321,7 +326,55 @@ static void test_schema_allow_extra_cases(void **state)
     RUN(extra_cases, NPYDT_CHECK_ALLOW_EXTRA);
 }
 
+/* three levels of structs, two of them repeated in subarrays, with extra
+ * fields at every level */
+#define DEEP                                                                      \
+    "[('hdr', '<u4'), ('f2', [('id', '<i4'), ('pad', '<i4'), ('inner', [('x', '<f4'), " \
+    "('junk', '|u1'), ('y', '<f4')], (2,))], (3,)), ('tail', '<f8'), ('more', '|S3')]"
+
+/* the same as np.dtype(..., align=True) lays it out: padding after the
+ * extra fields, which a schema without them cannot have */
+#define DEEP_ALIGNED                                                                   \
+    "[('hdr', '|u1'), ('', '|V3'), ('f2', [('id', '<i4'), ('mask', '|u1'), ('', '|V3'), " \
+    "('inner', [('x', '<f4'), ('junk', '|u1'), ('', '|V3'), ('y', '<f4')], (2,))], (3,)), " \
+    "('', '|V4'), ('tail', '<f8'), ('more', '|S3'), ('', '|V5')]"
+
+static const struct check_case extra_deep_cases[] = {
+    {DEEP_ALIGNED, "[('hdr', '|u1'), ('f2', [('id', '<i4'), ('mask', '|u1'), ('inner', "
+                   "[('x', '<f4'), ('y', '<f4')], (2,))], (3,)), ('tail', '<f8'), "
+                   "('more', '|S3')]", {{0}}},
+    {DEEP_ALIGNED, "[('f2', [('mask', '|u1'), ('inner', [('y', '<f4')], (2,))], (3,))]", {{0}}},
+    {DEEP_ALIGNED, "[('f2', [('inner', [('x', '<f4'), ('y', '<i4')], (2,))], (3,)), "
+                   "('tail', '<f8')]", {{KIND, "f2.inner.y", "<i4", "<f4"}}},
+    {DEEP, "[('f2', [('id', '<i4'), ('inner', [('x', '<f4'), ('y', '<f4')], (2,))], (3,)), "
+           "('tail', '<f8')]", {{0}}},
+    /* every level but the innermost named in full: offsets and struct sizes
+     * still free at all of them */
+    {DEEP, "[('hdr', '<u4'), ('f2', [('id', '<i4'), ('pad', '<i4'), ('inner', [('x', '<f4'), "
+           "('y', '<f4')], (2,))], (3,)), ('tail', '<f8'), ('more', '|S3')]", {{0}}},
+    {DEEP, "[('f2', [('inner', [('y', '>f4')], (2,))], (3,))]", {{0}}},
+    {DEEP, "[('f2', [('inner', [('y', '<f8')], (2,))], (3,))]",
+     {{SIZE, "f2.inner.y", "<f8", "<f4"}}},
+    {DEEP, "[('f2', [('inner', [('y', '<f4')], (3,))], (3,))]",
+     {{SHAPE, "f2.inner", "(3,)", "(2,)"}}},
+    {DEEP, "[('f2', [('inner', [('y', '<f4')])], (3,))]", {{SHAPE, "f2.inner", "()", "(2,)"}}},
+    {DEEP, "[('f2', [('inner', [('y', '<f4'), ('x', '<f4')], (2,))], (3,))]",
+     {{ORDER, "f2.inner", "y, x", "x, y"}}},
+    {DEEP, "[('f2', [('inner', [('z', '<f4')], (2,))], (3,))]",
+     {{MISSING, "f2.inner.z", "<f4", ""}}},
+    {DEEP, "[('f2', [('inner', '<f4', (2,))], (3,))]",
+     {{KIND, "f2.inner", "<f4", "[('x', '<f4'), ('junk', '|u1'), ('y', '<f4')]"}}},
+};
+
+static void test_schema_allow_extra_at_three_levels_of_nesting(void **state)
+{
+    (void)state;
+    RUN(extra_deep_cases, NPYDT_CHECK_ALLOW_EXTRA);
+}
+
 static const struct check_case extra_strict_cases[] = {
+    {DEEP, "[('f2', [('inner', [('y', '>f4')], (2,))], (3,))]",
+     {{BYTEORDER, "f2.inner.y", ">f4", "<f4"}}},
     {NESTED, "[('pos', [('w', '>f8')])]", {{0}}},
     {NESTED, "[('pos', [('w', '<f8')])]", {{BYTEORDER, "pos.w", "<f8", ">f8"}}},
 };
@@ -334,7 +387,8 @@ static void test_schema_allow_extra_with_strict(void **state)
 
 static const struct check_case extra_safe_cases[] = {
     {XYZ, "[('y', '<i8')]", {{0}}},
-    {XYZ, "[('z', '<f16'), ('y', '<f8')]", {{0}}},
+    {XYZ, "[('y', '<f8'), ('z', '<f16')]", {{0}}},
+    {XYZ, "[('z', '<f16'), ('y', '<f8')]", {{ORDER, "", "z, y", "y, z"}}},
     {XYZ, "[('y', '<i2')]", {{SIZE, "y", "<i2", "<i4"}}},
 };
 
@@ -672,12 +726,13 @@ static void test_schema_wide_struct(void **state)
     file[a++] = spec[b++] = '[';
     for (int i = 0; i < N; i++) {
         a += (size_t)sprintf(file + a, "%s('f%d', '<i4')", i ? ", " : "", i);
-        /* the schema lists them in reverse and widens one */
-        b += (size_t)sprintf(spec + b, "%s('f%d', '%s')", i ? ", " : "", N - 1 - i,
-                             i == 7 ? "<i8" : "<i4");
+        /* a field of the file's own moves every later one */
+        if (i == N / 2)
+            a += (size_t)sprintf(file + a, ", ('extra', '<i4')");
+        /* the schema widens one */
+        b += (size_t)sprintf(spec + b, "%s('f%d', '%s')", i ? ", " : "", i,
+                             i == 1992 ? "<i8" : "<i4");
     }
-    /* a field of the file's own: the schema's order is then free */
-    a += (size_t)sprintf(file + a, ", ('extra', '<i4')");
     file[a++] = spec[b++] = ']';
     file[a] = spec[b] = '\0';
     npydt_dtype *dt = test_parse_literal(file);
@@ -830,6 +885,7 @@ TEST_LIST("schema",
     cmocka_unit_test(test_schema_safe_cast_matches),
     cmocka_unit_test(test_schema_safe_cast_mismatches),
     cmocka_unit_test(test_schema_allow_extra_cases),
+    cmocka_unit_test(test_schema_allow_extra_at_three_levels_of_nesting),
     cmocka_unit_test(test_schema_allow_extra_with_strict),
     cmocka_unit_test(test_schema_allow_extra_with_safe_cast),
     cmocka_unit_test(test_schema_header_shape_and_order),

@@ -9,7 +9,8 @@
 struct lit_parser {
     const unsigned char *text;   /* NUL-terminated copy of the header text */
     size_t len;
-    int major;                   /* format version: 1 and 2 filter 'L' suffixes */
+    bool utf8;                   /* text is UTF-8 (3.0), else latin-1 (1.0, 2.0) */
+    bool long_suffix;            /* drop Python 2 'L' after an integer (1.0, 2.0) */
     const npydt_limits *limits;
     struct arena *arena;
     npydt_error *err;

@@ -34,12 +34,19 @@ static size_t check_indent(const unsigned char *t, size_t len, size_t *bad)
 npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int major,
                             const npydt_limits *limits, npydt_error *err, struct lit **out)
 {
+    return lit_parse_text_as(ar, text, len, major >= 3, major < 3, limits, err, out);
+}
+
+npydt_status lit_parse_text_as(struct arena *ar, const char *text, size_t len, bool utf8,
+                               bool long_suffix, const npydt_limits *limits, npydt_error *err,
+                               struct lit **out)
+{
     const unsigned char *t = (const unsigned char *)text;
     *out = NULL;
     for (size_t i = 0; i < len;) {
         if (t[i] == 0)
             return set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in header");
-        if (major >= 3 && t[i] >= 0x80) {
+        if (utf8 && t[i] >= 0x80) {
             uint32_t cp;
             size_t k = utf8_decode(t + i, len - i, &cp);
             if (k == 0)
@@ -57,7 +64,8 @@ npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int 
     if (!copy)
         return set_nomem(err);
     struct lit_parser p = {
-        .text = copy, .len = len, .major = major, .limits = limits, .arena = ar,
+        .text = copy, .len = len, .utf8 = utf8, .long_suffix = long_suffix,
+        .limits = limits, .arena = ar,
         .err = err, .status = NPYDT_OK, .cur = copy,
     };
     npydt_status st = lit_parse(&p);

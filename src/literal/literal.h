@@ -29,4 +29,12 @@ struct lit {
 npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int major,
                             const npydt_limits *limits, npydt_error *err, struct lit **out);
 
+/* The same with the two reading rules chosen apart: utf8 (else latin-1)
+ * and long_suffix (Python 2 'L' after an integer is dropped). A header of
+ * version major reads as (major >= 3, major < 3); a schema, typed as UTF-8
+ * but often copied from a 1.0 header, as (true, true). */
+npydt_status lit_parse_text_as(struct arena *ar, const char *text, size_t len, bool utf8,
+                               bool long_suffix, const npydt_limits *limits, npydt_error *err,
+                               struct lit **out);
+
 #endif

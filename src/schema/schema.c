@@ -168,7 +168,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
         st = typestr_parse(&c, t, n, b, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text(ar, t, n, 3, lim, err, &v);
+        st = lit_parse_text_as(ar, t, n, true, true, lim, err, &v);
         if (st == NPYDT_OK)
             st = v->kind == LIT_DICT ? parse_dict_spec(s, &c, v, &dt) : descr_from_lit(&c, v, &dt);
         if (st != NPYDT_OK && err && err->offset != NPYDT_NO_OFFSET)
@@ -541,11 +541,10 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
         last = match[i];
         nmatched++;
     }
-    /* with fields of its own in between, the file's layout cannot be the
-     * schema's: order, offsets and size are then free under allow-extra;
-     * without, allow-extra changes nothing */
+    /* the named fields keep their order at every level; under allow-extra
+     * a reader finds them by name, so where they sit is free */
     bool extras = nmatched < m;
-    if (!in_order && !(allow_extra && extras)) {
+    if (!in_order) {
         /* the common fields, in the schema's order and in the file's */
         size_t *sorder = arena_alloc_array(&c->scratch, nmatched, sizeof *sorder);
         size_t *forder = arena_alloc_array(&c->scratch, nmatched, sizeof *forder);
@@ -565,10 +564,11 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
         add(c, NPYDT_MISMATCH_ORDER, path, outbuf_text(c, names_out, &sa),
             outbuf_text(c, names_out, &fa));
     }
-    /* offsets are compared where the layout lines up field for field; a
-     * field is reported only when the padding before it differs, so one
-     * field of the wrong size does not make every later offset a mismatch */
-    bool aligned = layout && in_order && !extras && nmatched == n;
+    /* offsets and the struct's size are compared where the layout lines
+     * up field for field; a field is reported only when the padding before
+     * it differs, so one field of the wrong size does not make every later
+     * offset a mismatch */
+    bool aligned = layout && !allow_extra && in_order && !extras && nmatched == n;
     uint64_t s_end = 0, f_end = 0;
     for (size_t i = 0; i < n && c->st == NPYDT_OK; i++) {
         const struct npydt_field *sf = &s->fields[i];
