@@ -158,12 +158,24 @@ NPYDT_API int32_t npydt_dtype_unit_count(const npydt_dtype *dt);
 /* Name of a unit as NumPy spells it ("ns", "generic"); "" for NONE. */
 NPYDT_API const char *npydt_unit_name(npydt_unit unit);
 
+/* Names, titles and paths are byte strings with a length (UTF-8): NumPy
+ * lets a name hold a NUL ('a\x00'). Every such string is also
+ * NUL-terminated, so the plain accessors below give a C string view; it
+ * is the whole string exactly when it holds no NUL, which the *_len
+ * accessors and path_len fields tell (view length == strlen). Code that
+ * must tell 'a' from 'a\x00' uses the lengths. */
+
 /* Number of fields of a struct node (0 otherwise). */
 NPYDT_API size_t npydt_dtype_nfields(const npydt_dtype *dt);
-/* Name of field i (UTF-8, NUL-terminated). */
+/* Name of field i: a NUL-terminated view (see above), NULL when i is out
+ * of range. */
 NPYDT_API const char *npydt_dtype_field_name(const npydt_dtype *dt, size_t i);
-/* Title of field i, or NULL when it has none. */
+/* Length in bytes of field i's name, NULs inside included (0 out of range). */
+NPYDT_API size_t npydt_dtype_field_name_len(const npydt_dtype *dt, size_t i);
+/* Title of field i (a NUL-terminated view), or NULL when it has none. */
 NPYDT_API const char *npydt_dtype_field_title(const npydt_dtype *dt, size_t i);
+/* Length in bytes of field i's title (0 when it has none). */
+NPYDT_API size_t npydt_dtype_field_title_len(const npydt_dtype *dt, size_t i);
 /* Byte offset of field i within the struct. */
 NPYDT_API size_t npydt_dtype_field_offset(const npydt_dtype *dt, size_t i);
 /* Dtype of field i. */
@@ -204,7 +216,8 @@ typedef struct npydt_repeat {
  *   offset + sum(i_k * repeats[k].stride), 0 <= i_k < repeats[k].count
  * with repeats ordered outermost first. */
 typedef struct npydt_leaf {
-    const char *path;             /* "pos.x", "samples", "s.a" (no indices) */
+    const char *path;             /* "pos.x", "samples", "s.a" (no indices); a
+                                   * NUL-terminated view: see path_len */
     const npydt_dtype *dtype;     /* the scalar node */
     uint64_t offset;              /* of the first element, from record start */
     uint64_t count;               /* product of all repeat counts (1 if none) */
@@ -213,6 +226,7 @@ typedef struct npydt_leaf {
     char byteorder;               /* as npydt_dtype_byteorder */
     uint32_t nrepeats;            /* levels in repeats */
     const npydt_repeat *repeats;  /* outermost first; NULL when nrepeats 0 */
+    size_t path_len;              /* bytes of path, with any NUL inside a name */
 } npydt_leaf;
 
 /* The leaves of a dtype in record order (pre-order of the tree); padding
@@ -376,6 +390,11 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
 NPYDT_API npydt_status npydt_field_lookup(const npydt_dtype *dt, const char *path,
                                           uint64_t *offset, const npydt_dtype **field,
                                           npydt_error *err);
+/* The same for a path of len bytes, which may hold a NUL inside a name
+ * ("nul\0.x" with len 6 finds field x of the field named 'nul\x00'). */
+NPYDT_API npydt_status npydt_field_lookup_len(const npydt_dtype *dt, const char *path,
+                                              size_t len, uint64_t *offset,
+                                              const npydt_dtype **field, npydt_error *err);
 
 /* ---- Typed readers: dt is a scalar node, p points at its bytes ---- */
 
@@ -706,6 +725,10 @@ typedef struct npydt_mismatch {
     const char *expected;  /* the schema's side: "<f8", "(3,)", "8", "(-1, 3)", "False";
                             * "" for an extra field */
     const char *found;     /* the file's side, spelled alike; "" for a missing field */
+    /* Lengths of the three: each is a NUL-terminated view, and holds a NUL
+     * inside where a name or title does (a path, the names of an order
+     * mismatch, a title) */
+    size_t path_len, expected_len, found_len;
 } npydt_mismatch;
 
 /* The mismatches of one check, in a stable order. */

@@ -161,6 +161,14 @@ def good_fixtures():
         mkarr(["a\u2028b", "c\x85d", "e\u2029", "\x1c\x1d\x1e", "\x0b\x0c\r"], "<U3"))
     add("struct_name_line_break", "a field name with U+2028",
         np.zeros(2, [("a\u2028b", "<i4"), ("c\x85", "|u1")]))
+    add("struct_name_nul", "field names with NUL: 'nul\\x00', and 'a' beside 'a\\x00'",
+        fill_bytes((3,), [("nul\x00", "<i4"), ("a", "<f8"), ("a\x00", "|u1")], 41))
+    add("struct_title_nul", "titles and nested names with NUL, in a subarray of structs",
+        fill_bytes((2,), [(("t\x00", "n"), "<i2"),
+                          ("\x00", [(("\x00\x00", "x\x00"), "<i2"), ("x", "|u1")], (2,)),
+                          ("z\x00z", ">u2")], 42))
+    add("struct_name_nul_utf8", "a NUL and a non-latin-1 letter in one name -> version 3.0",
+        fill_bytes((2,), [("\u6f22\x00", "<f4"), ("\u6f22", "<f4")], 43))
     add("scalar_V8", "raw void",
         np.frombuffer(bytes(range(8)) + b"\xff" * 8 + bytes(8), "|V8"))
     add("scalar_V0", "zero-size void", np.zeros(2, "|V0"))

@@ -210,6 +210,61 @@ static void test_dtype_titles_are_kept_and_printed(void **state)
     assert_canonical("[(('Temperature', 't'), '<f4')]", 0, "[(('Temperature', 't'), '<f4')]");
 }
 
+/* 'a' and 'a\x00' are two names, as in NumPy: lengths tell them apart
+ * where the NUL-terminated views look alike. */
+static void test_dtype_names_and_titles_may_hold_nul(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i4'), ('a\\x00', '|u1'), (('t\\x00x', 'n'), '<i2')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 3);
+    assert_int_equal(npydt_dtype_field_name_len(dt, 0), 1);
+    assert_int_equal(npydt_dtype_field_name_len(dt, 1), 2);
+    assert_memory_equal(npydt_dtype_field_name(dt, 1), "a\0", 3);   /* and terminated */
+    assert_string_equal(npydt_dtype_field_title(dt, 2), "t");          /* the view */
+    assert_int_equal(npydt_dtype_field_title_len(dt, 2), 3);
+    assert_memory_equal(npydt_dtype_field_title(dt, 2), "t\0x", 4);
+    assert_int_equal(npydt_dtype_field_title_len(dt, 0), 0);
+    assert_int_equal(npydt_dtype_field_name_len(dt, 3), 0);           /* out of range */
+    npydt_dtype_free(dt);
+    assert_canonical("[('a', '<i4'), ('a\\x00', '|u1'), (('t\\x00x', 'n'), '<i2')]", 0,
+                     "[('a', '<i4'), ('a\\x00', '|u1'), (('t\\x00x', 'n'), '<i2')]");
+}
+
+static void test_dtype_equal_tells_names_apart_after_a_nul(void **state)
+{
+    (void)state;
+    npydt_dtype *a = test_parse_literal("[('a\\x00b', '<i4')]");
+    npydt_dtype *b = test_parse_literal("[('a\\x00c', '<i4')]");
+    npydt_dtype *c = test_parse_literal("[('a', '<i4')]");
+    npydt_dtype *d = test_parse_literal("[('a\\0b', '<i4')]");
+    assert_false(npydt_dtype_equal(a, b));
+    assert_false(npydt_dtype_equal(a, c));
+    assert_true(npydt_dtype_equal(a, d));
+    npydt_dtype_free(a);
+    npydt_dtype_free(b);
+    npydt_dtype_free(c);
+    npydt_dtype_free(d);
+}
+
+static void test_dtype_names_equal_up_to_a_nul_are_not_duplicates(void **state)
+{
+    (void)state;
+    /* the same through the hashed and the sorted duplicate checks: many fields */
+    char text[8192];
+    size_t n = (size_t)sprintf(text, "[('x', '<i4'), ('x\\x00', '<i4'), (('x\\x00\\x00', 'y'), '<i4')");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)sprintf(text + n, ", ('f%d\\x00', '|u1'), ('f%d', '|u1')", i, i);
+    sprintf(text + n, "]");
+    npydt_dtype *dt = test_parse_literal(text);
+    assert_int_equal(npydt_dtype_nfields(dt), 203);
+    npydt_dtype_free(dt);
+    npydt_dtype *out = NULL;
+    npydt_error err;
+    const char *dup = "[('x\\x00', '<i4'), ('y', '<i4'), ('x\\0', '<i4')]";
+    assert_int_equal(npydt_dtype_parse_literal(dup, strlen(dup), NULL, &out, &err), NPYDT_E_NAME);
+    assert_string_equal(err.message, "field name 'x\\x00' already used as a name or title");
+}
+
 static void test_dtype_duplicate_names_are_refused_with_path(void **state)
 {
     (void)state;
@@ -529,6 +584,9 @@ static void test_dtype_free_accepts_null(void **state)
 
 TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_typestr_little_f8),
+    cmocka_unit_test(test_dtype_names_and_titles_may_hold_nul),
+    cmocka_unit_test(test_dtype_equal_tells_names_apart_after_a_nul),
+    cmocka_unit_test(test_dtype_names_equal_up_to_a_nul_are_not_duplicates),
     cmocka_unit_test(test_dtype_unicode_itemsize_is_four_bytes_per_char),
     cmocka_unit_test(test_dtype_one_byte_types_have_no_byte_order),
     cmocka_unit_test(test_dtype_native_and_not_applicable_orders_are_little_endian),

@@ -85,7 +85,10 @@ static const struct bad_header cases[] = {
     {"{'descr': [('\xc3', '<f8')], 'shape': (3,), 'fortran_order': False}", 3, NPYDT_E_ENCODING, 13},
     {"{'descr': [('\xed\xa0\x80', '<f8')], 'shape': (3,), 'fortran_order': False}", 3, NPYDT_E_ENCODING, 13},
     {"{'descr': [('\xc0\xae', '<f8')], 'shape': (3,), 'fortran_order': False}", 3, NPYDT_E_ENCODING, 13},
-    {"{'descr': [('a\\x00', '<f8')], 'shape': (3,), 'fortran_order': False}", 1, NPYDT_E_ENCODING, 12},
+    /* a NUL from an escape is part of a name, but never makes another key */
+    {"{'descr\\x00': '<f8', 'shape': (3,), 'fortran_order': False}", 1, NPYDT_E_KEY, 1},
+    {"{'descr': [('a\\x00', '<f8'), ('a\\0', '<i4')], 'shape': (3,), 'fortran_order': False}", 1,
+     NPYDT_E_NAME, 29},
     /* the dict and its keys */
     {"['descr', '<f8']", 1, NPYDT_E_VALUE, 0},
     {"'{}'", 1, NPYDT_E_VALUE, 0},

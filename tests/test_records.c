@@ -939,6 +939,42 @@ static void test_records_field_lookup_refuses_null_arguments(void **state)
     npydt_dtype_free(dt);
 }
 
+/* A path is bytes with a length: a NUL inside a name is part of it, in
+ * the leaf table and in lookups. */
+static void test_records_paths_carry_names_with_nul(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal(
+        "[('a', '<i4'), ('a\\x00', [('x\\x00', '<i2'), ('x', '|u1')], (2,)), (('t\\x00', 'b'), '|u1')]");
+    size_t n;
+    const npydt_leaf *l = npydt_dtype_leaves(dt, &n);
+    assert_int_equal(n, 4);
+    assert_int_equal(l[0].path_len, 1);
+    assert_int_equal(l[1].path_len, 5);
+    assert_memory_equal(l[1].path, "a\0.x\0", 6);   /* with its terminator */
+    assert_int_equal(l[2].path_len, 4);
+    assert_memory_equal(l[2].path, "a\0.x", 5);
+    assert_int_equal(l[3].path_len, 1);
+    uint64_t off;
+    const npydt_dtype *f;
+    npydt_error err;
+    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].x\0", 9, &off, &f, &err), NPYDT_OK);
+    assert_int_equal(off, 4 + 3 + 0);
+    assert_int_equal(npydt_dtype_itemsize(f), 2);
+    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].x", 8, &off, &f, &err), NPYDT_OK);
+    assert_int_equal(off, 4 + 3 + 2);
+    /* by title, and the C string view, which stops at the NUL: field 'a' */
+    assert_int_equal(npydt_field_lookup_len(dt, "t\0", 2, &off, &f, &err), NPYDT_OK);
+    assert_int_equal(off, 10);
+    assert_int_equal(npydt_field_lookup(dt, "a\0[1]", &off, &f, &err), NPYDT_OK);
+    assert_int_equal(off, 0);
+    /* a name that is only a prefix up to the NUL is not the field */
+    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].y\0", 9, &off, &f, &err), NPYDT_E_FIELD);
+    assert_string_equal(err.path, "a\\x00[1].y\\x00");
+    assert_string_equal(err.message, "no field 'y\\x00' (after 'a\\x00[1]')");
+    npydt_dtype_free(dt);
+}
+
 /* "[1, 2]" takes spaces after the comma; an index of 2**64 or more, and
  * anything but ',' or ']' after an index, are refused where they stand. */
 static void test_records_field_index_spacing_and_errors(void **state)
@@ -1009,5 +1045,6 @@ TEST_LIST("records",
     cmocka_unit_test(test_records_ext80_specials_from_double),
     cmocka_unit_test(test_records_store_float_every_size),
     cmocka_unit_test(test_records_field_lookup_refuses_null_arguments),
+    cmocka_unit_test(test_records_paths_carry_names_with_nul),
     cmocka_unit_test(test_records_field_index_spacing_and_errors),
 );

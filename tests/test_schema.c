@@ -398,6 +398,55 @@ static void test_schema_allow_extra_with_safe_cast(void **state)
     RUN(extra_safe_cases, NPYDT_CHECK_ALLOW_EXTRA | NPYDT_CHECK_SAFE_CAST);
 }
 
+/* ---- names with NUL ------------------------------------------------------------ */
+
+/* A schema names fields by their whole bytes: 'a' is not 'a\x00', and the
+ * mismatch's path and texts carry the NUL with their lengths. */
+static void test_schema_names_with_nul_are_compared_whole(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal(
+        "[('a', '<i4'), ('a\\x00', [('x\\x00', '<i2')]), (('t\\x00', 'b'), '|u1')]");
+    npydt_schema *s = compile_ok(
+        "[('a', '<i4'), ('a\\x00', [('x\\x00', '<i2')]), (('t\\x00', 'b'), '|u1')]");
+    assert_int_equal(npydt_check_dtype(s, dt, NPYDT_CHECK_STRICT, NULL, NULL), NPYDT_OK);
+    npydt_schema_free(s);
+    s = compile_ok("[('a', '<i4'), ('a\\x00', [('x', '<i2')]), (('t\\x00\\x00', 'b'), '|u1')]");
+    npydt_check_result *r = NULL;
+    assert_int_equal(npydt_check_dtype(s, dt, NPYDT_CHECK_DEFAULT, &r, NULL), NPYDT_E_MISMATCH);
+    assert_int_equal(npydt_check_result_count(r), 3);
+    const npydt_mismatch *m = npydt_check_result_get(r, 0);
+    assert_int_equal(m->code, MISSING);
+    assert_int_equal(m->path_len, 4);
+    assert_memory_equal(m->path, "a\0.x", 5);
+    m = npydt_check_result_get(r, 1);
+    assert_int_equal(m->code, EXTRA);
+    assert_int_equal(m->path_len, 5);
+    assert_memory_equal(m->path, "a\0.x\0", 6);
+    assert_int_equal(m->expected_len, 0);
+    m = npydt_check_result_get(r, 2);
+    assert_int_equal(m->code, TITLE);
+    assert_int_equal(m->expected_len, 3);
+    assert_memory_equal(m->expected, "t\0\0", 4);
+    assert_int_equal(m->found_len, 2);
+    assert_memory_equal(m->found, "t\0", 3);
+    npydt_check_result_free(r);
+    npydt_schema_free(s);
+    /* the order of the named fields, spelled with their NULs */
+    s = compile_ok("[('a\\x00', [('x\\x00', '<i2')]), ('a', '<i4')]");
+    assert_int_equal(npydt_check_dtype(s, dt, NPYDT_CHECK_ALLOW_EXTRA, &r, NULL),
+                     NPYDT_E_MISMATCH);
+    m = npydt_check_result_get(r, 0);
+    assert_int_equal(m->code, ORDER);
+    assert_int_equal(m->expected_len, 5);
+    assert_memory_equal(m->expected, "a\0, a", 7);
+    assert_int_equal(m->found_len, 5);
+    assert_memory_equal(m->found, "a, a\0", 7);
+    npydt_check_result_free(r);
+    npydt_schema_free(s);
+    npydt_dtype_free(dt);
+}
+
 /* ---- whole headers: shape and fortran_order ----------------------------------- */
 
 struct header_case {
@@ -887,6 +936,7 @@ TEST_LIST("schema",
     cmocka_unit_test(test_schema_allow_extra_cases),
     cmocka_unit_test(test_schema_allow_extra_at_three_levels_of_nesting),
     cmocka_unit_test(test_schema_allow_extra_with_strict),
+    cmocka_unit_test(test_schema_names_with_nul_are_compared_whole),
     cmocka_unit_test(test_schema_allow_extra_with_safe_cast),
     cmocka_unit_test(test_schema_header_shape_and_order),
     cmocka_unit_test(test_schema_dtype_matches_itself_at_every_level),

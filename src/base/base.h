@@ -67,6 +67,18 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
                         const char *path, const char *fmt, va_list ap);
 npydt_status set_nomem(npydt_error *err);
+/* A name of len bytes as messages and error paths spell it: a NUL inside
+ * becomes the four characters \x00, and what does not fit in size is cut.
+ * Returns the length written (buf is NUL-terminated when size > 0). */
+size_t name_for_message(char *buf, size_t size, const char *s, size_t len);
+
+/* Names and titles are byte strings with a length: NumPy allows a NUL
+ * inside ('a\x00'), so they are compared by length and bytes, never as C
+ * strings. */
+static inline bool name_eq(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && (alen == 0 || (a[0] == b[0] && memcmp(a, b, alen) == 0));
+}
 
 /* A string builder that counts what does not fit: len is the length the
  * whole text needs, buf holds its first size - 1 bytes. */

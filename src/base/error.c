@@ -61,6 +61,22 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
     return code;
 }
 
+size_t name_for_message(char *buf, size_t size, const char *s, size_t len)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < len && size; i++) {
+        const char *piece = s[i] ? &s[i] : "\\x00";
+        size_t n = s[i] ? 1 : 4;
+        if (at + n >= size)
+            break;
+        memcpy(buf + at, piece, n);
+        at += n;
+    }
+    if (size)
+        buf[at] = '\0';
+    return at;
+}
+
 npydt_status set_nomem(npydt_error *err)
 {
     return set_error(err, NPYDT_E_NOMEM, NPYDT_NO_OFFSET, NULL, "out of memory");

@@ -85,9 +85,9 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
 {
     cli_put_text(stderr, file);
     fputs(": schema mismatch: ", stderr);
-    if (m->path[0]) {
+    if (m->path_len) {
         fputs("field ", stderr);
-        cli_put_text(stderr, m->path);
+        cli_put_text_n(stderr, m->path, m->path_len);
         fputs(": ", stderr);
     } else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER) {
         fputs("array: ", stderr);
@@ -95,9 +95,15 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
         fputs("dtype: ", stderr);
     }
     fprintf(stderr, "%s: expected ", npydt_mismatch_code_name(m->code));
-    cli_put_text(stderr, m->expected[0] ? m->expected : "(none)");
+    if (m->expected_len)
+        cli_put_text_n(stderr, m->expected, m->expected_len);
+    else
+        fputs("(none)", stderr);
     fputs(", found ", stderr);
-    cli_put_text(stderr, m->found[0] ? m->found : "(none)");
+    if (m->found_len)
+        cli_put_text_n(stderr, m->found, m->found_len);
+    else
+        fputs("(none)", stderr);
     putc('\n', stderr);
 }
 
@@ -119,11 +125,11 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r)
         fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
         json_string(stdout, npydt_mismatch_code_name(m->code));
         fputs(",\"path\":", stdout);
-        json_string(stdout, m->path);
+        json_string_n(stdout, m->path, m->path_len);
         fputs(",\"expected\":", stdout);
-        json_string(stdout, m->expected);
+        json_string_n(stdout, m->expected, m->expected_len);
         fputs(",\"found\":", stdout);
-        json_string(stdout, m->found);
+        json_string_n(stdout, m->found, m->found_len);
         putc('}', stdout);
     }
     fputs("]}\n", stdout);

@@ -16,6 +16,8 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 int cli_report(const char *path, const npydt_error *err);
 /* Write s with control characters and Unicode line breaks escaped. */
 void cli_put_text(FILE *out, const char *s);
+/* The same for len bytes (a NUL among them is written \x00). */
+void cli_put_text_n(FILE *out, const char *s, size_t len);
 
 /* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

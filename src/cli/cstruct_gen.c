@@ -280,11 +280,11 @@ static int is_macro_shaped(const char *s)
            (n > 9 && strcmp(s + n - 9, "_ITEMSIZE") == 0);
 }
 
-static char *sanitize(const char *name)
+static char *sanitize(const char *name, size_t len)
 {
     struct sbuf b = {0};
-    const unsigned char *p = (const unsigned char *)name;
-    while (*p) {
+    const unsigned char *p = (const unsigned char *)name, *end = p + len;
+    while (p < end) {
         if (*p < 0x80) {
             char c = is_ident_char(*p) ? (char)*p : '_';
             sb_putn(&b, &c, 1);
@@ -354,14 +354,15 @@ static int unsafe_code_point(uint32_t cp)
            (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
-/* Writes s quoted for a comment: never "*" "/", never a trigraph, never a
- * control character or invalid UTF-8, at most max bytes of s. */
-static void put_quoted(struct sbuf *b, const char *s, size_t max)
+/* Writes s[0..len) quoted for a comment: never "*" "/", never a trigraph,
+ * never a control character (a NUL in a name included) or invalid UTF-8,
+ * at most max bytes of s. s is NUL-terminated after len bytes. */
+static void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max)
 {
     const unsigned char *p = (const unsigned char *)s;
-    const unsigned char *start = p;
+    const unsigned char *start = p, *end = p + len;
     sb_putn(b, "\"", 1);
-    while (*p) {
+    while (p < end) {
         if ((size_t)(p - start) >= max) {
             sb_puts(b, "...");
             break;
@@ -373,7 +374,7 @@ static void put_quoted(struct sbuf *b, const char *s, size_t max)
         } else if (c == '/' && p > start && p[-1] == '*') {
             sb_puts(b, "\\/");
             p++;
-        } else if (c == '?' && p[1] == '?') {
+        } else if (c == '?' && p + 1 < end && p[1] == '?') {
             sb_puts(b, "?\\");
             p++;
         } else if (c >= 0x20 && c < 0x7F) {
@@ -398,6 +399,11 @@ static void put_quoted(struct sbuf *b, const char *s, size_t max)
         }
     }
     sb_putn(b, "\"", 1);
+}
+
+static void put_quoted(struct sbuf *b, const char *s, size_t max)
+{
+    put_quoted_n(b, s, strlen(s), max);
 }
 
 /* ------------------------------------------------------------------ */
@@ -533,8 +539,10 @@ struct gen {
 struct member {
     const char *name;          /* NumPy name; NULL for the root's "value" */
     const char *title;         /* NULL when none */
+    size_t name_len, title_len; /* a name or title may hold a NUL */
     char *cname;               /* C member name */
     char *path;                /* "pos.x" for messages */
+    size_t path_len;
     uint64_t offset, size;
     const npydt_dtype *dtype;  /* the field's dtype (may be a subarray) */
     const npydt_dtype *elem;   /* innermost non-subarray node */
@@ -649,15 +657,15 @@ static void member_comment(struct gen *g, struct sbuf *b, const struct member *m
             sb_puts(b, bo);
         }
     }
-    if (m->name && strcmp(m->name, m->cname) != 0) {
+    if (m->name && (m->name_len != strlen(m->cname) || strcmp(m->name, m->cname) != 0)) {
         put_sep(b, &first);
         sb_puts(b, "NumPy name ");
-        put_quoted(b, m->name, 4096);
+        put_quoted_n(b, m->name, m->name_len, 4096);
     }
     if (m->title) {
         put_sep(b, &first);
         sb_puts(b, "title ");
-        put_quoted(b, m->title, 4096);
+        put_quoted_n(b, m->title, m->title_len, 4096);
     }
     sb_puts(b, first ? "\n" : " */\n");
 }
@@ -693,7 +701,7 @@ static int member_cmp(const void *pa, const void *pb)
 }
 
 static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, const char *path,
-                        unsigned depth, size_t *align_out);
+                        size_t path_len, unsigned depth, size_t *align_out);
 
 /* Fills in everything about m from m->dtype: dimensions, C type, nested
  * struct (emitted now, so it precedes its user), alignment. */
@@ -738,7 +746,7 @@ static int prepare_member(struct gen *g, struct member *m, const char *parent_ta
         free(t.data);
         if (!m->tag)
             return fail_nomem(g);
-        return build_struct(g, e, m->tag, m->path, depth + 1, &m->align);
+        return build_struct(g, e, m->tag, m->path, m->path_len, depth + 1, &m->align);
     }
     if (npydt_dtype_kind(e) == 'O') {
         fail(g, NPYDT_E_OBJECT, m->path,
@@ -759,7 +767,8 @@ static int prepare_member(struct gen *g, struct member *m, const char *parent_ta
 
 /* Writes struct `tag` for the prepared members m[0..n) of a record of
  * `itemsize` bytes; sets *align_out to the struct's C alignment. */
-static int emit_members(struct gen *g, const char *tag, const char *path, uint64_t itemsize,
+static int emit_members(struct gen *g, const char *tag, const char *path, size_t path_len,
+                        uint64_t itemsize,
                         struct member *m, size_t n, struct nameset *names, size_t *align_out)
 {
     struct member **sorted = malloc((n ? n : 1) * sizeof *sorted);
@@ -805,9 +814,9 @@ static int emit_members(struct gen *g, const char *tag, const char *path, uint64
     sb_puts(b, "/* ");
     if (strcmp(tag, g->root) == 0) {
         sb_puts(b, "The record, ");
-    } else if (path[0]) {
+    } else if (path_len) {
         sb_puts(b, "NumPy struct at ");
-        put_quoted(b, path, 4096);
+        put_quoted_n(b, path, path_len, 4096);
         sb_puts(b, ", ");
     } else {
         sb_puts(b, "NumPy struct of the subarray's elements, ");
@@ -849,7 +858,7 @@ static int emit_members(struct gen *g, const char *tag, const char *path, uint64
             g->zero++;
             sb_puts(b, "    /* ");
             if (s->name)
-                put_quoted(b, s->name, 4096);
+                put_quoted_n(b, s->name, s->name_len, 4096);
             else
                 sb_puts(b, s->cname);
             char str[64] = "struct";
@@ -901,24 +910,28 @@ static void free_members(struct member *m, size_t n)
     free(m);
 }
 
-static char *join_path(const char *parent, const char *name)
+/* "parent.name" of plen and nlen bytes (names may hold NULs); its
+ * length in *len. */
+static char *join_path(const char *parent, size_t plen, const char *name, size_t nlen,
+                       size_t *len)
 {
     struct sbuf b = {0};
-    if (parent[0])
-        sb_printf(&b, "%s.%s", parent, name);
-    else
-        sb_puts(&b, name);
+    sb_putn(&b, parent, plen);
+    if (plen)
+        sb_putn(&b, ".", 1);
+    sb_putn(&b, name, nlen);
     if (b.nomem) {
         free(b.data);
         return NULL;
     }
+    *len = b.len;
     if (!b.data)
         return xstrdup("");
     return b.data;
 }
 
 static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, const char *path,
-                        unsigned depth, size_t *align_out)
+                        size_t path_len, unsigned depth, size_t *align_out)
 {
     if (depth > MAX_NESTING) {
         fail(g, NPYDT_E_LIMIT, path, "structs nested deeper than %d levels", MAX_NESTING);
@@ -934,14 +947,16 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, c
     }
     for (size_t i = 0; i < n; i++) {
         m[i].name = npydt_dtype_field_name(dt, i);
+        m[i].name_len = npydt_dtype_field_name_len(dt, i);
         m[i].title = npydt_dtype_field_title(dt, i);
+        m[i].title_len = npydt_dtype_field_title_len(dt, i);
         m[i].offset = npydt_dtype_field_offset(dt, i);
         m[i].dtype = npydt_dtype_field_dtype(dt, i);
         m[i].order = i;
-        char *base = sanitize(m[i].name);
+        char *base = sanitize(m[i].name, m[i].name_len);
         m[i].cname = base ? unique_name(&names, base) : NULL;
         free(base);
-        m[i].path = join_path(path, m[i].name);
+        m[i].path = join_path(path, path_len, m[i].name, m[i].name_len, &m[i].path_len);
         if (!m[i].cname || !m[i].path) {
             fail_nomem(g);
             goto out;
@@ -950,7 +965,7 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, c
     for (size_t i = 0; i < n; i++)
         if (prepare_member(g, &m[i], tag, depth) != 0)
             goto out;
-    rc = emit_members(g, tag, path, npydt_dtype_itemsize(dt), m, n, &names, align_out);
+    rc = emit_members(g, tag, path, path_len, npydt_dtype_itemsize(dt), m, n, &names, align_out);
 out:
     free_members(m, n);
     nameset_free(&names);
@@ -1011,7 +1026,7 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
                   " * no empty structs. */\n\n",
                   name);
     } else if (npydt_dtype_get_class(dt) == NPYDT_STRUCT) {
-        rc = build_struct(&g, dt, name, "", 0, &align);
+        rc = build_struct(&g, dt, name, "", 0, 0, &align);
     } else {
         /* A plain or subarray dtype: one member named "value". */
         struct member *m = calloc(1, sizeof *m);
@@ -1022,7 +1037,7 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
             m->dtype = dt;
             rc = prepare_member(&g, m, name, 0);
             if (rc == 0)
-                rc = emit_members(&g, name, "", itemsize, m, 1, &names, &align);
+                rc = emit_members(&g, name, "", 0, itemsize, m, 1, &names, &align);
         } else {
             fail_nomem(&g);
         }

@@ -39,6 +39,7 @@ struct selected {
     const char *path;
     uint64_t offset;
     const npydt_dtype *dtype;
+    size_t path_len;     /* a field name may hold a NUL */
 };
 
 struct dumper {
@@ -353,7 +354,7 @@ static int put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const u
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
             if (i)
                 putc(',', out);
-            json_string(out, npydt_dtype_field_name(dt, i));
+            json_string_n(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i));
             putc(':', out);
             if (put_value(d, out, npydt_dtype_field_dtype(dt, i),
                           p + npydt_dtype_field_offset(dt, i)) != 0)
@@ -462,7 +463,7 @@ static int put_element(struct dumper *d, FILE *out, const npydt_dtype *dt,
     for (size_t i = 0; i < nsel; i++) {
         if (i)
             putc(',', out);
-        json_string(out, sel[i].path);
+        json_string_n(out, sel[i].path, sel[i].path_len);
         putc(':', out);
         if (put_value(d, out, sel[i].dtype, p + sel[i].offset) != 0)
             return -1;
@@ -824,13 +825,18 @@ static char *cell_text(char *s)
     return s;
 }
 
-static size_t display_width(const char *s)
+static size_t display_width_n(const char *s, size_t n)
 {
     size_t w = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
             w++;
     return w;
+}
+
+static size_t display_width(const char *s)
+{
+    return display_width_n(s, strlen(s));
 }
 
 static void pad(FILE *out, size_t n)
@@ -849,7 +855,7 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
     size_t itemsize = npydt_dtype_itemsize(dt);
     size_t ncols;
     struct selected *cols;
-    struct selected whole = {"value", 0, dt};
+    struct selected whole = {"value", 0, dt, 5};
     if (sel) {
         ncols = nsel;
         cols = (struct selected *)sel;
@@ -860,8 +866,9 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
             return -1;
         for (size_t i = 0; i < ncols; i++) {
             const char *name = npydt_dtype_field_name(dt, i);
-            cols[i] = (struct selected){name[0] ? name : "''", npydt_dtype_field_offset(dt, i),
-                                        npydt_dtype_field_dtype(dt, i)};
+            size_t len = npydt_dtype_field_name_len(dt, i);
+            cols[i] = (struct selected){len ? name : "''", npydt_dtype_field_offset(dt, i),
+                                        npydt_dtype_field_dtype(dt, i), len ? len : 2};
         }
     } else {
         ncols = 1;
@@ -876,7 +883,7 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
     if (rc == 0)
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++)
-        width[c + 1] = display_width(cols[c].path);
+        width[c + 1] = display_width_n(cols[c].path, cols[c].path_len);
     uint64_t r = 0;
     while (rc == 0 && r < rows) {
         const unsigned char *batch;
@@ -917,9 +924,9 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
         fprintf(out, "%-*s", (int)width[0], "index");
         for (size_t c = 0; c < ncols; c++) {
             fputs("  ", out);
-            fputs(cols[c].path, out);
+            fwrite(cols[c].path, 1, cols[c].path_len, out);
             if (c + 1 < ncols)
-                pad(out, width[c + 1] - display_width(cols[c].path));
+                pad(out, width[c + 1] - display_width_n(cols[c].path, cols[c].path_len));
         }
         putc('\n', out);
         for (uint64_t i = 0; i < rows; i++) {
@@ -999,6 +1006,7 @@ static int select_fields(const char *file, const char *spec, const npydt_dtype *
             free(copy);
             return cli_report(file, &err);
         }
+        sel[k].path_len = strlen(save);
         sel[k++].path = save;
         save = comma ? comma + 1 : save + strlen(save);
     }

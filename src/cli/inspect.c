@@ -75,7 +75,13 @@ static void print_text(FILE *out, const char *path, const npydt_header *h)
         const npydt_leaf *l = &leaves[i];
         char str[64];
         npydt_dtype_str(l->dtype, str, sizeof str);
-        fprintf(out, "  %-24s %8llu  %-12s %5c  %llu", l->path[0] ? l->path : "''",
+        /* the path's bytes as they are (a NUL in a name too), padded like
+         * %-24s */
+        const char *lpath = l->path_len ? l->path : "''";
+        size_t plen = l->path_len ? l->path_len : 2;
+        fputs("  ", out);
+        fwrite(lpath, 1, plen, out);
+        fprintf(out, "%*s %8llu  %-12s %5c  %llu", plen < 24 ? (int)(24 - plen) : 0, "",
                 (unsigned long long)l->offset, str, l->byteorder, (unsigned long long)l->count);
         for (uint32_t k = 0; k < l->nrepeats; k++)
             fprintf(out, "%s%llux%lluB", k ? " " : "  [", (unsigned long long)l->repeats[k].count,

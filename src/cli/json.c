@@ -72,11 +72,11 @@ void json_dtype(FILE *out, const npydt_dtype *dt)
             if (i)
                 putc(',', out);
             fputs("{\"name\":", out);
-            json_string(out, npydt_dtype_field_name(dt, i));
+            json_string_n(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i));
             fputs(",\"title\":", out);
             const char *title = npydt_dtype_field_title(dt, i);
             if (title)
-                json_string(out, title);
+                json_string_n(out, title, npydt_dtype_field_title_len(dt, i));
             else
                 fputs("null", out);
             fprintf(out, ",\"offset\":%zu,\"dtype\":", npydt_dtype_field_offset(dt, i));

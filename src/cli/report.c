@@ -4,23 +4,31 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Names, keys and paths come from the file or the user and may hold line
  * breaks or terminal controls: the line stays one line (for splitlines()
  * too: U+0085, U+2028 and U+2029 break lines there) and inert. */
 void cli_put_text(FILE *out, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    cli_put_text_n(out, s, strlen(s));
+}
+
+void cli_put_text_n(FILE *out, const char *s, size_t len)
+{
+    const unsigned char *end = (const unsigned char *)s + len;
+    for (const unsigned char *p = (const unsigned char *)s; p < end; p++) {
         if (*p < 0x20 || *p == 0x7f) {
             static const char names[] = "0000000abtnvfr";
             if (*p >= '\a' && *p <= '\r')
                 fprintf(out, "\\%c", names[*p]);
             else
                 fprintf(out, "\\x%02x", *p);
-        } else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 controls */
+        } else if (end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 */
             fprintf(out, "\\u%04x", p[1]);
             p++;
-        } else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+        } else if (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+                   (p[2] == 0xa8 || p[2] == 0xa9)) {
             fprintf(out, "\\u%04x", 0x2000 + p[2] - 0x80);
             p += 2;
         } else {

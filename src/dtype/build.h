@@ -24,7 +24,8 @@ const npydt_dtype *dtype_shared_datetime(char kind, char byteorder, int unit);
 struct field_spec {
     const char *name;
     const char *title;          /* NULL when none */
-    size_t name_len;            /* strlen(name) */
+    size_t name_len;            /* bytes of name (a NUL may be among them) */
+    size_t title_len;           /* bytes of title, 0 when none */
     const npydt_dtype *dtype;
     uint64_t offset;
     size_t text_offset;         /* where the entry is, for messages */

@@ -7,16 +7,12 @@
 
 /* Extend the error path with a field name; returns the old length. The
  * path only serves messages: a long one is cut, never overflowed. */
-static size_t path_push(struct dtype_ctx *c, const char *name)
+static size_t path_push(struct dtype_ctx *c, const char *name, size_t len)
 {
     size_t old = strlen(c->path), at = old;
     if (old && at + 1 < sizeof c->path)
         c->path[at++] = '.';
-    size_t n = strlen(name);
-    if (n > sizeof c->path - 1 - at)
-        n = sizeof c->path - 1 - at;
-    memcpy(c->path + at, name, n);
-    c->path[at + n] = '\0';
+    name_for_message(c->path + at, sizeof c->path - at, name, len);
     return old;
 }
 
@@ -40,15 +36,16 @@ struct field_list {
  * made room for it (n < cap). */
 static npydt_status field_list_add(struct dtype_ctx *c, struct field_list *fl,
                                    const char *name, size_t name_len, bool plain_name,
-                                   const char *title, const npydt_dtype *dt, size_t text_offset)
+                                   const char *title, size_t title_len, const npydt_dtype *dt,
+                                   size_t text_offset)
 {
     /* NumPy: name == '' and dt.type is void and dt.names is None, which
      * holds for plain V types and for every subarray */
     bool padding = plain_name && name_len == 0 &&
                    ((dt->cls == NPYDT_SCALAR && dt->kind == 'V') || dt->cls == NPYDT_SUBARRAY);
     if (!padding)
-        fl->specs[fl->n++] = (struct field_spec){name, title, name_len, dt, fl->offset,
-                                                 text_offset};
+        fl->specs[fl->n++] = (struct field_spec){name, title, name_len, title_len, dt,
+                                                 fl->offset, text_offset};
     if (!ck_add(fl->offset, dt->itemsize, &fl->offset) || fl->offset > NPYDT_MAX_ITEMSIZE)
         return field_list_overflow(c, text_offset);
     return NPYDT_OK;
@@ -69,7 +66,7 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
         const struct lit *type_lit = name_lit->next;
         const struct lit *shape_lit = type_lit->next;
         const char *name, *title = NULL;
-        size_t name_len;
+        size_t name_len, title_len = 0;
         if (name_lit->kind == LIT_STR) {
             name = name_lit->u.str.s;
             name_len = name_lit->u.str.len;
@@ -84,19 +81,20 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
             name = nm->u.str.s;
             name_len = nm->u.str.len;
             title = t->u.str.s;
+            title_len = t->u.str.len;
         } else {
             return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
                              "field names must be strings or (title, name) tuples");
         }
-        size_t saved = path_push(c, name);
+        size_t saved = path_push(c, name, name_len);
         const npydt_dtype *dt;
         npydt_status st = descr_from_lit(c, type_lit, &dt);
         if (st == NPYDT_OK && shape_lit)
             st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
         c->path[saved] = '\0';
         if (st == NPYDT_OK)
-            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title, dt,
-                                e->start);
+            st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title,
+                                title_len, dt, e->start);
         if (st != NPYDT_OK)
             return st;
     }

@@ -31,7 +31,7 @@ static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f
                 sat_add(n + 2, sat_add(sat_mul(d->fields, n + 1), d->path_bytes_dotted)));
     t->name_bytes = sat_add(t->name_bytes, sat_add(n + 1, d->name_bytes));
     if (f->title)
-        t->name_bytes = sat_add(t->name_bytes, strlen(f->title));
+        t->name_bytes = sat_add(t->name_bytes, f->title_len);
     if (d->struct_depth > t->struct_depth)
         t->struct_depth = d->struct_depth;
 }
@@ -251,14 +251,24 @@ struct name_ref {
     uint64_t key;   /* a hash of s: sorts by key, then by s, so that equal
                      * names meet and most comparisons touch no string */
     const char *s;
+    size_t len;
     size_t order;   /* 2 * field + (1 for a title): the order NumPy checks them in */
 };
+
+/* Byte strings ordered by (length, bytes): any total order makes equal
+ * names meet. */
+static int name_cmp(const struct name_ref *a, const struct name_ref *b)
+{
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return a->len ? memcmp(a->s, b->s, a->len) : 0;
+}
 
 static bool name_ref_le(const struct name_ref *a, const struct name_ref *b)
 {
     if (a->key != b->key)
         return a->key < b->key;
-    int c = strcmp(a->s, b->s);
+    int c = name_cmp(a, b);
     return c < 0 || (c == 0 && a->order <= b->order);
 }
 
@@ -295,14 +305,10 @@ static const char *ref_name(const struct npydt_field *fields, size_t k, size_t *
         *len = f->name_len;
         return f->name;
     }
-    *len = f->title ? strlen(f->title) : 0;
+    *len = f->title_len;
     return f->title;
 }
 
-static bool same_name(const char *a, size_t alen, const char *b, size_t blen)
-{
-    return alen == blen && (alen == 0 || (a[0] == b[0] && memcmp(a, b, alen) == 0));
-}
 
 /* Few names: compared pairwise, in the order NumPy checks them. */
 static size_t first_duplicate_pairwise(const struct npydt_field *specs, size_t n)
@@ -315,7 +321,7 @@ static size_t first_duplicate_pairwise(const struct npydt_field *specs, size_t n
         for (size_t j = 0; j < k; j++) {
             size_t jl;
             const char *t = ref_name(specs, j, &jl);
-            if (t && same_name(s, len, t, jl))
+            if (t && name_eq(s, len, t, jl))
                 return k;
         }
     }
@@ -335,7 +341,7 @@ static size_t first_duplicate_names(const struct npydt_field *specs, size_t n)
         uint64_t bit = (uint64_t)1 << sig;
         if (seen & bit)
             for (size_t j = 0; j < i; j++)
-                if (same_name(specs[i].name, len, specs[j].name, specs[j].name_len))
+                if (name_eq(specs[i].name, len, specs[j].name, specs[j].name_len))
                     return 2 * i;
         seen |= bit;
     }
@@ -396,7 +402,7 @@ static size_t first_duplicate_hashed(const struct npydt_field *specs, size_t n, 
             size_t jl;
             const char *t;
             if ((e >> 32) == (p->key >> 32) &&
-                (t = ref_name(specs, (size_t)(uint32_t)e - 1, &jl), same_name(p->s, p->len, t, jl)))
+                (t = ref_name(specs, (size_t)(uint32_t)e - 1, &jl), name_eq(p->s, p->len, t, jl)))
                 return p->k;
         }
     }
@@ -414,13 +420,13 @@ static size_t first_duplicate_sorted(struct arena *ar, const struct npydt_field 
         size_t len;
         const char *s = ref_name(specs, k, &len);
         if (s)
-            v[m++] = (struct name_ref){name_key(s, len), s, k};
+            v[m++] = (struct name_ref){name_key(s, len), s, len, k};
     }
     struct name_ref *sorted = name_sort(v, v + nrefs, nrefs);
     size_t first = SIZE_MAX;
     for (size_t i = 1; i < nrefs; i++)
-        if (sorted[i].order < first && strcmp(sorted[i - 1].s, sorted[i].s) == 0 &&
-            (i < 2 || strcmp(sorted[i - 2].s, sorted[i].s) != 0))
+        if (sorted[i].order < first && name_cmp(&sorted[i - 1], &sorted[i]) == 0 &&
+            (i < 2 || name_cmp(&sorted[i - 2], &sorted[i]) != 0))
             first = sorted[i].order;   /* the second of its group */
     return first;
 }
@@ -516,17 +522,22 @@ npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *spe
         return set_nomem(c->err);
     for (size_t i = 0; i < n; i++)
         fields[i] = (struct npydt_field){specs[i].name, specs[i].title, specs[i].offset,
-                                         specs[i].dtype, specs[i].name_len};
+                                         specs[i].dtype, specs[i].name_len,
+                                         specs[i].title_len};
     size_t dup;
     npydt_status st = dtype_struct_of_fields(c, fields, n, itemsize, off, &dup, out);
     if (st != NPYDT_E_NAME)
         return st;
     const struct field_spec *f = &specs[dup / 2];
-    if (dup % 2 == 0)
+    char name[128];
+    if (dup % 2 == 0) {
+        name_for_message(name, sizeof name, f->name, f->name_len);
         return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                         "field name '%s' already used as a name or title", f->name);
+                         "field name '%s' already used as a name or title", name);
+    }
+    name_for_message(name, sizeof name, f->title, f->title_len);
     return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
-                     "title '%s' already used as a name or title", f->title);
+                     "title '%s' already used as a name or title", name);
 }
 
 /* ---- public accessors ---------------------------------------------------- */
@@ -552,6 +563,16 @@ const char *npydt_dtype_field_title(const npydt_dtype *dt, size_t i)
     return i < dt->nfields ? dt->fields[i].title : NULL;
 }
 
+size_t npydt_dtype_field_name_len(const npydt_dtype *dt, size_t i)
+{
+    return i < dt->nfields ? dt->fields[i].name_len : 0;
+}
+
+size_t npydt_dtype_field_title_len(const npydt_dtype *dt, size_t i)
+{
+    return i < dt->nfields ? dt->fields[i].title_len : 0;
+}
+
 size_t npydt_dtype_field_offset(const npydt_dtype *dt, size_t i)
 {
     return i < dt->nfields ? (size_t)dt->fields[i].offset : 0;
@@ -567,12 +588,6 @@ const uint64_t *npydt_dtype_shape(const npydt_dtype *dt) { return dt->ndim ? dt-
 const npydt_dtype *npydt_dtype_base(const npydt_dtype *dt) { return dt->base; }
 int npydt_dtype_has_object(const npydt_dtype *dt) { return dt->has_object; }
 
-static bool str_eq(const char *a, const char *b)
-{
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
-}
 
 int npydt_dtype_equal(const npydt_dtype *a, const npydt_dtype *b)
 {
@@ -594,8 +609,10 @@ int npydt_dtype_equal(const npydt_dtype *a, const npydt_dtype *b)
             return 0;
         for (size_t i = 0; i < a->nfields; i++) {
             const struct npydt_field *fa = &a->fields[i], *fb = &b->fields[i];
-            if (fa->offset != fb->offset || !str_eq(fa->name, fb->name) ||
-                !str_eq(fa->title, fb->title) || !npydt_dtype_equal(fa->dtype, fb->dtype))
+            if (fa->offset != fb->offset || !name_eq(fa->name, fa->name_len, fb->name, fb->name_len) ||
+                !fa->title != !fb->title ||
+                !name_eq(fa->title, fa->title_len, fb->title, fb->title_len) ||
+                !npydt_dtype_equal(fa->dtype, fb->dtype))
                 return 0;
         }
         return 1;

@@ -10,11 +10,12 @@
 /* ---- the tree ----------------------------------------------------------- */
 
 struct npydt_field {
-    const char *name;
-    const char *title;       /* NULL when none */
+    const char *name;        /* NUL-terminated, and may hold NULs: name_len counts */
+    const char *title;       /* NULL when none; the same for title_len */
     uint64_t offset;
     const npydt_dtype *dtype;
-    size_t name_len;         /* strlen(name) */
+    size_t name_len;
+    size_t title_len;        /* 0 when there is no title */
 };
 
 /* Totals of a dtype's tree, kept in every node as it is built, so that the

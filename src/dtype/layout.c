@@ -30,6 +30,7 @@ static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint6
 {
     npydt_leaf *l = &w->leaves[w->n++];
     l->path = w->path;
+    l->path_len = w->path_len;
     l->dtype = dt;
     l->offset = offset;
     l->itemsize = (uint32_t)dt->itemsize;
@@ -153,9 +154,11 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
         c->limits->max_depth >= 1) {
         for (size_t i = 0; i < dt->nfields && dt->fields[i].dtype->cls == NPYDT_SCALAR; i++) {
             w.path = dt->fields[i].name;
+            w.path_len = dt->fields[i].name_len;
             (void)add_leaf(&w, dt->fields[i].dtype, dt->fields[i].offset);   /* no repeats: cannot fail */
         }
         w.path = "";
+        w.path_len = 0;
     }
     if (w.n != n) {   /* anything else, or a subarray among the fields */
         w.n = 0;

@@ -25,12 +25,12 @@ static void out_cp(struct outbuf *o, uint32_t cp, bool latin1)
         out_putc(o, b[i]);
 }
 
-/* repr(str) exactly as CPython writes it. */
-static void pyrepr(struct outbuf *o, const char *utf8, bool latin1)
+/* repr(str) exactly as CPython writes it, for len bytes of UTF-8 (a NUL
+ * among them is written \x00). */
+static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
 {
     const unsigned char *s = (const unsigned char *)utf8;
-    size_t len = strlen(utf8);
-    char q = strchr(utf8, '\'') && !strchr(utf8, '"') ? '"' : '\'';
+    char q = memchr(utf8, '\'', len) && !memchr(utf8, '"', len) ? '"' : '\'';
     out_putc(o, q);
     for (size_t i = 0; i < len;) {
         uint32_t cp;
@@ -135,12 +135,12 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             out_putc(o, '(');
             if (f->title) {
                 out_putc(o, '(');
-                pyrepr(o, f->title, latin1);
+                pyrepr(o, f->title, f->title_len, latin1);
                 out_puts(o, ", ");
-                pyrepr(o, f->name, latin1);
+                pyrepr(o, f->name, f->name_len, latin1);
                 out_putc(o, ')');
             } else {
-                pyrepr(o, f->name, latin1);
+                pyrepr(o, f->name, f->name_len, latin1);
             }
             out_puts(o, ", ");
             if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
@@ -209,12 +209,14 @@ static bool names_fit_latin1(const npydt_dtype *dt)
         return names_fit_latin1(dt->base);
     case NPYDT_STRUCT:
         for (size_t i = 0; i < dt->nfields; i++) {
-            const char *strs[2] = {dt->fields[i].name, dt->fields[i].title};
+            const struct npydt_field *f = &dt->fields[i];
+            const char *strs[2] = {f->name, f->title};
+            size_t lens[2] = {f->name_len, f->title_len};
             for (int k = 0; k < 2; k++) {
                 const unsigned char *s = (const unsigned char *)strs[k];
                 if (!s)
                     continue;
-                size_t len = strlen((const char *)s);
+                size_t len = lens[k];
                 for (size_t j = 0; j < len;) {
                     uint32_t cp;
                     size_t n = utf8_decode(s + j, len - j, &cp);

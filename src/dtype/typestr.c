@@ -110,8 +110,9 @@ static bool c_strtol(const char *s, const char *e, long *val, const char **end)
 
 static npydt_status not_understood(struct dtype_ctx *c, const char *s, size_t len, size_t off)
 {
-    return set_error(c->err, NPYDT_E_TYPE, off, c->path, "data type '%.*s' not understood",
-                     (int)(len > 64 ? 64 : len), s);
+    char shown[80];
+    name_for_message(shown, sizeof shown, s, len > 64 ? 64 : len);
+    return set_error(c->err, NPYDT_E_TYPE, off, c->path, "data type '%s' not understood", shown);
 }
 
 static npydt_status scalar(struct dtype_ctx *c, char kind, char endian, uint64_t size,
@@ -206,16 +207,18 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
 {
     int unit = NPYDT_UNIT_GENERIC;
     int64_t num = 1;
+    char shown[80];   /* whole as messages spell it */
+    name_for_message(shown, sizeof shown, whole, wlen);
     if (mlen > 0) {
         if (mlen < 3 || meta[0] != '[' || meta[mlen - 1] != ']')
             return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                             "invalid datetime metadata in '%.*s'", (int)wlen, whole);
+                             "invalid datetime metadata in '%s'", shown);
         const char *s = meta + 1, *e = meta + mlen - 1, *q;
         long v;
         if (c_strtol(s, e, &v, &q)) {
             if (v < 0 || v > INT_MAX)
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                                 "invalid datetime multiplier in '%.*s'", (int)wlen, whole);
+                                 "invalid datetime multiplier in '%s'", shown);
             num = v;
             s = q;
         }
@@ -225,23 +228,23 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
         unit = datetime_unit_parse(u, (size_t)(s - u));
         if (unit < 0)
             return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                             "invalid datetime unit '%.*s' in '%.*s'", (int)(s - u), u,
-                             (int)wlen, whole);
+                             "invalid datetime unit '%.*s' in '%s'", (int)(s - u), u,
+                             shown);
         /* "[2generic]" keeps its multiplier, as np.datetime_data shows,
          * though dtype.str prints plain M8 */
         if (s < e) {   /* '/' divisor */
             long den;
             if (!c_strtol(s + 1, e, &den, &q) || q != e)
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                                 "invalid datetime divisor in '%.*s'", (int)wlen, whole);
+                                 "invalid datetime divisor in '%s'", shown);
             if (unit == NPYDT_UNIT_GENERIC || den <= 0 ||
                 (den != 1 && !apply_divisor(&unit, &num, den)))
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                                 "datetime divisor %ld is not a multiple of a smaller unit in '%.*s'",
-                                 den, (int)wlen, whole);
+                                 "datetime divisor %ld is not a multiple of a smaller unit in '%s'",
+                                 den, shown);
             if (num > INT_MAX)
                 return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
-                                 "datetime multiplier overflows in '%.*s'", (int)wlen, whole);
+                                 "datetime multiplier overflows in '%s'", shown);
         }
     }
     npydt_status st = scalar(c, kind, endian, 8, out);

@@ -136,7 +136,7 @@ static npydt_status parse_preamble(const unsigned char *b, size_t len, const npy
 static const struct lit *dict_get(const struct lit *d, const char *key, const struct lit **keylit)
 {
     for (const struct lit *k = d->u.seq.head; k; k = k->next->next)
-        if (strcmp(k->u.str.s, key) == 0) {
+        if (lit_str_is(k, key)) {
             *keylit = k;
             return k->next;
         }
@@ -154,7 +154,7 @@ static npydt_status check_dict(const struct lit *d, npydt_error *err)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "header keys must be strings");
         int which = -1;
         for (int i = 0; i < 3; i++)
-            if (strcmp(k->u.str.s, keys[i]) == 0)
+            if (lit_str_is(k, keys[i]))
                 which = i;
         if (which < 0)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "unexpected key '%.40s'",

@@ -305,7 +305,7 @@ static bool field(struct fast *f, uint64_t *offset)
     if (!padding) {
         if (!reserve_entry(f))
             return false;
-        f->fields.v[f->fields.n++] = (struct npydt_field){nm, title, *offset, dt, n};
+        f->fields.v[f->fields.n++] = (struct npydt_field){nm, title, *offset, dt, n, tn};
     }
     /* both are at most NPYDT_MAX_ITEMSIZE: no overflow */
     *offset += dt->itemsize;

@@ -17,12 +17,19 @@ struct lit {
     size_t start, end;          /* byte offsets in the header text */
     struct lit *next;           /* sibling in a tuple / list / dict */
     union {
-        struct { char *s; size_t len; } str;          /* UTF-8, NUL-terminated */
+        struct { char *s; size_t len; } str;          /* UTF-8, NUL-terminated; may
+                                                       * hold NULs: use len */
         struct { uint64_t mag; bool neg; bool big; } num;
         bool b;
         struct { struct lit *head, *tail; size_t n; } seq; /* dict: k,v,k,v */
     } u;
 };
+
+/* True when a string literal is exactly key (a NUL inside never matches). */
+static inline bool lit_str_is(const struct lit *v, const char *key)
+{
+    return name_eq(v->u.str.s, v->u.str.len, key, strlen(key));
+}
 
 /* Validate text (NUL bytes, UTF-8 for version 3, indentation), copy it
  * into the arena and parse it as one literal. Error offsets are into text. */

@@ -664,7 +664,8 @@ static npydt_status copy_node(struct arena *ar, const npydt_dtype *src, npydt_or
             f->offset = sf->offset;
             f->name = arena_strndup(ar, sf->name, sf->name_len);
             f->name_len = sf->name_len;
-            f->title = sf->title ? arena_strndup(ar, sf->title, strlen(sf->title)) : NULL;
+            f->title = sf->title ? arena_strndup(ar, sf->title, sf->title_len) : NULL;
+            f->title_len = sf->title_len;
             if (!f->name || (sf->title && !f->title))
                 return set_nomem(err);
             if ((st = copy_node(ar, sf->dtype, to, depth + 1, &f->dtype, err)) != NPYDT_OK)

@@ -116,7 +116,7 @@ static npydt_status parse_dict_spec(struct npydt_schema *s, struct dtype_ctx *c,
             return set_error(c->err, NPYDT_E_KEY, k->start, NULL, "schema keys must be strings");
         int which = -1;
         for (int i = 0; i < 3; i++)
-            if (strcmp(k->u.str.s, keys[i]) == 0)
+            if (lit_str_is(k, keys[i]))
                 which = i;
         if (which < 0)
             return set_error(c->err, NPYDT_E_KEY, k->start, NULL,
@@ -246,6 +246,7 @@ const npydt_dtype *npydt_schema_dtype(const npydt_schema *schema)
 struct seg {
     const struct seg *up;
     const char *name;
+    size_t len;                  /* of name, which may hold a NUL */
 };
 
 struct chk {
@@ -305,11 +306,15 @@ static void shape_out(struct outbuf *o, const int64_t *dims, size_t ndim)
     out_putc(o, ')');
 }
 
-static const char *outbuf_text(struct chk *c, void (*write)(struct outbuf *, const void *),
-                               const void *arg)
+/* The text write produces, and its length in *len when len is not NULL
+ * (names in it may hold NULs). */
+static const char *outbuf_text_n(struct chk *c, void (*write)(struct outbuf *, const void *),
+                                 const void *arg, size_t *len)
 {
     struct outbuf m = {NULL, 0, 0};
     write(&m, arg);
+    if (len)
+        *len = m.len;
     char *s = arena_alloc(c->ar, m.len + 1);
     if (!s) {
         c->st = set_nomem(c->err);
@@ -319,6 +324,12 @@ static const char *outbuf_text(struct chk *c, void (*write)(struct outbuf *, con
     write(&o, arg);
     s[m.len] = '\0';
     return s;
+}
+
+static const char *outbuf_text(struct chk *c, void (*write)(struct outbuf *, const void *),
+                               const void *arg)
+{
+    return outbuf_text_n(c, write, arg, NULL);
 }
 
 /* the subarray shape of a node: "(3, 2)", or "(3,) of (2,)" for a
@@ -349,11 +360,12 @@ static void dims_out(struct outbuf *o, const void *arg)
     shape_out(o, d->dims, d->ndim);
 }
 
-static const char *path_text(struct chk *c, const struct seg *p)
+static const char *path_text(struct chk *c, const struct seg *p, size_t *path_len)
 {
     size_t len = 0;
     for (const struct seg *q = p; q; q = q->up)
-        len += strlen(q->name) + (q->up ? 1 : 0);
+        len += q->len + (q->up ? 1 : 0);
+    *path_len = len;
     char *s = arena_alloc(c->ar, len + 1);
     if (!s) {
         c->st = set_nomem(c->err);
@@ -362,7 +374,7 @@ static const char *path_text(struct chk *c, const struct seg *p)
     s[len] = '\0';
     size_t end = len;
     for (const struct seg *q = p; q; q = q->up) {
-        size_t n = strlen(q->name);
+        size_t n = q->len;
         end -= n;
         memcpy(s + end, q->name, n);
         if (q->up)
@@ -371,12 +383,15 @@ static const char *path_text(struct chk *c, const struct seg *p)
     return s;
 }
 
-static void add(struct chk *c, npydt_mismatch_code code, const struct seg *path,
-                const char *expected, const char *found)
+/* Record a mismatch whose expected and found texts are elen and flen
+ * bytes long (a title or names may hold NULs). */
+static void add_n(struct chk *c, npydt_mismatch_code code, const struct seg *path,
+                  const char *expected, size_t elen, const char *found, size_t flen)
 {
     if (c->st != NPYDT_OK)
         return;
-    const char *p = path_text(c, path);
+    size_t plen;
+    const char *p = path_text(c, path, &plen);
     if (!p || !expected || !found)
         return;   /* c->st is set */
     npydt_check_result *r = c->res;
@@ -392,14 +407,14 @@ static void add(struct chk *c, npydt_mismatch_code code, const struct seg *path,
         r->items = items;
         r->cap = cap;
     }
-    r->items[r->n++] = (npydt_mismatch){code, p, expected, found};
+    r->items[r->n++] = (npydt_mismatch){code, p, expected, found, plen, elen, flen};
 }
 
-static bool str_eq(const char *a, const char *b)
+static void add(struct chk *c, npydt_mismatch_code code, const struct seg *path,
+                const char *expected, const char *found)
 {
-    if (!a || !b)
-        return a == b;
-    return strcmp(a, b) == 0;
+    add_n(c, code, path, expected, expected ? strlen(expected) : 0, found,
+          found ? strlen(found) : 0);
 }
 
 /* ---- name lookup in a struct's fields ---- */
@@ -412,13 +427,6 @@ struct name_index {
 
 #define LINEAR_FIELDS 8u
 
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
 
 static bool index_build(struct chk *c, struct name_index *ix, const npydt_dtype *dt)
 {
@@ -436,7 +444,7 @@ static bool index_build(struct chk *c, struct name_index *ix, const npydt_dtype 
     }
     ix->mask = cap - 1;
     for (size_t j = 0; j < dt->nfields; j++) {
-        size_t h = (size_t)hash_name(dt->fields[j].name) & ix->mask;
+        size_t h = (size_t)name_key(dt->fields[j].name, dt->fields[j].name_len) & ix->mask;
         while (ix->slots[h])
             h = (h + 1) & ix->mask;
         ix->slots[h] = j + 1;
@@ -444,18 +452,21 @@ static bool index_build(struct chk *c, struct name_index *ix, const npydt_dtype 
     return true;
 }
 
-static size_t index_find(const struct name_index *ix, const char *name)
+static size_t index_find(const struct name_index *ix, const char *name, size_t len)
 {
     const npydt_dtype *dt = ix->dt;
     if (!ix->slots) {
         for (size_t j = 0; j < dt->nfields; j++)
-            if (strcmp(dt->fields[j].name, name) == 0)
+            if (name_eq(dt->fields[j].name, dt->fields[j].name_len, name, len))
                 return j;
         return SIZE_MAX;
     }
-    for (size_t h = (size_t)hash_name(name) & ix->mask; ix->slots[h]; h = (h + 1) & ix->mask)
-        if (strcmp(dt->fields[ix->slots[h] - 1].name, name) == 0)
+    for (size_t h = (size_t)name_key(name, len) & ix->mask; ix->slots[h];
+         h = (h + 1) & ix->mask) {
+        const struct npydt_field *f = &dt->fields[ix->slots[h] - 1];
+        if (name_eq(f->name, f->name_len, name, len))
             return ix->slots[h] - 1;
+    }
     return SIZE_MAX;
 }
 
@@ -509,7 +520,9 @@ static void names_out(struct outbuf *o, const void *arg)
     for (size_t k = 0; k < a->n; k++) {
         if (k)
             out_puts(o, ", ");
-        out_puts(o, a->dt->fields[a->which[k]].name);
+        const struct npydt_field *f = &a->dt->fields[a->which[k]];
+        for (size_t i = 0; i < f->name_len; i++)
+            out_putc(o, f->name[i]);
     }
 }
 
@@ -532,7 +545,7 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
     size_t nmatched = 0, last = 0;
     bool in_order = true;
     for (size_t i = 0; i < n; i++) {
-        match[i] = index_find(&ix, s->fields[i].name);
+        match[i] = index_find(&ix, s->fields[i].name, s->fields[i].name_len);
         if (match[i] == SIZE_MAX)
             continue;
         used[match[i]] = true;
@@ -561,8 +574,10 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
             if (used[j])
                 forder[k++] = j;
         struct names_arg sa = {s, sorder, nmatched}, fa = {f, forder, nmatched};
-        add(c, NPYDT_MISMATCH_ORDER, path, outbuf_text(c, names_out, &sa),
-            outbuf_text(c, names_out, &fa));
+        size_t elen = 0, flen = 0;
+        const char *e = outbuf_text_n(c, names_out, &sa, &elen);
+        const char *fnd = outbuf_text_n(c, names_out, &fa, &flen);
+        add_n(c, NPYDT_MISMATCH_ORDER, path, e, elen, fnd, flen);
     }
     /* offsets and the struct's size are compared where the layout lines
      * up field for field; a field is reported only when the padding before
@@ -572,15 +587,17 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
     uint64_t s_end = 0, f_end = 0;
     for (size_t i = 0; i < n && c->st == NPYDT_OK; i++) {
         const struct npydt_field *sf = &s->fields[i];
-        struct seg here = {path, sf->name};
+        struct seg here = {path, sf->name, sf->name_len};
         if (match[i] == SIZE_MAX) {
             add(c, NPYDT_MISMATCH_MISSING_FIELD, &here, type_text(c, sf->dtype), "");
             continue;
         }
         const struct npydt_field *ff = &f->fields[match[i]];
         /* np.can_cast ignores titles: only the other levels compare them */
-        if (layout && sf->title && !str_eq(sf->title, ff->title))
-            add(c, NPYDT_MISMATCH_TITLE, &here, sf->title, ff->title ? ff->title : "");
+        if (layout && sf->title &&
+            !(ff->title && name_eq(sf->title, sf->title_len, ff->title, ff->title_len)))
+            add_n(c, NPYDT_MISMATCH_TITLE, &here, sf->title, sf->title_len,
+                  ff->title ? ff->title : "", ff->title_len);
         if (aligned) {
             if (sf->offset != ff->offset && sf->offset - s_end != ff->offset - f_end)
                 add(c, NPYDT_MISMATCH_OFFSET, &here,
@@ -594,7 +611,7 @@ static void cmp_struct(struct chk *c, const npydt_dtype *s, const npydt_dtype *f
     if (!allow_extra)
         for (size_t j = 0; j < m && c->st == NPYDT_OK; j++)
             if (!used[j]) {
-                struct seg here = {path, f->fields[j].name};
+                struct seg here = {path, f->fields[j].name, f->fields[j].name_len};
                 add(c, NPYDT_MISMATCH_EXTRA_FIELD, &here, "", type_text(c, f->fields[j].dtype));
             }
     if (aligned && s->itemsize != f->itemsize && s->itemsize - s_end != f->itemsize - f_end)
