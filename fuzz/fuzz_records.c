@@ -209,7 +209,7 @@ static void check_element(const npydt_leaf *l, const unsigned char *rec, size_t 
     fuzz_poison_error(&err);
     npydt_status st = npydt_gather(rec, stride, n, l->dtype, eoff, NPYDT_AS_NATIVE, out, &err);
     if (st != NPYDT_OK)
-        fuzz_fail_status("gather refused", st, &err, l->path, strlen(l->path));
+        fuzz_fail_status("gather refused", st, &err, l->path, l->path_len);
     for (uint64_t r = 0; r < n; r++) {
         FUZZ_CHECK(memcmp(out + r * gsz, native + r * stride + eoff, gsz) == 0);
         check_readers(l->dtype, rec + r * stride + eoff, native + r * stride + eoff);

@@ -55,6 +55,9 @@ static size_t check_one(const npydt_schema *s, const npydt_dtype *dt, unsigned f
         const char *name = npydt_mismatch_code_name(m->code);
         FUZZ_CHECK(name != NULL && name[0] != '\0');
         FUZZ_CHECK(m->path != NULL && m->expected != NULL && m->found != NULL);
+        /* each text is its length's bytes, then a terminator */
+        FUZZ_CHECK(m->path[m->path_len] == '\0' && strlen(m->path) <= m->path_len);
+        FUZZ_CHECK(m->expected[m->expected_len] == '\0' && m->found[m->found_len] == '\0');
         /* a bare dtype check never reports array-level mismatches */
         FUZZ_CHECK(m->code != NPYDT_MISMATCH_DIMENSION &&
                    m->code != NPYDT_MISMATCH_FORTRAN_ORDER);
@@ -72,10 +75,17 @@ static size_t check_one(const npydt_schema *s, const npydt_dtype *dt, unsigned f
     return n;
 }
 
+/* Texts are compared whole: a name in them may hold a NUL. */
+static bool same_text(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && memcmp(a, b, alen) == 0;
+}
+
 static bool same_mismatch(const npydt_mismatch *a, const npydt_mismatch *b)
 {
-    return a->code == b->code && strcmp(a->path, b->path) == 0 &&
-           strcmp(a->expected, b->expected) == 0 && strcmp(a->found, b->found) == 0;
+    return a->code == b->code && same_text(a->path, a->path_len, b->path, b->path_len) &&
+           same_text(a->expected, a->expected_len, b->expected, b->expected_len) &&
+           same_text(a->found, a->found_len, b->found, b->found_len);
 }
 
 /* npydt_check of h against s: the dtype check's report, then array-level

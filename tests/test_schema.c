@@ -439,9 +439,9 @@ static void test_schema_names_with_nul_are_compared_whole(void **state)
     m = npydt_check_result_get(r, 0);
     assert_int_equal(m->code, ORDER);
     assert_int_equal(m->expected_len, 5);
-    assert_memory_equal(m->expected, "a\0, a", 7);
+    assert_memory_equal(m->expected, "a\0, a", 6);
     assert_int_equal(m->found_len, 5);
-    assert_memory_equal(m->found, "a, a\0", 7);
+    assert_memory_equal(m->found, "a, a\0", 6);
     npydt_check_result_free(r);
     npydt_schema_free(s);
     npydt_dtype_free(dt);
