@@ -167,6 +167,12 @@ expect_usage "malformed spec reports the offset" "npydt: --schema: header offset
     --schema "[('x', '<f8') ('y', '<i4')]" "$S"
 expect_usage "unknown type in spec" "npydt: --schema: header offset 7: field x: " -- \
     --schema "[('x', '<q9')]" "$S"
+expect_usage "a bool is not a dimension of a schema shape" \
+    "npydt: --schema: header offset 14: shape dimensions must be integers" -- \
+    --schema "{'shape': (2, True)}" "$S"
+expect_usage "a bool is not a subarray dimension in a schema" \
+    "npydt: --schema: header offset 14: field x: invalid shape in fixed-type tuple" -- \
+    --schema "[('x', '<f8', (True,))]" "$S"
 expect_usage "empty spec" "npydt: --schema: " -- --schema "  " "$S"
 expect_usage "missing --schema" "npydt: check: --schema SPEC is required" -- "$S"
 expect_usage "--schema without SPEC" "npydt: check: --schema needs a SPEC" -- "$S" --schema

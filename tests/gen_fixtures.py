@@ -490,6 +490,12 @@ def bad_fixtures():
     add("struct_name_int", npy_bytes(H("[(1, '<i4')]", (1,)), data=bytes(4)))
     add("struct_negative_subarray_dim", npy_bytes(
         H("[('a', '<i4', (-1,))]", (1,)), data=bytes(4)))
+    add("struct_bool_subarray_dim", npy_bytes(
+        H("[('a', '<i4', (2, True))]", (1,)), data=bytes(8)))
+    add("struct_bool_subarray_shape", npy_bytes(
+        H("[('a', '<i4', True)]", (1,)), data=bytes(4)))
+    add("descr_bool_subarray_shape", npy_bytes(H("('<i4', (False,))", (1,)), data=bytes(4)))
+    add("descr_bool_itemsize", npy_bytes(H("[('a', 'S', True)]", (1,)), data=bytes(4)))
     add("struct_float_subarray_dim", npy_bytes(
         H("[('a', '<i4', 2.0)]", (1,)), data=bytes(8)))
     add("struct_list_of_strings", npy_bytes(H("['<f8']", (1,)),
