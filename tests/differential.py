@@ -53,8 +53,8 @@ TIMEOUT = 30
 
 NAMES = ["a", "b", "x", "y", "val", "f0", "data", "\xe9", "na\xefve",
          "with space", "it's", 'dq"', "back\\slash", "\u6f22\u5b57",
-         "\U0001f600", "N" * 40, "_", "T"]
-TITLES = ["Title", "t\xedtulo", "\u6a19\u984c", "title with space", "T2"]
+         "\U0001f600", "N" * 40, "_", "T", "a\x00", "\x00", "nul\x00in"]
+TITLES = ["Title", "t\xedtulo", "\u6a19\u984c", "title with space", "T2", "t\x00"]
 UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs",
          "as"]
 

@@ -253,7 +253,7 @@ WIDER = {"|i1": "i2", "i2": "i4", "i4": "i8", "|u1": "u2", "u2": "u4",
          "c16": "c32", "|S1": "|S3", "|S3": "|S8", "U1": "U4", "M8[s]": "M8[ms]",
          "m8[s]": "m8[us]", "M8[D]": "M8[s]", "|b1": "|i1", "i8": "f8",
          "u8": "f8", "f16": "c32"}
-NAMES = ["a", "b", "c", "x", "y", "pos", "val", "t", "\xe9t\xe9"]
+NAMES = ["a", "b", "c", "x", "y", "pos", "val", "t", "\xe9t\xe9", "a\x00", "\x00"]
 
 # A node is ("leaf", str) | ("sub", node, shape) | ["struct", [field], tail]
 # with field = [name, title, node, pad_before].
