@@ -75,7 +75,8 @@ typedef enum npydt_status {
 typedef struct npydt_error {
     npydt_status code;  /* same as the returned status */
     size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */
-    char path[256];     /* field path such as "pos.x" or "", truncated if long */
+    char path[256];     /* field path such as "pos.x" or "", truncated if long; a
+                         * NUL in a name is written as the four characters \x00 */
     char message[256];  /* human-readable, no trailing newline */
 } npydt_error;
 

@@ -57,9 +57,12 @@ static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint6
 
 static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset, uint32_t depth)
 {
-    if (depth > w->c->limits->max_depth || w->nreps >= sizeof w->reps / sizeof w->reps[0])
-        return set_error(w->c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, w->path,
+    if (depth > w->c->limits->max_depth || w->nreps >= sizeof w->reps / sizeof w->reps[0]) {
+        char path[256];
+        name_for_message(path, sizeof path, w->path, w->path_len);
+        return set_error(w->c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, path,
                          "dtype nested too deeply");
+    }
     switch (dt->cls) {
     case NPYDT_SCALAR:
         return add_leaf(w, dt, offset);

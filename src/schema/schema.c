@@ -745,10 +745,14 @@ static npydt_status run_check(const npydt_schema *s, const npydt_dtype *dt,
     npydt_status st = NPYDT_OK;
     if (res->n) {
         const npydt_mismatch *m = &res->items[0];
-        st = set_error(err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, m->path,
+        char path[256], expected[96], found[96];
+        name_for_message(path, sizeof path, m->path, m->path_len);
+        name_for_message(expected, sizeof expected, m->expected, m->expected_len);
+        name_for_message(found, sizeof found, m->found, m->found_len);
+        st = set_error(err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, path,
                        "%zu mismatch%s; first: %s: expected %s, found %s", res->n,
                        res->n == 1 ? "" : "es", npydt_mismatch_code_name(m->code),
-                       m->expected[0] ? m->expected : "(none)", m->found[0] ? m->found : "(none)");
+                       m->expected_len ? expected : "(none)", m->found_len ? found : "(none)");
     }
     if (out) {
         res->arena = ar;
