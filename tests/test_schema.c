@@ -675,7 +675,35 @@ static const struct spec_error spec_errors[] = {
     {"<f\0", 3, NPYDT_E_ENCODING, 2, ""},
     {"[('x', '<f8'), ('x', '<i4')]", 0, NPYDT_E_NAME, 15, ""},
     {"'<f8' junk", 0, NPYDT_E_SYNTAX, 6, ""},
+    /* booleans are not dimensions; 'L' is a suffix only after an integer */
+    {"{'shape': (2, True)}", 0, NPYDT_E_VALUE, 14, ""},
+    {"[('x', '<f8', (False,))]", 0, NPYDT_E_VALUE, 14, "x"},
+    {"{'shape': L}", 0, NPYDT_E_SYNTAX, 10, ""},
+    {"{'shape': (2L L,)}", 0, NPYDT_E_SYNTAX, 14, ""},
+    /* a NUL from an escape makes another key, never 'descr' */
+    {"{'descr\\x00': '<f8'}", 0, NPYDT_E_KEY, 1, ""},
 };
+
+/* A schema reads Python 2 'L' suffixes after integers as a 1.0 header
+ * does: NumPy's own win64python2.npy dict is a schema. */
+static void test_schema_reads_python2_long_suffixes(void **state)
+{
+    (void)state;
+    expect_same_dtype("[('a', '<i2', (2L, 3 L))]", "[('a', '<i2', (2, 3))]");
+    npydt_schema *s = compile_ok("{'descr': '<f8', 'fortran_order': False, 'shape': (2L,), }");
+    uint64_t shape[1] = {2};
+    npydt_dtype *dt = test_parse_literal("'<f8'");
+    unsigned char buf[256];
+    npydt_error err;
+    size_t n = npydt_header_write(dt, shape, 1, 0, buf, sizeof buf, &err);
+    assert_true(n > 0 && n <= sizeof buf);
+    npydt_header *h = NULL;
+    assert_int_equal(npydt_header_parse(buf, n, NULL, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_check(s, h, NPYDT_CHECK_STRICT, NULL, &err), NPYDT_OK);
+    npydt_header_free(h);
+    npydt_dtype_free(dt);
+    npydt_schema_free(s);
+}
 
 static void test_schema_spec_errors_carry_offsets(void **state)
 {
@@ -945,6 +973,7 @@ TEST_LIST("schema",
     cmocka_unit_test(test_schema_dict_without_descr_has_no_dtype),
     cmocka_unit_test(test_schema_dtype_has_leaves),
     cmocka_unit_test(test_schema_spec_errors_carry_offsets),
+    cmocka_unit_test(test_schema_reads_python2_long_suffixes),
     cmocka_unit_test(test_schema_check_reports_first_mismatch_in_error),
     cmocka_unit_test(test_schema_check_rejects_bad_arguments),
     cmocka_unit_test(test_schema_result_accessors),
