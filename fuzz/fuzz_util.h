@@ -185,7 +185,8 @@ static inline uint64_t fuzz_add(uint64_t a, uint64_t b)
 /* One leaf as the public accessors describe it, computed without the
  * library's leaf table. */
 struct fuzz_leaf {
-    char *path;
+    char *path;                 /* plen bytes (a name may hold a NUL), terminated */
+    size_t plen;
     const npydt_dtype *dtype;
     uint64_t offset;
     uint64_t count;
@@ -196,7 +197,7 @@ struct fuzz_leaves {
     size_t n, cap;
 };
 
-static inline void fuzz_leaves_add(struct fuzz_leaves *ls, const char *path,
+static inline void fuzz_leaves_add(struct fuzz_leaves *ls, const char *path, size_t len,
                                    const npydt_dtype *dt, uint64_t offset, uint64_t count)
 {
     if (ls->n == ls->cap) {
@@ -204,17 +205,16 @@ static inline void fuzz_leaves_add(struct fuzz_leaves *ls, const char *path,
         ls->v = realloc(ls->v, ls->cap * sizeof *ls->v);
         FUZZ_CHECK(ls->v != NULL);
     }
-    size_t len = strlen(path);
     char *p = malloc(len + 1);
     FUZZ_CHECK(p != NULL);
     memcpy(p, path, len + 1);
-    ls->v[ls->n++] = (struct fuzz_leaf){p, dt, offset, count};
+    ls->v[ls->n++] = (struct fuzz_leaf){p, len, dt, offset, count};
 }
 
 /* Pre-order walk: structs name their fields, subarrays multiply counts.
  * Also checks the node invariants every accessor promises. */
 static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, const char *path,
-                             uint64_t offset, uint64_t count, unsigned depth)
+                             size_t plen, uint64_t offset, uint64_t count, unsigned depth)
 {
     FUZZ_CHECK(depth <= FUZZ_REPARSE_DEPTH + 8);
     uint64_t isz = npydt_dtype_itemsize(dt);
@@ -236,7 +236,7 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
         if (k == 'U')
             FUZZ_CHECK(isz % 4 == 0);
         FUZZ_CHECK(npydt_dtype_has_object(dt) == (k == 'O'));
-        fuzz_leaves_add(ls, path, dt, offset, count);
+        fuzz_leaves_add(ls, path, plen, dt, offset, count);
         return;
     }
     case NPYDT_SUBARRAY: {
@@ -253,7 +253,7 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
         uint64_t bytes = fuzz_mul(items, npydt_dtype_itemsize(base));
         FUZZ_CHECK(bytes == isz || bytes == 0);
         FUZZ_CHECK(npydt_dtype_has_object(dt) == npydt_dtype_has_object(base));
-        fuzz_walk(ls, base, path, offset, fuzz_mul(count, items), depth + 1);
+        fuzz_walk(ls, base, path, plen, offset, fuzz_mul(count, items), depth + 1);
         return;
     }
     case NPYDT_STRUCT: {
@@ -263,7 +263,6 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
         FUZZ_CHECK(npydt_dtype_field_name(dt, nf) == NULL);
         FUZZ_CHECK(npydt_dtype_field_dtype(dt, nf) == NULL);
         int obj = 0;
-        size_t plen = strlen(path);
         for (size_t i = 0; i < nf; i++) {
             const char *name = npydt_dtype_field_name(dt, i);
             const npydt_dtype *f = npydt_dtype_field_dtype(dt, i);
@@ -272,9 +271,13 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
             /* a field lies inside its struct */
             FUZZ_CHECK(fuzz_add(off, npydt_dtype_itemsize(f)) <= isz);
             const char *title = npydt_dtype_field_title(dt, i);
-            FUZZ_CHECK(!title || strcmp(title, name) != 0);
+            /* names and titles are their lengths' bytes, then a terminator */
+            size_t nlen = npydt_dtype_field_name_len(dt, i);
+            size_t tlen = npydt_dtype_field_title_len(dt, i);
+            FUZZ_CHECK(name[nlen] == '\0' && strlen(name) <= nlen);
+            FUZZ_CHECK(title ? title[tlen] == '\0' && strlen(title) <= tlen : tlen == 0);
+            FUZZ_CHECK(!title || tlen != nlen || memcmp(title, name, nlen) != 0);
             obj |= npydt_dtype_has_object(f);
-            size_t nlen = strlen(name);
             char *sub = malloc(plen + nlen + 2);
             FUZZ_CHECK(sub != NULL);
             memcpy(sub, path, plen);
@@ -282,7 +285,7 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
             if (plen)
                 sub[at++] = '.';
             memcpy(sub + at, name, nlen + 1);
-            fuzz_walk(ls, f, sub, fuzz_add(offset, off), count, depth + 1);
+            fuzz_walk(ls, f, sub, at + nlen, fuzz_add(offset, off), count, depth + 1);
             free(sub);
         }
         FUZZ_CHECK(npydt_dtype_has_object(dt) == obj);
@@ -297,7 +300,7 @@ static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, cons
 static inline void fuzz_check_leaves(const npydt_dtype *root)
 {
     struct fuzz_leaves ls = {NULL, 0, 0};
-    fuzz_walk(&ls, root, "", 0, 1, 0);
+    fuzz_walk(&ls, root, "", 0, 0, 1, 0);
     size_t n;
     const npydt_leaf *lv = npydt_dtype_leaves(root, &n);
     FUZZ_CHECK(n == ls.n);
@@ -306,7 +309,8 @@ static inline void fuzz_check_leaves(const npydt_dtype *root)
     for (size_t i = 0; i < n; i++) {
         const npydt_leaf *l = &lv[i];
         FUZZ_CHECK(l->path != NULL && l->dtype != NULL);
-        FUZZ_CHECK(strcmp(l->path, ls.v[i].path) == 0);
+        FUZZ_CHECK(l->path_len == ls.v[i].plen &&
+                   memcmp(l->path, ls.v[i].path, l->path_len + 1) == 0);
         FUZZ_CHECK(l->dtype == ls.v[i].dtype);
         FUZZ_CHECK(l->offset == ls.v[i].offset);
         FUZZ_CHECK(l->count == ls.v[i].count);
