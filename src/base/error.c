@@ -63,17 +63,25 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 
 size_t name_for_message(char *buf, size_t size, const char *s, size_t len)
 {
-    size_t at = 0;
-    for (size_t i = 0; i < len && size; i++) {
-        const char *piece = s[i] ? &s[i] : "\\x00";
-        size_t n = s[i] ? 1 : 4;
-        if (at + n >= size)
-            break;
-        memcpy(buf + at, piece, n);
+    if (size == 0)
+        return 0;
+    size_t at = 0, i = 0;
+    /* runs without a NUL are copied whole: the descriptor parser pushes
+     * every field's name through here */
+    while (i < len) {
+        const char *nul = memchr(s + i, '\0', len - i);
+        size_t run = nul ? (size_t)(nul - (s + i)) : len - i;
+        size_t room = size - 1 - at;
+        size_t n = run < room ? run : room;
+        memcpy(buf + at, s + i, n);
         at += n;
+        if (n < run || !nul || size - 1 - at < 4)
+            break;
+        memcpy(buf + at, "\\x00", 4);
+        at += 4;
+        i += run + 1;
     }
-    if (size)
-        buf[at] = '\0';
+    buf[at] = '\0';
     return at;
 }
 
