@@ -31,7 +31,7 @@ static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const 
 
 static struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
 {
-    struct lit *v = arena_alloc(p->arena, sizeof *v);
+    struct lit *v = arena_alloc(p->nodes, sizeof *v);
     if (!v) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
@@ -196,6 +196,48 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
     return v;
 }
 
+/* Whether byte c of a string body may be handed out as it is: printable
+ * ASCII other than a backslash and the quote q. Anything else (escapes,
+ * line breaks, latin-1 or UTF-8 bytes) goes through decode_string. */
+static inline bool plain_byte(unsigned char c, unsigned char q)
+{
+    return c >= 0x20 && c <= 0x7e && c != '\\' && c != q;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The first byte of [s, lim) that is not plain_byte(., q), 16 bytes at a
+ * time: names are most of a large header's bytes. */
+static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
+                                       unsigned char q)
+{
+    const __m128i quote = _mm_set1_epi8((char)q), bslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7f), space = _mm_set1_epi8(0x20);
+    for (; lim - s >= 16; s += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        /* signed: below ' ' holds for control bytes and every byte >= 0x80 */
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmplt_epi8(v, space)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+        if (mask)
+            return s + __builtin_ctz(mask);
+    }
+    while (s < lim && plain_byte(*s, q))
+        s++;
+    return s;
+}
+#else
+/* The first byte of [s, lim) that is not plain_byte(., q). */
+static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
+                                       unsigned char q)
+{
+    while (s < lim && plain_byte(*s, q))
+        s++;
+    return s;
+}
+#endif
+
 /* A string literal starting at the opening quote q (prefix letters were
  * already consumed). Handles '...', "...", '''...''' and """...""". */
 static int lex_string(struct lit_parser *p, const unsigned char *start, const unsigned char *q,
@@ -207,6 +249,23 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
     const unsigned char *b = q + (triple ? 3 : 1);
     const unsigned char *s = b;
     size_t off = (size_t)(start - p->text);
+    if (!triple) {
+        /* a body without escapes or non-ASCII bytes (every string np.save
+         * writes) is its own value: it stays in the text, where its
+         * closing quote, which nothing reads again, becomes its NUL */
+        s = skip_plain(b, lim, quote);
+        if (s < lim && *s == quote) {
+            struct lit *v = new_lit(p, bytes ? LIT_BYTES : LIT_STR, off, (size_t)(s + 1 - p->text));
+            if (!v)
+                return -1;
+            p->text[s - p->text] = '\0';
+            v->u.str.s = (char *)(p->text + (b - p->text));
+            v->u.str.len = (size_t)(s - b);
+            p->cur = s + 1;
+            *val = v;
+            return bytes ? BYTES : STRING;
+        }
+    }
     for (;;) {
         if (s >= lim)
             return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string");

@@ -33,6 +33,7 @@ struct lit_span { size_t start, end; };
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
 static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
+static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
 static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
 
@@ -90,12 +91,13 @@ number:
 ;
 
 /* adjacent string literals, collected and joined once (joining pairwise
- * would copy the prefix again for every piece: quadratic) */
+ * would copy the prefix again for every piece: quadratic); a lone string,
+ * nearly every one, is its own value without a list around it */
 strings:
-    STRING           { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | BYTES            { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | strings STRING   { NEED($$ = append(p, $1, $2)); }
-  | strings BYTES    { NEED($$ = append(p, $1, $2)); }
+    STRING           { $$ = $1; }
+  | BYTES            { $$ = $1; }
+  | strings STRING   { NEED($$ = pieces(p, $1, $2)); }
+  | strings BYTES    { NEED($$ = pieces(p, $1, $2)); }
 ;
 
 tuple:
@@ -138,7 +140,7 @@ opt_comma:
 
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
 {
-    struct lit *n = arena_alloc(p->arena, sizeof *n);
+    struct lit *n = arena_alloc(p->nodes, sizeof *n);
     if (!n) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
@@ -163,14 +165,28 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     return seq;
 }
 
+/* The strings rule's value with s after it: parts is one string, or the
+ * list of two or more (a tuple node, which no string is). */
+static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s)
+{
+    if (parts->kind != LIT_TUPLE) {
+        struct lit_span loc = {parts->start, parts->end};
+        struct lit *first = parts;
+        if (!(parts = node(p, LIT_TUPLE, &loc)))
+            return NULL;
+        append(p, parts, first);
+    }
+    return append(p, parts, s);
+}
+
 /* Adjacent string literals concatenate, as in Python; str and bytes do not
- * mix. parts is the list the strings rule collected; the result is its
- * first literal, holding the whole text. */
+ * mix. parts is what the strings rule collected (see pieces); the result
+ * is its first literal, holding the whole text. */
 static struct lit *join(struct lit_parser *p, struct lit *parts)
 {
+    if (parts->kind != LIT_TUPLE)
+        return parts;
     struct lit *a = parts->u.seq.head;
-    if (parts->u.seq.n == 1)
-        return a;
     size_t len = 0;
     for (const struct lit *b = a; b; b = b->next) {
         if (b->kind != a->kind) {

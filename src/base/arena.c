@@ -169,42 +169,6 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
     return p;
 }
 
-void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size)
-{
-    if (size > SIZE_MAX - sizeof(struct arena_chunk))
-        return NULL;
-    size_t bytes = sizeof(struct arena_chunk) + size;
-    struct arena_chunk *ch =
-        b->chunk ? realloc_bytes(ar->alloc, b->chunk, b->chunk->size, bytes)
-                 : alloc_bytes(ar->alloc, bytes);
-    if (!ch)
-        return NULL;
-    ch->size = bytes;
-    b->chunk = ch;
-    b->size = size;
-    return ch->data;
-}
-
-void arena_block_adopt(struct arena *ar, struct arena_block *b)
-{
-    struct arena_chunk *ch = b->chunk;
-    if (!ch)
-        return;
-    ch->next = ar->adopted;
-    ar->adopted = ch;
-    ar->total += ch->size;
-    b->chunk = NULL;
-    b->size = 0;
-}
-
-void arena_block_free(struct arena *ar, struct arena_block *b)
-{
-    if (b->chunk)
-        free_bytes(ar->alloc, b->chunk, b->chunk->size);
-    b->chunk = NULL;
-    b->size = 0;
-}
-
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size)
 {
     size_t bytes;
@@ -233,7 +197,6 @@ static void free_chunks(const npydt_allocator *alloc, struct arena_chunk *ch)
 void arena_release(struct arena *ar)
 {
     free_chunks(ar->alloc, ar->head);
-    free_chunks(ar->alloc, ar->adopted);
-    ar->head = ar->adopted = NULL;
+    ar->head = NULL;
     ar->base = NULL;
 }

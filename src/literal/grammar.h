@@ -7,11 +7,13 @@
 
 /* Parser input and state; everything a parse touches lives here. */
 struct lit_parser {
-    const unsigned char *text;   /* NUL-terminated copy of the header text */
+    unsigned char *text;         /* NUL-terminated copy of the header text; the
+                                  * strings handed out as spans end in it */
     size_t len;
     int major;                   /* format version: 1 and 2 filter 'L' suffixes */
     const npydt_limits *limits;
-    struct arena *arena;
+    struct arena *arena;         /* strings: the result keeps them */
+    struct arena *nodes;         /* the syntax tree and the parser's stack */
     npydt_error *err;
     npydt_status status;         /* first error wins */
     struct lit *result;

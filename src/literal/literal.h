@@ -25,8 +25,12 @@ struct lit {
 };
 
 /* Validate text (NUL bytes, UTF-8 for version 3, indentation), copy it
- * into the arena and parse it as one literal. Error offsets are into text. */
-npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int major,
-                            const npydt_limits *limits, npydt_error *err, struct lit **out);
+ * into ar and parse it as one literal. The strings of the tree live in ar
+ * (most of them in that copy of the text), its nodes in `nodes` (NULL:
+ * ar too), which the caller may release once it has read the tree. Error
+ * offsets are into text. */
+npydt_status lit_parse_text(struct arena *ar, struct arena *nodes, const char *text, size_t len,
+                            int major, const npydt_limits *limits, npydt_error *err,
+                            struct lit **out);
 
 #endif

@@ -168,7 +168,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
         st = typestr_parse(&c, t, n, b, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text(ar, t, n, 3, lim, err, &v);
+        st = lit_parse_text(ar, NULL, t, n, 3, lim, err, &v);
         if (st == NPYDT_OK)
             st = v->kind == LIT_DICT ? parse_dict_spec(s, &c, v, &dt) : descr_from_lit(&c, v, &dt);
         if (st != NPYDT_OK && err && err->offset != NPYDT_NO_OFFSET)
