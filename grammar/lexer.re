@@ -31,15 +31,13 @@ static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const 
 
 static struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
 {
-    struct lit *v = arena_alloc(p->nodes, sizeof *v);
+    struct lit *v = arena_alloc_raw(p->nodes, sizeof *v);
     if (!v) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
         return NULL;
     }
-    v->kind = kind;
-    v->start = start;
-    v->end = end;
+    *v = (struct lit){.kind = kind, .start = start, .end = end};
     return v;
 }
 
@@ -238,6 +236,21 @@ static const unsigned char *skip_plain(const unsigned char *s, const unsigned ch
 }
 #endif
 
+/* A string literal whose body [b, e) is its value, as it is: it stays in
+ * the text, where its closing quote at e, which nothing reads again,
+ * becomes its NUL. start is where the literal begins (prefix or quote). */
+static struct lit *span_lit(struct lit_parser *p, enum lit_kind kind, size_t start,
+                            const unsigned char *b, const unsigned char *e)
+{
+    struct lit *v = new_lit(p, kind, start, (size_t)(e + 1 - p->text));
+    if (v) {
+        p->text[e - p->text] = '\0';
+        v->u.str.s = (char *)(p->text + (b - p->text));
+        v->u.str.len = (size_t)(e - b);
+    }
+    return v;
+}
+
 /* A string literal starting at the opening quote q (prefix letters were
  * already consumed). Handles '...', "...", '''...''' and """...""". */
 static int lex_string(struct lit_parser *p, const unsigned char *start, const unsigned char *q,
@@ -255,15 +268,9 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
          * closing quote, which nothing reads again, becomes its NUL */
         s = skip_plain(b, lim, quote);
         if (s < lim && *s == quote) {
-            struct lit *v = new_lit(p, bytes ? LIT_BYTES : LIT_STR, off, (size_t)(s + 1 - p->text));
-            if (!v)
-                return -1;
-            p->text[s - p->text] = '\0';
-            v->u.str.s = (char *)(p->text + (b - p->text));
-            v->u.str.len = (size_t)(s - b);
             p->cur = s + 1;
-            *val = v;
-            return bytes ? BYTES : STRING;
+            *val = span_lit(p, bytes ? LIT_BYTES : LIT_STR, off, b, s);
+            return !*val ? -1 : bytes ? BYTES : STRING;
         }
     }
     for (;;) {
@@ -330,6 +337,48 @@ static int close_bracket(struct lit_parser *p, int tok)
     return tok;
 }
 
+static const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
+{
+    while (s < lim && (*s == ' ' || *s == '\t' || *s == '\f'))
+        s++;
+    return s;
+}
+
+/* After "(" and spaces, at the quote q1: ('name', 'type') with plain
+ * single-quoted strings, the entry np.save writes for most fields, as one
+ * token instead of five, whose value is the tuple of two strings the
+ * grammar's tuple rule would build. It is valid wherever '(' may begin a
+ * value, so the parser accepts or refuses it where it would the '('. On
+ * anything else, the '(' alone. */
+static int lex_pair(struct lit_parser *p, const unsigned char *q1, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len;
+    const unsigned char *e1 = skip_plain(q1 + 1, lim, '\'');
+    const unsigned char *q2 = e1 < lim && *e1 == '\'' ? skip_hs(e1 + 1, lim) : lim;
+    q2 = q2 < lim && *q2 == ',' ? skip_hs(q2 + 1, lim) : lim;
+    const unsigned char *e2 = q2 < lim && *q2 == '\'' ? skip_plain(q2 + 1, lim, '\'') : lim;
+    const unsigned char *end = e2 < lim && *e2 == '\'' ? skip_hs(e2 + 1, lim) : lim;
+    if (end >= lim || *end != ')') {
+        p->cur = p->tok + 1;
+        return open_bracket(p, LPAREN);
+    }
+    if (open_bracket(p, PAIR) < 0)
+        return -1;
+    close_bracket(p, PAIR);
+    p->cur = end + 1;
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
+    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
+    if (!t || !a || !b)
+        return -1;
+    a->next = b;
+    t->u.seq.head = a;
+    t->u.seq.tail = b;
+    t->u.seq.n = 2;
+    *val = t;
+    return PAIR;
+}
+
 int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
 {
     const unsigned char *mar = p->cur;
@@ -363,6 +412,7 @@ again:
         [\r\n]+ { goto again; }
         "#" [^\r\n\x00]* { goto again; }
 
+        "(" [ \t\f]* "'" { tok = lex_pair(p, p->cur - 1, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }

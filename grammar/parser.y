@@ -57,6 +57,7 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token PLUS "'+'" MINUS "'-'"
 %token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
 %token TRUE "True" FALSE "False" NONE "None"
+%token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
 
 %%
 
@@ -79,6 +80,7 @@ value:
   | TRUE             { $$ = $1; }
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
+  | PAIR
   | tuple
   | list
   | dict
@@ -140,15 +142,13 @@ opt_comma:
 
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
 {
-    struct lit *n = arena_alloc(p->nodes, sizeof *n);
+    struct lit *n = arena_alloc_raw(p->nodes, sizeof *n);
     if (!n) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
         return NULL;
     }
-    n->kind = kind;
-    n->start = loc->start;
-    n->end = loc->end;
+    *n = (struct lit){.kind = kind, .start = loc->start, .end = loc->end};
     return n;
 }
 
@@ -237,10 +237,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    /* a pair is a '(' that the lexer read on: it is named as one, and
+     * never listed (a '(' is expected wherever a pair is) */
+    yysymbol_kind_t expected[MAX_EXPECTED + 1];
+    int n = 0, all = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED + 1);
+    for (int i = 0; i < all; i++)
+        if (expected[i] != YYSYMBOL_PAIR)
+            expected[n++] = expected[i];
+    if (n > MAX_EXPECTED)
+        n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
+    if (got == YYSYMBOL_PAIR)
+        got = YYSYMBOL_LPAREN;
     char msg[200];
     size_t len = 0;
     msg[0] = '\0';

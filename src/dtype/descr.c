@@ -7,12 +7,11 @@
 
 /* Extend the error path with a field name; returns the old length. The
  * path only serves messages: a long one is cut, never overflowed. */
-static size_t path_push(struct dtype_ctx *c, const char *name)
+static size_t path_push(struct dtype_ctx *c, const char *name, size_t n)
 {
     size_t old = strlen(c->path), at = old;
     if (old && at + 1 < sizeof c->path)
         c->path[at++] = '.';
-    size_t n = strlen(name);
     if (n > sizeof c->path - 1 - at)
         n = sizeof c->path - 1 - at;
     memcpy(c->path + at, name, n);
@@ -88,7 +87,7 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
             return set_error(c->err, NPYDT_E_NAME, name_lit->start, c->path,
                              "field names must be strings or (title, name) tuples");
         }
-        size_t saved = path_push(c, name);
+        size_t saved = path_push(c, name, name_len);
         const npydt_dtype *dt;
         npydt_status st = descr_from_lit(c, type_lit, &dt);
         if (st == NPYDT_OK && shape_lit)

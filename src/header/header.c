@@ -133,10 +133,17 @@ static npydt_status parse_preamble(const unsigned char *b, size_t len, const npy
     return NPYDT_OK;
 }
 
+/* Whether string literal k is key (lengths first: keys are few and short). */
+static bool key_is(const struct lit *k, const char *key, size_t len)
+{
+    return k->u.str.len == len && memcmp(k->u.str.s, key, len) == 0;
+}
+
 static const struct lit *dict_get(const struct lit *d, const char *key, const struct lit **keylit)
 {
+    size_t len = strlen(key);
     for (const struct lit *k = d->u.seq.head; k; k = k->next->next)
-        if (strcmp(k->u.str.s, key) == 0) {
+        if (key_is(k, key, len)) {
             *keylit = k;
             return k->next;
         }
@@ -154,7 +161,7 @@ static npydt_status check_dict(const struct lit *d, npydt_error *err)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "header keys must be strings");
         int which = -1;
         for (int i = 0; i < 3; i++)
-            if (strcmp(k->u.str.s, keys[i]) == 0)
+            if (key_is(k, keys[i], strlen(keys[i])))
                 which = i;
         if (which < 0)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "unexpected key '%.40s'",

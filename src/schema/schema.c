@@ -464,12 +464,6 @@ static size_t index_find(const struct name_index *ix, const char *name)
 static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
                      const struct seg *path, bool top, unsigned depth);
 
-static bool is_unsized_flexible(const npydt_dtype *dt)
-{
-    return dt->cls == NPYDT_SCALAR && dt->itemsize == 0 &&
-           (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V');
-}
-
 static bool is_datetime(char kind)
 {
     return kind == 'M' || kind == 'm';
@@ -632,7 +626,7 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
 {
     if (c->st != NPYDT_OK)
         return;
-    if (depth > CANCAST_MAX_DEPTH) {
+    if (depth > NPYDT_DEPTH_CEILING) {
         c->st = set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                           "dtype nested too deeply to check");
         return;
@@ -640,7 +634,7 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
     bool safe = c->flags & NPYDT_CHECK_SAFE_CAST;
     if (safe && s->cls == NPYDT_SCALAR && s->kind == 'O')
         return;   /* anything casts safely to an object */
-    if (safe && top && is_unsized_flexible(s)) {
+    if (safe && top && dtype_is_unsized_flexible(s)) {
         if (f->cls == NPYDT_SCALAR) {
             cmp_scalar(c, s, f, path, true);
         } else if (s->kind != 'V') {
