@@ -147,6 +147,26 @@ void arena_expect(struct arena *ar, size_t text_len)
         ar->first = want;
 }
 
+/* A parse's syntax tree takes up to about 12 bytes per text byte (np.save's
+ * headers of short names; fewer with long ones). It is freed at the end of
+ * each parse, and as one block rather than a doubling series: malloc hands
+ * the top of its heap back to the kernel when more than twice the largest
+ * block ever freed lies free there, so with small blocks every parse of a
+ * large header faulted its pages in again; a block never touched costs
+ * nothing. */
+#define ARENA_NODE_BYTES_PER_TEXT_BYTE 12u
+
+void arena_expect_nodes(struct arena *ar, size_t text_len)
+{
+    size_t want;
+    if (text_len <= ARENA_SMALL_TEXT ||
+        __builtin_mul_overflow(text_len, (size_t)ARENA_NODE_BYTES_PER_TEXT_BYTE, &want) ||
+        want > SIZE_MAX / 2)
+        return;
+    if (want > ar->first)
+        ar->first = want;
+}
+
 void *arena_alloc_chunk(struct arena *ar, size_t size)
 {
     size_t need = (size + 15u) & ~(size_t)15u;

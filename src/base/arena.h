@@ -37,6 +37,9 @@ struct arena {
 void arena_init(struct arena *ar, const npydt_allocator *alloc);
 /* Size the first chunk for a parse of text_len bytes (before any allocation). */
 void arena_expect(struct arena *ar, size_t text_len);
+/* The same for the scratch arena of a parse of text_len bytes, which holds
+ * its syntax tree. */
+void arena_expect_nodes(struct arena *ar, size_t text_len);
 void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
 
 /* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */

@@ -47,6 +47,7 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     arena_init(&ar, opts->allocator);
     arena_init(&scratch, opts->allocator);
     arena_expect(&ar, len);
+    arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &ar, &scratch, &opts->limits, err);
     const npydt_dtype *dt = NULL;
@@ -281,6 +282,7 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
     /* scratch holds what the result does not keep */
     struct arena scratch;
     arena_init(&scratch, h->arena.alloc);
+    arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &h->arena, &scratch, lim, err);
     npydt_status st = parse_header_dtype(h, &c, text, len);
