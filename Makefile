@@ -260,6 +260,9 @@ coverage:
 # per-round times go to $(O)/bench/results.tsv. Its files (a 1 GB sparse one
 # among them) live in $(O)/bench/tmp.XXXXXX, removed at the end, on failure
 # and on interrupt. BENCH_ARGS=--quick: a small trial run; --rounds N.
+# First, tests/bench/instructions.sh prints callgrind's instruction counts
+# of one parse per header family (load does not move them), the memory a
+# parse keeps per leaf and the page faults of a steady loop of parses.
 BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/literal/parser.o \
 	$(O)/bench/lib/literal/lexer.o
@@ -290,6 +293,7 @@ $(O)/bench/npydt_bench: tests/bench/bench.c include/npydt.h $(O)/bench/libnpydt.
 	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
 
 bench: $(O)/bench/npydt_bench $(O)/bench/npydt
+	$(Q)tests/bench/instructions.sh $(O)/bench/npydt_bench
 	$(Q)d=$$(mktemp -d "$(O)/bench/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/bench/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

@@ -31,15 +31,13 @@ static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const 
 
 static struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
 {
-    struct lit *v = arena_alloc(p->arena, sizeof *v);
+    struct lit *v = arena_alloc_raw(p->nodes, sizeof *v);
     if (!v) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
         return NULL;
     }
-    v->kind = kind;
-    v->start = start;
-    v->end = end;
+    *v = (struct lit){.kind = kind, .start = start, .end = end};
     return v;
 }
 
@@ -192,6 +190,63 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
     return v;
 }
 
+/* Whether byte c of a string body may be handed out as it is: printable
+ * ASCII other than a backslash and the quote q. Anything else (escapes,
+ * line breaks, latin-1 or UTF-8 bytes) goes through decode_string. */
+static inline bool plain_byte(unsigned char c, unsigned char q)
+{
+    return c >= 0x20 && c <= 0x7e && c != '\\' && c != q;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* The first byte of [s, lim) that is not plain_byte(., q), 16 bytes at a
+ * time: names are most of a large header's bytes. */
+static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
+                                       unsigned char q)
+{
+    const __m128i quote = _mm_set1_epi8((char)q), bslash = _mm_set1_epi8('\\'),
+                  del = _mm_set1_epi8(0x7f), space = _mm_set1_epi8(0x20);
+    for (; lim - s >= 16; s += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        /* signed: below ' ' holds for control bytes and every byte >= 0x80 */
+        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmplt_epi8(v, space)));
+        unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+        if (mask)
+            return s + __builtin_ctz(mask);
+    }
+    while (s < lim && plain_byte(*s, q))
+        s++;
+    return s;
+}
+#else
+/* The first byte of [s, lim) that is not plain_byte(., q). */
+static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
+                                       unsigned char q)
+{
+    while (s < lim && plain_byte(*s, q))
+        s++;
+    return s;
+}
+#endif
+
+/* A string literal whose body [b, e) is its value, as it is: it stays in
+ * the text, where its closing quote at e, which nothing reads again,
+ * becomes its NUL. start is where the literal begins (prefix or quote). */
+static struct lit *span_lit(struct lit_parser *p, enum lit_kind kind, size_t start,
+                            const unsigned char *b, const unsigned char *e)
+{
+    struct lit *v = new_lit(p, kind, start, (size_t)(e + 1 - p->text));
+    if (v) {
+        p->text[e - p->text] = '\0';
+        v->u.str.s = (char *)(p->text + (b - p->text));
+        v->u.str.len = (size_t)(e - b);
+    }
+    return v;
+}
+
 /* A string literal starting at the opening quote q (prefix letters were
  * already consumed). Handles '...', "...", '''...''' and """...""". */
 static int lex_string(struct lit_parser *p, const unsigned char *start, const unsigned char *q,
@@ -203,6 +258,17 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
     const unsigned char *b = q + (triple ? 3 : 1);
     const unsigned char *s = b;
     size_t off = (size_t)(start - p->text);
+    if (!triple) {
+        /* a body without escapes or non-ASCII bytes (every string np.save
+         * writes) is its own value: it stays in the text, where its
+         * closing quote, which nothing reads again, becomes its NUL */
+        s = skip_plain(b, lim, quote);
+        if (s < lim && *s == quote) {
+            p->cur = s + 1;
+            *val = span_lit(p, bytes ? LIT_BYTES : LIT_STR, off, b, s);
+            return !*val ? -1 : bytes ? BYTES : STRING;
+        }
+    }
     for (;;) {
         if (s >= lim)
             return lex_error(p, NPYDT_E_SYNTAX, off, "unterminated string");
@@ -267,6 +333,48 @@ static int close_bracket(struct lit_parser *p, int tok)
     return tok;
 }
 
+static const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
+{
+    while (s < lim && (*s == ' ' || *s == '\t' || *s == '\f'))
+        s++;
+    return s;
+}
+
+/* After "(" and spaces, at the quote q1: ('name', 'type') with plain
+ * single-quoted strings, the entry np.save writes for most fields, as one
+ * token instead of five, whose value is the tuple of two strings the
+ * grammar's tuple rule would build. It is valid wherever '(' may begin a
+ * value, so the parser accepts or refuses it where it would the '('. On
+ * anything else, the '(' alone. */
+static int lex_pair(struct lit_parser *p, const unsigned char *q1, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len;
+    const unsigned char *e1 = skip_plain(q1 + 1, lim, '\'');
+    const unsigned char *q2 = e1 < lim && *e1 == '\'' ? skip_hs(e1 + 1, lim) : lim;
+    q2 = q2 < lim && *q2 == ',' ? skip_hs(q2 + 1, lim) : lim;
+    const unsigned char *e2 = q2 < lim && *q2 == '\'' ? skip_plain(q2 + 1, lim, '\'') : lim;
+    const unsigned char *end = e2 < lim && *e2 == '\'' ? skip_hs(e2 + 1, lim) : lim;
+    if (end >= lim || *end != ')') {
+        p->cur = p->tok + 1;
+        return open_bracket(p, LPAREN);
+    }
+    if (open_bracket(p, PAIR) < 0)
+        return -1;
+    close_bracket(p, PAIR);
+    p->cur = end + 1;
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
+    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
+    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
+    if (!t || !a || !b)
+        return -1;
+    a->next = b;
+    t->u.seq.head = a;
+    t->u.seq.tail = b;
+    t->u.seq.n = 2;
+    *val = t;
+    return PAIR;
+}
+
 int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
 {
     const unsigned char *mar = p->cur;
@@ -300,6 +408,7 @@ again:
         [\r\n]+ { goto again; }
         "#" [^\r\n\x00]* { goto again; }
 
+        "(" [ \t\f]* "'" { tok = lex_pair(p, p->cur - 1, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }

@@ -33,6 +33,7 @@ struct lit_span { size_t start, end; };
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
 static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
+static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
 static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
 
@@ -56,6 +57,7 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token PLUS "'+'" MINUS "'-'"
 %token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
 %token TRUE "True" FALSE "False" NONE "None"
+%token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
 
 %%
 
@@ -78,6 +80,7 @@ value:
   | TRUE             { $$ = $1; }
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
+  | PAIR
   | tuple
   | list
   | dict
@@ -90,12 +93,13 @@ number:
 ;
 
 /* adjacent string literals, collected and joined once (joining pairwise
- * would copy the prefix again for every piece: quadratic) */
+ * would copy the prefix again for every piece: quadratic); a lone string,
+ * nearly every one, is its own value without a list around it */
 strings:
-    STRING           { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | BYTES            { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | strings STRING   { NEED($$ = append(p, $1, $2)); }
-  | strings BYTES    { NEED($$ = append(p, $1, $2)); }
+    STRING           { $$ = $1; }
+  | BYTES            { $$ = $1; }
+  | strings STRING   { NEED($$ = pieces(p, $1, $2)); }
+  | strings BYTES    { NEED($$ = pieces(p, $1, $2)); }
 ;
 
 tuple:
@@ -138,15 +142,13 @@ opt_comma:
 
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
 {
-    struct lit *n = arena_alloc(p->arena, sizeof *n);
+    struct lit *n = arena_alloc_raw(p->nodes, sizeof *n);
     if (!n) {
         if (p->status == NPYDT_OK)
             p->status = set_nomem(p->err);
         return NULL;
     }
-    n->kind = kind;
-    n->start = loc->start;
-    n->end = loc->end;
+    *n = (struct lit){.kind = kind, .start = loc->start, .end = loc->end};
     return n;
 }
 
@@ -163,14 +165,28 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     return seq;
 }
 
+/* The strings rule's value with s after it: parts is one string, or the
+ * list of two or more (a tuple node, which no string is). */
+static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s)
+{
+    if (parts->kind != LIT_TUPLE) {
+        struct lit_span loc = {parts->start, parts->end};
+        struct lit *first = parts;
+        if (!(parts = node(p, LIT_TUPLE, &loc)))
+            return NULL;
+        append(p, parts, first);
+    }
+    return append(p, parts, s);
+}
+
 /* Adjacent string literals concatenate, as in Python; str and bytes do not
- * mix. parts is the list the strings rule collected; the result is its
- * first literal, holding the whole text. */
+ * mix. parts is what the strings rule collected (see pieces); the result
+ * is its first literal, holding the whole text. */
 static struct lit *join(struct lit_parser *p, struct lit *parts)
 {
+    if (parts->kind != LIT_TUPLE)
+        return parts;
     struct lit *a = parts->u.seq.head;
-    if (parts->u.seq.n == 1)
-        return a;
     size_t len = 0;
     for (const struct lit *b = a; b; b = b->next) {
         if (b->kind != a->kind) {
@@ -221,10 +237,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+    /* a pair is a '(' that the lexer read on: it is named as one, and
+     * never listed (a '(' is expected wherever a pair is) */
+    yysymbol_kind_t expected[MAX_EXPECTED + 1];
+    int n = 0, all = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED + 1);
+    for (int i = 0; i < all; i++)
+        if (expected[i] != YYSYMBOL_PAIR)
+            expected[n++] = expected[i];
+    if (n > MAX_EXPECTED)
+        n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
+    if (got == YYSYMBOL_PAIR)
+        got = YYSYMBOL_LPAREN;
     char msg[200];
     size_t len = 0;
     msg[0] = '\0';

@@ -87,16 +87,31 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */
 
-/* Caller-supplied allocator; NULL in the options means libc (blocks of
- * 4 MiB and more, which only large headers need, are then mapped from the
- * kernel directly, with huge pages asked for). Sizes are passed back to
- * realloc and free so arena allocators need no headers. */
+/* Caller-supplied allocator; NULL in the options means libc's malloc.
+ * Sizes are passed back to realloc and free so arena allocators need no
+ * headers. */
 typedef struct npydt_allocator {
     void *(*malloc)(void *ctx, size_t size);
     void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
     void (*free)(void *ctx, void *ptr, size_t size);
     void *ctx;
 } npydt_allocator;
+
+/* An allocator that maps blocks of 4 MiB and more (only headers of
+ * hundreds of thousands of fields need them) from the kernel directly,
+ * with huge pages asked for, and takes smaller ones from malloc: malloc
+ * hands such blocks back to the kernel on free, so each parse of a very
+ * large header would fault every page in again. Immutable; share it. */
+NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
+
+/* Set *alc up as an allocator over the caller's buffer buf[0..size): every
+ * block of the parses given it comes out of buf (NPYDT_E_NOMEM when buf is
+ * full), and nothing calls malloc. For services that parse many headers:
+ * buf's pages stay faulted in from one parse to the next. The state lives
+ * in buf (alc->ctx): one pool per thread, and buf must outlive every
+ * result allocated from it. Returns 1, or 0 when buf is NULL or too small
+ * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
+NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
 /* Input bounds. Every default is documented in README.md ("Limits"). */
 typedef struct npydt_limits {

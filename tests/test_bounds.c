@@ -421,10 +421,10 @@ MEMORY_TEST(shape_tuples)
 MEMORY_TEST(comments)
 MEMORY_TEST(many_empty_tuples)
 
-/* Without a caller's allocator, blocks of 4 MiB and more are mapped
- * directly (and grown by remapping): a header whose field stack, leaf table
- * and name table pass that size parses to the same result. */
-static void test_bounds_header_past_4_mib_of_tables_with_the_default_allocator(void **state)
+/* A header whose leaf table and name table pass 4 MiB parses to the same
+ * result with malloc and with the huge-page allocator, which maps blocks
+ * of 4 MiB and more directly (and grows them by remapping). */
+static void test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages(void **state)
 {
     (void)state;
     enum { N = 300000 };   /* 12 MB of fields, 17 MB of leaves, 4 MB of hash slots */
@@ -441,25 +441,30 @@ static void test_bounds_header_past_4_mib_of_tables_with_the_default_allocator(v
     uint32_t hlen = (uint32_t)(t.len - start);
     for (int k = 0; k < 4; k++)
         t.s[8 + k] = (char)((hlen >> (8 * k)) & 0xff);
-    npydt_options opts;
-    npydt_options_init(&opts);
-    opts.limits.max_header_bytes = (size_t)64 << 20;
-    npydt_header *h;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_OK);
-    const npydt_dtype *dt = npydt_header_dtype(h);
-    assert_int_equal(npydt_dtype_nfields(dt), N);
-    assert_string_equal(npydt_dtype_field_name(dt, N - 1), "f299999");
-    assert_int_equal(npydt_dtype_field_offset(dt, N - 1), 8 * (N - 1));
-    size_t nleaves;
-    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
-    assert_int_equal(nleaves, N);
-    assert_string_equal(leaves[N / 2].path, "f150000");
-    npydt_header_free(h);
-    /* a repeated name among them is still found */
-    memcpy(strstr(t.s + start, "'f299999'"), "'f000007'", 9);   /* the text has no NUL */
-    assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_E_NAME);
-    assert_string_equal(err.message, "field name 'f000007' already used as a name or title");
+    for (int huge = 0; huge < 2; huge++) {
+        npydt_options opts;
+        npydt_options_init(&opts);
+        opts.limits.max_header_bytes = (size_t)64 << 20;
+        opts.allocator = huge ? npydt_huge_page_allocator() : NULL;
+        npydt_header *h;
+        npydt_error err;
+        assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_OK);
+        const npydt_dtype *dt = npydt_header_dtype(h);
+        assert_int_equal(npydt_dtype_nfields(dt), N);
+        assert_string_equal(npydt_dtype_field_name(dt, N - 1), "f299999");
+        assert_int_equal(npydt_dtype_field_offset(dt, N - 1), 8 * (N - 1));
+        size_t nleaves;
+        const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+        assert_int_equal(nleaves, N);
+        assert_string_equal(leaves[N / 2].path, "f150000");
+        npydt_header_free(h);
+        /* a repeated name among them is still found */
+        char *last = strstr(t.s + start, "'f299999'");   /* the text has no NUL */
+        memcpy(last, "'f000007'", 9);
+        assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_E_NAME);
+        assert_string_equal(err.message, "field name 'f000007' already used as a name or title");
+        memcpy(last, "'f299999'", 9);
+    }
     free(t.s);
 }
 
@@ -549,7 +554,7 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_memory_per_byte_shape_tuples),
     cmocka_unit_test(test_bounds_memory_per_byte_comments),
     cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
-    cmocka_unit_test(test_bounds_header_past_4_mib_of_tables_with_the_default_allocator),
+    cmocka_unit_test(test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages),
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_is_limit_error),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
     cmocka_unit_test(test_bounds_paths_below_empty_names_are_counted_without_dots),

@@ -178,6 +178,59 @@ static void test_literal_syntax_errors_name_what_was_expected(void **state)
     assert_string_equal(err.message, "expected '}' or ',', found ':'");
 }
 
+/* ('name', 'type') as np.save writes it is read in one step; an error at
+ * such an entry is reported as one at its '(' would be, and the entry
+ * means what any spacing of it means. */
+static void test_literal_name_type_pairs_err_at_their_paren(void **state)
+{
+    (void)state;
+    static const struct { const char *text; size_t offset; const char *message; } cases[] = {
+        {"{'descr': [('a', '<f8') ('b', '<i4')], 'fortran_order': False, 'shape': ()}", 24,
+         "unexpected '('"},
+        {"{'descr' ('a', '<f8'), 'fortran_order': False, 'shape': ()}", 9, "unexpected '('"},
+        {"{'descr': [( 'a' ,'<f8')) ], 'fortran_order': False, 'shape': ()}", 24,
+         "expected ']' or ',', found ')'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npydt_header *h;
+        npydt_error err;
+        assert_int_equal(parse_header(cases[i].text, 1, NULL, &h, &err), NPYDT_E_SYNTAX);
+        assert_int_equal(err.offset, cases[i].offset);
+        assert_string_equal(err.message, cases[i].message);
+    }
+    static const char *const spaced[] = {
+        "[('a', '<f8'), ('b', '>i4')]", "[( 'a' ,\t'<f8' ), ('b',\f'>i4')]",
+        "[('a', '<f8' ), ('b', '>i4',)]", "[('a', '<' 'f8'), ('b', '>i4')]",
+        "[('a', u'<f8'), (\"b\", '>i4')]",
+    };
+    npydt_dtype *want = test_parse_literal(spaced[0]);
+    for (size_t i = 1; i < sizeof spaced / sizeof spaced[0]; i++) {
+        npydt_dtype *dt = test_parse_literal(spaced[i]);
+        if (!npydt_dtype_equal(dt, want))
+            fail_msg("%s reads otherwise than %s", spaced[i], spaced[0]);
+        npydt_dtype_free(dt);
+    }
+    npydt_dtype_free(want);
+}
+
+/* A pair opens a bracket like the '(' it starts with: the depth limit
+ * stops it at that '('. */
+static void test_literal_name_type_pair_counts_toward_the_depth_limit(void **state)
+{
+    (void)state;
+    npydt_options opts;
+    npydt_options_init(&opts);
+    const char *text = "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': ()}";
+    npydt_header *h;
+    npydt_error err;
+    opts.limits.max_depth = 3;
+    assert_int_equal(parse_header(text, 1, &opts, &h, &err), NPYDT_OK);
+    npydt_header_free(h);
+    opts.limits.max_depth = 2;
+    assert_int_equal(parse_header(text, 1, &opts, &h, &err), NPYDT_E_LIMIT);
+    assert_int_equal(err.offset, 11);
+}
+
 static void test_literal_truncated_hex_escapes_name_their_letter(void **state)
 {
     (void)state;
@@ -262,6 +315,8 @@ static void test_literal_header_length_limit_is_checked_before_reading(void **st
 
 TEST_LIST("literal",
     cmocka_unit_test(test_literal_escapes_decode),
+    cmocka_unit_test(test_literal_name_type_pairs_err_at_their_paren),
+    cmocka_unit_test(test_literal_name_type_pair_counts_toward_the_depth_limit),
     cmocka_unit_test(test_literal_adjacent_strings_concatenate),
     cmocka_unit_test(test_literal_raw_and_unicode_prefixes),
     cmocka_unit_test(test_literal_carriage_returns_in_triple_quoted_strings_become_newlines),

@@ -6,59 +6,85 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Without a caller's allocator, blocks this large come straight from the
- * kernel with huge pages asked for: a large header's tables are written
- * once and freed whole, and malloc hands such sizes back to the kernel on
- * free, so every parse paid a 4 KiB page fault per 4 KiB it wrote (a third
- * of the time of a 16 MB header). Not below 4 MiB: malloc, once its
- * mmap threshold has risen, keeps smaller blocks for the next parse, where
- * a fresh huge page costs 2 MiB of zeroing (1 MiB made a 20,000-field
- * header's parse take 1.4 times as long in make bench). Sanitizer builds
- * keep malloc, which they watch. */
-#if defined(__SANITIZE_ADDRESS__)
-#define NPYDT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)   /* clang's spelling */
-#define NPYDT_ASAN 1
-#endif
-#endif
-#if defined(MAP_ANONYMOUS) && !defined(NPYDT_ASAN)
+/* npydt_huge_page_allocator maps blocks this large from the kernel with
+ * huge pages asked for: a large header's tables are written once and
+ * freed whole, and malloc hands such sizes back to the kernel on free, so
+ * every parse paid a 4 KiB page fault per 4 KiB it wrote. Not below 4 MiB:
+ * malloc, once its mmap threshold has risen, keeps smaller blocks for the
+ * next parse, where a fresh huge page costs 2 MiB of zeroing. */
 #define BIG_BLOCK ((size_t)4 << 20)
-#else
-#define BIG_BLOCK SIZE_MAX
-#endif
 
+#if defined(MAP_ANONYMOUS)
 /* Whole huge pages (2 MiB on x86-64), so that none is left to small ones. */
 static size_t big_size(size_t size)
 {
     size_t huge = (size_t)2 << 20;
     return size <= SIZE_MAX - huge ? (size + huge - 1) & ~(huge - 1) : size;
 }
+#endif
 
-static void *big_alloc(size_t size)
+static void *huge_malloc(void *ctx, size_t size)
 {
+    (void)ctx;
 #if defined(MAP_ANONYMOUS)
-    size = big_size(size);
-    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
+    if (size >= BIG_BLOCK) {
+        size = big_size(size);
+        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return NULL;
 #ifdef MADV_HUGEPAGE
-    madvise(p, size, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
+        madvise(p, size, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
 #endif
-    return p;
-#else
-    (void)size;
-    return NULL;
+        return p;
+    }
 #endif
+    return malloc(size);
+}
+
+static void huge_free(void *ctx, void *p, size_t size)
+{
+    (void)ctx;
+#if defined(MAP_ANONYMOUS)
+    if (size >= BIG_BLOCK) {
+        munmap(p, big_size(size));
+        return;
+    }
+#endif
+    free(p);
+}
+
+static void *huge_realloc(void *ctx, void *p, size_t old_size, size_t new_size)
+{
+    if (!p)
+        return huge_malloc(ctx, new_size);
+    if (old_size < BIG_BLOCK && new_size < BIG_BLOCK)
+        return realloc(p, new_size);
+#if defined(MREMAP_MAYMOVE)
+    if (old_size >= BIG_BLOCK && new_size >= BIG_BLOCK) {   /* moves pages, copies nothing */
+        void *q = mremap(p, big_size(old_size), big_size(new_size), MREMAP_MAYMOVE);
+        return q == MAP_FAILED ? NULL : q;
+    }
+#endif
+    void *q = huge_malloc(ctx, new_size);
+    if (!q)
+        return NULL;
+    memcpy(q, p, old_size < new_size ? old_size : new_size);
+    huge_free(ctx, p, old_size);
+    return q;
+}
+
+static const npydt_allocator huge_page_allocator = {huge_malloc, huge_realloc, huge_free, NULL};
+
+const npydt_allocator *npydt_huge_page_allocator(void)
+{
+    return &huge_page_allocator;
 }
 
 void *alloc_bytes(const npydt_allocator *a, size_t size)
 {
     if (size == 0)
         size = 1;
-    if (a)
-        return a->malloc(a->ctx, size);
-    return size >= BIG_BLOCK ? big_alloc(size) : malloc(size);
+    return a ? a->malloc(a->ctx, size) : malloc(size);
 }
 
 void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size)
@@ -67,22 +93,7 @@ void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t n
         old_size = 1;
     if (new_size == 0)
         new_size = 1;
-    if (a)
-        return a->realloc(a->ctx, p, old_size, new_size);
-    if (!p || (old_size < BIG_BLOCK && new_size < BIG_BLOCK))
-        return p ? realloc(p, new_size) : alloc_bytes(NULL, new_size);
-#if defined(MREMAP_MAYMOVE)
-    if (old_size >= BIG_BLOCK && new_size >= BIG_BLOCK) {   /* moves pages, copies nothing */
-        void *q = mremap(p, big_size(old_size), big_size(new_size), MREMAP_MAYMOVE);
-        return q == MAP_FAILED ? NULL : q;
-    }
-#endif
-    void *q = alloc_bytes(NULL, new_size);
-    if (!q)
-        return NULL;
-    memcpy(q, p, old_size < new_size ? old_size : new_size);
-    free_bytes(NULL, p, old_size);
-    return q;
+    return a ? a->realloc(a->ctx, p, old_size, new_size) : realloc(p, new_size);
 }
 
 void free_bytes(const npydt_allocator *a, void *p, size_t size)
@@ -93,10 +104,6 @@ void free_bytes(const npydt_allocator *a, void *p, size_t size)
         size = 1;   /* what alloc_bytes asked for */
     if (a)
         a->free(a->ctx, p, size);
-#if defined(MAP_ANONYMOUS)
-    else if (size >= BIG_BLOCK)
-        munmap(p, big_size(size));
-#endif
     else
         free(p);
 }
@@ -140,11 +147,49 @@ void arena_expect(struct arena *ar, size_t text_len)
         ar->first = want;
 }
 
+/* A parse's syntax tree takes up to about 12 bytes per text byte (np.save's
+ * headers of short names; fewer with long ones). It is freed at the end of
+ * each parse, and as one block rather than a doubling series: malloc hands
+ * the top of its heap back to the kernel when more than twice the largest
+ * block ever freed lies free there, so with small blocks every parse of a
+ * large header faulted its pages in again; a block never touched costs
+ * nothing. */
+#define ARENA_NODE_BYTES_PER_TEXT_BYTE 12u
+
+void arena_expect_nodes(struct arena *ar, size_t text_len)
+{
+    size_t want;
+    if (text_len <= ARENA_SMALL_TEXT ||
+        __builtin_mul_overflow(text_len, (size_t)ARENA_NODE_BYTES_PER_TEXT_BYTE, &want) ||
+        want > SIZE_MAX / 2)
+        return;
+    if (want > ar->first)
+        ar->first = want;
+}
+
 void *arena_alloc_chunk(struct arena *ar, size_t size)
 {
     size_t need = (size + 15u) & ~(size_t)15u;
     if (need < size)
         return NULL;
+    if (ar->head && need > ar->size / 2) {
+        /* a block as large as half the head chunk (a leaf table, a long
+         * field list, the header text) gets a chunk of its own behind the
+         * head, which keeps its room for the small blocks: a new head of
+         * twice the size would leave the old one's rest unused and its own
+         * mostly empty */
+        if (need > SIZE_MAX - sizeof(struct arena_chunk))
+            return NULL;
+        size_t bytes = sizeof(struct arena_chunk) + need;
+        struct arena_chunk *ch = alloc_bytes(ar->alloc, bytes);
+        if (!ch)
+            return NULL;
+        ch->next = ar->head->next;
+        ch->size = bytes;
+        ar->head->next = ch;
+        ar->total += bytes;
+        return ch->data;
+    }
     if (!ar->head || ar->cap - ar->used < need) {
         size_t cap = ar->head ? ar->size * 2 : ar->first;
         if (cap < need)
@@ -167,42 +212,6 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
     void *p = ar->base + ar->used;
     ar->used += need;
     return p;
-}
-
-void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size)
-{
-    if (size > SIZE_MAX - sizeof(struct arena_chunk))
-        return NULL;
-    size_t bytes = sizeof(struct arena_chunk) + size;
-    struct arena_chunk *ch =
-        b->chunk ? realloc_bytes(ar->alloc, b->chunk, b->chunk->size, bytes)
-                 : alloc_bytes(ar->alloc, bytes);
-    if (!ch)
-        return NULL;
-    ch->size = bytes;
-    b->chunk = ch;
-    b->size = size;
-    return ch->data;
-}
-
-void arena_block_adopt(struct arena *ar, struct arena_block *b)
-{
-    struct arena_chunk *ch = b->chunk;
-    if (!ch)
-        return;
-    ch->next = ar->adopted;
-    ar->adopted = ch;
-    ar->total += ch->size;
-    b->chunk = NULL;
-    b->size = 0;
-}
-
-void arena_block_free(struct arena *ar, struct arena_block *b)
-{
-    if (b->chunk)
-        free_bytes(ar->alloc, b->chunk, b->chunk->size);
-    b->chunk = NULL;
-    b->size = 0;
 }
 
 void *arena_alloc_array(struct arena *ar, size_t n, size_t size)
@@ -233,7 +242,6 @@ static void free_chunks(const npydt_allocator *alloc, struct arena_chunk *ch)
 void arena_release(struct arena *ar)
 {
     free_chunks(ar->alloc, ar->head);
-    free_chunks(ar->alloc, ar->adopted);
-    ar->head = ar->adopted = NULL;
+    ar->head = NULL;
     ar->base = NULL;
 }

@@ -26,7 +26,6 @@ struct arena_chunk;
 struct arena {
     const npydt_allocator *alloc;
     struct arena_chunk *head;
-    struct arena_chunk *adopted; /* blocks taken over by arena_block_adopt */
     unsigned char *base;     /* head's data, or NULL */
     size_t first;            /* usable bytes of the first chunk */
     size_t used;     /* bytes used from the bottom of head */
@@ -38,6 +37,9 @@ struct arena {
 void arena_init(struct arena *ar, const npydt_allocator *alloc);
 /* Size the first chunk for a parse of text_len bytes (before any allocation). */
 void arena_expect(struct arena *ar, size_t text_len);
+/* The same for the scratch arena of a parse of text_len bytes, which holds
+ * its syntax tree. */
+void arena_expect_nodes(struct arena *ar, size_t text_len);
 void *arena_alloc_chunk(struct arena *ar, size_t size);      /* arena_alloc_raw's slow path */
 
 /* Not zeroed, 16-aligned. Inline: a parse makes one or more per field. */
@@ -110,17 +112,6 @@ static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
     return d;
 }
 
-/* A growable array outside the arena (a stack of entries being read)
- * that the arena can take over whole instead of copying it. */
-struct arena_block {
-    struct arena_chunk *chunk;   /* NULL until the first growth */
-    size_t size;                 /* usable bytes */
-};
-/* Grow b to at least `size` usable bytes, keeping its contents; its data. */
-void *arena_block_grow(struct arena *ar, struct arena_block *b, size_t size);
-/* Hand b's memory to ar (freed by arena_release); b is empty again. */
-void arena_block_adopt(struct arena *ar, struct arena_block *b);
-void arena_block_free(struct arena *ar, struct arena_block *b);
 void arena_release(struct arena *ar);
 
 #endif

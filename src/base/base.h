@@ -46,7 +46,9 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* ---- options and files ----------------------------------------------------- */
 
-/* Ceiling on limits.max_depth: descriptor conversion recurses once per level. */
+/* Ceiling on limits.max_depth, and the deepest nesting any walk over a
+ * dtype follows (descriptor conversion, byteswap plans, casts and schema
+ * checks recurse once per level). */
 #define NPYDT_DEPTH_CEILING 4096u
 
 /* opts, or the defaults written into *defaults when opts is NULL. */

@@ -172,9 +172,7 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
 {
     /* NumPy's unsized types: size 0 and no fields, which a subarray of
      * size 0 such as ('<i4', (0,)) is too */
-    if ((base->cls == NPYDT_SCALAR && base->itemsize == 0 &&
-         (base->kind == 'S' || base->kind == 'U' || base->kind == 'V')) ||
-        (base->cls == NPYDT_SUBARRAY && base->itemsize == 0)) {
+    if (dtype_is_unsized_flexible(base) || (base->cls == NPYDT_SUBARRAY && base->itemsize == 0)) {
         /* ('S', 5) sets the size of an unsized type */
         if (!lit_is_int(v) || v->u.num.neg || v->u.num.big || v->u.num.mag > NPYDT_MAX_ITEMSIZE)
             return set_error(c->err, NPYDT_E_VALUE, off, c->path,

@@ -50,6 +50,14 @@ struct npydt_dtype {
     struct dtype_totals totals;
 };
 
+/* NumPy's unsized flexible types: 'S0', 'U0' and 'V0' (np.dtype('S') and
+ * the like), which a size given later completes. */
+static inline bool dtype_is_unsized_flexible(const npydt_dtype *dt)
+{
+    return dt->cls == NPYDT_SCALAR && dt->itemsize == 0 &&
+           (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V');
+}
+
 /* Owner of a parse result's arena and its derived tables. */
 struct dtype_root {
     struct arena arena;

@@ -360,7 +360,7 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
     /* the repeat prefix is a Python literal: "3", "(2,3)", "()" */
     struct lit *rep;
     npydt_error tmp;
-    st = lit_parse_text(c->arena, it->rep, it->rep_len, 3, c->limits, &tmp, &rep);
+    st = lit_parse_text(c->arena, c->scratch, it->rep, it->rep_len, 3, c->limits, &tmp, &rep);
     if (st == NPYDT_E_NOMEM)
         return set_nomem(c->err);
     if (st != NPYDT_OK)

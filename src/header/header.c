@@ -1,5 +1,5 @@
 /* The file front end: preamble, header dict, shape and data size. */
-#include "header/header_fast.h"
+#include "dtype/dtype.h"
 
 #include <errno.h>
 #include <string.h>
@@ -47,6 +47,7 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     arena_init(&ar, opts->allocator);
     arena_init(&scratch, opts->allocator);
     arena_expect(&ar, len);
+    arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &ar, &scratch, &opts->limits, err);
     const npydt_dtype *dt = NULL;
@@ -59,7 +60,7 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
         st = typestr_parse(&c, text, len, 0, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text(&ar, text, len, 3, &opts->limits, err, &v);
+        st = lit_parse_text(&ar, &scratch, text, len, 3, &opts->limits, err, &v);
         if (st == NPYDT_OK)
             st = descr_from_lit(&c, v, &dt);
     }
@@ -231,12 +232,13 @@ static npydt_status finish_sizes(struct npydt_header *h, npydt_error *err)
     return NPYDT_OK;
 }
 
-/* The general path: the whole literal grammar, then its meaning. */
+/* The literal grammar, then the meaning of the dict it read. */
 static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ctx *c,
                                          const char *text, size_t len, const npydt_dtype **dt)
 {
     struct lit *d;
-    npydt_status st = lit_parse_text(&h->arena, text, len, h->major, c->limits, c->err, &d);
+    npydt_status st = lit_parse_text(&h->arena, c->scratch, text, len, h->major, c->limits,
+                                     c->err, &d);
     if (st != NPYDT_OK)
         return st;
     if ((st = check_dict(d, c->err)) != NPYDT_OK)
@@ -256,16 +258,7 @@ static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx 
                                        const char *text, size_t len)
 {
     const npydt_dtype *dt;
-    /* what np.save writes is read directly; anything else, and every
-     * error, goes through the grammar */
-    npydt_status st = header_fast(c, text, len, &h->fortran_order, &h->shape, &h->ndim, &dt);
-    if (st == NPYDT_E_NOMEM)
-        return st;
-    if (st != NPYDT_OK) {
-        c->nfields = 0;
-        c->path[0] = '\0';
-        st = parse_header_literal(h, c, text, len, &dt);
-    }
+    npydt_status st = parse_header_literal(h, c, text, len, &dt);
     if (st != NPYDT_OK)
         return st;
     npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
@@ -284,6 +277,7 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
     /* scratch holds what the result does not keep */
     struct arena scratch;
     arena_init(&scratch, h->arena.alloc);
+    arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &h->arena, &scratch, lim, err);
     npydt_status st = parse_header_dtype(h, &c, text, len);

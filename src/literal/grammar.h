@@ -7,12 +7,14 @@
 
 /* Parser input and state; everything a parse touches lives here. */
 struct lit_parser {
-    const unsigned char *text;   /* NUL-terminated copy of the header text */
+    unsigned char *text;         /* NUL-terminated copy of the header text; the
+                                  * strings handed out as spans end in it */
     size_t len;
     bool utf8;                   /* text is UTF-8 (3.0), else latin-1 (1.0, 2.0) */
     bool long_suffix;            /* drop Python 2 'L' after an integer (1.0, 2.0) */
     const npydt_limits *limits;
-    struct arena *arena;
+    struct arena *arena;         /* strings: the result keeps them */
+    struct arena *nodes;         /* the syntax tree and the parser's stack */
     npydt_error *err;
     npydt_status status;         /* first error wins */
     struct lit *result;

@@ -31,22 +31,30 @@ static size_t check_indent(const unsigned char *t, size_t len, size_t *bad)
     }
 }
 
-npydt_status lit_parse_text(struct arena *ar, const char *text, size_t len, int major,
-                            const npydt_limits *limits, npydt_error *err, struct lit **out)
+npydt_status lit_parse_text(struct arena *ar, struct arena *nodes, const char *text, size_t len,
+                            int major, const npydt_limits *limits, npydt_error *err,
+                            struct lit **out)
 {
-    return lit_parse_text_as(ar, text, len, major >= 3, major < 3, limits, err, out);
+    return lit_parse_text_as(ar, nodes, text, len, major >= 3, major < 3, limits, err, out);
 }
 
-npydt_status lit_parse_text_as(struct arena *ar, const char *text, size_t len, bool utf8,
-                               bool long_suffix, const npydt_limits *limits, npydt_error *err,
-                               struct lit **out)
+npydt_status lit_parse_text_as(struct arena *ar, struct arena *nodes, const char *text,
+                               size_t len, bool utf8, bool long_suffix,
+                               const npydt_limits *limits, npydt_error *err, struct lit **out)
 {
     const unsigned char *t = (const unsigned char *)text;
     *out = NULL;
+    const unsigned char *nul = memchr(t, 0, len);
+    size_t clean = nul ? (size_t)(nul - t) : len;   /* bytes before the first NUL */
     for (size_t i = 0; i < len;) {
+        if (!utf8) {   /* latin-1: any byte but NUL */
+            if (clean < len)
+                return set_error(err, NPYDT_E_ENCODING, clean, NULL, "NUL byte in header");
+            break;
+        }
         if (t[i] == 0)
             return set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in header");
-        if (utf8 && t[i] >= 0x80) {
+        if (t[i] >= 0x80) {
             uint32_t cp;
             size_t k = utf8_decode(t + i, len - i, &cp);
             if (k == 0)
@@ -65,7 +73,7 @@ npydt_status lit_parse_text_as(struct arena *ar, const char *text, size_t len, b
         return set_nomem(err);
     struct lit_parser p = {
         .text = copy, .len = len, .utf8 = utf8, .long_suffix = long_suffix,
-        .limits = limits, .arena = ar,
+        .limits = limits, .arena = ar, .nodes = nodes ? nodes : ar,
         .err = err, .status = NPYDT_OK, .cur = copy,
     };
     npydt_status st = lit_parse(&p);

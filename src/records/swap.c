@@ -298,7 +298,7 @@ static npydt_status add_scalar(struct builder *b, uint64_t off, char kind, char 
 /* The same positions as the leaf table, for a node that is not a root. */
 static npydt_status walk(struct builder *b, const npydt_dtype *dt, uint64_t off, uint32_t nreps)
 {
-    if (++b->depth > 4096 || nreps >= MAX_REPS)
+    if (++b->depth > NPYDT_DEPTH_CEILING || nreps >= MAX_REPS)
         return set_error(b->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "dtype nested too deeply");
     npydt_status st = NPYDT_OK;
@@ -629,7 +629,7 @@ npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void 
 static npydt_status copy_node(struct arena *ar, const npydt_dtype *src, npydt_order to,
                               uint32_t depth, const npydt_dtype **out, npydt_error *err)
 {
-    if (depth > 4096)
+    if (depth > NPYDT_DEPTH_CEILING)
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL, "dtype nested too deeply");
     npydt_dtype *dt = arena_alloc(ar, sizeof *dt);
     if (!dt)

@@ -226,21 +226,15 @@ bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool saf
     return safe && from->cls == NPYDT_SCALAR && from->kind != 'V' && from->kind != 'O';
 }
 
-static bool is_unsized_flexible(const npydt_dtype *dt)
-{
-    return dt->cls == NPYDT_SCALAR && dt->itemsize == 0 &&
-           (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V');
-}
-
 bool cancast_node(const npydt_dtype *from, const npydt_dtype *to, bool top, unsigned depth)
 {
-    if (depth > CANCAST_MAX_DEPTH)
+    if (depth > NPYDT_DEPTH_CEILING)
         return false;
     if (to->cls == NPYDT_SCALAR && to->kind == 'O')
         return true;
     if (from->cls == NPYDT_SCALAR && from->kind == 'O')
         return false;
-    if (top && is_unsized_flexible(to)) {
+    if (top && dtype_is_unsized_flexible(to)) {
         if (to->kind == 'V')
             return true;
         return from->cls == NPYDT_SCALAR && cancast_scalar(from, to, true);

@@ -31,7 +31,4 @@ const npydt_dtype *cancast_flat_base(const npydt_dtype *dt);
  * and what is left of `from` may go into an object element whole. */
 bool cancast_shapes_fit(const npydt_dtype *from, const npydt_dtype *to, bool safe);
 
-/* Deepest nesting cancast_node and the schema checker follow. */
-#define CANCAST_MAX_DEPTH 4096u
-
 #endif

@@ -168,7 +168,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
         st = typestr_parse(&c, t, n, b, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text_as(ar, t, n, true, true, lim, err, &v);
+        st = lit_parse_text_as(ar, NULL, t, n, true, true, lim, err, &v);
         if (st == NPYDT_OK)
             st = v->kind == LIT_DICT ? parse_dict_spec(s, &c, v, &dt) : descr_from_lit(&c, v, &dt);
         if (st != NPYDT_OK && err && err->offset != NPYDT_NO_OFFSET)
@@ -475,12 +475,6 @@ static size_t index_find(const struct name_index *ix, const char *name, size_t l
 static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
                      const struct seg *path, bool top, unsigned depth);
 
-static bool is_unsized_flexible(const npydt_dtype *dt)
-{
-    return dt->cls == NPYDT_SCALAR && dt->itemsize == 0 &&
-           (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V');
-}
-
 static bool is_datetime(char kind)
 {
     return kind == 'M' || kind == 'm';
@@ -649,7 +643,7 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
 {
     if (c->st != NPYDT_OK)
         return;
-    if (depth > CANCAST_MAX_DEPTH) {
+    if (depth > NPYDT_DEPTH_CEILING) {
         c->st = set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                           "dtype nested too deeply to check");
         return;
@@ -657,7 +651,7 @@ static void cmp_node(struct chk *c, const npydt_dtype *s, const npydt_dtype *f,
     bool safe = c->flags & NPYDT_CHECK_SAFE_CAST;
     if (safe && s->cls == NPYDT_SCALAR && s->kind == 'O')
         return;   /* anything casts safely to an object */
-    if (safe && top && is_unsized_flexible(s)) {
+    if (safe && top && dtype_is_unsized_flexible(s)) {
         if (f->cls == NPYDT_SCALAR) {
             cmp_scalar(c, s, f, path, true);
         } else if (s->kind != 'V') {

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -1164,11 +1165,167 @@ static void write_raw(const char *path)
     fclose(f);
 }
 
+static void usage(void);
+
+/* ---- --parse-loop: instructions, memory and page faults of one family ------------------- */
+
+/* The least any reader of a one-line header can do, without validating:
+ * find 'descr' and 'shape' and read the integers of the shape. text is
+ * NUL-terminated. */
+static __attribute__((noinline)) uint64_t floor_scan(const char *text)
+{
+    const char *d = strstr(text, "'descr'"), *s = strstr(text, "'shape'");
+    if (!d || !s || !(s = strchr(s, '(')))
+        die("floor scan: no descr or shape");
+    uint64_t count = 1;
+    for (s++; *s && *s != ')';) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end == s)
+            break;
+        count *= v;
+        s = end + strspn(end, ", ");
+    }
+    return count + (uint64_t)(d - text);
+}
+
+static __attribute__((noinline)) void floor_loop(const char *text, long iters)
+{
+    for (long i = 0; i < iters; i++)
+        sink += floor_scan(text);
+}
+
+static __attribute__((noinline)) void parse_loop(const unsigned char *buf, size_t len,
+                                                 const npydt_options *o, long iters)
+{
+    struct parse_ctx c = {buf, len, o};
+    for (long i = 0; i < iters; i++)
+        op_parse(&c);
+}
+
+static long minor_faults(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
+/* Minor page faults of `iters` parses after three: a steady loop (apart
+ * from parse_loop, so that callgrind counts only that). */
+static __attribute__((noinline)) long steady_faults(const unsigned char *buf, size_t len,
+                                                    const npydt_options *o, long iters)
+{
+    struct parse_ctx c = {buf, len, o};
+    for (int i = 0; i < 3; i++)
+        op_parse(&c);
+    long f0 = minor_faults();
+    for (long i = 0; i < iters; i++)
+        op_parse(&c);
+    return minor_faults() - f0;
+}
+
+/* Bytes a parse holds: live and at most, through the caller's allocator. */
+struct counting {
+    size_t live, peak;
+};
+
+static void *count_malloc(void *ctx, size_t size)
+{
+    struct counting *c = ctx;
+    void *p = malloc(size);
+    if (p && (c->live += size) > c->peak)
+        c->peak = c->live;
+    return p;
+}
+
+static void *count_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    struct counting *c = ctx;
+    void *p = realloc(ptr, new_size);
+    if (p) {
+        c->live = c->live - old_size + new_size;
+        if (c->live > c->peak)
+            c->peak = c->live;
+    }
+    return p;
+}
+
+static void count_free(void *ctx, void *ptr, size_t size)
+{
+    struct counting *c = ctx;
+    free(ptr);
+    c->live -= size;
+}
+
+/* npydt_bench --parse-loop FAMILY ITERS [floor]: parse (or floor-scan)
+ * family FAMILY's header ITERS times in parse_loop (floor_loop), for
+ * callgrind's --toggle-collect; then print the bytes the result keeps
+ * and the peak during a parse, per leaf, and the minor page faults per
+ * parse of a steady loop with malloc and with the pool allocator. */
+static int parse_loop_main(int argc, char **argv)
+{
+    if (argc < 4)
+        usage();
+    int fam = atoi(argv[2]);
+    long iters = atol(argv[3]);
+    bool floor = argc > 4 && !strcmp(argv[4], "floor");
+    if (fam < 0 || fam > 4 || iters < 1)
+        usage();
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_fields = 4000000;
+    char *descr = family_descr(fam);
+    size_t len;
+    unsigned char *hdr = make_header(descr, 1000, &opts, &len);
+    free(descr);
+    char *text = xmalloc(len + 1);
+    memcpy(text, hdr, len);
+    text[len] = '\0';
+    if (floor)
+        floor_loop(text + 10, iters);
+    else
+        parse_loop(hdr, len, &opts, iters);
+
+    struct counting cnt = {0, 0};
+    npydt_allocator a = {count_malloc, count_realloc, count_free, &cnt};
+    npydt_options counted = opts;
+    counted.allocator = &a;
+    npydt_header *h;
+    npydt_error err;
+    check(npydt_header_parse(hdr, len, &counted, &h, &err), &err, "header parse");
+    size_t kept = cnt.live, peak = cnt.peak, fields = 0;
+    npydt_dtype_leaves(npydt_header_dtype(h), &fields);
+    npydt_header_free(h);
+    if (cnt.live != 0)
+        die("header parse leaks %zu bytes", cnt.live);
+    long steady = 200;
+    long faults = steady_faults(hdr, len, &opts, steady);
+    /* the same loop with the pool allocator over a buffer of twice the peak */
+    size_t pool_size = 2 * peak + 4096;
+    void *pool_buf = xmalloc(pool_size);
+    npydt_allocator pool;
+    if (!npydt_pool_allocator_init(&pool, pool_buf, pool_size))
+        die("pool of %zu bytes refused", pool_size);
+    npydt_options pooled = opts;
+    pooled.allocator = &pool;
+    long pool_faults = steady_faults(hdr, len, &pooled, steady);
+    free(pool_buf);
+    printf("family %d: header %zu bytes, %zu leaves; kept %zu bytes (%.1f per leaf), "
+           "peak %zu (%.1f per leaf); minor faults per parse: malloc %.2f, pool %.2f\n",
+           fam, len, fields, kept, (double)kept / (double)fields, peak,
+           (double)peak / (double)fields, (double)faults / (double)steady,
+           (double)pool_faults / (double)steady);
+    free(text);
+    free(hdr);
+    return 0;
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: npydt_bench [--python PY] [--worker numpy_worker.py] "
                     "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick] "
-                    "[--only headers|records|files]\n");
+                    "[--only headers|records|files]\n"
+                    "       npydt_bench --parse-loop FAMILY ITERS [floor]\n");
     exit(2);
 }
 
@@ -1185,6 +1342,8 @@ int main(int argc, char **argv)
         .round_ns = 40e6,
     };
     int rounds_set = 0;
+    if (argc > 1 && !strcmp(argv[1], "--parse-loop"))
+        return parse_loop_main(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -1,0 +1,158 @@
+/* The ready-made allocators: the pool over a caller's buffer and the
+ * huge-page one. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A header of np.save's shape for descr, padded to a multiple of 64. */
+static unsigned char *header_of(const char *descr, size_t *len)
+{
+    char text[4096];
+    int n = snprintf(text, sizeof text, "{'descr': %s, 'fortran_order': False, 'shape': (7,), }",
+                     descr);
+    assert_true(n > 0 && (size_t)n < sizeof text - 80);
+    size_t hlen = ((size_t)n + 1 + 10 + 63) / 64 * 64 - 10;
+    unsigned char *b = malloc(10 + hlen);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY\x01\x00", 8);
+    b[8] = (unsigned char)(hlen & 0xff);
+    b[9] = (unsigned char)(hlen >> 8);
+    memcpy(b + 10, text, (size_t)n);
+    memset(b + 10 + n, ' ', hlen - (size_t)n - 1);
+    b[10 + hlen - 1] = '\n';
+    *len = 10 + hlen;
+    return b;
+}
+
+static const char nested[] =
+    "[('id', '<u8'), ('pos', [('x', '<f8'), ('y', '<f8')]), ('samples', '>i2', (8,)), "
+    "(('T', 't'), '<M8[ns]'), ('name', '|S7')]";
+
+/* Whether the whole pool is free again: one block of nearly all of it. */
+static void assert_pool_empty(const npydt_allocator *a, size_t size)
+{
+    void *p = a->malloc(a->ctx, size - 64);
+    assert_non_null(p);
+    a->free(a->ctx, p, size - 64);
+}
+
+static void test_pool_serves_many_parses_and_is_whole_again_after_each(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char buf[64 * 1024];
+    npydt_allocator pool;
+    assert_int_equal(npydt_pool_allocator_init(&pool, buf, sizeof buf), 1);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.allocator = &pool;
+    size_t len;
+    unsigned char *hdr = header_of(nested, &len);
+    for (int i = 0; i < 100; i++) {
+        npydt_header *h;
+        npydt_error err;
+        assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_OK);
+        const npydt_dtype *dt = npydt_header_dtype(h);
+        assert_int_equal(npydt_dtype_nfields(dt), 5);
+        assert_string_equal(npydt_dtype_field_name(dt, 3), "t");
+        assert_int_equal(npydt_dtype_itemsize(dt), 8 + 16 + 16 + 8 + 7);
+        npydt_header_free(h);
+        assert_pool_empty(&pool, sizeof buf);
+    }
+    free(hdr);
+}
+
+static void test_pool_full_is_nomem_and_keeps_nothing(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char buf[1024];
+    npydt_allocator pool;
+    assert_int_equal(npydt_pool_allocator_init(&pool, buf, sizeof buf), 1);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.allocator = &pool;
+    size_t len;
+    unsigned char *hdr = header_of(nested, &len);
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_E_NOMEM);
+    assert_null(h);
+    assert_pool_empty(&pool, sizeof buf);
+    free(hdr);
+}
+
+static void test_pool_blocks_are_aligned_distinct_and_reused(void **state)
+{
+    (void)state;
+    static unsigned char buf[4096 + 3];
+    npydt_allocator a;
+    assert_int_equal(npydt_pool_allocator_init(&a, buf + 3, 4096), 1);   /* unaligned buffer */
+    unsigned char *p = a.malloc(a.ctx, 5), *q = a.malloc(a.ctx, 100), *r = a.malloc(a.ctx, 1);
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_non_null(r);
+    assert_int_equal((uintptr_t)p % 16, 0);
+    assert_int_equal((uintptr_t)q % 16, 0);
+    assert_true(p + 16 <= q && q + 112 <= r);
+    memset(q, 0xab, 100);
+    q = a.realloc(a.ctx, q, 100, 300);   /* moves: r is in the way */
+    assert_non_null(q);
+    assert_int_equal(q[99], 0xab);
+    a.free(a.ctx, p, 5);
+    assert_ptr_equal(a.malloc(a.ctx, 16), p);   /* first fit takes the freed block */
+    a.free(a.ctx, p, 16);
+    a.free(a.ctx, r, 1);
+    a.free(a.ctx, q, 300);
+    void *all = a.malloc(a.ctx, 4000);   /* merged back into one */
+    assert_non_null(all);
+    assert_null(a.malloc(a.ctx, 4000));
+    a.free(a.ctx, all, 4000);
+}
+
+static void test_pool_refuses_a_buffer_too_small_or_missing(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char buf[64];
+    npydt_allocator a;
+    assert_int_equal(npydt_pool_allocator_init(&a, NULL, 1024), 0);
+    assert_int_equal(npydt_pool_allocator_init(&a, buf, 31), 0);
+    assert_int_equal(npydt_pool_allocator_init(&a, buf, 32), 1);
+    assert_null(a.malloc(a.ctx, 17));
+    assert_non_null(a.malloc(a.ctx, 16));
+}
+
+static void test_pool_huge_page_allocator_parses_like_malloc(void **state)
+{
+    (void)state;
+    const npydt_allocator *huge = npydt_huge_page_allocator();
+    assert_ptr_equal(huge, npydt_huge_page_allocator());
+    void *big = huge->malloc(huge->ctx, (size_t)5 << 20);
+    assert_non_null(big);
+    memset(big, 1, (size_t)5 << 20);
+    big = huge->realloc(huge->ctx, big, (size_t)5 << 20, (size_t)9 << 20);
+    assert_non_null(big);
+    assert_int_equal(((unsigned char *)big)[(5 << 20) - 1], 1);
+    big = huge->realloc(huge->ctx, big, (size_t)9 << 20, 100);
+    assert_non_null(big);
+    assert_int_equal(((unsigned char *)big)[99], 1);
+    huge->free(huge->ctx, big, 100);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.allocator = huge;
+    size_t len;
+    unsigned char *hdr = header_of(nested, &len);
+    npydt_header *h;
+    npydt_error err;
+    assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_OK);
+    assert_int_equal(npydt_dtype_nfields(npydt_header_dtype(h)), 5);
+    npydt_header_free(h);
+    free(hdr);
+}
+
+TEST_LIST("pool",
+    cmocka_unit_test(test_pool_serves_many_parses_and_is_whole_again_after_each),
+    cmocka_unit_test(test_pool_full_is_nomem_and_keeps_nothing),
+    cmocka_unit_test(test_pool_blocks_are_aligned_distinct_and_reused),
+    cmocka_unit_test(test_pool_refuses_a_buffer_too_small_or_missing),
+    cmocka_unit_test(test_pool_huge_page_allocator_parses_like_malloc));
