@@ -15,8 +15,10 @@ PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
 BISON ?= bison
 
-VERSION_MAJOR := 0
-VERSION := 0.1.0
+# the version is written once, in the public header
+version_part = $(shell sed -n 's/^\#define NPYDT_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/npydt.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 SONAME := libnpydt.so.$(VERSION_MAJOR)
 
 WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -80,8 +82,10 @@ $(LIB_A): $(LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
+# npydt.map lists the exported symbols (the public header's functions)
+$(LIB_SO): $(LIB_OBJS) npydt.map
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=npydt.map -o $@ $(LIB_OBJS) \
+	    $(ALL_LDFLAGS) $(LDLIBS_ALL)
 	$(Q)ln -sf libnpydt.so.$(VERSION) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(O)/libnpydt.so
 
