@@ -12,6 +12,14 @@
  * Errors are values: every fallible call returns an npydt_status and, when
  * given a non-NULL npydt_error, fills it in. The library never prints,
  * aborts or exits on bad input or on allocation failure.
+ *
+ * Integer types: offsets and sizes within a file, an archive or an array's
+ * data are uint64_t, since they may pass 4 GiB on any platform. Lengths of
+ * memory the caller passes or receives (buffers, strings, the stride
+ * between records in memory, counts and indices of in-memory tables) are
+ * size_t, as in C's own functions: the address space bounds them. A
+ * dtype's itemsize and a field's offset within it are size_t as well:
+ * NumPy bounds them by a C int, so they fit every platform's size_t.
  */
 #ifndef NPYDT_H
 #define NPYDT_H

@@ -66,8 +66,9 @@ static void test_api_field_and_member_share_the_not_found_status(void **state)
     npydt_npz *z = NULL;
     assert_int_equal(npydt_npz_open_buffer(buf, len, NULL, &z, &err), NPYDT_OK);
     size_t i;
+    test_poison_error(&err);
     assert_int_equal(npydt_npz_find(z, "no_such_member", &i, &err), NPYDT_E_NOT_FOUND);
-    assert_int_equal(err.code, NPYDT_E_NOT_FOUND);
+    test_assert_error_filled(NPYDT_E_NOT_FOUND, &err);
     npydt_npz_close(z);
     free(buf);
 }
@@ -98,7 +99,9 @@ static void test_api_options_with_reserved_room_set_are_refused(void **state)
     npydt_options o;
     npydt_options_init(&o);
     o.reserved[3] = 1;
+    test_poison_error(&err);
     assert_int_equal(npydt_dtype_parse_literal(text, strlen(text), &o, &dt, &err), NPYDT_E_ARG);
+    test_assert_error_filled(NPYDT_E_ARG, &err);
     assert_null(dt);
     assert_non_null(strstr(err.message, "reserved"));
     npydt_options_init(&o);

@@ -443,8 +443,9 @@ static void test_npz_stream_error_is_sticky(void **state)
     size_t got;
     assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, &err), NPYDT_E_ARCHIVE);
     assert_int_equal(got, 0);
-    memset(&err, 0, sizeof err);
+    test_poison_error(&err);
     assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, &err), NPYDT_E_ARCHIVE);
+    test_assert_error_filled(NPYDT_E_ARCHIVE, &err);
     assert_non_null(strstr(err.message, "CRC-32"));
     npydt_npz_stream_close(s);
     release(&h);
