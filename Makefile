@@ -15,11 +15,22 @@ PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
 BISON ?= bison
 
-VERSION_MAJOR := 0
-VERSION := 0.1.0
+# the version is written once, in the public header
+version_part = $(shell sed -n 's/^\#define NPYDT_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/npydt.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 SONAME := libnpydt.so.$(VERSION_MAJOR)
 
-WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# Warnings (the compiler's, bison's and re2c's) fail `make check`,
+# `make check-valgrind` and `make coverage` (and any build with WERROR=1),
+# never a plain `make`: a newer compiler's new warning must not stop a
+# user's build.
+ifneq ($(filter check check-valgrind coverage,$(MAKECMDGOALS)),)
+WERROR ?= 1
+endif
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	$(if $(filter 1,$(WERROR)),-Werror)
+GEN_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
 BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN)
 ifneq ($(SANITIZE),)
 BASE_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -61,14 +72,16 @@ all: $(LIB_A) $(LIB_SO) $(CLI)
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(O)/gen
-	$(Q)$(BISON) -Wall -Werror -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<
+	$(Q)$(BISON) -Wall $(GEN_WERROR) -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<
 
 $(O)/gen/lexer.c: grammar/lexer.re $(O)/gen/parser.h
 	@mkdir -p $(O)/gen
-	$(Q)$(RE2C) -W -Werror -o $@ $<
+	$(Q)$(RE2C) -W $(GEN_WERROR) -o $@ $<
 
 # library objects are position independent: one set serves .a and .so
-$(O)/lib/%.o: src/%.c $(O)/gen/parser.h
+# parser.h is order-only: it must exist before the first compile; the
+# compiler's dependency files (-MMD) then say which objects include it
+$(O)/lib/%.o: src/%.c | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
@@ -80,8 +93,10 @@ $(LIB_A): $(LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
-$(LIB_SO): $(LIB_OBJS)
-	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
+# npydt.map lists the exported symbols (the public header's functions)
+$(LIB_SO): $(LIB_OBJS) npydt.map
+	$(Q)$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=npydt.map -o $@ $(LIB_OBJS) \
+	    $(ALL_LDFLAGS) $(LDLIBS_ALL)
 	$(Q)ln -sf libnpydt.so.$(VERSION) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(O)/libnpydt.so
 
@@ -108,8 +123,6 @@ $(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-check: all $(TEST_BINS) $(O)/tests/descr_probe
-	$(Q)O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
 
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
@@ -161,7 +174,7 @@ FUZZ_BINS = $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZERS))
 REPLAY_BINS = $(patsubst %,$(O)/fuzz-replay/fuzz_%,$(FUZZERS))
 COV_O ?= $(O)/coverage
 
-$(O)/fuzz/lib/%.o: src/%.c $(O)/gen/parser.h
+$(O)/fuzz/lib/%.o: src/%.c | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
@@ -182,23 +195,8 @@ fuzz: $(FUZZ_BINS)
 # dictionary; libFuzzer writes new inputs into the first (scratch) directory.
 fuzz_max_len = $(or $(FUZZ_MAX_LEN_$(1)),4096)
 fuzz-run: fuzz
-	$(Q)for f in $(FUZZERS); do \
-	    mkdir -p $(FUZZ_SCRATCH)/$$f fuzz/regressions/$$f; \
-	    dict=; [ -f fuzz/$$f.dict ] && dict=-dict=fuzz/$$f.dict; \
-	    $(foreach f,$(FUZZERS),ml_$(f)=$(call fuzz_max_len,$(f));) eval ml=\$$ml_$$f; \
-	    echo "fuzz-run: $$f for $(SECONDS) s (max_len $$ml)"; \
-	    $(O)/fuzz/fuzz_$$f $(FUZZ_RUN_FLAGS) -max_total_time=$(SECONDS) $$dict \
-	        -max_len=$$ml -artifact_prefix=$(FUZZ_SCRATCH)/$$f- \
-	        $(FUZZ_SCRATCH)/$$f fuzz/corpus/$$f fuzz/regressions/$$f \
-	        >$(FUZZ_SCRATCH)/$$f.log 2>&1; rc=$$?; \
-	    grep -E '^(#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb|INFO: seed corpus)' \
-	        $(FUZZ_SCRATCH)/$$f.log; \
-	    if [ $$rc -ne 0 ]; then \
-	        tail -n 40 $(FUZZ_SCRATCH)/$$f.log; \
-	        echo "fuzz-run: $$f failed (exit $$rc); input saved as $(FUZZ_SCRATCH)/$$f-*"; \
-	        exit 1; \
-	    fi; \
-	done
+	$(Q)$(foreach f,$(FUZZERS),FUZZ_MAX_LEN_$(f)=$(call fuzz_max_len,$(f))) \
+	    fuzz/run.sh $(O)/fuzz $(FUZZ_SCRATCH) $(SECONDS) "$(FUZZ_RUN_FLAGS)" $(FUZZERS)
 
 # The same harness code without libFuzzer, built like the tests (so a
 # SANITIZE= build replays under the sanitizers); `make check` runs them.
@@ -214,7 +212,6 @@ $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-check: $(REPLAY_BINS) $(O)/tests/tools/parse_once
 
 # Every test binary, every corpus replay and the command on every fixture
 # (tests/valgrind_cli.sh) under valgrind's memcheck, which must report no
@@ -224,21 +221,9 @@ VALGRIND_CLI_EVERY ?= 1
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 check-valgrind: all $(TEST_BINS) $(REPLAY_BINS)
-	$(Q)if [ -n "$(SANITIZE)" ]; then echo "check-valgrind: build without SANITIZE"; exit 2; fi; \
-	fail=0; \
-	for t in $(TEST_BINS); do \
-	    if $(VALGRIND) $$t >$(O)/valgrind.log 2>&1; then echo "valgrind: $$t clean"; \
-	    else echo "valgrind: $$t FAILED"; tail -n 30 $(O)/valgrind.log; fail=1; fi; \
-	done; \
-	for b in $(REPLAY_BINS); do \
-	    n=$${b##*/fuzz_}; dirs=; \
-	    for d in fuzz/corpus/$$n fuzz/regressions/$$n; do [ -d $$d ] && dirs="$$dirs $$d"; done; \
-	    if $(VALGRIND) $$b $$dirs >$(O)/valgrind.log 2>&1; \
-	    then echo "valgrind: $$b $$(tail -n 1 $(O)/valgrind.log)"; \
-	    else echo "valgrind: $$b FAILED"; tail -n 30 $(O)/valgrind.log; fail=1; fi; \
-	done; \
-	VALGRIND_CLI_EVERY=$(VALGRIND_CLI_EVERY) tests/valgrind_cli.sh $(CLI) $(VALGRIND) || fail=1; \
-	exit $$fail
+	$(Q)if [ -n "$(SANITIZE)" ]; then echo "check-valgrind: build without SANITIZE"; exit 2; fi
+	$(Q)VALGRIND_CLI_EVERY=$(VALGRIND_CLI_EVERY) tests/valgrind_all.sh $(O) $(CLI) \
+	    "$(TEST_BINS)" "$(REPLAY_BINS)" $(VALGRIND)
 
 # objects made by the pattern chains above are kept, not rebuilt every time
 .SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,$(O)/fuzz/obj/fuzz_%.o,$(FUZZERS)) \
@@ -269,7 +254,7 @@ BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/
 BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
 BENCH_ARGS ?=
 
-$(O)/bench/lib/%.o: src/%.c $(O)/gen/parser.h
+$(O)/bench/lib/%.o: src/%.c | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
@@ -312,4 +297,10 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
 
-check: $(O)/tests/tools/failinject.so
+# `make check`, in one place: everything the check scripts drive (defined
+# above) is built first; the runner then runs the test binaries and every
+# tests/check_*.sh.
+CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
+	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+check: $(CHECK_DEPS)
+	$(Q)O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)

@@ -12,6 +12,14 @@
  * Errors are values: every fallible call returns an npydt_status and, when
  * given a non-NULL npydt_error, fills it in. The library never prints,
  * aborts or exits on bad input or on allocation failure.
+ *
+ * Integer types: offsets and sizes within a file, an archive or an array's
+ * data are uint64_t, since they may pass 4 GiB on any platform. Lengths of
+ * memory the caller passes or receives (buffers, strings, the stride
+ * between records in memory, counts and indices of in-memory tables) are
+ * size_t, as in C's own functions: the address space bounds them. A
+ * dtype's itemsize and a field's offset within it are size_t as well:
+ * NumPy bounds them by a C int, so they fit every platform's size_t.
  */
 #ifndef NPYDT_H
 #define NPYDT_H
@@ -29,13 +37,31 @@ extern "C" {
 #define NPYDT_API
 #endif
 
-/* Version of this header; npydt_version() gives the library's. */
+/* Version of this header: the only place the version is written (the
+ * Makefile reads VERSION and the soname from these three lines). The
+ * library a program runs with may be newer: npydt_version() says which. */
 #define NPYDT_VERSION_MAJOR 0
 #define NPYDT_VERSION_MINOR 1
 #define NPYDT_VERSION_PATCH 0
 
-/* The library's version as "MAJOR.MINOR.PATCH". */
+/* Turns a macro's value into a string literal (for NPYDT_VERSION_STRING). */
+#define NPYDT_STRINGIFY_(x) #x
+#define NPYDT_STRINGIFY(x) NPYDT_STRINGIFY_(x)
+
+/* The header's version as "MAJOR.MINOR.PATCH", e.g. "0.1.0". */
+#define NPYDT_VERSION_STRING                                           \
+    NPYDT_STRINGIFY(NPYDT_VERSION_MAJOR) "." NPYDT_STRINGIFY(NPYDT_VERSION_MINOR) "." \
+    NPYDT_STRINGIFY(NPYDT_VERSION_PATCH)
+
+/* The header's version as one comparable number, MAJOR * 10000 +
+ * MINOR * 100 + PATCH (0.1.0 is 100), for #if tests. */
+#define NPYDT_VERSION_NUMBER \
+    (NPYDT_VERSION_MAJOR * 10000 + NPYDT_VERSION_MINOR * 100 + NPYDT_VERSION_PATCH)
+
+/* The library's version as "MAJOR.MINOR.PATCH" (its NPYDT_VERSION_STRING). */
 NPYDT_API const char *npydt_version(void);
+/* The library's version as a number (its NPYDT_VERSION_NUMBER). */
+NPYDT_API unsigned long npydt_version_number(void);
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                              */
@@ -61,7 +87,8 @@ typedef enum npydt_status {
     NPYDT_E_LIMIT = 15,     /* a configured limit was exceeded */
     NPYDT_E_DATA = 16,      /* fewer data bytes than count * itemsize */
     NPYDT_E_ARG = 17,       /* invalid argument from the caller */
-    NPYDT_E_FIELD = 18,     /* field path does not exist */
+    NPYDT_E_NOT_FOUND = 18, /* a named field path or archive member does not exist */
+    NPYDT_E_FIELD = NPYDT_E_NOT_FOUND, /* the same status, by the name of its first use */
     NPYDT_E_OBJECT = 19,    /* data access refused: object (pickled) dtype */
     NPYDT_E_RANGE = 20,     /* value does not fit the requested C type */
     NPYDT_E_MISMATCH = 21,  /* schema check: the header does not match */
@@ -80,7 +107,9 @@ typedef struct npydt_error {
     char message[256];  /* human-readable, no trailing newline */
 } npydt_error;
 
-/* Short stable name of a status, e.g. "syntax"; never NULL. */
+/* Stable name of a status, e.g. "syntax error" for NPYDT_E_SYNTAX,
+ * "not found" for NPYDT_E_NOT_FOUND; "unknown error" for a value not in
+ * the enum; never NULL. The command prints it in its error messages. */
 NPYDT_API const char *npydt_status_name(npydt_status status);
 
 /* ------------------------------------------------------------------ */
@@ -113,21 +142,35 @@ NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
  * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
 NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
+/* Options structs (npydt_options with its npydt_limits, npydt_npz_options)
+ * can gain fields without breaking programs built against an older header:
+ *   - fill one only with its *_init function, then set the fields you want
+ *     (never with an initialiser list or memset: a field added later would
+ *     get 0 instead of its default);
+ *   - each ends in reserved room that new fields take, so its size and the
+ *     offsets of its fields stay the same from release to release;
+ *   - the reserved room must stay zero, as *_init leaves it: a call given
+ *     options whose reserved room is not zero refuses them with
+ *     NPYDT_E_ARG, so options meant for a newer library fail clearly on an
+ *     older one. */
+
 /* Input bounds. Every default is documented in README.md ("Limits"). */
 typedef struct npydt_limits {
     size_t max_header_bytes;  /* HEADER_LEN above this is refused (16 MiB) */
     uint32_t max_depth;       /* bracket nesting in the header literal (128) */
     uint32_t max_ndim;        /* dimensions of a shape or subarray (32) */
     size_t max_fields;        /* fields in all structs of one dtype (1,000,000) */
+    uint64_t reserved[4];     /* room for new limits: zero */
 } npydt_limits;
 
 /* Options for the parse calls. Initialise with npydt_options_init. */
 typedef struct npydt_options {
     npydt_limits limits;
     const npydt_allocator *allocator; /* NULL: libc, see npydt_allocator */
+    uint64_t reserved[4];             /* room for new options: zero */
 } npydt_options;
 
-/* Fill *opts with the documented defaults. */
+/* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_options_init(npydt_options *opts);
 
 /* ------------------------------------------------------------------ */
@@ -171,7 +214,8 @@ NPYDT_API char npydt_dtype_byteorder(const npydt_dtype *dt);
 NPYDT_API npydt_unit npydt_dtype_unit(const npydt_dtype *dt);
 /* Datetime multiplier of an M/m scalar ("[25s]" gives 25), else 0. */
 NPYDT_API int32_t npydt_dtype_unit_count(const npydt_dtype *dt);
-/* Name of a unit as NumPy spells it ("ns", "generic"); "" for NONE. */
+/* Name of a unit as NumPy spells it ("ns", "generic"); "" for NONE or a
+ * value not in the enum. */
 NPYDT_API const char *npydt_unit_name(npydt_unit unit);
 
 /* Names, titles and paths are byte strings with a length (UTF-8): NumPy
@@ -401,7 +445,7 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
 /* Find a field by path: names or titles joined by '.', each optionally
  * followed by one index per dimension of a subarray ("pos.x", "samples[2]",
  * "grid[1][0]" or "grid[1,0]"; "" is dt itself). Gives the byte offset
- * from the start of dt and the field's dtype node. NPYDT_E_FIELD, with
+ * from the start of dt and the field's dtype node. NPYDT_E_NOT_FOUND, with
  * err->path set to path, when it does not exist. */
 NPYDT_API npydt_status npydt_field_lookup(const npydt_dtype *dt, const char *path,
                                           uint64_t *offset, const npydt_dtype **field,
@@ -566,9 +610,10 @@ typedef struct npydt_npz_options {
                                   * member (1032, the most deflate can reach) */
     size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (64 KiB) */
     int no_mmap;                 /* nonzero: read a path into memory, never map it */
+    uint64_t reserved[4];        /* room for new options: zero (see npydt_options) */
 } npydt_npz_options;
 
-/* Fill *opts with the documented defaults. */
+/* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
 
 /* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /
@@ -595,7 +640,7 @@ NPYDT_API size_t npydt_npz_count(const npydt_npz *z);
 /* Member i (NULL when i is out of range); valid while z is open. */
 NPYDT_API const npydt_npz_member *npydt_npz_member_at(const npydt_npz *z, size_t i);
 /* Index of the member called name, else of name + ".npy" (as np.load's
- * keys); NPYDT_E_ARG when neither exists. */
+ * keys); NPYDT_E_NOT_FOUND when neither exists. */
 NPYDT_API npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
                                       npydt_error *err);
 
@@ -783,7 +828,9 @@ NPYDT_API size_t npydt_check_result_count(const npydt_check_result *r);
 NPYDT_API const npydt_mismatch *npydt_check_result_get(const npydt_check_result *r, size_t i);
 /* Release a result; NULL is a no-op. */
 NPYDT_API void npydt_check_result_free(npydt_check_result *r);
-/* Stable name of a mismatch code ("missing_field", "kind", ...); never NULL. */
+/* Stable name of a mismatch code ("missing_field", "kind", ... as the
+ * enum, lower case, without the prefix); "unknown" for a value not in the
+ * enum; never NULL. */
 NPYDT_API const char *npydt_mismatch_code_name(npydt_mismatch_code code);
 
 /* NumPy 1.24's np.can_cast(from, to, 'safe'), for any two dtypes (struct

@@ -83,7 +83,8 @@ expect_msg 2 "usage: npydt COMMAND [OPTIONS] FILE..."
 for h in --help -h help; do
     expect_stdout "usage: npydt COMMAND [OPTIONS] FILE..." $h
 done
-expect_stdout "npydt $(sed -n 's/^VERSION := //p' Makefile)" --version
+version=$(sed -n 's/^#define NPYDT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/npydt.h | paste -sd.)
+expect_stdout "npydt $version" --version
 expect_stdout "usage: npydt inspect [--json] FILE..." inspect --help
 expect_stdout "usage: npydt dump [--jsonl] [--fields A,B.C] [--head N] FILE" dump -h
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check --help

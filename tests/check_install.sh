@@ -36,12 +36,20 @@ else
     ko "README example does not compile"; cat "$stage/cc.log"
 fi
 
-# exported symbols == NPYDT_API declarations
+# exported symbols == NPYDT_API declarations == the linker version script
 so="$O/libnpydt.so"
-exported=$(nm -D --defined-only "$so" | awk '$2 == "T" {print $3}' | sort)
+exported=$(nm -D --defined-only "$so" | awk '$2 == "T" {sub(/@.*/, "", $3); print $3}' | sort)
 declared=$(grep -v '^#' include/npydt.h | grep -o 'NPYDT_API [^(]*(' | sed -E 's/.*[ *]([a-z_0-9]+)\($/\1/' | sort)
+listed=$(sed -n 's/^ *\(npydt_[a-z_0-9]*\);$/\1/p' npydt.map | sort)
 if [ "$exported" = "$declared" ]; then ok; else
     ko "exports differ from declarations:"; echo "$exported" > "$stage/e"; echo "$declared" > "$stage/d"; diff "$stage/e" "$stage/d"
 fi
+if [ "$listed" = "$declared" ]; then ok; else
+    ko "npydt.map differs from declarations:"; echo "$listed" > "$stage/l"; echo "$declared" > "$stage/d"; diff "$stage/l" "$stage/d"
+fi
+# every export carries the version node of npydt.map
+if nm -D --defined-only "$so" | awk '$2 == "T"' | grep -qv '@@NPYDT_0$'; then
+    ko "an exported function has no NPYDT_0 version"; nm -D --defined-only "$so" | awk '$2 == "T"' | grep -v '@@NPYDT_0$'
+else ok; fi
 if make -s O="$O" uninstall DESTDIR="$stage" PREFIX=/usr/local >/dev/null 2>&1 && [ ! -e "$stage/usr/local/lib/libnpydt.a" ]; then ok; else ko "uninstall"; fi
 echo "install: $passed passed, $failed failed"

@@ -32,7 +32,7 @@ static long fail_each_allocation(call_fn call, void (*release)(void *), const vo
         opts.allocator = &t.alloc;
         void *out = NULL;
         npydt_error err;
-        memset(&err, 0, sizeof err);
+        test_poison_error(&err);
         npydt_status st = call(arg, &opts, &out, &err);
         if (st == NPYDT_OK) {
             /* success only once the failing allocation is out of reach */
@@ -46,7 +46,7 @@ static long fail_each_allocation(call_fn call, void (*release)(void *), const vo
         if (st != NPYDT_E_NOMEM)
             fail_msg("allocation %ld failing (%s): got %s (%s)", n, forever ? "forever" : "once",
                      npydt_status_name(st), err.message);
-        assert_int_equal(err.code, NPYDT_E_NOMEM);
+        test_assert_error_filled(st, &err);
         assert_null(out);
         assert_true(t.calls > n);
         if (t.live_blocks != 0 || t.live_bytes != 0)

@@ -34,6 +34,7 @@ npydt_dtype *test_parse_literal(const char *text)
 {
     npydt_dtype *dt = NULL;
     npydt_error err;
+    test_poison_error(&err);
     npydt_status st = npydt_dtype_parse_literal(text, strlen(text), NULL, &dt, &err);
     if (st != NPYDT_OK)
         fail_msg("parsing %s: %s at %zu: %s", text, npydt_status_name(st), err.offset,
@@ -98,10 +99,49 @@ void test_alloc_init(struct test_alloc *t, long fail_at, int fail_forever)
     t->fail_forever = fail_forever;
 }
 
+/* The case pattern of the command line, read by test_case_selected. */
+static const char *case_pattern;
+
+/* Glob match with '*' and '?', as cmocka matches test names. */
+static int glob_match(const char *pattern, const char *s)
+{
+    if (*pattern == '\0')
+        return *s == '\0';
+    if (*pattern == '*')
+        return glob_match(pattern + 1, s) || (*s && glob_match(pattern, s + 1));
+    if (*s && (*pattern == '?' || *pattern == *s))
+        return glob_match(pattern + 1, s + 1);
+    return 0;
+}
+
+int test_case_selected(const char *name)
+{
+    return !case_pattern || glob_match(case_pattern, name);
+}
+
+void test_poison_error(npydt_error *err)
+{
+    memset(err, 0xA5, sizeof *err);
+}
+
+void test_assert_error_filled(npydt_status st, const npydt_error *err)
+{
+    npydt_error poison;
+    test_poison_error(&poison);
+    assert_int_not_equal(st, NPYDT_OK);
+    assert_int_equal(err->code, st);
+    assert_true(err->offset != poison.offset);
+    assert_non_null(memchr(err->path, '\0', sizeof err->path));
+    assert_non_null(memchr(err->message, '\0', sizeof err->message));
+    assert_true(err->message[0] != '\0');
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    if (argc > 2)
+        case_pattern = argv[2];
     return _cmocka_run_group_tests(npydt_test_group, npydt_test_list, npydt_test_count, NULL,
                                    NULL);
 }

@@ -71,8 +71,9 @@ static void test_parse_edges_raw_string_keeps_backslashes(void **state)
     npydt_dtype_free(dt);
 }
 
-/* A raw string with a backslash before a multi-byte character used to
- * split the character and loop for ever (found by fuzz_descr). */
+/* In a raw string, a backslash before a multi-byte character stays a
+ * backslash and the character stays whole (splitting it would leave the
+ * lexer without progress). */
 static void test_parse_edges_raw_backslash_before_utf8(void **state)
 {
     (void)state;

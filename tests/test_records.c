@@ -339,7 +339,7 @@ static void field_error(const npydt_dtype *dt, const char *path, const char *nee
     uint64_t off;
     const npydt_dtype *fd;
     npydt_error err;
-    assert_int_equal(npydt_field_lookup(dt, path, &off, &fd, &err), NPYDT_E_FIELD);
+    assert_int_equal(npydt_field_lookup(dt, path, &off, &fd, &err), NPYDT_E_NOT_FOUND);
     assert_string_equal(err.path, path);
     if (!strstr(err.message, needle))
         fail_msg("lookup %s: message '%s' lacks '%s'", path, err.message, needle);
@@ -969,7 +969,7 @@ static void test_records_paths_carry_names_with_nul(void **state)
     assert_int_equal(npydt_field_lookup(dt, "a\0[1]", &off, &f, &err), NPYDT_OK);
     assert_int_equal(off, 0);
     /* a name that is only a prefix up to the NUL is not the field */
-    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].y\0", 8, &off, &f, &err), NPYDT_E_FIELD);
+    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].y\0", 8, &off, &f, &err), NPYDT_E_NOT_FOUND);
     assert_string_equal(err.path, "a\\x00[1].y\\x00");
     assert_string_equal(err.message, "no field 'y\\x00' (after 'a\\x00[1]')");
     npydt_dtype_free(dt);
@@ -987,11 +987,11 @@ static void test_records_field_index_spacing_and_errors(void **state)
     assert_int_equal(npydt_field_lookup(dt, "g[1,  2]", &off, &f, &err), NPYDT_OK);
     assert_int_equal(off, 10);
     assert_int_equal(npydt_field_lookup(dt, "g[18446744073709551616]", &off, &f, &err),
-                     NPYDT_E_FIELD);
+                     NPYDT_E_NOT_FOUND);
     assert_int_equal(err.offset, NPYDT_NO_OFFSET);
     assert_string_equal(err.path, "g[18446744073709551616]");
     assert_string_equal(err.message, "index too large (after 'g[1844674407370955161')");
-    assert_int_equal(npydt_field_lookup(dt, "g[1;2]", &off, &f, &err), NPYDT_E_FIELD);
+    assert_int_equal(npydt_field_lookup(dt, "g[1;2]", &off, &f, &err), NPYDT_E_NOT_FOUND);
     assert_string_equal(err.message, "expected ',' or ']' (after 'g[1')");
     npydt_dtype_free(dt);
 }

@@ -712,8 +712,10 @@ static void test_schema_spec_errors_carry_offsets(void **state)
         const struct spec_error *c = &spec_errors[i];
         npydt_schema *s = (npydt_schema *)1;
         npydt_error err;
+        test_poison_error(&err);
         npydt_status st = npydt_schema_compile(c->spec, c->len ? c->len : strlen(c->spec), NULL,
                                                &s, &err);
+        test_assert_error_filled(st, &err);
         if (st != c->status || err.code != c->status || err.offset != c->offset ||
             strcmp(err.path, c->path) != 0 || s != NULL)
             fail_msg("spec %zu (%s): %s at %zu path '%s' (%s), expected %s at %zu path '%s'", i,

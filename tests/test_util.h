@@ -1,6 +1,9 @@
 /* Shared by every cmocka test binary: each test file lists its tests with
- * TEST_LIST and links test_main.c, which runs them (optionally filtered:
- * `build/tests/test_dtype 'test_dtype_title*'`). */
+ * TEST_LIST and links test_main.c, which runs them, optionally filtered by
+ * test name and, for table-driven tests, by case name:
+ *   build/tests/test_dtype 'test_dtype_title*'
+ *   build/tests/test_header_errors '*' 'syntax_017'
+ * (both are cmocka's glob patterns: '*' and '?'). */
 #ifndef NPYDT_TEST_UTIL_H
 #define NPYDT_TEST_UTIL_H
 
@@ -20,6 +23,20 @@ extern const char npydt_test_group[];
     const struct CMUnitTest npydt_test_list[] = {__VA_ARGS__};                       \
     const size_t npydt_test_count = sizeof npydt_test_list / sizeof npydt_test_list[0]; \
     const char npydt_test_group[] = group
+
+/* True when the table case called name should run: always, unless the
+ * command line gave a case pattern (the second argument) it does not match. */
+int test_case_selected(const char *name);
+
+/* Fill an error struct with 0xA5 bytes before a call under test, so that a
+ * field the call should write but does not is noticed by
+ * test_assert_error_filled (or by a comparison of the field). */
+void test_poison_error(npydt_error *err);
+
+/* After a failed call on a poisoned err: every field was written (code is
+ * st, the offset is not the poison, path and message are NUL-terminated,
+ * the message is not empty). */
+void test_assert_error_filled(npydt_status st, const npydt_error *err);
 
 /* Read a whole file (fails the test if it cannot); free() the result. */
 unsigned char *test_read_file(const char *path, size_t *len);

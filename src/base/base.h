@@ -53,7 +53,10 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* opts, or the defaults written into *defaults when opts is NULL. */
 const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);
-/* Refuse limits above their ceilings and allocators missing a function. */
+/* True when the n words of an options struct's reserved room are all 0. */
+bool reserved_is_zero(const uint64_t *reserved, size_t n);
+/* Refuse nonzero reserved room, limits above their ceilings and
+ * allocators missing a function. */
 npydt_status options_check(const npydt_options *opts, npydt_error *err);
 /* Open path for reading (or reading and writing) without blocking on FIFOs. */
 npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err);

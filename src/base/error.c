@@ -6,7 +6,12 @@
 
 const char *npydt_version(void)
 {
-    return "0.1.0";
+    return NPYDT_VERSION_STRING;
+}
+
+unsigned long npydt_version_number(void)
+{
+    return NPYDT_VERSION_NUMBER;
 }
 
 const char *npydt_status_name(npydt_status status)
@@ -30,7 +35,7 @@ const char *npydt_status_name(npydt_status status)
     case NPYDT_E_LIMIT: return "limit exceeded";
     case NPYDT_E_DATA: return "data too short";
     case NPYDT_E_ARG: return "invalid argument";
-    case NPYDT_E_FIELD: return "no such field";
+    case NPYDT_E_NOT_FOUND: return "not found";
     case NPYDT_E_OBJECT: return "object dtype";
     case NPYDT_E_RANGE: return "out of range";
     case NPYDT_E_MISMATCH: return "schema mismatch";

@@ -22,8 +22,23 @@ const npydt_options *options_or_default(const npydt_options *opts, npydt_options
     return defaults;
 }
 
+bool reserved_is_zero(const uint64_t *reserved, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (reserved[i] != 0)
+            return false;
+    return true;
+}
+
 npydt_status options_check(const npydt_options *opts, npydt_error *err)
 {
+    /* options filled for a newer library set fields this one does not know */
+    if (!reserved_is_zero(opts->limits.reserved, sizeof opts->limits.reserved /
+                                                     sizeof opts->limits.reserved[0]) ||
+        !reserved_is_zero(opts->reserved, sizeof opts->reserved / sizeof opts->reserved[0]))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "options have nonzero reserved room: fill them with "
+                         "npydt_options_init");
     if (opts->limits.max_depth > NPYDT_DEPTH_CEILING)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "max_depth %u is above the ceiling of %u", opts->limits.max_depth,

@@ -54,7 +54,7 @@ int cli_report(const char *path, const npydt_error *err)
      * not have are the caller's mistakes, and a lack of memory is no fault
      * of the file (status 1 would call a valid file invalid, or say for
      * check that it does not match); the rest is the file's */
-    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_FIELD ||
+    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_NOT_FOUND ||
                    err->code == NPYDT_E_NOMEM
                ? EXIT_USAGE
                : EXIT_INVALID;

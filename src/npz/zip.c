@@ -2,6 +2,7 @@
  * headers. Everything an archive declares is checked against everything
  * else before a member can be read: the archive is untrusted input. */
 #include "npz/zip.h"
+#include "npz/zip_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,29 +12,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define SIG_LOCAL 0x04034b50u
-#define SIG_CENTRAL 0x02014b50u
-#define SIG_EOCD 0x06054b50u
-#define SIG_EOCD64 0x06064b50u
-#define SIG_LOCATOR64 0x07064b50u
-
-#define EOCD_LEN 22u          /* end of central directory record, no comment */
-#define MAX_COMMENT 65535u    /* so the record starts in the last 65557 bytes */
-#define LOCATOR_LEN 20u       /* Zip64 end of central directory locator */
-#define EOCD64_LEN 56u        /* Zip64 end record without extensible data */
-#define CENTRAL_LEN 46u       /* central directory entry without name etc. */
-#define LOCAL_LEN 30u         /* local file header without name and extra */
-#define DESCRIPTOR_MIN 12u    /* smallest data descriptor: crc + 2 x 32-bit sizes */
-
-#define FLAG_ENCRYPTED 0x0001u
-#define FLAG_DESCRIPTOR 0x0008u
-#define FLAG_STRONG_ENCRYPTION 0x0040u
-#define FLAG_UTF8 0x0800u
-#define FLAG_MASKED_HEADERS 0x2000u
-
-#define SENTINEL16 0xFFFFu
-#define SENTINEL32 0xFFFFFFFFu
 
 /* ---- messages ------------------------------------------------------------- */
 
@@ -127,12 +105,15 @@ void npydt_npz_options_init(npydt_npz_options *opts)
     opts->no_mmap = 0;
 }
 
-static npydt_status check_options(const npydt_npz_options *opts, npydt_error *err)
+npydt_status zip_options_check(const npydt_npz_options *opts, npydt_error *err)
 {
-    const npydt_allocator *a = opts->base.allocator;
-    if (a && (!a->malloc || !a->realloc || !a->free))
+    npydt_status st = options_check(&opts->base, err);
+    if (st != NPYDT_OK)
+        return st;
+    if (!reserved_is_zero(opts->reserved, sizeof opts->reserved / sizeof opts->reserved[0]))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "allocator is missing a function");
+                         "options have nonzero reserved room: fill them with "
+                         "npydt_npz_options_init");
     if (opts->buffer_size == 0)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buffer_size is 0");
     return NPYDT_OK;
@@ -141,9 +122,10 @@ static npydt_status check_options(const npydt_npz_options *opts, npydt_error *er
 int npydt_npz_is_archive(const void *buf, size_t len)
 {
     const unsigned char *b = buf;
-    if (!b || len < 4 || b[0] != 'P' || b[1] != 'K')
+    if (!b || len < 4)
         return 0;
-    return (b[2] == 3 && b[3] == 4) || (b[2] == 5 && b[3] == 6) || (b[2] == 6 && b[3] == 6);
+    uint32_t sig = zip_rd32(b);
+    return sig == ZIP_SIG_LOCAL || sig == ZIP_SIG_EOCD || sig == ZIP_SIG_EOCD64;
 }
 
 /* ---- names ---------------------------------------------------------------- */
@@ -220,15 +202,15 @@ bool zip_name_has_dotdot(const char *name, size_t len)
 static const char *apply_zip64(const unsigned char *x, size_t len, uint64_t *usize,
                                uint64_t *csize, uint64_t *lho, uint32_t *disk)
 {
-    bool want_u = *usize == SENTINEL32, want_c = *csize == SENTINEL32;
-    bool want_o = lho && *lho == SENTINEL32, want_d = disk && *disk == SENTINEL16;
+    bool want_u = *usize == ZIP_SENTINEL32, want_c = *csize == ZIP_SENTINEL32;
+    bool want_o = lho && *lho == ZIP_SENTINEL32, want_d = disk && *disk == ZIP_SENTINEL16;
     bool seen = false;
     size_t i = 0;
     while (len - i >= 4) {
         size_t tag = zip_rd16(x + i), sz = zip_rd16(x + i + 2);
         if (sz > len - i - 4)
             return "an extra field runs past the end of the extra data";
-        if (tag == 0x0001) {
+        if (tag == ZIP64_EXTRA_TAG) {
             if (seen)
                 return "has two Zip64 extra fields";
             seen = true;
@@ -269,16 +251,16 @@ struct cd_info {
 static npydt_status find_eocd(const unsigned char *b, uint64_t size, uint64_t *pos,
                               npydt_error *err)
 {
-    uint64_t lowest = size > EOCD_LEN + MAX_COMMENT ? size - EOCD_LEN - MAX_COMMENT : 0;
-    for (uint64_t p = size - EOCD_LEN;; p--) {
-        if (zip_rd32(b + p) == SIG_EOCD) {
+    uint64_t lowest = size > ZIP_EOCD_LEN + ZIP_MAX_COMMENT ? size - ZIP_EOCD_LEN - ZIP_MAX_COMMENT : 0;
+    for (uint64_t p = size - ZIP_EOCD_LEN;; p--) {
+        if (zip_rd32(b + p) == ZIP_SIG_EOCD) {
             uint64_t comment = zip_rd16(b + p + 20);
-            if (comment != size - p - EOCD_LEN)
+            if (comment != size - p - ZIP_EOCD_LEN)
                 return archive_error(err, "the end of central directory record at %llu "
                                           "declares a %llu-byte comment but %llu bytes follow "
                                           "it (data after the archive, or a signature inside "
                                           "its comment)",
-                                     ULL(p), ULL(comment), ULL(size - p - EOCD_LEN));
+                                     ULL(p), ULL(comment), ULL(size - p - ZIP_EOCD_LEN));
             *pos = p;
             return NPYDT_OK;
         }
@@ -299,7 +281,7 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
                                      npydt_error *err)
 {
     const unsigned char *b = z->base;
-    if (z->size < EOCD_LEN)
+    if (z->size < ZIP_EOCD_LEN)
         return archive_error(err, "not a zip archive: %llu bytes is shorter than the "
                                   "22-byte end of central directory record",
                              ULL(z->size));
@@ -312,8 +294,8 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
     uint64_t n_disk = zip_rd16(e + 8), n_total = zip_rd16(e + 10);
     uint64_t cd_size = zip_rd32(e + 12), cd_off = zip_rd32(e + 16);
     uint64_t cd_end = eocd;
-    if (eocd >= LOCATOR_LEN && zip_rd32(b + eocd - LOCATOR_LEN) == SIG_LOCATOR64) {
-        uint64_t loc = eocd - LOCATOR_LEN;
+    if (eocd >= ZIP_LOCATOR64_LEN && zip_rd32(b + eocd - ZIP_LOCATOR64_LEN) == ZIP_SIG_LOCATOR64) {
+        uint64_t loc = eocd - ZIP_LOCATOR64_LEN;
         uint64_t rec = zip_rd64(b + loc + 8);
         uint32_t loc_disk = zip_rd32(b + loc + 4), ndisks = zip_rd32(b + loc + 16);
         if (loc_disk != 0 || ndisks > 1)
@@ -324,33 +306,33 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
          * in an archive without Zip64 end records; Python's zipfile then
          * reads the classic record alone, and so do we when that record
          * defers nothing to a Zip64 one. */
-        bool has_record = rec <= loc && loc - rec >= EOCD64_LEN &&
-                          zip_rd32(b + rec) == SIG_EOCD64;
-        bool classic_complete = disk != SENTINEL16 && cd_disk != SENTINEL16 &&
-                                n_disk != SENTINEL16 && n_total != SENTINEL16 &&
-                                cd_size != SENTINEL32 && cd_off != SENTINEL32;
+        bool has_record = rec <= loc && loc - rec >= ZIP_EOCD64_LEN &&
+                          zip_rd32(b + rec) == ZIP_SIG_EOCD64;
+        bool classic_complete = disk != ZIP_SENTINEL16 && cd_disk != ZIP_SENTINEL16 &&
+                                n_disk != ZIP_SENTINEL16 && n_total != ZIP_SENTINEL16 &&
+                                cd_size != ZIP_SENTINEL32 && cd_off != ZIP_SENTINEL32;
         if (!has_record && classic_complete)
             goto classic;
-        if (rec > loc || loc - rec < EOCD64_LEN)
+        if (rec > loc || loc - rec < ZIP_EOCD64_LEN)
             return archive_error(err, "the Zip64 end record offset %llu is out of range "
                                       "(the locator is at %llu)",
                                  ULL(rec), ULL(loc));
         const unsigned char *r = b + rec;
-        if (zip_rd32(r) != SIG_EOCD64)
+        if (zip_rd32(r) != ZIP_SIG_EOCD64)
             return archive_error(err, "no Zip64 end record at offset %llu where the "
                                       "locator points",
                                  ULL(rec));
         uint64_t rsize = zip_rd64(r + 4);
-        if (rsize != loc - rec - 12)
+        if (rsize != loc - rec - ZIP_EOCD64_SIZE_BASE)
             return archive_error(err, "the Zip64 end record at %llu declares %llu bytes but "
                                       "%llu lie before the locator",
-                                 ULL(rec), ULL(rsize), ULL(loc - rec - 12));
+                                 ULL(rec), ULL(rsize), ULL(loc - rec - ZIP_EOCD64_SIZE_BASE));
         uint64_t disk64 = zip_rd32(r + 16), cd_disk64 = zip_rd32(r + 20);
         uint64_t n_disk64 = zip_rd64(r + 24), n_total64 = zip_rd64(r + 32);
         uint64_t cd_size64 = zip_rd64(r + 40), cd_off64 = zip_rd64(r + 48);
-        if (!agrees(disk, SENTINEL16, disk64) || !agrees(cd_disk, SENTINEL16, cd_disk64) ||
-            !agrees(n_disk, SENTINEL16, n_disk64) || !agrees(n_total, SENTINEL16, n_total64) ||
-            !agrees(cd_size, SENTINEL32, cd_size64) || !agrees(cd_off, SENTINEL32, cd_off64))
+        if (!agrees(disk, ZIP_SENTINEL16, disk64) || !agrees(cd_disk, ZIP_SENTINEL16, cd_disk64) ||
+            !agrees(n_disk, ZIP_SENTINEL16, n_disk64) || !agrees(n_total, ZIP_SENTINEL16, n_total64) ||
+            !agrees(cd_size, ZIP_SENTINEL32, cd_size64) || !agrees(cd_off, ZIP_SENTINEL32, cd_off64))
             return archive_error(err, "the end of central directory record and the Zip64 end "
                                       "record disagree (%llu entries, %llu bytes at %llu "
                                       "against %llu entries, %llu bytes at %llu)",
@@ -382,7 +364,7 @@ classic:
                                   "end where the end record starts (%llu): truncated, or "
                                   "data before or after it",
                              ULL(cd_size), ULL(cd_off), ULL(cd_end));
-    if (n_total > cd_size / CENTRAL_LEN)
+    if (n_total > cd_size / ZIP_CENTRAL_LEN)
         return archive_error(err, "the central directory of %llu bytes cannot hold the %llu "
                                   "entries the end record counts: truncated",
                              ULL(cd_size), ULL(n_total));
@@ -409,23 +391,23 @@ static npydt_status check_local(const struct npydt_npz *z, npydt_npz_member *m,
                                 uint64_t cd_off, uint64_t *end, npydt_error *err)
 {
     uint64_t lho = m->local_header_offset;
-    if (lho > cd_off || cd_off - lho < LOCAL_LEN)
+    if (lho > cd_off || cd_off - lho < ZIP_LOCAL_LEN)
         return zip_member_error(err, m->name, "its local header offset %llu is not before "
                                               "the central directory (at %llu)",
                                 ULL(lho), ULL(cd_off));
     const unsigned char *l = z->base + lho;
-    if (zip_rd32(l) != SIG_LOCAL)
+    if (zip_rd32(l) != ZIP_SIG_LOCAL)
         return zip_member_error(err, m->name, "no local header signature at offset %llu",
                                 ULL(lho));
     uint16_t lflags = zip_rd16(l + 6), lmethod = zip_rd16(l + 8);
     uint64_t lcrc = zip_rd32(l + 14), lcsize = zip_rd32(l + 18), lusize = zip_rd32(l + 22);
     size_t lnlen = zip_rd16(l + 26), lxlen = zip_rd16(l + 28);
     uint64_t data;
-    if (!ck_add(lho, LOCAL_LEN + lnlen + lxlen, &data) || data > cd_off)
+    if (!ck_add(lho, ZIP_LOCAL_LEN + lnlen + lxlen, &data) || data > cd_off)
         return zip_member_error(err, m->name, "its local header at %llu runs into the "
                                               "central directory (at %llu)",
                                 ULL(lho), ULL(cd_off));
-    if (lnlen != name_len || memcmp(l + LOCAL_LEN, raw_name, name_len) != 0)
+    if (lnlen != name_len || memcmp(l + ZIP_LOCAL_LEN, raw_name, name_len) != 0)
         return zip_member_error(err, m->name, "the local header at %llu names another "
                                               "file than the central directory",
                                 ULL(lho));
@@ -433,11 +415,11 @@ static npydt_status check_local(const struct npydt_npz *z, npydt_npz_member *m,
         return zip_member_error(err, m->name, "the local header says method %u but the "
                                               "central directory %u",
                                 lmethod, (unsigned)m->method);
-    if (lflags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION))
+    if (lflags & (ZIP_FLAG_ENCRYPTED | ZIP_FLAG_STRONG_ENCRYPTION))
         return zip_member_error(err, m->name, "is encrypted (local header flags 0x%04x)",
                                 lflags);
-    if (!(lflags & FLAG_DESCRIPTOR)) {
-        const char *why = apply_zip64(l + LOCAL_LEN + lnlen, lxlen, &lusize, &lcsize, NULL, NULL);
+    if (!(lflags & ZIP_FLAG_DESCRIPTOR)) {
+        const char *why = apply_zip64(l + ZIP_LOCAL_LEN + lnlen, lxlen, &lusize, &lcsize, NULL, NULL);
         if (why)
             return zip_member_error(err, m->name, "local header: %s", why);
         if (lcrc != m->crc32 || lcsize != m->compressed_size || lusize != m->uncompressed_size)
@@ -450,7 +432,7 @@ static npydt_status check_local(const struct npydt_npz *z, npydt_npz_member *m,
     }
     uint64_t data_end, claim;
     if (!ck_add(data, m->compressed_size, &data_end) || data_end > cd_off ||
-        !ck_add(data_end, (lflags & FLAG_DESCRIPTOR) ? DESCRIPTOR_MIN : 0, &claim) ||
+        !ck_add(data_end, (lflags & ZIP_FLAG_DESCRIPTOR) ? ZIP_DESCRIPTOR_MIN : 0, &claim) ||
         claim > cd_off)
         return zip_member_error(err, m->name, "its %llu bytes of data at offset %llu run past "
                                               "the start of the central directory (at %llu)",
@@ -467,11 +449,11 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
 {
     const unsigned char *b = z->base;
     uint64_t p = *pos;
-    if (cd->end - p < CENTRAL_LEN)
+    if (cd->end - p < ZIP_CENTRAL_LEN)
         return archive_error(err, "the central directory is truncated in entry %zu of %llu",
                              i + 1, ULL(cd->entries));
     const unsigned char *c = b + p;
-    if (zip_rd32(c) != SIG_CENTRAL)
+    if (zip_rd32(c) != ZIP_SIG_CENTRAL)
         return archive_error(err, "central directory entry %zu of %llu (offset %llu) has no "
                                   "entry signature",
                              i + 1, ULL(cd->entries), ULL(p));
@@ -480,15 +462,15 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
     size_t nlen = zip_rd16(c + 28), xlen = zip_rd16(c + 30), clen = zip_rd16(c + 32);
     uint32_t disk = zip_rd16(c + 34);
     uint64_t lho = zip_rd32(c + 42);
-    if (cd->end - p - CENTRAL_LEN < (uint64_t)nlen + xlen + clen)
+    if (cd->end - p - ZIP_CENTRAL_LEN < (uint64_t)nlen + xlen + clen)
         return archive_error(err, "the central directory is truncated in entry %zu of %llu "
                                   "(its name, extra field and comment run past its end)",
                              i + 1, ULL(cd->entries));
-    const unsigned char *raw = c + CENTRAL_LEN;
+    const unsigned char *raw = c + ZIP_CENTRAL_LEN;
     npydt_npz_member *m = &z->members[i];
     char *name = z->names + *names_used;
     size_t len;
-    const char *why = decode_name(raw, nlen, flags & FLAG_UTF8, name, &len);
+    const char *why = decode_name(raw, nlen, flags & ZIP_FLAG_UTF8, name, &len);
     if (why) {
         char quoted[128];
         quote_raw(quoted, sizeof quoted, raw, nlen);
@@ -503,7 +485,7 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
         return zip_member_error(err, name, "starts on disk %u: multi-disk archives are not "
                                            "supported",
                                 disk);
-    if (flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION | FLAG_MASKED_HEADERS))
+    if (flags & (ZIP_FLAG_ENCRYPTED | ZIP_FLAG_STRONG_ENCRYPTION | ZIP_FLAG_MASKED_HEADERS))
         return zip_member_error(err, name, "is encrypted (flags 0x%04x): not supported", flags);
     if (method != NPYDT_NPZ_STORED && method != NPYDT_NPZ_DEFLATED)
         return zip_member_error(err, name, "uses compression method %u: only stored (0) and "
@@ -539,7 +521,7 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
     ext->start = lho;
     ext->end = end;
     ext->index = i;
-    *pos = p + CENTRAL_LEN + nlen + xlen + clen;
+    *pos = p + ZIP_CENTRAL_LEN + nlen + xlen + clen;
     return NPYDT_OK;
 }
 
@@ -676,7 +658,7 @@ static npydt_status begin(const npydt_npz_options **opts, npydt_npz_options *def
         npydt_npz_options_init(defaults);
         *opts = defaults;
     }
-    return check_options(*opts, err);
+    return zip_options_check(*opts, err);
 }
 
 npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_options *opts,
@@ -805,7 +787,7 @@ npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
     }
     char quoted[128];
     zip_quote_name(quoted, sizeof quoted, name);
-    return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+    return set_error(err, NPYDT_E_NOT_FOUND, NPYDT_NO_OFFSET, NULL,
                      "the archive has no member %s (nor with .npy appended)", quoted);
 }
 

@@ -24,6 +24,10 @@ struct npydt_npz {
     size_t names_size;
 };
 
+/* Refuse options the reader and the writer cannot use (options_check on
+ * the base, nonzero reserved room, a zero buffer_size). */
+npydt_status zip_options_check(const npydt_npz_options *opts, npydt_error *err);
+
 /* Fill err with NPYDT_E_ARCHIVE: "member 'NAME': " + the formatted text. */
 npydt_status zip_member_error(npydt_error *err, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -5,34 +5,18 @@
  * kept, a few dozen bytes per member. Every offset and size is checked
  * before it is used; names are refused where the reader would refuse them. */
 #include "npz/zip.h"
+#include "npz/zip_format.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
 
-#define SIG_LOCAL 0x04034b50u
-#define SIG_CENTRAL 0x02014b50u
-#define SIG_DESCRIPTOR 0x08074b50u
-#define SIG_EOCD 0x06054b50u
-#define SIG_EOCD64 0x06064b50u
-#define SIG_LOCATOR64 0x07064b50u
-
-#define LOCAL_LEN 30u
 #define LOCAL_EXTRA_LEN 20u     /* Zip64 extra: tag, size, usize, csize */
-#define CENTRAL_LEN 46u
-#define DESCRIPTOR_LEN 24u      /* signature, CRC, 8-byte sizes (a Zip64 member) */
-#define EOCD_LEN 22u
-#define EOCD64_LEN 56u
-#define LOCATOR_LEN 20u
-
-#define FLAG_DESCRIPTOR 0x0008u
-#define FLAG_UTF8 0x0800u
 
 /* Python's zipfile switches to Zip64 fields above these (ZIP64_LIMIT is
  * 2**31 - 1, not 2**32 - 1, and ZIP_FILECOUNT_LIMIT 2**16 - 1). */
 #define ZIP64_LIMIT ((uint64_t)0x7FFFFFFF)
 #define FILECOUNT_LIMIT ((uint64_t)0xFFFF)
-#define SENTINEL32 0xFFFFFFFFu
 
 #define VERSION_DEFAULT 20u     /* "2.0": deflate */
 #define VERSION_ZIP64 45u       /* "4.5": Zip64 */
@@ -174,12 +158,10 @@ npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink, const npydt_npz_op
         npydt_npz_options_init(&defaults);
         opts = &defaults;
     }
+    npydt_status st = zip_options_check(opts, err);
+    if (st != NPYDT_OK)
+        return st;
     const npydt_allocator *a = opts->base.allocator;
-    if (a && (!a->malloc || !a->realloc || !a->free))
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "allocator is missing a function");
-    if (opts->buffer_size == 0)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buffer_size is 0");
     npydt_npz_writer *w = alloc_bytes(a, sizeof *w);
     if (!w)
         return set_nomem(err);
@@ -319,27 +301,27 @@ static size_t local_header(const npydt_npz_writer *w, bool final, unsigned char 
 {
     const struct wentry *e = &w->cur;
     uint64_t crc = 0, csize = 0, usize = 0;
-    if (final && !(e->flags & FLAG_DESCRIPTOR)) {
+    if (final && !(e->flags & ZIP_FLAG_DESCRIPTOR)) {
         crc = e->crc;
         csize = e->csize;
         usize = e->usize;
     }
     bool big = usize > ZIP64_LIMIT || csize > ZIP64_LIMIT;
     unsigned char *p = out;
-    p = put32(p, SIG_LOCAL);
+    p = put32(p, ZIP_SIG_LOCAL);
     p = put16(p, big ? VERSION_ZIP64 : VERSION_DEFAULT);
     p = put16(p, e->flags);
     p = put16(p, e->method);
     p = put16(p, 0);                 /* time 00:00:00 */
     p = put16(p, DOS_DATE_1980);
     p = put32(p, crc);
-    p = put32(p, big ? SENTINEL32 : csize);
-    p = put32(p, big ? SENTINEL32 : usize);
+    p = put32(p, big ? ZIP_SENTINEL32 : csize);
+    p = put32(p, big ? ZIP_SENTINEL32 : usize);
     p = put16(p, e->name_len);
     p = put16(p, LOCAL_EXTRA_LEN);
     memcpy(p, w->names + e->name_off, e->name_len);
     p += e->name_len;
-    p = put16(p, 0x0001);            /* Zip64 extended information */
+    p = put16(p, ZIP64_EXTRA_TAG);            /* Zip64 extended information */
     p = put16(p, 16);
     p = put64(p, usize);
     p = put64(p, csize);
@@ -350,8 +332,8 @@ static size_t local_header(const npydt_npz_writer *w, bool final, unsigned char 
  * 65535 bytes: the header is written in pieces when it does not fit). */
 static npydt_status write_local(npydt_npz_writer *w, bool final, npydt_error *err)
 {
-    size_t n = LOCAL_LEN + w->cur.name_len + LOCAL_EXTRA_LEN;
-    unsigned char small[LOCAL_LEN + 256 + LOCAL_EXTRA_LEN];
+    size_t n = ZIP_LOCAL_LEN + w->cur.name_len + LOCAL_EXTRA_LEN;
+    unsigned char small[ZIP_LOCAL_LEN + 256 + LOCAL_EXTRA_LEN];
     unsigned char *p = n <= sizeof small ? small : alloc_bytes(w->alloc, n);
     if (!p)
         return fail_nomem(w, err);
@@ -442,10 +424,10 @@ npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
     e->name_len = (uint16_t)len;
     e->method = (uint16_t)method;
     e->offset = w->pos;
-    e->flags = w->sink.pwrite ? 0 : FLAG_DESCRIPTOR;
+    e->flags = w->sink.pwrite ? 0 : ZIP_FLAG_DESCRIPTOR;
     for (size_t i = 0; i < len; i++)
         if ((unsigned char)name[i] >= 0x80) {
-            e->flags |= FLAG_UTF8;
+            e->flags |= ZIP_FLAG_UTF8;
             break;
         }
     w->crc = crc32(0, Z_NULL, 0);
@@ -524,9 +506,9 @@ npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
             return st;
     }
     w->cur.crc = (uint32_t)w->crc;
-    if (w->cur.flags & FLAG_DESCRIPTOR) {
-        unsigned char d[DESCRIPTOR_LEN], *p = d;
-        p = put32(p, SIG_DESCRIPTOR);
+    if (w->cur.flags & ZIP_FLAG_DESCRIPTOR) {
+        unsigned char d[ZIP_DESCRIPTOR64_LEN], *p = d;
+        p = put32(p, ZIP_SIG_DESCRIPTOR);
         p = put32(p, w->cur.crc);
         p = put64(p, w->cur.csize);
         put64(p, w->cur.usize);
@@ -574,8 +556,8 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
     if (big_offset)
         extra[nextra++] = e->offset;
     unsigned version = nextra ? VERSION_ZIP64 : VERSION_DEFAULT;
-    unsigned char h[CENTRAL_LEN], *p = h;
-    p = put32(p, SIG_CENTRAL);
+    unsigned char h[ZIP_CENTRAL_LEN], *p = h;
+    p = put32(p, ZIP_SIG_CENTRAL);
     p = put16(p, MADE_BY_UNIX << 8 | version);
     p = put16(p, version);
     p = put16(p, e->flags);
@@ -583,19 +565,19 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
     p = put16(p, 0);
     p = put16(p, DOS_DATE_1980);
     p = put32(p, e->crc);
-    p = put32(p, big ? SENTINEL32 : e->csize);
-    p = put32(p, big ? SENTINEL32 : e->usize);
+    p = put32(p, big ? ZIP_SENTINEL32 : e->csize);
+    p = put32(p, big ? ZIP_SENTINEL32 : e->usize);
     p = put16(p, e->name_len);
     p = put16(p, nextra ? 4 + 8 * nextra : 0);
     p = put16(p, 0);                 /* comment */
     p = put16(p, 0);                 /* disk */
     p = put16(p, 0);                 /* internal attributes */
     p = put32(p, EXTERNAL_ATTR);
-    put32(p, big_offset ? SENTINEL32 : e->offset);
+    put32(p, big_offset ? ZIP_SENTINEL32 : e->offset);
     unsigned char x[4 + 24];
     size_t xlen = 0;
     if (nextra) {
-        p = put16(x, 0x0001);
+        p = put16(x, ZIP64_EXTRA_TAG);
         p = put16(p, 8 * nextra);
         for (size_t i = 0; i < nextra; i++)
             p = put64(p, extra[i]);
@@ -603,7 +585,7 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
     }
     const unsigned char *name = (const unsigned char *)w->names + e->name_off;
     *tail = word_at(h, sizeof h, name, e->name_len, x,
-                    sizeof h + e->name_len + xlen - LOCATOR_LEN);
+                    sizeof h + e->name_len + xlen - ZIP_LOCATOR64_LEN);
     npydt_status st = emit(w, h, sizeof h, err);
     if (st == NPYDT_OK)
         st = emit(w, name, e->name_len, err);
@@ -631,10 +613,10 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
      * Zip64 end records in between, as readers would otherwise take it for
      * one (Python's zipfile refuses it when its disk fields are not 0). */
     if (n > FILECOUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT ||
-        tail == SIG_LOCATOR64) {
-        unsigned char r[EOCD64_LEN + LOCATOR_LEN], *p = r;
-        p = put32(p, SIG_EOCD64);
-        p = put64(p, EOCD64_LEN - 12);
+        tail == ZIP_SIG_LOCATOR64) {
+        unsigned char r[ZIP_EOCD64_LEN + ZIP_LOCATOR64_LEN], *p = r;
+        p = put32(p, ZIP_SIG_EOCD64);
+        p = put64(p, ZIP_EOCD64_LEN - ZIP_EOCD64_SIZE_BASE);
         p = put16(p, VERSION_ZIP64);
         p = put16(p, VERSION_ZIP64);
         p = put32(p, 0);
@@ -643,21 +625,21 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
         p = put64(p, n);
         p = put64(p, cd_size);
         p = put64(p, cd_offset);
-        p = put32(p, SIG_LOCATOR64);
+        p = put32(p, ZIP_SIG_LOCATOR64);
         p = put32(p, 0);
         p = put64(p, cd_end);
         put32(p, 1);
         if ((st = emit(w, r, sizeof r, err)) != NPYDT_OK)
             return st;
     }
-    unsigned char e[EOCD_LEN], *p = e;
-    p = put32(p, SIG_EOCD);
+    unsigned char e[ZIP_EOCD_LEN], *p = e;
+    p = put32(p, ZIP_SIG_EOCD);
     p = put16(p, 0);
     p = put16(p, 0);
     p = put16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
     p = put16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
-    p = put32(p, cd_size < SENTINEL32 ? cd_size : SENTINEL32);
-    p = put32(p, cd_offset < SENTINEL32 ? cd_offset : SENTINEL32);
+    p = put32(p, cd_size < ZIP_SENTINEL32 ? cd_size : ZIP_SENTINEL32);
+    p = put32(p, cd_offset < ZIP_SENTINEL32 ? cd_offset : ZIP_SENTINEL32);
     put16(p, 0);                     /* no comment */
     if ((st = emit(w, e, sizeof e, err)) != NPYDT_OK)
         return st;

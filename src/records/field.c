@@ -12,9 +12,9 @@ static npydt_status field_error(npydt_error *err, const char *path, size_t len, 
     snprintf(msg, sizeof msg, fmt, detail);
     name_for_message(shown, sizeof shown, path, len);
     if (upto == 0)
-        return set_error(err, NPYDT_E_FIELD, NPYDT_NO_OFFSET, shown, "%s", msg);
+        return set_error(err, NPYDT_E_NOT_FOUND, NPYDT_NO_OFFSET, shown, "%s", msg);
     name_for_message(done, sizeof done, path, upto > 100 ? 100 : upto);
-    return set_error(err, NPYDT_E_FIELD, NPYDT_NO_OFFSET, shown, "%s (after '%s')", msg, done);
+    return set_error(err, NPYDT_E_NOT_FOUND, NPYDT_NO_OFFSET, shown, "%s (after '%s')", msg, done);
 }
 
 /* Byte i of the path, or -1 past its end (a NUL is a byte like others). */

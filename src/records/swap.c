@@ -467,6 +467,11 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
     if (dt->has_object)
         return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
                          "object data is a pickle and cannot be byte-swapped");
+    if (opts) {
+        npydt_status checked = options_check(opts, err);
+        if (checked != NPYDT_OK)
+            return checked;
+    }
     struct builder b;
     memset(&b, 0, sizeof b);
     b.alloc = opts ? opts->allocator : NULL;
@@ -691,16 +696,16 @@ npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown byte order %d",
                          (int)to);
     npydt_options defaults;
-    if (!opts) {
-        npydt_options_init(&defaults);
-        opts = &defaults;
-    }
+    opts = options_or_default(opts, &defaults);
+    npydt_status st = options_check(opts, err);
+    if (st != NPYDT_OK)
+        return st;
     struct arena ar;
     arena_init(&ar, opts->allocator);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &ar, NULL, &opts->limits, err);
     const npydt_dtype *copy;
-    npydt_status st = copy_node(&ar, dt, to, 0, &copy, err);
+    st = copy_node(&ar, dt, to, 0, &copy, err);
     if (st == NPYDT_OK) {
         npydt_dtype *root = (npydt_dtype *)copy;   /* allocated just above */
         st = layout_build_root(&c, root, true);
