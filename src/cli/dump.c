@@ -438,12 +438,8 @@ static int put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const u
         break;
     }
     default:
-        st = NPYDT_E_OBJECT;
-        snprintf(d->err.message, sizeof d->err.message, "kind '%c' cannot be dumped",
-                 npydt_dtype_kind(dt));
-        d->err.code = st;
-        d->err.offset = NPYDT_NO_OFFSET;
-        d->err.path[0] = '\0';
+        st = cli_error(&d->err, NPYDT_E_OBJECT, "kind '%c' cannot be dumped",
+                       npydt_dtype_kind(dt));
         break;
     }
     if (st != NPYDT_OK) {
@@ -489,10 +485,7 @@ static int check_unicode(struct dumper *d, const npydt_dtype *root, const unsign
         uint64_t small[16] = {0};
         uint64_t *idx = l->nrepeats <= 16 ? small : calloc(l->nrepeats, sizeof *idx);
         if (!idx) {
-            d->err.code = NPYDT_E_NOMEM;
-            d->err.offset = NPYDT_NO_OFFSET;
-            d->err.path[0] = '\0';
-            snprintf(d->err.message, sizeof d->err.message, "out of memory");
+            cli_error(&d->err, NPYDT_E_NOMEM, "%s", "out of memory");
             return -1;
         }
         int bad = 0;
@@ -525,268 +518,15 @@ static int check_unicode(struct dumper *d, const npydt_dtype *root, const unsign
 
 /* ---- the elements in C order ------------------------------------------------------- */
 
-/* Bytes of whole records per batch read from a stream, and per batch
- * gathered from Fortran-order data in place. */
-#ifndef BATCH_BYTES
-#define BATCH_BYTES ((size_t)1 << 20)
-#endif
-/* Bytes of C-order elements gathered by one pass over a deflated member
- * stored in Fortran order (it is read start to end once per window). */
-#ifndef WINDOW_BYTES
-#define WINDOW_BYTES ((size_t)64 << 20)
-#endif
-
-/* The first `total` elements of an input in C order, in batches of
- * contiguous records: in place when the data is (a mapped file or a stored
- * member in C order), else copied through a bounded buffer. A deflated
- * member in Fortran order is read once per window of C-order elements. */
-struct rows {
-    const struct cli_input *in;
-    const npydt_header *h;
-    size_t itemsize;
-    uint64_t count;              /* elements in the array */
-    uint64_t total;              /* elements to deliver */
-    uint64_t next;               /* C-order index of the next one */
-    int c_order;                 /* the stored order is C order */
-    const unsigned char *bytes;  /* all the data in place, or NULL */
-    struct cli_data d;
-    int d_open;
-    npydt_npz_stream *stream;    /* a member read again after a rewind */
-    uint64_t pos;                /* data bytes read sequentially */
-    unsigned char *buf;          /* a batch, or the window of a pass */
-    size_t buf_records;
-    unsigned char *rbuf;         /* sequential reads of a pass */
-    size_t rbuf_records;
-    uint64_t *idx, *cstride;     /* a pass's multi-index and C strides */
-};
-
-static npydt_status rows_error(npydt_error *err, npydt_status code, const char *msg)
+/* The next *n (at most max; 0 at the end) elements of src in C order,
+ * contiguous at *batch. */
+static npydt_status next_batch(npydt_reader *src, uint64_t max, const unsigned char **batch,
+                               uint64_t *n, npydt_error *err)
 {
-    memset(err, 0, sizeof *err);
-    err->code = code;
-    err->offset = NPYDT_NO_OFFSET;
-    snprintf(err->message, sizeof err->message, "%s", msg);
-    return code;
-}
-
-/* A fresh stream of the member, positioned at its first data byte (the
- * member was verified when it was first opened). */
-static npydt_status rows_member_stream(struct rows *r, npydt_error *err)
-{
-    npydt_npz_stream_close(r->stream);
-    r->stream = NULL;
-    r->pos = 0;
-    npydt_status st = npydt_npz_stream_open(r->in->npz, r->in->index, &r->stream, err);
-    unsigned char skip[4096];
-    for (uint64_t left = npydt_header_data_offset(r->h); st == NPYDT_OK && left > 0;) {
-        size_t got;
-        st = npydt_npz_stream_read(r->stream, skip, left < sizeof skip ? (size_t)left : sizeof skip,
-                                   &got, err);
-        if (st == NPYDT_OK && got == 0)
-            st = rows_error(err, NPYDT_E_DATA, "the member ends inside its header");
-        left -= got;
-    }
+    const void *b;
+    npydt_status st = npydt_reader_next_c(src, max, &b, n, err);
+    *batch = b;
     return st;
-}
-
-/* Back to the first data byte for a sequential read. */
-static npydt_status rows_rewind(struct rows *r, npydt_error *err)
-{
-    if (r->pos == 0)
-        return NPYDT_OK;
-    if (r->d_open) {
-        cli_data_close(&r->d);
-        r->d_open = 0;
-    }
-    if (r->in->npz)
-        return rows_member_stream(r, err);
-    r->pos = 0;
-    npydt_status st = cli_data_open(r->in, r->h, &r->d, err);
-    r->d_open = st == NPYDT_OK;
-    return st;
-}
-
-/* The next n data bytes, in order. */
-static npydt_status rows_read(struct rows *r, unsigned char *buf, size_t n, npydt_error *err)
-{
-    for (size_t done = 0; done < n;) {
-        size_t got;
-        npydt_status st = r->stream ? npydt_npz_stream_read(r->stream, buf + done, n - done, &got, err)
-                                    : cli_data_read(&r->d, buf + done, n - done, &got, err);
-        if (st != NPYDT_OK)
-            return st;
-        if (got == 0)
-            return rows_error(err, NPYDT_E_DATA, "the data ended early");
-        done += got;
-    }
-    r->pos += n;
-    return NPYDT_OK;
-}
-
-static size_t records_in(size_t bytes, size_t itemsize, uint64_t most)
-{
-    uint64_t n = itemsize >= bytes ? 1 : bytes / itemsize;
-    return (size_t)(n < most ? n : most);
-}
-
-/* Open the data of an input for its first `total` elements. verified: a
- * member already checked in full (CRC included) by an earlier open. */
-static npydt_status rows_open(struct rows *r, const struct cli_input *in, const npydt_header *h,
-                              uint64_t total, int verified, npydt_error *err)
-{
-    memset(r, 0, sizeof *r);
-    r->in = in;
-    r->h = h;
-    r->itemsize = npydt_dtype_itemsize(npydt_header_dtype(h));
-    r->count = npydt_header_count(h);
-    r->total = total;
-    size_t big = 0;
-    for (size_t k = 0; k < npydt_header_ndim(h); k++)
-        big += npydt_header_shape(h)[k] > 1;
-    r->c_order = !npydt_header_fortran_order(h) || big <= 1;
-    npydt_status st;
-    if (in->npz && verified) {
-        const void *p;
-        uint64_t len;
-        if (npydt_npz_member_data(in->npz, in->index, &p, &len, NULL) == NPYDT_OK) {
-            r->bytes = (const unsigned char *)p + npydt_header_data_offset(h);
-            st = NPYDT_OK;
-        } else {
-            st = rows_member_stream(r, err);
-        }
-    } else {
-        st = cli_data_open(in, h, &r->d, err);
-        r->d_open = st == NPYDT_OK;
-        r->bytes = r->d.bytes;
-    }
-    if (st != NPYDT_OK || r->itemsize == 0 || total == 0)
-        return st;
-    if (r->bytes && r->c_order)
-        return NPYDT_OK;
-    if (r->bytes || r->c_order) {
-        r->buf_records = records_in(BATCH_BYTES, r->itemsize, total);
-    } else {
-        size_t nd = npydt_header_ndim(h);
-        r->buf_records = records_in(WINDOW_BYTES, r->itemsize, total);
-        r->rbuf_records = records_in(BATCH_BYTES, r->itemsize, r->count);
-        r->rbuf = malloc(r->rbuf_records * r->itemsize);
-        r->idx = calloc(nd, sizeof *r->idx);
-        r->cstride = calloc(nd, sizeof *r->cstride);
-        if (!r->rbuf || !r->idx || !r->cstride)
-            return rows_error(err, NPYDT_E_NOMEM, "out of memory");
-        const uint64_t *shape = npydt_header_shape(h);
-        uint64_t s = 1;
-        for (size_t k = nd; k-- > 0;) {
-            r->cstride[k] = s;
-            s *= shape[k];   /* the header checked that the product fits */
-        }
-    }
-    r->buf = malloc(r->buf_records * r->itemsize);
-    if (!r->buf)
-        return rows_error(err, NPYDT_E_NOMEM, "out of memory");
-    return NPYDT_OK;
-}
-
-/* Deliver the elements again from the first. */
-static void rows_restart(struct rows *r)
-{
-    r->next = 0;
-}
-
-/* One pass over Fortran-order data read in sequence: the elements whose
- * C-order index is in [lo, lo + k) go to buf in C order. */
-static npydt_status rows_pass(struct rows *r, uint64_t lo, size_t k, npydt_error *err)
-{
-    npydt_status st = rows_rewind(r, err);
-    if (st != NPYDT_OK)
-        return st;
-    size_t nd = npydt_header_ndim(r->h), is = r->itemsize;
-    const uint64_t *shape = npydt_header_shape(r->h);
-    memset(r->idx, 0, nd * sizeof *r->idx);
-    uint64_t c = 0, hi = lo + k, collected = 0;
-    for (uint64_t f = 0; f < r->count && collected < k;) {
-        size_t m = r->count - f < r->rbuf_records ? (size_t)(r->count - f) : r->rbuf_records;
-        if ((st = rows_read(r, r->rbuf, m * is, err)) != NPYDT_OK)
-            return st;
-        for (size_t j = 0; j < m; j++) {
-            if (c >= lo && c < hi) {
-                memcpy(r->buf + (c - lo) * is, r->rbuf + j * is, is);
-                collected++;
-            }
-            /* the next element in Fortran order: the first index runs fastest */
-            size_t q = 0;
-            r->idx[0]++;
-            c += r->cstride[0];
-            while (q + 1 < nd && r->idx[q] == shape[q]) {
-                c -= shape[q] * r->cstride[q];
-                r->idx[q] = 0;
-                q++;
-                r->idx[q]++;
-                c += r->cstride[q];
-            }
-        }
-        f += m;
-    }
-    return collected == k ? NPYDT_OK : rows_error(err, NPYDT_E_DATA, "the data ended early");
-}
-
-/* The next *n (0 at the end) elements in C order, contiguous at *batch. */
-static npydt_status rows_next(struct rows *r, const unsigned char **batch, uint64_t *n,
-                              npydt_error *err)
-{
-    static const unsigned char nothing[1];
-    uint64_t left = r->total - r->next;
-    *n = 0;
-    *batch = nothing;
-    if (left == 0)
-        return NPYDT_OK;
-    size_t is = r->itemsize;
-    npydt_status st = NPYDT_OK;
-    uint64_t k = left;
-    if (is == 0) {
-        /* records without bytes */
-    } else if (r->bytes && r->c_order) {
-        *batch = r->bytes + r->next * is;
-    } else if (r->bytes) {
-        k = left < r->buf_records ? left : r->buf_records;
-        for (uint64_t j = 0; j < k && st == NPYDT_OK; j++) {
-            uint64_t off;
-            st = npydt_element_offset_flat(r->h, r->next + j, &off, err);
-            if (st == NPYDT_OK)
-                memcpy(r->buf + j * is, r->bytes + off, is);
-        }
-        *batch = r->buf;
-    } else if (r->c_order) {
-        k = left < r->buf_records ? left : r->buf_records;
-        if (r->pos != r->next * is)
-            st = rows_rewind(r, err);   /* after rows_restart */
-        if (st == NPYDT_OK)
-            st = rows_read(r, r->buf, (size_t)k * is, err);
-        *batch = r->buf;
-    } else {
-        k = left < r->buf_records ? left : r->buf_records;
-        st = rows_pass(r, r->next, (size_t)k, err);
-        *batch = r->buf;
-    }
-    if (st != NPYDT_OK) {
-        *batch = nothing;
-        return st;
-    }
-    r->next += k;
-    *n = k;
-    return NPYDT_OK;
-}
-
-static void rows_close(struct rows *r)
-{
-    if (r->d_open)
-        cli_data_close(&r->d);
-    npydt_npz_stream_close(r->stream);
-    free(r->buf);
-    free(r->rbuf);
-    free(r->idx);
-    free(r->cstride);
-    memset(r, 0, sizeof *r);
 }
 
 /* ---- the table for people ---------------------------------------------------------- */
@@ -847,10 +587,10 @@ static void pad(FILE *out, size_t n)
 
 /* The first `rows` elements of src as a table: the selected fields, the
  * top-level fields or the whole value per column. */
-static int print_table(struct dumper *d, FILE *out, const char *title, struct rows *src,
+static int print_table(struct dumper *d, FILE *out, const char *title, npydt_reader *src,
                        const struct selected *sel, size_t nsel, uint64_t rows)
 {
-    const npydt_header *h = src->h;
+    const npydt_header *h = npydt_reader_header(src);
     const npydt_dtype *dt = npydt_header_dtype(h);
     size_t itemsize = npydt_dtype_itemsize(dt);
     size_t ncols;
@@ -888,7 +628,7 @@ static int print_table(struct dumper *d, FILE *out, const char *title, struct ro
     while (rc == 0 && r < rows) {
         const unsigned char *batch;
         uint64_t n;
-        if (rows_next(src, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
+        if (next_batch(src, rows - r, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
             d->failed = 1;
             rc = -1;
             break;
@@ -1044,14 +784,14 @@ enum dump_phase {
 
 /* The U scalars among the bytes printed (all, or the selected fields) of
  * the first `rows` elements must be text: look before printing anything. */
-static int check_rows_unicode(struct dumper *d, struct rows *src, const npydt_dtype *dt,
-                              const struct selected *sel, size_t nsel)
+static int check_rows_unicode(struct dumper *d, npydt_reader *src, uint64_t rows,
+                              const npydt_dtype *dt, const struct selected *sel, size_t nsel)
 {
     size_t itemsize = npydt_dtype_itemsize(dt);
-    for (;;) {
+    for (uint64_t done = 0; done < rows;) {
         const unsigned char *batch;
         uint64_t n;
-        if (rows_next(src, &batch, &n, &d->err) != NPYDT_OK)
+        if (next_batch(src, rows - done, &batch, &n, &d->err) != NPYDT_OK)
             return -1;
         if (n == 0)
             return 0;
@@ -1066,7 +806,9 @@ static int check_rows_unicode(struct dumper *d, struct rows *src, const npydt_dt
             if (bad)
                 return -1;
         }
+        done += n;
     }
+    return 0;
 }
 
 static void make_title(char *title, size_t size, const char *name, const npydt_header *h)
@@ -1100,13 +842,11 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     size_t nsel = 0;
     char *storage = NULL;
     struct dumper d = {0};
-    struct rows src;
-    int src_open = 0, status = EXIT_OK;
-    memset(&src, 0, sizeof src);
+    npydt_reader *src = NULL;
+    int status = EXIT_OK;
     if (npydt_dtype_has_object(dt)) {
-        rows_error(&err, NPYDT_E_OBJECT,
-                   "object arrays hold pickled Python objects and cannot be dumped");
-        status = cli_report(in->name, &err);
+        status = cli_fail(in->name, NPYDT_E_OBJECT, "%s",
+                          "object arrays hold pickled Python objects and cannot be dumped");
         goto out;
     }
     if (o->fields &&
@@ -1134,17 +874,19 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
      * checked (CRC included) when it is opened */
     if (phase == DUMP_CHECK && !check_text && !in->npz)
         goto out;
-    if (rows_open(&src, in, h, rows, phase == DUMP_PRINT, &err) != NPYDT_OK) {
+    if (cli_input_reader(in, h, phase == DUMP_PRINT, &src, &err) != NPYDT_OK) {
         status = cli_report(in->name, &err);
         goto out;
     }
-    src_open = 1;
     if (check_text) {
-        if (check_rows_unicode(&d, &src, dt, sel, nsel) != 0) {
+        if (check_rows_unicode(&d, src, rows, dt, sel, nsel) != 0) {
             status = cli_report(in->name, &d.err);
             goto out;
         }
-        rows_restart(&src);
+        if (npydt_reader_rewind(src, &err) != NPYDT_OK) {
+            status = cli_report(in->name, &err);
+            goto out;
+        }
     }
     if (phase == DUMP_CHECK)
         goto out;
@@ -1156,7 +898,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         while (done < rows && !d.failed) {
             const unsigned char *batch;
             uint64_t n;
-            if (rows_next(&src, &batch, &n, &d.err) != NPYDT_OK || n == 0) {
+            if (next_batch(src, rows - done, &batch, &n, &d.err) != NPYDT_OK || n == 0) {
                 d.failed = 1;
                 break;
             }
@@ -1180,7 +922,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             make_title(title, tsize, in->name, h);
         if ((*printed)++)
             putc('\n', out);
-        if (!title || print_table(&d, out, title, &src, sel, nsel, rows) != 0) {
+        if (!title || print_table(&d, out, title, src, sel, nsel, rows) != 0) {
             if (!d.failed)
                 status = cli_usage_error("out of memory");
         } else if (rows < count) {
@@ -1194,8 +936,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         status = cli_report(in->name, &d.err);
     }
 out:
-    if (src_open)
-        rows_close(&src);
+    npydt_reader_close(src);
     free(d.ubuf);
     free(sel);
     free(storage);
