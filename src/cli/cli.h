@@ -37,6 +37,9 @@ bool json_breaks_lines(const unsigned char *s, size_t n);
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);
+/* A double as Python's repr() writes it (float_format.c); NaN and the
+ * infinities, which JSON has no number for, as "nan", "inf", "-inf". */
+void json_double(FILE *out, double v);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
