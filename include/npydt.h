@@ -737,6 +737,86 @@ NPYDT_API npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *si
 NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
 
 /* ------------------------------------------------------------------ */
+/* Data access: one array's data from a path, a descriptor, a buffer   */
+/* or an archive member                                                */
+/* ------------------------------------------------------------------ */
+/* @access-api@ */
+
+/* A reader gives the data bytes of one array (count * itemsize after the
+ * header) whole and in place where they are (a mapped file, a buffer, a
+ * stored member), else in bounded chunks (a file that cannot be mapped is
+ * read with pread, a deflated member is inflated), in the stored order or
+ * in C order (a Fortran-order array is gathered). Memory is bounded by
+ * the options below whatever the array's size. One thread at a time. */
+typedef struct npydt_reader npydt_reader;
+
+/* Bounds of a reader. Initialise with npydt_reader_options_init; it grows
+ * as npydt_options does (reserved room, refused when not zero). */
+typedef struct npydt_reader_options {
+    npydt_options base;    /* header limits and the allocator */
+    size_t chunk_bytes;    /* buffer of a chunk or a batch of elements (1 MiB);
+                            * raised to one element where that is larger */
+    size_t window_bytes;   /* C-order elements gathered by one pass over a
+                            * Fortran-order array read in sequence (64 MiB) */
+    int no_mmap;           /* nonzero: never map a file, read it in chunks */
+    uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
+} npydt_reader_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_reader_options_init(npydt_reader_options *opts);
+
+/* Open the data of the .npy file at path: the header is parsed, then the
+ * data mapped, else read in chunks as asked for. opts may be NULL for the
+ * defaults. NPYDT_E_OBJECT for object dtypes (their data is a pickle).
+ * Release with npydt_reader_close. */
+NPYDT_API npydt_status npydt_reader_open_path(const char *path,
+                                              const npydt_reader_options *opts,
+                                              npydt_reader **out, npydt_error *err);
+/* As npydt_reader_open_path on an open descriptor of a regular file. The
+ * reader reads it with pread while it lives (not closed, not moved). */
+NPYDT_API npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
+                                            npydt_reader **out, npydt_error *err);
+/* A whole .npy file held in memory (not copied; buf must outlive the
+ * reader). */
+NPYDT_API npydt_status npydt_reader_open_buffer(const void *buf, size_t len,
+                                                const npydt_reader_options *opts,
+                                                npydt_reader **out, npydt_error *err);
+/* Member i of an archive: in place when stored, else inflated through a
+ * stream (z must outlive the reader). The bytes of a stored member are not
+ * CRC-checked (see npydt_npz_member_verify); a deflated member's are when
+ * its last byte is read. */
+NPYDT_API npydt_status npydt_reader_open_member(const npydt_npz *z, size_t i,
+                                                const npydt_reader_options *opts,
+                                                npydt_reader **out, npydt_error *err);
+/* The header parsed when the reader was opened (owned by the reader). */
+NPYDT_API const npydt_header *npydt_reader_header(const npydt_reader *r);
+/* All the data bytes, contiguous and in place (valid while the reader
+ * lives), or NULL when they are only read in chunks. Not NULL for an
+ * array without data bytes. */
+NPYDT_API const void *npydt_reader_bytes(const npydt_reader *r);
+
+/* The next data bytes in stored order: whole elements, at most
+ * chunk_bytes of them (at least one element), valid until the next call
+ * on r; or all the rest at once where the bytes are in place. *len == 0
+ * at the end. NPYDT_E_DATA when the data ends early (a file that shrank). */
+NPYDT_API npydt_status npydt_reader_next_chunk(npydt_reader *r, const void **chunk,
+                                               size_t *len, npydt_error *err);
+/* The next elements in C (row-major) order, contiguous at *batch, valid
+ * until the next call on r: *n of them, 0 at the end, never more than max.
+ * In place for C-order data that is; else at most chunk_bytes of them (at
+ * least one), gathered from a Fortran-order array. A Fortran-order array
+ * read in sequence is read from its start once per window (window_bytes)
+ * of C-order elements. Elements of itemsize 0 come all at once. */
+NPYDT_API npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max,
+                                           const void **batch, uint64_t *n,
+                                           npydt_error *err);
+/* Back to the first data byte for both npydt_reader_next_chunk and
+ * npydt_reader_next_c (a member is inflated again from its start). */
+NPYDT_API npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err);
+/* Unmap, free and release the reader; NULL is a no-op. */
+NPYDT_API void npydt_reader_close(npydt_reader *r);
+
+/* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */
 /* @schema-api@ */

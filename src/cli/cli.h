@@ -19,6 +19,13 @@ void cli_put_text(FILE *out, const char *s);
 /* The same for len bytes (a NUL among them is written \x00). */
 void cli_put_text_n(FILE *out, const char *s, size_t len);
 
+/* Fill err with an error found by the command itself (no offset, no
+ * path) and return code. */
+npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* cli_error, then cli_report for path: the exit status. */
+int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -30,6 +37,9 @@ bool json_breaks_lines(const unsigned char *s, size_t n);
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);
+/* A double as Python's repr() writes it (float_format.c); NaN and the
+ * infinities, which JSON has no number for, as "nan", "inf", "-inf". */
+void json_double(FILE *out, double v);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -81,32 +91,13 @@ void cli_inputs_free(struct cli_inputs *list);
 npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
                               npydt_error *err);
 
-/* The data bytes (count * itemsize after the header) of an input. */
-struct cli_data {
-    const unsigned char *bytes; /* all of them in place (a mapped file or a
-                                 * stored member), or NULL: use cli_data_read */
-    uint64_t len;               /* count * itemsize */
-    /* private */
-    uint64_t pos;
-    uint64_t file_offset;       /* of the first data byte, for pread */
-    int fd;                     /* -1 when none */
-    void *map;
-    size_t map_len;
-    npydt_npz_stream *stream;
-};
-
-/* Open the data of an input whose header h came from cli_input_header.
- * Members are verified in full first (declared size, deflate stream and
- * CRC-32: one extra inflate pass for deflated ones) so that a command can
- * refuse a damaged member before it prints anything; deflated data is then
- * inflated again through a bounded buffer as cli_data_read asks for it. */
-npydt_status cli_data_open(const struct cli_input *in, const npydt_header *h,
-                           struct cli_data *d, npydt_error *err);
-/* Copy the next min(size, bytes left) data bytes into buf; *got == 0 at
- * the end. Works whether or not d->bytes is set. */
-npydt_status cli_data_read(struct cli_data *d, void *buf, size_t size, size_t *got,
-                           npydt_error *err);
-/* Unmap, close, release. Safe after any cli_data_open, failed or not. */
-void cli_data_close(struct cli_data *d);
+/* A reader of the data of an input whose header h came from
+ * cli_input_header. A member not yet verified (verified == 0) is read in
+ * full first (declared size, deflate stream and CRC-32: one extra inflate
+ * pass for deflated ones) so that a command can refuse a damaged member
+ * before it prints anything. A file is opened again and must still have
+ * the header h. */
+npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
+                              npydt_reader **out, npydt_error *err);
 
 #endif

@@ -4,11 +4,9 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,20 +15,9 @@ struct cli_archive {
     char *path;          /* as typed */
 };
 
-/* Report an error built here, not by the library. */
-static int report(const char *path, npydt_status code, const char *message)
-{
-    npydt_error err;
-    memset(&err, 0, sizeof err);
-    err.code = code;
-    err.offset = NPYDT_NO_OFFSET;
-    snprintf(err.message, sizeof err.message, "%s", message);
-    return cli_report(path, &err);
-}
-
 static int nomem(const char *path)
 {
-    return report(path, NPYDT_E_NOMEM, "out of memory");
+    return cli_fail(path, NPYDT_E_NOMEM, "%s", "out of memory");
 }
 
 void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
@@ -176,11 +163,11 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         if (!exists)
             continue;
         if (!archive)
-            return report(arg, NPYDT_E_ARG,
-                          "the part before ':' is not a zip (.npz) archive, so it has no "
-                          "members");
+            return cli_fail(arg, NPYDT_E_ARG, "%s",
+                            "the part before ':' is not a zip (.npz) archive, so it has no "
+                            "members");
         if (colon[1] == '\0')
-            return report(arg, NPYDT_E_ARG, "no member name after ':'");
+            return cli_fail(arg, NPYDT_E_ARG, "%s", "no member name after ':'");
         if ((status = open_archive(list, arg, len, &a)) != EXIT_OK)
             return status;
         size_t i;
@@ -202,141 +189,27 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 
 /* ---- data ------------------------------------------------------------------- */
 
-static npydt_status set(npydt_error *err, npydt_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static npydt_status set(npydt_error *err, npydt_status code, const char *fmt, ...)
+npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
+                              npydt_reader **out, npydt_error *err)
 {
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->code = code;
-        err->offset = NPYDT_NO_OFFSET;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-/* A .npy file: map it, or read it with pread where mapping fails. The
- * header is parsed again from what is opened, so a file replaced since
- * cli_input_header cannot pass off other data. */
-static npydt_status open_file_data(const struct cli_input *in, const npydt_header *h,
-                                   struct cli_data *d, npydt_error *err)
-{
-    d->fd = open(in->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (d->fd < 0)
-        return set(err, NPYDT_E_IO, "cannot open: %s", strerror(errno));
-    npydt_header *again;
-    npydt_status st = npydt_parse_fd(d->fd, NULL, &again, err);
-    if (st != NPYDT_OK)
-        return st;
-    int same = npydt_header_data_offset(again) == npydt_header_data_offset(h) &&
-               npydt_header_data_bytes(again) == npydt_header_data_bytes(h) &&
-               npydt_dtype_equal(npydt_header_dtype(again), npydt_header_dtype(h));
-    npydt_header_free(again);
-    if (!same)
-        return set(err, NPYDT_E_IO, "%s", "the file changed while it was read");
-    d->file_offset = npydt_header_data_offset(h);
-    struct stat sb;
-    if (fstat(d->fd, &sb) != 0)
-        return set(err, NPYDT_E_IO, "cannot stat: %s", strerror(errno));
-    if ((uint64_t)sb.st_size <= SIZE_MAX && sb.st_size > 0) {
-        void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, d->fd, 0);
-        if (map != MAP_FAILED) {
-            d->map = map;
-            d->map_len = (size_t)sb.st_size;
-            d->bytes = (const unsigned char *)map + d->file_offset;
-        }
-    }
-    return NPYDT_OK;
-}
-
-/* An archive member: checked in full, then in place or through a stream
- * positioned at the first data byte. */
-static npydt_status open_member_data(const struct cli_input *in, const npydt_header *h,
-                                     struct cli_data *d, npydt_error *err)
-{
-    npydt_status st = npydt_npz_member_verify(in->npz, in->index, err);
-    if (st != NPYDT_OK)
-        return st;
-    const void *bytes;
-    uint64_t len;
-    if (npydt_npz_member_data(in->npz, in->index, &bytes, &len, NULL) == NPYDT_OK) {
-        d->bytes = (const unsigned char *)bytes + npydt_header_data_offset(h);
-        return NPYDT_OK;
-    }
-    if ((st = npydt_npz_stream_open(in->npz, in->index, &d->stream, err)) != NPYDT_OK)
-        return st;
-    unsigned char skip[4096];
-    for (uint64_t left = npydt_header_data_offset(h); left > 0;) {
-        size_t got;
-        st = npydt_npz_stream_read(d->stream, skip, left < sizeof skip ? (size_t)left : sizeof skip,
-                                   &got, err);
-        if (st != NPYDT_OK)
+    *out = NULL;
+    npydt_status st;
+    if (in->npz) {
+        if (!verified && (st = npydt_npz_member_verify(in->npz, in->index, err)) != NPYDT_OK)
             return st;
-        if (got == 0)
-            return set(err, NPYDT_E_DATA, "%s", "the member ends inside its header");
-        left -= got;
+        return npydt_reader_open_member(in->npz, in->index, NULL, out, err);
+    }
+    /* the header is parsed again from what is opened, so a file replaced
+     * since cli_input_header cannot pass off other data */
+    if ((st = npydt_reader_open_path(in->path, NULL, out, err)) != NPYDT_OK)
+        return st;
+    const npydt_header *again = npydt_reader_header(*out);
+    if (npydt_header_data_offset(again) != npydt_header_data_offset(h) ||
+        npydt_header_data_bytes(again) != npydt_header_data_bytes(h) ||
+        !npydt_dtype_equal(npydt_header_dtype(again), npydt_header_dtype(h))) {
+        npydt_reader_close(*out);
+        *out = NULL;
+        return cli_error(err, NPYDT_E_IO, "%s", "the file changed while it was read");
     }
     return NPYDT_OK;
-}
-
-npydt_status cli_data_open(const struct cli_input *in, const npydt_header *h,
-                           struct cli_data *d, npydt_error *err)
-{
-    memset(d, 0, sizeof *d);
-    d->fd = -1;
-    d->len = npydt_header_data_bytes(h);
-    npydt_status st = in->npz ? open_member_data(in, h, d, err) : open_file_data(in, h, d, err);
-    if (st != NPYDT_OK)
-        cli_data_close(d);
-    return st;
-}
-
-npydt_status cli_data_read(struct cli_data *d, void *buf, size_t size, size_t *got,
-                           npydt_error *err)
-{
-    uint64_t left = d->len - d->pos;
-    size_t n = size < left ? size : (size_t)left;
-    *got = 0;
-    if (n == 0)
-        return NPYDT_OK;
-    if (d->bytes) {
-        memcpy(buf, d->bytes + d->pos, n);
-    } else if (d->stream) {
-        size_t have;
-        npydt_status st = npydt_npz_stream_read(d->stream, buf, n, &have, err);
-        if (st != NPYDT_OK)
-            return st;
-        if (have < n) /* verified beforehand: cannot happen */
-            return set(err, NPYDT_E_DATA, "%s", "the member ended early");
-    } else {
-        for (size_t done = 0; done < n;) {
-            ssize_t r = pread(d->fd, (char *)buf + done, n - done,
-                              (off_t)(d->file_offset + d->pos + done));
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r < 0)
-                return set(err, NPYDT_E_IO, "read failed: %s", strerror(errno));
-            if (r == 0)
-                return set(err, NPYDT_E_DATA, "%s", "the file shrank while it was read");
-            done += (size_t)r;
-        }
-    }
-    d->pos += n;
-    *got = n;
-    return NPYDT_OK;
-}
-
-void cli_data_close(struct cli_data *d)
-{
-    if (d->map)
-        munmap(d->map, d->map_len);
-    if (d->fd >= 0)
-        close(d->fd);
-    npydt_npz_stream_close(d->stream);
-    memset(d, 0, sizeof *d);
-    d->fd = -1;
 }

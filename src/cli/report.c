@@ -60,6 +60,37 @@ int cli_report(const char *path, const npydt_error *err)
                : EXIT_INVALID;
 }
 
+static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)
+{
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = NPYDT_NO_OFFSET;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return code;
+}
+
+npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fill(err, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
+{
+    npydt_error err;
+    va_list ap;
+    va_start(ap, fmt);
+    fill(&err, code, fmt, ap);
+    va_end(ap);
+    return cli_report(path, &err);
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
     char small[512];

@@ -402,12 +402,9 @@ static int check_members(const char *file, const npydt_npz *z, size_t *chunk)
         if (itemsize > *chunk)
             *chunk = itemsize;
         if (object) {
-            memset(&err, 0, sizeof err);
-            err.code = NPYDT_E_OBJECT;
-            err.offset = NPYDT_NO_OFFSET;
-            snprintf(err.message, sizeof err.message,
-                     "object arrays hold pickled Python objects and cannot be swapped; "
-                     "nothing was written");
+            cli_error(&err, NPYDT_E_OBJECT, "%s",
+                      "object arrays hold pickled Python objects and cannot be swapped; "
+                      "nothing was written");
             return report_member(file, m->name, &err);
         }
     }
@@ -422,13 +419,8 @@ static npydt_status read_exact(npydt_npz_stream *st, void *buf, size_t n, npydt_
         npydt_status s = npydt_npz_stream_read(st, (char *)buf + done, n - done, &got, err);
         if (s != NPYDT_OK)
             return s;
-        if (got == 0) {
-            memset(err, 0, sizeof *err);
-            err->code = NPYDT_E_DATA;
-            err->offset = NPYDT_NO_OFFSET;
-            snprintf(err->message, sizeof err->message, "the member ended early");
-            return NPYDT_E_DATA;
-        }
+        if (got == 0)
+            return cli_error(err, NPYDT_E_DATA, "%s", "the member ended early");
         done += got;
     }
     return NPYDT_OK;

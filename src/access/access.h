@@ -1,0 +1,49 @@
+/* The data-access stage: one array's data bytes from a file, a buffer or
+ * an archive member, in stored or C order. The reader's state, shared by
+ * the files of this stage (opening and sequential reads in reader.c,
+ * C-order batches in corder.c). Not installed. */
+#ifndef NPYDT_ACCESS_H
+#define NPYDT_ACCESS_H
+
+#include "base/base.h"
+
+struct npydt_reader {
+    const npydt_allocator *alloc;
+    size_t chunk_bytes, window_bytes;
+    npydt_header *header;
+    size_t itemsize;
+    uint64_t count;               /* elements */
+    uint64_t data_bytes;          /* count * itemsize */
+    int c_order;                  /* stored in C order, or no more than one
+                                   * dimension above 1 (the same bytes) */
+    const unsigned char *bytes;   /* all the data in place, or NULL */
+    void *map;                    /* a mapping of the file from offset 0 */
+    size_t map_len;
+    int fd;                       /* read with pread when not in place; -1: none */
+    int own_fd;                   /* opened by the reader, closed by it */
+    uint64_t file_offset;         /* of the first data byte in the file */
+    const npydt_npz *npz;         /* a deflated member: read through stream */
+    size_t member;
+    npydt_npz_stream *stream;
+    uint64_t pos;                 /* data bytes read in sequence so far */
+    uint64_t next;                /* C-order index of npydt_reader_next_c's next element */
+    unsigned char *buf;           /* a chunk or a batch */
+    size_t buf_size;
+    unsigned char *window;        /* the C-order elements of a pass */
+    size_t window_size;
+    uint64_t *index, *cstride;    /* a pass's multi-index and C strides */
+};
+
+/* Room for size bytes in *buf (of *have bytes), keeping nothing. */
+npydt_status reader_room(npydt_reader *r, unsigned char **buf, size_t *have, size_t size,
+                         npydt_error *err);
+/* Read in sequence the next n data bytes into buf (NPYDT_E_DATA when the
+ * data ends first). Only for a reader whose bytes are not in place. */
+npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_error *err);
+/* Move the sequential position to data byte target (back to the start
+ * and forward again when it is behind). */
+npydt_status reader_seek(npydt_reader *r, uint64_t target, npydt_error *err);
+/* Whole elements in bytes, at least one, at most most. */
+uint64_t reader_records_in(const npydt_reader *r, size_t bytes, uint64_t most);
+
+#endif

@@ -1,0 +1,170 @@
+/* npydt dump's table for people: an index column and one column per
+ * field, laid out before it is printed. */
+#include "dump.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Display bytes of a cell before it is cut. */
+#define CELL_MAX 40
+
+/* ---- the table for people ---------------------------------------------------------- */
+
+static void put_index(FILE *out, const npydt_header *h, uint64_t flat)
+{
+    size_t nd = npydt_header_ndim(h);
+    const uint64_t *shape = npydt_header_shape(h);
+    if (nd == 1) {
+        fprintf(out, "%llu", (unsigned long long)flat);
+        return;
+    }
+    uint64_t idx[64];
+    size_t shown = nd < 64 ? nd : 64;
+    for (size_t k = nd; k-- > 0;) {
+        if (k < 64)
+            idx[k] = flat % shape[k];
+        flat /= shape[k];
+    }
+    putc('(', out);
+    for (size_t k = 0; k < shown; k++)
+        fprintf(out, "%s%llu", k ? "," : "", (unsigned long long)idx[k]);
+    putc(')', out);
+}
+
+/* A cell's text, cut to CELL_MAX display bytes. */
+static char *cell_text(char *s)
+{
+    size_t n = strlen(s);
+    if (n > CELL_MAX) {
+        size_t cut = CELL_MAX - 3;
+        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+            cut--;   /* not inside a UTF-8 sequence */
+        memcpy(s + cut, "...", 4);
+    }
+    return s;
+}
+
+static size_t display_width_n(const char *s, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static size_t display_width(const char *s)
+{
+    return display_width_n(s, strlen(s));
+}
+
+static void pad(FILE *out, size_t n)
+{
+    while (n--)
+        putc(' ', out);
+}
+
+/* The first `rows` elements of src as a table: the selected fields, the
+ * top-level fields or the whole value per column. */
+int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reader *src,
+                       const struct selected *sel, size_t nsel, uint64_t rows)
+{
+    const npydt_header *h = npydt_reader_header(src);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    size_t itemsize = npydt_dtype_itemsize(dt);
+    size_t ncols;
+    struct selected *cols;
+    struct selected whole = {"value", 0, dt, 5};
+    if (sel) {
+        ncols = nsel;
+        cols = (struct selected *)sel;
+    } else if (npydt_dtype_get_class(dt) == NPYDT_STRUCT && npydt_dtype_nfields(dt) > 0) {
+        ncols = npydt_dtype_nfields(dt);
+        cols = calloc(ncols, sizeof *cols);
+        if (!cols)
+            return -1;
+        for (size_t i = 0; i < ncols; i++) {
+            const char *name = npydt_dtype_field_name(dt, i);
+            size_t len = npydt_dtype_field_name_len(dt, i);
+            cols[i] = (struct selected){len ? name : "''", npydt_dtype_field_offset(dt, i),
+                                        npydt_dtype_field_dtype(dt, i), len ? len : 2};
+        }
+    } else {
+        ncols = 1;
+        cols = &whole;
+    }
+    size_t ncells = 0;   /* rows <= TEXT_MAX_ROWS, but a struct may have many fields */
+    char **cells = __builtin_mul_overflow((size_t)rows, ncols + 1, &ncells)
+                       ? NULL
+                       : calloc(ncells ? ncells : 1, sizeof *cells);
+    size_t *width = calloc(ncols + 1, sizeof *width);
+    int rc = cells && width ? 0 : -1;
+    if (rc == 0)
+        width[0] = strlen("index");
+    for (size_t c = 0; c < ncols && rc == 0; c++)
+        width[c + 1] = display_width_n(cols[c].path, cols[c].path_len);
+    uint64_t r = 0;
+    while (rc == 0 && r < rows) {
+        const unsigned char *batch;
+        uint64_t n;
+        if (dump_next_batch(src, rows - r, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
+            d->failed = 1;
+            rc = -1;
+            break;
+        }
+        for (uint64_t j = 0; j < n && rc == 0; j++, r++) {
+            const unsigned char *rec = batch + j * itemsize;
+            for (size_t c = 0; c <= ncols && rc == 0; c++) {
+                char *text = NULL;
+                size_t len = 0;
+                FILE *m = open_memstream(&text, &len);
+                if (!m) {
+                    rc = -1;
+                    break;
+                }
+                if (c == 0)
+                    put_index(m, h, r);
+                else if (dump_put_value(d, m, cols[c - 1].dtype, rec + cols[c - 1].offset) != 0)
+                    rc = -1;
+                fclose(m);
+                if (!text) {
+                    rc = -1;
+                    break;
+                }
+                cells[r * (ncols + 1) + c] = cell_text(text);
+                size_t w = display_width(text);
+                if (w > width[c])
+                    width[c] = w;
+            }
+        }
+    }
+    if (rc == 0) {
+        fputs(title, out);
+        fprintf(out, "%-*s", (int)width[0], "index");
+        for (size_t c = 0; c < ncols; c++) {
+            fputs("  ", out);
+            fwrite(cols[c].path, 1, cols[c].path_len, out);
+            if (c + 1 < ncols)
+                pad(out, width[c + 1] - display_width_n(cols[c].path, cols[c].path_len));
+        }
+        putc('\n', out);
+        for (uint64_t i = 0; i < rows; i++) {
+            for (size_t c = 0; c <= ncols; c++) {
+                const char *t = cells[i * (ncols + 1) + c];
+                if (c)
+                    fputs("  ", out);
+                fputs(t, out);
+                if (c < ncols)
+                    pad(out, width[c] - display_width(t));
+            }
+            putc('\n', out);
+        }
+    }
+    for (size_t i = 0; cells && i < ncells; i++)
+        free(cells[i]);
+    free(cells);
+    free(width);
+    if (cols != sel && cols != &whole)
+        free(cols);
+    return rc;
+}
