@@ -8,6 +8,7 @@
  * setlocale: printf and strtod use the "C" locale's '.'. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,7 +257,7 @@ static void put_double(FILE *out, double v)
 {
     if (v != v) {
         fputs("\"nan\"", out);
-    } else if (v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+    } else if (isinf(v)) {   /* not a comparison: x87 would make it in long double */
         fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
     } else {
         char buf[48];
