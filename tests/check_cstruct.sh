@@ -120,6 +120,12 @@ expect 0 "--descr nested" "$NPYDT" cstruct --descr "[('pos', [('x', '<f4'), ('y'
 has "--descr nested" "struct npy_record_pos pos;"
 has "--descr nested" "uint64_t id;"
 compiles "--descr nested"
+# f16 and c32 are x87 extended precision in a file, whatever C's long
+# double is here: bytes, the same declaration on every machine
+expect 0 "--descr x87" "$NPYDT" cstruct --descr "[('a', '<f16'), ('c', '>c32')]"
+has "--descr x87" "uint8_t a[16]; /* <f16; x87 80-bit extended precision in 16 bytes"
+has "--descr x87" "uint8_t c[32]; /* >c32; complex of two x87 80-bit extended precision"
+compiles "--descr x87"
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"
