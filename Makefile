@@ -2,6 +2,9 @@
 #   make                      libnpydt.a, libnpydt.so.$(VERSION), npydt
 #   make check                build and run every test
 #   make SANITIZE=address,undefined check
+#   make EXEC="qemu-s390x -L ..." CC=... check   target programs run through EXEC
+#                             (tests/cross/run.sh ARCH sets this up); check-cross
+#                             runs the C tests, the fuzz replay and command checks
 #   make install PREFIX=/usr/local DESTDIR=...
 #   make fuzz / fuzz-run SECONDS=N / coverage / bench
 O ?= build
@@ -14,6 +17,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
 BISON ?= bison
+EXEC ?=
 
 # the version is written once, in the public header
 version_part = $(shell sed -n 's/^\#define NPYDT_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/npydt.h)
@@ -22,16 +26,16 @@ VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH
 SONAME := libnpydt.so.$(VERSION_MAJOR)
 
 # Warnings (the compiler's, bison's and re2c's) fail `make check`,
-# `make check-valgrind` and `make coverage` (and any build with WERROR=1),
+# `make check-cross`, `make check-valgrind` and `make coverage` (and any build with WERROR=1),
 # never a plain `make`: a newer compiler's new warning must not stop a
 # user's build.
-ifneq ($(filter check check-valgrind coverage,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-cross check-valgrind coverage,$(MAKECMDGOALS)),)
 WERROR ?= 1
 endif
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	$(if $(filter 1,$(WERROR)),-Werror)
 GEN_WERROR := $(if $(filter 1,$(WERROR)),-Werror)
-BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN)
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN)
 ifneq ($(SANITIZE),)
 BASE_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 BASE_LDFLAGS += -fsanitize=$(SANITIZE)
@@ -67,7 +71,7 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: check-valgrind all check install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-valgrind all check check-cross install uninstall clean fuzz fuzz-run coverage bench
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
@@ -165,7 +169,7 @@ FUZZ_MAX_LEN_header ?= 4096
 FUZZ_MAX_LEN_descr ?= 2048
 FUZZ_MAX_LEN_alloc ?= 4096
 FUZZ_RUN_FLAGS ?= -rss_limit_mb=2048 -timeout=20 -print_final_stats=1
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O1 -g $(WARN) \
+FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O1 -g $(WARN) \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	-Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/literal/parser.o \
@@ -248,7 +252,7 @@ coverage:
 # First, tests/bench/instructions.sh prints callgrind's instruction counts
 # of one parse per header family (load does not move them), the memory a
 # parse keeps per leaf and the page faults of a steady loop of parses.
-BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
+BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/literal/parser.o \
 	$(O)/bench/lib/literal/lexer.o
 BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
@@ -295,12 +299,23 @@ bench: $(O)/bench/npydt_bench $(O)/bench/npydt
 # sanitizers (the script skips sanitizer builds).
 $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 	@mkdir -p $(@D)
-	$(Q)$(CC) -std=c11 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
+	$(Q)$(CC) -std=c11 -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
 
 # `make check`, in one place: everything the check scripts drive (defined
 # above) is built first; the runner then runs the test binaries and every
-# tests/check_*.sh.
+# tests/check_*.sh. EXEC= runs the target programs through an emulator
+# (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
+	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
-	$(Q)O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures NPYDT=$(CLI) PYTHON=$(PYTHON) tests/run_tests.sh $(TEST_BINS)
+	$(Q)$(RUN_TESTS)
+
+# the part of the suite that CI runs for other architectures under an
+# emulator: every C test, the corpus replay and the command's error checks
+# (the rest, run by tests/cross/run.sh ARCH check, takes far longer there:
+# each of its thousands of command runs starts an emulator)
+CROSS_CHECKS := check_fuzz_replay check_cli_errors check_header_errors
+check-cross: $(CHECK_DEPS)
+	$(Q)CHECKS='$(CROSS_CHECKS)' $(RUN_TESTS)

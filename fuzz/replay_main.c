@@ -3,8 +3,10 @@
  * (recursively), to LLVMFuzzerTestOneInput, in sorted order. Each input is
  * copied into a buffer of exactly its size so that sanitizers see reads
  * past the end. Prints "replayed N inputs" and exits 0; a failing oracle
- * aborts. With -v, prints each path before running it. */
+ * aborts. A directory that cannot be read, or a run that found no input at
+ * all, fails (exit 1): it would otherwise pass without testing anything. With -v, prints each path before running it. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +89,8 @@ static int replay_path(const char *path, int depth)
     size_t n = 0, cap = 0;
     struct dirent *e;
     int rc = 0;
-    while ((e = readdir(d))) {
+    /* readdir says "no more" and "failed" both with NULL, apart by errno */
+    while ((errno = 0, e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;   /* ., .., and hidden files such as .gitkeep */
         if (n == cap) {
@@ -107,6 +110,10 @@ static int replay_path(const char *path, int depth)
         }
         snprintf(names[n], len, "%s/%s", path, e->d_name);
         n++;
+    }
+    if (!e && errno != 0) {
+        fprintf(stderr, "replay: cannot read directory %s: %s\n", path, strerror(errno));
+        rc = 1;
     }
     closedir(d);
     if (n)
@@ -133,5 +140,9 @@ int main(int argc, char **argv)
         rc |= replay_path(argv[i], 0);
     }
     printf("replayed %zu inputs\n", replayed);
+    if (replayed == 0) {
+        fprintf(stderr, "replay: no inputs found\n");
+        rc = 1;
+    }
     return rc;
 }

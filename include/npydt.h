@@ -465,11 +465,13 @@ NPYDT_API npydt_status npydt_read_i64(const npydt_dtype *dt, const void *p, int6
 /* As npydt_read_i64 for uint64_t (negative values are out of range). */
 NPYDT_API npydt_status npydt_read_u64(const npydt_dtype *dt, const void *p, uint64_t *out,
                                       npydt_error *err);
-/* Nearest double of kinds f (2, 4, 8, 16 bytes), i, u and b. */
+/* Nearest double of kinds f (2, 4, 8, 16 bytes), i, u and b; f16 is x87
+ * 80-bit extended precision decoded from its bytes on every machine, never
+ * the host's long double. */
 NPYDT_API npydt_status npydt_read_double(const npydt_dtype *dt, const void *p, double *out,
                                          npydt_error *err);
-/* Real and imaginary parts of kind c (8, 16, 32 bytes); f, i, u, b give
- * imaginary part 0. */
+/* Real and imaginary parts of kind c (8, 16, 32 bytes: c32 as two x87
+ * numbers, as f16); f, i, u, b give imaginary part 0. */
 NPYDT_API npydt_status npydt_read_complex(const npydt_dtype *dt, const void *p, double out[2],
                                           npydt_error *err);
 /* Truth of kind b (any nonzero byte), or nonzero i, u, f. */

@@ -24,6 +24,13 @@ if [ ! -f "$so" ]; then
     exit 0
 fi
 so=$(cd "$(dirname "$so")" && pwd)/failinject.so
+# the command with the injector preloaded; under an emulator (EXEC, see
+# tests/run_tests.sh) the target's loader must get LD_PRELOAD, not the host's
+if [ -n "${EXEC:-}" ]; then
+    preloaded="$EXEC -E LD_PRELOAD=$so ${NPYDT_TARGET:?}"
+else
+    preloaded="env LD_PRELOAD=$so $NPYDT"
+fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 passed=0
@@ -37,8 +44,8 @@ run() {
     spec=$1
     shift
     rm -f "$dir/log"
-    timeout 60 env NPYDT_FAIL="$spec" NPYDT_FAIL_LOG="$dir/log" LD_PRELOAD="$so" \
-        "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    # shellcheck disable=SC2086
+    timeout 60 env NPYDT_FAIL="$spec" NPYDT_FAIL_LOG="$dir/log" $preloaded "$@" >"$dir/out" 2>"$dir/err"
     rc=$?
 }
 fired() { [ -f "$dir/log" ] && grep -qx "$1" "$dir/log"; }
@@ -141,7 +148,7 @@ only "$w" in.npy
 # SIGTERM while the temporary file exists: the handler removes it and the
 # process ends by that signal (status 143); OUT is untouched
 fresh
-env NPYDT_FAIL='fsync@tmp!TERM' LD_PRELOAD="$so" "$NPYDT" swap "$in" --to big -o "$w/out.npy" \
+env NPYDT_FAIL='fsync@tmp!TERM' $preloaded swap "$in" --to big -o "$w/out.npy" \
     >"$dir/out" 2>"$dir/err"
 rc=$?
 if [ "$rc" = 143 ] && [ ! -s "$dir/out" ] && ! grep -q npydt "$dir/err"; then pass; else
@@ -151,7 +158,7 @@ only "$w" out.npy
 # SIGINT before the temporary file exists (inside mkstemp): nothing to remove
 rm -rf "$w"
 mkdir "$w"
-env NPYDT_FAIL='mkstemp!INT' LD_PRELOAD="$so" "$NPYDT" swap "$in" --to big -o "$w/new.npy" \
+env NPYDT_FAIL='mkstemp!INT' $preloaded swap "$in" --to big -o "$w/new.npy" \
     >"$dir/out" 2>"$dir/err"
 rc=$?
 if [ "$rc" = 130 ] && ! grep -q npydt "$dir/err"; then pass; else

@@ -40,13 +40,22 @@ has() {
     if grep -qF -- "$2" "$tmp/out"; then ok; else bad "$1: output lacks '$2'"; fi
 }
 
+# the compilers for the machine the command runs on: the cross compiler
+# under an emulator (EXEC, see tests/run_tests.sh; $CC may hold options, as
+# in "clang --target=s390x-linux-gnu"), else gcc and clang
+if [ -n "${EXEC:-}" ]; then compilers=cross; else compilers="gcc clang"; fi
+compiler() {  # compiler NAME: the command line of one of $compilers
+    if [ "$1" = cross ]; then echo "$CC"; else echo "$1"; fi
+}
+
 # compiles WHAT: the last command's stdout compiles cleanly
 compiles() {
     cp "$tmp/out" "$tmp/decl.h"
     printf '#include "decl.h"\nint main(void) { return 0; }\n' >"$tmp/decl.c"
-    for cc in gcc clang; do
-        command -v "$cc" >/dev/null 2>&1 || continue
-        if "$cc" -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only "$tmp/decl.c" 2>"$tmp/cc"; then
+    for c in $compilers; do
+        cc=$(compiler "$c")
+        command -v "${cc%% *}" >/dev/null 2>&1 || continue
+        if $cc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only "$tmp/decl.c" 2>"$tmp/cc"; then
             ok
         else
             bad "$1: $cc: $(head -c 400 "$tmp/cc")"
@@ -87,7 +96,15 @@ done
 expect 0 "--help" "$NPYDT" cstruct --help
 has "--help" "usage: npydt cstruct"
 expect 0 "--descr literal" "$NPYDT" cstruct --descr "[('x', '<f8'), ('n', '<i4')]"
-has "--descr literal" "#pragma pack(push, 1)"
+# packed where C aligns double to 8, as x86-64 does; i386 aligns it to 4
+# inside structs, and there the natural layout is NumPy's
+cc=$(compiler "${compilers%% *}")
+if printf 'struct s { double x; int n; };\n_Static_assert(sizeof(struct s) == 12, "");\n' |
+    $cc -std=c11 -fsyntax-only -x c - 2>/dev/null; then
+    if grep -q '#pragma pack' "$tmp/out"; then bad "--descr literal: packed needlessly"; else ok; fi
+else
+    has "--descr literal" "#pragma pack(push, 1)"
+fi
 has "--descr literal" "_Static_assert(sizeof(struct npy_record) == 12,"
 has "--descr literal" "_Static_assert(offsetof(struct npy_record, n) == 8,"
 compiles "--descr literal"
@@ -103,6 +120,12 @@ expect 0 "--descr nested" "$NPYDT" cstruct --descr "[('pos', [('x', '<f4'), ('y'
 has "--descr nested" "struct npy_record_pos pos;"
 has "--descr nested" "uint64_t id;"
 compiles "--descr nested"
+# f16 and c32 are x87 extended precision in a file, whatever C's long
+# double is here: bytes, the same declaration on every machine
+expect 0 "--descr x87" "$NPYDT" cstruct --descr "[('a', '<f16'), ('c', '>c32')]"
+has "--descr x87" "uint8_t a[16]; /* <f16; x87 80-bit extended precision in 16 bytes"
+has "--descr x87" "uint8_t c[32]; /* >c32; complex of two x87 80-bit extended precision"
+compiles "--descr x87"
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"
@@ -130,8 +153,8 @@ if cmp -s "$tmp/a.h" "$tmp/b.h"; then ok; else bad "output differs between two r
 # field names shaped like the macros the output defines get a trailing '_'
 "$NPYDT" cstruct --descr "[('NPY_RECORD_ITEMSIZE', '<i4'), ('NPY_RECORD_H', '<f8')]" >"$tmp/m.h" 2>&1
 if grep -q 'NPY_RECORD_ITEMSIZE_;' "$tmp/m.h" && grep -q 'NPY_RECORD_H_;' "$tmp/m.h" &&
-    { ! command -v gcc >/dev/null 2>&1 ||
-      gcc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c "$tmp/m.h"; }; then ok; else
+    { cc=$(compiler "${compilers%% *}"); ! command -v "${cc%% *}" >/dev/null 2>&1 ||
+      $cc -std=c11 -Wall -Wextra -Werror -pedantic -fsyntax-only -x c "$tmp/m.h"; }; then ok; else
     bad "members named like the generated macros"
 fi
 

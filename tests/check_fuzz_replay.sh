@@ -20,13 +20,13 @@ for bin in "$O"/fuzz-replay/fuzz_*; do
     [ -n "$dirs" ] || continue
     found=1
     # shellcheck disable=SC2086
-    if "$bin" $dirs >"$log" 2>&1; then
+    if ${EXEC:-} "$bin" $dirs >"$log" 2>&1; then
         n=$(sed -n 's/^replayed \([0-9]*\) inputs$/\1/p' "$log")
         passed=$((passed + ${n:-0}))
     else
         # find the failing inputs one by one
         for f in $(find $dirs -type f ! -name '.*' | sort); do
-            if "$bin" "$f" >"$log" 2>&1; then
+            if ${EXEC:-} "$bin" "$f" >"$log" 2>&1; then
                 passed=$((passed + 1))
             else
                 failed=$((failed + 1))
@@ -39,6 +39,11 @@ done
 if [ "$found" -eq 0 ]; then
     echo "SKIP: no fuzz replay binaries in $O/fuzz-replay"
     exit 0
+fi
+# a replay over no input at all proves nothing (an unreadable corpus)
+if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
+    echo "fuzz-replay: no input replayed"
+    failed=1
 fi
 echo "fuzz-replay: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

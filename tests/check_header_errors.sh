@@ -11,7 +11,7 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-DUMP_CASES_DIR=$dir "$BIN" >/dev/null 2>&1
+DUMP_CASES_DIR=$dir ${EXEC:-} "$BIN" >/dev/null 2>&1
 "$PY" - "$dir" <<'PYEOF'
 import glob, os, sys, warnings
 import numpy as np

@@ -24,13 +24,13 @@ done
 awk '/^```c$/ && !done {on = 1; next} on && /^```$/ {on = 0; done = 1} on' README.md > "$stage/demo.c"   # the first C block
 pc="$stage/usr/local/lib/pkgconfig/npydt.pc"
 cflags="-I$stage/usr/local/include"
-libs="$stage/usr/local/lib/libnpydt.a -lz"
+libs="$stage/usr/local/lib/libnpydt.a ${LDFLAGS:-} -lz"
 # a sanitized build's library needs the sanitizer runtime at link time
 [ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 if grep -q 'Cflags: -I${includedir}' "$pc" && grep -q 'Libs: -L${libdir} -lnpydt' "$pc"; then ok; else ko "npydt.pc content"; fi
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror $cflags -o "$stage/demo" "$stage/demo.c" $libs 2>"$stage/cc.log"; then
     ok
-    out=$("$stage/demo" tests/fixtures/struct_nested3.npy)
+    out=$(${EXEC:-} "$stage/demo" tests/fixtures/struct_nested3.npy)
     case "$out" in *"a.b.c at byte 0, kind i, 2 bytes, order <, x1"*) ok ;; *) ko "demo output: $out" ;; esac
 else
     ko "README example does not compile"; cat "$stage/cc.log"

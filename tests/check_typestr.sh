@@ -10,11 +10,12 @@ if ! "$PY" -c 'import numpy' 2>/dev/null; then
     echo "SKIP: type strings vs np.dtype (NumPy not importable)"
     exit 0
 fi
-"$PY" - "$PROBE" <<'PYEOF'
+# shellcheck disable=SC2086
+"$PY" - ${EXEC:-} "$PROBE" <<'PYEOF'
 import random, subprocess, sys, warnings
 import numpy as np
 warnings.simplefilter("ignore")
-probe = sys.argv[1]
+probe = sys.argv[1:]  # the program, after an emulator when there is one
 
 def canon(d):
     if d.names is not None:
@@ -76,7 +77,7 @@ for c in cands:
     except BaseException:
         want.append(None)
 
-out = subprocess.run([probe], input="\n".join(cands) + "\n", capture_output=True, text=True).stdout.split("\n")
+out = subprocess.run(probe, input="\n".join(cands) + "\n", capture_output=True, text=True).stdout.split("\n")
 passed = failed = 0
 for c, w, g in zip(cands, want, out):
     ok = (w is None and g.startswith("ERROR")) or (w is not None and g == w)

@@ -23,6 +23,7 @@ Usage: /usr/bin/python3 tests/cstruct_check.py NPYDT FILE...
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,12 @@ import numpy.lib.format as npformat
 
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 MAX_RECORDS = 4
-HOST_LITTLE = sys.byteorder == "little"
+# The machine the command runs on (run_tests.sh says, from its ELF header),
+# which is not the host's when it runs under an emulator (EXEC): the C
+# programs are then built with $CC and run through EXEC.
+TARGET_LITTLE = os.environ.get("TARGET_ENDIAN", sys.byteorder) == "little"
+NATIVE = "<" if TARGET_LITTLE else ">"
+EXEC = shlex.split(os.environ.get("EXEC", ""))
 
 # -------------------------------------------------------------- naming --
 
@@ -140,14 +146,15 @@ def print_stmt(expr, dt):
                 lambda v: str(int(np.array(v, dtype=np.float16).view(np.uint16))))
     if k == "f" and n in (4, 8):
         return 'printf("%%.17g\\n", (double)%s);' % expr, lambda v: fkey(float(v))
-    if k == "f":
-        return 'printf("%%.21Lg\\n", (long double)%s);' % expr, lambda v: ldkey(v)
     if k == "c" and n in (8, 16):
         return ('printf("%%.17g %%.17g\\n", creal(%s), cimag(%s));' % (expr, expr),
                 lambda v: fkey(float(v.real)) + " " + fkey(float(v.imag)))
-    if k == "c":
-        return ('printf("%%.21Lg %%.21Lg\\n", creall(%s), cimagl(%s));' % (expr, expr),
-                lambda v: ldkey(v.real) + " " + ldkey(v.imag))
+    if (k == "f" and n == 16) or (k == "c" and n == 32):
+        # x87 extended precision: bytes on every machine, compared without
+        # the 6 bytes of padding per number (NumPy's scalars do not keep them)
+        return ('{ for (size_t k_ = 0; k_ < %d; k_++) printf("%%02x", (unsigned)%s[k_]);'
+                ' printf("\\n"); }' % (n, expr),
+                lambda v: ext80_bytes(np.asarray(v, dtype=dt).tobytes().hex(), dt))
     if k in "SV":
         return ('{ for (size_t k_ = 0; k_ < %d; k_++) printf("%%02x", (unsigned)(unsigned char)%s[k_]);'
                 ' printf("\\n"); }' % (n, expr),
@@ -160,15 +167,17 @@ def print_stmt(expr, dt):
     raise ValueError("no printer for %s" % dt)
 
 
+def ext80_bytes(hexstr, dt):
+    """The 10 significant bytes of each 16-byte x87 number in hexstr."""
+    order = dt.byteorder
+    if order == "=":
+        order = "<" if sys.byteorder == "little" else ">"
+    keep = slice(0, 20) if order == "<" else slice(12, 32)   # hex digits
+    return "".join(hexstr[i:i + 32][keep] for i in range(0, len(hexstr), 32))
+
+
 def fkey(x):
     return "nan" if math.isnan(x) else repr(x)
-
-
-def ldkey(v):
-    v = np.longdouble(v)
-    if np.isnan(v):
-        return "nan"
-    return repr(v) + ("-" if np.signbit(v) else "")
 
 
 def c_key(line_part, kind_dt):
@@ -176,10 +185,8 @@ def c_key(line_part, kind_dt):
     k, n = kind_dt.kind, kind_dt.itemsize
     if (k == "f" and n in (4, 8)) or (k == "c" and n in (8, 16)):
         return " ".join(fkey(float(p)) for p in line_part.split())
-    if (k == "f" and n > 8) or k == "c":
-        return " ".join("nan" if "nan" in p else
-                        repr(np.longdouble(p)) + ("-" if p.startswith("-") else "")
-                        for p in line_part.split())
+    if (k == "f" and n == 16) or (k == "c" and n == 32):
+        return ext80_bytes(line_part, kind_dt)
     return line_part
 
 
@@ -200,7 +207,20 @@ def is_native(dt):
     base, _ = strip_subarrays(dt)
     if base.names is not None:
         return all(is_native(base.fields[n][0]) for n in base.names)
-    return base.byteorder in ("=", "|") or (base.byteorder == "<") == HOST_LITTLE
+    order = base.byteorder
+    if order == "=":
+        order = "<" if sys.byteorder == "little" else ">"
+    return order == "|" or (order == "<") == TARGET_LITTLE
+
+
+def to_native(arr, dtype):
+    """arr in the byte order of the machine the command runs on."""
+    target = dtype.newbyteorder(NATIVE)
+    if dtype.names is None and dtype.subdtype is None and dtype.kind in "Mm":
+        # NumPy 1.24 leaves the bytes of a unitless datetime as they are
+        # when casting it to the other byte order
+        return arr.view(dtype.str[0] + "i8").astype(NATIVE + "i8").view(target)
+    return arr.astype(target)
 
 
 def fill(arr, rng):
@@ -411,7 +431,9 @@ class Checker:
         self.tmp = tmp
         self.passed = 0
         self.failed = 0
-        self.compilers = [c for c in ("gcc", "clang") if shutil.which(c)]
+        # under an emulator, $CC (which may hold options: "clang --target=...")
+        wanted = [os.environ["CC"]] if EXEC else ["gcc", "clang"]
+        self.compilers = [c for c in wanted if shutil.which(shlex.split(c)[0])]
         self.extra = {c: self.probe_ubsan(c) for c in self.compilers}
 
     def probe_ubsan(self, cc):
@@ -419,7 +441,7 @@ class Checker:
         with open(src, "w") as f:
             f.write("int main(void) { return 0; }\n")
         flags = ["-fsanitize=undefined", "-fno-sanitize-recover=all"]
-        r = subprocess.run([cc] + flags + [src, "-o", os.path.join(self.tmp, "probe")],
+        r = subprocess.run(shlex.split(cc) + flags + [src, "-o", os.path.join(self.tmp, "probe")],
                            capture_output=True)
         return flags if r.returncode == 0 else []
 
@@ -447,7 +469,7 @@ class Checker:
             arr = (np.frombuffer(raw, dtype=dtype, count=count) if dtype.itemsize
                    else np.zeros(count, dtype))
             case.native_path = os.path.join(work, "native_%d.npy" % n)
-            np.save(case.native_path, arr.astype(dtype.newbyteorder("=")))
+            np.save(case.native_path, to_native(arr, dtype))
             case.header = self.cstruct(case.native_path, "rec_%d" % n)
             layout = [l for l in case.orig_header.splitlines() if l.startswith("_Static_assert")]
             nlayout = [l for l in case.header.splitlines() if l.startswith("_Static_assert")]
@@ -517,12 +539,12 @@ class Checker:
         """Compile and run cases with cc. Returns {n: error or None}, or None
         when the program does not compile."""
         src = self.program(cases, work)
-        exe = src[:-2] + "_" + cc
-        r = subprocess.run([cc] + CFLAGS + self.extra[cc] + ["-I", work, src, "-o", exe, "-lm"],
+        exe = src[:-2] + "_" + re.sub(r"[^A-Za-z0-9]+", "_", cc)
+        r = subprocess.run(shlex.split(cc) + CFLAGS + self.extra[cc] + ["-I", work, src, "-o", exe, "-lm"],
                            capture_output=True)
         if r.returncode != 0:
             return None, r.stderr.decode("utf-8", "replace")
-        r = subprocess.run([exe] + [c.native_path for _, c in cases], capture_output=True)
+        r = subprocess.run(EXEC + [exe] + [c.native_path for _, c in cases], capture_output=True)
         if r.returncode != 0:
             return None, "program exit %d: %s" % (r.returncode, r.stderr.decode())
         out = r.stdout.decode().splitlines()

@@ -437,7 +437,10 @@ def swap_checks(res, npydt, path, np, workdir):
     with open(path, "rb") as f:
         orig = f.read()
     data = orig[len(orig) - a.nbytes:] if a.nbytes else b""
-    for order, code in (("little", "<"), ("big", ">"), ("native", "=")):
+    # native is the order of the machine the command runs on, which under an
+    # emulator is not this one's (run_tests.sh exports it)
+    native = {"little": "<", "big": ">"}[os.environ.get("TARGET_ENDIAN", sys.byteorder)]
+    for order, code in (("little", "<"), ("big", ">"), ("native", native)):
         out = os.path.join(workdir, "swapped_%s.npy" % order)
         rc, _o, err = run([npydt, "swap", path, "--to", order, "-o", out])
         if rc != 0:

@@ -5,7 +5,35 @@
 #   total: N passed, M failed
 # and exits non-zero if anything failed. A check script that exits
 # non-zero counts as at least one failure, whatever its result line says.
+#   EXEC=PREFIX   runs the target programs through PREFIX (an emulator such
+#                 as "qemu-s390x -L /usr/s390x-linux-gnu", see
+#                 tests/cross/run.sh); the checks get NPYDT as a wrapper that
+#                 does so, NPYDT_TARGET as the program itself and EXEC
+#   CHECKS=LIST   runs only these check scripts (names such as check_dump),
+#                 all of $CHECKS_DIR/check_*.sh when unset
 set -u
+EXEC=${EXEC:-}
+export EXEC
+# the byte order of the machine the command runs on, which need not be the
+# host's: the data encoding byte of its ELF header (1 little, 2 big endian)
+if [ -z "${TARGET_ENDIAN:-}" ] && [ -f "${NPYDT:-}" ]; then
+    case $(od -An -tu1 -j5 -N1 "$NPYDT" | tr -d ' ') in
+        2) TARGET_ENDIAN=big ;;
+        *) TARGET_ENDIAN=little ;;
+    esac
+    export TARGET_ENDIAN
+fi
+if [ -n "$EXEC" ]; then
+    # a script that runs the target command through the emulator, for the
+    # checks and the Python programs they start
+    O=${O:-build}
+    NPYDT_TARGET=$(cd "$(dirname "$NPYDT")" && pwd)/$(basename "$NPYDT")
+    mkdir -p "$O/exec"
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$EXEC" "$NPYDT_TARGET" >"$O/exec/npydt"
+    chmod +x "$O/exec/npydt"
+    NPYDT=$O/exec/npydt
+    export NPYDT NPYDT_TARGET
+fi
 passed=0
 failed=0
 log=$(mktemp)
@@ -19,7 +47,7 @@ count() {  # count cmocka's "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s).
 }
 
 for t in "$@"; do
-    if "$t" >"$log" 2>&1; then
+    if $EXEC "$t" >"$log" 2>&1; then
         count
     else
         cat "$log"
@@ -30,8 +58,14 @@ for t in "$@"; do
 done
 
 # Script-level checks: each prints "NAME: N passed, M failed" or "SKIP: ...".
-for s in "${CHECKS_DIR:-tests}"/check_*.sh; do
-    [ -e "$s" ] || continue
+scripts=
+if [ -n "${CHECKS:-}" ]; then
+    for c in $CHECKS; do scripts="$scripts ${CHECKS_DIR:-tests}/$c.sh"; done
+else
+    scripts=$(echo "${CHECKS_DIR:-tests}"/check_*.sh)
+fi
+for s in $scripts; do
+    [ -e "$s" ] || { echo "$s: no such check"; failed=$((failed + 1)); continue; }
     rc=0
     sh "$s" >"$log" 2>&1 || rc=$?
     cat "$log"

@@ -42,6 +42,33 @@ static void test_dtype_typestr_little_f8(void **state)
     npydt_dtype_free(dt);
 }
 
+/* Numbers in type strings are read as NumPy reads them on x86-64 (a 64-bit
+ * long), whatever the host's long: one past INT_MAX is refused where long
+ * has 32 bits as well, never saturated or wrapped into a valid size. */
+static void test_dtype_typestr_numbers_past_int_max_are_refused(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "S2147483648", "U2147483648", "V4294967297", "S9223372036854775808",
+        "S99999999999999999999", "M8[2147483648s]", "m8[4294967297D]",
+        "M8[9223372036854775808s]",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        npydt_dtype *dt = NULL;
+        npydt_error err;
+        if (parse_ts(bad[i], &dt, &err) == NPYDT_OK)
+            fail_msg("'%s' accepted", bad[i]);
+        assert_null(dt);
+        /* and inside a header's descriptor literal */
+        char lit[64];
+        snprintf(lit, sizeof lit, "'%s'", bad[i]);
+        if (parse_lit(lit, &dt, &err) == NPYDT_OK)
+            fail_msg("%s accepted", lit);
+    }
+    assert_canonical("S2147483647", 1, "'|S2147483647'");
+    assert_canonical("M8[2147483647s]", 1, "'<M8[2147483647s]'");
+}
+
 static void test_dtype_unicode_itemsize_is_four_bytes_per_char(void **state)
 {
     (void)state;
@@ -587,6 +614,7 @@ TEST_LIST("dtype",
     cmocka_unit_test(test_dtype_names_and_titles_may_hold_nul),
     cmocka_unit_test(test_dtype_equal_tells_names_apart_after_a_nul),
     cmocka_unit_test(test_dtype_names_equal_up_to_a_nul_are_not_duplicates),
+    cmocka_unit_test(test_dtype_typestr_numbers_past_int_max_are_refused),
     cmocka_unit_test(test_dtype_unicode_itemsize_is_four_bytes_per_char),
     cmocka_unit_test(test_dtype_one_byte_types_have_no_byte_order),
     cmocka_unit_test(test_dtype_native_and_not_applicable_orders_are_little_endian),

@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@ static int for_each_fixture(void (*fn)(const char *path, const unsigned char *bu
     assert_non_null(d);
     int n = 0;
     struct dirent *e;
-    while ((e = readdir(d))) {
+    /* errno tells the end of the directory from a failed read */
+    while ((errno = 0, e = readdir(d))) {
         size_t len = strlen(e->d_name);
         if (len < 5 || strcmp(e->d_name + len - 4, ".npy") != 0)
             continue;
@@ -32,6 +34,8 @@ static int for_each_fixture(void (*fn)(const char *path, const unsigned char *bu
         free(buf);
         n++;
     }
+    if (errno != 0)
+        fail_msg("reading %s: %s", dir, strerror(errno));
     closedir(d);
     return n;
 }

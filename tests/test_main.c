@@ -42,6 +42,24 @@ npydt_dtype *test_parse_literal(const char *text)
     return dt;
 }
 
+char test_native_order(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first ? '<' : '>';
+}
+
+void test_store_f8(double v, char order, unsigned char out[8])
+{
+    uint64_t bits;
+    memcpy(&bits, &v, 8);   /* a double and a uint64_t share the byte order */
+    for (int i = 0; i < 8; i++) {
+        int shift = order == '<' ? 8 * i : 8 * (7 - i);
+        out[i] = (unsigned char)(bits >> shift);
+    }
+}
+
 static int should_fail(struct test_alloc *t)
 {
     long n = t->calls++;

@@ -410,22 +410,12 @@ static void test_records_read_i64_from_float_needs_integers(void **state)
     unsigned char b[8];
     int64_t v;
     npydt_error err;
-    uint64_t bits;
-    double d = -3.0;
-    memcpy(&bits, &d, 8);
-    bits = __builtin_bswap64(bits);
-    memcpy(b, &bits, 8);
+    test_store_f8(-3.0, '>', b);
     assert_int_equal(npydt_read_i64(dt, b, &v, NULL), NPYDT_OK);
     assert_true(v == -3);
-    d = 1.5;
-    memcpy(&bits, &d, 8);
-    bits = __builtin_bswap64(bits);
-    memcpy(b, &bits, 8);
+    test_store_f8(1.5, '>', b);
     assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
-    d = NAN;
-    memcpy(&bits, &d, 8);
-    bits = __builtin_bswap64(bits);
-    memcpy(b, &bits, 8);
+    test_store_f8(NAN, '>', b);
     assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
     npydt_dtype_free(dt);
 }
@@ -498,6 +488,10 @@ static void test_records_half_round_trips_every_value(void **state)
     assert_int_equal(double_to_half(0x1.8p-25), 0x0001);
 }
 
+/* The x87 FPU's 80-bit long double is the reference: only x86 machines
+ * have one (elsewhere long double is another format, and the test skips). */
+#if LDBL_MANT_DIG == 64 && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_X87_LONG_DOUBLE 1
 static uint64_t rng_next(uint64_t *s)
 {
     *s ^= *s << 13;
@@ -505,11 +499,12 @@ static uint64_t rng_next(uint64_t *s)
     *s ^= *s << 17;
     return *s;
 }
+#endif
 
 static void test_records_ext80_matches_the_fpu(void **state)
 {
     (void)state;
-#if LDBL_MANT_DIG == 64 && defined(__x86_64__)
+#ifdef HAVE_X87_LONG_DOUBLE
     /* the reference is the FPU's own 80-bit arithmetic; an emulated one
      * (valgrind computes long doubles as doubles) cannot serve */
     volatile long double one = 1.0L, eps = LDBL_EPSILON;
@@ -577,7 +572,8 @@ static void test_records_read_complex_c32_big_endian(void **state)
     assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 3), v, NULL), NPYDT_OK);
     assert_true(v[0] != v[0] && v[1] == 1.0);
     assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 4), v, NULL), NPYDT_OK);
-    assert_true(v[0] == 0.1 && v[1] == 1e300);
+    /* the casts drop x87 excess precision */
+    assert_true(v[0] == (double)0.1 && v[1] == (double)1e300);
     npydt_file_close(f);
 }
 

@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -568,7 +569,8 @@ static void test_schema_fixtures_match_their_own_header(void **state)
     DIR *d = opendir(dir);
     assert_non_null(d);
     size_t checked = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    /* errno tells the end of the directory from a failed read */
+    for (struct dirent *e; (errno = 0, e = readdir(d)) != NULL;) {
         size_t len = strlen(e->d_name);
         if (len < 4 || strcmp(e->d_name + len - 4, ".npy") != 0)
             continue;
@@ -598,6 +600,8 @@ static void test_schema_fixtures_match_their_own_header(void **state)
         npydt_header_free(h);
         checked++;
     }
+    if (errno != 0)
+        fail_msg("reading %s: %s", dir, strerror(errno));
     closedir(d);
     assert_true(checked > 50);
 }

@@ -48,6 +48,13 @@ const char *test_fixture(const char *name);
 /* Parse a descriptor literal that must be valid; fails the test otherwise. */
 npydt_dtype *test_parse_literal(const char *text);
 
+/* The machine's own byte order as a dtype prints it: '<' or '>'. */
+char test_native_order(void);
+
+/* Store an f8 in a file's byte order ('<' or '>') from its IEEE bits,
+ * whatever the machine's own order. */
+void test_store_f8(double v, char order, unsigned char out[8]);
+
 /* A counting allocator that fails the Nth allocation (fail_at = N, counting
  * from 0) or, with fail_forever, every allocation from the Nth on, and
  * tracks live bytes to detect leaks. */

@@ -5,7 +5,6 @@
  * when the output is compiled. */
 #include "cstruct.h"
 
-#include <float.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,7 +414,7 @@ struct scalar_map {
     size_t csize;       /* its size */
     size_t calign;      /* its alignment */
     uint64_t inner;     /* extra innermost dimension (S, U, V, raw), 0 if none */
-    int long_double;    /* uses long double */
+    int ext80;          /* x87 extended precision (f16, c32): bytes */
     int raw;            /* no C type: raw bytes */
 };
 
@@ -465,9 +464,8 @@ static void map_scalar(const npydt_dtype *dt, struct scalar_map *m)
         } else if (n == sizeof(double)) {
             m->ctype = "double", m->csize = n, m->calign = _Alignof(double);
             return;
-        } else if (n == sizeof(long double)) {
-            m->ctype = "long double", m->csize = n, m->calign = _Alignof(long double);
-            m->long_double = 1;
+        } else if (n == 16) {
+            m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->ext80 = 1;
             return;
         }
         break;
@@ -478,10 +476,8 @@ static void map_scalar(const npydt_dtype *dt, struct scalar_map *m)
         } else if (n == 2 * sizeof(double)) {
             m->ctype = "double _Complex", m->csize = n, m->calign = _Alignof(double _Complex);
             return;
-        } else if (n == 2 * sizeof(long double)) {
-            m->ctype = "long double _Complex", m->csize = n;
-            m->calign = _Alignof(long double _Complex);
-            m->long_double = 1;
+        } else if (n == 32) {
+            m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->ext80 = 1;
             return;
         }
         break;
@@ -507,19 +503,6 @@ static void map_scalar(const npydt_dtype *dt, struct scalar_map *m)
     m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->raw = 1;
 }
 
-static const char *long_double_format(void)
-{
-    if (sizeof(long double) == 16 && LDBL_MANT_DIG == 64)
-        return "x87 80-bit extended precision in 16 bytes";
-    if (sizeof(long double) == 12 && LDBL_MANT_DIG == 64)
-        return "x87 80-bit extended precision in 12 bytes";
-    if (sizeof(long double) == 16 && LDBL_MANT_DIG == 113)
-        return "IEEE binary128";
-    if (sizeof(long double) == 16 && LDBL_MANT_DIG == 106)
-        return "IBM double-double";
-    return "this machine's long double";
-}
-
 /* ------------------------------------------------------------------ */
 /* The generator                                                       */
 /* ------------------------------------------------------------------ */
@@ -529,7 +512,6 @@ struct gen {
     struct sbuf body;      /* struct definitions, innermost first */
     struct nameset tags;   /* struct tags handed out */
     int host_little;
-    int long_double;       /* some member is a long double */
     uint64_t nonnative;    /* members stored in the other byte order */
     uint64_t packed;       /* structs that needed packing */
     uint64_t zero;         /* zero-size fields left as comments */
@@ -614,8 +596,13 @@ static void member_comment(struct gen *g, struct sbuf *b, const struct member *m
             note = "bool: 0 or 1";
         else if (kind == 'f' && npydt_dtype_itemsize(e) == 2)
             note = "IEEE half-precision bits";
-        else if (kind == 'c' && m->map.long_double)
-            note = "complex long double: real then imaginary part";
+        else if (kind == 'f' && m->map.ext80)
+            note = "x87 80-bit extended precision in 16 bytes (NumPy's long double on x86), "
+                   "as bytes: C's long double differs by machine; npydt_read_double converts";
+        else if (kind == 'c' && m->map.ext80)
+            note = "complex of two x87 80-bit extended precision numbers in 16 bytes each, "
+                   "real then imaginary part, as bytes: C's long double differs by machine; "
+                   "npydt_read_complex converts";
         else if (kind == 'c')
             note = "complex: real then imaginary part";
         else if (kind == 'S')
@@ -627,10 +614,6 @@ static void member_comment(struct gen *g, struct sbuf *b, const struct member *m
         if (note) {
             put_sep(b, &first);
             sb_puts(b, note);
-        }
-        if (kind == 'f' && m->map.long_double) {
-            put_sep(b, &first);
-            sb_printf(b, "long double: %s", long_double_format());
         }
         if (kind == 'M' || kind == 'm') {
             npydt_unit u = npydt_dtype_unit(e);
@@ -757,8 +740,6 @@ static int prepare_member(struct gen *g, struct member *m, const char *parent_ta
     if (m->map.inner)
         m->dims[m->ndims++] = m->map.inner;
     m->align = m->map.calign;
-    if (m->map.long_double)
-        g->long_double = 1;
     if (order_phrase(g, npydt_dtype_byteorder(e)) &&
         (npydt_dtype_byteorder(e) == '<') != (g->host_little != 0))
         g->nonnative++;
@@ -1113,19 +1094,9 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
     sb_puts(&out, "_H\n#define ");
     put_upper(&out, name);
     sb_puts(&out, "_H\n\n#include <stddef.h>\n#include <stdint.h>\n");
-    if (g.long_double)
-        sb_puts(&out, "#include <float.h>\n");
     sb_puts(&out, "\n#define ");
     put_upper(&out, name);
     sb_printf(&out, "_ITEMSIZE %llu\n\n", (unsigned long long)itemsize);
-    if (g.long_double)
-        sb_printf(&out,
-                  "/* NumPy's long double is the writing machine's: %s. */\n"
-                  "_Static_assert(sizeof(long double) == %zu && LDBL_MANT_DIG == %d,\n"
-                  "               \"long double fields need %zu-byte long double with %d-bit "
-                  "mantissa\");\n\n",
-                  long_double_format(), sizeof(long double), LDBL_MANT_DIG, sizeof(long double),
-                  LDBL_MANT_DIG);
     sb_putn(&out, g.body.data ? g.body.data : "", g.body.len);
     sb_puts(&out, "#endif /* ");
     put_upper(&out, name);

@@ -3,6 +3,8 @@
  * strtod run in the "C" locale (the command never calls setlocale). */
 #include "cli.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,12 +180,11 @@ static void format_double(double v, char *out, size_t size)
     snprintf(out, size, "%s", res);
 }
 
-
 void json_double(FILE *out, double v)
 {
     if (v != v) {
         fputs("\"nan\"", out);
-    } else if (v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+    } else if (isinf(v)) {   /* not a comparison: x87 would make it in long double */
         fputs(v > 0 ? "\"inf\"" : "\"-inf\"", out);
     } else {
         char buf[48];

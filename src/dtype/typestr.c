@@ -48,7 +48,7 @@ static const struct { char code; char kind; uint8_t size; } type_codes[] = {
 };
 
 /* Sizes NumPy accepts after a kind letter (PyArray_TypestrConvert). */
-static bool kind_size_ok(char kind, long size)
+static bool kind_size_ok(char kind, int64_t size)
 {
     switch (kind) {
     case 'b': return size == 1;
@@ -79,9 +79,11 @@ static bool is_cspace(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
 }
 
-/* strtol(s, &end, 10) on [s, e) without needing a terminator: returns
- * false when nothing was parsed; *val saturates at LONG_MAX/LONG_MIN. */
-static bool c_strtol(const char *s, const char *e, long *val, const char **end)
+/* strtol(s, &end, 10) on [s, e) without needing a terminator, with the
+ * 64-bit long of the platform whose NumPy this file follows (also where the
+ * host's long has 32 bits): returns false when nothing was parsed; *val
+ * saturates at INT64_MAX/INT64_MIN. */
+static bool c_strtol(const char *s, const char *e, int64_t *val, const char **end)
 {
     const char *q = s;
     while (q < e && is_cspace(*q))
@@ -94,16 +96,16 @@ static bool c_strtol(const char *s, const char *e, long *val, const char **end)
         *end = s;
         return false;
     }
-    long v = 0;
+    int64_t v = 0;
     bool sat = false;
     for (; q < e && *q >= '0' && *q <= '9'; q++) {
         int d = *q - '0';
-        if (!sat && (v > (LONG_MAX - d) / 10))
+        if (!sat && (v > (INT64_MAX - d) / 10))
             sat = true;
         if (!sat)
             v = v * 10 + d;
     }
-    *val = sat ? (neg ? LONG_MIN : LONG_MAX) : (neg ? -v : v);
+    *val = sat ? (neg ? INT64_MIN : INT64_MAX) : (neg ? -v : v);
     *end = q;
     return true;
 }
@@ -167,7 +169,7 @@ static int datetime_unit_parse(const char *s, size_t n)
 /* "[10s/4]": NumPy turns a divisor into a multiple of a smaller unit. The
  * candidate conversions per unit are NumPy's; a divisor none of them
  * divides is an error (NumPy itself reads past its table for weeks). */
-static bool apply_divisor(int *unit, int64_t *num, long den)
+static bool apply_divisor(int *unit, int64_t *num, int64_t den)
 {
     static const struct { int n; uint32_t mult[3]; int8_t to[3]; } table[] = {
         [NPYDT_UNIT_Y] = {3, {12, 52, 365}, {NPYDT_UNIT_M, NPYDT_UNIT_W, NPYDT_UNIT_D}},
@@ -214,7 +216,7 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
             return set_error(c->err, NPYDT_E_UNIT, off, c->path,
                              "invalid datetime metadata in '%s'", shown);
         const char *s = meta + 1, *e = meta + mlen - 1, *q;
-        long v;
+        int64_t v;
         if (c_strtol(s, e, &v, &q)) {
             if (v < 0 || v > INT_MAX)
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
@@ -233,15 +235,15 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
         /* "[2generic]" keeps its multiplier, as np.datetime_data shows,
          * though dtype.str prints plain M8 */
         if (s < e) {   /* '/' divisor */
-            long den;
+            int64_t den;
             if (!c_strtol(s + 1, e, &den, &q) || q != e)
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
                                  "invalid datetime divisor in '%s'", shown);
             if (unit == NPYDT_UNIT_GENERIC || den <= 0 ||
                 (den != 1 && !apply_divisor(&unit, &num, den)))
                 return set_error(c->err, NPYDT_E_UNIT, off, c->path,
-                                 "datetime divisor %ld is not a multiple of a smaller unit in '%s'",
-                                 den, shown);
+                                 "datetime divisor %lld is not a multiple of a smaller unit in '%s'",
+                                 (long long)den, shown);
             if (num > INT_MAX)
                 return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
                                  "datetime multiplier overflows in '%s'", shown);
@@ -572,7 +574,7 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_
         return not_understood(c, whole, wlen, off);
     }
 
-    long size;
+    int64_t size;
     const char *end;
     bool parsed = c_strtol(s + 1, s + len, &size, &end) && end == s + len;
     if (size > INT_MAX || size < 0)

@@ -88,6 +88,15 @@ static void find(void *fnptr, size_t size, const char *name)
 
 #define FIND(var, name) find(&(var), sizeof(var), name)
 
+/* Built like the command, with 64-bit file offsets: glibc's headers then
+ * name open, mkstemp, pread, pwrite, mmap and fstat open64, mkstemp64, ...
+ * (the definitions below too), and the real ones are found by those names. */
+#ifdef __USE_FILE_OFFSET64
+#define LFS(name) name "64"
+#else
+#define LFS(name) name
+#endif
+
 static void note(const char *func, unsigned long n)
 {
     if (log_fd < 0 || !real_write)
@@ -185,18 +194,18 @@ static void parse_rule(char *s)
 
 __attribute__((constructor)) static void init(void)
 {
-    FIND(real_open, "open");
-    FIND(real_mkstemp, "mkstemp");
+    FIND(real_open, LFS("open"));
+    FIND(real_mkstemp, LFS("mkstemp"));
     FIND(real_fchmod, "fchmod");
     FIND(real_fsync, "fsync");
     FIND(real_close, "close");
     FIND(real_rename, "rename");
     FIND(real_write, "write");
-    FIND(real_pwrite, "pwrite");
-    FIND(real_pread, "pread");
+    FIND(real_pwrite, LFS("pwrite"));
+    FIND(real_pread, LFS("pread"));
     FIND(real_read, "read");
-    FIND(real_mmap, "mmap");
-    FIND(real_fstat, "fstat");
+    FIND(real_mmap, LFS("mmap"));
+    FIND(real_fstat, LFS("fstat"));
     FIND(real_open_memstream, "open_memstream");
     const char *spec = getenv("NPYDT_FAIL");
     if (spec) {
