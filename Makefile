@@ -71,7 +71,7 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: check-valgrind all check check-cross install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
@@ -319,3 +319,16 @@ check: $(CHECK_DEPS)
 CROSS_CHECKS := check_fuzz_replay check_cli_errors check_header_errors
 check-cross: $(CHECK_DEPS)
 	$(Q)CHECKS='$(CROSS_CHECKS)' $(RUN_TESTS)
+
+# The whole test suite, as CI runs it (README's test command): the suite,
+# its C tests and command error checks for s390x and i386 under qemu, the
+# suite again under ASan + UBSan, valgrind, and a 60-second libFuzzer run
+# of every harness.
+check-all:
+	$(MAKE) check
+	tests/cross/run.sh s390x check-cross
+	tests/cross/run.sh i386 check-cross
+	$(MAKE) -j2 O=$(O)-asan SANITIZE=address,undefined check
+	$(MAKE) check-valgrind VALGRIND_CLI_EVERY=16
+	$(MAKE) -j2 WERROR=1 fuzz
+	$(MAKE) fuzz-run SECONDS=60

@@ -258,7 +258,7 @@ static void test_header_errors_table_codes_and_offsets(void **state)
         free(buf);
     }
     if (run == 0)
-        fail_msg("no table case matches the case pattern");
+        fail_msg("%s", "no table case matches the case pattern");
     assert_true(ncases >= 100);
     assert_int_equal(failures, 0);
 }

@@ -427,11 +427,11 @@ struct name_index {
 
 #define LINEAR_FIELDS 8u
 
-
 static bool index_build(struct chk *c, struct name_index *ix, const npydt_dtype *dt)
 {
     ix->dt = dt;
     ix->slots = NULL;
+    ix->mask = 0;
     if (dt->nfields <= LINEAR_FIELDS)
         return true;
     size_t cap = 16;
