@@ -27,7 +27,9 @@ if [ -n "$EXEC" ]; then
     # a script that runs the target command through the emulator, for the
     # checks and the Python programs they start
     O=${O:-build}
-    NPYDT_TARGET=$(cd "$(dirname "$NPYDT")" && pwd)/$(basename "$NPYDT")
+    # NPYDT_TARGET already set: NPYDT is the wrapper of an outer run
+    [ -n "${NPYDT_TARGET:-}" ] ||
+        NPYDT_TARGET=$(cd "$(dirname "$NPYDT")" && pwd)/$(basename "$NPYDT")
     mkdir -p "$O/exec"
     printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$EXEC" "$NPYDT_TARGET" >"$O/exec/npydt"
     chmod +x "$O/exec/npydt"
