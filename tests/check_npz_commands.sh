@@ -22,7 +22,7 @@ if [ -z "$PY" ]; then
     exit 0
 fi
 "$PY" - "$NPYDT" "$D" <<'PYEOF'
-import glob, hashlib, io, json, os, re, resource, shutil, subprocess, sys, tempfile, zipfile
+import glob, hashlib, io, json, os, re, resource, shlex, shutil, subprocess, sys, tempfile, zipfile
 npydt, d = sys.argv[1], sys.argv[2]
 passed = failed = 0
 try:
@@ -147,7 +147,12 @@ for b in bad:
         check(r.returncode == 1 or b.endswith("short_member.npz"), "check %s: exit %d" % (b, r.returncode))
 
 # ---- cstruct ---------------------------------------------------------------------
-ccs = [c for c in ("gcc", "clang") if shutil.which(c)]
+# the declarations are for the machine the command runs on: under an
+# emulator (EXEC) that is $CC's target, else the host's gcc and clang
+if os.environ.get("EXEC"):
+    ccs = [os.environ["CC"]]
+else:
+    ccs = [c for c in ("gcc", "clang") if shutil.which(c)]
 def compiles(text, what):
     h = os.path.join(tmp, "decl.h")
     with open(h, "wb") as f:
@@ -156,7 +161,7 @@ def compiles(text, what):
     with open(c, "w") as f:
         f.write('#include "decl.h"\nint main(void) { return 0; }\n')
     for cc in ccs:
-        r = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", c],
+        r = subprocess.run(shlex.split(cc) + ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", c],
                            capture_output=True)
         check(r.returncode == 0, "%s: %s: %s" % (what, cc, r.stderr[:400]))
 for arc in ["savez.npz", "savez_compressed.npz", "names.npz"]:
