@@ -143,6 +143,13 @@ static npydt_status out_of_order(npydt_error *err, const char *what)
     return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "%s", what);
 }
 
+/* The error of a call that needs the writer between members. */
+static npydt_status not_idle(const npydt_npz_writer *w, npydt_error *err)
+{
+    return out_of_order(err, w->state == W_MEMBER ? "a member is being written: end it first"
+                                                  : "the archive is finished");
+}
+
 /* ---- the writer --------------------------------------------------------------- */
 
 npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink, const npydt_npz_options *opts,
@@ -358,9 +365,7 @@ npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
     if (st != NPYDT_OK)
         return st;
     if (w->state != W_IDLE)
-        return out_of_order(err, w->state == W_MEMBER
-                                     ? "a member is being written: end it first"
-                                     : "the archive is finished");
+        return not_idle(w, err);
     if (!name)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the name is NULL");
     if (method != NPYDT_NPZ_STORED && method != NPYDT_NPZ_DEFLATED)
@@ -600,9 +605,7 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
     if (st != NPYDT_OK)
         return st;
     if (w->state != W_IDLE)
-        return out_of_order(err, w->state == W_MEMBER
-                                     ? "a member is being written: end it first"
-                                     : "the archive is finished");
+        return not_idle(w, err);
     uint64_t cd_offset = w->pos;
     uint32_t tail = 0;
     for (size_t i = 0; i < w->count; i++)
