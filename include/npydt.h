@@ -503,6 +503,52 @@ typedef struct npydt_datetime {
 NPYDT_API npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p,
                                            npydt_datetime *out, npydt_error *err);
 
+/* ---- Typed writers: the inverse of the typed readers ---- */
+
+/* Each stores one value into the scalar node dt at p, converted to dt's
+ * own kind, size and byte order. A value the field cannot hold exactly is
+ * refused with NPYDT_E_RANGE and p is left unchanged: 300 into u1, -1 into
+ * any u, 2.5 into an integer, 1e300 into f4 (overflow to infinity; a
+ * finite double rounds to the nearest f4 / f2 as NumPy's cast does), a
+ * string longer than S5 or U5. A value of the wrong sort (text into f8,
+ * a number into S) is NPYDT_E_VALUE; V scalars take only bytes of
+ * their exact size. err->message gives the value and the type; err->path
+ * is left "" (the npydt_writer_set_* calls fill it). */
+
+/* Kinds b (0 or 1 only), i, u, f (exactly representable), M and m (a raw
+ * count in the field's own unit). */
+NPYDT_API npydt_status npydt_write_i64(const npydt_dtype *dt, void *p, int64_t v,
+                                       npydt_error *err);
+/* As npydt_write_i64 for an unsigned value. */
+NPYDT_API npydt_status npydt_write_u64(const npydt_dtype *dt, void *p, uint64_t v,
+                                       npydt_error *err);
+/* Kinds f (rounded to nearest; NaN and infinities kept), c (imaginary part
+ * 0), and i, u, b when v is integral and in range. */
+NPYDT_API npydt_status npydt_write_double(const npydt_dtype *dt, void *p, double v,
+                                          npydt_error *err);
+/* Kind c from v[0] + v[1]i; kind f when v[1] is 0. */
+NPYDT_API npydt_status npydt_write_complex(const npydt_dtype *dt, void *p, const double v[2],
+                                           npydt_error *err);
+/* Kind b (stored as 0 or 1), or 0 / 1 into i, u, f. */
+NPYDT_API npydt_status npydt_write_bool(const npydt_dtype *dt, void *p, int v,
+                                        npydt_error *err);
+/* Kind S: len bytes, NUL-padded to the field's size (len above it is
+ * NPYDT_E_RANGE); kind V: exactly itemsize bytes. */
+NPYDT_API npydt_status npydt_write_bytes(const npydt_dtype *dt, void *p, const void *bytes,
+                                         size_t len, npydt_error *err);
+/* Kind U from len bytes of UTF-8 (NPYDT_E_ENCODING when invalid; lone
+ * surrogates written as WTF-8, as npydt_read_unicode gives them, are
+ * accepted), NUL-padded; more code points than the field holds is
+ * NPYDT_E_RANGE. */
+NPYDT_API npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf8,
+                                           size_t len, npydt_error *err);
+/* Kinds M and m: v converted exactly to the field's unit (a coarser unit
+ * that would drop part of v, or a count beyond int64, is NPYDT_E_RANGE;
+ * NaT stays NaT; a generic-unit value only into a generic field or as
+ * NaT). M into m and m into M are NPYDT_E_VALUE. */
+NPYDT_API npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p,
+                                            const npydt_datetime *v, npydt_error *err);
+
 /* ---- Gather and scatter one field of many records ---- */
 
 /* What a gathered element becomes. */
@@ -817,6 +863,143 @@ NPYDT_API npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max,
 NPYDT_API npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err);
 /* Unmap, free and release the reader; NULL is a no-op. */
 NPYDT_API void npydt_reader_close(npydt_reader *r);
+
+/* ------------------------------------------------------------------ */
+/* Writing .npy files: create, append, crash-safe                      */
+/* ------------------------------------------------------------------ */
+/* @writer-api@ */
+
+/* A writer appends records to one .npy file (or writes one .npz member).
+ * The header is exactly np.save's for the shape written so far, and it is
+ * rewritten in place as the growth axis (the first, or the last for
+ * Fortran order) grows: np.save leaves room for 21 digits there.
+ *
+ * Crash safety: at every instant the file is one NumPy loads. Records go
+ * to the end of the file first; only a flush makes the header count them,
+ * after their bytes are durable (fsync, unless no_sync). A crash loses at
+ * most the records written since the last completed flush; a torn record
+ * at the end is never counted. Default policy: flush only at
+ * npydt_writer_flush and npydt_writer_close (flush_every = 0).
+ *
+ * One thread at a time. After an I/O error the writer accepts only close,
+ * and the file still holds what the last completed flush counted. */
+typedef struct npydt_writer npydt_writer;
+
+/* What npydt_writer_append_* does with a file whose header has no room
+ * for the growth axis to grow (written by NumPy before 1.23, or by other
+ * programs). */
+typedef enum npydt_no_room {
+    NPYDT_NO_ROOM_REWRITE = 0, /* copy once into a temporary file beside it with
+                                * a header that has room, fsync, rename over */
+    NPYDT_NO_ROOM_FAIL = 1     /* refuse with NPYDT_E_LIMIT; the file is untouched */
+} npydt_no_room;
+
+/* Options of a writer. Initialise with npydt_writer_options_init; it grows
+ * as npydt_options does (reserved room, refused when not zero). */
+typedef struct npydt_writer_options {
+    npydt_options base;     /* allocator; limits for an existing header */
+    int fortran_order;      /* create: Fortran order, growing along the last axis */
+    int replace;            /* create: an existing file is replaced (atomically, at
+                             * the first flush) instead of refused with NPYDT_E_IO */
+    uint64_t flush_every;   /* records between automatic flushes (0: none) */
+    int no_sync;            /* nonzero: flushes skip fsync (survives a killed
+                             * process, not a power cut) */
+    npydt_no_room no_room;  /* append to a header without room */
+    size_t buffer_bytes;    /* records held before one write(2) (1 MiB; at least
+                             * one record) */
+    uint64_t reserved[4];   /* room for new options: zero (see npydt_options) */
+} npydt_writer_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_writer_options_init(npydt_writer_options *opts);
+
+/* Create a .npy file at path for records of dtype dt (any node npydt gave,
+ * in its own byte order; copied, so dt need not outlive the writer) in an
+ * array of ndim dimensions. shape gives every dimension but the growth
+ * axis, whose entry is ignored: the file starts with 0 there and grows as
+ * records are written (a row is the product of the other dimensions). A
+ * 0-d array (ndim 0) takes exactly one record; its file appears at close.
+ * The file is created with O_EXCL unless opts->replace. NPYDT_E_OBJECT for
+ * object dtypes. */
+NPYDT_API npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
+                                                const uint64_t *shape, size_t ndim,
+                                                const npydt_writer_options *opts,
+                                                npydt_writer **out, npydt_error *err);
+/* As npydt_writer_create_path on an open, empty, writable descriptor of a
+ * regular file (not closed by the writer). A 0-d array is written at close. */
+NPYDT_API npydt_status npydt_writer_create_fd(int fd, const npydt_dtype *dt,
+                                              const uint64_t *shape, size_t ndim,
+                                              const npydt_writer_options *opts,
+                                              npydt_writer **out, npydt_error *err);
+/* Open an existing .npy file (any version; any writer, NumPy included) to
+ * append records along its growth axis. Bytes past the records its header
+ * counts (never acknowledged by a flush: a torn or unflushed tail) are
+ * cut off first. NPYDT_E_SHAPE for a 0-d array; NPYDT_E_OBJECT for object
+ * dtypes; a header without room as opts->no_room says. */
+NPYDT_API npydt_status npydt_writer_append_path(const char *path,
+                                                const npydt_writer_options *opts,
+                                                npydt_writer **out, npydt_error *err);
+/* Write one member of an archive being written: its header for the final
+ * shape (every dimension given) first, then the records. The member is
+ * begun here and ended by npydt_writer_close, which fails (and the archive
+ * with it) unless exactly the shape's count of records was written. */
+NPYDT_API npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
+                                                  npydt_npz_method method,
+                                                  const npydt_dtype *dt,
+                                                  const uint64_t *shape, size_t ndim,
+                                                  const npydt_writer_options *opts,
+                                                  npydt_writer **out, npydt_error *err);
+/* The records' dtype (owned by the writer). */
+NPYDT_API const npydt_dtype *npydt_writer_dtype(const npydt_writer *w);
+/* Records written so far (counted by the header after the next flush). */
+NPYDT_API uint64_t npydt_writer_count(const npydt_writer *w);
+/* Append n whole records from records (n * itemsize bytes, laid out and
+ * byte-ordered as the dtype says). */
+NPYDT_API npydt_status npydt_writer_write(npydt_writer *w, const void *records, uint64_t n,
+                                          npydt_error *err);
+/* The writer's record under construction: itemsize bytes, zero until set
+ * (through npydt_writer_set_* or npydt_write_* on it), appended by
+ * npydt_writer_commit. */
+NPYDT_API void *npydt_writer_record(npydt_writer *w);
+/* Append the record under construction, then zero it. */
+NPYDT_API npydt_status npydt_writer_commit(npydt_writer *w, npydt_error *err);
+/* Set the field at path (as npydt_field_lookup reads it: "pos.x",
+ * "samples[2]") of the record under construction through the typed writer
+ * of the same name; an error names the path in err->path and leaves the
+ * record unchanged. */
+NPYDT_API npydt_status npydt_writer_set_i64(npydt_writer *w, const char *path, int64_t v,
+                                            npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_u64(npydt_writer *w, const char *path, uint64_t v,
+                                            npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_double(npydt_writer *w, const char *path, double v,
+                                               npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_complex(npydt_writer *w, const char *path,
+                                                const double v[2], npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_bool(npydt_writer *w, const char *path, int v,
+                                             npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_bytes(npydt_writer *w, const char *path,
+                                              const void *bytes, size_t len,
+                                              npydt_error *err);
+/* See npydt_writer_set_i64 (utf8 of len bytes). */
+NPYDT_API npydt_status npydt_writer_set_unicode(npydt_writer *w, const char *path,
+                                                const char *utf8, size_t len,
+                                                npydt_error *err);
+/* See npydt_writer_set_i64. */
+NPYDT_API npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *path,
+                                                 const npydt_datetime *v, npydt_error *err);
+/* Make every record written so far durable and counted: write what is
+ * buffered, fsync the data, rewrite the shape in the header in place,
+ * fsync again (no fsync with no_sync). For an .npz member: no-op. */
+NPYDT_API npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err);
+/* Flush, close what the writer opened and free it; NULL is a no-op. The
+ * writer is freed whatever the status. A multi-dimensional array whose
+ * last row is incomplete keeps its whole rows and gives NPYDT_E_SHAPE. */
+NPYDT_API npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
