@@ -306,7 +306,8 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 # tests/check_*.sh. EXEC= runs the target programs through an emulator
 # (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
-	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so \
+	$(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
@@ -333,7 +334,10 @@ check-all:
 	$(MAKE) -j2 WERROR=1 fuzz
 	$(MAKE) fuzz-run SECONDS=60
 
-# drives the writer for tests/check_writer.sh and the kill test
+# drive the writer for tests/check_writer.sh and tests/check_writer_kill.sh
 $(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
