@@ -88,24 +88,22 @@ npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err)
     return NPYDT_OK;
 }
 
-/* Write n records of bytes bytes from the caller: through the buffer, or
- * straight to the file when they would fill it. */
+/* Write bytes bytes of records from the caller: a block of half the
+ * buffer or more goes straight to the destination (after what is
+ * buffered), never copied; smaller ones are collected in the buffer. */
 static npydt_status put_records(npydt_writer *w, const void *records, size_t bytes,
                                 npydt_error *err)
 {
-    if (bytes <= w->buf_cap - w->buf_len) {
+    npydt_status st;
+    if (bytes < w->buf_cap / 2 + 1) {
+        if (bytes > w->buf_cap - w->buf_len && (st = writer_drain(w, err)) != NPYDT_OK)
+            return st;
         memcpy(w->buf + w->buf_len, records, bytes);
         w->buf_len += bytes;
         return NPYDT_OK;
     }
-    npydt_status st = writer_drain(w, err);
-    if (st != NPYDT_OK)
+    if ((st = writer_drain(w, err)) != NPYDT_OK)
         return st;
-    if (bytes < w->buf_cap) {
-        memcpy(w->buf, records, bytes);
-        w->buf_len = bytes;
-        return NPYDT_OK;
-    }
     if (w->kind == WRITER_MEMBER) {
         st = member_write(w, records, bytes, err);
     } else {
