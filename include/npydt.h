@@ -552,10 +552,13 @@ NPYDT_API npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const
 /* Kinds M and m: v (NaT when is_nat is set or count is NPYDT_NAT)
  * converted exactly to the field's unit and multiplier. A unit that would
  * drop part of v ([1500ms] into [s]), or a count beyond int64, is
- * NPYDT_E_RANGE; NaT stays NaT. Y and M convert into each other (1 Y =
- * 12 M) but not into W or finer units (a month has no fixed length):
- * NPYDT_E_VALUE, as is a generic-unit value into a field with a unit or
- * the reverse (generic into generic keeps the count). v has no kind of
+ * NPYDT_E_RANGE; NaT stays NaT. Years and months follow NumPy: in an M
+ * field a month is its first day on the Gregorian calendar (1 [Y] is
+ * 365 [D]; only days that start a month go into [M], January 1sts into
+ * [Y]); in an m field it is NumPy's average month, 30.436875 days (1 [M]
+ * is 2629746 [s]; 1 [Y] into [D] is refused, 400 [Y] is 146097 [D]). A
+ * generic-unit value into a field with a unit, or the reverse, is
+ * NPYDT_E_VALUE (generic into generic keeps the count). v has no kind of
  * its own: it is taken as the field's, datetime or timedelta. */
 NPYDT_API npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p,
                                             const npydt_datetime *v, npydt_error *err);

@@ -162,39 +162,90 @@ for t in ["|i1", ">i2", "<i4", "<i8", "|u1", ">u4", "<u8", "|b1"]:
 
 # ---- datetimes ------------------------------------------------------------------
 UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
-AS = {"W": 7 * 86400 * 10**18, "D": 86400 * 10**18, "h": 3600 * 10**18, "m": 60 * 10**18,
-      "s": 10**18, "ms": 10**15, "us": 10**12, "ns": 10**9, "ps": 10**6, "fs": 10**3, "as": 1}
-MONTHS = {"Y": 12, "M": 1}
+# unit lengths in attoseconds; a year and a month as NumPy's timedelta
+# averages (365.2425 days and a twelfth of it), exact integers
+AS = {"Y": 31556952 * 10**18, "M": 2629746 * 10**18, "W": 7 * 86400 * 10**18,
+      "D": 86400 * 10**18, "h": 3600 * 10**18, "m": 60 * 10**18, "s": 10**18, "ms": 10**15,
+      "us": 10**12, "ns": 10**9, "ps": 10**6, "fs": 10**3, "as": 1}
 
-def expected_time(count, fu, fm, tu, tm):
-    if count == -2**63:
-        return "0000000000000080"
-    table = MONTHS if fu in MONTHS else AS
-    if (fu in MONTHS) != (tu in MONTHS):
-        return VALUE
-    num, den = count * fm * table[fu], tm * table[tu]
+def exact_ratio(count, fu, fm, tu, tm):
+    num, den = count * fm * AS[fu], tm * AS[tu]
     if num % den:
         return RANGE
     r = num // den
     return struct.pack("<q", r).hex() if -2**63 < r < 2**63 else RANGE
 
-for _ in range(4000):
+def numpy_cast(count, src, dst):
+    try:
+        return int(np.array([count], "<" + src).astype("<" + dst).view("<i8")[0])
+    except OverflowError:  # NumPy cannot form the factor (e.g. s to [7as])
+        return None
+
+# datetimes in years or months are the first day of that month of the
+# proleptic Gregorian calendar (NumPy's rule), counted here by leap years
+def leaps_before(y):  # leap years in [1970, y)
+    f = lambda a: a // 4 - a // 100 + a // 400
+    return f(y - 1) - f(1969)
+
+def month_start_days(months):
+    y, m = 1970 + months // 12, months % 12
+    lengths = [31, 29 if (y % 4 == 0 and y % 100 != 0) or y % 400 == 0 else 28] + [31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return 365 * (y - 1970) + leaps_before(y) + sum(lengths[:m])
+
+def day_month(days):
+    """The month a day falls in and whether the day starts it."""
+    y = 1970 + days * 400 // 146097
+    while month_start_days((y - 1970) * 12) > days:
+        y -= 1
+    while month_start_days((y + 1 - 1970) * 12) <= days:
+        y += 1
+    months = (y - 1970) * 12
+    while month_start_days(months + 1) <= days:
+        months += 1
+    return months, month_start_days(months) == days
+
+def calendar_expected(count, fu, fm, tu, tm):
+    if fu in "YM":
+        days = month_start_days(count * fm * (12 if fu == "Y" else 1))
+        return exact_ratio(days, "D", 1, tu, tm)
+    total = count * fm * AS[fu]
+    if total % AS["D"]:
+        return RANGE
+    months, first = day_month(total // AS["D"])
+    return exact_ratio(months, "M", 1, tu, tm) if first else RANGE
+
+for _ in range(5000):
     kind = rnd.choice("Mm")
     fu, tu = rnd.choice(UNITS), rnd.choice(UNITS)
     fm, tm = rnd.choice([1, 1, 1, 2, 3, 7, 10, 25, 1000]), rnd.choice([1, 1, 1, 2, 3, 7, 10, 25, 1000])
     count = rnd.choice([0, -2**63, rnd.randint(-10**6, 10**6), rnd.getrandbits(rnd.randint(1, 63)) * rnd.choice([1, -1])])
-    want = expected_time(count, fu, fm, tu, tm)
     src, dst = "%s8[%d%s]" % (kind, fm, fu), "%s8[%d%s]" % (kind, tm, tu)
-    if not want.startswith("ERROR") and abs(count) < 2**30:
-        # NumPy's own cast agrees wherever the value is kept
-        try:
-            numpy_r = np.array([count], "<" + src).astype("<" + dst).view("<i8")[0]
-        except OverflowError:  # NumPy cannot form the factor (e.g. s to [7as])
-            numpy_r = None
-        if numpy_r is not None and struct.pack("<q", int(numpy_r)).hex() != want:
-            print("NumPy casts %d [%s] to %s as %d, expected %s" % (count, src, dst, numpy_r, want))
+    line = "<%s T %d %s %d" % (dst, count, fu, fm)
+    if count == -2**63:
+        cases.append((line, "0000000000000080"))
+        continue
+    calendar = kind == "M" and (fu in "YM") != (tu in "YM")
+    want = (calendar_expected if calendar else exact_ratio)(count, fu, fm, tu, tm)
+    finest = AS[tu] if AS[tu] < AS[fu] else AS[fu]
+    if not want.startswith("ERROR") and abs(count) * fm * AS[fu] < 2**62 * finest:
+        r = numpy_cast(count, src, dst)  # NumPy's own cast agrees where the value is kept
+        if r is not None and struct.pack("<q", r).hex() != want:
+            print("NumPy casts %d [%s] to %s as %d, expected %s" % (count, src, dst, r, want))
             sys.exit(1)
-    cases.append(("<%s T %d %s %d" % (dst, count, fu, fm), want))
+    cases.append((line, want))
+for _ in range(600):  # month starts, written in days or seconds into months or years
+    months = rnd.choice([rnd.randint(-10**5, 10**5), rnd.randint(-3 * 10**17, 3 * 10**17)])
+    days = month_start_days(months)
+    for dst, count, unit in [("M8[M]", days, "D"), ("M8[Y]", days, "D"), ("M8[M]", days * 86400, "s")]:
+        if abs(count) >= 2**63:
+            continue
+        want = calendar_expected(count, unit, 1, dst[3], 1)
+        if abs(months) <= 10**5:
+            r = numpy_cast(count, "M8[%s]" % unit, dst)
+            if struct.pack("<q", r).hex() != want and not (want == RANGE and dst == "M8[Y]"):
+                print("NumPy casts %d [%s] to %s as %d, expected %s" % (count, unit, dst, r, want))
+                sys.exit(1)
+        cases.append(("<%s T %d %s 1" % (dst, count, unit), want))
 cases += [("<m8 T 5 generic 1", struct.pack("<q", 5).hex()), ("<m8 T 5 s 1", VALUE),
           ("<M8[s] T 5 generic 1", VALUE), (">M8[D] T 3 W 1", struct.pack(">q", 21).hex())]
 

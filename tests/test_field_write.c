@@ -521,16 +521,72 @@ static void test_field_write_datetime_beyond_int64_is_refused(void **state)
     assert_written(&t, put_time(&t, "<m8[as]", 0, NPYDT_UNIT_W, 1), "\0\0\0\0\0\0\0\0", 8);
 }
 
-static void test_field_write_datetime_years_do_not_convert_to_days(void **state)
+/* Raw count of one datetime write, or a failure naming its message. */
+static int64_t time_count(const char *type, int64_t count, npydt_unit unit, int32_t mult)
+{
+    struct target t;
+    npydt_status st = put_time(&t, type, count, unit, mult);
+    if (st != NPYDT_OK)
+        fail_msg("refused: %s", t.err.message);
+    int64_t v;
+    assert_int_equal(npydt_read_i64(t.dt, t.b, &v, NULL), NPYDT_OK);
+    npydt_dtype_free(t.dt);
+    return v;
+}
+
+static void test_field_write_datetime_months_start_on_their_calendar_day(void **state)
+{
+    (void)state;
+    assert_true(time_count("<M8[D]", 1, NPYDT_UNIT_Y, 1) == 365);         /* 1971-01-01 */
+    assert_true(time_count("<M8[D]", 5, NPYDT_UNIT_Y, 10) == 18262);      /* 2020-01-01 */
+    assert_true(time_count("<M8[D]", -1, NPYDT_UNIT_M, 1) == -31);        /* 1969-12-01 */
+    assert_true(time_count("<M8[D]", -838, NPYDT_UNIT_M, 1) == -25508);   /* 1900-03-01 */
+    assert_true(time_count("<M8[D]", -4439, NPYDT_UNIT_M, 1) == -135109); /* 1600-02-01 */
+    assert_true(time_count("<M8[s]", 1, NPYDT_UNIT_Y, 1) == 31536000);
+    assert_true(time_count("<M8[M]", 11017, NPYDT_UNIT_D, 1) == 362);     /* 2000-03-01 */
+    assert_true(time_count("<M8[Y]", 18262 * 24, NPYDT_UNIT_h, 1) == 50);
+}
+
+static void test_field_write_datetime_inside_a_month_is_not_a_whole_month(void **state)
 {
     (void)state;
     struct target t;
-    assert_refused(&t, put_time(&t, "<M8[D]", 1, NPYDT_UNIT_Y, 1), NPYDT_E_VALUE,
-                   "1 [Y] cannot be converted to M8[D]: years and months have no fixed length "
-                   "in weeks or finer units");
-    assert_refused(&t, put_time(&t, "<m8[M]", 0, NPYDT_UNIT_W, 1), NPYDT_E_VALUE,
-                   "0 [W] cannot be converted to m8[M]: years and months have no fixed length "
-                   "in weeks or finer units");
+    assert_refused(&t, put_time(&t, "<M8[M]", 18326, NPYDT_UNIT_D, 1), NPYDT_E_RANGE,
+                   "18326 [D] is not a whole number of M8[M]");   /* 2020-03-05 */
+    assert_refused(&t, put_time(&t, "<M8[Y]", 18322, NPYDT_UNIT_D, 1), NPYDT_E_RANGE,
+                   "18322 [D] is not a whole number of M8[Y]");   /* 2020-03-01 */
+    assert_refused(&t, put_time(&t, "<M8[M]", 18322 * 86400 + 1, NPYDT_UNIT_s, 1), NPYDT_E_RANGE,
+                   "1583020801 [s] is not a whole number of M8[M]");
+    assert_refused(&t, put_time(&t, "<M8[2M]", -4439, NPYDT_UNIT_M, 1), NPYDT_E_RANGE,
+                   "-4439 [M] is not a whole number of M8[2M]");
+}
+
+static void test_field_write_timedelta_months_are_numpy_average_months(void **state)
+{
+    (void)state;
+    struct target t;
+    assert_true(time_count("<m8[s]", 1, NPYDT_UNIT_M, 1) == 2629746);   /* 30.436875 days */
+    assert_true(time_count("<m8[D]", 400, NPYDT_UNIT_Y, 1) == 146097);
+    assert_true(time_count("<m8[Y]", 146097, NPYDT_UNIT_D, 1) == 400);
+    assert_refused(&t, put_time(&t, "<m8[D]", 1, NPYDT_UNIT_Y, 1), NPYDT_E_RANGE,
+                   "1 [Y] is not a whole number of m8[D]");
+}
+
+static void test_field_write_datetime_calendar_beyond_int64_is_refused(void **state)
+{
+    (void)state;
+    struct target t;
+    assert_refused(&t, put_time(&t, "<M8[D]", INT64_MAX, NPYDT_UNIT_Y, 1), NPYDT_E_RANGE,
+                   "9223372036854775807 [Y] does not fit M8[D] (the count is beyond int64)");
+    assert_refused(&t, put_time(&t, "<M8[D]", INT64_C(1) << 62, NPYDT_UNIT_M, 1), NPYDT_E_RANGE,
+                   "4611686018427387904 [M] does not fit M8[D] (the count is beyond int64)");
+    /* month starts near the end of int64's days convert both ways */
+    static const int64_t months[] = {INT64_C(300000000000000000), -INT64_C(300000000000000000)};
+    for (int i = 0; i < 2; i++) {
+        int64_t days = time_count("<M8[D]", months[i], NPYDT_UNIT_M, 1);
+        assert_true(days > INT64_C(9000000000000000000) || days < -INT64_C(9000000000000000000));
+        assert_true(time_count("<M8[M]", days, NPYDT_UNIT_D, 1) == months[i]);
+    }
 }
 
 static void test_field_write_datetime_nat_stays_nat(void **state)
@@ -807,7 +863,10 @@ TEST_LIST("field_write",
     cmocka_unit_test(test_field_write_datetime_converts_to_a_finer_unit),
     cmocka_unit_test(test_field_write_datetime_into_a_coarser_unit_must_divide),
     cmocka_unit_test(test_field_write_datetime_beyond_int64_is_refused),
-    cmocka_unit_test(test_field_write_datetime_years_do_not_convert_to_days),
+    cmocka_unit_test(test_field_write_datetime_months_start_on_their_calendar_day),
+    cmocka_unit_test(test_field_write_datetime_inside_a_month_is_not_a_whole_month),
+    cmocka_unit_test(test_field_write_timedelta_months_are_numpy_average_months),
+    cmocka_unit_test(test_field_write_datetime_calendar_beyond_int64_is_refused),
     cmocka_unit_test(test_field_write_datetime_nat_stays_nat),
     cmocka_unit_test(test_field_write_datetime_generic_only_meets_generic),
     cmocka_unit_test(test_field_write_datetime_refuses_bad_units),

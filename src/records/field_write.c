@@ -478,19 +478,16 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
                          shown, type);
     }
     int64_t count;
-    switch (time_convert(v->count, v->unit, v->unit_count, dt->unit, dt->unit_count, &count)) {
+    switch (time_convert(v->count, v->unit, v->unit_count, dt->unit, dt->unit_count,
+                         dt->kind == 'M', &count)) {
     case TIME_OK:
         store_uint(p, 8, swap, (uint64_t)count);
         return NPYDT_OK;
     case TIME_INEXACT:
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                          "%s is not a whole number of %s", shown, type);
-    case TIME_OVERFLOW:
+    default:
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                          "%s does not fit %s (the count is beyond int64)", shown, type);
-    default:
-        return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL,
-                         "%s cannot be converted to %s: years and months have no fixed "
-                         "length in weeks or finer units", shown, type);
     }
 }
