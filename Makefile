@@ -126,6 +126,9 @@ $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 $(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/write_probe: tests/tools/write_probe.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 
 install: all
@@ -306,8 +309,9 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 # tests/check_*.sh. EXEC= runs the target programs through an emulator
 # (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
-	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so \
-	$(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
+	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+CHECK_DEPS += $(O)/tests/write_probe
+CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

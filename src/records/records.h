@@ -100,6 +100,22 @@ void store_float(unsigned char *p, size_t size, char byteorder, double d);
 void store_float_int(unsigned char *p, size_t size, char byteorder, uint64_t magnitude,
                      bool negative);
 
+/* ---- datetime units (time_convert.c) ------------------------------------ */
+
+/* Outcome of time_convert. */
+enum time_conv {
+    TIME_OK,
+    TIME_INEXACT,   /* the target unit would drop part of the count */
+    TIME_OVERFLOW   /* the converted count is beyond int64 (or NaT's value) */
+};
+/* Convert count (not NaT) of from_mult * from_unit into to_mult * to_unit
+ * exactly (units Y..as, multipliers >= 1): *out only on TIME_OK. Years and
+ * months against weeks or finer units: with `calendar` (datetimes) a
+ * month is the span from its first day, so only month starts convert;
+ * without (timedeltas) it is NumPy's average, 30.436875 days. */
+enum time_conv time_convert(int64_t count, int from_unit, int32_t from_mult, int to_unit,
+                            int32_t to_mult, bool calendar, int64_t *out);
+
 /* ---- swap units ---------------------------------------------------------- */
 
 /* Bytes of the unit a byteswap reverses in a scalar of this kind and size:
