@@ -2,7 +2,8 @@
  * (tests/fixtures_writer, from tests/gen_writer_fixtures.py: records whose
  * values follow their index), flushes that count records in the header,
  * appending to files of every format version and to a header without
- * room, archive members as np.savez writes them, and every refusal:
+ * room, archive members as np.savez writes them, fields set by path, and
+ * every refusal:
  * existing files, object dtypes, 0-d arrays, incomplete rows, I/O errors
  * that leave the writer unusable, and every allocation failed in turn. */
 #include "test_util.h"
@@ -760,6 +761,122 @@ static void test_writer_short_member_fails_the_archive(void **state)
     npydt_dtype_free(i4);
 }
 
+/* ---- setting fields by path -------------------------------------------------- */
+
+#define SET_DESCR                                                                        \
+    "[('t', '<u8'), ('pos', [('x', '>f8'), ('y', '<f4')]), ('name', '|S5'), "          \
+    "('u', '<U3'), ('when', '>M8[s]'), ('c', '<c8'), ('ok', '|b1'), ('n', '>i2', (3,))]"
+
+/* The scalar at path of the writer's record under construction. */
+static const void *field_at(npydt_writer *w, const char *path, const npydt_dtype **f)
+{
+    uint64_t off;
+    npydt_error err;
+    assert_int_equal(npydt_field_lookup(npydt_writer_dtype(w), path, &off, f, &err), NPYDT_OK);
+    return (const unsigned char *)npydt_writer_record(w) + off;
+}
+
+static void test_writer_set_stores_each_field_by_path(void **state)
+{
+    struct scratch *s = *state;
+    npydt_dtype *dt = parse(SET_DESCR);
+    npydt_writer *w;
+    npydt_error err;
+    uint64_t shape[1] = {0};
+    assert_int_equal(npydt_writer_create_path(s->path, dt, shape, 1, NULL, &w, &err), NPYDT_OK);
+    double c[2] = {1.5, -2};
+    npydt_datetime when = {1700000000, NPYDT_UNIT_s, 1, 0};
+    assert_int_equal(npydt_writer_set_u64(w, "t", UINT64_MAX, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_double(w, "pos.x", 0.1, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_double(w, "pos.y", 2.5, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_bytes(w, "name", "abc", 3, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_unicode(w, "u", "\xc3\xa9t\xc3\xa9", 5, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_datetime(w, "when", &when, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_complex(w, "c", c, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_bool(w, "ok", 1, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_i64(w, "n[2]", -300, &err), NPYDT_OK);
+    const npydt_dtype *f;
+    const void *p = field_at(w, "t", &f);
+    uint64_t u;
+    assert_int_equal(npydt_read_u64(f, p, &u, &err), NPYDT_OK);
+    assert_true(u == UINT64_MAX);
+    double d;
+    p = field_at(w, "pos.x", &f);
+    assert_int_equal(npydt_read_double(f, p, &d, &err), NPYDT_OK);
+    assert_true(d == 0.1);
+    p = field_at(w, "pos.y", &f);
+    assert_int_equal(npydt_read_double(f, p, &d, &err), NPYDT_OK);
+    assert_true(d == 2.5);
+    const void *bytes;
+    size_t len;
+    p = field_at(w, "name", &f);
+    assert_int_equal(npydt_read_bytes(f, p, &bytes, &len, &err), NPYDT_OK);
+    assert_int_equal(len, 3);
+    assert_memory_equal(bytes, "abc", 3);
+    char text[16];
+    p = field_at(w, "u", &f);
+    assert_int_equal(npydt_read_unicode(f, p, text, sizeof text, &len, &err), NPYDT_OK);
+    assert_string_equal(text, "\xc3\xa9t\xc3\xa9");
+    npydt_datetime got;
+    p = field_at(w, "when", &f);
+    assert_int_equal(npydt_read_datetime(f, p, &got, &err), NPYDT_OK);
+    assert_true(got.count == 1700000000);
+    double cz[2];
+    p = field_at(w, "c", &f);
+    assert_int_equal(npydt_read_complex(f, p, cz, &err), NPYDT_OK);
+    assert_true(cz[0] == 1.5 && cz[1] == -2);
+    int b;
+    p = field_at(w, "ok", &f);
+    assert_int_equal(npydt_read_bool(f, p, &b, &err), NPYDT_OK);
+    assert_true(b);
+    int64_t i;
+    p = field_at(w, "n[2]", &f);
+    assert_int_equal(npydt_read_i64(f, p, &i, &err), NPYDT_OK);
+    assert_true(i == -300);
+    p = field_at(w, "n[0]", &f);
+    assert_int_equal(npydt_read_i64(f, p, &i, &err), NPYDT_OK);
+    assert_true(i == 0);
+    assert_int_equal(npydt_writer_commit(w, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    assert_int_equal(header_count(s->path), 1);
+    npydt_dtype_free(dt);
+}
+
+static void test_writer_set_errors_name_the_path_and_keep_the_record(void **state)
+{
+    struct scratch *s = *state;
+    npydt_dtype *dt = parse(SET_DESCR);
+    npydt_writer *w;
+    npydt_error err;
+    uint64_t shape[1] = {0};
+    assert_int_equal(npydt_writer_create_path(s->path, dt, shape, 1, NULL, &w, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_set_i64(w, "n[1]", 7, &err), NPYDT_OK);
+    size_t itemsize = npydt_dtype_itemsize(dt);
+    unsigned char before[128];
+    memcpy(before, npydt_writer_record(w), itemsize);
+    /* out of range for >i2 */
+    test_poison_error(&err);
+    npydt_status st = npydt_writer_set_i64(w, "n[1]", 70000, &err);
+    assert_int_equal(st, NPYDT_E_RANGE);
+    test_assert_error_filled(st, &err);
+    assert_string_equal(err.path, "n[1]");
+    /* text into a number, a number into text */
+    assert_int_equal(npydt_writer_set_unicode(w, "pos.x", "1", 1, &err), NPYDT_E_VALUE);
+    assert_string_equal(err.path, "pos.x");
+    assert_int_equal(npydt_writer_set_double(w, "name", 1, &err), NPYDT_E_VALUE);
+    assert_string_equal(err.path, "name");
+    /* too long for S5 */
+    assert_int_equal(npydt_writer_set_bytes(w, "name", "abcdef", 6, &err), NPYDT_E_RANGE);
+    /* no such field, and a struct is no scalar */
+    assert_int_equal(npydt_writer_set_double(w, "pos.z", 1, &err), NPYDT_E_NOT_FOUND);
+    assert_string_equal(err.path, "pos.z");
+    assert_int_equal(npydt_writer_set_double(w, "pos", 1, &err), NPYDT_E_VALUE);
+    assert_string_equal(err.path, "pos");
+    assert_memory_equal(npydt_writer_record(w), before, itemsize);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+}
+
 /* ---- allocation failures ----------------------------------------------------- */
 
 static void test_writer_every_allocation_failure_is_clean(void **state)
@@ -836,4 +953,6 @@ TEST_LIST("writer",
           T(test_writer_members_make_what_np_savez_makes),
           T(test_writer_members_make_what_np_savez_compressed_makes),
           T(test_writer_short_member_fails_the_archive),
+          T(test_writer_set_stores_each_field_by_path),
+          T(test_writer_set_errors_name_the_path_and_keep_the_record),
           T(test_writer_every_allocation_failure_is_clean));
