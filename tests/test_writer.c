@@ -617,6 +617,7 @@ static void test_writer_append_cuts_an_unflushed_tail(void **state)
     npydt_writer *w;
     npydt_error err;
     assert_int_equal(npydt_writer_append_path(s->path, NULL, &w, &err), NPYDT_OK);
+    assert_int_equal(file_size(s->path), file_size(fixture("v1.npy")));
     append_records(w, FIRST, ALL);
     assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
     assert_same_file(s->path, fixture("v1.grown.npy"));
