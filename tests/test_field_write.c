@@ -603,6 +603,20 @@ static void test_field_write_datetime_nat_stays_nat(void **state)
                    "\x80\0\0\0\0\0\0\0", 8);
 }
 
+static void test_field_write_datetime_multiplier_0_only_meets_itself(void **state)
+{
+    (void)state;
+    struct target t;
+    /* NumPy takes m8[0s] but cannot cast it: a count of nothing */
+    assert_written(&t, put_time(&t, "<m8[0s]", 5, NPYDT_UNIT_s, 0), "\x05\0\0\0\0\0\0\0", 8);
+    assert_refused(&t, put_time(&t, "<m8[0ms]", 5, NPYDT_UNIT_s, 0), NPYDT_E_VALUE,
+                   "5 [0s] cannot be converted to m8[0ms]: a unit of multiplier 0 has no length");
+    assert_refused(&t, put_time(&t, "<m8[s]", 5, NPYDT_UNIT_s, 0), NPYDT_E_VALUE,
+                   "5 [0s] cannot be converted to m8[s]: a unit of multiplier 0 has no length");
+    assert_refused(&t, put_time(&t, "<M8[0D]", 0, NPYDT_UNIT_D, 1), NPYDT_E_VALUE,
+                   "0 [D] cannot be converted to M8[0D]: a unit of multiplier 0 has no length");
+}
+
 static void test_field_write_datetime_generic_only_meets_generic(void **state)
 {
     (void)state;
@@ -622,8 +636,8 @@ static void test_field_write_datetime_refuses_bad_units(void **state)
                    "unknown datetime unit 42");
     assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_NONE, 1), NPYDT_E_ARG,
                    "unknown datetime unit -1");
-    assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_s, 0), NPYDT_E_ARG,
-                   "datetime unit multiplier 0 is not positive");
+    assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_s, -2), NPYDT_E_ARG,
+                   "datetime unit multiplier -2 is negative");
 }
 
 /* ---- wrong sorts and arguments ------------------------------------------------------- */
@@ -868,6 +882,7 @@ TEST_LIST("field_write",
     cmocka_unit_test(test_field_write_timedelta_months_are_numpy_average_months),
     cmocka_unit_test(test_field_write_datetime_calendar_beyond_int64_is_refused),
     cmocka_unit_test(test_field_write_datetime_nat_stays_nat),
+    cmocka_unit_test(test_field_write_datetime_multiplier_0_only_meets_itself),
     cmocka_unit_test(test_field_write_datetime_generic_only_meets_generic),
     cmocka_unit_test(test_field_write_datetime_refuses_bad_units),
     cmocka_unit_test(test_field_write_value_of_the_wrong_sort_is_refused),

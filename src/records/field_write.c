@@ -460,9 +460,9 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
     if (!generic && (v->unit < NPYDT_UNIT_Y || v->unit > NPYDT_UNIT_as))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown datetime unit %d",
                          (int)v->unit);
-    if (!generic && v->unit_count < 1)
+    if (!generic && v->unit_count < 0)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "datetime unit multiplier %ld is not positive", (long)v->unit_count);
+                         "datetime unit multiplier %ld is negative", (long)v->unit_count);
     char shown[64], type[64];
     format_datetime(shown, sizeof shown, v);
     type_name(dt, type, sizeof type);
@@ -477,6 +477,14 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
                                  : "%s has a unit: %s (generic) holds only NaT and unitless counts",
                          shown, type);
     }
+    if (v->unit == dt->unit && v->unit_count == dt->unit_count) {
+        store_uint(p, 8, swap, (uint64_t)v->count);   /* [0s] too, which has no length */
+        return NPYDT_OK;
+    }
+    if (v->unit_count == 0 || dt->unit_count == 0)
+        return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL,
+                         "%s cannot be converted to %s: a unit of multiplier 0 has no length",
+                         shown, type);
     int64_t count;
     switch (time_convert(v->count, v->unit, v->unit_count, dt->unit, dt->unit_count,
                          dt->kind == 'M', &count)) {
