@@ -660,6 +660,16 @@ static void test_field_write_value_of_the_wrong_sort_is_refused(void **state)
     target_init(&t, "<m8[s]");
     assert_refused(&t, npydt_write_bool(t.dt, t.b, 1, &t.err), NPYDT_E_VALUE,
                    "cannot write a bool into m8[s]");
+    assert_refused(&t, put_bytes(&t, "|b1", "\x01", 1), NPYDT_E_VALUE, "cannot write bytes into b1");
+    assert_refused(&t, put_text(&t, "<u2", "1", 1), NPYDT_E_VALUE, "cannot write text into u2");
+    assert_refused(&t, put_bytes(&t, "<U2", "ab", 2), NPYDT_E_VALUE, "cannot write bytes into U2");
+    assert_refused(&t, put_time(&t, "<c8", 1, NPYDT_UNIT_s, 1), NPYDT_E_VALUE,
+                   "cannot write a datetime into c8");
+    assert_refused(&t, put_time(&t, ">f16", 1, NPYDT_UNIT_s, 1), NPYDT_E_VALUE,
+                   "cannot write a datetime into f16");
+    assert_refused(&t, put_double(&t, "|V8", 1.0), NPYDT_E_VALUE, "cannot write a float into V8");
+    assert_refused(&t, put_complex(&t, ">m8[D]", 1.0, 0.0), NPYDT_E_VALUE,
+                   "cannot write a complex number into m8[D]");
 }
 
 static void test_field_write_needs_a_scalar_and_pointers(void **state)
