@@ -558,8 +558,11 @@ NPYDT_API npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const
  * [Y]); in an m field it is NumPy's average month, 30.436875 days (1 [M]
  * is 2629746 [s]; 1 [Y] into [D] is refused, 400 [Y] is 146097 [D]). A
  * generic-unit value into a field with a unit, or the reverse, is
- * NPYDT_E_VALUE (generic into generic keeps the count). v has no kind of
- * its own: it is taken as the field's, datetime or timedelta. */
+ * NPYDT_E_VALUE (generic into generic keeps the count), and so is a
+ * multiplier of 0 (NumPy's m8[0s], which it cannot cast) on one side only:
+ * a value in the field's own unit and multiplier is stored as it is. v
+ * has no kind of its own: it is taken as the field's, datetime or
+ * timedelta. */
 NPYDT_API npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p,
                                             const npydt_datetime *v, npydt_error *err);
 

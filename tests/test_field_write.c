@@ -174,7 +174,8 @@ static void test_field_write_integer_into_float_must_be_exact(void **state)
     assert_refused(&t, put_i64(&t, "<f2", 2049), NPYDT_E_RANGE,
                    "2049 is not exactly representable in f2 (nearest 2048)");
     assert_refused(&t, put_i64(&t, ">f8", INT64_C(9007199254740993)), NPYDT_E_RANGE,
-                   "9007199254740993 is not exactly representable in f8 (nearest 9007199254740992)");
+                   "9007199254740993 is not exactly representable in f8 "
+                   "(nearest 9007199254740992)");
     assert_refused(&t, put_i64(&t, "<f2", -70000), NPYDT_E_RANGE,
                    "-70000 does not fit f2 (-65504 to 65504)");
     assert_written(&t, put_i64(&t, "<f4", 16777216), "\x00\x00\x80\x4b", 4);
@@ -405,7 +406,7 @@ static void test_field_write_bytes_longer_than_the_field_are_refused(void **stat
     char big[100];
     memset(big, 'x', sizeof big);
     char want[128];
-    snprintf(want, sizeof want, "'%.48s...' is longer than S5 (100 bytes)", big);
+    snprintf(want, sizeof want, "'%.32s...' is longer than S5 (100 bytes)", big);
     assert_refused(&t, put_bytes(&t, "|S5", big, sizeof big), NPYDT_E_RANGE, want);
 }
 
@@ -603,6 +604,20 @@ static void test_field_write_datetime_nat_stays_nat(void **state)
                    "\x80\0\0\0\0\0\0\0", 8);
 }
 
+static void test_field_write_datetime_multiplier_0_only_meets_itself(void **state)
+{
+    (void)state;
+    struct target t;
+    /* NumPy takes m8[0s] but cannot cast it: a count of nothing */
+    assert_written(&t, put_time(&t, "<m8[0s]", 5, NPYDT_UNIT_s, 0), "\x05\0\0\0\0\0\0\0", 8);
+    assert_refused(&t, put_time(&t, "<m8[0ms]", 5, NPYDT_UNIT_s, 0), NPYDT_E_VALUE,
+                   "5 [0s] cannot be converted to m8[0ms]: a unit of multiplier 0 has no length");
+    assert_refused(&t, put_time(&t, "<m8[s]", 5, NPYDT_UNIT_s, 0), NPYDT_E_VALUE,
+                   "5 [0s] cannot be converted to m8[s]: a unit of multiplier 0 has no length");
+    assert_refused(&t, put_time(&t, "<M8[0D]", 0, NPYDT_UNIT_D, 1), NPYDT_E_VALUE,
+                   "0 [D] cannot be converted to M8[0D]: a unit of multiplier 0 has no length");
+}
+
 static void test_field_write_datetime_generic_only_meets_generic(void **state)
 {
     (void)state;
@@ -622,8 +637,8 @@ static void test_field_write_datetime_refuses_bad_units(void **state)
                    "unknown datetime unit 42");
     assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_NONE, 1), NPYDT_E_ARG,
                    "unknown datetime unit -1");
-    assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_s, 0), NPYDT_E_ARG,
-                   "datetime unit multiplier 0 is not positive");
+    assert_refused(&t, put_time(&t, "<M8[s]", 1, NPYDT_UNIT_s, -2), NPYDT_E_ARG,
+                   "datetime unit multiplier -2 is negative");
 }
 
 /* ---- wrong sorts and arguments ------------------------------------------------------- */
@@ -645,6 +660,16 @@ static void test_field_write_value_of_the_wrong_sort_is_refused(void **state)
     target_init(&t, "<m8[s]");
     assert_refused(&t, npydt_write_bool(t.dt, t.b, 1, &t.err), NPYDT_E_VALUE,
                    "cannot write a bool into m8[s]");
+    assert_refused(&t, put_bytes(&t, "|b1", "\x01", 1), NPYDT_E_VALUE, "cannot write bytes into b1");
+    assert_refused(&t, put_text(&t, "<u2", "1", 1), NPYDT_E_VALUE, "cannot write text into u2");
+    assert_refused(&t, put_bytes(&t, "<U2", "ab", 2), NPYDT_E_VALUE, "cannot write bytes into U2");
+    assert_refused(&t, put_time(&t, "<c8", 1, NPYDT_UNIT_s, 1), NPYDT_E_VALUE,
+                   "cannot write a datetime into c8");
+    assert_refused(&t, put_time(&t, ">f16", 1, NPYDT_UNIT_s, 1), NPYDT_E_VALUE,
+                   "cannot write a datetime into f16");
+    assert_refused(&t, put_double(&t, "|V8", 1.0), NPYDT_E_VALUE, "cannot write a float into V8");
+    assert_refused(&t, put_complex(&t, ">m8[D]", 1.0, 0.0), NPYDT_E_VALUE,
+                   "cannot write a complex number into m8[D]");
 }
 
 static void test_field_write_needs_a_scalar_and_pointers(void **state)
@@ -868,6 +893,7 @@ TEST_LIST("field_write",
     cmocka_unit_test(test_field_write_timedelta_months_are_numpy_average_months),
     cmocka_unit_test(test_field_write_datetime_calendar_beyond_int64_is_refused),
     cmocka_unit_test(test_field_write_datetime_nat_stays_nat),
+    cmocka_unit_test(test_field_write_datetime_multiplier_0_only_meets_itself),
     cmocka_unit_test(test_field_write_datetime_generic_only_meets_generic),
     cmocka_unit_test(test_field_write_datetime_refuses_bad_units),
     cmocka_unit_test(test_field_write_value_of_the_wrong_sort_is_refused),

@@ -5,89 +5,9 @@
 #include "records/records.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 /* Largest scalar a writer encodes: c32 (two x87 numbers in 16 bytes). */
 #define MAX_SCALAR 32
-
-/* The field's type as messages name it, without byte order: "u1", "f16",
- * "S5", "U5" (characters), "M8[25s]". */
-static void type_name(const npydt_dtype *dt, char *buf, size_t size)
-{
-    char s[64];
-    npydt_dtype_str(dt, s, sizeof s);
-    snprintf(buf, size, "%s", s + 1);
-}
-
-/* The shortest digits that read back as v, laid out as Python's repr()
- * but without a trailing ".0": "2.5", "65520", "1e+300", "nan". */
-static void format_double(char *buf, size_t size, double v)
-{
-    if (v != v || v - v != 0) {
-        snprintf(buf, size, "%s", v != v ? "nan" : v < 0 ? "-inf" : "inf");
-        return;
-    }
-    int prec = 1;
-    char e[40];
-    for (; prec < 17; prec++) {
-        snprintf(e, sizeof e, "%.*e", prec - 1, v);
-        if (strtod(e, NULL) == v)
-            break;
-    }
-    snprintf(e, sizeof e, "%.*e", prec - 1, v);
-    int exp = atoi(strchr(e, 'e') + 1);
-    if (exp < -4 || exp >= 16)
-        snprintf(buf, size, "%s", e);
-    else
-        snprintf(buf, size, "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, v);
-}
-
-/* A complex value as Python prints one: "(1+2j)", "(1-2j)". */
-static void format_complex(char *buf, size_t size, const double v[2])
-{
-    char re[32], im[32];
-    format_double(re, sizeof re, v[0]);
-    format_double(im, sizeof im, v[1]);
-    snprintf(buf, size, "(%s%s%sj)", re, im[0] == '-' ? "" : "+", im);
-}
-
-/* A string quoted for a message: printable ASCII as it is, ' and \ and
- * control bytes escaped; with `text`, other code points as they are
- * (surrogates as \udXXX), else other bytes as \xNN. Long values end in
- * "...". The input was validated when `text` is set. */
-static void quote(char *buf, size_t size, const unsigned char *s, size_t len, bool text)
-{
-    struct outbuf o = {buf, size, 0};
-    out_putc(&o, '\'');
-    size_t shown = 0;
-    for (size_t i = 0; i < len; shown++) {
-        if (shown == 48) {
-            out_puts(&o, "...");
-            break;
-        }
-        uint32_t cp = s[i];
-        size_t n = 1;
-        if (text && cp >= 0x80)
-            n = wtf8_decode(s + i, len - i, &cp);
-        if (cp == '\'' || cp == '\\') {
-            out_putc(&o, '\\');
-            out_putc(&o, (char)cp);
-        } else if (cp >= 0x20 && cp < 0x7f) {
-            out_putc(&o, (char)cp);
-        } else if (cp < 0x80 || !text) {
-            out_printf(&o, "\\x%02x", (unsigned)cp);
-        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-            out_printf(&o, "\\u%04lx", (unsigned long)cp);
-        } else {
-            for (size_t k = 0; k < n; k++)
-                out_putc(&o, (char)s[i + k]);
-        }
-        i += n;
-    }
-    out_putc(&o, '\'');
-    if (size > 0)
-        buf[o.len < size ? o.len : size - 1] = '\0';
-}
 
 /* Arguments every writer checks: a scalar node that is not an object. */
 static npydt_status check_target(const npydt_dtype *dt, const void *p, npydt_error *err)
@@ -108,7 +28,7 @@ static npydt_status check_target(const npydt_dtype *dt, const void *p, npydt_err
 static npydt_status wrong_sort(const npydt_dtype *dt, const char *what, npydt_error *err)
 {
     char type[64];
-    type_name(dt, type, sizeof type);
+    value_type_name(dt, type, sizeof type);
     return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL, "cannot write %s into %s", what,
                      type);
 }
@@ -153,16 +73,17 @@ static void float_range(char *buf, size_t size, size_t fsize)
 static npydt_status int_range_error(const npydt_dtype *dt, const char *shown, npydt_error *err)
 {
     char type[64], range[64];
-    type_name(dt, type, sizeof type);
+    value_type_name(dt, type, sizeof type);
     unsigned bits = (unsigned)dt->itemsize * 8;
     if (dt->kind == 'b')
         snprintf(range, sizeof range, "0 or 1");
     else if (dt->kind == 'u')
         snprintf(range, sizeof range, "0 to %llu",
                  (unsigned long long)(bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1));
-    else
-        snprintf(range, sizeof range, "%lld to %lld", -(long long)((UINT64_C(1) << (bits - 1)) - 1) - 1,
-                 (long long)((UINT64_C(1) << (bits - 1)) - 1));
+    else {
+        long long max = (long long)((UINT64_C(1) << (bits - 1)) - 1);
+        snprintf(range, sizeof range, "%lld to %lld", -max - 1, max);
+    }
     return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL, "%s does not fit %s (%s)", shown,
                      type, range);
 }
@@ -178,7 +99,7 @@ static npydt_status encode_float_int(const npydt_dtype *dt, unsigned char *out, 
     double r = load_float(out, fsize, dt->byteorder);
     double a = r < 0 ? -r : r;
     char type[64], detail[80];
-    type_name(dt, type, sizeof type);
+    value_type_name(dt, type, sizeof type);
     if (a - a != 0) {
         float_range(detail, sizeof detail, fsize);
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL, "%s does not fit %s %s",
@@ -286,7 +207,7 @@ static npydt_status put_float(const npydt_dtype *dt, unsigned char *p, const dou
             format_complex(shown, sizeof shown, v);
         else
             format_double(shown, sizeof shown, v[0]);
-        type_name(dt, type, sizeof type);
+        value_type_name(dt, type, sizeof type);
         float_range(range, sizeof range, fsize);
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL, "%s does not fit %s %s%s",
                          shown, type, dt->kind == 'c' ? "parts " : "", range);
@@ -305,7 +226,7 @@ static npydt_status put_integral_double(const npydt_dtype *dt, unsigned char *p,
     /* every double from 2^53 on is an integer; below 2^63 the cast is exact */
     bool integral = a - a == 0 && (a >= 9223372036854775808.0 || (double)(int64_t)a == a);
     if (!integral) {
-        type_name(dt, type, sizeof type);
+        value_type_name(dt, type, sizeof type);
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL, "%s is not an integer (%s)",
                          shown, type);
     }
@@ -346,7 +267,7 @@ npydt_status npydt_write_complex(const npydt_dtype *dt, void *p, const double v[
         if (v[1] != 0) {   /* NaN too */
             char shown[80], type[64];
             format_complex(shown, sizeof shown, v);
-            type_name(dt, type, sizeof type);
+            value_type_name(dt, type, sizeof type);
             return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                              "%s has an imaginary part (%s holds real numbers)", shown, type);
         }
@@ -371,8 +292,8 @@ npydt_status npydt_write_bytes(const npydt_dtype *dt, void *p, const void *bytes
     size_t size = (size_t)dt->itemsize;
     if (dt->kind == 'S' ? len > size : len != size) {
         char shown[256], type[64];
-        quote(shown, sizeof shown, bytes, len, false);
-        type_name(dt, type, sizeof type);
+        quote_value(shown, sizeof shown, bytes, len, false);
+        value_type_name(dt, type, sizeof type);
         if (dt->kind == 'S')
             return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                              "%s is longer than %s (%zu bytes)", shown, type, len);
@@ -410,8 +331,8 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
     size_t room = (size_t)dt->itemsize / 4;
     if (chars > room) {
         char shown[256], type[64];
-        quote(shown, sizeof shown, s, len, true);
-        type_name(dt, type, sizeof type);
+        quote_value(shown, sizeof shown, s, len, true);
+        value_type_name(dt, type, sizeof type);
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                          "%s is longer than %s (%zu characters)", shown, type, chars);
     }
@@ -428,18 +349,6 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
 }
 
 /* ---- datetimes ----------------------------------------------------------------- */
-
-/* A datetime value as messages show it: "1500 [ms]", "7 [25s]", "5 [generic]". */
-static void format_datetime(char *buf, size_t size, const npydt_datetime *v)
-{
-    if (v->unit == NPYDT_UNIT_GENERIC)
-        snprintf(buf, size, "%lld [generic]", (long long)v->count);
-    else if (v->unit_count == 1)
-        snprintf(buf, size, "%lld [%s]", (long long)v->count, npydt_unit_name(v->unit));
-    else
-        snprintf(buf, size, "%lld [%d%s]", (long long)v->count, (int)v->unit_count,
-                 npydt_unit_name(v->unit));
-}
 
 npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_datetime *v,
                                   npydt_error *err)
@@ -460,12 +369,12 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
     if (!generic && (v->unit < NPYDT_UNIT_Y || v->unit > NPYDT_UNIT_as))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "unknown datetime unit %d",
                          (int)v->unit);
-    if (!generic && v->unit_count < 1)
+    if (!generic && v->unit_count < 0)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "datetime unit multiplier %ld is not positive", (long)v->unit_count);
+                         "datetime unit multiplier %ld is negative", (long)v->unit_count);
     char shown[64], type[64];
     format_datetime(shown, sizeof shown, v);
-    type_name(dt, type, sizeof type);
+    value_type_name(dt, type, sizeof type);
     bool field_generic = dt->unit == NPYDT_UNIT_GENERIC;
     if (generic || field_generic) {
         if (generic && field_generic) {
@@ -477,6 +386,14 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
                                  : "%s has a unit: %s (generic) holds only NaT and unitless counts",
                          shown, type);
     }
+    if (v->unit == dt->unit && v->unit_count == dt->unit_count) {
+        store_uint(p, 8, swap, (uint64_t)v->count);   /* [0s] too, which has no length */
+        return NPYDT_OK;
+    }
+    if (v->unit_count == 0 || dt->unit_count == 0)
+        return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL,
+                         "%s cannot be converted to %s: a unit of multiplier 0 has no length",
+                         shown, type);
     int64_t count;
     switch (time_convert(v->count, v->unit, v->unit_count, dt->unit, dt->unit_count,
                          dt->kind == 'M', &count)) {
