@@ -14,6 +14,9 @@ enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the
  * exit status it maps to (2 for unreadable paths, 1 otherwise). */
 int cli_report(const char *path, const npydt_error *err);
+/* The same for an error in a spec the user typed (a descriptor or type
+ * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
+int cli_report_spec(const char *what, const npydt_error *err);
 /* Write s with control characters and Unicode line breaks escaped. */
 void cli_put_text(FILE *out, const char *s);
 /* The same for len bytes (a NUL among them is written \x00). */

@@ -286,7 +286,7 @@ int cmd_cstruct(int argc, char **argv)
     npydt_error err;
     npydt_dtype *own = NULL;
     if (parse_descr(descr, &own, &err) != NPYDT_OK) {
-        int s = cli_report("descr", &err);
+        int s = cli_report_spec("descr", &err);
         return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
     cstruct_source src = {"descriptor", NULL, 0};
