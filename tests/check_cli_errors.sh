@@ -175,7 +175,7 @@ else
 fi
 rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check -h
-expect_stdout "usage: npydt cstruct [--name NAME] FILE" cstruct -h
+expect_stdout "usage: npydt cstruct [--name NAME] FILE|DESCR" cstruct -h
 expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name
 expect_msg 2 "npydt cstruct: unknown option '--namex' (did you mean '--name'?)" cstruct --namex $S

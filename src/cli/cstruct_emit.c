@@ -270,13 +270,13 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
     sb_puts(b, "};\n");
     if (packed)
         sb_puts(b, "#pragma pack(pop)\n");
-    sb_printf(b, "_Static_assert(sizeof(struct %s) == %llu, \"struct %s: NumPy itemsize %llu\");\n",
+    sb_printf(b, "static_assert(sizeof(struct %s) == %llu, \"struct %s: NumPy itemsize %llu\");\n",
               tag, (unsigned long long)itemsize, tag, (unsigned long long)itemsize);
     for (size_t i = 0; i < n; i++) {
         const struct member *s = &m[i];
         if (s->zero)
             continue;
-        sb_printf(b, "_Static_assert(offsetof(struct %s, %s) == %llu, \"%s.%s: NumPy offset %llu\");\n",
+        sb_printf(b, "static_assert(offsetof(struct %s, %s) == %llu, \"%s.%s: NumPy offset %llu\");\n",
                   tag, s->cname, (unsigned long long)s->offset, tag, s->cname,
                   (unsigned long long)s->offset);
     }

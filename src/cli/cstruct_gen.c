@@ -68,6 +68,8 @@ static int prepare_member(struct gen *g, struct member *m, const char *parent_ta
         return -1;
     }
     cstruct_map_scalar(e, &m->map);
+    if (npydt_dtype_kind(e) == 'c' && !m->map.ext80)
+        g->uses_complex = 1;
     if (m->map.inner)
         m->dims[m->ndims++] = m->map.inner;
     m->align = m->map.calign;
@@ -270,7 +272,7 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
         sb_printf(&out,
                   "_ITEMSIZE, so a native-order file reads\n"
                   " * through a cast: const struct %s *rec = (const struct %s *)data;\n"
-                  " * Every offset and the size are checked by the _Static_asserts below.\n",
+                  " * Every offset and the size are checked by the static_asserts below.\n",
                   name, name);
     }
     if (g.packed)
@@ -291,7 +293,22 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
     put_upper(&out, name);
     sb_puts(&out, "_H\n#define ");
     put_upper(&out, name);
-    sb_puts(&out, "_H\n\n#include <stddef.h>\n#include <stdint.h>\n");
+    /* static_assert is a keyword of C++ and a macro of C11's <assert.h>,
+     * so the same text compiles as C11 and as C++11 */
+    sb_puts(&out, "_H\n\n#include <assert.h>\n#include <stddef.h>\n#include <stdint.h>\n");
+    if (g.uses_complex)
+        sb_puts(&out, "\n/* complex: C's _Complex; std::complex, whose layout is the same, in C++ */\n"
+                      "#ifndef NPYDT_CSTRUCT_COMPLEX\n"
+                      "#define NPYDT_CSTRUCT_COMPLEX\n"
+                      "#if defined(__cplusplus)\n"
+                      "#include <complex>\n"
+                      "typedef std::complex<float> npydt_cfloat_t;\n"
+                      "typedef std::complex<double> npydt_cdouble_t;\n"
+                      "#else\n"
+                      "typedef float _Complex npydt_cfloat_t;\n"
+                      "typedef double _Complex npydt_cdouble_t;\n"
+                      "#endif\n"
+                      "#endif\n");
     sb_puts(&out, "\n#define ");
     put_upper(&out, name);
     sb_printf(&out, "_ITEMSIZE %llu\n\n", (unsigned long long)itemsize);

@@ -71,6 +71,7 @@ struct gen {
     uint64_t nonnative;    /* members stored in the other byte order */
     uint64_t packed;       /* structs that needed packing */
     uint64_t zero;         /* zero-size fields left as comments */
+    int uses_complex;      /* c8/c16 members: the complex typedefs are needed */
     npydt_error *err;
 };
 

@@ -67,9 +67,10 @@ void nameset_free(struct nameset *set)
 }
 
 
-/* Keywords of C11 and C23, and object-like macros of the headers the
- * output includes (or that a reader of it typically includes) which would
- * break a member of that name. A sanitised name on this list gets a
+/* Keywords of C11, C23 and C++, the type names the output uses (which
+ * C++ does not let a member hide), and object-like macros of the headers
+ * the output includes (or that a reader of it typically includes) which
+ * would break a member of that name. A sanitised name on this list gets a
  * trailing underscore. */
 static const char *const reserved_words[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
@@ -83,6 +84,17 @@ static const char *const reserved_words[] = {
     "INTPTR_MIN", "INTPTR_MAX", "UINTPTR_MAX", "INTMAX_MIN", "INTMAX_MAX", "UINTMAX_MAX",
     "PTRDIFF_MIN", "PTRDIFF_MAX", "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "SIZE_MAX",
     "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN", "WINT_MAX",
+    /* C++ */
+    "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t",
+    "class", "co_await", "co_return", "co_yield", "compl", "concept", "const_cast",
+    "consteval", "constinit", "decltype", "delete", "dynamic_cast", "explicit", "export",
+    "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "operator", "or",
+    "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
+    "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t",
+    "xor", "xor_eq",
+    /* the types of the members */
+    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+    "npydt_cfloat_t", "npydt_cdouble_t",
 };
 
 /* U?INT(_LEAST|_FAST)?(8|16|32|64)_(MIN|MAX), the <stdint.h> limits. */

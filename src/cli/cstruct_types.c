@@ -56,10 +56,10 @@ void cstruct_map_scalar(const npydt_dtype *dt, struct scalar_map *m)
         break;
     case 'c':
         if (n == 2 * sizeof(float)) {
-            m->ctype = "float _Complex", m->csize = n, m->calign = _Alignof(float _Complex);
+            m->ctype = "npydt_cfloat_t", m->csize = n, m->calign = _Alignof(float _Complex);
             return;
         } else if (n == 2 * sizeof(double)) {
-            m->ctype = "double _Complex", m->csize = n, m->calign = _Alignof(double _Complex);
+            m->ctype = "npydt_cdouble_t", m->csize = n, m->calign = _Alignof(double _Complex);
             return;
         } else if (n == 32) {
             m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->ext80 = 1;
