@@ -60,7 +60,8 @@ struct cli_option {
 /* What a command accepts and what its --help prints. */
 struct cli_command {
     const char *name;                    /* "dump" */
-    const char *usage;                   /* synopsis after "npydt ", forms separated by '\n' */
+    const char *usage;                   /* synopsis after "npydt ", forms separated by '\n'
+                                          * (a line starting with ' ' continues one) */
     const char *description;             /* paragraphs printed after the synopsis */
     const struct cli_option *options;
     size_t noptions;
