@@ -15,6 +15,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/npydt
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
@@ -153,8 +154,9 @@ install: all
 	ln -sf libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnpydt.so
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/npydt
-	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 644 doc/npydt.1 $(DESTDIR)$(MANDIR)/man1/npydt.1
+	install -m 644 doc/cli-json.md $(DESTDIR)$(DOCDIR)/cli-json.md
 	install -m 644 doc/npydt.bash-completion $(DESTDIR)$(BASHCOMPDIR)/npydt
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
@@ -165,7 +167,7 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so $(DESTDIR)$(BINDIR)/npydt \
 	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc $(DESTDIR)$(MANDIR)/man1/npydt.1 \
-	      $(DESTDIR)$(BASHCOMPDIR)/npydt
+	      $(DESTDIR)$(BASHCOMPDIR)/npydt $(DESTDIR)$(DOCDIR)/cli-json.md
 
 clean:
 	rm -rf $(O)
