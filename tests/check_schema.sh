@@ -175,10 +175,10 @@ expect_usage "a bool is not a subarray dimension in a schema" \
     --schema "[('x', '<f8', (True,))]" "$S"
 expect_usage "empty spec" "npydt: --schema: " -- --schema "  " "$S"
 expect_usage "missing --schema" "npydt: check: --schema SPEC is required" -- "$S"
-expect_usage "--schema without SPEC" "npydt: check: --schema needs a SPEC" -- "$S" --schema
+expect_usage "--schema without SPEC" "npydt check: option '--schema' needs a value (SPEC)" -- "$S" --schema
 expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- \
     --strict --safe-cast --schema "'<f8'" "$BE"
-expect_usage "unknown option" "npydt: check: unknown option '--bogus'" -- \
+expect_usage "unknown option" "npydt check: unknown option '--bogus'" -- \
     --bogus --schema "'<f8'" "$BE"
 expect_usage "no FILE" "npydt: check: no FILE" -- --schema "'<f8'"
 expect_usage "unreadable FILE" "$tmp/missing.npy: i/o error: " -- \
