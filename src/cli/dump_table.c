@@ -64,17 +64,17 @@ static void pad(FILE *out, size_t n)
         putc(' ', out);
 }
 
-/* The first `rows` elements of src as a table: the selected fields, the
- * top-level fields or the whole value per column. */
-int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reader *src,
-                       const struct selected *sel, size_t nsel, uint64_t rows)
+/* The selected elements as a table: the selected fields, the top-level
+ * fields or the whole value per column. */
+int dump_print_table(struct dumper *d, FILE *out, const char *title, struct cursor *cur,
+                     const struct selection *s, const struct selected *sel, size_t nsel)
 {
-    const npydt_header *h = npydt_reader_header(src);
+    const npydt_header *h = cur->h;
     const npydt_dtype *dt = npydt_header_dtype(h);
-    size_t itemsize = npydt_dtype_itemsize(dt);
+    uint64_t rows = s->total;
     size_t ncols;
     struct selected *cols;
-    struct selected whole = {"value", 0, dt, 5};
+    struct selected whole = {.path = "value", .dtype = dt, .path_len = 5};
     if (sel) {
         ncols = nsel;
         cols = (struct selected *)sel;
@@ -86,8 +86,10 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reade
         for (size_t i = 0; i < ncols; i++) {
             const char *name = npydt_dtype_field_name(dt, i);
             size_t len = npydt_dtype_field_name_len(dt, i);
-            cols[i] = (struct selected){len ? name : "''", npydt_dtype_field_offset(dt, i),
-                                        npydt_dtype_field_dtype(dt, i), len ? len : 2};
+            cols[i].path = len ? name : "''";
+            cols[i].offset = npydt_dtype_field_offset(dt, i);
+            cols[i].dtype = npydt_dtype_field_dtype(dt, i);
+            cols[i].path_len = len ? len : 2;
         }
     } else {
         ncols = 1;
@@ -103,39 +105,35 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reade
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++)
         width[c + 1] = display_width_n(cols[c].path, cols[c].path_len);
-    uint64_t r = 0;
-    while (rc == 0 && r < rows) {
-        const unsigned char *batch;
-        uint64_t n;
-        if (dump_next_batch(src, rows - r, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
+    for (uint64_t r = 0; rc == 0 && r < rows; r++) {
+        uint64_t flat = selection_flat(s, r);
+        const unsigned char *rec = cursor_get(cur, flat, &d->err);
+        if (!rec) {
             d->failed = 1;
             rc = -1;
             break;
         }
-        for (uint64_t j = 0; j < n && rc == 0; j++, r++) {
-            const unsigned char *rec = batch + j * itemsize;
-            for (size_t c = 0; c <= ncols && rc == 0; c++) {
-                char *text = NULL;
-                size_t len = 0;
-                FILE *m = open_memstream(&text, &len);
-                if (!m) {
-                    rc = -1;
-                    break;
-                }
-                if (c == 0)
-                    put_index(m, h, r);
-                else if (dump_put_value(d, m, cols[c - 1].dtype, rec + cols[c - 1].offset) != 0)
-                    rc = -1;
-                fclose(m);
-                if (!text) {
-                    rc = -1;
-                    break;
-                }
-                cells[r * (ncols + 1) + c] = cell_text(text);
-                size_t w = display_width(text);
-                if (w > width[c])
-                    width[c] = w;
+        for (size_t c = 0; c <= ncols && rc == 0; c++) {
+            char *text = NULL;
+            size_t len = 0;
+            FILE *m = open_memstream(&text, &len);
+            if (!m) {
+                rc = -1;
+                break;
             }
+            if (c == 0)
+                put_index(m, h, flat);
+            else if (dump_put_selected(d, m, &cols[c - 1], rec) != 0)
+                rc = -1;
+            fclose(m);
+            if (!text) {
+                rc = -1;
+                break;
+            }
+            cells[r * (ncols + 1) + c] = cell_text(text);
+            size_t w = display_width(text);
+            if (w > width[c])
+                width[c] = w;
         }
     }
     if (rc == 0) {

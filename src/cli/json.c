@@ -9,31 +9,75 @@ bool json_breaks_lines(const unsigned char *s, size_t n)
            (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9));
 }
 
-void json_string_n(FILE *out, const char *s, size_t len)
+/* \u00XX or \uXXXX for a code unit. */
+static void put_u_escape(FILE *out, unsigned cp)
 {
+    static const char hex[] = "0123456789abcdef";
+    char buf[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
+                   hex[cp & 15]};
+    fwrite(buf, 1, sizeof buf, out);
+}
+
+void json_escaped(FILE *out, const char *str, size_t len, enum json_mode mode)
+{
+    const unsigned char *s = (const unsigned char *)str;
     putc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
+    size_t run = 0;   /* bytes from s + run_start written as they are */
+    size_t run_start = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        const char *shortform = NULL;
+        size_t skip = 1;
+        unsigned cp = c;
+        int escape = 0;
         switch (c) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
+        case '"': shortform = "\\\""; break;
+        case '\\': shortform = "\\\\"; break;
+        case '\b': shortform = "\\b"; break;
+        case '\f': shortform = "\\f"; break;
+        case '\n': shortform = "\\n"; break;
+        case '\r': shortform = "\\r"; break;
+        case '\t': shortform = "\\t"; break;
         default:
             if (c < 0x20 || c == 0x7f) {
-                fprintf(out, "\\u%04x", c);
-            } else if (json_breaks_lines((const unsigned char *)s + i, len - i)) {
-                unsigned cp = c == 0xc2 ? (unsigned char)s[i + 1]
-                                        : 0x2000u + ((unsigned char)s[i + 2] - 0x80u);
-                fprintf(out, "\\u%04x", cp);
-                i += c == 0xc2 ? 1 : 2;
-            } else {
-                putc(c, out);   /* UTF-8 passes through */
+                escape = 1;
+            } else if (c >= 0x80 && mode == JSON_BYTES) {
+                escape = 1;
+            } else if (c >= 0x80) {
+                size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+                if (n > len - i)
+                    n = len - i;
+                skip = n;
+                int surrogate = n == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0;
+                if (surrogate || json_breaks_lines(s + i, n)) {
+                    escape = 1;
+                    cp = n == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
+                                : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
+                                      (s[i + 2] & 0x3Fu);
+                }
             }
         }
+        if (shortform || escape) {
+            fwrite(s + run_start, 1, run, out);
+            if (shortform)
+                fputs(shortform, out);
+            else
+                put_u_escape(out, cp);
+            i += skip;
+            run_start = i;
+            run = 0;
+        } else {
+            i += skip;
+            run += skip;
+        }
     }
+    fwrite(s + run_start, 1, run, out);
     putc('"', out);
+}
+
+void json_string_n(FILE *out, const char *s, size_t len)
+{
+    json_escaped(out, s, len, JSON_TEXT);
 }
 
 void json_string(FILE *out, const char *s)
