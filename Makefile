@@ -71,7 +71,7 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-floats check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
@@ -211,6 +211,18 @@ $(O)/fuzz-replay/obj/%.o: fuzz/%.c
 $(O)/fuzz-replay/fuzz_%: $(O)/fuzz-replay/obj/fuzz_%.o $(O)/fuzz-replay/obj/replay_main.o $(LIB_A)
 	$(Q)$(CC) -o $@ $< $(O)/fuzz-replay/obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+# the command's shortest float text against strtof/strtod, NumPy and
+# Python (tests/check_float_format.sh; `make check-floats` runs it over all
+# 2^32 float32 patterns and 10^7 doubles)
+FLOAT_OBJS := $(O)/cli/float_shortest.o $(O)/cli/float_pow10.o
+$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
+
+check-floats: $(O)/tests/tools/float_check
+	$(EXEC) $(O)/tests/tools/float_check f32 1
+	$(EXEC) $(O)/tests/tools/float_check f64 10000000 1
+
 # parses files once: tests/check_linear.sh counts its instructions
 $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
 	@mkdir -p $(@D)
@@ -306,7 +318,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 # tests/check_*.sh. EXEC= runs the target programs through an emulator
 # (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
-	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

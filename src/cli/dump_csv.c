@@ -24,6 +24,7 @@
 /* One column: a scalar leaf of the element. */
 struct column {
     char *path;
+    size_t path_len;     /* a field name may hold a NUL */
     uint64_t offset;
     const npydt_dtype *dtype;
 };
@@ -51,7 +52,7 @@ static int add_column(struct columns *cs, const char *path, size_t len, uint64_t
         return -1;
     memcpy(p, path, len);
     p[len] = '\0';
-    cs->items[cs->n++] = (struct column){p, offset, dt};
+    cs->items[cs->n++] = (struct column){p, len, offset, dt};
     return 0;
 }
 
@@ -370,7 +371,7 @@ int dump_print_csv(struct dumper *d, FILE *out, enum dump_format format, struct 
     for (size_t c = 0; c < cs.n && rc == 0; c++) {
         if (c)
             putc(sep, out);
-        put_cell(out, format, cs.items[c].path, strlen(cs.items[c].path));
+        put_cell(out, format, cs.items[c].path, cs.items[c].path_len);
     }
     if (rc == 0)
         putc('\n', out);

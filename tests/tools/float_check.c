@@ -14,6 +14,8 @@
  *                                   one per line (compared with NumPy)
  *   float_check print64 N SEED      N random doubles: bits in hex and text
  *                                   (compared with Python's repr)
+ *   float_check print32 N SEED      N random finite float32 patterns: bits
+ *                                   in hex and text (compared with NumPy)
  *
  * Prints "float_check: N checked, M failed" and the first failures;
  * exit 1 on any failure. */
@@ -192,8 +194,21 @@ int main(int argc, char **argv)
             printf("%016" PRIx64 " %s\n", bits, text);
         }
         return 0;
+    } else if (argc == 4 && strcmp(argv[1], "print32") == 0) {
+        uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0);
+        char text[FLOAT_TEXT_MAX];
+        for (uint64_t i = 0; i < n;) {
+            uint32_t bits = (uint32_t)next_random(&s);
+            if (((bits >> 23) & 0xff) == 0xff)
+                continue;
+            float_text_f32(bits, text);
+            printf("%08" PRIx32 " %s\n", bits, text);
+            i++;
+        }
+        return 0;
     } else {
-        fputs("usage: float_check f32 STRIDE [START] | f64 N SEED | print16 | print64 N SEED\n",
+        fputs("usage: float_check f32 STRIDE [START] | f64 N SEED | print16 | print64 N SEED | "
+              "print32 N SEED\n",
               stderr);
         return 2;
     }
