@@ -45,6 +45,10 @@ enum json_mode {
  * controls \b \f \n \r \t as json.dumps writes them, other controls and
  * DEL as \u00XX. */
 void json_escaped(FILE *out, const char *s, size_t len, enum json_mode mode);
+/* The same without the quotes into dst, which holds JSON_ESCAPED_MAX(len)
+ * bytes; returns the bytes written. */
+#define JSON_ESCAPED_MAX(len) (6 * (len))
+size_t json_escape_into(char *dst, const char *s, size_t len, enum json_mode mode);
 /* json_escaped as JSON_TEXT, of a NUL-terminated string or len bytes. */
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);

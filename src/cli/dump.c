@@ -238,20 +238,27 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     if (phase == DUMP_CHECK)
         goto out;
 
-    FILE *out = stdout;
+    struct sink sk;
+    struct sink *out = &sk;
+    sink_init(out, stdout);
     if (o->format == FORMAT_JSONL) {
+        struct json_plan plan;
+        int planned = plan_build(&plan, dt, sel, nsel) == 0;
         for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
             const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
             if (!rec) {
                 d.failed = 1;
                 break;
             }
-            if (dump_put_element(&d, out, dt, rec, sel, nsel) != 0)
+            if ((planned ? plan_put(&d, out, &plan, rec)
+                         : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
                 break;
-            putc('\n', out);
-            if ((i & 4095) == 4095 && ferror(out))
+            sink_putc(out, '\n');
+            if ((i & 4095) == 4095 && ferror(stdout))
                 break;   /* the caller reports the write error */
         }
+        if (planned)
+            plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
         if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed)
             status = cli_usage_error("out of memory");
@@ -264,16 +271,23 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         if (title)
             make_title(title, tsize, in->name, h);
         if ((*printed)++)
-            putc('\n', out);
+            sink_putc(out, '\n');
         if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {
             if (!d.failed)
                 status = cli_usage_error("out of memory");
         } else if (sl.total < count) {
-            fprintf(out, "(%llu of %llu elements; --head N or --jsonl for more)\n",
-                    (unsigned long long)sl.total, (unsigned long long)count);
+            char more[96];
+            sink_write(out, more, (size_t)snprintf(more, sizeof more,
+                                                   "(%llu of %llu elements; --head N or --jsonl "
+                                                   "for more)\n", (unsigned long long)sl.total,
+                                                   (unsigned long long)count));
         }
         free(title);
     }
+    sink_flush(out);
+    if (out->failed && !d.failed && status == EXIT_OK)
+        status = cli_usage_error("out of memory");
+    sink_free(out);
     if (d.failed) {
         /* only reachable for data the checks above let through */
         status = cli_report(in->name, &d.err);

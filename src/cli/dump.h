@@ -6,6 +6,8 @@
 
 #include "cli.h"
 
+#include <string.h>
+
 /* Shape of a field below an array of structs (pts.y): the field of every
  * element of the array, as NumPy's a['pts']['y'] gives it. */
 #define SELECT_MAX_DIMS 32
@@ -54,16 +56,78 @@ struct dumper {
 /* The text of a float of `size` bytes read as the double v, as the style
  * asks (FLOAT_TEXT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
 size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf);
+/* ---- the output buffer (sink.c) ---------------------------------------------------------- */
+
+/* Bytes on their way to out (flushed in large writes), or growing in
+ * memory when out is NULL. After a failed allocation, failed is set and
+ * further output is dropped. */
+struct sink {
+    char *buf;
+    size_t len, cap;
+    FILE *out;
+    int failed;
+};
+void sink_init(struct sink *s, FILE *out);
+/* Room for n more bytes at the end (flushing first if it goes to a FILE):
+ * write them, then add to len. NULL after a failed allocation. */
+char *sink_grow(struct sink *s, size_t n);
+static inline char *sink_room(struct sink *s, size_t n)
+{
+    return s->cap - s->len >= n ? s->buf + s->len : sink_grow(s, n);
+}
+static inline void sink_putc(struct sink *s, char c)
+{
+    char *p = sink_room(s, 1);
+    if (p) {
+        *p = c;
+        s->len++;
+    }
+}
+static inline void sink_write(struct sink *s, const void *b, size_t n)
+{
+    char *p = sink_room(s, n);
+    if (p) {
+        memcpy(p, b, n);
+        s->len += n;
+    }
+}
+static inline void sink_puts(struct sink *s, const char *str)
+{
+    sink_write(s, str, strlen(str));
+}
+/* len bytes of str as a JSON string (json_escape_into). */
+void sink_json(struct sink *s, const char *str, size_t len, enum json_mode mode);
+/* Write what is buffered to the FILE. */
+void sink_flush(struct sink *s);
+void sink_free(struct sink *s);
+
 /* One value of type dt at p as JSON (to a table cell too). -1 with d->err
  * set and d->failed when it cannot be printed. */
-int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const unsigned char *p);
+int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p);
 /* A selected field of the element at rec: its value, or the nested lists
  * of it below an array of structs. */
-int dump_put_selected(struct dumper *d, FILE *out, const struct selected *s,
+int dump_put_selected(struct dumper *d, struct sink *out, const struct selected *s,
                       const unsigned char *rec);
 /* One element: the whole value, or an object of the nsel selected fields. */
-int dump_put_element(struct dumper *d, FILE *out, const npydt_dtype *dt,
+int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                      const unsigned char *p, const struct selected *sel, size_t nsel);
+/* An element's JSON as fixed text around its scalars (dump_plan.c). */
+struct plan_step;
+struct json_plan {
+    struct sink text;            /* the fixed text */
+    struct plan_step *steps;     /* text, then a scalar; n of them */
+    size_t n, cap;
+    size_t pending;              /* text after the last scalar starts here */
+};
+/* The plan of an element of dt (sel NULL) or of its selected fields, as
+ * dump_put_element writes them; -1 (and nothing to free) when there is
+ * none: out of memory or too many scalars. */
+int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected *sel,
+               size_t nsel);
+/* The element at rec through plan p; -1 as dump_put_value. */
+int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
+             const unsigned char *rec);
+void plan_free(struct json_plan *p);
 /* Nonzero, with d->err set, when a U scalar of rec within bytes [lo, hi)
  * holds no code point (NumPy cannot make a str of it). */
 int dump_check_unicode(struct dumper *d, const npydt_dtype *root, const unsigned char *rec,
@@ -124,11 +188,11 @@ const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
 /* The selected elements as a table under title: the selected fields, the
  * top-level fields or the whole value per column. -1 on failure
  * (d->failed when the data is at fault, else out of memory). */
-int dump_print_table(struct dumper *d, FILE *out, const char *title, struct cursor *cur,
+int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
                      const struct selection *s, const struct selected *sel, size_t nsel);
 /* The selected elements as CSV or TSV (dump_csv.c): a header row of leaf
  * paths, then a row per element. -1 on failure as above. */
-int dump_print_csv(struct dumper *d, FILE *out, enum dump_format format, struct cursor *cur,
+int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel);
 
 #endif

@@ -176,7 +176,7 @@ static int make_columns(struct columns *cs, const npydt_dtype *dt, const struct 
 /* ---- cells --------------------------------------------------------------------------- */
 
 /* A cell's text, escaped for the format. */
-static void put_cell(FILE *out, enum dump_format f, const char *s, size_t n)
+static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n)
 {
     if (f == FORMAT_TSV) {
         size_t run = 0;
@@ -185,29 +185,29 @@ static void put_cell(FILE *out, enum dump_format f, const char *s, size_t n)
                             : s[i] == '\\' ? "\\\\" : NULL;
             if (!e)
                 continue;
-            fwrite(s + run, 1, i - run, out);
-            fputs(e, out);
+            sink_write(out, s + run, i - run);
+            sink_puts(out, e);
             run = i + 1;
         }
-        fwrite(s + run, 1, n - run, out);
+        sink_write(out, s + run, n - run);
         return;
     }
     int quote = 0;
     for (size_t i = 0; i < n && !quote; i++)
         quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
-        fwrite(s, 1, n, out);
+        sink_write(out, s, n);
         return;
     }
-    putc('"', out);
+    sink_putc(out, '"');
     size_t run = 0;
     for (size_t i = 0; i < n; i++)
         if (s[i] == '"') {
-            fwrite(s + run, 1, i + 1 - run, out);   /* the quote, then its double */
+            sink_write(out, s + run, i + 1 - run);   /* the quote, then its double */
             run = i;
         }
-    fwrite(s + run, 1, n - run, out);
-    putc('"', out);
+    sink_write(out, s + run, n - run);
+    sink_putc(out, '"');
 }
 
 /* Bytes as text: printable ASCII but '\', others \xNN. */
@@ -231,29 +231,8 @@ static size_t bytes_text(const unsigned char *b, size_t n, char *out)
     return o;
 }
 
-static size_t u64_text(uint64_t v, char *buf)
-{
-    char t[24];
-    size_t n = 0, o = 0;
-    do {
-        t[n++] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    while (n)
-        buf[o++] = t[--n];
-    return o;
-}
-
-static size_t i64_text(int64_t v, char *buf)
-{
-    if (v >= 0)
-        return u64_text((uint64_t)v, buf);
-    buf[0] = '-';
-    return 1 + u64_text((uint64_t)0 - (uint64_t)v, buf + 1);
-}
-
 /* One scalar cell. tmp holds at least 4 * itemsize + 64 bytes. */
-static int put_scalar(struct dumper *d, FILE *out, enum dump_format f, const npydt_dtype *dt,
+static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
                       const unsigned char *p, char *tmp)
 {
     /* float text as its own type, whatever --float says for JSON */
@@ -272,13 +251,13 @@ static int put_scalar(struct dumper *d, FILE *out, enum dump_format f, const npy
     case 'i': {
         int64_t v;
         if ((st = npydt_read_i64(dt, p, &v, &d->err)) == NPYDT_OK)
-            n = i64_text(v, tmp);
+            n = decimal_i64(v, tmp);
         break;
     }
     case 'u': {
         uint64_t v;
         if ((st = npydt_read_u64(dt, p, &v, &d->err)) == NPYDT_OK)
-            n = u64_text(v, tmp);
+            n = decimal_u64(v, tmp);
         break;
     }
     case 'f': {
@@ -336,7 +315,7 @@ static int put_scalar(struct dumper *d, FILE *out, enum dump_format f, const npy
                    (n = dump_datetime_iso(t.count, t.unit, t.unit_count, tmp)) != 0) {
             /* the ISO text */
         } else {
-            n = i64_text(t.count, tmp);
+            n = decimal_i64(t.count, tmp);
         }
         break;
     }
@@ -352,7 +331,7 @@ static int put_scalar(struct dumper *d, FILE *out, enum dump_format f, const npy
     return 0;
 }
 
-int dump_print_csv(struct dumper *d, FILE *out, enum dump_format format, struct cursor *cur,
+int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel)
 {
     struct columns cs = {0};
@@ -370,11 +349,11 @@ int dump_print_csv(struct dumper *d, FILE *out, enum dump_format format, struct 
     char sep = format == FORMAT_TSV ? '\t' : ',';
     for (size_t c = 0; c < cs.n && rc == 0; c++) {
         if (c)
-            putc(sep, out);
+            sink_putc(out, sep);
         put_cell(out, format, cs.items[c].path, cs.items[c].path_len);
     }
     if (rc == 0)
-        putc('\n', out);
+        sink_putc(out, '\n');
     for (uint64_t i = 0; i < s->total && rc == 0; i++) {
         const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
         if (!rec) {
@@ -384,11 +363,11 @@ int dump_print_csv(struct dumper *d, FILE *out, enum dump_format format, struct 
         }
         for (size_t c = 0; c < cs.n && rc == 0; c++) {
             if (c)
-                putc(sep, out);
+                sink_putc(out, sep);
             rc = put_scalar(d, out, format, cs.items[c].dtype, rec + cs.items[c].offset, tmp);
         }
-        putc('\n', out);
-        if ((i & 4095) == 4095 && ferror(out))
+        sink_putc(out, '\n');
+        if ((i & 4095) == 4095 && out->out && ferror(out->out))
             break;   /* the caller reports the write error */
     }
     for (size_t i = 0; i < cs.n; i++)

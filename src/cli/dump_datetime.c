@@ -3,6 +3,7 @@
  * ..., "...T00:00:00.000000000000000001" for attoseconds); weeks as their
  * first day; years below 0 as "-001", above 9999 with more digits. */
 #include "dump.h"
+#include "float_shortest.h"
 
 #include <string.h>
 
@@ -37,21 +38,16 @@ static void civil_from_days(int64_t days, int64_t *y, unsigned *m, unsigned *d)
 static size_t put_padded(char *buf, int64_t n, int width)
 {
     char tmp[24];
-    size_t o = 0, t = 0;
-    uint64_t u = n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n;
+    size_t o = 0;
     if (n < 0) {
         buf[o++] = '-';
         width--;
     }
-    do {
-        tmp[t++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    size_t t = decimal_u64(n < 0 ? (uint64_t)0 - (uint64_t)n : (uint64_t)n, tmp);
     for (int i = (int)t; i < width; i++)
         buf[o++] = '0';
-    while (t)
-        buf[o++] = tmp[--t];
-    return o;
+    memcpy(buf + o, tmp, t);
+    return o + t;
 }
 
 size_t dump_datetime_iso(int64_t count, npydt_unit unit, int32_t mult, char *buf)

@@ -10,12 +10,13 @@
 
 /* ---- the table for people ---------------------------------------------------------- */
 
-static void put_index(FILE *out, const npydt_header *h, uint64_t flat)
+static void put_index(struct sink *out, const npydt_header *h, uint64_t flat)
 {
     size_t nd = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
     if (nd == 1) {
-        fprintf(out, "%llu", (unsigned long long)flat);
+        char buf[24];
+        sink_write(out, buf, (size_t)snprintf(buf, sizeof buf, "%llu", (unsigned long long)flat));
         return;
     }
     uint64_t idx[64];
@@ -25,10 +26,14 @@ static void put_index(FILE *out, const npydt_header *h, uint64_t flat)
             idx[k] = flat % shape[k];
         flat /= shape[k];
     }
-    putc('(', out);
+    sink_putc(out, '(');
     for (size_t k = 0; k < shown; k++)
-        fprintf(out, "%s%llu", k ? "," : "", (unsigned long long)idx[k]);
-    putc(')', out);
+    {
+        char buf[24];
+        sink_write(out, buf, (size_t)snprintf(buf, sizeof buf, "%s%llu", k ? "," : "",
+                                              (unsigned long long)idx[k]));
+    }
+    sink_putc(out, ')');
 }
 
 /* A cell's text, cut to CELL_MAX display bytes. */
@@ -58,15 +63,15 @@ static size_t display_width(const char *s)
     return display_width_n(s, strlen(s));
 }
 
-static void pad(FILE *out, size_t n)
+static void pad(struct sink *out, size_t n)
 {
     while (n--)
-        putc(' ', out);
+        sink_putc(out, ' ');
 }
 
 /* The selected elements as a table: the selected fields, the top-level
  * fields or the whole value per column. */
-int dump_print_table(struct dumper *d, FILE *out, const char *title, struct cursor *cur,
+int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
                      const struct selection *s, const struct selected *sel, size_t nsel)
 {
     const npydt_header *h = cur->h;
@@ -114,19 +119,16 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, struct curs
             break;
         }
         for (size_t c = 0; c <= ncols && rc == 0; c++) {
-            char *text = NULL;
-            size_t len = 0;
-            FILE *m = open_memstream(&text, &len);
-            if (!m) {
-                rc = -1;
-                break;
-            }
+            struct sink m;
+            sink_init(&m, NULL);
             if (c == 0)
-                put_index(m, h, flat);
-            else if (dump_put_selected(d, m, &cols[c - 1], rec) != 0)
+                put_index(&m, h, flat);
+            else if (dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
                 rc = -1;
-            fclose(m);
-            if (!text) {
+            sink_putc(&m, '\0');
+            char *text = m.buf;
+            if (m.failed) {
+                sink_free(&m);
                 rc = -1;
                 break;
             }
@@ -137,25 +139,26 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, struct curs
         }
     }
     if (rc == 0) {
-        fputs(title, out);
-        fprintf(out, "%-*s", (int)width[0], "index");
+        sink_puts(out, title);
+        sink_puts(out, "index");
+        pad(out, width[0] - 5);
         for (size_t c = 0; c < ncols; c++) {
-            fputs("  ", out);
-            fwrite(cols[c].path, 1, cols[c].path_len, out);
+            sink_puts(out, "  ");
+            sink_write(out, cols[c].path, cols[c].path_len);
             if (c + 1 < ncols)
                 pad(out, width[c + 1] - display_width_n(cols[c].path, cols[c].path_len));
         }
-        putc('\n', out);
+        sink_putc(out, '\n');
         for (uint64_t i = 0; i < rows; i++) {
             for (size_t c = 0; c <= ncols; c++) {
                 const char *t = cells[i * (ncols + 1) + c];
                 if (c)
-                    fputs("  ", out);
-                fputs(t, out);
+                    sink_puts(out, "  ");
+                sink_puts(out, t);
                 if (c < ncols)
                     pad(out, width[c] - display_width(t));
             }
-            putc('\n', out);
+            sink_putc(out, '\n');
         }
     }
     for (size_t i = 0; cells && i < ncells; i++)

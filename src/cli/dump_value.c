@@ -11,25 +11,18 @@
 /* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
 #define SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
 
-static void put_u64(FILE *out, uint64_t v)
+static void put_u64(struct sink *out, uint64_t v)
 {
-    char buf[24];
-    int i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fwrite(buf + i, 1, sizeof buf - (size_t)i, out);
+    char *p = sink_room(out, 20);
+    if (p)
+        out->len += decimal_u64(v, p);
 }
 
-static void put_i64(FILE *out, int64_t v)
+static void put_i64(struct sink *out, int64_t v)
 {
-    if (v < 0) {
-        putc('-', out);
-        put_u64(out, (uint64_t)0 - (uint64_t)v);
-    } else {
-        put_u64(out, (uint64_t)v);
-    }
+    char *p = sink_room(out, 21);
+    if (p)
+        out->len += decimal_i64(v, p);
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -44,62 +37,62 @@ size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
 }
 
 /* A float of `size` bytes (read as the double v) as JSON. */
-static void put_float(struct dumper *d, FILE *out, size_t size, double v)
+static void put_float(struct dumper *d, struct sink *out, size_t size, double v)
 {
     if (d->style.nan_null && (isnan(v) || isinf(v))) {
-        fputs("null", out);
+        sink_puts(out, "null");
         return;
     }
     char buf[FLOAT_TEXT_MAX];
     size_t n = dump_float_text(d, size, v, buf);
     int quote = isnan(v) || isinf(v);
     if (quote)
-        putc('"', out);
-    fwrite(buf, 1, n, out);
+        sink_putc(out, '"');
+    sink_write(out, buf, n);
     if (quote)
-        putc('"', out);
+        sink_putc(out, '"');
 }
 
-static void put_int(struct dumper *d, FILE *out, int64_t v)
+static void put_int(struct dumper *d, struct sink *out, int64_t v)
 {
     int quote = d->style.big_int_string && (v > (int64_t)SAFE_INT_MAX || v < -(int64_t)SAFE_INT_MAX);
     if (quote)
-        putc('"', out);
+        sink_putc(out, '"');
     put_i64(out, v);
     if (quote)
-        putc('"', out);
+        sink_putc(out, '"');
 }
 
-static void put_uint(struct dumper *d, FILE *out, uint64_t v)
+static void put_uint(struct dumper *d, struct sink *out, uint64_t v)
 {
     int quote = d->style.big_int_string && v > SAFE_INT_MAX;
     if (quote)
-        putc('"', out);
+        sink_putc(out, '"');
     put_u64(out, v);
     if (quote)
-        putc('"', out);
+        sink_putc(out, '"');
 }
 
-static void put_datetime(struct dumper *d, FILE *out, const npydt_datetime *t, char kind)
+static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetime *t, char kind)
 {
     if (t->is_nat) {
-        fputs(d->style.nan_null ? "null" : "\"NaT\"", out);
+        sink_puts(out, d->style.nan_null ? "null" : "\"NaT\"");
         return;
     }
     if (kind == 'M' && d->style.datetime_iso) {
         char buf[DATETIME_TEXT_MAX];
         size_t n = dump_datetime_iso(t->count, t->unit, t->unit_count, buf);
         if (n) {
-            putc('"', out);
-            fwrite(buf, 1, n, out);
-            putc('"', out);
+            sink_putc(out, '"');
+            sink_write(out, buf, n);
+            sink_putc(out, '"');
             return;
         }
     }
     put_int(d, out, t->count);
 }
 
-static int put_subarray(struct dumper *d, FILE *out, const npydt_dtype *dt,
+static int put_subarray(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                         const unsigned char *p, size_t level, uint64_t stride)
 {
     const uint64_t *shape = npydt_dtype_shape(dt);
@@ -107,33 +100,33 @@ static int put_subarray(struct dumper *d, FILE *out, const npydt_dtype *dt,
     if (level == npydt_dtype_ndim(dt))
         return dump_put_value(d, out, base, p);
     uint64_t inner = stride / (shape[level] ? shape[level] : 1);
-    putc('[', out);
+    sink_putc(out, '[');
     for (uint64_t i = 0; i < shape[level]; i++) {
         if (i)
-            putc(',', out);
+            sink_putc(out, ',');
         if (put_subarray(d, out, dt, p + i * inner, level + 1, inner) != 0)
             return -1;
     }
-    putc(']', out);
+    sink_putc(out, ']');
     return 0;
 }
 
-int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const unsigned char *p)
+int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p)
 {
     npydt_status st = NPYDT_OK;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_STRUCT:
-        putc('{', out);
+        sink_putc(out, '{');
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
             if (i)
-                putc(',', out);
-            json_string_n(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i));
-            putc(':', out);
+                sink_putc(out, ',');
+            sink_json(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i), JSON_TEXT);
+            sink_putc(out, ':');
             if (dump_put_value(d, out, npydt_dtype_field_dtype(dt, i),
                           p + npydt_dtype_field_offset(dt, i)) != 0)
                 return -1;
         }
-        putc('}', out);
+        sink_putc(out, '}');
         return 0;
     case NPYDT_SUBARRAY:
         return put_subarray(d, out, dt, p, 0, npydt_dtype_itemsize(dt));
@@ -144,7 +137,7 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
     case 'b': {
         int b;
         if ((st = npydt_read_bool(dt, p, &b, &d->err)) == NPYDT_OK)
-            fputs(b ? "true" : "false", out);
+            sink_puts(out, b ? "true" : "false");
         break;
     }
     case 'i': {
@@ -169,11 +162,11 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
         double v[2];
         if ((st = npydt_read_complex(dt, p, v, &d->err)) == NPYDT_OK) {
             size_t part = npydt_dtype_itemsize(dt) / 2;
-            putc('[', out);
+            sink_putc(out, '[');
             put_float(d, out, part, v[0]);
-            putc(',', out);
+            sink_putc(out, ',');
             put_float(d, out, part, v[1]);
-            putc(']', out);
+            sink_putc(out, ']');
         }
         break;
     }
@@ -181,24 +174,24 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
         const void *b;
         size_t n;
         if ((st = npydt_read_bytes(dt, p, &b, &n, &d->err)) == NPYDT_OK)
-            json_escaped(out, b, n, JSON_BYTES);
+            sink_json(out, b, n, JSON_BYTES);
         break;
     }
     case 'U': {
         size_t n;
         if ((st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err)) == NPYDT_OK)
-            json_escaped(out, d->ubuf, n, JSON_TEXT);
+            sink_json(out, d->ubuf, n, JSON_TEXT);
         break;
     }
     case 'V': {
         size_t n = npydt_dtype_itemsize(dt);
-        putc('"', out);
+        sink_putc(out, '"');
         static const char hex[] = "0123456789abcdef";
         for (size_t i = 0; i < n; i++) {
-            putc(hex[p[i] >> 4], out);
-            putc(hex[p[i] & 15], out);
+            sink_putc(out, hex[p[i] >> 4]);
+            sink_putc(out, hex[p[i] & 15]);
         }
-        putc('"', out);
+        sink_putc(out, '"');
         break;
     }
     case 'M': case 'm': {
@@ -220,24 +213,24 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
 }
 
 /* The field of every element of an array of structs, as nested lists. */
-static int put_projected(struct dumper *d, FILE *out, const struct selected *s,
+static int put_projected(struct dumper *d, struct sink *out, const struct selected *s,
                          const unsigned char *p, size_t level, uint64_t stride)
 {
     if (level == s->ndim)
         return dump_put_value(d, out, s->dtype, p);
     uint64_t inner = stride / (s->shape[level] ? s->shape[level] : 1);
-    putc('[', out);
+    sink_putc(out, '[');
     for (uint64_t i = 0; i < s->shape[level]; i++) {
         if (i)
-            putc(',', out);
+            sink_putc(out, ',');
         if (put_projected(d, out, s, p + i * inner, level + 1, inner) != 0)
             return -1;
     }
-    putc(']', out);
+    sink_putc(out, ']');
     return 0;
 }
 
-int dump_put_selected(struct dumper *d, FILE *out, const struct selected *s,
+int dump_put_selected(struct dumper *d, struct sink *out, const struct selected *s,
                       const unsigned char *rec)
 {
     if (s->ndim == 0)
@@ -249,21 +242,21 @@ int dump_put_selected(struct dumper *d, FILE *out, const struct selected *s,
 }
 
 /* One element: the whole value, or an object of the selected fields. */
-int dump_put_element(struct dumper *d, FILE *out, const npydt_dtype *dt,
+int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                        const unsigned char *p, const struct selected *sel, size_t nsel)
 {
     if (!sel)
         return dump_put_value(d, out, dt, p);
-    putc('{', out);
+    sink_putc(out, '{');
     for (size_t i = 0; i < nsel; i++) {
         if (i)
-            putc(',', out);
-        json_string_n(out, sel[i].path, sel[i].path_len);
-        putc(':', out);
+            sink_putc(out, ',');
+        sink_json(out, sel[i].path, sel[i].path_len, JSON_TEXT);
+        sink_putc(out, ':');
         if (dump_put_selected(d, out, &sel[i], p) != 0)
             return -1;
     }
-    putc('}', out);
+    sink_putc(out, '}');
     return 0;
 }
 

@@ -44,14 +44,22 @@ static int flog2_pow10(int e)
     return floor_shift((int64_t)e * 1741647, 19);
 }
 
-/* The 128-bit product of two 64-bit numbers (no __int128: i386 has none). */
+/* The 128-bit product of two 64-bit numbers (by halves where the compiler
+ * has no 128-bit integers, as on i386). */
 static void mul_64x64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
+#ifdef __SIZEOF_INT128__
+    __extension__ typedef unsigned __int128 u128;
+    u128 p = (u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
     uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
     *lo = (mid << 32) | (p00 & 0xffffffffu);
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#endif
 }
 
 /* floor(g * x / 2^128), its lowest bit set when bits 64..127 of the
@@ -123,18 +131,61 @@ strip:
 
 /* ---- text ------------------------------------------------------------------------ */
 
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
+/* v < 10^8 as exactly 8 digits ending at end (32-bit arithmetic). */
+static void eight_digits(uint32_t v, char *end)
+{
+    for (int i = 0; i < 4; i++) {
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * (v % 100), 2);
+        v /= 100;
+    }
+}
+
+size_t decimal_u64(uint64_t v, char *buf)
+{
+    /* right-aligned at tmp + 20, then 20 bytes copied whatever the length
+     * (one fixed-size copy; buf has the room) */
+    char tmp[40] = {0};
+    size_t i = 20;
+    while (v >= 100000000) {   /* eight digits at a time below 2^32 */
+        eight_digits((uint32_t)(v % 100000000), tmp + i);
+        v /= 100000000;
+        i -= 8;
+    }
+    uint32_t w = (uint32_t)v;
+    while (w >= 100) {
+        i -= 2;
+        memcpy(tmp + i, digit_pairs + 2 * (w % 100), 2);
+        w /= 100;
+    }
+    if (w >= 10) {
+        i -= 2;
+        memcpy(tmp + i, digit_pairs + 2 * w, 2);
+    } else {
+        tmp[--i] = (char)('0' + w);
+    }
+    memcpy(buf, tmp + i, 20);
+    return 20 - i;
+}
+
+size_t decimal_i64(int64_t v, char *buf)
+{
+    if (v >= 0)
+        return decimal_u64((uint64_t)v, buf);
+    buf[0] = '-';
+    return 1 + decimal_u64((uint64_t)0 - (uint64_t)v, buf + 1);
+}
+
 /* Python's layout of digits (no trailing zeros) times 10^exp10. */
 static size_t layout(int neg, struct float_decimal d, char *buf)
 {
     char digits[24];
-    int nd = 0;
-    for (uint64_t f = d.digits; f; f /= 10)
-        digits[nd++] = (char)('0' + f % 10);
-    for (int i = 0; i < nd / 2; i++) {   /* most significant first */
-        char x = digits[i];
-        digits[i] = digits[nd - 1 - i];
-        digits[nd - 1 - i] = x;
-    }
+    int nd = (int)decimal_u64(d.digits, digits);
     int point = d.exp10 + nd;   /* digits before the decimal point */
     int sci = point - 1;        /* exponent of the first digit */
     size_t o = 0;

@@ -1,6 +1,7 @@
 /* JSON writing for the command's machine-readable output. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool json_breaks_lines(const unsigned char *s, size_t n)
@@ -10,68 +11,78 @@ bool json_breaks_lines(const unsigned char *s, size_t n)
 }
 
 /* \u00XX or \uXXXX for a code unit. */
-static void put_u_escape(FILE *out, unsigned cp)
+static size_t u_escape(char *dst, unsigned cp)
 {
     static const char hex[] = "0123456789abcdef";
-    char buf[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
-                   hex[cp & 15]};
-    fwrite(buf, 1, sizeof buf, out);
+    dst[0] = '\\';
+    dst[1] = 'u';
+    dst[2] = hex[(cp >> 12) & 15];
+    dst[3] = hex[(cp >> 8) & 15];
+    dst[4] = hex[(cp >> 4) & 15];
+    dst[5] = hex[cp & 15];
+    return 6;
 }
 
-void json_escaped(FILE *out, const char *str, size_t len, enum json_mode mode)
+size_t json_escape_into(char *dst, const char *str, size_t len, enum json_mode mode)
 {
     const unsigned char *s = (const unsigned char *)str;
-    putc('"', out);
-    size_t run = 0;   /* bytes from s + run_start written as they are */
-    size_t run_start = 0;
+    size_t o = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = s[i];
-        const char *shortform = NULL;
-        size_t skip = 1;
-        unsigned cp = c;
-        int escape = 0;
-        switch (c) {
-        case '"': shortform = "\\\""; break;
-        case '\\': shortform = "\\\\"; break;
-        case '\b': shortform = "\\b"; break;
-        case '\f': shortform = "\\f"; break;
-        case '\n': shortform = "\\n"; break;
-        case '\r': shortform = "\\r"; break;
-        case '\t': shortform = "\\t"; break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                escape = 1;
-            } else if (c >= 0x80 && mode == JSON_BYTES) {
-                escape = 1;
-            } else if (c >= 0x80) {
-                size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-                if (n > len - i)
-                    n = len - i;
-                skip = n;
-                int surrogate = n == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0;
-                if (surrogate || json_breaks_lines(s + i, n)) {
-                    escape = 1;
-                    cp = n == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
-                                : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
-                                      (s[i + 2] & 0x3Fu);
-                }
-            }
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            dst[o++] = (char)c;   /* most bytes: printable ASCII */
+            i++;
+            continue;
         }
-        if (shortform || escape) {
-            fwrite(s + run_start, 1, run, out);
-            if (shortform)
-                fputs(shortform, out);
-            else
-                put_u_escape(out, cp);
-            i += skip;
-            run_start = i;
-            run = 0;
+        char shortform = 0;
+        switch (c) {
+        case '"': shortform = '"'; break;
+        case '\\': shortform = '\\'; break;
+        case '\b': shortform = 'b'; break;
+        case '\f': shortform = 'f'; break;
+        case '\n': shortform = 'n'; break;
+        case '\r': shortform = 'r'; break;
+        case '\t': shortform = 't'; break;
+        default: break;
+        }
+        if (shortform) {
+            dst[o++] = '\\';
+            dst[o++] = shortform;
+            i++;
+        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && mode == JSON_BYTES)) {
+            o += u_escape(dst + o, c);
+            i++;
         } else {
-            i += skip;
-            run += skip;
+            size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            if (n > len - i)
+                n = len - i;
+            int surrogate = n == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0;
+            if (surrogate || json_breaks_lines(s + i, n)) {
+                o += u_escape(dst + o, n == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
+                                              : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
+                                                    (s[i + 2] & 0x3Fu));
+            } else {
+                memcpy(dst + o, s + i, n);   /* UTF-8 passes through */
+                o += n;
+            }
+            i += n;
         }
     }
-    fwrite(s + run_start, 1, run, out);
+    return o;
+}
+
+void json_escaped(FILE *out, const char *s, size_t len, enum json_mode mode)
+{
+    /* through a small buffer, cut between UTF-8 sequences */
+    char buf[JSON_ESCAPED_MAX(40)];
+    putc('"', out);
+    for (size_t i = 0; i < len;) {
+        size_t end = len - i > 40 ? i + 40 : len;
+        while (end < len && end > i + 1 && ((unsigned char)s[end] & 0xC0) == 0x80)
+            end--;
+        fwrite(buf, 1, json_escape_into(buf, s + i, end - i, mode), out);
+        i = end;
+    }
     putc('"', out);
 }
 
