@@ -1,7 +1,9 @@
 /* Checks of the command's shortest float text (src/cli/float_shortest.c).
  *
- *   float_check f32 STRIDE [START]  float32 bit patterns START, START+STRIDE,
- *                                   ... (STRIDE 1: all 2^32): each text reads
+ *   float_check f32 STRIDE [START [END]]
+ *                                   float32 bit patterns START, START+STRIDE,
+ *                                   ... below END (STRIDE 1, no START: all
+ *                                   2^32): each text reads
  *                                   back with strtof to the same bits, and
  *                                   neither decimal of one digit fewer around
  *                                   it does (shortness)
@@ -170,7 +172,8 @@ int main(int argc, char **argv)
     if (argc >= 3 && strcmp(argv[1], "f32") == 0) {
         uint64_t stride = strtoull(argv[2], NULL, 0);
         uint64_t start = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
-        for (uint64_t b = start; b <= UINT32_MAX; b += stride ? stride : 1)
+        uint64_t end = argc > 4 ? strtoull(argv[4], NULL, 0) : UINT64_C(1) << 32;
+        for (uint64_t b = start; b < end && b <= UINT32_MAX; b += stride ? stride : 1)
             check_f32((uint32_t)b);
     } else if (argc == 4 && strcmp(argv[1], "f64") == 0) {
         uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0), bits;
