@@ -7,6 +7,8 @@ tests/dump_check.py when NumPy is importable):
   own repr), RFC 4180 quoting, TSV backslash escapes;
 * --index, --range and --tail against NumPy's indexing and slicing of the
   same arrays in C and Fortran order (which elements, in which order);
+  the last record of a 2 GiB file reached with the instructions of a
+  small one's (callgrind);
 * --float native, --datetime iso, --nan null, --big-int string against
   str() of NumPy's scalars;
 * --fields with m[1,1] and pts.y (a field of an array of structs) against
@@ -356,8 +358,57 @@ def field_checks(res, npydt, tmp):
         res.fail("JSON string escapes: got %s expected %s" % (got, want))
 
 
+def instructions(npydt, args):
+    """callgrind's instruction count of one run of the command."""
+    out = os.path.join(os.path.dirname(args[-1]), "callgrind.out")
+    rc, _o, err = run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out, npydt] + args)
+    total = None
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                total = int(line.split()[1])
+    os.unlink(out)
+    return rc, total
+
+
+def direct_access_checks(res, npydt, tmp):
+    """The last record of a 2 GiB (sparse) Fortran-order file costs no more
+    instructions to reach than that of a 1 MiB one: it is reached by its
+    offset, not by gathering the C order from the start."""
+    import shutil
+    rc, nm_out, _e = run(["nm", npydt]) if shutil.which("nm") else (1, b"", b"")
+    if not shutil.which("valgrind") or os.environ.get("EXEC") or b"__asan_init" in nm_out:
+        print("note: direct access not measured (needs valgrind and an unsanitized host build)")
+        return
+    counts = {}
+    for n in (1 << 17, 1 << 28):
+        path = os.path.join(tmp, "sparse%d.npy" % n)
+        # the last element in C order, (n/2 - 1, 1), is stored last
+        h = "{'descr': '<u8', 'fortran_order': True, 'shape': (%d, 2), }" % (n // 2)
+        h += " " * ((-(10 + len(h) + 1)) % 64) + "\n"
+        with open(path, "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode())
+            f.truncate(10 + len(h) + 8 * n - 8)
+            f.seek(0, 2)
+            f.write((n + 7).to_bytes(8, "little"))
+        for opts in (["--index", "-1,-1"], ["--tail", "1"]):
+            rc, out, err = run([npydt, "dump", "--jsonl"] + opts + [path])
+            if rc == 0 and out == b"%d\n" % (n + 7):
+                res.ok()
+            else:
+                res.fail("%s %s: exit %d, %r" % (path, " ".join(opts), rc, out[:100]))
+        rc, counts[n] = instructions(npydt, ["dump", "--jsonl", "--index", "-1,-1", path])
+        os.unlink(path)
+    small, big = counts[1 << 17], counts[1 << 28]
+    if small and big and big < 1.5 * small:
+        res.ok()
+    else:
+        res.fail("--index -1,-1: %s instructions for 2 GiB, %s for 1 MiB" % (big, small))
+
+
 def run_all(res, npydt, fixtures, tmp):
     csv_checks(res, npydt, fixtures)
     selection_checks(res, npydt, tmp)
+    direct_access_checks(res, npydt, tmp)
     option_checks(res, npydt, tmp)
     field_checks(res, npydt, tmp)

@@ -230,7 +230,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     struct cursor cur;
-    cursor_init(&cur, src);
+    cursor_init(&cur, src, selection_end(&sl));
     if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
         status = cli_report(in->name, &d.err);
         goto out;

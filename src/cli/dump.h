@@ -167,6 +167,8 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
                 int have_head, uint64_t head, struct selection *out);
 /* Flat C-order index of the i-th selected element. */
 uint64_t selection_flat(const struct selection *s, uint64_t i);
+/* One past the largest flat index of the selection (0 when empty). */
+uint64_t selection_end(const struct selection *s);
 
 /* Reaches elements by flat index: in place in a mapped file (O(1) each),
  * else by reading on in C order (and again from the start to go back). */
@@ -178,8 +180,10 @@ struct cursor {
     int fortran;
     const unsigned char *batch;   /* streamed elements [batch_first, batch_first + batch_n) */
     uint64_t batch_first, batch_n;
+    uint64_t end;                 /* no element at or past it is asked for */
 };
-void cursor_init(struct cursor *c, npydt_reader *src);
+/* A cursor over src for elements below end (selection_end). */
+void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end);
 /* The element at flat index i (< count), NULL with err set on failure. */
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
 

@@ -164,12 +164,24 @@ uint64_t selection_flat(const struct selection *s, uint64_t i)
     return row * s->row_len + e;
 }
 
+uint64_t selection_end(const struct selection *s)
+{
+    if (s->total == 0)
+        return 0;
+    /* forwards the last element is the furthest; backwards, the end of
+     * the first row */
+    uint64_t last = s->row_step >= 0 ? s->total - 1
+                                     : (s->total < s->row_len ? s->total : s->row_len) - 1;
+    return selection_flat(s, last) + 1;
+}
+
 /* ---- reaching elements --------------------------------------------------------------- */
 
-void cursor_init(struct cursor *c, npydt_reader *src)
+void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end)
 {
     memset(c, 0, sizeof *c);
     c->src = src;
+    c->end = end;
     c->h = npydt_reader_header(src);
     c->bytes = npydt_reader_bytes(src);
     c->itemsize = npydt_dtype_itemsize(npydt_header_dtype(c->h));
@@ -194,7 +206,10 @@ const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err)
         uint64_t n;
         c->batch_first += c->batch_n;
         c->batch_n = 0;
-        if (npydt_reader_next_c(c->src, UINT64_MAX, &b, &n, err) != NPYDT_OK)
+        /* no further than the selection goes: a Fortran-order array is
+         * gathered through a buffer of that many elements at most */
+        uint64_t max = c->end > c->batch_first ? c->end - c->batch_first : 1;
+        if (npydt_reader_next_c(c->src, max, &b, &n, err) != NPYDT_OK)
             return NULL;
         if (n == 0) {
             cli_error(err, NPYDT_E_DATA, "%s", "the data ends before the element asked for");
