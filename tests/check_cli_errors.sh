@@ -175,12 +175,12 @@ else
 fi
 rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check -h
-expect_stdout "usage: npydt cstruct [--name NAME] FILE" cstruct -h
+expect_stdout "usage: npydt cstruct [--name NAME] FILE|DESCR" cstruct -h
 expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name
 expect_msg 2 "npydt cstruct: unknown option '--namex' (did you mean '--name'?)" cstruct --namex $S
 # a descriptor literal after blanks is reported as one
-expect_msg 1 "descr: syntax error: header offset 14: expected ')' or ',', found end of header" \
+expect_msg 1 "descr: syntax error: spec offset 14: expected ')' or ',', found end of header" \
     cstruct --descr "  [('a', '<i4'"
 
 # Field names with control characters (NumPy writes them escaped in the

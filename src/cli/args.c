@@ -120,12 +120,15 @@ static size_t option_label(char *buf, size_t size, const char *long_name, char s
 
 void cli_print_help(FILE *out, const struct cli_command *cmd)
 {
-    /* the synopsis: one "npydt ..." line per form */
+    /* the synopsis: one "npydt ..." line per form; a line that starts with
+     * a blank continues the form before it */
     const char *line = cmd->usage;
     for (int first = 1; *line; first = 0) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        fprintf(out, "%s%.*s\n", first ? "usage: npydt " : "       npydt ", (int)len, line);
+        const char *lead = first ? "usage: npydt " : line[0] == ' ' ? "             "
+                                                                    : "       npydt ";
+        fprintf(out, "%s%.*s\n", lead, (int)len, line);
         line += len + (end != NULL);
     }
     if (cmd->description && *cmd->description)

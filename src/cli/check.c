@@ -220,7 +220,7 @@ int cmd_check(int argc, char **argv)
     if (st != NPYDT_OK) {
         char at[64] = "";
         if (err.offset != NPYDT_NO_OFFSET)
-            snprintf(at, sizeof at, "header offset %zu: ", err.offset);
+            snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
         cli_usage_error("--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "", err.path,
                         err.path[0] ? ": " : "", err.message);
         return EXIT_USAGE;

@@ -8,12 +8,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit statuses of every subcommand (../shared/spec/cli-json.md). */
+/* Exit statuses of every subcommand (doc/cli-json.md). */
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the
  * exit status it maps to (2 for unreadable paths, 1 otherwise). */
 int cli_report(const char *path, const npydt_error *err);
+/* The same for an error in a spec the user typed (a descriptor or type
+ * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
+int cli_report_spec(const char *what, const npydt_error *err);
 /* Write s with control characters and Unicode line breaks escaped. */
 void cli_put_text(FILE *out, const char *s);
 /* The same for len bytes (a NUL among them is written \x00). */
@@ -73,7 +76,8 @@ struct cli_option {
 /* What a command accepts and what its --help prints. */
 struct cli_command {
     const char *name;                    /* "dump" */
-    const char *usage;                   /* synopsis after "npydt ", forms separated by '\n' */
+    const char *usage;                   /* synopsis after "npydt ", forms separated by '\n'
+                                          * (a line starting with ' ' continues one) */
     const char *description;             /* paragraphs printed after the synopsis */
     const struct cli_option *options;
     size_t noptions;

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_NAME = 1, OPT_DESCR };
 
@@ -15,16 +16,18 @@ static const struct cli_option cstruct_options[] = {
 
 static const struct cli_command cstruct_command = {
     "cstruct",
-    "cstruct [--name NAME] FILE\n"
+    "cstruct [--name NAME] FILE|DESCR\n"
     "cstruct [--name NAME] --descr DESCR",
     "Print C11 declarations for the record type of the .npy FILE, or of DESCR:\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('n', '<i4')]\") or a\n"
-    "NumPy type string (\"i4, (2,3)f8\"). The output has one struct per nested\n"
+    "NumPy type string (\"i4, (2,3)f8\"). An operand that names no existing\n"
+    "file and does not look like a path (no '/', no .npy or .npz ending) is a\n"
+    "DESCR. The output has one struct per nested\n"
     "struct (declared before use), arrays for subarrays, explicit padding\n"
     "members, packing where NumPy's layout is not the natural C one,\n"
-    "_Static_asserts on every offset and on the size, and a comment on each\n"
-    "member giving its NumPy type and byte order. It compiles with\n"
-    "-std=c11 -Wall -Wextra -Werror -pedantic, so a program can read a\n"
+    "static_asserts on every offset and on the size, and a comment on each\n"
+    "member giving its NumPy type and byte order. It compiles as C11 and as\n"
+    "C++11 with -Wall -Wextra -Werror -pedantic, so a program can read a\n"
     "native-order file through a cast.\n"
     "\n"
     "FILE may be ARCHIVE.npz:NAME (one member, declared as a file would be) or\n"
@@ -251,6 +254,48 @@ static int cstruct_inputs(const char *path, const char *name)
     return status;
 }
 
+/* Does the operand name a file (or a member of an existing archive)
+ * rather than a descriptor? An existing path always does; so does "-",
+ * and a name that cannot be a descriptor and looks like a path. */
+static int names_file(const char *arg)
+{
+    struct stat st;
+    if (strcmp(arg, "-") == 0 || stat(arg, &st) == 0)
+        return 1;
+    const char *colon = strrchr(arg, ':');
+    if (colon && colon != arg) {
+        char *archive = strndup(arg, (size_t)(colon - arg));
+        int exists = archive && stat(archive, &st) == 0;
+        free(archive);
+        if (exists)
+            return 1;
+    }
+    size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL ||
+           (n > 4 && (strcmp(arg + n - 4, ".npy") == 0 || strcmp(arg + n - 4, ".npz") == 0));
+}
+
+/* Print the declarations of a descriptor or type string. */
+static int cstruct_descr(const char *descr, const char *name)
+{
+    npydt_error err;
+    npydt_dtype *own = NULL;
+    if (parse_descr(descr, &own, &err) != NPYDT_OK) {
+        int s = cli_report_spec("descr", &err);
+        return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
+    }
+    cstruct_source src = {"descriptor", NULL, 0};
+    char *text = cstruct_generate(own, name, &src, &err);
+    int status = EXIT_OK;
+    if (!text)
+        status = cli_report("descr", &err);
+    else
+        fputs(text, stdout);
+    free(text);
+    npydt_dtype_free(own);
+    return status;
+}
+
 int cmd_cstruct(int argc, char **argv)
 {
     const char *name = "npy_record";
@@ -281,22 +326,7 @@ int cmd_cstruct(int argc, char **argv)
     if (!descr && !path)
         return usage_fail("cstruct: no FILE or --descr given%s", "");
 
-    if (path)
+    if (path && names_file(path))
         return cstruct_inputs(path, name);
-    npydt_error err;
-    npydt_dtype *own = NULL;
-    if (parse_descr(descr, &own, &err) != NPYDT_OK) {
-        int s = cli_report("descr", &err);
-        return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
-    }
-    cstruct_source src = {"descriptor", NULL, 0};
-    char *text = cstruct_generate(own, name, &src, &err);
-    int status = EXIT_OK;
-    if (!text)
-        status = cli_report("descr", &err);
-    else
-        fputs(text, stdout);
-    free(text);
-    npydt_dtype_free(own);
-    return status;
+    return cstruct_descr(descr ? descr : path, name);
 }
