@@ -101,6 +101,11 @@ void sink_json(struct sink *s, const char *str, size_t len, enum json_mode mode)
 void sink_flush(struct sink *s);
 void sink_free(struct sink *s);
 
+/* A float of `size` bytes (read as the double v), an integer, as JSON in
+ * the dumper's style. */
+void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
+void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
+void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);
 /* One value of type dt at p as JSON (to a table cell too). -1 with d->err
  * set and d->failed when it cannot be printed. */
 int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p);

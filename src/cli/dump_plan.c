@@ -12,11 +12,25 @@
 /* Scalars of an element beyond which no plan is made. */
 #define PLAN_MAX_STEPS 65536
 
+/* How a step's scalar is read: through the library's typed readers, or,
+ * for integers and float32/float64, loaded here (the kind, size and byte
+ * order the readers look up on every call are the step's). */
+enum { READ_TYPED, READ_INT, READ_UINT, READ_FLOAT };
+
 struct plan_step {
     size_t lit, lit_len;   /* text before the scalar, in plan->text */
     uint64_t offset;
     const npydt_dtype *dt;
+    unsigned char read, size, swap;
 };
+
+static int little_endian(void)
+{
+    uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first;
+}
 
 static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
 {
@@ -30,7 +44,17 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
         p->steps = s;
         p->cap = cap;
     }
-    p->steps[p->n++] = (struct plan_step){p->pending, p->text.len - p->pending, offset, dt};
+    char kind = npydt_dtype_kind(dt), order = npydt_dtype_byteorder(dt);
+    size_t size = npydt_dtype_itemsize(dt);
+    int sized = size == 1 || size == 2 || size == 4 || size == 8;
+    unsigned char read = (kind == 'i' && sized) ? READ_INT
+                         : (kind == 'u' && sized) ? READ_UINT
+                         : (kind == 'f' && (size == 4 || size == 8)) ? READ_FLOAT
+                                                                    : READ_TYPED;
+    unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
+                                         (order == '<') != little_endian());
+    p->steps[p->n++] = (struct plan_step){p->pending, p->text.len - p->pending, offset, dt,
+                                          read, (unsigned char)size, swap};
     p->pending = p->text.len;
     return 0;
 }
@@ -117,6 +141,55 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     return 0;
 }
 
+/* A step's scalar at p, in this machine's byte order, in b. */
+static void load(const struct plan_step *s, const unsigned char *p, unsigned char b[8])
+{
+    if (s->swap) {
+        for (unsigned i = 0; i < s->size; i++)
+            b[i] = p[s->size - 1 - i];
+    } else {
+        memcpy(b, p, s->size);
+    }
+}
+
+static void put_loaded(struct dumper *d, struct sink *out, const struct plan_step *s,
+                       const unsigned char *p)
+{
+    unsigned char b[8];
+    load(s, p, b);
+    if (s->read == READ_FLOAT) {
+        if (s->size == 4) {
+            float f;
+            memcpy(&f, b, 4);
+            dump_put_float(d, out, 4, f);
+        } else {
+            double v;
+            memcpy(&v, b, 8);
+            dump_put_float(d, out, 8, v);
+        }
+        return;
+    }
+    if (s->read == READ_INT) {
+        int64_t v;
+        switch (s->size) {
+        case 1: { int8_t x; memcpy(&x, b, 1); v = x; break; }
+        case 2: { int16_t x; memcpy(&x, b, 2); v = x; break; }
+        case 4: { int32_t x; memcpy(&x, b, 4); v = x; break; }
+        default: memcpy(&v, b, 8); break;
+        }
+        dump_put_int(d, out, v);
+        return;
+    }
+    uint64_t v;
+    switch (s->size) {
+    case 1: v = b[0]; break;
+    case 2: { uint16_t x; memcpy(&x, b, 2); v = x; break; }
+    case 4: { uint32_t x; memcpy(&x, b, 4); v = x; break; }
+    default: memcpy(&v, b, 8); break;
+    }
+    dump_put_uint(d, out, v);
+}
+
 int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
              const unsigned char *rec)
 {
@@ -124,7 +197,9 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_step *s = &p->steps[i];
         sink_write(out, text + s->lit, s->lit_len);
-        if (dump_put_value(d, out, s->dt, rec + s->offset) != 0)
+        if (s->read != READ_TYPED)
+            put_loaded(d, out, s, rec + s->offset);
+        else if (dump_put_value(d, out, s->dt, rec + s->offset) != 0)
             return -1;
     }
     sink_write(out, text + p->pending, p->text.len - p->pending);

@@ -36,8 +36,7 @@ size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
     return float_text_f64(v, buf);
 }
 
-/* A float of `size` bytes (read as the double v) as JSON. */
-static void put_float(struct dumper *d, struct sink *out, size_t size, double v)
+void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v)
 {
     if (d->style.nan_null && (isnan(v) || isinf(v))) {
         sink_puts(out, "null");
@@ -53,7 +52,7 @@ static void put_float(struct dumper *d, struct sink *out, size_t size, double v)
         sink_putc(out, '"');
 }
 
-static void put_int(struct dumper *d, struct sink *out, int64_t v)
+void dump_put_int(struct dumper *d, struct sink *out, int64_t v)
 {
     int quote = d->style.big_int_string && (v > (int64_t)SAFE_INT_MAX || v < -(int64_t)SAFE_INT_MAX);
     if (quote)
@@ -63,7 +62,7 @@ static void put_int(struct dumper *d, struct sink *out, int64_t v)
         sink_putc(out, '"');
 }
 
-static void put_uint(struct dumper *d, struct sink *out, uint64_t v)
+void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v)
 {
     int quote = d->style.big_int_string && v > SAFE_INT_MAX;
     if (quote)
@@ -89,7 +88,7 @@ static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetim
             return;
         }
     }
-    put_int(d, out, t->count);
+    dump_put_int(d, out, t->count);
 }
 
 static int put_subarray(struct dumper *d, struct sink *out, const npydt_dtype *dt,
@@ -143,19 +142,19 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
     case 'i': {
         int64_t v;
         if ((st = npydt_read_i64(dt, p, &v, &d->err)) == NPYDT_OK)
-            put_int(d, out, v);
+            dump_put_int(d, out, v);
         break;
     }
     case 'u': {
         uint64_t v;
         if ((st = npydt_read_u64(dt, p, &v, &d->err)) == NPYDT_OK)
-            put_uint(d, out, v);
+            dump_put_uint(d, out, v);
         break;
     }
     case 'f': {
         double v;
         if ((st = npydt_read_double(dt, p, &v, &d->err)) == NPYDT_OK)
-            put_float(d, out, npydt_dtype_itemsize(dt), v);
+            dump_put_float(d, out, npydt_dtype_itemsize(dt), v);
         break;
     }
     case 'c': {
@@ -163,9 +162,9 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
         if ((st = npydt_read_complex(dt, p, v, &d->err)) == NPYDT_OK) {
             size_t part = npydt_dtype_itemsize(dt) / 2;
             sink_putc(out, '[');
-            put_float(d, out, part, v[0]);
+            dump_put_float(d, out, part, v[0]);
             sink_putc(out, ',');
-            put_float(d, out, part, v[1]);
+            dump_put_float(d, out, part, v[1]);
             sink_putc(out, ']');
         }
         break;

@@ -148,29 +148,35 @@ static void eight_digits(uint32_t v, char *end)
 
 size_t decimal_u64(uint64_t v, char *buf)
 {
-    /* right-aligned at tmp + 20, then 20 bytes copied whatever the length
-     * (one fixed-size copy; buf has the room) */
-    char tmp[40] = {0};
-    size_t i = 20;
+    static const uint64_t pow10[] = {
+        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+        UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+        UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+        UINT64_C(10000000000000000000)};
+    /* digits from the bit length (log10(2) ~ 1233 / 4096), one fewer when
+     * below that power of ten; then from the last digit back */
+    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    size_t n = (size_t)t + 1 - (t > 0 && v < pow10[t]);
+    char *end = buf + n;
     while (v >= 100000000) {   /* eight digits at a time below 2^32 */
-        eight_digits((uint32_t)(v % 100000000), tmp + i);
+        eight_digits((uint32_t)(v % 100000000), end);
         v /= 100000000;
-        i -= 8;
+        end -= 8;
     }
     uint32_t w = (uint32_t)v;
     while (w >= 100) {
-        i -= 2;
-        memcpy(tmp + i, digit_pairs + 2 * (w % 100), 2);
+        end -= 2;
+        memcpy(end, digit_pairs + 2 * (w % 100), 2);
         w /= 100;
     }
-    if (w >= 10) {
-        i -= 2;
-        memcpy(tmp + i, digit_pairs + 2 * w, 2);
-    } else {
-        tmp[--i] = (char)('0' + w);
-    }
-    memcpy(buf, tmp + i, 20);
-    return 20 - i;
+    if (w >= 10)
+        memcpy(end - 2, digit_pairs + 2 * w, 2);
+    else
+        end[-1] = (char)('0' + w);
+    return n;
 }
 
 size_t decimal_i64(int64_t v, char *buf)
