@@ -85,6 +85,8 @@ static inline void sink_putc(struct sink *s, char c)
 }
 static inline void sink_write(struct sink *s, const void *b, size_t n)
 {
+    if (n == 0)
+        return;   /* b may be NULL then */
     char *p = sink_room(s, n);
     if (p) {
         memcpy(p, b, n);

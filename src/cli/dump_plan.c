@@ -196,13 +196,15 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
     const char *text = p->text.buf;
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_step *s = &p->steps[i];
-        sink_write(out, text + s->lit, s->lit_len);
+        if (s->lit_len)   /* text is NULL when the plan has none */
+            sink_write(out, text + s->lit, s->lit_len);
         if (s->read != READ_TYPED)
             put_loaded(d, out, s, rec + s->offset);
         else if (dump_put_value(d, out, s->dt, rec + s->offset) != 0)
             return -1;
     }
-    sink_write(out, text + p->pending, p->text.len - p->pending);
+    if (p->text.len > p->pending)
+        sink_write(out, text + p->pending, p->text.len - p->pending);
     return 0;
 }
 
