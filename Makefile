@@ -79,7 +79,7 @@ LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
 .PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench \
-	dist check-dist fuzz-bins bench-run
+	dist check-dist fuzz-bins bench-run check-floats
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 # A release tarball (make dist) ships the generated parser and lexer in
@@ -250,6 +250,18 @@ $(O)/fuzz-replay/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(O)/fuzz-obj/replay_main.o $(LI
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $< $(O)/fuzz-obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+# the command's shortest float text against strtof/strtod, NumPy and
+# Python (tests/check_float_format.sh; `make check-floats` runs it over all
+# 2^32 float32 patterns and 10^7 doubles)
+FLOAT_OBJS := $(O)/cli/float_shortest.o $(O)/cli/float_pow10.o
+$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
+
+check-floats: $(O)/tests/tools/float_check
+	$(EXEC) $(O)/tests/tools/float_check f32 1
+	$(EXEC) $(O)/tests/tools/float_check f64 10000000 1
+
 # parses files once: tests/check_linear.sh counts its instructions
 $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
 	@mkdir -p $(@D)
@@ -324,7 +336,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 # tests/check_*.sh. EXEC= runs the target programs through an emulator
 # (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
-	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/write_probe
 CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \

@@ -88,7 +88,7 @@ done
 version=$(sed -n 's/^#define NPYDT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/npydt.h | paste -sd.)
 expect_stdout "npydt $version" --version
 expect_stdout "usage: npydt inspect [--json] FILE..." inspect --help
-expect_stdout "usage: npydt dump [--jsonl] [--fields A,B.C] [--head N] FILE" dump -h
+expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]" dump -h
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check --help
 expect_msg 2 "npydt: inspect: no FILE given" inspect
 expect_msg 2 "npydt: inspect: no FILE given" inspect --json --

@@ -18,9 +18,13 @@
 3. When NumPy is importable: the text table (no --jsonl) of every fixture
    with a .dump.jsonl, whole and with --head 1, equals a table built here
    from that expectation and NumPy's descriptor (column per top-level
-   field, cells the compact JSON of each value cut to 40 bytes, columns
+   field, cells the compact JSON of each value cut to 40 bytes, float16
+   and float32 as NumPy's repr of them, columns
    padded to the widest cell in characters, "(N of M elements; ...)" when
    rows are left out).
+
+4. When NumPy is importable: dump's CSV/TSV, selections, value options
+   and field paths against NumPy (tests/dump_modes.py).
 
 Prints "dump: N passed, M failed" (failures listed above it).
 """
@@ -34,6 +38,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 
 
 class Result:
@@ -210,11 +215,15 @@ def _breaks_lines(cp):
     return 0x80 <= cp <= 0x9f or cp in (0x2028, 0x2029)
 
 
+# the escapes json.dumps writes short; every string of the command uses them
+_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+          "\t": "\\t"}
+
+
 def _key(s):
     """A field name as the command's JSON keys spell it."""
-    short = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-    return '"' + "".join(short.get(c) or (_esc(ord(c)) if ord(c) < 0x20 or ord(c) == 0x7f or
-                                          _breaks_lines(ord(c)) else c)
+    return '"' + "".join(_SHORT.get(c) or (_esc(ord(c)) if ord(c) < 0x20 or ord(c) == 0x7f or
+                                           _breaks_lines(ord(c)) else c)
                          for c in s) + '"'
 
 
@@ -224,8 +233,8 @@ def _string(kind, s):
     out = []
     for c in s:
         cp = ord(c)
-        if c in '"\\':
-            out.append("\\" + c)
+        if c in _SHORT:
+            out.append(_SHORT[c])
         elif (cp < 0x20 or cp == 0x7f or (kind == "S" and cp >= 0x80) or 0xD800 <= cp < 0xE000
               or _breaks_lines(cp)):
             out.append(_esc(cp))
@@ -248,6 +257,13 @@ def cell_json(dt, v):
         return "{" + ",".join(_key(n) + ":" + cell_json(dt.fields[n][0], v[n]) for n in dt.names) + "}"
     if isinstance(v, str):
         return _string(dt.kind, v) if dt.kind in "SU" else '"' + v + '"'
+    if dt.kind in "fc" and dt.itemsize // (2 if dt.kind == "c" else 1) in (2, 4):
+        # the table writes float16 and float32 as NumPy's repr of them
+        import numpy as np
+        own = {2: np.float16, 4: np.float32}[dt.itemsize // (2 if dt.kind == "c" else 1)]
+        parts = v if dt.kind == "c" else [v]
+        text = ['"%s"' % p if isinstance(p, str) else str(own(p)) for p in parts]
+        return "[" + ",".join(text) + "]" if dt.kind == "c" else text[0]
     return json.dumps(v, separators=(",", ":"))   # numbers, booleans, complex pairs
 
 
@@ -520,6 +536,14 @@ def main():
         have_numpy = False
     if have_numpy:
         text_table_checks(res, args.npydt, args.fixtures)
+        import dump_modes
+        tmp = tempfile.mkdtemp(prefix="npydt-modes-")
+        try:
+            dump_modes.run_all(res, args.npydt, args.fixtures, tmp)
+        finally:
+            for name in os.listdir(tmp):
+                os.unlink(os.path.join(tmp, name))
+            os.rmdir(tmp)
         random_checks(res, args.npydt, args.random, args.seed, args.keep)
     else:
         print("note: %s has no NumPy: random files and swap checks skipped" % sys.executable)

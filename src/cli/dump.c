@@ -1,43 +1,86 @@
 /* npydt dump: the records of a file, as JSON lines (the contract in
- * ../shared/spec/cli-json.md) or as a table for people. This file reads
- * the options and the data; values are written by dump_value.c, doubles
- * by float_format.c, the table by dump_table.c.
+ * ../shared/spec/cli-json.md), CSV or TSV, or as a table for people. This
+ * file reads the options and the data; the fields are chosen by
+ * dump_fields.c, the elements by dump_select.c, values are written by
+ * dump_value.c (JSON) and dump_csv.c (cells), floats by float_shortest.c,
+ * the table by dump_table.c.
  *
  * Elements come out in C order of the logical array whatever the file's
- * fortran_order. Floats print as Python's repr() does (the shortest digits
- * that read back to the same double), so the output matches json.dumps of
- * NumPy's values character for character. The command never calls
- * setlocale: printf and strtod use the "C" locale's '.'. */
+ * fortran_order. JSON floats print as Python's repr() prints the double
+ * (the shortest digits that read back to it), so the output matches
+ * json.dumps of NumPy's values character for character; the table and
+ * CSV print float16 and float32 as NumPy's repr() of them. */
 #include "dump.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSONL = 1, OPT_FIELDS, OPT_HEAD };
+enum {
+    OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT
+};
 
 static const struct cli_option dump_options[] = {
     {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
+    {OPT_CSV, "csv", 0, NULL, "CSV: a header row of field paths, a row per element"},
+    {OPT_TSV, "tsv", 0, NULL, "the same separated by tabs (\\t \\n \\r \\\\ escaped)"},
     {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
-    {OPT_HEAD, "head", 0, "N", "print the first N elements only"},
+    {OPT_HEAD, "head", 0, "N", "print the first N elements (of those selected) only"},
+    {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
+    {OPT_INDEX, "index", 0, "I[,J..]", "select a[I,J,..] (negative from the end)"},
+    {OPT_RANGE, "range", 0, "A:B[:S]", "select a[A:B:S] along the first axis"},
+    {OPT_FLOAT, "float", 0, "double|native",
+     "JSON float16/float32 as their double (default) or their own shortest text"},
+    {OPT_DATETIME, "datetime", 0, "count|iso", "datetime64 as the count (default) or ISO 8601"},
+    {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
+    {OPT_BIG_INT, "big-int", 0, "number|string",
+     "integers beyond +-(2^53-1) as numbers (default) or strings"},
 };
 
 static const struct cli_command dump_command = {
     "dump",
-    "dump [--jsonl] [--fields A,B.C] [--head N] FILE",
+    "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
+    "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
-    "first 20 elements; with --jsonl one JSON value per element and line (all\n"
-    "of them unless --head N is given). --fields selects fields by path\n"
-    "(pos.x, samples[2], a title) and prints an object of them per element.\n"
-    "Object arrays cannot be dumped (exit 1).\n"
+    "first 20 elements; with --jsonl one JSON value per element and line, with\n"
+    "--csv or --tsv a row of cells (all of them unless --head N is given).\n"
+    "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
+    "pts.y for the field y of every element of an array of structs pts) and\n"
+    "prints an object of them per element. Object arrays cannot be dumped\n"
+    "(exit 1).\n"
+    "\n"
+    "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
+    "when fewer indices than dimensions are given); --range A:B:S the rows\n"
+    "a[A:B:S] of the first axis (Python's slice rules: each part optional,\n"
+    "negative counts from the end, a negative step goes backwards); --tail N\n"
+    "the last N elements. A mapped file reaches them directly, without reading\n"
+    "what comes before. --head N then prints at most N of them.\n"
+    "\n"
+    "Values: JSON keeps the contract's defaults (floats as the double's\n"
+    "shortest text, NaN and NaT as strings, datetimes as counts). --float\n"
+    "native writes float16/float32 as NumPy's repr() of them (19.894575);\n"
+    "--datetime iso writes datetime64 as NumPy's str() (\"2020-06-01T07:00\";\n"
+    "timedelta64 stays a count of its unit); --nan null writes NaN, the\n"
+    "infinities and NaT as null (an empty cell in CSV); --big-int string\n"
+    "writes integers outside +-(2^53-1) as strings. The table and CSV always\n"
+    "write floats as their own type's shortest text.\n"
+    "\n"
+    "CSV (RFC 4180, LF line ends): one column per scalar leaf, headed by its\n"
+    "path (pos.x, samples[3], m[0,1]); cells holding ',', '\"', CR or LF are\n"
+    "quoted with inner quotes doubled. TSV: no quoting; tab, LF, CR and\n"
+    "backslash in a cell are written \\t, \\n, \\r and \\\\. Cells are NumPy's\n"
+    "str() of the value: True/False, complex as 1.5+2.0j, S bytes outside\n"
+    "printable ASCII as \\xNN (and '\\' as \\\\), V as hex.\n"
     "\n"
     "FILE may be ARCHIVE.npz:NAME, one member of an archive (NAME with or\n"
     "without .npy), printed exactly as the member saved alone would be; or\n"
     "ARCHIVE.npz, whose members are printed as tables one after another.\n"
-    "--jsonl prints the elements of one array: an archive with more than one\n"
-    "member must be narrowed to ARCHIVE.npz:NAME (exit 2 otherwise). Every\n"
-    "member printed is checked in full (sizes, deflate stream, CRC-32) before\n"
-    "anything is printed; deflated members are inflated through a bounded\n"
-    "buffer, and no further than --head needs once checked.\n",
+    "--jsonl, --csv and --tsv print the elements of one array: an archive with\n"
+    "more than one member must be narrowed to ARCHIVE.npz:NAME (exit 2\n"
+    "otherwise). Every member printed is checked in full (sizes, deflate\n"
+    "stream, CRC-32) before anything is printed; deflated members are inflated\n"
+    "through a bounded buffer, and no further than the selection needs once\n"
+    "checked.\n",
     dump_options, sizeof dump_options / sizeof dump_options[0],
 };
 
@@ -63,55 +106,6 @@ static int parse_count(const char *s, uint64_t *out)
     return 0;
 }
 
-/* Split "a,b.c" into the selected fields of dt. */
-static int select_fields(const char *file, const char *spec, const npydt_dtype *dt,
-                         struct selected **out, size_t *nout, char **storage)
-{
-    char *copy = strdup(spec);
-    if (!copy)
-        return cli_usage_error("out of memory");
-    size_t n = 1;
-    for (const char *c = spec; *c; c++)
-        n += *c == ',';
-    struct selected *sel = calloc(n, sizeof *sel);
-    if (!sel) {
-        free(copy);
-        return cli_usage_error("out of memory");
-    }
-    size_t k = 0;
-    char *save = copy;
-    for (size_t i = 0; i < n; i++) {
-        char *comma = strchr(save, ',');
-        if (comma)
-            *comma = '\0';
-        if (!*save) {
-            free(sel);
-            free(copy);
-            return cli_usage_error("dump: empty field name in --fields '%s'", spec);
-        }
-        for (size_t j = 0; j < k; j++)
-            if (strcmp(sel[j].path, save) == 0) {
-                int st = cli_usage_error("dump: field '%s' given twice", save);
-                free(sel);
-                free(copy);
-                return st;
-            }
-        npydt_error err;
-        if (npydt_field_lookup(dt, save, &sel[k].offset, &sel[k].dtype, &err) != NPYDT_OK) {
-            free(sel);
-            free(copy);
-            return cli_report(file, &err);
-        }
-        sel[k].path_len = strlen(save);
-        sel[k++].path = save;
-        save = comma ? comma + 1 : save + strlen(save);
-    }
-    *out = sel;
-    *nout = k;
-    *storage = copy;
-    return EXIT_OK;
-}
-
 /* The largest U scalar of a dtype (the buffer its UTF-8 needs). */
 static size_t max_unicode(const npydt_dtype *dt)
 {
@@ -125,10 +119,12 @@ static size_t max_unicode(const npydt_dtype *dt)
 
 /* What the command line asks of every input. */
 struct dump_opts {
-    int jsonl;
+    enum dump_format format;
     const char *fields;
     uint64_t head;
     int have_head;
+    struct select_args select;
+    struct value_style style;
 };
 
 /* How far dump_input goes with an input. */
@@ -139,30 +135,26 @@ enum dump_phase {
 };
 
 /* The U scalars among the bytes printed (all, or the selected fields) of
- * the first `rows` elements must be text: look before printing anything. */
-static int check_rows_unicode(struct dumper *d, npydt_reader *src, uint64_t rows,
+ * the selected elements must be text: look before printing anything. */
+static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct selection *s,
                               const npydt_dtype *dt, const struct selected *sel, size_t nsel)
 {
-    size_t itemsize = npydt_dtype_itemsize(dt);
-    for (uint64_t done = 0; done < rows;) {
-        const unsigned char *batch;
-        uint64_t n;
-        if (dump_next_batch(src, rows - done, &batch, &n, &d->err) != NPYDT_OK)
+    for (uint64_t i = 0; i < s->total; i++) {
+        const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
+        if (!rec)
             return -1;
-        if (n == 0)
-            return 0;
-        for (uint64_t j = 0; j < n; j++) {
-            const unsigned char *rec = batch + j * itemsize;
-            int bad = 0;
-            if (!sel)
-                bad = dump_check_unicode(d, dt, rec, 0, UINT64_MAX);
-            for (size_t k = 0; sel && k < nsel && !bad; k++)
-                bad = dump_check_unicode(d, dt, rec, sel[k].offset,
-                                    sel[k].offset + npydt_dtype_itemsize(sel[k].dtype));
-            if (bad)
-                return -1;
+        if (!sel && dump_check_unicode(d, dt, rec, 0, UINT64_MAX) != 0)
+            return -1;
+        for (size_t k = 0; sel && k < nsel; k++) {
+            uint64_t n = 1, size = npydt_dtype_itemsize(sel[k].dtype);
+            for (size_t j = 0; j < sel[k].ndim; j++)
+                n *= sel[k].shape[j];   /* within the itemsize */
+            for (uint64_t e = 0; e < n; e++) {
+                uint64_t lo = sel[k].offset + e * sel[k].stride;
+                if (dump_check_unicode(d, dt, rec, lo, lo + size) != 0)
+                    return -1;
+            }
         }
-        done += n;
     }
     return 0;
 }
@@ -206,7 +198,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     if (o->fields &&
-        (status = select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
+        (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
         goto out;
     d.ubuf_size = max_unicode(dt) + 1;
     d.ubuf = malloc(d.ubuf_size);
@@ -215,16 +207,19 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     uint64_t count = npydt_header_count(h);
-    uint64_t rows = count;
-    if (o->have_head && o->head < rows)
-        rows = o->head;
-    if (!o->jsonl && !o->have_head && rows > TEXT_DEFAULT_HEAD)
-        rows = TEXT_DEFAULT_HEAD;
-    if (!o->jsonl && rows > TEXT_MAX_ROWS) {
+    struct selection sl;
+    if ((status = dump_select(in->name, h, &o->select, o->have_head, o->head, &sl)) != EXIT_OK)
+        goto out;
+    if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
+        sl.total = TEXT_DEFAULT_HEAD;
+    if (o->format == FORMAT_TABLE && sl.total > TEXT_MAX_ROWS) {
         status = cli_usage_error("dump: the table shows at most %u rows (--head); use --jsonl for more",
                                  TEXT_MAX_ROWS);
         goto out;
     }
+    d.style = o->style;
+    if (o->format == FORMAT_TABLE)
+        d.style.float_native = true;   /* for people: NumPy's repr of float32 */
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
     /* a .npy file's size was checked with its header; a member's data is
      * checked (CRC included) when it is opened */
@@ -234,40 +229,39 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         status = cli_report(in->name, &err);
         goto out;
     }
-    if (check_text) {
-        if (check_rows_unicode(&d, src, rows, dt, sel, nsel) != 0) {
-            status = cli_report(in->name, &d.err);
-            goto out;
-        }
-        if (npydt_reader_rewind(src, &err) != NPYDT_OK) {
-            status = cli_report(in->name, &err);
-            goto out;
-        }
+    struct cursor cur;
+    cursor_init(&cur, src, selection_end(&sl));
+    if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
+        status = cli_report(in->name, &d.err);
+        goto out;
     }
     if (phase == DUMP_CHECK)
         goto out;
 
-    FILE *out = stdout;
-    if (o->jsonl) {
-        size_t itemsize = npydt_dtype_itemsize(dt);
-        uint64_t done = 0;
-        while (done < rows && !d.failed) {
-            const unsigned char *batch;
-            uint64_t n;
-            if (dump_next_batch(src, rows - done, &batch, &n, &d.err) != NPYDT_OK || n == 0) {
+    struct sink sk;
+    struct sink *out = &sk;
+    sink_init(out, stdout);
+    if (o->format == FORMAT_JSONL) {
+        struct json_plan plan;
+        int planned = plan_build(&plan, dt, sel, nsel) == 0;
+        for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
+            const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
+            if (!rec) {
                 d.failed = 1;
                 break;
             }
-            for (uint64_t j = 0; j < n; j++, done++) {
-                if (dump_put_element(&d, out, dt, batch + j * itemsize, sel, nsel) != 0)
-                    break;
-                putc('\n', out);
-                if ((done & 4095) == 4095 && ferror(out))
-                    break;   /* the caller reports the write error */
-            }
-            if (ferror(out))
+            if ((planned ? plan_put(&d, out, &plan, rec)
+                         : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
                 break;
+            sink_putc(out, '\n');
+            if ((i & 4095) == 4095 && ferror(stdout))
+                break;   /* the caller reports the write error */
         }
+        if (planned)
+            plan_free(&plan);
+    } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
+        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed)
+            status = cli_usage_error("out of memory");
     } else {
         /* room for the whole title, however long the path: the name, each
          * dimension (20 digits and ", "), the descriptor cut at 199 bytes
@@ -277,16 +271,23 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         if (title)
             make_title(title, tsize, in->name, h);
         if ((*printed)++)
-            putc('\n', out);
-        if (!title || dump_print_table(&d, out, title, src, sel, nsel, rows) != 0) {
+            sink_putc(out, '\n');
+        if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {
             if (!d.failed)
                 status = cli_usage_error("out of memory");
-        } else if (rows < count) {
-            fprintf(out, "(%llu of %llu elements; --head N or --jsonl for more)\n",
-                    (unsigned long long)rows, (unsigned long long)count);
+        } else if (sl.total < count) {
+            char more[96];
+            sink_write(out, more, (size_t)snprintf(more, sizeof more,
+                                                   "(%llu of %llu elements; --head N or --jsonl "
+                                                   "for more)\n", (unsigned long long)sl.total,
+                                                   (unsigned long long)count));
         }
         free(title);
     }
+    sink_flush(out);
+    if (out->failed && !d.failed && status == EXIT_OK)
+        status = cli_usage_error("out of memory");
+    sink_free(out);
     if (d.failed) {
         /* only reachable for data the checks above let through */
         status = cli_report(in->name, &d.err);
@@ -312,6 +313,29 @@ static void list_members(char *buf, size_t size, const struct cli_inputs *inputs
         snprintf(buf + len, size - len, ", ...");
 }
 
+/* --float, --datetime, --nan, --big-int: the default word or the other. */
+static int set_style(struct value_style *st, int opt, const char *v)
+{
+    static const struct {
+        int opt;
+        const char *off, *on;
+    } words[] = {{OPT_FLOAT, "double", "native"}, {OPT_DATETIME, "count", "iso"},
+                 {OPT_NAN, "string", "null"}, {OPT_BIG_INT, "number", "string"}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (words[i].opt != opt)
+            continue;
+        int on = strcmp(v, words[i].on) == 0;
+        if (!on && strcmp(v, words[i].off) != 0)
+            return -1;
+        bool *flag = opt == OPT_FLOAT ? &st->float_native
+                     : opt == OPT_DATETIME ? &st->datetime_iso
+                     : opt == OPT_NAN ? &st->nan_null : &st->big_int_string;
+        *flag = on;
+        return 0;
+    }
+    return -1;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     struct dump_opts o = {0};
@@ -320,7 +344,31 @@ int cmd_dump(int argc, char **argv)
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
         switch (opt) {
         case OPT_JSONL:
-            o.jsonl = 1;
+        case OPT_CSV:
+        case OPT_TSV: {
+            enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
+                                 : opt == OPT_CSV ? FORMAT_CSV : FORMAT_TSV;
+            if (o.format != FORMAT_TABLE && o.format != f)
+                return cli_command_error(&dump_command, "--jsonl, --csv and --tsv exclude each other");
+            o.format = f;
+            break;
+        }
+        case OPT_TAIL:
+            o.select.tail = args.value;
+            break;
+        case OPT_INDEX:
+            o.select.index = args.value;
+            break;
+        case OPT_RANGE:
+            o.select.range = args.value;
+            break;
+        case OPT_FLOAT:
+        case OPT_DATETIME:
+        case OPT_NAN:
+        case OPT_BIG_INT:
+            if (set_style(&o.style, opt, args.value) != 0)
+                return cli_command_error(&dump_command, "--%s takes %s, not '%s'",
+                                         args.option->name, args.option->value, args.value);
             break;
         case OPT_FIELDS:
             o.fields = args.value;
@@ -349,18 +397,19 @@ int cmd_dump(int argc, char **argv)
     int status = cli_inputs_add(&inputs, file);
     if (status != EXIT_OK)
         goto done;
-    if (o.jsonl && inputs.count != 1) {
+    if (o.format != FORMAT_TABLE && inputs.count != 1) {
         /* JSON lines are the elements of one array: a member separator
          * would be a line like any record, so the archive must be narrowed */
+        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv"};
         char names[256];
         list_members(names, sizeof names, &inputs);
         status = inputs.count == 0
-                     ? cli_usage_error("dump: --jsonl prints the elements of one array, and "
+                     ? cli_usage_error("dump: %s prints the elements of one array, and "
                                        "'%s' holds none",
-                                       file)
-                     : cli_usage_error("dump: --jsonl prints the elements of one array, and "
+                                       flag[o.format], file)
+                     : cli_usage_error("dump: %s prints the elements of one array, and "
                                        "'%s' holds %zu (%s): name one as '%s:NAME'",
-                                       file, inputs.count, names, file);
+                                       flag[o.format], file, inputs.count, names, file);
         goto done;
     }
     static char obuf[1 << 16];

@@ -10,12 +10,13 @@
 
 /* ---- the table for people ---------------------------------------------------------- */
 
-static void put_index(FILE *out, const npydt_header *h, uint64_t flat)
+static void put_index(struct sink *out, const npydt_header *h, uint64_t flat)
 {
     size_t nd = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
     if (nd == 1) {
-        fprintf(out, "%llu", (unsigned long long)flat);
+        char buf[24];
+        sink_write(out, buf, (size_t)snprintf(buf, sizeof buf, "%llu", (unsigned long long)flat));
         return;
     }
     uint64_t idx[64];
@@ -25,10 +26,14 @@ static void put_index(FILE *out, const npydt_header *h, uint64_t flat)
             idx[k] = flat % shape[k];
         flat /= shape[k];
     }
-    putc('(', out);
+    sink_putc(out, '(');
     for (size_t k = 0; k < shown; k++)
-        fprintf(out, "%s%llu", k ? "," : "", (unsigned long long)idx[k]);
-    putc(')', out);
+    {
+        char buf[24];
+        sink_write(out, buf, (size_t)snprintf(buf, sizeof buf, "%s%llu", k ? "," : "",
+                                              (unsigned long long)idx[k]));
+    }
+    sink_putc(out, ')');
 }
 
 /* A cell's text, cut to CELL_MAX display bytes. */
@@ -58,23 +63,23 @@ static size_t display_width(const char *s)
     return display_width_n(s, strlen(s));
 }
 
-static void pad(FILE *out, size_t n)
+static void pad(struct sink *out, size_t n)
 {
     while (n--)
-        putc(' ', out);
+        sink_putc(out, ' ');
 }
 
-/* The first `rows` elements of src as a table: the selected fields, the
- * top-level fields or the whole value per column. */
-int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reader *src,
-                       const struct selected *sel, size_t nsel, uint64_t rows)
+/* The selected elements as a table: the selected fields, the top-level
+ * fields or the whole value per column. */
+int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
+                     const struct selection *s, const struct selected *sel, size_t nsel)
 {
-    const npydt_header *h = npydt_reader_header(src);
+    const npydt_header *h = cur->h;
     const npydt_dtype *dt = npydt_header_dtype(h);
-    size_t itemsize = npydt_dtype_itemsize(dt);
+    uint64_t rows = s->total;
     size_t ncols;
     struct selected *cols;
-    struct selected whole = {"value", 0, dt, 5};
+    struct selected whole = {.path = "value", .dtype = dt, .path_len = 5};
     if (sel) {
         ncols = nsel;
         cols = (struct selected *)sel;
@@ -86,8 +91,10 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reade
         for (size_t i = 0; i < ncols; i++) {
             const char *name = npydt_dtype_field_name(dt, i);
             size_t len = npydt_dtype_field_name_len(dt, i);
-            cols[i] = (struct selected){len ? name : "''", npydt_dtype_field_offset(dt, i),
-                                        npydt_dtype_field_dtype(dt, i), len ? len : 2};
+            cols[i].path = len ? name : "''";
+            cols[i].offset = npydt_dtype_field_offset(dt, i);
+            cols[i].dtype = npydt_dtype_field_dtype(dt, i);
+            cols[i].path_len = len ? len : 2;
         }
     } else {
         ncols = 1;
@@ -103,61 +110,55 @@ int dump_print_table(struct dumper *d, FILE *out, const char *title, npydt_reade
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++)
         width[c + 1] = display_width_n(cols[c].path, cols[c].path_len);
-    uint64_t r = 0;
-    while (rc == 0 && r < rows) {
-        const unsigned char *batch;
-        uint64_t n;
-        if (dump_next_batch(src, rows - r, &batch, &n, &d->err) != NPYDT_OK || n == 0) {
+    for (uint64_t r = 0; rc == 0 && r < rows; r++) {
+        uint64_t flat = selection_flat(s, r);
+        const unsigned char *rec = cursor_get(cur, flat, &d->err);
+        if (!rec) {
             d->failed = 1;
             rc = -1;
             break;
         }
-        for (uint64_t j = 0; j < n && rc == 0; j++, r++) {
-            const unsigned char *rec = batch + j * itemsize;
-            for (size_t c = 0; c <= ncols && rc == 0; c++) {
-                char *text = NULL;
-                size_t len = 0;
-                FILE *m = open_memstream(&text, &len);
-                if (!m) {
-                    rc = -1;
-                    break;
-                }
-                if (c == 0)
-                    put_index(m, h, r);
-                else if (dump_put_value(d, m, cols[c - 1].dtype, rec + cols[c - 1].offset) != 0)
-                    rc = -1;
-                fclose(m);
-                if (!text) {
-                    rc = -1;
-                    break;
-                }
-                cells[r * (ncols + 1) + c] = cell_text(text);
-                size_t w = display_width(text);
-                if (w > width[c])
-                    width[c] = w;
+        for (size_t c = 0; c <= ncols && rc == 0; c++) {
+            struct sink m;
+            sink_init(&m, NULL);
+            if (c == 0)
+                put_index(&m, h, flat);
+            else if (dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
+                rc = -1;
+            sink_putc(&m, '\0');
+            char *text = m.buf;
+            if (m.failed) {
+                sink_free(&m);
+                rc = -1;
+                break;
             }
+            cells[r * (ncols + 1) + c] = cell_text(text);
+            size_t w = display_width(text);
+            if (w > width[c])
+                width[c] = w;
         }
     }
     if (rc == 0) {
-        fputs(title, out);
-        fprintf(out, "%-*s", (int)width[0], "index");
+        sink_puts(out, title);
+        sink_puts(out, "index");
+        pad(out, width[0] - 5);
         for (size_t c = 0; c < ncols; c++) {
-            fputs("  ", out);
-            fwrite(cols[c].path, 1, cols[c].path_len, out);
+            sink_puts(out, "  ");
+            sink_write(out, cols[c].path, cols[c].path_len);
             if (c + 1 < ncols)
                 pad(out, width[c + 1] - display_width_n(cols[c].path, cols[c].path_len));
         }
-        putc('\n', out);
+        sink_putc(out, '\n');
         for (uint64_t i = 0; i < rows; i++) {
             for (size_t c = 0; c <= ncols; c++) {
                 const char *t = cells[i * (ncols + 1) + c];
                 if (c)
-                    fputs("  ", out);
-                fputs(t, out);
+                    sink_puts(out, "  ");
+                sink_puts(out, t);
                 if (c < ncols)
                     pad(out, width[c] - display_width(t));
             }
-            putc('\n', out);
+            sink_putc(out, '\n');
         }
     }
     for (size_t i = 0; cells && i < ncells; i++)

@@ -1,100 +1,97 @@
 /* npydt dump's values: each scalar kind as JSON, the contract in
  * ../shared/spec/cli-json.md, and the check that U data is text. */
 #include "dump.h"
+#include "float_shortest.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 
-static void put_u64(FILE *out, uint64_t v)
+/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
+#define SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
+
+static void put_u64(struct sink *out, uint64_t v)
 {
-    char buf[24];
-    int i = sizeof buf;
-    do {
-        buf[--i] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    fwrite(buf + i, 1, sizeof buf - (size_t)i, out);
+    char *p = sink_room(out, 20);
+    if (p)
+        out->len += decimal_u64(v, p);
 }
 
-static void put_i64(FILE *out, int64_t v)
+static void put_i64(struct sink *out, int64_t v)
 {
-    if (v < 0) {
-        putc('-', out);
-        put_u64(out, (uint64_t)0 - (uint64_t)v);
-    } else {
-        put_u64(out, (uint64_t)v);
-    }
-}
-
-/* \u00XX or \uXXXX for a code unit. */
-static void put_escape(FILE *out, unsigned cp)
-{
-    static const char hex[] = "0123456789abcdef";
-    char buf[6] = {'\\', 'u', hex[(cp >> 12) & 15], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15],
-                   hex[cp & 15]};
-    fwrite(buf, 1, sizeof buf, out);
-}
-
-/* ---- strings ---------------------------------------------------------------- */
-
-/* S: bytes outside printable ASCII as \u00XX. */
-static void put_bytes_string(FILE *out, const unsigned char *s, size_t n)
-{
-    putc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (c == '"' || c == '\\') {
-            putc('\\', out);
-            putc(c, out);
-        } else if (c >= 0x20 && c < 0x7f) {
-            putc(c, out);
-        } else {
-            put_escape(out, c);
-        }
-    }
-    putc('"', out);
-}
-
-/* U: the library's UTF-8, in which a lone surrogate is a 3-byte sequence
- * ED A0..BF xx; JSON gets it as \udXXX, controls and line breaks (which
- * split a line for Python's splitlines()) as \uXXXX. */
-static void put_utf8_string(FILE *out, const unsigned char *s, size_t n)
-{
-    putc('"', out);
-    for (size_t i = 0; i < n;) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            if (c == '"' || c == '\\') {
-                putc('\\', out);
-                putc(c, out);
-            } else if (c < 0x20 || c == 0x7f) {
-                put_escape(out, c);
-            } else {
-                putc(c, out);
-            }
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-        if (i + len > n)
-            len = n - i;
-        if ((len == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0) ||
-            json_breaks_lines(s + i, len)) {
-            put_escape(out, len == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
-                                     : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
-                                           (s[i + 2] & 0x3Fu));
-        } else {
-            fwrite(s + i, 1, len, out);
-        }
-        i += len;
-    }
-    putc('"', out);
+    char *p = sink_room(out, 21);
+    if (p)
+        out->len += decimal_i64(v, p);
 }
 
 /* ---- values ------------------------------------------------------------------ */
 
-static int put_subarray(struct dumper *d, FILE *out, const npydt_dtype *dt,
+size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
+{
+    if (d->style.float_native && size == 2)
+        return float_text_f16(float_f16_bits(v), buf);
+    if (d->style.float_native && size == 4)
+        return float_text_f32(float_f32_bits(v), buf);
+    return float_text_f64(v, buf);
+}
+
+void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v)
+{
+    if (d->style.nan_null && (isnan(v) || isinf(v))) {
+        sink_puts(out, "null");
+        return;
+    }
+    char buf[FLOAT_TEXT_MAX];
+    size_t n = dump_float_text(d, size, v, buf);
+    int quote = isnan(v) || isinf(v);
+    if (quote)
+        sink_putc(out, '"');
+    sink_write(out, buf, n);
+    if (quote)
+        sink_putc(out, '"');
+}
+
+void dump_put_int(struct dumper *d, struct sink *out, int64_t v)
+{
+    int quote = d->style.big_int_string && (v > (int64_t)SAFE_INT_MAX || v < -(int64_t)SAFE_INT_MAX);
+    if (quote)
+        sink_putc(out, '"');
+    put_i64(out, v);
+    if (quote)
+        sink_putc(out, '"');
+}
+
+void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v)
+{
+    int quote = d->style.big_int_string && v > SAFE_INT_MAX;
+    if (quote)
+        sink_putc(out, '"');
+    put_u64(out, v);
+    if (quote)
+        sink_putc(out, '"');
+}
+
+static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetime *t, char kind)
+{
+    if (t->is_nat) {
+        sink_puts(out, d->style.nan_null ? "null" : "\"NaT\"");
+        return;
+    }
+    if (kind == 'M' && d->style.datetime_iso) {
+        char buf[DATETIME_TEXT_MAX];
+        size_t n = dump_datetime_iso(t->count, t->unit, t->unit_count, buf);
+        if (n) {
+            sink_putc(out, '"');
+            sink_write(out, buf, n);
+            sink_putc(out, '"');
+            return;
+        }
+    }
+    dump_put_int(d, out, t->count);
+}
+
+static int put_subarray(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                         const unsigned char *p, size_t level, uint64_t stride)
 {
     const uint64_t *shape = npydt_dtype_shape(dt);
@@ -102,33 +99,33 @@ static int put_subarray(struct dumper *d, FILE *out, const npydt_dtype *dt,
     if (level == npydt_dtype_ndim(dt))
         return dump_put_value(d, out, base, p);
     uint64_t inner = stride / (shape[level] ? shape[level] : 1);
-    putc('[', out);
+    sink_putc(out, '[');
     for (uint64_t i = 0; i < shape[level]; i++) {
         if (i)
-            putc(',', out);
+            sink_putc(out, ',');
         if (put_subarray(d, out, dt, p + i * inner, level + 1, inner) != 0)
             return -1;
     }
-    putc(']', out);
+    sink_putc(out, ']');
     return 0;
 }
 
-int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const unsigned char *p)
+int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p)
 {
     npydt_status st = NPYDT_OK;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_STRUCT:
-        putc('{', out);
+        sink_putc(out, '{');
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
             if (i)
-                putc(',', out);
-            json_string_n(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i));
-            putc(':', out);
+                sink_putc(out, ',');
+            sink_json(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i), JSON_TEXT);
+            sink_putc(out, ':');
             if (dump_put_value(d, out, npydt_dtype_field_dtype(dt, i),
                           p + npydt_dtype_field_offset(dt, i)) != 0)
                 return -1;
         }
-        putc('}', out);
+        sink_putc(out, '}');
         return 0;
     case NPYDT_SUBARRAY:
         return put_subarray(d, out, dt, p, 0, npydt_dtype_itemsize(dt));
@@ -139,35 +136,36 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
     case 'b': {
         int b;
         if ((st = npydt_read_bool(dt, p, &b, &d->err)) == NPYDT_OK)
-            fputs(b ? "true" : "false", out);
+            sink_puts(out, b ? "true" : "false");
         break;
     }
     case 'i': {
         int64_t v;
         if ((st = npydt_read_i64(dt, p, &v, &d->err)) == NPYDT_OK)
-            put_i64(out, v);
+            dump_put_int(d, out, v);
         break;
     }
     case 'u': {
         uint64_t v;
         if ((st = npydt_read_u64(dt, p, &v, &d->err)) == NPYDT_OK)
-            put_u64(out, v);
+            dump_put_uint(d, out, v);
         break;
     }
     case 'f': {
         double v;
         if ((st = npydt_read_double(dt, p, &v, &d->err)) == NPYDT_OK)
-            json_double(out, v);
+            dump_put_float(d, out, npydt_dtype_itemsize(dt), v);
         break;
     }
     case 'c': {
         double v[2];
         if ((st = npydt_read_complex(dt, p, v, &d->err)) == NPYDT_OK) {
-            putc('[', out);
-            json_double(out, v[0]);
-            putc(',', out);
-            json_double(out, v[1]);
-            putc(']', out);
+            size_t part = npydt_dtype_itemsize(dt) / 2;
+            sink_putc(out, '[');
+            dump_put_float(d, out, part, v[0]);
+            sink_putc(out, ',');
+            dump_put_float(d, out, part, v[1]);
+            sink_putc(out, ']');
         }
         break;
     }
@@ -175,34 +173,30 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
         const void *b;
         size_t n;
         if ((st = npydt_read_bytes(dt, p, &b, &n, &d->err)) == NPYDT_OK)
-            put_bytes_string(out, b, n);
+            sink_json(out, b, n, JSON_BYTES);
         break;
     }
     case 'U': {
         size_t n;
         if ((st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err)) == NPYDT_OK)
-            put_utf8_string(out, (const unsigned char *)d->ubuf, n);
+            sink_json(out, d->ubuf, n, JSON_TEXT);
         break;
     }
     case 'V': {
         size_t n = npydt_dtype_itemsize(dt);
-        putc('"', out);
+        sink_putc(out, '"');
         static const char hex[] = "0123456789abcdef";
         for (size_t i = 0; i < n; i++) {
-            putc(hex[p[i] >> 4], out);
-            putc(hex[p[i] & 15], out);
+            sink_putc(out, hex[p[i] >> 4]);
+            sink_putc(out, hex[p[i] & 15]);
         }
-        putc('"', out);
+        sink_putc(out, '"');
         break;
     }
     case 'M': case 'm': {
         npydt_datetime t;
-        if ((st = npydt_read_datetime(dt, p, &t, &d->err)) == NPYDT_OK) {
-            if (t.is_nat)
-                fputs("\"NaT\"", out);
-            else
-                put_i64(out, t.count);
-        }
+        if ((st = npydt_read_datetime(dt, p, &t, &d->err)) == NPYDT_OK)
+            put_datetime(d, out, &t, npydt_dtype_kind(dt));
         break;
     }
     default:
@@ -217,22 +211,51 @@ int dump_put_value(struct dumper *d, FILE *out, const npydt_dtype *dt, const uns
     return 0;
 }
 
+/* The field of every element of an array of structs, as nested lists. */
+static int put_projected(struct dumper *d, struct sink *out, const struct selected *s,
+                         const unsigned char *p, size_t level, uint64_t stride)
+{
+    if (level == s->ndim)
+        return dump_put_value(d, out, s->dtype, p);
+    uint64_t inner = stride / (s->shape[level] ? s->shape[level] : 1);
+    sink_putc(out, '[');
+    for (uint64_t i = 0; i < s->shape[level]; i++) {
+        if (i)
+            sink_putc(out, ',');
+        if (put_projected(d, out, s, p + i * inner, level + 1, inner) != 0)
+            return -1;
+    }
+    sink_putc(out, ']');
+    return 0;
+}
+
+int dump_put_selected(struct dumper *d, struct sink *out, const struct selected *s,
+                      const unsigned char *rec)
+{
+    if (s->ndim == 0)
+        return dump_put_value(d, out, s->dtype, rec + s->offset);
+    uint64_t all = s->stride;
+    for (size_t k = 0; k < s->ndim; k++)
+        all *= s->shape[k];
+    return put_projected(d, out, s, rec + s->offset, 0, all);
+}
+
 /* One element: the whole value, or an object of the selected fields. */
-int dump_put_element(struct dumper *d, FILE *out, const npydt_dtype *dt,
+int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                        const unsigned char *p, const struct selected *sel, size_t nsel)
 {
     if (!sel)
         return dump_put_value(d, out, dt, p);
-    putc('{', out);
+    sink_putc(out, '{');
     for (size_t i = 0; i < nsel; i++) {
         if (i)
-            putc(',', out);
-        json_string_n(out, sel[i].path, sel[i].path_len);
-        putc(':', out);
-        if (dump_put_value(d, out, sel[i].dtype, p + sel[i].offset) != 0)
+            sink_putc(out, ',');
+        sink_json(out, sel[i].path, sel[i].path_len, JSON_TEXT);
+        sink_putc(out, ':');
+        if (dump_put_selected(d, out, &sel[i], p) != 0)
             return -1;
     }
-    putc('}', out);
+    sink_putc(out, '}');
     return 0;
 }
 
@@ -282,17 +305,4 @@ int dump_check_unicode(struct dumper *d, const npydt_dtype *root, const unsigned
             return -1;
     }
     return 0;
-}
-
-/* ---- the elements in C order ------------------------------------------------------- */
-
-/* The next *n (at most max; 0 at the end) elements of src in C order,
- * contiguous at *batch. */
-npydt_status dump_next_batch(npydt_reader *src, uint64_t max, const unsigned char **batch,
-                               uint64_t *n, npydt_error *err)
-{
-    const void *b;
-    npydt_status st = npydt_reader_next_c(src, max, &b, n, err);
-    *batch = b;
-    return st;
 }

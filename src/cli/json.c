@@ -1,6 +1,7 @@
 /* JSON writing for the command's machine-readable output. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool json_breaks_lines(const unsigned char *s, size_t n)
@@ -9,31 +10,85 @@ bool json_breaks_lines(const unsigned char *s, size_t n)
            (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9));
 }
 
-void json_string_n(FILE *out, const char *s, size_t len)
+/* \u00XX or \uXXXX for a code unit. */
+static size_t u_escape(char *dst, unsigned cp)
 {
-    putc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
+    static const char hex[] = "0123456789abcdef";
+    dst[0] = '\\';
+    dst[1] = 'u';
+    dst[2] = hex[(cp >> 12) & 15];
+    dst[3] = hex[(cp >> 8) & 15];
+    dst[4] = hex[(cp >> 4) & 15];
+    dst[5] = hex[cp & 15];
+    return 6;
+}
+
+size_t json_escape_into(char *dst, const char *str, size_t len, enum json_mode mode)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+            dst[o++] = (char)c;   /* most bytes: printable ASCII */
+            i++;
+            continue;
+        }
+        char shortform = 0;
         switch (c) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (c < 0x20 || c == 0x7f) {
-                fprintf(out, "\\u%04x", c);
-            } else if (json_breaks_lines((const unsigned char *)s + i, len - i)) {
-                unsigned cp = c == 0xc2 ? (unsigned char)s[i + 1]
-                                        : 0x2000u + ((unsigned char)s[i + 2] - 0x80u);
-                fprintf(out, "\\u%04x", cp);
-                i += c == 0xc2 ? 1 : 2;
+        case '"': shortform = '"'; break;
+        case '\\': shortform = '\\'; break;
+        case '\b': shortform = 'b'; break;
+        case '\f': shortform = 'f'; break;
+        case '\n': shortform = 'n'; break;
+        case '\r': shortform = 'r'; break;
+        case '\t': shortform = 't'; break;
+        default: break;
+        }
+        if (shortform) {
+            dst[o++] = '\\';
+            dst[o++] = shortform;
+            i++;
+        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && mode == JSON_BYTES)) {
+            o += u_escape(dst + o, c);
+            i++;
+        } else {
+            size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            if (n > len - i)
+                n = len - i;
+            int surrogate = n == 3 && c == 0xED && (s[i + 1] & 0xE0) == 0xA0;
+            if (surrogate || json_breaks_lines(s + i, n)) {
+                o += u_escape(dst + o, n == 2 ? ((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)
+                                              : ((c & 0x0Fu) << 12) | ((s[i + 1] & 0x3Fu) << 6) |
+                                                    (s[i + 2] & 0x3Fu));
             } else {
-                putc(c, out);   /* UTF-8 passes through */
+                memcpy(dst + o, s + i, n);   /* UTF-8 passes through */
+                o += n;
             }
+            i += n;
         }
     }
+    return o;
+}
+
+void json_escaped(FILE *out, const char *s, size_t len, enum json_mode mode)
+{
+    /* through a small buffer, cut between UTF-8 sequences */
+    char buf[JSON_ESCAPED_MAX(40)];
     putc('"', out);
+    for (size_t i = 0; i < len;) {
+        size_t end = len - i > 40 ? i + 40 : len;
+        while (end < len && end > i + 1 && ((unsigned char)s[end] & 0xC0) == 0x80)
+            end--;
+        fwrite(buf, 1, json_escape_into(buf, s + i, end - i, mode), out);
+        i = end;
+    }
+    putc('"', out);
+}
+
+void json_string_n(FILE *out, const char *s, size_t len)
+{
+    json_escaped(out, s, len, JSON_TEXT);
 }
 
 void json_string(FILE *out, const char *s)

@@ -28,6 +28,9 @@
  *   6. appending 128 MB of records to a new file through npydt_writer (in
  *      1 MiB blocks, and one record per call) against write(2) of 1 MiB
  *      blocks of the same bytes to the same folder.
+ *   7. `npydt dump --jsonl` of 100,000 and `dump --csv` of 10,000 68-byte
+ *      records (a whole process, output to /dev/null) against NumPy's way
+ *      in the worker: json.dumps(record.tolist()) per record, np.savetxt.
  *
  * Large files live in --tmp and are removed at exit, on error and on
  * SIGINT / SIGTERM / SIGHUP; record buffers total about 2.2 GB with
@@ -1202,6 +1205,90 @@ static void section_append(const struct config *cfg, const char *dir, const npyd
     npydt_dtype_free(dt);
 }
 
+/* ---- section 7: dump ---------------------------------------------------------------------------- */
+
+/* A .npy file of count records of the mixed descriptor, with the same
+ * pseudo-random bytes as the records of section 2 (NaNs, huge and tiny
+ * floats, any bytes in the name: every path of the printers is taken). */
+static const char *records_file(const char *dir, const char *name, uint64_t count,
+                                const npydt_options *opts)
+{
+    npydt_error err;
+    npydt_dtype *dt;
+    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+          "mixed descriptor");
+    uint64_t shape[1] = {count};
+    size_t itemsize = npydt_dtype_itemsize(dt);
+    unsigned char hdr[4096];
+    size_t hlen = npydt_header_write(dt, shape, 1, 0, hdr, sizeof hdr, &err);
+    npydt_dtype_free(dt);
+    if (hlen == 0 || hlen > sizeof hdr)
+        die("header_write: %s", err.message);
+    size_t bytes = (size_t)count * itemsize;
+    unsigned char *buf = xmalloc(hlen + bytes);
+    memcpy(buf, hdr, hlen);
+    uint64_t x = 88172645463325252ull;
+    for (size_t i = 0; i + 8 <= bytes; i += 8) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        memcpy(buf + hlen + i, &x, 8);
+    }
+    const char *path = tmp_file(dir, name);
+    write_file(path, buf, hlen + bytes);
+    free(buf);
+    return path;
+}
+
+static void section_dump(const struct config *cfg, struct worker *w, const char *dir,
+                         const npydt_options *opts)
+{
+    /* JSON lines of 100,000 records, CSV of 10,000 (np.savetxt takes about
+     * 0.4 ms a record) */
+    static const char *const modes[] = {"--jsonl", "--csv"};
+    static const char *const worker_cmd[] = {"dump_jsonl", "dump_csv"};
+    static const char *const against[] = {"json.dumps(rec.tolist()) per record",
+                                          "np.savetxt(f, a, fmt='%s', delimiter=',')"};
+    uint64_t counts[] = {100000, 10000};
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0)
+        die("/dev/null: %s", strerror(errno));
+    heading("6. npydt dump of 68-byte records (a process) against NumPy in the worker");
+    for (int m = 0; m < 2; m++) {
+        uint64_t count = cfg->quick ? counts[m] / 10 : counts[m];
+        const char *path = records_file(dir, m ? "records_csv.npy" : "records_jsonl.npy",
+                                        count, opts);
+        fprintf(stderr, "npydt_bench: dump %s of %llu records\n", modes[m],
+                (unsigned long long)count);
+        char *argv_n[] = {(char *)cfg->npydt, "dump", (char *)modes[m], (char *)path, NULL};
+        struct spawn_ctx sp = {argv_n, devnull, false};
+        if (!spawn_ok(&sp))
+            die("%s dump %s %s failed", cfg->npydt, modes[m], path);
+        char cmd[PATH_MAX + 32];
+        snprintf(cmd, sizeof cmd, "%s %s", worker_cmd[m], path);
+        struct series *s_n = series_new(6, "npydt dump %s", modes[m]);
+        struct series *s_p = series_new(6, "numpy %s", worker_cmd[m]);
+        for (int r = 0; r <= cfg->rounds; r++) {
+            double tn = time_op(op_spawn, &sp, 1);
+            double tp = worker_time(w, 1, NULL, "%s", cmd);
+            if (r == 0)
+                continue;   /* warm-up */
+            series_add(s_n, tn);
+            if (tp < 0)
+                s_p->na = true;
+            else
+                series_add(s_p, tp);
+        }
+        if (sp.failed)
+            die("%s dump %s %s failed", cfg->npydt, modes[m], path);
+        char what[64];
+        snprintf(what, sizeof what, "npydt dump %s FILE", modes[m]);
+        row_add(6, what, against[m], s_n, s_p, SPEEDUP, '>', 20);
+        unlink(path);
+    }
+    close(devnull);
+}
+
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 static void print_table(const struct config *cfg, const char *machine)
@@ -1431,7 +1518,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: npydt_bench [--python PY] [--worker numpy_worker.py] "
                     "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick] "
-                    "[--only headers|records|files|append]\n"
+                    "[--only headers|records|files|append|dump]\n"
                     "       npydt_bench --parse-loop FAMILY ITERS [floor]\n");
     exit(2);
 }
@@ -1528,6 +1615,8 @@ int main(int argc, char **argv)
         section_files(&cfg, &w, dir, &opts);
     if (!cfg.only || !strcmp(cfg.only, "append"))
         section_append(&cfg, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "dump"))
+        section_dump(&cfg, &w, dir, &opts);
     worker_stop(&w);
     cleanup_files();
 

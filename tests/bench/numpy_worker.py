@@ -17,6 +17,12 @@ npydt, its C baselines and NumPy take turns on the same data in one run.
                                    native float64 array (np.copyto)
     drop                        -> "ok": unmap the records
     load ITERS PATH             -> "NS": np.load(PATH, mmap_mode='r')
+    dump_jsonl ITERS PATH       -> "NS": the records of PATH as JSON lines
+                                   the plain way: json.dumps(rec.tolist())
+                                   per record (bytes, complex and subarrays
+                                   through json.dumps's default), to /dev/null
+    dump_csv ITERS PATH         -> "NS": np.savetxt(f, a, fmt='%s',
+                                   delimiter=',') to /dev/null
 
 NS is the total of ITERS runs in nanoseconds (time.perf_counter_ns), with
 the garbage collector off while timing, as timeit does. Any failure is
@@ -25,6 +31,7 @@ answered "error MESSAGE" (or "n/a" when NumPy is missing).
 import ast
 import gc
 import io
+import json
 import mmap
 import sys
 import time
@@ -128,6 +135,36 @@ def cmd_load(path, iters):
     return "%d" % timed(one, iters)
 
 
+def _json_default(x):
+    if isinstance(x, bytes):
+        return x.decode("latin-1")
+    if isinstance(x, complex):
+        return [x.real, x.imag]
+    if isinstance(x, np.ndarray):   # a subarray field of a record
+        return x.tolist()
+    raise TypeError(type(x).__name__)
+
+
+def cmd_dump_jsonl(path, iters):
+    def one():
+        a = np.load(path, mmap_mode="r")
+        with open("/dev/null", "w") as f:
+            for rec in a:
+                f.write(json.dumps(rec.tolist(), default=_json_default))
+                f.write("\n")
+
+    return "%d" % timed(one, iters)
+
+
+def cmd_dump_csv(path, iters):
+    def one():
+        a = np.load(path, mmap_mode="r")
+        with open("/dev/null", "w") as f:
+            np.savetxt(f, a, fmt="%s", delimiter=",")
+
+    return "%d" % timed(one, iters)
+
+
 def handle(line, words):
     cmd = words[0]
     # a path is the rest of the line after the iteration count
@@ -152,6 +189,10 @@ def handle(line, words):
         return cmd_gather(words[2], int(words[1]))
     if cmd == "load":
         return cmd_load(rest, int(words[1]))
+    if cmd == "dump_jsonl":
+        return cmd_dump_jsonl(rest, int(words[1]))
+    if cmd == "dump_csv":
+        return cmd_dump_csv(rest, int(words[1]))
     return "error unknown command " + cmd
 
 
