@@ -19,6 +19,7 @@ Prints "inspect-text: N passed, M failed".
 
 import glob
 import io
+import json
 import os
 import subprocess
 import sys
@@ -121,7 +122,32 @@ def main():
     some = [p for p in npys if "struct_nested3" in p or "shape0d_f8" in p or "fortran_3d" in p]
     check(["--"] + some[::-1], "".join(texts[p] for p in some[::-1]), "three files after --")
 
+    # inspect --json names each file and gives its descriptor as np.save
+    # writes it: repr(dtype_to_descr(dtype)), whole, however long
+    def descr_of(f):
+        version = np.lib.format.read_magic(f)
+        dt = np.lib.format._read_array_header(f, version, max_header_size=1 << 20)[2]
+        return repr(np.lib.format.dtype_to_descr(dt))
+
+    def check_json(args, want, what):
+        nonlocal passed, failed
+        r = subprocess.run([npydt, "inspect", "--json"] + args, capture_output=True)
+        got = [json.loads(l) for l in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [(o.get("file"), o.get("archive"), o.get("member"), o.get("descr")) for o in got]
+        ok = got == want
+        passed += ok
+        failed += not ok
+        if not ok:
+            print("inspect-json: %s: want %r, got %r" % (what, want[:2], got[:2]))
+
+    for npy in npys:
+        with open(npy, "rb") as f:
+            check_json([npy], [(npy, None, None, descr_of(f))], npy + " --json")
+
     for arc in sorted(glob.glob(os.path.join(npz, "savez*.npz"))):
+        with zipfile.ZipFile(arc) as z:
+            check_json([arc], [(arc, arc, i.filename, descr_of(io.BytesIO(z.read(i))))
+                               for i in z.infolist()], arc + " --json")
         want = []
         with zipfile.ZipFile(arc) as z:
             for info in z.infolist():

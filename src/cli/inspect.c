@@ -14,14 +14,38 @@ static const char inspect_usage[] =
     "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
     ".npy file or archive, 2 on usage errors or unreadable paths.\n";
 
-static void print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
+/* The descriptor literal np.save writes, malloc'd; NULL when out of
+ * memory. */
+static char *descr_text(const npydt_dtype *dt)
 {
-    putc('{', out);
+    size_t need = npydt_dtype_descr(dt, NULL, 0);
+    char *text = need < SIZE_MAX ? malloc(need + 1) : NULL;
+    if (text)
+        npydt_dtype_descr(dt, text, need + 1);
+    return text;
+}
+
+/* One object per array. "file" is the path as typed (the archive's for a
+ * member, as in check --json), "archive" and "member" say which member,
+ * and "descr" gives the descriptor back, usable as a check --schema SPEC.
+ * 1 when out of memory (nothing printed). */
+static int print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
+{
+    char *descr = descr_text(npydt_header_dtype(h));
+    if (!descr)
+        return 1;
+    fputs("{\"file\":", out);
+    json_string(out, in->path);
     if (in->member) {
-        fputs("\"member\":", out);
+        fputs(",\"archive\":", out);
+        json_string(out, in->path);
+        fputs(",\"member\":", out);
         json_string(out, in->member);
-        putc(',', out);
     }
+    fputs(",\"descr\":", out);
+    json_string(out, descr);
+    putc(',', out);
+    free(descr);
     fprintf(out, "\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
             npydt_header_version_major(h), npydt_header_version_minor(h),
             (unsigned long)npydt_header_len(h),
@@ -36,6 +60,7 @@ static void print_json(FILE *out, const struct cli_input *in, const npydt_header
             (unsigned long long)npydt_header_data_bytes(h));
     json_dtype(out, npydt_header_dtype(h));
     fputs("}\n", out);
+    return 0;
 }
 
 static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
@@ -113,37 +138,35 @@ int cmd_inspect(int argc, char **argv)
         fputs(inspect_usage, stderr);
         return EXIT_USAGE;
     }
-    /* every input is read before anything is printed: on status 1 or 2
-     * nothing goes to stdout (the contract), whatever the order of inputs */
+    /* each array that can be read is printed, in argument order, and each
+     * that cannot gets its error line: the status is the highest (the
+     * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
     for (int i = first; i < argc; i++) {
+        size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, argv[i]);
         if (s > status)
             status = s;
-    }
-    npydt_header **headers = calloc(inputs.count ? inputs.count : 1, sizeof *headers);
-    if (!headers) {
-        cli_inputs_free(&inputs);
-        return cli_usage_error("out of memory");
-    }
-    for (size_t k = 0; k < inputs.count; k++) {
-        npydt_error err;
-        if (cli_input_header(&inputs.items[k], &headers[k], &err) != NPYDT_OK) {
-            int s = cli_report(inputs.items[k].name, &err);
+        for (size_t k = from; k < inputs.count; k++) {
+            npydt_header *h;
+            npydt_error err;
+            if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
+                s = cli_report(inputs.items[k].name, &err);
+            } else {
+                s = EXIT_OK;
+                if (json) {
+                    if (print_json(stdout, &inputs.items[k], h) != 0)
+                        s = cli_usage_error("out of memory");
+                } else {
+                    print_text(stdout, inputs.items[k].name, h);
+                }
+                npydt_header_free(h);
+            }
             if (s > status)
                 status = s;
         }
     }
-    for (size_t k = 0; k < inputs.count && status == EXIT_OK; k++) {
-        if (json)
-            print_json(stdout, &inputs.items[k], headers[k]);
-        else
-            print_text(stdout, inputs.items[k].name, headers[k]);
-    }
-    for (size_t k = 0; k < inputs.count; k++)
-        npydt_header_free(headers[k]);
-    free(headers);
     cli_inputs_free(&inputs);
     return status;
 }
