@@ -113,6 +113,9 @@ npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h,
  * instead of taking the machine's memory. */
 #define CLI_PIPE_MAX_BYTES ((size_t)1 << 30)
 
+/* How long opening a FIFO waits for a writer before it is an error. */
+#define CLI_FIFO_WAIT_SECONDS 2u
+
 /* 1 when arg is '-' or names something that is neither a regular file, a
  * directory nor a block device (a FIFO, a terminal, a socket). */
 int cli_is_pipe_arg(const char *arg);

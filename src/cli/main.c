@@ -1,8 +1,11 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
 #include "cli.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage[] =
     "usage: npydt COMMAND [OPTIONS] FILE...\n"
@@ -30,19 +33,39 @@ static const struct command commands[] = {
     {"check", cmd_check},
 };
 
-/* Whatever printed to stdout, a write that failed (a full disk, a closed
- * pipe) turns the exit status into a usage-level error. */
+/* Is stdout a pipe or socket whose reader has gone (| head)? poll()
+ * reports POLLERR (pipe) or POLLHUP (socket) for such a write end,
+ * whatever errno the failed write left behind. */
+static int reader_gone(void)
+{
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/* Whatever printed to stdout: a reader that stopped reading ends the
+ * output quietly, keeping the status (as the contract asks: no message,
+ * no death by SIGPIPE); any other failed write (a full disk, an I/O
+ * error) says why and is a usage-level error, since the output is not
+ * what was asked for. */
 static int finish(int status)
 {
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return cli_usage_error("error writing output");
-    return status;
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return status;
+    if ((!flushed && e == EPIPE) || reader_gone())
+        return status;
+    if (!flushed && e)
+        return cli_usage_error("error writing output: %s", strerror(e));
+    return cli_usage_error("error writing output");
 }
 
 int main(int argc, char **argv)
 {
     /* a reader that goes away (| head) makes writes fail with EPIPE, which
-     * each command reports, instead of killing the process */
+     * finish() takes as the end of the output, instead of killing the
+     * process */
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         fputs(usage, stderr);

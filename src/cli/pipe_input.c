@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,13 +80,43 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
     return EXIT_OK;
 }
 
+static void wake(int sig)
+{
+    (void)sig;   /* only interrupts open() */
+}
+
+/* Open arg for reading. Opening a FIFO waits for a writer: at most
+ * CLI_FIFO_WAIT_SECONDS, so that a FIFO nobody writes to is an error and
+ * not a hang (once a writer has it open, reading waits for its data as
+ * any reader of a pipe does). */
+static int open_waiting(const char *arg)
+{
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = wake;   /* no SA_RESTART: open() returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old);
+    unsigned left = alarm(CLI_FIFO_WAIT_SECONDS);
+    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    int e = errno;
+    alarm(0);
+    sigaction(SIGALRM, &old, NULL);
+    if (left)
+        alarm(left);
+    errno = e;
+    return fd;
+}
+
 int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len)
 {
     *buf = NULL;
     *len = 0;
     if (strcmp(arg, "-") == 0)
         return slurp(STDIN_FILENO, arg, quiet, buf, len);
-    int fd = open(arg, O_RDONLY | O_CLOEXEC);
+    int fd = open_waiting(arg);
+    if (fd < 0 && errno == EINTR)
+        return cli_fail(arg, NPYDT_E_IO, "no writer opened the FIFO within %u seconds",
+                        CLI_FIFO_WAIT_SECONDS);
     if (fd < 0)
         return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
     int status = slurp(fd, arg, quiet, buf, len);

@@ -6,7 +6,6 @@
  * would be worth reading), at most every CLI_PROGRESS_INTERVAL_MS, and it
  * is erased when the work ends, so that what follows on the terminal
  * starts on a clean line. */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include "cli.h"
 
 #include <string.h>

