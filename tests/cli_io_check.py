@@ -167,11 +167,64 @@ def test_closed_pipe():
     check(r.returncode == 0 and r.stderr == b"", "pipefail pipeline: %d %r" % (r.returncode, r.stderr))
 
 
+# ------------------------------------------------------------- schema --
+
+def numpy_dict(path):
+    """The header dict as np.save writes it, from NumPy's reading of path."""
+    import numpy as np
+    with open(path, "rb") as f:
+        version = np.lib.format.read_magic(f)
+        shape, fortran, dt = np.lib.format._read_array_header(f, version, max_header_size=1 << 20)
+    return "{'descr': %s, 'fortran_order': %r, 'shape': %r, }" % (
+        repr(np.lib.format.dtype_to_descr(dt)), fortran, tuple(shape))
+
+
+def test_schema():
+    files = sorted(e[:-len(".inspect.json")] + ".npy" for e in
+                   glob.glob(os.path.join(FIX, "*.inspect.json")) +
+                   glob.glob(os.path.join(FIX, "quirks", "*.inspect.json")))
+    files += sorted(glob.glob(os.path.join(NPZ, "alone", "*.npy")))
+    check(len(files) > 120, "only %d fixtures" % len(files))
+    for f in files:
+        r = run(["schema", f])
+        spec = r.stdout.decode().rstrip("\n")
+        check(r.returncode == 0 and spec == numpy_dict(f),
+              "schema %s: %r, NumPy %r" % (f, spec[:120], numpy_dict(f)[:120]))
+        for arg in (spec, "@" + f, "like:" + f):
+            for strict in ([], ["--strict"]):
+                c = run(["check"] + strict + ["--schema", arg, f])
+                check(c.returncode == 0 and c.stderr == b"",
+                      "check %s --schema %s %s: %d %r" % (strict, arg[:60], f, c.returncode, c.stderr[:200]))
+    # the spec names the shape: another length is a mismatch
+    a, b = os.path.join(FIX, "scalar_S5.npy"), os.path.join(NPZ, "alone", "ints.npy")
+    c = run(["check", "--schema", "like:" + b, a])
+    check(c.returncode == 1 and b"schema mismatch" in c.stderr, "like:other: %d" % c.returncode)
+    # an archive member, standard input, a whole archive of several arrays
+    member = os.path.join(NPZ, "savez.npz") + ":records"
+    r = run(["schema", member])
+    check(r.returncode == 0 and r.stdout.decode().rstrip("\n") ==
+          numpy_dict(os.path.join(NPZ, "alone", "records.npy")), "schema of a member")
+    c = run(["check", "--schema", "like:" + member, os.path.join(NPZ, "alone", "records.npy")])
+    check(c.returncode == 0, "like:ARCHIVE:NAME: %d %r" % (c.returncode, c.stderr))
+    r = run(["schema", "-"], stdin=open(a, "rb").read())
+    check(r.returncode == 0 and r.stdout.decode().rstrip("\n") == numpy_dict(a), "schema -")
+    r = run(["schema", os.path.join(NPZ, "savez.npz")])
+    check(r.returncode == 2 and r.stdout == b"" and b"holds 11 arrays" in r.stderr,
+          "schema of a whole archive: %d %r" % (r.returncode, r.stderr))
+    # @PATH of a text file is still the text
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as t:
+        t.write("{'descr': '|S5', 'shape': (-1,)}")
+        t.flush()
+        c = run(["check", "--schema", "@" + t.name, a])
+        check(c.returncode == 0, "@TEXT: %d %r" % (c.returncode, c.stderr))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_many_files(tmp)
         test_pipes(tmp)
         test_closed_pipe()
+        test_schema()
     print("cli-io: %d passed, %d failed" % (passed, failed))
 
 

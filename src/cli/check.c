@@ -1,7 +1,6 @@
 /* npydt check: validate files against an expected schema. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +13,10 @@ static const char check_usage[] =
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
-    "--schema @PATH reads SPEC from a file.\n"
+    "--schema @PATH reads SPEC from a file; when PATH is a .npy file (or an\n"
+    "archive of one array) its header is the spec: its dtype, shape and order,\n"
+    "as 'npydt schema PATH' prints them. --schema like:FILE does so for any\n"
+    "FILE (ARCHIVE.npz:NAME, '-' included).\n"
     "\n"
     "  --strict       byte order must match too (by default it may differ)\n"
     "  --safe-cast    each file field must cast safely to the schema's type\n"
@@ -32,53 +34,11 @@ static const char check_usage[] =
     "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
     "2 on usage errors (a malformed SPEC included) or unreadable paths.\n";
 
-/* Largest spec read from a file, as for headers. */
-#define MAX_SPEC_BYTES ((size_t)64 << 20)
-
 static int usage_fail(const char *fmt, const char *arg)
 {
     cli_usage_error(fmt, arg);
     fputs(check_usage, stderr);
     return EXIT_USAGE;
-}
-
-/* Read the whole of path into a malloc'd buffer; NULL after reporting. */
-static char *read_spec_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_usage_error("--schema: cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    const char *problem = buf ? NULL : "out of memory";
-    while (!problem) {
-        if (n == cap) {
-            char *bigger = cap < MAX_SPEC_BYTES ? realloc(buf, cap * 2) : NULL;
-            if (!bigger) {
-                problem = cap < MAX_SPEC_BYTES ? "out of memory" : "larger than 64 MiB";
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                problem = strerror(errno);
-            break;
-        }
-    }
-    fclose(f);
-    if (problem) {
-        cli_usage_error("--schema: cannot read '%s': %s", path, problem);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 static void print_mismatch(const char *file, const npydt_mismatch *m)
@@ -213,21 +173,14 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
 
-    char *owned = NULL;
-    const char *spec = spec_arg;
-    size_t len = strlen(spec_arg);
-    if (spec_arg[0] == '@') {
-        owned = read_spec_file(spec_arg + 1, &len);
-        if (!owned) {
-            status = EXIT_USAGE;
-            goto done;
-        }
-        spec = owned;
-    }
+    char *spec;
+    size_t len;
+    if ((status = cli_spec_text(spec_arg, &spec, &len)) != EXIT_OK)
+        goto done;
     npydt_schema *schema;
     npydt_error err;
     npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
-    free(owned);
+    free(spec);
     if (st != NPYDT_OK) {
         char at[64] = "";
         if (err.offset != NPYDT_NO_OFFSET)

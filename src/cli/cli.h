@@ -46,6 +46,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_swap(int argc, char **argv);
 int cmd_cstruct(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 
 /* ---- Inputs: FILE, ARCHIVE.npz or ARCHIVE.npz:NAME (input.c) ---------- */
 
@@ -105,6 +106,24 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
  * the header h. */
 npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
                               npydt_reader **out, npydt_error *err);
+
+/* ---- Schema specs from files (spec_file.c) ----------------------------- */
+
+/* The header-like dict literal of h, as np.save writes the dict
+ * ("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }"): a spec
+ * check --schema reads and h's file matches. malloc'd; NULL when out of
+ * memory. */
+char *cli_spec_of_header(const npydt_header *h);
+/* The spec of the one array arg names (FILE, ARCHIVE:NAME, '-', or an
+ * archive of one member) into *out (malloc'd); 0, or an exit status
+ * after reporting (what names the option in messages). */
+int cli_spec_of_input(const char *arg, const char *what, char **out);
+/* The text of a --schema argument into *out (malloc'd, NUL-terminated,
+ * *len bytes): the argument itself; @PATH, the text of PATH, or the spec
+ * of its header when PATH starts as a .npy file or an archive does; or
+ * like:FILE, the spec of the array FILE names. 0, or an exit status after
+ * reporting. */
+int cli_spec_text(const char *arg, char **out, size_t *len);
 
 /* ---- Inputs that cannot seek (pipe_input.c) --------------------------- */
 

@@ -16,6 +16,7 @@ static const char usage[] =
     "  swap FILE --to ORDER -o OUT  rewrite with another byte order\n"
     "  cstruct FILE|DESCR         C declarations for the record type\n"
     "  check --schema SPEC FILE...  validate files against an expected dtype\n"
+    "  schema FILE                the spec of a file, for check --schema\n"
     "\n"
     "Run 'npydt COMMAND --help' for a command's options. Exit status: 0 success,\n"
     "1 invalid input, 2 usage error, unreadable path or out of memory.\n";
@@ -31,6 +32,7 @@ static const struct command commands[] = {
     {"swap", cmd_swap},
     {"cstruct", cmd_cstruct},
     {"check", cmd_check},
+    {"schema", cmd_schema},
 };
 
 /* Is stdout a pipe or socket whose reader has gone (| head)? poll()
