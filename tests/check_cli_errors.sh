@@ -118,12 +118,12 @@ expect_msg 2 "npydt: check: --schema given twice" check --schema "'<f8'" --schem
 expect_msg 2 "npydt: check: --schema needs a SPEC" check $S --schema
 expect_msg 2 "npydt: check: unknown option '--bogus'" check --bogus $S
 expect_msg 2 "npydt: --schema: cannot read '$dir': Is a directory" check --schema "@$dir" $S
-expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap --help
+expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap --help
 expect_msg 2 "npydt: swap: more than one FILE ('$S' and 'x')" swap $S x --to big -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: no FILE given" swap --to big -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: --to needs little, big or native" swap $S -o "$dir/o.npy" --to
 expect_msg 2 "npydt: swap: --to ORDER is required" swap $S -o "$dir/o.npy"
-expect_msg 2 "npydt: swap: --to must be little, big or native, not 'sideways'" \
+expect_msg 2 "npydt: swap: --to must be little (<, le), big (>, be) or native (=), not 'sideways'" \
     swap $S --to sideways -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: -o needs an output path" swap $S --to big -o
 expect_msg 2 "npydt: swap: -o needs an output path" swap $S --to big --output=
@@ -176,7 +176,7 @@ fi
 rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE..." check -h
 expect_stdout "usage: npydt cstruct [--name NAME] FILE" cstruct -h
-expect_stdout "usage: npydt swap FILE --to little|big|native -o OUT" swap -h
+expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name
 expect_msg 2 "npydt: cstruct: unknown option '--namex'" cstruct --namex $S
 # a descriptor literal after blanks is reported as one

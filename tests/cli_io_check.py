@@ -219,12 +219,102 @@ def test_schema():
         check(c.returncode == 0, "@TEXT: %d %r" % (c.returncode, c.stderr))
 
 
+# --------------------------------------------------------------- swap --
+
+def big_npy(path, nbytes, descr="'<f8'"):
+    """A sparse .npy file of about nbytes of zeros, as np.save writes one."""
+    n = nbytes // 8
+    h = "{'descr': %s, 'fortran_order': False, 'shape': (%d,), }" % (descr, n)
+    h += " " * ((-(10 + len(h) + 1)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode())
+        f.truncate(10 + len(h) + 8 * n)
+
+
+def in_mount_ns(script, *args):
+    """Run a shell script in a private mount namespace (as root), so that
+    the filesystems it mounts vanish with it; None when that is refused."""
+    if os.geteuid() != 0:
+        return None
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=1m none /mnt"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        return None
+    return subprocess.run(["unshare", "-m", "sh", "-c", script, "sh"] + list(args),
+                          capture_output=True, timeout=120)
+
+
+def test_swap(tmp):
+    src = os.path.join(FIX, "struct_nested3.npy")
+    # the spellings of --to write the same files
+    for names in (("little", "<", "le"), ("big", ">", "be"), ("native", "=")):
+        outs = []
+        for n in names:
+            out = os.path.join(tmp, "to_%d.npy" % len(outs))
+            r = run(["swap", src, "--to", n, "-o", out])
+            outs.append(open(out, "rb").read() if r.returncode == 0 else None)
+            os.unlink(out) if r.returncode == 0 else None
+        check(outs[0] is not None and all(o == outs[0] for o in outs), "--to %s" % (names,))
+    # OUT is a directory: refused, nothing in it
+    d = os.path.join(tmp, "outdir")
+    os.mkdir(d)
+    r = run(["swap", src, "--to", "big", "-o", d])
+    check(r.returncode == 2 and os.listdir(d) == [] and r.stderr.decode() ==
+          "%s: i/o error: is a directory; give the path of the file to write\n" % d,
+          "OUT a directory: %d %r" % (r.returncode, r.stderr))
+    # --in-place on a file already in the asked order: nothing changes
+    for f, order in ((src, "big"), (os.path.join(NPZ, "savez.npz"), "big")):
+        mine = os.path.join(tmp, "inplace" + os.path.splitext(f)[1])
+        subprocess.run([NPYDT, "swap", f, "--to", order, "-o", mine], check=True)
+        os.utime(mine, (1000000000, 1000000000))
+        before = open(mine, "rb").read()
+        for spelling in (order, ">"):
+            r = run(["swap", mine, "--to", spelling, "--in-place"])
+            check(r.returncode == 0 and os.stat(mine).st_mtime == 1000000000
+                  and open(mine, "rb").read() == before
+                  and b"already big-endian; nothing to do, the file is unchanged" in r.stderr,
+                  "--in-place, already %s: %d %r" % (order, r.returncode, r.stderr))
+        r = run(["swap", mine, "--to", "little", "--in-place"])
+        check(r.returncode == 0 and os.stat(mine).st_mtime != 1000000000,
+              "--in-place to the other order rewrites: %d" % r.returncode)
+    # a folder that cannot be written in, and a filesystem with too little
+    # room: refused before anything is written, the folder left empty
+    big = os.path.join(tmp, "two_mib.npy")
+    big_npy(big, 2 << 20)
+    script = """
+mount -t tmpfs -o size=1m none /mnt || exit 99
+"$1" swap "$2" --to big -o /mnt/out.npy; echo "rc=$?"; ls -A /mnt
+mkdir /mnt/ro && mount --bind /mnt/ro /mnt/ro && mount -o remount,bind,ro /mnt/ro || exit 98
+"$1" swap "$3" --to big -o /mnt/ro/out.npy; echo "rc=$?"; ls -A /mnt/ro
+"""
+    r = in_mount_ns(script, NPYDT, big, src)
+    if r is None:
+        print("note: cli-io: the space and read-only folder checks need root and mount "
+              "namespaces (unshare -m); not run")
+    else:
+        out, err = r.stdout.decode().splitlines(), r.stderr.decode().splitlines()
+        check(out == ["rc=2", "rc=2"] and len(err) == 2
+              and err[0].startswith("/mnt/out.npy: i/o error: not enough space in '/mnt/': "
+                                    "2097280 bytes needed, ")
+              and err[0].endswith("available; nothing was written")
+              and err[1] == "/mnt/ro/out.npy: i/o error: cannot write in its folder "
+                            "'/mnt/ro/': Read-only file system",
+              "space / read-only folder: %r %r" % (out, err))
+    if os.geteuid() != 0:
+        ro = os.path.join(tmp, "ro")
+        os.mkdir(ro, 0o555)
+        r = run(["swap", src, "--to", "big", "-o", os.path.join(ro, "out.npy")])
+        check(r.returncode == 2 and os.listdir(ro) == [] and b"Permission denied" in r.stderr,
+              "unwritable folder: %d %r" % (r.returncode, r.stderr))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_many_files(tmp)
         test_pipes(tmp)
         test_closed_pipe()
         test_schema()
+        test_swap(tmp)
     print("cli-io: %d passed, %d failed" % (passed, failed))
 
 
