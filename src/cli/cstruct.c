@@ -6,10 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char cstruct_usage[] =
-    "usage: npydt cstruct [--name NAME] FILE\n"
-    "       npydt cstruct [--name NAME] --descr DESCR\n"
-    "\n"
+enum { OPT_NAME = 1, OPT_DESCR };
+
+static const struct cli_option cstruct_options[] = {
+    {OPT_NAME, "name", 0, "NAME", "tag of the record struct (default npy_record)"},
+    {OPT_DESCR, "descr", 0, "DESCR", "use DESCR instead of a file"},
+};
+
+static const struct cli_command cstruct_command = {
+    "cstruct",
+    "cstruct [--name NAME] FILE\n"
+    "cstruct [--name NAME] --descr DESCR",
     "Print C11 declarations for the record type of the .npy FILE, or of DESCR:\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('n', '<i4')]\") or a\n"
     "NumPy type string (\"i4, (2,3)f8\"). The output has one struct per nested\n"
@@ -24,40 +31,20 @@ static const char cstruct_usage[] =
     "ARCHIVE.npz: one set of declarations per member, in one translation unit,\n"
     "the root of member M.npy named NAME_M (characters that cannot be in a C\n"
     "identifier become '_'; _2, _3, ... are appended where two would clash).\n"
-    "\n"
-    "  --name NAME    tag of the record struct (default npy_record); nested\n"
-    "                 structs are NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
-    "  --descr DESCR  use DESCR instead of a file\n"
+    "Nested structs are named NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
     "\n"
     "Field names that are not C identifiers are sanitised (the original name is\n"
     "kept in a comment). Object ('O') dtypes have no C layout: exit 1.\n"
     "Exit 0 on success, 1 for an invalid file or descriptor, 2 on usage errors\n"
-    "or unreadable paths.\n";
+    "or unreadable paths.\n",
+    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0],
+};
 
 static int usage_fail(const char *fmt, const char *arg)
 {
     cli_usage_error(fmt, arg);
-    fputs(cstruct_usage, stderr);
+    cli_try_help(&cstruct_command);
     return EXIT_USAGE;
-}
-
-/* Value of option `name` given as "--name VALUE" or "--name=VALUE";
- * advances *i. NULL when argv[*i] is not that option; sets *missing when
- * it is but has no value. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
 }
 
 /* A descriptor literal, else a type string; the error reported is the one
@@ -268,31 +255,23 @@ int cmd_cstruct(int argc, char **argv)
 {
     const char *name = "npy_record";
     const char *descr = NULL;
-    const char *path = NULL;
-    int options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v;
-        int missing = 0;
-        if (options_done || a[0] != '-' || a[1] == '\0') {
-            if (path)
-                return usage_fail("cstruct: more than one FILE given ('%s')", a);
-            path = a;
-        } else if (strcmp(a, "--") == 0) {
-            options_done = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(cstruct_usage, stdout);
-            return EXIT_OK;
-        } else if ((v = option_value(argc, argv, &i, "--name", &missing)) != NULL) {
-            name = v;
-        } else if ((v = option_value(argc, argv, &i, "--descr", &missing)) != NULL) {
-            descr = v;
-        } else if (missing) {
-            return usage_fail("cstruct: option '%s' needs a value", a);
-        } else {
-            return usage_fail("cstruct: unknown option '%s'", a);
+    struct cli_args args;
+    cli_args_init(&args, &cstruct_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_NAME:
+            name = args.value;
+            break;
+        case OPT_DESCR:
+            descr = args.value;
+            break;
+        default:
+            return args.status;
         }
     }
+    if (args.noperands > 1)
+        return usage_fail("cstruct: more than one FILE given ('%s')", args.operands[1]);
+    const char *path = args.noperands ? args.operands[0] : NULL;
     if (!cstruct_name_ok(name))
         return usage_fail("cstruct: --name '%s' is not a usable C identifier (a keyword, a "
                           "reserved name or not an identifier)",
@@ -307,7 +286,7 @@ int cmd_cstruct(int argc, char **argv)
     npydt_error err;
     npydt_dtype *own = NULL;
     if (parse_descr(descr, &own, &err) != NPYDT_OK) {
-        int s = cli_report("descr", &err);
+        int s = cli_report_spec("descr", &err);
         return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
     cstruct_source src = {"descriptor", NULL, 0};

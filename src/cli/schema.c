@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char schema_usage[] =
-    "usage: npydt schema FILE\n"
-    "\n"
+static const struct cli_command schema_command = {
+    "schema",
+    "schema FILE",
     "Print the spec of the .npy FILE on one line: the header-like dict of its\n"
     "descriptor, shape and order, as np.save writes the dict\n"
     "(\"{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }\"). It is a\n"
@@ -14,39 +14,31 @@ static const char schema_usage[] =
     "\n"
     "    npydt check --schema \"$(npydt schema ref.npy)\" new.npy\n"
     "\n"
-    "Edit it to loosen it (-1 in a dimension matches any length). FILE may be\n"
+    "Edit it to loosen it (-1 in a dimension matches any length), or give\n"
+    "--schema @ref.npy to check against the file itself. FILE may be\n"
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
     "Exit 0 on success, 1 for an invalid file, 2 on usage errors or unreadable\n"
-    "paths.\n";
+    "paths.\n",
+    NULL, 0,
+};
 
 int cmd_schema(int argc, char **argv)
 {
-    const char *file = NULL;
-    int opts_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || !a[1]) {
-            if (file)
-                return cli_usage_error("schema: more than one FILE ('%s' and '%s')", file, a);
-            file = a;
-        } else if (strcmp(a, "--") == 0) {
-            opts_done = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(schema_usage, stdout);
-            return EXIT_OK;
-        } else {
-            cli_usage_error("schema: unknown option '%s'", a);
-            fputs(schema_usage, stderr);
-            return EXIT_USAGE;
-        }
-    }
-    if (!file) {
-        cli_usage_error("schema: no FILE given");
-        fputs(schema_usage, stderr);
+    struct cli_args args;
+    cli_args_init(&args, &schema_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;)
+        return args.status;   /* schema has no options: only --help ends here */
+    if (args.noperands != 1) {
+        if (args.noperands == 0)
+            cli_usage_error("schema: no FILE given");
+        else
+            cli_usage_error("schema: more than one FILE ('%s' and '%s')", args.operands[0],
+                            args.operands[1]);
+        cli_try_help(&schema_command);
         return EXIT_USAGE;
     }
     char *spec;
-    int status = cli_spec_of_input(file, "schema", &spec);
+    int status = cli_spec_of_input(args.operands[0], "schema", &spec);
     if (status == EXIT_OK) {
         puts(spec);
         free(spec);
