@@ -96,10 +96,8 @@ def feed_fifo(path, data):
 
 
 def test_pipes(tmp):
-    cases = [(os.path.join(FIX, "struct_nested3.npy"), "'<f8'"),
-             (os.path.join(FIX, "fortran_2d.npy"), "'<f8'"),
-             (os.path.join(NPZ, "savez_compressed.npz"), "'<i8'"),
-             (os.path.join(NPZ, "names.npz"), "'<i8'")]
+    cases = [(os.path.join(FIX, "fortran_struct.npy"), "'<f8'"),
+             (os.path.join(NPZ, "savez_compressed.npz"), "'<i8'")]
     fifo = os.path.join(tmp, "fifo")
     os.mkfifo(fifo)
     # the path bash gives a process substitution
@@ -190,11 +188,11 @@ def test_schema():
         spec = r.stdout.decode().rstrip("\n")
         check(r.returncode == 0 and spec == numpy_dict(f),
               "schema %s: %r, NumPy %r" % (f, spec[:120], numpy_dict(f)[:120]))
-        for arg in (spec, "@" + f, "like:" + f):
-            for strict in ([], ["--strict"]):
-                c = run(["check"] + strict + ["--schema", arg, f])
-                check(c.returncode == 0 and c.stderr == b"",
-                      "check %s --schema %s %s: %d %r" % (strict, arg[:60], f, c.returncode, c.stderr[:200]))
+        for arg, strict in ((spec, []), (spec, ["--strict"]), ("@" + f, []),
+                            ("like:" + f, ["--strict"])):
+            c = run(["check"] + strict + ["--schema", arg, f])
+            check(c.returncode == 0 and c.stderr == b"",
+                  "check %s --schema %s %s: %d %r" % (strict, arg[:60], f, c.returncode, c.stderr[:200]))
     # the spec names the shape: another length is a mismatch
     a, b = os.path.join(FIX, "scalar_S5.npy"), os.path.join(NPZ, "alone", "ints.npy")
     c = run(["check", "--schema", "like:" + b, a])
@@ -308,6 +306,69 @@ mkdir /mnt/ro && mount --bind /mnt/ro /mnt/ro && mount -o remount,bind,ro /mnt/r
               "unwritable folder: %d %r" % (r.returncode, r.stderr))
 
 
+# ----------------------------------------------------------- progress --
+
+def on_pty(args, stdin=None):
+    """Run the command with stderr on a terminal (a pty) and stdout to
+    /dev/null; (status, what the terminal got, seconds)."""
+    import pty
+    import time
+    master, slave = pty.openpty()
+    t0 = time.monotonic()
+    p = subprocess.Popen([NPYDT] + args, stdin=subprocess.PIPE if stdin else None,
+                         stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    if stdin:
+        def feed():
+            # 1 MiB at a time, slowly enough that reading takes about a second
+            for i in range(0, len(stdin), 1 << 20):
+                p.stdin.write(stdin[i:i + (1 << 20)])
+                time.sleep(0.012)
+            p.stdin.close()
+        t = threading.Thread(target=feed)
+        t.start()
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        got += chunk
+    rc = p.wait(timeout=300)
+    if stdin:
+        t.join()
+    os.close(master)
+    return rc, got, time.monotonic() - t0
+
+
+def test_progress(tmp):
+    big = os.path.join(tmp, "big.npy")
+    big_npy(big, 72 << 20)
+    small = os.path.join(FIX, "struct_nested3.npy")
+    out = os.path.join(tmp, "swapped.npy")
+    data = open(big, "rb").read()
+    runs = [("swap", ["swap", big, "--to", "big", "-o", out], None, b"npydt: swapping "),
+            ("dump", ["dump", "--jsonl", big], None, b"npydt: dumping "),
+            ("check", ["check", "--schema", "'<f8'", "-"], data, b"npydt: reading ")]
+    for what, args, stdin, label in runs:
+        rc, got, secs = on_pty(args, stdin)
+        draws = got.count(b"\r") - 1   # the last one erases
+        check(rc == 0 and got.startswith(b"\r" + label) and got.endswith(b"\r\x1b[K")
+              and 1 <= draws <= 1 + secs * 4.5,
+              "%s: progress on a terminal: exit %d, %d draws in %.1f s, %r" %
+              (what, rc, draws, secs, got[:60]))
+        # --quiet: nothing; stderr a file: nothing
+        rc, got, _ = on_pty(args[:1] + ["--quiet"] + args[1:], stdin)
+        check(rc == 0 and got == b"", "%s --quiet on a terminal: %d %r" % (what, rc, got[:60]))
+        r = run(args, stdin)
+        check(r.returncode == 0 and r.stderr == b"", "%s, stderr a file: %r" % (what, r.stderr[:60]))
+    # inputs under 64 MiB: no line
+    rc, got, _ = on_pty(["swap", small, "--to", "big", "-o", out])
+    check(rc == 0 and got == b"", "small swap on a terminal: %r" % got[:60])
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_many_files(tmp)
@@ -315,6 +376,7 @@ def main():
         test_closed_pipe()
         test_schema()
         test_swap(tmp)
+        test_progress(tmp)
     print("cli-io: %d passed, %d failed" % (passed, failed))
 
 

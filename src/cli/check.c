@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON };
+enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON, OPT_QUIET };
 
 static const struct cli_option check_options[] = {
     {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
@@ -13,6 +13,7 @@ static const struct cli_option check_options[] = {
      "each field must cast safely to the schema's type; offsets may differ"},
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
@@ -39,7 +40,11 @@ static const struct cli_command check_command = {
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
     "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
     "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
-    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n",
+    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n"
+    "\n"
+    "Only headers are read, except from '-' (standard input) or a pipe, which\n"
+    "is read whole into memory first (at most 1 GiB), with a progress line on\n"
+    "a terminal past 64 MiB.\n",
     check_options, sizeof check_options / sizeof check_options[0],
 };
 
@@ -131,7 +136,7 @@ int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0;
+    int json = 0, quiet = 0;
     struct cli_args args;
     cli_args_init(&args, &check_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -152,6 +157,9 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_JSON:
             json = 1;
+            break;
+        case OPT_QUIET:
+            quiet = 1;
             break;
         default:
             return args.status;
@@ -183,6 +191,7 @@ int cmd_check(int argc, char **argv)
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    inputs.quiet = quiet;
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);

@@ -13,12 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSONL = 1, OPT_FIELDS, OPT_HEAD };
+enum { OPT_JSONL = 1, OPT_FIELDS, OPT_HEAD, OPT_QUIET };
 
 static const struct cli_option dump_options[] = {
     {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
     {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
     {OPT_HEAD, "head", 0, "N", "print the first N elements only"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command dump_command = {
@@ -37,7 +38,11 @@ static const struct cli_command dump_command = {
     "member must be narrowed to ARCHIVE.npz:NAME (exit 2 otherwise). Every\n"
     "member printed is checked in full (sizes, deflate stream, CRC-32) before\n"
     "anything is printed; deflated members are inflated through a bounded\n"
-    "buffer, and no further than --head needs once checked.\n",
+    "buffer, and no further than --head needs once checked.\n"
+    "\n"
+    "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
+    "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
+    "64 MiB or more of elements.\n",
     dump_options, sizeof dump_options / sizeof dump_options[0],
 };
 
@@ -129,6 +134,7 @@ struct dump_opts {
     const char *fields;
     uint64_t head;
     int have_head;
+    int quiet;           /* no progress line */
 };
 
 /* How far dump_input goes with an input. */
@@ -251,6 +257,8 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     if (o->jsonl) {
         size_t itemsize = npydt_dtype_itemsize(dt);
         uint64_t done = 0;
+        struct cli_progress progress;
+        cli_progress_start(&progress, "dumping", rows * itemsize, o->quiet);
         while (done < rows && !d.failed) {
             const unsigned char *batch;
             uint64_t n;
@@ -267,7 +275,9 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             }
             if (ferror(out))
                 break;
+            cli_progress_update(&progress, done * itemsize);
         }
+        cli_progress_end(&progress);
     } else {
         /* room for the whole title, however long the path: the name, each
          * dimension (20 digits and ", "), the descriptor cut at 199 bytes
@@ -330,6 +340,9 @@ int cmd_dump(int argc, char **argv)
                 return cli_usage_error("dump: --head needs a count (0 or more)");
             o.have_head = 1;
             break;
+        case OPT_QUIET:
+            o.quiet = 1;
+            break;
         default:
             return args.status;
         }
@@ -346,6 +359,7 @@ int cmd_dump(int argc, char **argv)
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    inputs.quiet = o.quiet;
     int status = cli_inputs_add(&inputs, file);
     if (status != EXIT_OK)
         goto done;

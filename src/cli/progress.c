@@ -36,9 +36,9 @@ void cli_progress_update(struct cli_progress *p, uint64_t done)
     if (!p->enabled || (p->total == 0 && done < CLI_PROGRESS_MIN_BYTES))
         return;
     uint64_t t = now_ms();
-    /* the first line too waits one interval: a run that ends sooner
-     * draws nothing */
-    if (t - p->last_ms < CLI_PROGRESS_INTERVAL_MS)
+    /* the first line at once (the input is large: the work will take a
+     * while), then at most one per interval */
+    if (p->drawn && t - p->last_ms < CLI_PROGRESS_INTERVAL_MS)
         return;
     p->last_ms = t;
     p->drawn = 1;
