@@ -84,6 +84,20 @@ def test_many_files(tmp):
           [(good, True), (other, False)], "check good missing other: %d %r" % (r.returncode, rep))
 
 
+def test_member_suggestion():
+    arc = os.path.join(NPZ, "savez.npz")
+    for cmd in (["dump"], ["inspect", "--json"], ["check", "--schema", "'<f8'"], ["cstruct"]):
+        r = run(cmd + [arc + ":record"])
+        check(r.returncode == 2 and r.stdout == b"" and r.stderr.decode() ==
+              "%s:record: not found: no member 'record' (did you mean 'records'?); members: ints, "
+              "fortran, big_endian, records, aligned, empty, empty_records, scalar, ... (11 in all)\n"
+              % arc, "%s ARCHIVE:record: %d %r" % (cmd, r.returncode, r.stderr))
+    r = run(["dump", os.path.join(NPZ, "mixed.npz") + ":zzz"])
+    check(r.returncode == 2 and r.stderr.decode().endswith(
+        ":zzz: not found: no member 'zzz'; members: ints, scalar, notes.txt, pickled.pkl\n"),
+        "no suggestion: %r" % r.stderr)
+
+
 # -------------------------------------------------------------- pipes --
 
 def feed_fifo(path, data):
@@ -372,6 +386,7 @@ def test_progress(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_many_files(tmp)
+        test_member_suggestion()
         test_pipes(tmp)
         test_closed_pipe()
         test_schema()

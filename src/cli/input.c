@@ -186,6 +186,59 @@ static int add_pipe(struct cli_inputs *list, const char *arg)
     return EXIT_OK;
 }
 
+/* The names of an archive's members as ARCHIVE:NAME takes them: without
+ * the .npy that np.savez adds. */
+static char *short_name(const char *member)
+{
+    size_t n = strlen(member);
+    if (n > 4 && strcmp(member + n - 4, ".npy") == 0)
+        n -= 4;
+    return strndup(member, n);
+}
+
+/* "ARG: not found: no member 'NAME' (did you mean 'X'?); members: A, B":
+ * the nearest member name, and the first few names. */
+static int no_member(const char *arg, const npydt_npz *z, const char *name)
+{
+    enum { SHOWN = 8 };
+    size_t n = npydt_npz_count(z);
+    char **names = calloc(n ? n : 1, sizeof *names);
+    int ok = names != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (names[i] = short_name(npydt_npz_member_at(z, i)->name)) != NULL;
+    if (!ok) {
+        for (size_t i = 0; names && i < n; i++)
+            free(names[i]);
+        free(names);
+        return nomem(arg);
+    }
+    char *want = short_name(name);
+    const char *near = want ? cli_nearest(want, (const char *const *)names, n) : NULL;
+    free(want);
+    cli_put_text(stderr, arg);
+    fputs(": not found: no member '", stderr);
+    cli_put_text(stderr, name);
+    putc('\'', stderr);
+    if (near) {
+        fputs(" (did you mean '", stderr);
+        cli_put_text(stderr, near);
+        fputs("'?)", stderr);
+    }
+    fputs(n ? "; members: " : "; the archive is empty", stderr);
+    for (size_t i = 0; i < n && i < SHOWN; i++) {
+        if (i)
+            fputs(", ", stderr);
+        cli_put_text(stderr, names[i]);
+    }
+    if (n > SHOWN)
+        fprintf(stderr, ", ... (%zu in all)", n);
+    putc('\n', stderr);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return EXIT_USAGE;
+}
+
 int cli_inputs_add(struct cli_inputs *list, const char *arg)
 {
     struct cli_archive *a;
@@ -221,7 +274,8 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         size_t i;
         npydt_error err;
         if (npydt_npz_find(a->npz, colon + 1, &i, &err) != NPYDT_OK)
-            return cli_report(arg, &err);
+            return err.code == NPYDT_E_NOT_FOUND ? no_member(arg, a->npz, colon + 1)
+                                                 : cli_report(arg, &err);
         return add_member(list, a, i);
     }
     return add_file(list, arg); /* reading it will say why it cannot be opened */
