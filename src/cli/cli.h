@@ -105,6 +105,10 @@ void cli_try_help(const struct cli_command *cmd);
  * is the nearest ("-jsonl" for "--jsonl"). */
 const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
 
+/* inspect's table of the leaves of a struct or subarray dtype
+ * (inspect_table.c); -1 when out of memory. */
+int inspect_print_table(FILE *out, const npydt_dtype *dt);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_swap(int argc, char **argv);

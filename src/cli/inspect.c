@@ -80,7 +80,8 @@ static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
     putc(')', out);
 }
 
-static void print_text(FILE *out, const char *path, const npydt_header *h)
+/* 1 when out of memory (the table is cut short). */
+static int print_text(FILE *out, const char *path, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
     fprintf(out, "%s\n", path);
@@ -98,28 +99,9 @@ static void print_text(FILE *out, const char *path, const npydt_header *h)
     npydt_dtype_descr(dt, small, sizeof small);
     fprintf(out, "  dtype      %s%s\n", small, need >= sizeof small ? "..." : "");
     fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
-    size_t n;
-    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
     if (npydt_dtype_get_class(dt) == NPYDT_SCALAR)
-        return;
-    fprintf(out, "  %-24s %8s  %-12s %5s  %s\n", "field", "offset", "type", "order", "elements");
-    for (size_t i = 0; i < n; i++) {
-        const npydt_leaf *l = &leaves[i];
-        char str[64];
-        npydt_dtype_str(l->dtype, str, sizeof str);
-        /* the path's bytes as they are (a NUL in a name too), padded like
-         * %-24s */
-        const char *lpath = l->path_len ? l->path : "''";
-        size_t plen = l->path_len ? l->path_len : 2;
-        fputs("  ", out);
-        fwrite(lpath, 1, plen, out);
-        fprintf(out, "%*s %8llu  %-12s %5c  %llu", plen < 24 ? (int)(24 - plen) : 0, "",
-                (unsigned long long)l->offset, str, l->byteorder, (unsigned long long)l->count);
-        for (uint32_t k = 0; k < l->nrepeats; k++)
-            fprintf(out, "%s%llux%lluB", k ? " " : "  [", (unsigned long long)l->repeats[k].count,
-                    (unsigned long long)l->repeats[k].stride);
-        fputs(l->nrepeats ? "]\n" : "\n", out);
-    }
+        return 0;
+    return inspect_print_table(out, dt);
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -158,8 +140,8 @@ int cmd_inspect(int argc, char **argv)
                 if (json) {
                     if (print_json(stdout, &inputs.items[k], h) != 0)
                         s = cli_usage_error("out of memory");
-                } else {
-                    print_text(stdout, inputs.items[k].name, h);
+                } else if (print_text(stdout, inputs.items[k].name, h) != 0) {
+                    s = cli_usage_error("out of memory");
                 }
                 npydt_header_free(h);
             }
