@@ -13,11 +13,19 @@ static const struct cli_command inspect_command = {
     "inspect",
     "inspect [--json] FILE...",
     "Print the format version, shape, order, itemsize and the table of fields\n"
-    "of each .npy FILE. FILE may also be ARCHIVE.npz (every member) or\n"
-    "ARCHIVE.npz:NAME (one member). With --json, print one JSON object per\n"
-    "array on one line (the contract in the README; archive members add\n"
-    "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
-    ".npy file or archive, 2 on usage errors or unreadable paths.\n",
+    "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
+    "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
+    "ARCHIVE.npz (every member), ARCHIVE.npz:NAME (one member), or '-'\n"
+    "(standard input), a FIFO or another pipe, read into memory (at most\n"
+    "1 GiB). With --json, print one JSON object per array on one line (the\n"
+    "contract in the README), naming its input (\"file\", and \"archive\" and\n"
+    "\"member\" for a member) and giving its descriptor as np.save writes it\n"
+    "(\"descr\", usable as check --schema SPEC).\n"
+    "\n"
+    "Each array that can be read is printed, each that cannot gets one line\n"
+    "'PATH: WHAT: DETAIL' on stderr. Exit status, the highest over the\n"
+    "arrays: 0 valid, 1 not a valid .npy file or archive, 2 usage error,\n"
+    "unreadable path or out of memory.\n",
     inspect_options, sizeof inspect_options / sizeof inspect_options[0],
 };
 
