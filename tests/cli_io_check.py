@@ -145,6 +145,10 @@ def test_pipes(tmp):
     data = open(os.path.join(NPZ, "savez.npz"), "rb").read()
     got = run(["dump", "--jsonl", "-"], stdin=data)
     check(got.returncode == 2 and b"holds 11" in got.stderr, "dump --jsonl of a piped archive")
+    # an empty stream is a file too short to be one
+    r = run(["inspect", "-"], stdin=b"")
+    check(r.returncode == 1 and r.stderr.decode().startswith("-: truncated: "),
+          "empty standard input: %d %r" % (r.returncode, r.stderr))
     # the in-memory cap: a clear error, exit 2, nothing on stdout
     over = subprocess.Popen(["head", "-c", str((1 << 30) + 1), "/dev/zero"], stdout=subprocess.PIPE)
     r = subprocess.run([NPYDT, "inspect", "-"], stdin=over.stdout, capture_output=True, timeout=300)

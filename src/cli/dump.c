@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_JSONL = 1, OPT_FIELDS, OPT_HEAD, OPT_QUIET };
 
@@ -42,7 +43,7 @@ static const struct cli_command dump_command = {
     "\n"
     "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
     "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
-    "64 MiB or more of elements.\n",
+    "64 MiB or more of elements, when stdout is not that terminal.\n",
     dump_options, sizeof dump_options / sizeof dump_options[0],
 };
 
@@ -359,6 +360,9 @@ int cmd_dump(int argc, char **argv)
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    /* records written to the terminal would be torn by a progress line */
+    if (isatty(STDOUT_FILENO))
+        o.quiet = 1;
     inputs.quiet = o.quiet;
     int status = cli_inputs_add(&inputs, file);
     if (status != EXIT_OK)

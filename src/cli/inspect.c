@@ -112,6 +112,31 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
     return inspect_print_table(out, dt);
 }
 
+/* Print one array, whole or not at all: the text block is laid out in
+ * memory first, so that running out of memory halfway prints nothing of
+ * it. The exit status. */
+static int print_one(const struct cli_input *in, const npydt_header *h, int json)
+{
+    if (json)
+        return print_json(stdout, in, h) == 0
+                   ? EXIT_OK
+                   : cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int bad = !m || print_text(m, in->name, h) != 0;
+    /* a write that could not grow the buffer sets the error flag only,
+     * and a failed final resize leaves text NULL */
+    if (m) {
+        bad |= ferror(m);
+        bad |= fclose(m) != 0 || !text;
+    }
+    if (!bad)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    return bad ? cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory") : EXIT_OK;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
     int json = 0, status = EXIT_OK;
@@ -144,13 +169,7 @@ int cmd_inspect(int argc, char **argv)
             if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
                 s = cli_report(inputs.items[k].name, &err);
             } else {
-                s = EXIT_OK;
-                if (json) {
-                    if (print_json(stdout, &inputs.items[k], h) != 0)
-                        s = cli_usage_error("out of memory");
-                } else if (print_text(stdout, inputs.items[k].name, h) != 0) {
-                    s = cli_usage_error("out of memory");
-                }
+                s = print_one(&inputs.items[k], h, json);
                 npydt_header_free(h);
             }
             if (s > status)

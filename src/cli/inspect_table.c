@@ -30,7 +30,7 @@ struct frame {
 };
 
 /* Fill info[0 .. n) in record order (the order of the leaf table);
- * 0, or -1 when out of memory or when the walk and the table disagree. */
+ * 0, -1 when out of memory, 1 when the walk and the table disagree. */
 static int walk(const npydt_dtype *root, struct leaf_info *info, size_t n)
 {
     size_t k = 0, depth = 0, cap = 16;
@@ -39,7 +39,7 @@ static int walk(const npydt_dtype *root, struct leaf_info *info, size_t n)
         base = npydt_dtype_base(base);
     if (npydt_dtype_get_class(base) != NPYDT_STRUCT) {
         if (n != 1)
-            return -1;
+            return 1;
         info[0] = (struct leaf_info){NULL, 0, root};
         return 0;
     }
@@ -73,11 +73,11 @@ static int walk(const npydt_dtype *root, struct leaf_info *info, size_t n)
         } else if (k < n) {
             info[k++] = (struct leaf_info){f->st, i, field};
         } else {
-            rc = -1;
+            rc = 1;
         }
     }
     free(stack);
-    return rc == 0 && k == n ? 0 : -1;
+    return rc != 0 ? rc : k == n ? 0 : 1;
 }
 
 /* The type of a field as NumPy writes a subarray's shape and base:
@@ -178,8 +178,14 @@ int inspect_print_table(FILE *out, const npydt_dtype *dt)
     struct leaf_info *info = calloc(n ? n : 1, sizeof *info);
     if (!info)
         return -1;
-    /* without the walk (it disagreed with the table), plain leaf types */
-    int walked = walk(dt, info, n) == 0;
+    /* without the walk (were it to disagree with the table), plain leaf
+     * types */
+    int w = walk(dt, info, n);
+    if (w < 0) {
+        free(info);
+        return -1;
+    }
+    int walked = w == 0;
     fprintf(out, "  %-*s %8s  %-12s %5s  %s\n", FIELD_MIN_WIDTH, "field", "offset", "type",
             "order", "elements");
     int rc = 0;

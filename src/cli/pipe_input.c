@@ -75,6 +75,9 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
         cli_progress_update(&progress, n);
     }
     cli_progress_end(&progress);
+    /* an empty input is still an input in memory (too short to be a file) */
+    if (!b && !(b = malloc(1)))
+        return cli_fail(name, NPYDT_E_NOMEM, "%s", "out of memory");
     *buf = b;
     *len = n;
     return EXIT_OK;
