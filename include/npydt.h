@@ -112,6 +112,13 @@ typedef struct npydt_error {
  * the enum; never NULL. The command prints it in its error messages. */
 NPYDT_API const char *npydt_status_name(npydt_status status);
 
+/* Columns a terminal gives the UTF-8 text s (len bytes; a NUL is a
+ * character), for aligning names in columns: 2 for an East Asian wide or
+ * fullwidth character, 0 for a combining mark, a format character or a
+ * control character, 1 for any other character and for each byte that is
+ * not valid UTF-8 (Unicode 14 tables). */
+NPYDT_API size_t npydt_text_width(const char *s, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */

@@ -254,6 +254,28 @@ oom_ok() {
     done <"$dir/err"
     [ "$oom" = 1 ]
 }
+# partial COMMAND: inspect prints each array it could read when another
+# ran out of memory (each input on its own, as the contract has it): what
+# it printed is whole blocks of the unhindered output, in order
+partial() {
+    [ "$1" = inspect ] || return 1
+    "${PYTHON:-/usr/bin/python3}" - "$dir/out" "$dir/ref" <<'PYEOF'
+import sys
+out, ref = (open(p, "rb").read() for p in sys.argv[1:3])
+# blocks: one JSON line, or a text block starting at a line without indent
+def blocks(t):
+    b = []
+    for line in t.splitlines(keepends=True):
+        if not line.startswith(b" ") or not b:
+            b.append(line)
+        else:
+            b[-1] += line
+    return b
+want = blocks(ref)
+it = iter(want)
+sys.exit(0 if all(any(b == w for w in it) for b in blocks(out)) else 1)
+PYEOF
+}
 # sweep 'LABELS' ARGS...: alloc:1, alloc:2, ... on the command; LABELS are
 # the names an error may be reported under (space separated)
 sweep() {
@@ -268,7 +290,7 @@ sweep() {
         fired "alloc $n" || break
         if [ "$rc" = "$refrc" ] && cmp -s "$dir/err" "$dir/referr" && cmp -s "$dir/out" "$dir/ref"; then
             :   # an allocation the run does without (stdio's buffers)
-        elif [ "$rc" = 2 ] && [ ! -s "$dir/out" ] && oom_ok $labels; then
+        elif [ "$rc" = 2 ] && oom_ok $labels && { [ ! -s "$dir/out" ] || partial "$1"; }; then
             :
         else
             fail "npydt $* with alloc:$n: exit $rc, $(wc -c <"$dir/out") bytes out: $(head -c 300 "$dir/err")"
@@ -288,7 +310,7 @@ sweep "$F/fortran_struct.npy" inspect "$F/fortran_struct.npy"
 sweep "$F/fortran_struct.npy" inspect --json "$F/fortran_struct.npy"
 members() {  # members ARCHIVE: ARCHIVE and ARCHIVE:MEMBER for each member
     printf '%s' "$1"
-    "$NPYDT" inspect --json "$1" | sed -n "s|^{\"member\":\"\\([^\"]*\\)\".*| $1:\\1|p" | tr -d '\n'
+    "$NPYDT" inspect --json "$1" | sed -n "s|^.*,\"member\":\"\\([^\"]*\\)\".*| $1:\\1|p" | tr -d '\n'
 }
 sweep "$(members "$Z/savez.npz") $Z/savez.npz:records.npy" inspect "$Z/savez.npz" \
     "$Z/savez.npz:records.npy"

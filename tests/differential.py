@@ -290,6 +290,13 @@ def check_inspect(binary, path):
         act = parse_json(text)
     except ValueError as e:
         return "inspect: invalid JSON (%s): %s" % (e, text[:80])
+    # the optional keys: the path as given, and the descriptor literal as
+    # np.save writes it (NumPy's dtype_to_descr, printed by repr)
+    if act.pop("file", None) != path:
+        return "inspect: \"file\" is not the path given"
+    descr = repr(ref.npformat.dtype_to_descr(ref.read_header(path)[5]))
+    if act.pop("descr", None) != descr:
+        return "inspect: \"descr\" is not NumPy's %s" % _short(descr)
     m = compare(ref.inspect_obj(path), act, "", ordered=False)
     return "inspect: " + m if m else None
 

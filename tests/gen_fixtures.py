@@ -260,6 +260,11 @@ def good_fixtures():
         mkarr([(1.5, 2)], [("\xe9", "<f8"), ("na\xefve", "<i2")]))
     add("struct_utf8_name", "non-latin-1 field name -> version 3.0",
         mkarr([(1.5, 2)], [("\u6f22", "<f8"), ("\U0001f600", "<i2")]))
+    add("struct_wide_names", "names of East Asian wide and combining characters, "
+        "a title, subarray fields (inspect's table aligns them by display width)",
+        fill_bytes((2,), [("\u540d\u524d", "<i4"), ("e\u0301te\u0301", "<f8"),
+                          (("\u30bf\u30a4\u30c8\u30eb", "t"), ">f4"),
+                          ("m", "<f8", (2, 2)), ("s", [("x", "<i2", (3,))], (2,))], 44))
     add("struct_long_double", "long double/complex fields, both orders",
         fill_bytes((2,), [("a", "<f16"), ("b", ">f16"), ("c", ">c32")], 11))
 

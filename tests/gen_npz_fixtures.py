@@ -18,6 +18,9 @@ Writes, deterministically (np.savez stamps every member 1980-01-01):
   OUTDIR/names.npz            non-ASCII names: one flagged UTF-8 (as Python
                               writes 'café'), one CP437 ('\x82' is 'é')
   OUTDIR/empty.npz            np.savez with no arrays
+  OUTDIR/mixed.npz            np.savez of two arrays, then a text file and a
+                              pickle added with zipfile: members that are not
+                              arrays, next to ones that are
   OUTDIR/zeros_100m.npz       np.savez_compressed of 100 MiB of zeros (about
                               100 KiB): honest, but over a lowered cap
   OUTDIR/bad/NAME.npz         hand-damaged archives every reader must refuse
@@ -28,6 +31,7 @@ Only stdlib + numpy.  Uses /usr/bin/python3 (Debian python3-numpy).
 
 import io
 import os
+import pickle
 import shutil
 import struct
 import sys
@@ -241,6 +245,16 @@ def main():
     buf = io.BytesIO()
     np.savez(buf)
     put("empty.npz", buf.getvalue(), "np.savez with no arrays")
+    buf = io.BytesIO()
+    np.savez(buf, ints=arrs["ints"], scalar=arrs["scalar"])
+    with zipfile.ZipFile(buf, "a") as z:
+        # dated as np.savez dates its members, so the bytes are the same
+        # on every run
+        z.writestr(zipfile.ZipInfo("notes.txt", (1980, 1, 1, 0, 0, 0)), "not an array\n")
+        z.writestr(zipfile.ZipInfo("pickled.pkl", (1980, 1, 1, 0, 0, 0)),
+                   pickle.dumps({"a": [1, 2]}, protocol=2))
+    put("mixed.npz", buf.getvalue(),
+        "np.savez of ints and scalar, then notes.txt (text) and pickled.pkl (a pickle) added")
     path = os.path.join(outdir, "zeros_100m.npz")
     np.savez_compressed(path, zeros=np.zeros(100 * 2 ** 20 // 8))
     manifest.append(("zeros_100m.npz", "100 MiB of zeros, deflated, declared honestly"))

@@ -19,9 +19,11 @@ Prints "inspect-text: N passed, M failed".
 
 import glob
 import io
+import json
 import os
 import subprocess
 import sys
+import unicodedata
 import zipfile
 
 import numpy as np
@@ -29,33 +31,56 @@ import numpy as np
 DESCR_SHOWN = 159   # the command prints at most this much of the descriptor
 
 
-def leaves(dt, path="", offset=0, reps=None, out=None):
-    """(path, offset, str, byteorder, count, repeats) in record order."""
+def leaves(dt, path="", offset=0, reps=None, out=None, field=None, title=None):
+    """(path, offset, str, byteorder, count, repeats, field type, title) in
+    record order; field type is the type of the field as NumPy writes a
+    subarray ("(2, 2)<f8"), title its title or None."""
     reps = [] if reps is None else reps
     out = [] if out is None else out
+    field = dt if field is None else field
     if dt.subdtype is not None:
         base, shape = dt.subdtype
         items = int(np.prod(shape, dtype=np.int64))
         if reps and base.subdtype is None and base.names is None and reps[-1][1] == dt.itemsize:
             count = reps[-1][0]
-            leaves(base, path, offset, reps[:-1] + [(count * items, base.itemsize)], out)
+            leaves(base, path, offset, reps[:-1] + [(count * items, base.itemsize)], out,
+                   field, title)
         else:
-            leaves(base, path, offset, reps + [(items, base.itemsize)], out)
+            leaves(base, path, offset, reps + [(items, base.itemsize)], out, field, title)
     elif dt.names is not None:
         for name in dt.names:
             sub, off = dt.fields[name][:2]
-            leaves(sub, path + "." + name if path else name, offset + off, reps, out)
+            leaves(sub, path + "." + name if path else name, offset + off, reps, out, sub,
+                   dt.fields[name][2] if len(dt.fields[name]) > 2 else None)
     else:
         count = 1
         for c, _ in reps:
             count *= c
-        out.append((path, offset, dt.str, dt.str[0], count, list(reps)))
+        # one shape per subarray level (NumPy keeps nested levels apart)
+        ftype = ""
+        while field.subdtype is not None:
+            ftype += repr(field.subdtype[1])
+            field = field.subdtype[0]
+        ftype += dt.str
+        out.append((path, offset, dt.str, dt.str[0], count, list(reps), ftype, title))
     return out
 
 
-def ljust(s, width):
-    """printf's %-Ns: pads to N bytes of UTF-8, not N characters."""
-    return s + " " * max(0, width - len(s.encode("utf-8")))
+def width(s):
+    """Terminal columns: East Asian wide 2, combining and format 0 (not the
+    soft hyphen), control characters 0, the rest 1."""
+    w = 0
+    for ch in s:
+        cat = unicodedata.category(ch)
+        if ord(ch) < 0x20 or ord(ch) == 0x7F or (cat in ("Mn", "Me", "Cf") and ch != "\xad"):
+            continue
+        w += 2 if cat != "Cn" and unicodedata.east_asian_width(ch) in "WF" else 1
+    return w
+
+
+def ljust(s, n):
+    """Pads to n terminal columns."""
+    return s + " " * max(0, n - width(s))
 
 
 def expected_text(label, f):
@@ -83,8 +108,12 @@ def expected_text(label, f):
     if dt.names is None and dt.subdtype is None:
         return t.getvalue()
     t.write("  %-24s %8s  %-12s %5s  %s\n" % ("field", "offset", "type", "order", "elements"))
-    for path, off, s, order, n, reps in leaves(dt):
-        t.write("  %s %8d  %-12s %5s  %d" % (ljust(path or "''", 24), off, s, order, n))
+    for path, off, s, order, n, reps, ftype, title in leaves(dt):
+        if title is not None:
+            # the last name as NumPy writes a titled field
+            name = path.rsplit(".", 1)[-1] if "." in path else path
+            path = path[:len(path) - len(name)] + "(%r, %r)" % (title, name)
+        t.write("  %s %8d  %s %5s  %d" % (ljust(path or "''", 24), off, ljust(ftype, 12), order, n))
         if reps:
             t.write("  [" + " ".join("%dx%dB" % r for r in reps) + "]")
         t.write("\n")
@@ -121,7 +150,32 @@ def main():
     some = [p for p in npys if "struct_nested3" in p or "shape0d_f8" in p or "fortran_3d" in p]
     check(["--"] + some[::-1], "".join(texts[p] for p in some[::-1]), "three files after --")
 
+    # inspect --json names each file and gives its descriptor as np.save
+    # writes it: repr(dtype_to_descr(dtype)), whole, however long
+    def descr_of(f):
+        version = np.lib.format.read_magic(f)
+        dt = np.lib.format._read_array_header(f, version, max_header_size=1 << 20)[2]
+        return repr(np.lib.format.dtype_to_descr(dt))
+
+    def check_json(args, want, what):
+        nonlocal passed, failed
+        r = subprocess.run([npydt, "inspect", "--json"] + args, capture_output=True)
+        got = [json.loads(l) for l in r.stdout.splitlines()] if r.returncode == 0 else []
+        got = [(o.get("file"), o.get("archive"), o.get("member"), o.get("descr")) for o in got]
+        ok = got == want
+        passed += ok
+        failed += not ok
+        if not ok:
+            print("inspect-json: %s: want %r, got %r" % (what, want[:2], got[:2]))
+
+    for npy in npys:
+        with open(npy, "rb") as f:
+            check_json([npy], [(npy, None, None, descr_of(f))], npy + " --json")
+
     for arc in sorted(glob.glob(os.path.join(npz, "savez*.npz"))):
+        with zipfile.ZipFile(arc) as z:
+            check_json([arc], [(arc, arc, i.filename, descr_of(io.BytesIO(z.read(i))))
+                               for i in z.infolist()], arc + " --json")
         want = []
         with zipfile.ZipFile(arc) as z:
             for info in z.infolist():

@@ -155,7 +155,25 @@ static void test_api_npz_options_with_reserved_room_set_are_refused(void **state
     assert_int_equal(npydt_npz_writer_new(&sink, &z, &w, &err), NPYDT_E_ARG);
 }
 
+/* Terminal columns of names: ASCII 1 each, CJK 2, combining marks 0,
+ * controls (a NUL in a name) 0, a byte that is not UTF-8 1. */
+static void test_api_text_width_counts_terminal_columns(void **state)
+{
+    (void)state;
+    assert_int_equal(npydt_text_width("pos.x", 5), 5);
+    assert_int_equal(npydt_text_width("\xe5\x90\x8d\xe5\x89\x8d", 6), 4);      /* 名前 */
+    assert_int_equal(npydt_text_width("e\xcc\x81te\xcc\x81", 7), 3);            /* e + U+0301 */
+    assert_int_equal(npydt_text_width("\xef\xbc\xa1", 3), 2);                    /* fullwidth A */
+    assert_int_equal(npydt_text_width("\xf0\x9f\x98\x80", 4), 2);               /* U+1F600 */
+    assert_int_equal(npydt_text_width("a\0b", 3), 2);
+    assert_int_equal(npydt_text_width("\xff\xe5\x90", 3), 3);                    /* not UTF-8 */
+    assert_int_equal(npydt_text_width("\xc2\xad", 2), 1);                         /* soft hyphen */
+    assert_int_equal(npydt_text_width("\xcd\xb8", 2), 1);                         /* unassigned */
+    assert_int_equal(npydt_text_width("", 0), 0);
+}
+
 TEST_LIST("api",
+    cmocka_unit_test(test_api_text_width_counts_terminal_columns),
     cmocka_unit_test(test_api_version_string_is_built_from_the_three_numbers),
     cmocka_unit_test(test_api_version_number_orders_major_minor_patch),
     cmocka_unit_test(test_api_library_reports_the_header_version),

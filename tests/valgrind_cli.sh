@@ -1,7 +1,8 @@
 #!/bin/sh
 # The command under valgrind's memcheck on every fixture: inspect, dump,
-# check, cstruct and swap on each .npy (valid, quirky and damaged) and each
-# archive. Exit statuses 0, 1 and 2 are the command's own; valgrind's 99
+# check, cstruct, swap and schema on each .npy (valid, quirky and damaged)
+# and each archive, and inspect and dump reading each from a pipe. Exit
+# statuses 0, 1 and 2 are the command's own; valgrind's 99
 # (an error or a definite/indirect leak) fails the run. VALGRIND_CLI_EVERY=N
 # takes every Nth file only (CI's sample); the default is every file.
 #   usage: tests/valgrind_cli.sh NPYDT VALGRIND...
@@ -23,6 +24,17 @@ vg() {  # vg ARGS...: one command under valgrind
         head -n 30 "$out/log"
     fi
 }
+vg_stdin() {  # vg_stdin FILE ARGS...: one command reading FILE from a pipe
+    f=$1
+    shift
+    runs=$((runs + 1))
+    cat "$f" | "$@" >/dev/null 2>"$out/log"
+    if [ $? -eq 99 ]; then
+        bad=$((bad + 1))
+        echo "valgrind-cli: errors in: $* < $f" | cut -c1-300
+        head -n 30 "$out/log"
+    fi
+}
 for f in tests/fixtures/*.npy tests/fixtures/quirks/*.npy tests/fixtures/bad/*.npy \
          tests/fixtures_npz/*.npz tests/fixtures_npz/bad/*.npz; do
     [ -e "$f" ] || continue
@@ -35,6 +47,10 @@ for f in tests/fixtures/*.npy tests/fixtures/quirks/*.npy tests/fixtures/bad/*.n
     vg "$@" "$npydt" check --schema "[('a', '<f8')]" "$f"
     vg "$@" "$npydt" cstruct "$f"
     vg "$@" "$npydt" swap "$f" --to big -o "$out/swapped${f##*.}"
+    vg "$@" "$npydt" schema "$f"
+    vg "$@" "$npydt" check --schema "like:$f" "$f"
+    vg_stdin "$f" "$@" "$npydt" inspect --json -
+    vg_stdin "$f" "$@" "$npydt" dump --head 3 -
 done
 # the command line itself: help, unknown options and commands, missing
 # values, type strings and descriptors as operands

@@ -1,19 +1,19 @@
 /* npydt check: validate files against an expected schema. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON };
+enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON, OPT_QUIET };
 
 static const struct cli_option check_options[] = {
-    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH reads it from a file"},
+    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
     {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
@@ -25,7 +25,11 @@ static const struct cli_command check_command = {
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
-    "--safe-cast is NumPy's can_cast(..., 'safe').\n"
+    "--schema @PATH reads SPEC from a file; when PATH is a .npy file (or an\n"
+    "archive of one array) its header is the spec: its dtype, shape and order,\n"
+    "as 'npydt schema PATH' prints them. --schema like:FILE does so for any\n"
+    "FILE (ARCHIVE.npz:NAME, '-' included). --safe-cast is NumPy's\n"
+    "can_cast(..., 'safe').\n"
     "\n"
     "With --json each file gets one line on stdout, also when the exit status\n"
     "is 1: {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
@@ -36,57 +40,19 @@ static const struct cli_command check_command = {
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
     "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
     "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
-    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n",
+    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n"
+    "\n"
+    "Only headers are read, except from '-' (standard input) or a pipe, which\n"
+    "is read whole into memory first (at most 1 GiB), with a progress line on\n"
+    "a terminal past 64 MiB.\n",
     check_options, sizeof check_options / sizeof check_options[0],
 };
-
-/* Largest spec read from a file, as for headers. */
-#define MAX_SPEC_BYTES ((size_t)64 << 20)
 
 static int usage_fail(const char *fmt, const char *arg)
 {
     cli_usage_error(fmt, arg);
     cli_try_help(&check_command);
     return EXIT_USAGE;
-}
-
-/* Read the whole of path into a malloc'd buffer; NULL after reporting. */
-static char *read_spec_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_usage_error("--schema: cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    const char *problem = buf ? NULL : "out of memory";
-    while (!problem) {
-        if (n == cap) {
-            char *bigger = cap < MAX_SPEC_BYTES ? realloc(buf, cap * 2) : NULL;
-            if (!bigger) {
-                problem = cap < MAX_SPEC_BYTES ? "out of memory" : "larger than 64 MiB";
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                problem = strerror(errno);
-            break;
-        }
-    }
-    fclose(f);
-    if (problem) {
-        cli_usage_error("--schema: cannot read '%s': %s", path, problem);
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
 }
 
 static void print_mismatch(const char *file, const npydt_mismatch *m)
@@ -170,7 +136,7 @@ int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0;
+    int json = 0, quiet = 0;
     struct cli_args args;
     cli_args_init(&args, &check_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -192,6 +158,9 @@ int cmd_check(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
+        case OPT_QUIET:
+            quiet = 1;
+            break;
         default:
             return args.status;
         }
@@ -204,19 +173,14 @@ int cmd_check(int argc, char **argv)
         return usage_fail("check: no FILE %s", "given");
 
     int status = EXIT_OK;
-    char *owned = NULL;
-    const char *spec = spec_arg;
-    size_t len = strlen(spec_arg);
-    if (spec_arg[0] == '@') {
-        owned = read_spec_file(spec_arg + 1, &len);
-        if (!owned)
-            return EXIT_USAGE;
-        spec = owned;
-    }
+    char *spec;
+    size_t len;
+    if ((status = cli_spec_text(spec_arg, &spec, &len)) != EXIT_OK)
+        return status;
     npydt_schema *schema;
     npydt_error err;
     npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
-    free(owned);
+    free(spec);
     if (st != NPYDT_OK) {
         char at[64] = "";
         if (err.offset != NPYDT_NO_OFFSET)
@@ -227,6 +191,7 @@ int cmd_check(int argc, char **argv)
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    inputs.quiet = quiet;
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);

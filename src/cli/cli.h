@@ -122,11 +122,16 @@ void cli_try_help(const struct cli_command *cmd);
  * is the nearest ("-jsonl" for "--jsonl"). */
 const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
 
+/* inspect's table of the leaves of a struct or subarray dtype
+ * (inspect_table.c); -1 when out of memory. */
+int inspect_print_table(FILE *out, const npydt_dtype *dt);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_swap(int argc, char **argv);
 int cmd_cstruct(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
 
 /* ---- Inputs: FILE, ARCHIVE.npz or ARCHIVE.npz:NAME (input.c) ---------- */
 
@@ -137,6 +142,8 @@ struct cli_input {
     const char *member;    /* the member's name as stored ("a.npy"); NULL for a FILE */
     const npydt_npz *npz;  /* its archive (owned by the list); NULL for a FILE */
     size_t index;          /* the member's index in npz */
+    unsigned char *buf;    /* a FILE read from a pipe, whole (owned); else NULL */
+    size_t len;
 };
 
 /* The inputs named on a command line, and the archives they come from. */
@@ -149,11 +156,15 @@ struct cli_inputs {
     struct cli_archive *archives;
     size_t narchives, archives_cap;
     npydt_npz_options opts;
+    int quiet;             /* no progress line while a pipe is read */
 };
 
 /* Start an empty list; opts (NULL: defaults) bounds every archive opened. */
 void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
-/* Append what one argument names: an existing FILE; every member of an
+/* Append what one argument names: '-' (standard input) or another input
+ * that cannot seek (a FIFO, /dev/stdin on a pipe), read whole into memory
+ * (at most CLI_PIPE_MAX_BYTES) and then taken as a FILE or an archive by
+ * its first bytes; an existing FILE; every member of an
  * archive (a file that starts as a zip does, whatever its name); or the
  * member NAME (else NAME.npy) of ARCHIVE:NAME. Items appended by this call
  * are items[old count .. count). A refused archive, a missing member or
@@ -180,5 +191,63 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
  * the header h. */
 npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
                               npydt_reader **out, npydt_error *err);
+
+/* ---- Schema specs from files (spec_file.c) ----------------------------- */
+
+/* The header-like dict literal of h, as np.save writes the dict
+ * ("{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }"): a spec
+ * check --schema reads and h's file matches. malloc'd; NULL when out of
+ * memory. */
+char *cli_spec_of_header(const npydt_header *h);
+/* The spec of the one array arg names (FILE, ARCHIVE:NAME, '-', or an
+ * archive of one member) into *out (malloc'd); 0, or an exit status
+ * after reporting (what names the option in messages). */
+int cli_spec_of_input(const char *arg, const char *what, char **out);
+/* The text of a --schema argument into *out (malloc'd, NUL-terminated,
+ * *len bytes): the argument itself; @PATH, the text of PATH, or the spec
+ * of its header when PATH starts as a .npy file or an archive does; or
+ * like:FILE, the spec of the array FILE names. 0, or an exit status after
+ * reporting. */
+int cli_spec_text(const char *arg, char **out, size_t *len);
+
+/* ---- Inputs that cannot seek (pipe_input.c) --------------------------- */
+
+/* The most read into memory from a pipe: np.save streams of up to 1 GiB
+ * fit, and a command given a larger stream says to save it to a file
+ * instead of taking the machine's memory. */
+#define CLI_PIPE_MAX_BYTES ((size_t)1 << 30)
+
+/* How long opening a FIFO waits for a writer before it is an error. */
+#define CLI_FIFO_WAIT_SECONDS 2u
+
+/* 1 when arg is '-' or names something that is neither a regular file, a
+ * directory nor a block device (a FIFO, a terminal, a socket). */
+int cli_is_pipe_arg(const char *arg);
+/* Read all of arg ('-': standard input) into *buf (malloc'd, *len bytes);
+ * 0, or an exit status after reporting "ARG: WHAT: DETAIL" (2 past
+ * CLI_PIPE_MAX_BYTES or on a read error). quiet: no progress line. */
+int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len);
+
+/* ---- Progress on standard error (progress.c) --------------------------- */
+
+/* Inputs smaller than this finish too soon for a progress line. */
+#define CLI_PROGRESS_MIN_BYTES ((uint64_t)64 << 20)
+/* At most one redraw per interval. */
+#define CLI_PROGRESS_INTERVAL_MS 250u
+
+struct cli_progress {
+    const char *label;     /* "swapping", "reading", ... */
+    uint64_t total;        /* bytes of the whole work; 0 when unknown */
+    uint64_t last_ms;      /* of the start or the last redraw */
+    int enabled;           /* stderr is a terminal, not quiet, large enough */
+    int drawn;             /* a line is on the terminal, to erase */
+};
+
+/* Start p for total bytes (0: unknown, drawn once past the threshold). */
+void cli_progress_start(struct cli_progress *p, const char *label, uint64_t total, int quiet);
+/* done bytes so far: redraws the line when it is time to. */
+void cli_progress_update(struct cli_progress *p, uint64_t done);
+/* Erase the line, if one was drawn. */
+void cli_progress_end(struct cli_progress *p);
 
 #endif

@@ -1,5 +1,5 @@
 /* npydt dump: the records of a file, as JSON lines (the contract in
- * ../shared/spec/cli-json.md), CSV or TSV, or as a table for people. This
+ * doc/cli-json.md), CSV or TSV, or as a table for people. This
  * file reads the options and the data; the fields are chosen by
  * dump_fields.c, the elements by dump_select.c, values are written by
  * dump_value.c (JSON) and dump_csv.c (cells), floats by float_shortest.c,
@@ -14,10 +14,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET
 };
 
 static const struct cli_option dump_options[] = {
@@ -35,6 +36,7 @@ static const struct cli_option dump_options[] = {
     {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command dump_command = {
@@ -80,7 +82,11 @@ static const struct cli_command dump_command = {
     "otherwise). Every member printed is checked in full (sizes, deflate\n"
     "stream, CRC-32) before anything is printed; deflated members are inflated\n"
     "through a bounded buffer, and no further than the selection needs once\n"
-    "checked.\n",
+    "checked.\n"
+    "\n"
+    "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
+    "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
+    "64 MiB or more of elements, when stdout is not that terminal.\n",
     dump_options, sizeof dump_options / sizeof dump_options[0],
 };
 
@@ -125,6 +131,7 @@ struct dump_opts {
     int have_head;
     struct select_args select;
     struct value_style style;
+    int quiet;           /* no progress line */
 };
 
 /* How far dump_input goes with an input. */
@@ -244,6 +251,9 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     if (o->format == FORMAT_JSONL) {
         struct json_plan plan;
         int planned = plan_build(&plan, dt, sel, nsel) == 0;
+        size_t itemsize = npydt_dtype_itemsize(dt);
+        struct cli_progress progress;
+        cli_progress_start(&progress, "dumping", sl.total * itemsize, o->quiet);
         for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
             const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
             if (!rec) {
@@ -254,9 +264,13 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
                          : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
                 break;
             sink_putc(out, '\n');
-            if ((i & 4095) == 4095 && ferror(stdout))
-                break;   /* the caller reports the write error */
+            if ((i & 4095) == 4095) {
+                if (ferror(stdout))
+                    break;   /* the caller reports the write error */
+                cli_progress_update(&progress, (i + 1) * itemsize);
+            }
         }
+        cli_progress_end(&progress);
         if (planned)
             plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
@@ -378,6 +392,9 @@ int cmd_dump(int argc, char **argv)
                 return cli_usage_error("dump: --head needs a count (0 or more)");
             o.have_head = 1;
             break;
+        case OPT_QUIET:
+            o.quiet = 1;
+            break;
         default:
             return args.status;
         }
@@ -394,6 +411,10 @@ int cmd_dump(int argc, char **argv)
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    /* records written to the terminal would be torn by a progress line */
+    if (isatty(STDOUT_FILENO))
+        o.quiet = 1;
+    inputs.quiet = o.quiet;
     int status = cli_inputs_add(&inputs, file);
     if (status != EXIT_OK)
         goto done;

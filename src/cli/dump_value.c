@@ -1,5 +1,5 @@
 /* npydt dump's values: each scalar kind as JSON, the contract in
- * ../shared/spec/cli-json.md, and the check that U data is text. */
+ * doc/cli-json.md, and the check that U data is text. */
 #include "dump.h"
 #include "float_shortest.h"
 

@@ -13,6 +13,7 @@
 struct cli_archive {
     npydt_npz *npz;
     char *path;          /* as typed */
+    unsigned char *buf;  /* the archive's bytes when read from a pipe */
 };
 
 static int nomem(const char *path)
@@ -31,11 +32,14 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
 
 void cli_inputs_free(struct cli_inputs *list)
 {
-    for (size_t i = 0; i < list->count; i++)
+    for (size_t i = 0; i < list->count; i++) {
         free((char *)list->items[i].name);
+        free(list->items[i].buf);
+    }
     for (size_t i = 0; i < list->narchives; i++) {
         npydt_npz_close(list->archives[i].npz);
         free(list->archives[i].path);
+        free(list->archives[i].buf);
     }
     free(list->items);
     free(list->archives);
@@ -93,28 +97,38 @@ static int add_member(struct cli_inputs *list, const struct cli_archive *a, size
     return EXIT_OK;
 }
 
-/* Open the archive at path (len bytes of it) and keep it in the list. */
+/* Open the archive at path (len bytes of it), or the one in buf (bytes
+ * read from a pipe, owned by the list from here on, even on failure), and
+ * keep it in the list. */
 static int open_archive(struct cli_inputs *list, const char *path, size_t len,
-                        struct cli_archive **out)
+                        unsigned char *buf, size_t buf_len, struct cli_archive **out)
 {
     if (list->narchives == list->archives_cap) {
         size_t cap = list->archives_cap ? list->archives_cap * 2 : 4;
         struct cli_archive *as = cap <= SIZE_MAX / sizeof *as
                                      ? realloc(list->archives, cap * sizeof *as)
                                      : NULL;
-        if (!as)
+        if (!as) {
+            free(buf);
             return nomem(path);
+        }
         list->archives = as;
         list->archives_cap = cap;
     }
     struct cli_archive *a = &list->archives[list->narchives];
     a->path = strndup(path, len);
-    if (!a->path)
+    a->buf = buf;
+    if (!a->path) {
+        free(buf);
         return nomem(path);
+    }
     npydt_error err;
-    if (npydt_npz_open_path(a->path, &list->opts, &a->npz, &err) != NPYDT_OK) {
+    npydt_status st = buf ? npydt_npz_open_buffer(buf, buf_len, &list->opts, &a->npz, &err)
+                          : npydt_npz_open_path(a->path, &list->opts, &a->npz, &err);
+    if (st != NPYDT_OK) {
         int status = cli_report(a->path, &err);
         free(a->path);
+        free(buf);
         return status;
     }
     list->narchives++;
@@ -137,20 +151,107 @@ int cli_is_archive(const char *path)
     return n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
 }
 
+/* Every member of archive a. */
+static int add_members(struct cli_inputs *list, const struct cli_archive *a)
+{
+    for (size_t i = 0; i < npydt_npz_count(a->npz); i++) {
+        int status = add_member(list, a, i);
+        if (status != EXIT_OK)
+            return status;
+    }
+    return EXIT_OK;
+}
+
+/* An input that cannot seek, read whole: an archive by its first bytes,
+ * else a FILE in memory. */
+static int add_pipe(struct cli_inputs *list, const char *arg)
+{
+    unsigned char *buf;
+    size_t len;
+    int status = cli_read_pipe(arg, list->quiet, &buf, &len);
+    if (status != EXIT_OK)
+        return status;
+    if (npydt_npz_is_archive(buf, len)) {
+        struct cli_archive *a;
+        if ((status = open_archive(list, arg, strlen(arg), buf, len, &a)) != EXIT_OK)
+            return status;
+        return add_members(list, a);
+    }
+    if ((status = add_file(list, arg)) != EXIT_OK) {
+        free(buf);
+        return status;
+    }
+    list->items[list->count - 1].buf = buf;
+    list->items[list->count - 1].len = len;
+    return EXIT_OK;
+}
+
+/* The names of an archive's members as ARCHIVE:NAME takes them: without
+ * the .npy that np.savez adds. */
+static char *short_name(const char *member)
+{
+    size_t n = strlen(member);
+    if (n > 4 && strcmp(member + n - 4, ".npy") == 0)
+        n -= 4;
+    return strndup(member, n);
+}
+
+/* "ARG: not found: no member 'NAME' (did you mean 'X'?); members: A, B":
+ * the nearest member name, and the first few names. */
+static int no_member(const char *arg, const npydt_npz *z, const char *name)
+{
+    enum { SHOWN = 8 };
+    size_t n = npydt_npz_count(z);
+    char **names = calloc(n ? n : 1, sizeof *names);
+    int ok = names != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (names[i] = short_name(npydt_npz_member_at(z, i)->name)) != NULL;
+    if (!ok) {
+        for (size_t i = 0; names && i < n; i++)
+            free(names[i]);
+        free(names);
+        return nomem(arg);
+    }
+    char *want = short_name(name);
+    const char *near = want ? cli_nearest(want, (const char *const *)names, n) : NULL;
+    free(want);
+    cli_put_text(stderr, arg);
+    fputs(": not found: no member '", stderr);
+    cli_put_text(stderr, name);
+    putc('\'', stderr);
+    if (near) {
+        fputs(" (did you mean '", stderr);
+        cli_put_text(stderr, near);
+        fputs("'?)", stderr);
+    }
+    fputs(n ? "; members: " : "; the archive is empty", stderr);
+    for (size_t i = 0; i < n && i < SHOWN; i++) {
+        if (i)
+            fputs(", ", stderr);
+        cli_put_text(stderr, names[i]);
+    }
+    if (n > SHOWN)
+        fprintf(stderr, ", ... (%zu in all)", n);
+    putc('\n', stderr);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return EXIT_USAGE;
+}
+
 int cli_inputs_add(struct cli_inputs *list, const char *arg)
 {
     struct cli_archive *a;
     int status;
     struct stat st;
+    if (cli_is_pipe_arg(arg))
+        return add_pipe(list, arg);
     if (stat(arg, &st) == 0) {
         if (!cli_is_archive(arg))
             return add_file(list, arg);
-        if ((status = open_archive(list, arg, strlen(arg), &a)) != EXIT_OK)
+        if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
             return status;
-        for (size_t i = 0; i < npydt_npz_count(a->npz); i++)
-            if ((status = add_member(list, a, i)) != EXIT_OK)
-                return status;
-        return EXIT_OK;
+        return add_members(list, a);
     }
     /* ARCHIVE:NAME, at the first ':' after an existing file */
     for (const char *colon = strchr(arg, ':'); colon; colon = strchr(colon + 1, ':')) {
@@ -168,12 +269,13 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
                             "members");
         if (colon[1] == '\0')
             return cli_fail(arg, NPYDT_E_ARG, "%s", "no member name after ':'");
-        if ((status = open_archive(list, arg, len, &a)) != EXIT_OK)
+        if ((status = open_archive(list, arg, len, NULL, 0, &a)) != EXIT_OK)
             return status;
         size_t i;
         npydt_error err;
         if (npydt_npz_find(a->npz, colon + 1, &i, &err) != NPYDT_OK)
-            return cli_report(arg, &err);
+            return err.code == NPYDT_E_NOT_FOUND ? no_member(arg, a->npz, colon + 1)
+                                                 : cli_report(arg, &err);
         return add_member(list, a, i);
     }
     return add_file(list, arg); /* reading it will say why it cannot be opened */
@@ -184,6 +286,8 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 {
     if (in->npz)
         return npydt_npz_member_header(in->npz, in->index, out, err);
+    if (in->buf)
+        return npydt_parse_buffer(in->buf, in->len, NULL, out, err);
     return npydt_parse_path(in->path, NULL, out, err);
 }
 
@@ -199,6 +303,8 @@ npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h,
             return st;
         return npydt_reader_open_member(in->npz, in->index, NULL, out, err);
     }
+    if (in->buf)   /* the bytes the header was parsed from: nothing can change */
+        return npydt_reader_open_buffer(in->buf, in->len, NULL, out, err);
     /* the header is parsed again from what is opened, so a file replaced
      * since cli_input_header cannot pass off other data */
     if ((st = npydt_reader_open_path(in->path, NULL, out, err)) != NPYDT_OK)

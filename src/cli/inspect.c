@@ -13,22 +13,54 @@ static const struct cli_command inspect_command = {
     "inspect",
     "inspect [--json] FILE...",
     "Print the format version, shape, order, itemsize and the table of fields\n"
-    "of each .npy FILE. FILE may also be ARCHIVE.npz (every member) or\n"
-    "ARCHIVE.npz:NAME (one member). With --json, print one JSON object per\n"
-    "array on one line (the contract in cli-json.md; archive members add\n"
-    "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
-    ".npy file or archive, 2 on usage errors or unreadable paths.\n",
+    "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
+    "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
+    "ARCHIVE.npz (every member), ARCHIVE.npz:NAME (one member), or '-'\n"
+    "(standard input), a FIFO or another pipe, read into memory (at most\n"
+    "1 GiB). With --json, print one JSON object per array on one line (the\n"
+    "contract in doc/cli-json.md), naming its input (\"file\", and \"archive\" and\n"
+    "\"member\" for a member) and giving its descriptor as np.save writes it\n"
+    "(\"descr\", usable as check --schema SPEC).\n"
+    "\n"
+    "Each array that can be read is printed, each that cannot gets one line\n"
+    "'PATH: WHAT: DETAIL' on stderr. Exit status, the highest over the\n"
+    "arrays: 0 valid, 1 not a valid .npy file or archive, 2 usage error,\n"
+    "unreadable path or out of memory.\n",
     inspect_options, sizeof inspect_options / sizeof inspect_options[0],
 };
 
-static void print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
+/* The descriptor literal np.save writes, malloc'd; NULL when out of
+ * memory. */
+static char *descr_text(const npydt_dtype *dt)
 {
-    putc('{', out);
+    size_t need = npydt_dtype_descr(dt, NULL, 0);
+    char *text = need < SIZE_MAX ? malloc(need + 1) : NULL;
+    if (text)
+        npydt_dtype_descr(dt, text, need + 1);
+    return text;
+}
+
+/* One object per array. "file" is the path as typed (the archive's for a
+ * member, as in check --json), "archive" and "member" say which member,
+ * and "descr" gives the descriptor back, usable as a check --schema SPEC.
+ * 1 when out of memory (nothing printed). */
+static int print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
+{
+    char *descr = descr_text(npydt_header_dtype(h));
+    if (!descr)
+        return 1;
+    fputs("{\"file\":", out);
+    json_string(out, in->path);
     if (in->member) {
-        fputs("\"member\":", out);
+        fputs(",\"archive\":", out);
+        json_string(out, in->path);
+        fputs(",\"member\":", out);
         json_string(out, in->member);
-        putc(',', out);
     }
+    fputs(",\"descr\":", out);
+    json_string(out, descr);
+    putc(',', out);
+    free(descr);
     fprintf(out, "\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
             npydt_header_version_major(h), npydt_header_version_minor(h),
             (unsigned long)npydt_header_len(h),
@@ -43,6 +75,7 @@ static void print_json(FILE *out, const struct cli_input *in, const npydt_header
             (unsigned long long)npydt_header_data_bytes(h));
     json_dtype(out, npydt_header_dtype(h));
     fputs("}\n", out);
+    return 0;
 }
 
 static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
@@ -55,7 +88,8 @@ static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
     putc(')', out);
 }
 
-static void print_text(FILE *out, const char *path, const npydt_header *h)
+/* 1 when out of memory (the table is cut short). */
+static int print_text(FILE *out, const char *path, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
     fprintf(out, "%s\n", path);
@@ -73,28 +107,34 @@ static void print_text(FILE *out, const char *path, const npydt_header *h)
     npydt_dtype_descr(dt, small, sizeof small);
     fprintf(out, "  dtype      %s%s\n", small, need >= sizeof small ? "..." : "");
     fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
-    size_t n;
-    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
     if (npydt_dtype_get_class(dt) == NPYDT_SCALAR)
-        return;
-    fprintf(out, "  %-24s %8s  %-12s %5s  %s\n", "field", "offset", "type", "order", "elements");
-    for (size_t i = 0; i < n; i++) {
-        const npydt_leaf *l = &leaves[i];
-        char str[64];
-        npydt_dtype_str(l->dtype, str, sizeof str);
-        /* the path's bytes as they are (a NUL in a name too), padded like
-         * %-24s */
-        const char *lpath = l->path_len ? l->path : "''";
-        size_t plen = l->path_len ? l->path_len : 2;
-        fputs("  ", out);
-        fwrite(lpath, 1, plen, out);
-        fprintf(out, "%*s %8llu  %-12s %5c  %llu", plen < 24 ? (int)(24 - plen) : 0, "",
-                (unsigned long long)l->offset, str, l->byteorder, (unsigned long long)l->count);
-        for (uint32_t k = 0; k < l->nrepeats; k++)
-            fprintf(out, "%s%llux%lluB", k ? " " : "  [", (unsigned long long)l->repeats[k].count,
-                    (unsigned long long)l->repeats[k].stride);
-        fputs(l->nrepeats ? "]\n" : "\n", out);
+        return 0;
+    return inspect_print_table(out, dt);
+}
+
+/* Print one array, whole or not at all: the text block is laid out in
+ * memory first, so that running out of memory halfway prints nothing of
+ * it. The exit status. */
+static int print_one(const struct cli_input *in, const npydt_header *h, int json)
+{
+    if (json)
+        return print_json(stdout, in, h) == 0
+                   ? EXIT_OK
+                   : cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int bad = !m || print_text(m, in->name, h) != 0;
+    /* a write that could not grow the buffer sets the error flag only,
+     * and a failed final resize leaves text NULL */
+    if (m) {
+        bad |= ferror(m);
+        bad |= fclose(m) != 0 || !text;
     }
+    if (!bad)
+        fwrite(text, 1, len, stdout);
+    free(text);
+    return bad ? cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory") : EXIT_OK;
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -113,37 +153,29 @@ int cmd_inspect(int argc, char **argv)
         cli_try_help(&inspect_command);
         return EXIT_USAGE;
     }
-    /* every input is read before anything is printed: on status 1 or 2
-     * nothing goes to stdout (the contract), whatever the order of inputs */
+    /* each array that can be read is printed, in argument order, and each
+     * that cannot gets its error line: the status is the highest (the
+     * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
     for (int i = 0; i < args.noperands; i++) {
+        size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s > status)
             status = s;
-    }
-    npydt_header **headers = calloc(inputs.count ? inputs.count : 1, sizeof *headers);
-    if (!headers) {
-        cli_inputs_free(&inputs);
-        return cli_usage_error("out of memory");
-    }
-    for (size_t k = 0; k < inputs.count; k++) {
-        npydt_error err;
-        if (cli_input_header(&inputs.items[k], &headers[k], &err) != NPYDT_OK) {
-            int s = cli_report(inputs.items[k].name, &err);
+        for (size_t k = from; k < inputs.count; k++) {
+            npydt_header *h;
+            npydt_error err;
+            if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
+                s = cli_report(inputs.items[k].name, &err);
+            } else {
+                s = print_one(&inputs.items[k], h, json);
+                npydt_header_free(h);
+            }
             if (s > status)
                 status = s;
         }
     }
-    for (size_t k = 0; k < inputs.count && status == EXIT_OK; k++) {
-        if (json)
-            print_json(stdout, &inputs.items[k], headers[k]);
-        else
-            print_text(stdout, inputs.items[k].name, headers[k]);
-    }
-    for (size_t k = 0; k < inputs.count; k++)
-        npydt_header_free(headers[k]);
-    free(headers);
     cli_inputs_free(&inputs);
     return status;
 }

@@ -1,8 +1,11 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
 #include "cli.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
     const char *name;
@@ -17,6 +20,7 @@ static const struct command commands[] = {
     {"swap", cmd_swap, "rewrite a file or an archive with another byte order"},
     {"cstruct", cmd_cstruct, "C declarations for the record type"},
     {"check", cmd_check, "validate files against an expected dtype"},
+    {"schema", cmd_schema, "the spec of a file (dtype, shape, order) for check --schema"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -38,13 +42,32 @@ static void print_usage(FILE *out)
           out);
 }
 
-/* Whatever printed to stdout, a write that failed (a full disk, a closed
- * pipe) turns the exit status into a usage-level error. */
+/* Is stdout a pipe or socket whose reader has gone (| head)? poll()
+ * reports POLLERR (pipe) or POLLHUP (socket) for such a write end,
+ * whatever errno the failed write left behind. */
+static int reader_gone(void)
+{
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+/* Whatever printed to stdout: a reader that stopped reading ends the
+ * output quietly, keeping the status (as the contract asks: no message,
+ * no death by SIGPIPE); any other failed write (a full disk, an I/O
+ * error) says why and is a usage-level error, since the output is not
+ * what was asked for. */
 static int finish(int status)
 {
-    if (fflush(stdout) != 0 || ferror(stdout))
-        return cli_usage_error("error writing output");
-    return status;
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int e = errno;
+    if (flushed && !ferror(stdout))
+        return status;
+    if ((!flushed && e == EPIPE) || reader_gone())
+        return status;
+    if (!flushed && e)
+        return cli_usage_error("error writing output: %s", strerror(e));
+    return cli_usage_error("error writing output");
 }
 
 static const struct command *find_command(const char *name)
@@ -74,7 +97,8 @@ static int unknown_command(const char *name)
 int main(int argc, char **argv)
 {
     /* a reader that goes away (| head) makes writes fail with EPIPE, which
-     * each command reports, instead of killing the process */
+     * finish() takes as the end of the output, instead of killing the
+     * process */
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
         print_usage(stderr);

@@ -1,0 +1,126 @@
+/* npydt swap of one array: the header np.save would write for the
+ * swapped dtype (same shape and order), and a .npy file's records swapped
+ * chunk by chunk into the output. */
+#include "swap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* fortran_order as np.save writes it for the loaded array: an array whose
+ * C and Fortran layouts coincide (no data, or at most one dimension above
+ * 1) is C-contiguous to NumPy and saved with fortran_order False. */
+static int fortran_as_numpy(const npydt_header *h)
+{
+    if (!npydt_header_fortran_order(h) || npydt_header_count(h) == 0 ||
+        npydt_dtype_itemsize(npydt_header_dtype(h)) == 0)
+        return 0;
+    size_t big = 0;
+    for (size_t k = 0; k < npydt_header_ndim(h); k++)
+        big += npydt_header_shape(h)[k] > 1;
+    return big >= 2;
+}
+
+void swapper_free(struct swapper *s)
+{
+    free(s->hdr);
+    npydt_swap_plan_free(s->plan);
+    npydt_dtype_free(s->newdt);
+    memset(s, 0, sizeof *s);
+}
+
+int swapper_init(struct swapper *s, const char *name, const npydt_header *h, npydt_order to)
+{
+    npydt_error err;
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    memset(s, 0, sizeof *s);
+    if (npydt_dtype_newbyteorder(dt, to, NULL, &s->newdt, &err) != NPYDT_OK ||
+        npydt_swap_plan_new(dt, NULL, &s->plan, &err) != NPYDT_OK)
+        return cli_report(name, &err);
+    s->unchanged = npydt_dtype_equal(s->newdt, dt);
+    int fortran = fortran_as_numpy(h);
+    s->hlen = npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran,
+                                 NULL, 0, &err);
+    if (s->hlen == 0)
+        return cli_report(name, &err);
+    s->hdr = malloc(s->hlen);
+    if (!s->hdr)
+        return cli_usage_error("out of memory");
+    npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran, s->hdr,
+                       s->hlen, &err);
+    return EXIT_OK;
+}
+
+/* Records per chunk: SWAP_CHUNK_BYTES of whole records, at least one. */
+static uint64_t records_per_chunk(uint64_t count, size_t itemsize)
+{
+    uint64_t per = itemsize >= SWAP_CHUNK_BYTES ? 1 : SWAP_CHUNK_BYTES / itemsize;
+    return per > count ? count : per;
+}
+
+/* ---- a .npy file ------------------------------------------------------------------ */
+
+/* Write the swapped file to the temporary path; 0 or an exit status. */
+static int write_swapped(int fd, const char *target, const struct swapper *s,
+                         const struct swap_opts *opts, const unsigned char *data, uint64_t count,
+                         size_t itemsize)
+{
+    if (write_all(fd, s->hdr, s->hlen) != 0)
+        return io_error(target, "write failed");
+    if (count == 0 || itemsize == 0)
+        return 0;
+    uint64_t per = records_per_chunk(count, itemsize);
+    unsigned char *buf = malloc((size_t)per * itemsize);
+    if (!buf)
+        return cli_usage_error("out of memory");
+    int rc = 0;
+    struct cli_progress progress;
+    cli_progress_start(&progress, "swapping", count * itemsize, opts->quiet);
+    for (uint64_t i = 0; i < count && rc == 0; i += per) {
+        uint64_t k = count - i < per ? count - i : per;
+        npydt_error err;
+        if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
+            rc = cli_report(target, &err);
+        else if (write_all(fd, buf, (size_t)(k * itemsize)) != 0)
+            rc = io_error(target, "write failed");
+        cli_progress_update(&progress, (i + k) * itemsize);
+    }
+    cli_progress_end(&progress);
+    free(buf);
+    return rc;
+}
+
+int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
+{
+    npydt_file *f;
+    npydt_error err;
+    if (npydt_file_open(file, NPYDT_OPEN_READ, NULL, &f, &err) != NPYDT_OK) {
+        if (err.code == NPYDT_E_OBJECT)
+            snprintf(err.message, sizeof err.message,
+                     "object arrays hold pickled Python objects and cannot be swapped");
+        return cli_report(file, &err);
+    }
+    struct output o;
+    struct swapper s = {0};
+    const npydt_header *h = npydt_file_header(f);
+    int status = swapper_init(&s, file, h, opts->to);
+    if (status == EXIT_OK && opts->in_place && s.unchanged) {
+        /* nothing to swap: the file is left as it is, mtime included */
+        cli_put_text(stderr, file);
+        fprintf(stderr, ": already %s; nothing to do, the file is unchanged\n",
+                swap_order_name(opts->to));
+        goto out;
+    }
+    if (status == EXIT_OK)
+        status = output_check(&o, file, target, opts->in_place);
+    if (status == EXIT_OK)
+        status = output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
+    if (status == EXIT_OK && (status = output_open(&o)) == EXIT_OK) {
+        status = write_swapped(o.fd, target, &s, opts, npydt_file_data(f), npydt_header_count(h),
+                               npydt_dtype_itemsize(npydt_header_dtype(h)));
+        status = output_close(&o, status);
+    }
+out:
+    swapper_free(&s);
+    npydt_file_close(f);
+    return status;
+}
