@@ -323,6 +323,8 @@ static int open_bracket(struct lit_parser *p, int tok)
                                   "nesting deeper than %u brackets", p->limits->max_depth);
         return -1;
     }
+    if (p->depth == 1)
+        p->outer = tok;
     return tok;
 }
 
@@ -340,39 +342,224 @@ static const unsigned char *skip_hs(const unsigned char *s, const unsigned char 
     return s;
 }
 
-/* After "(" and spaces, at the quote q1: ('name', 'type') with plain
- * single-quoted strings, the entry np.save writes for most fields, as one
- * token instead of five, whose value is the tuple of two strings the
- * grammar's tuple rule would build. It is valid wherever '(' may begin a
- * value, so the parser accepts or refuses it where it would the '('. On
- * anything else, the '(' alone. */
-static int lex_pair(struct lit_parser *p, const unsigned char *q1, struct lit **val)
+/* ('name', 'type') with plain single-quoted strings, the entry np.save
+ * writes for most fields, from its '(' at lp: on a match, the two bodies
+ * [q1 + 1, e1) and [q2 + 1, e2) and the end just past the ')'. */
+static bool scan_pair(const unsigned char *lp, const unsigned char *lim,
+                      const unsigned char **q1, const unsigned char **e1,
+                      const unsigned char **q2, const unsigned char **e2,
+                      const unsigned char **end)
+{
+    const unsigned char *a = skip_hs(lp + 1, lim);
+    if (a >= lim || *a != '\'')
+        return false;
+    const unsigned char *ae = skip_plain(a + 1, lim, '\'');
+    const unsigned char *b = ae < lim && *ae == '\'' ? skip_hs(ae + 1, lim) : lim;
+    b = b < lim && *b == ',' ? skip_hs(b + 1, lim) : lim;
+    const unsigned char *be = b < lim && *b == '\'' ? skip_plain(b + 1, lim, '\'') : lim;
+    const unsigned char *r = be < lim && *be == '\'' ? skip_hs(be + 1, lim) : lim;
+    if (r >= lim || *r != ')')
+        return false;
+    *q1 = a;
+    *e1 = ae;
+    *q2 = b;
+    *e2 = be;
+    *end = r + 1;
+    return true;
+}
+
+/* The tuple of two strings the grammar's tuple rule would build for the
+ * pair at lp (see scan_pair). */
+static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
+                            const unsigned char *q1, const unsigned char *e1,
+                            const unsigned char *q2, const unsigned char *e2,
+                            const unsigned char *end)
+{
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), (size_t)(end - p->text));
+    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
+    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
+    if (!t || !a || !b)
+        return NULL;
+    a->next = b;
+    t->u.seq.head = a;
+    t->u.seq.tail = b;
+    t->u.seq.n = 2;
+    return t;
+}
+
+/* After "(" and spaces, at a quote: a pair (see scan_pair) as one token
+ * instead of five, whose value is the tuple of two strings. It is valid
+ * wherever '(' may begin a value, so the parser accepts or refuses it
+ * where it would the '('. Right after a '[', where a list's items begin,
+ * the pairs that follow it, each after a ',' (the fields of np.save's
+ * descriptor), make one token too: RUN, whose value is the sequence the
+ * grammar's items rule would build, the pairs being valid wherever the
+ * first is. On anything else, the '(' alone. */
+static int lex_pair(struct lit_parser *p, struct lit **val)
 {
     const unsigned char *lim = p->text + p->len;
-    const unsigned char *e1 = skip_plain(q1 + 1, lim, '\'');
-    const unsigned char *q2 = e1 < lim && *e1 == '\'' ? skip_hs(e1 + 1, lim) : lim;
-    q2 = q2 < lim && *q2 == ',' ? skip_hs(q2 + 1, lim) : lim;
-    const unsigned char *e2 = q2 < lim && *q2 == '\'' ? skip_plain(q2 + 1, lim, '\'') : lim;
-    const unsigned char *end = e2 < lim && *e2 == '\'' ? skip_hs(e2 + 1, lim) : lim;
-    if (end >= lim || *end != ')') {
+    const unsigned char *q1, *e1, *q2, *e2, *end;
+    if (!scan_pair(p->tok, lim, &q1, &e1, &q2, &e2, &end)) {
         p->cur = p->tok + 1;
         return open_bracket(p, LPAREN);
     }
     if (open_bracket(p, PAIR) < 0)
         return -1;
     close_bracket(p, PAIR);
-    p->cur = end + 1;
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
-    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
-    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
-    if (!t || !a || !b)
+    p->cur = end;
+    struct lit *t = pair_lit(p, p->tok, q1, e1, q2, e2, end);
+    if (!t)
         return -1;
-    a->next = b;
-    t->u.seq.head = a;
-    t->u.seq.tail = b;
-    t->u.seq.n = 2;
     *val = t;
-    return PAIR;
+    if (p->prev != LBRACK)
+        return PAIR;
+    struct lit *seq = NULL;
+    for (;;) {
+        const unsigned char *c = skip_hs(p->cur, lim);
+        if (c >= lim || *c != ',')
+            break;
+        const unsigned char *lp = skip_hs(c + 1, lim);
+        if (lp >= lim || *lp != '(' || !scan_pair(lp, lim, &q1, &e1, &q2, &e2, &end))
+            break;
+        if (!seq) {
+            if (!(seq = new_lit(p, LIT_TUPLE, t->start, t->end)))
+                return -1;
+            seq->u.seq.head = seq->u.seq.tail = t;
+            seq->u.seq.n = 1;
+        }
+        struct lit *u = pair_lit(p, lp, q1, e1, q2, e2, end);
+        if (!u)
+            return -1;
+        seq->u.seq.tail->next = u;
+        seq->u.seq.tail = u;
+        seq->u.seq.n++;
+        seq->end = u->end;
+        p->cur = end;
+    }
+    if (!seq)
+        return PAIR;
+    *val = seq;
+    return RUN;
+}
+
+/* A decimal integer as repr writes it (no sign, no leading zero, no '_'),
+ * of at most 18 digits so that it cannot overflow, from s: its end, or
+ * NULL. */
+static const unsigned char *scan_small_int(const unsigned char *s, const unsigned char *lim,
+                                           uint64_t *v)
+{
+    const unsigned char *b = s;
+    uint64_t x = 0;
+    while (s < lim && *s >= '0' && *s <= '9' && s - b < 19)
+        x = x * 10 + (uint64_t)(*s++ - '0');
+    if (s == b || s - b > 18 || (*b == '0' && s - b > 1))
+        return NULL;
+    if (s < lim && ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+                    *s == '.' || *s >= 0x80))
+        return NULL;   /* a suffix, a float or a name: the general rules read it */
+    *v = x;
+    return s;
+}
+
+/* A tuple of such integers, '(' at lp, as np.save writes a shape: "()",
+ * "(5,)", "(2, 3)". Its lit, or NULL with p->cur unchanged when the text
+ * is anything else (and with p->status set when out of memory). */
+static struct lit *shape_lit(struct lit_parser *p, const unsigned char *lp,
+                             const unsigned char **endp)
+{
+    const unsigned char *lim = p->text + p->len;
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), 0);
+    if (!t)
+        return NULL;
+    const unsigned char *s = skip_hs(lp + 1, lim);
+    bool comma = true;   /* an item may come next */
+    while (s < lim && *s != ')') {
+        uint64_t v;
+        const unsigned char *e;
+        if (!comma || !(e = scan_small_int(s, lim, &v)))
+            return NULL;
+        struct lit *d = new_lit(p, LIT_INT, (size_t)(s - p->text), (size_t)(e - p->text));
+        if (!d)
+            return NULL;
+        d->u.num.mag = v;
+        if (t->u.seq.tail)
+            t->u.seq.tail->next = d;
+        else
+            t->u.seq.head = d;
+        t->u.seq.tail = d;
+        t->u.seq.n++;
+        s = skip_hs(e, lim);
+        comma = s < lim && *s == ',';
+        if (comma)
+            s = skip_hs(s + 1, lim);
+    }
+    /* one item needs its comma to be a tuple: "(5)" is an int */
+    if (s >= lim || (t->u.seq.n == 1 && !comma))
+        return NULL;
+    t->end = (size_t)(s + 1 - p->text);
+    *endp = s + 1;
+    return t;
+}
+
+/* At a key's quote in the top-level dict, right after its '{' or a ',':
+ * 'key': value with a plain single-quoted key, and a value np.save writes
+ * (a plain single-quoted string, True, False, or a tuple of integers)
+ * followed by ',' or '}', as one token. Its value is the key's lit, the
+ * value's after it, as the grammar's rules would build them; everything
+ * in it is valid there, and the parser meets the ',' or '}' as the token
+ * after. 0 when the text is anything else. */
+static int lex_entry(struct lit_parser *p, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len, *q = p->tok;
+    const unsigned char *e = skip_plain(q + 1, lim, '\'');
+    if (e >= lim || *e != '\'')
+        return 0;
+    const unsigned char *colon = skip_hs(e + 1, lim);
+    if (colon >= lim || *colon != ':')
+        return 0;
+    const unsigned char *v = skip_hs(colon + 1, lim), *ve;
+    /* the new lits are dropped when the text turns out to be anything
+     * else: the nodes arena keeps them until the parse ends */
+    struct lit *value;
+    if (v >= lim)
+        return 0;
+    if (*v == '\'') {
+        ve = skip_plain(v + 1, lim, '\'');
+        if (ve >= lim || *ve != '\'')
+            return 0;
+        ve++;
+        value = NULL;   /* made below, once the end is known to match */
+    } else if (*v == 'T' || *v == 'F') {
+        size_t n = *v == 'T' ? 4 : 5;
+        if ((size_t)(lim - v) < n || memcmp(v, *v == 'T' ? "True" : "False", n) != 0)
+            return 0;
+        ve = v + n;
+        if (ve < lim && ((*ve >= 'A' && *ve <= 'Z') || (*ve >= 'a' && *ve <= 'z') ||
+                         (*ve >= '0' && *ve <= '9') || *ve == '_' || *ve >= 0x80))
+            return 0;
+        if (!(value = new_lit(p, LIT_BOOL, (size_t)(v - p->text), (size_t)(ve - p->text))))
+            return -1;
+        value->u.b = *v == 'T';
+    } else if (*v == '(') {
+        if (p->depth + 1 > p->limits->max_depth)
+            return 0;
+        if (!(value = shape_lit(p, v, &ve)))
+            return p->status == NPYDT_OK ? 0 : -1;
+    } else {
+        return 0;
+    }
+    const unsigned char *after = skip_hs(ve, lim);
+    if (after >= lim || (*after != ',' && *after != '}'))
+        return 0;
+    if (*v == '\'' && !(value = span_lit(p, LIT_STR, (size_t)(v - p->text), v + 1, ve - 1)))
+        return -1;
+    struct lit *key = span_lit(p, LIT_STR, (size_t)(q - p->text), q + 1, e);
+    if (!key)
+        return -1;
+    key->next = value;
+    *val = key;
+    p->cur = ve;
+    return ENTRY;
 }
 
 int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
@@ -408,7 +595,7 @@ again:
         [\r\n]+ { goto again; }
         "#" [^\r\n\x00]* { goto again; }
 
-        "(" [ \t\f]* "'" { tok = lex_pair(p, p->cur - 1, val); goto done; }
+        "(" [ \t\f]* "'" { tok = lex_pair(p, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }
@@ -434,6 +621,14 @@ again:
             goto done;
         }
 
+        "'" {
+            /* a key of the top-level dict */
+            if (p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA) &&
+                (tok = lex_entry(p, val)) != 0)
+                goto done;
+            tok = lex_string(p, p->tok, p->tok, false, false, val);
+            goto done;
+        }
         [uU]? ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, false, val); goto done; }
         [rR] ['"] { tok = lex_string(p, p->tok, p->cur - 1, true, false, val); goto done; }
         [bB] ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, true, val); goto done; }
@@ -474,6 +669,7 @@ again:
         }
     */
 done:
+    p->prev = tok;
     *start = (size_t)(p->tok - p->text);
     *end = (size_t)(p->cur - p->text);
     if (tok == LBRACE || tok == LBRACK || tok == LPAREN || tok == RBRACE || tok == RBRACK ||

@@ -58,6 +58,8 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
 %token TRUE "True" FALSE "False" NONE "None"
 %token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
+%token RUN "pairs" /* pairs after a '[', each after a ',': the list's first items */
+%token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
 
 %%
 
@@ -118,6 +120,7 @@ list:
 
 items:
     value              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
+  | RUN                { $$ = $1; }
   | items COMMA value  { NEED($$ = append(p, $1, $3)); }
 ;
 
@@ -129,8 +132,13 @@ dict:
 pairs:
     value COLON value
         { NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, $3)); }
+  | ENTRY
+        { struct lit *v = $1->next;
+          NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, v)); }
   | pairs COMMA value COLON value
         { NEED(append(p, $1, $3)); NEED($$ = append(p, $1, $5)); }
+  | pairs COMMA ENTRY
+        { struct lit *v = $3->next; NEED(append(p, $1, $3)); NEED($$ = append(p, $1, v)); }
 ;
 
 opt_comma:
@@ -237,19 +245,23 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    /* a pair is a '(' that the lexer read on: it is named as one, and
-     * never listed (a '(' is expected wherever a pair is) */
-    yysymbol_kind_t expected[MAX_EXPECTED + 1];
-    int n = 0, all = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED + 1);
+    /* a pair or a run of pairs is a '(', and an entry a string, that the
+     * lexer read on: each is named as what it begins with, and never
+     * listed (that token is expected wherever it is) */
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = 0, all = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     for (int i = 0; i < all; i++)
-        if (expected[i] != YYSYMBOL_PAIR)
+        if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
+            expected[i] != YYSYMBOL_ENTRY)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
         n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN)
         got = YYSYMBOL_LPAREN;
+    else if (got == YYSYMBOL_ENTRY)
+        got = YYSYMBOL_STRING;
     char msg[200];
     size_t len = 0;
     msg[0] = '\0';

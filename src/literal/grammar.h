@@ -22,6 +22,8 @@ struct lit_parser {
     const unsigned char *cur, *tok;
     uint32_t depth;
     bool last_was_int;
+    int prev;                    /* the previous token, for the composite ones */
+    int outer;                   /* the bracket token that opened depth 1 */
 };
 
 /* Parse the whole text as one Python literal (ast.literal_eval subset).
