@@ -506,8 +506,8 @@ static struct lit *shape_lit(struct lit_parser *p, const unsigned char *lp,
  * (a plain single-quoted string, True, False, or a tuple of integers)
  * followed by ',' or '}', as one token. Its value is the key's lit, the
  * value's after it, as the grammar's rules would build them; everything
- * in it is valid there, and the parser meets the ',' or '}' as the token
- * after. 0 when the text is anything else. */
+ * in it is valid there. A ',' after it is part of the token (ENTRYC),
+ * a '}' the next token. 0 when the text is anything else. */
 static int lex_entry(struct lit_parser *p, struct lit **val)
 {
     const unsigned char *lim = p->text + p->len, *q = p->tok;
@@ -558,6 +558,10 @@ static int lex_entry(struct lit_parser *p, struct lit **val)
         return -1;
     key->next = value;
     *val = key;
+    if (*after == ',') {
+        p->cur = after + 1;
+        return ENTRYC;
+    }
     p->cur = ve;
     return ENTRY;
 }
@@ -623,7 +627,7 @@ again:
 
         "'" {
             /* a key of the top-level dict */
-            if (p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA) &&
+            if (p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA || p->prev == ENTRYC) &&
                 (tok = lex_entry(p, val)) != 0)
                 goto done;
             tok = lex_string(p, p->tok, p->tok, false, false, val);

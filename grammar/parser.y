@@ -33,6 +33,8 @@ struct lit_span { size_t start, end; };
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
 static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
+static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
+                         const struct lit_span *loc);
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
 static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
@@ -60,6 +62,7 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
 %token RUN "pairs" /* pairs after a '[', each after a ',': the list's first items */
 %token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
+%token ENTRYC "entry and comma" /* the same with the ',' after it */
 
 %%
 
@@ -126,19 +129,29 @@ items:
 
 dict:
     LBRACE RBRACE                        { NEED($$ = node(p, LIT_DICT, &@$)); }
-  | LBRACE pairs opt_comma RBRACE        { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
+  | LBRACE pairs RBRACE                  { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
+  | LBRACE pairs_c RBRACE                { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
 ;
 
+/* key: value entries; pairs_c has the ',' after its last one. An entry
+ * the lexer read whole comes with or without its ',' (ENTRYC, ENTRY). */
 pairs:
     value COLON value
         { NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, $3)); }
   | ENTRY
-        { struct lit *v = $1->next;
-          NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, v)); }
-  | pairs COMMA value COLON value
-        { NEED(append(p, $1, $3)); NEED($$ = append(p, $1, $5)); }
-  | pairs COMMA ENTRY
-        { struct lit *v = $3->next; NEED(append(p, $1, $3)); NEED($$ = append(p, $1, v)); }
+        { NEED($$ = entry(p, NULL, $1, &@$)); }
+  | pairs_c value COLON value
+        { NEED(append(p, $1, $2)); NEED($$ = append(p, $1, $4)); }
+  | pairs_c ENTRY
+        { NEED($$ = entry(p, $1, $2, &@$)); }
+;
+
+pairs_c:
+    pairs COMMA
+  | ENTRYC
+        { NEED($$ = entry(p, NULL, $1, &@$)); }
+  | pairs_c ENTRYC
+        { NEED($$ = entry(p, $1, $2, &@$)); }
 ;
 
 opt_comma:
@@ -171,6 +184,18 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     seq->u.seq.tail = item;
     seq->u.seq.n++;
     return seq;
+}
+
+/* dict (NULL: a new one at loc) with a key and its value after it, as
+ * the lexer reads an entry: key->next is the value. */
+static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
+                         const struct lit_span *loc)
+{
+    struct lit *v = key->next;
+    if (!dict && !(dict = node(p, LIT_DICT, loc)))
+        return NULL;
+    append(p, dict, key);
+    return append(p, dict, v);
 }
 
 /* The strings rule's value with s after it: parts is one string, or the
@@ -252,7 +277,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     int n = 0, all = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     for (int i = 0; i < all; i++)
         if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
-            expected[i] != YYSYMBOL_ENTRY)
+            expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
         n = 0;
@@ -260,7 +285,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     yysymbol_kind_t got = yypcontext_token(ctx);
     if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN)
         got = YYSYMBOL_LPAREN;
-    else if (got == YYSYMBOL_ENTRY)
+    else if (got == YYSYMBOL_ENTRY || got == YYSYMBOL_ENTRYC)
         got = YYSYMBOL_STRING;
     char msg[200];
     size_t len = 0;
