@@ -335,6 +335,24 @@ static int close_bracket(struct lit_parser *p, int tok)
     return tok;
 }
 
+/* The first byte of [s, lim) that is not a space: np.save pads its
+ * headers with dozens, and the lexer's rules would take them one by one. */
+static inline const unsigned char *skip_spaces(const unsigned char *s, const unsigned char *lim)
+{
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    for (; lim - s >= 16; s += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) ^ 0xffffu;
+        if (mask)
+            return s + __builtin_ctz(mask);
+    }
+#endif
+    while (s < lim && *s == ' ')
+        s++;
+    return s;
+}
+
 static const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
 {
     while (s < lim && (*s == ' ' || *s == '\t' || *s == '\f'))
@@ -573,6 +591,9 @@ int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
     int tok;
     (void)mar;
 again:
+    /* spaces are not tokens (nor do they end an integer for the 'L' rule) */
+    if (*p->cur == ' ')   /* the text's NUL stops this at its end */
+        p->cur = skip_spaces(p->cur + 1, lim);
     p->tok = p->cur;
     bool after_int = p->last_was_int;
     p->last_was_int = false;
