@@ -360,106 +360,6 @@ static const unsigned char *skip_hs(const unsigned char *s, const unsigned char 
     return s;
 }
 
-/* ('name', 'type') with plain single-quoted strings, the entry np.save
- * writes for most fields, from its '(' at lp: on a match, the two bodies
- * [q1 + 1, e1) and [q2 + 1, e2) and the end just past the ')'. */
-static bool scan_pair(const unsigned char *lp, const unsigned char *lim,
-                      const unsigned char **q1, const unsigned char **e1,
-                      const unsigned char **q2, const unsigned char **e2,
-                      const unsigned char **end)
-{
-    const unsigned char *a = skip_hs(lp + 1, lim);
-    if (a >= lim || *a != '\'')
-        return false;
-    const unsigned char *ae = skip_plain(a + 1, lim, '\'');
-    const unsigned char *b = ae < lim && *ae == '\'' ? skip_hs(ae + 1, lim) : lim;
-    b = b < lim && *b == ',' ? skip_hs(b + 1, lim) : lim;
-    const unsigned char *be = b < lim && *b == '\'' ? skip_plain(b + 1, lim, '\'') : lim;
-    const unsigned char *r = be < lim && *be == '\'' ? skip_hs(be + 1, lim) : lim;
-    if (r >= lim || *r != ')')
-        return false;
-    *q1 = a;
-    *e1 = ae;
-    *q2 = b;
-    *e2 = be;
-    *end = r + 1;
-    return true;
-}
-
-/* The tuple of two strings the grammar's tuple rule would build for the
- * pair at lp (see scan_pair). */
-static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
-                            const unsigned char *q1, const unsigned char *e1,
-                            const unsigned char *q2, const unsigned char *e2,
-                            const unsigned char *end)
-{
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), (size_t)(end - p->text));
-    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
-    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
-    if (!t || !a || !b)
-        return NULL;
-    a->next = b;
-    t->u.seq.head = a;
-    t->u.seq.tail = b;
-    t->u.seq.n = 2;
-    return t;
-}
-
-/* After "(" and spaces, at a quote: a pair (see scan_pair) as one token
- * instead of five, whose value is the tuple of two strings. It is valid
- * wherever '(' may begin a value, so the parser accepts or refuses it
- * where it would the '('. Right after a '[', where a list's items begin,
- * the pairs that follow it, each after a ',' (the fields of np.save's
- * descriptor), make one token too: RUN, whose value is the sequence the
- * grammar's items rule would build, the pairs being valid wherever the
- * first is. On anything else, the '(' alone. */
-static int lex_pair(struct lit_parser *p, struct lit **val)
-{
-    const unsigned char *lim = p->text + p->len;
-    const unsigned char *q1, *e1, *q2, *e2, *end;
-    if (!scan_pair(p->tok, lim, &q1, &e1, &q2, &e2, &end)) {
-        p->cur = p->tok + 1;
-        return open_bracket(p, LPAREN);
-    }
-    if (open_bracket(p, PAIR) < 0)
-        return -1;
-    close_bracket(p, PAIR);
-    p->cur = end;
-    struct lit *t = pair_lit(p, p->tok, q1, e1, q2, e2, end);
-    if (!t)
-        return -1;
-    *val = t;
-    if (p->prev != LBRACK)
-        return PAIR;
-    struct lit *seq = NULL;
-    for (;;) {
-        const unsigned char *c = skip_hs(p->cur, lim);
-        if (c >= lim || *c != ',')
-            break;
-        const unsigned char *lp = skip_hs(c + 1, lim);
-        if (lp >= lim || *lp != '(' || !scan_pair(lp, lim, &q1, &e1, &q2, &e2, &end))
-            break;
-        if (!seq) {
-            if (!(seq = new_lit(p, LIT_TUPLE, t->start, t->end)))
-                return -1;
-            seq->u.seq.head = seq->u.seq.tail = t;
-            seq->u.seq.n = 1;
-        }
-        struct lit *u = pair_lit(p, lp, q1, e1, q2, e2, end);
-        if (!u)
-            return -1;
-        seq->u.seq.tail->next = u;
-        seq->u.seq.tail = u;
-        seq->u.seq.n++;
-        seq->end = u->end;
-        p->cur = end;
-    }
-    if (!seq)
-        return PAIR;
-    *val = seq;
-    return RUN;
-}
-
 /* A decimal integer as repr writes it (no sign, no leading zero, no '_'),
  * of at most 18 digits so that it cannot overflow, from s: its end, or
  * NULL. */
@@ -479,44 +379,228 @@ static const unsigned char *scan_small_int(const unsigned char *s, const unsigne
     return s;
 }
 
-/* A tuple of such integers, '(' at lp, as np.save writes a shape: "()",
- * "(5,)", "(2, 3)". Its lit, or NULL with p->cur unchanged when the text
- * is anything else (and with p->status set when out of memory). */
-static struct lit *shape_lit(struct lit_parser *p, const unsigned char *lp,
-                             const unsigned char **endp)
+/* A tuple of such integers from its '(' at lp, as np.save writes a shape:
+ * "()", "(5,)", "(2, 3)". With t, its items are appended to t. The end
+ * just past the ')', or NULL when the text is anything else (or, with t,
+ * when out of memory: p->status is set then). */
+static const unsigned char *scan_shape(struct lit_parser *p, const unsigned char *lp,
+                                       struct lit *t)
 {
     const unsigned char *lim = p->text + p->len;
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), 0);
-    if (!t)
-        return NULL;
     const unsigned char *s = skip_hs(lp + 1, lim);
     bool comma = true;   /* an item may come next */
+    size_t n = 0;
     while (s < lim && *s != ')') {
         uint64_t v;
         const unsigned char *e;
         if (!comma || !(e = scan_small_int(s, lim, &v)))
             return NULL;
-        struct lit *d = new_lit(p, LIT_INT, (size_t)(s - p->text), (size_t)(e - p->text));
-        if (!d)
-            return NULL;
-        d->u.num.mag = v;
-        if (t->u.seq.tail)
-            t->u.seq.tail->next = d;
-        else
-            t->u.seq.head = d;
-        t->u.seq.tail = d;
-        t->u.seq.n++;
+        if (t) {
+            struct lit *d = new_lit(p, LIT_INT, (size_t)(s - p->text), (size_t)(e - p->text));
+            if (!d)
+                return NULL;
+            d->u.num.mag = v;
+            if (t->u.seq.tail)
+                t->u.seq.tail->next = d;
+            else
+                t->u.seq.head = d;
+            t->u.seq.tail = d;
+            t->u.seq.n++;
+        }
+        n++;
         s = skip_hs(e, lim);
         comma = s < lim && *s == ',';
         if (comma)
             s = skip_hs(s + 1, lim);
     }
     /* one item needs its comma to be a tuple: "(5)" is an int */
-    if (s >= lim || (t->u.seq.n == 1 && !comma))
+    if (s >= lim || (n == 1 && !comma))
         return NULL;
-    t->end = (size_t)(s + 1 - p->text);
-    *endp = s + 1;
+    return s + 1;
+}
+
+/* The lit of the shape scan_shape found from lp to end, or NULL when out
+ * of memory (p->status set). */
+static struct lit *shape_lit(struct lit_parser *p, const unsigned char *lp,
+                             const unsigned char *end)
+{
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), (size_t)(end - p->text));
+    if (!t || !scan_shape(p, lp, t))
+        return NULL;
     return t;
+}
+
+/* A field entry as np.save writes most: ('name', 'type') or ('name',
+ * 'type', shape) with plain single-quoted strings and a shape that
+ * scan_shape reads. */
+struct pair_scan {
+    const unsigned char *q1, *e1;   /* the name's quotes */
+    const unsigned char *q2, *e2;   /* the type's */
+    const unsigned char *shape, *shape_end;   /* NULL when there is none */
+};
+
+/* The pair from its '(' at lp: its end just past the ')', or NULL. */
+static const unsigned char *scan_pair(struct lit_parser *p, const unsigned char *lp,
+                                      struct pair_scan *ps)
+{
+    const unsigned char *lim = p->text + p->len;
+    const unsigned char *a = skip_hs(lp + 1, lim);
+    if (a >= lim || *a != '\'')
+        return NULL;
+    const unsigned char *ae = skip_plain(a + 1, lim, '\'');
+    const unsigned char *b = ae < lim && *ae == '\'' ? skip_hs(ae + 1, lim) : lim;
+    b = b < lim && *b == ',' ? skip_hs(b + 1, lim) : lim;
+    const unsigned char *be = b < lim && *b == '\'' ? skip_plain(b + 1, lim, '\'') : lim;
+    const unsigned char *r = be < lim && *be == '\'' ? skip_hs(be + 1, lim) : lim;
+    ps->shape = NULL;
+    if (r < lim && *r == ',') {
+        const unsigned char *sh = skip_hs(r + 1, lim);
+        if (sh >= lim || *sh != '(' || !(ps->shape_end = scan_shape(p, sh, NULL)))
+            return NULL;
+        ps->shape = sh;
+        r = skip_hs(ps->shape_end, lim);
+    }
+    if (r >= lim || *r != ')')
+        return NULL;
+    ps->q1 = a;
+    ps->e1 = ae;
+    ps->q2 = b;
+    ps->e2 = be;
+    return r + 1;
+}
+
+/* The tuple the grammar's tuple rule would build for the pair at lp. */
+static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
+                            const struct pair_scan *ps, const unsigned char *end)
+{
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), (size_t)(end - p->text));
+    struct lit *a = span_lit(p, LIT_STR, (size_t)(ps->q1 - p->text), ps->q1 + 1, ps->e1);
+    struct lit *b = span_lit(p, LIT_STR, (size_t)(ps->q2 - p->text), ps->q2 + 1, ps->e2);
+    struct lit *c = ps->shape ? shape_lit(p, ps->shape, ps->shape_end) : NULL;
+    if (!t || !a || !b || (ps->shape && !c))
+        return NULL;
+    a->next = b;
+    b->next = c;
+    t->u.seq.head = a;
+    t->u.seq.tail = c ? c : b;
+    t->u.seq.n = c ? 3 : 2;
+    return t;
+}
+
+/* After "(" and spaces, at a quote: a pair (see scan_pair) as one token
+ * instead of five or more, whose value is the tuple the grammar would
+ * build. It is valid wherever '(' may begin a value, so the parser
+ * accepts or refuses it where it would the '('. Right after a '[', where
+ * a list's items begin, the pairs that follow it, each after a ',' (the
+ * fields of np.save's descriptor), but the last, make one token too:
+ * RUN, each pair with the ',' after it, whose value is the sequence the
+ * grammar's items rule would build, the pairs being valid wherever the
+ * first is. Else "( 'name' ," is one token HEAD,
+ * valid wherever '(' is, whose value is the tuple begun; on anything
+ * else, the '(' alone. */
+static int lex_pair(struct lit_parser *p, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len;
+    struct pair_scan ps;
+    const unsigned char *end = scan_pair(p, p->tok, &ps);
+    /* a shape one bracket too deep is refused at its own '(', as the
+     * tokens one by one would be */
+    if (end && ps.shape && p->depth + 2 > p->limits->max_depth)
+        end = NULL;
+    if (!end) {
+        const unsigned char *a = skip_hs(p->tok + 1, lim);
+        const unsigned char *ae = skip_plain(a + 1, lim, '\'');
+        const unsigned char *c = ae < lim && *ae == '\'' ? skip_hs(ae + 1, lim) : lim;
+        if (c >= lim || *c != ',') {
+            p->cur = p->tok + 1;
+            return open_bracket(p, LPAREN);
+        }
+        if (open_bracket(p, HEAD) < 0)
+            return -1;
+        struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), 0);
+        struct lit *s = span_lit(p, LIT_STR, (size_t)(a - p->text), a + 1, ae);
+        if (!t || !s)
+            return -1;
+        t->u.seq.head = t->u.seq.tail = s;
+        t->u.seq.n = 1;
+        *val = t;
+        p->cur = c + 1;
+        return HEAD;
+    }
+    if (open_bracket(p, PAIR) < 0)
+        return -1;
+    close_bracket(p, PAIR);
+    p->cur = end;
+    struct lit *t = pair_lit(p, p->tok, &ps, end);
+    if (!t)
+        return -1;
+    *val = t;
+    if (p->prev != LBRACK)
+        return PAIR;
+    /* the pairs after it, each after a ',': all but the last join the
+     * run, the last one is read again as a PAIR of its own, so that what
+     * follows the run meets the parser in the state it would have after
+     * tokens one by one */
+    struct lit *seq = NULL;
+    const unsigned char *last = NULL, *last_end = NULL;
+    struct pair_scan last_ps;
+    for (const unsigned char *at = end;;) {
+        const unsigned char *c = skip_hs(at, lim);
+        if (c >= lim || *c != ',')
+            break;
+        const unsigned char *lp = skip_hs(c + 1, lim);
+        if (lp >= lim || *lp != '(' || !(end = scan_pair(p, lp, &ps)) ||
+            p->depth + 1 + (ps.shape != NULL) > p->limits->max_depth)
+            break;
+        if (!seq) {
+            if (!(seq = new_lit(p, LIT_TUPLE, t->start, t->end)))
+                return -1;
+            seq->u.seq.head = seq->u.seq.tail = t;
+            seq->u.seq.n = 1;
+        } else {
+            struct lit *u = pair_lit(p, last, &last_ps, last_end);
+            if (!u)
+                return -1;
+            seq->u.seq.tail->next = u;
+            seq->u.seq.tail = u;
+            seq->u.seq.n++;
+        }
+        last = lp;
+        last_end = end;
+        last_ps = ps;
+        at = end;
+    }
+    if (!seq)
+        return PAIR;
+    seq->end = (size_t)(last - p->text);
+    p->cur = last;
+    *val = seq;
+    return RUN;
+}
+
+/* After "(" and spaces, at a digit or ')': a shape (see scan_shape) as one
+ * token, valid wherever '(' may begin a value; else the '(' alone. */
+static int lex_shape(struct lit_parser *p, struct lit **val)
+{
+    /* the lits are made as it reads; on anything else they are dropped,
+     * and the nodes arena keeps them until the parse ends */
+    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), 0);
+    if (!t)
+        return -1;
+    const unsigned char *end = scan_shape(p, p->tok, t);
+    if (!end) {
+        if (p->status != NPYDT_OK)
+            return -1;
+        p->cur = p->tok + 1;
+        return open_bracket(p, LPAREN);
+    }
+    if (open_bracket(p, SHAPE) < 0)
+        return -1;
+    close_bracket(p, SHAPE);
+    p->cur = end;
+    t->end = (size_t)(end - p->text);
+    *val = t;
+    return SHAPE;
 }
 
 /* At a key's quote in the top-level dict, right after its '{' or a ',':
@@ -561,8 +645,11 @@ static int lex_entry(struct lit_parser *p, struct lit **val)
     } else if (*v == '(') {
         if (p->depth + 1 > p->limits->max_depth)
             return 0;
-        if (!(value = shape_lit(p, v, &ve)))
+        if (!(value = new_lit(p, LIT_TUPLE, (size_t)(v - p->text), 0)))
+            return -1;
+        if (!(ve = scan_shape(p, v, value)))
             return p->status == NPYDT_OK ? 0 : -1;
+        value->end = (size_t)(ve - p->text);
     } else {
         return 0;
     }
@@ -621,6 +708,7 @@ again:
         "#" [^\r\n\x00]* { goto again; }
 
         "(" [ \t\f]* "'" { tok = lex_pair(p, val); goto done; }
+        "(" [ \t\f]* [0-9)] { tok = lex_shape(p, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }

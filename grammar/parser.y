@@ -60,9 +60,11 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
 %token TRUE "True" FALSE "False" NONE "None"
 %token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
-%token RUN "pairs" /* pairs after a '[', each after a ',': the list's first items */
+%token RUN "pairs" /* pairs after a '[', each with its ',': the list's first items */
 %token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
 %token ENTRYC "entry and comma" /* the same with the ',' after it */
+%token SHAPE "shape" /* a tuple of integers, lexed whole */
+%token HEAD "tuple head" /* ( 'string' , : a tuple begun, lexed whole */
 
 %%
 
@@ -86,6 +88,7 @@ value:
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
   | PAIR
+  | SHAPE
   | tuple
   | list
   | dict
@@ -109,6 +112,11 @@ strings:
 
 tuple:
     LPAREN RPAREN                          { NEED($$ = node(p, LIT_TUPLE, &@$)); }
+  | HEAD RPAREN                            { $$ = $1; $$->end = @$.end; }
+  | HEAD items opt_comma RPAREN
+        { $$ = $1; $$->end = @$.end;
+          $$->u.seq.head->next = $2->u.seq.head; $$->u.seq.tail = $2->u.seq.tail;
+          $$->u.seq.n += $2->u.seq.n; }
   | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $2)); }
   | LPAREN value COMMA items opt_comma RPAREN
         { NEED($$ = node(p, LIT_TUPLE, &@$));
@@ -123,7 +131,7 @@ list:
 
 items:
     value              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | RUN                { $$ = $1; }
+  | RUN value          { NEED($$ = append(p, $1, $2)); }
   | items COMMA value  { NEED($$ = append(p, $1, $3)); }
 ;
 
@@ -270,20 +278,23 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    /* a pair or a run of pairs is a '(', and an entry a string, that the
-     * lexer read on: each is named as what it begins with, and never
-     * listed (that token is expected wherever it is) */
+    /* a pair, a run of pairs, a shape or a tuple head is a '(', and an
+     * entry a string, that the lexer read on: each is named as what it
+     * begins with, and never listed (that token is expected wherever it
+     * is) */
     yysymbol_kind_t expected[YYNTOKENS];
     int n = 0, all = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     for (int i = 0; i < all; i++)
         if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
-            expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC)
+            expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC &&
+            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
         n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN || got == YYSYMBOL_SHAPE ||
+        got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
     else if (got == YYSYMBOL_ENTRY || got == YYSYMBOL_ENTRYC)
         got = YYSYMBOL_STRING;
