@@ -473,17 +473,27 @@ static const unsigned char *scan_pair(struct lit_parser *p, const unsigned char 
 static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
                             const struct pair_scan *ps, const unsigned char *end)
 {
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(lp - p->text), (size_t)(end - p->text));
-    struct lit *a = span_lit(p, LIT_STR, (size_t)(ps->q1 - p->text), ps->q1 + 1, ps->e1);
-    struct lit *b = span_lit(p, LIT_STR, (size_t)(ps->q2 - p->text), ps->q2 + 1, ps->e2);
+    /* the tuple and its two strings in one block */
+    struct lit *t = arena_alloc_raw(p->nodes, 3 * sizeof *t);
     struct lit *c = ps->shape ? shape_lit(p, ps->shape, ps->shape_end) : NULL;
-    if (!t || !a || !b || (ps->shape && !c))
+    if (!t || (ps->shape && !c)) {
+        if (p->status == NPYDT_OK)
+            p->status = set_nomem(p->err);
         return NULL;
-    a->next = b;
-    b->next = c;
-    t->u.seq.head = a;
-    t->u.seq.tail = c ? c : b;
-    t->u.seq.n = c ? 3 : 2;
+    }
+    struct lit *a = t + 1, *b = t + 2;
+    *a = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q1 - p->text),
+                      .end = (size_t)(ps->e1 + 1 - p->text), .next = b,
+                      .u.str = {(char *)p->text + (ps->q1 + 1 - p->text), (size_t)(ps->e1 - ps->q1 - 1)}};
+    *b = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q2 - p->text),
+                      .end = (size_t)(ps->e2 + 1 - p->text), .next = c,
+                      .u.str = {(char *)p->text + (ps->q2 + 1 - p->text), (size_t)(ps->e2 - ps->q2 - 1)}};
+    /* the closing quotes, which nothing reads again, end the strings */
+    p->text[ps->e1 - p->text] = '\0';
+    p->text[ps->e2 - p->text] = '\0';
+    *t = (struct lit){.kind = LIT_TUPLE, .start = (size_t)(lp - p->text),
+                      .end = (size_t)(end - p->text),
+                      .u.seq = {a, c ? c : b, c ? 3 : 2}};
     return t;
 }
 

@@ -115,8 +115,14 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
         }
         struct path_frame frame = {name, name_len, c->frame};
         c->frame = &frame;
-        const npydt_dtype *dt;
-        npydt_status st = descr_from_lit(c, type_lit, &dt);
+        /* np.save's type strings ('<f8', '|S5') straight to their node,
+         * as typestr_parse would first try them */
+        bool nomem = false;
+        const npydt_dtype *dt =
+            type_lit->kind == LIT_STR ? typestr_saved(c, type_lit->u.str.s, type_lit->u.str.len,
+                                                      &nomem)
+                                      : NULL;
+        npydt_status st = dt ? NPYDT_OK : nomem ? set_nomem(c->err) : descr_from_lit(c, type_lit, &dt);
         if (st == NPYDT_OK && shape_lit)
             st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
         c->frame = frame.up;
