@@ -353,9 +353,12 @@ static inline const unsigned char *skip_spaces(const unsigned char *s, const uns
     return s;
 }
 
-static const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
+/* The first byte of [s, lim] that is not a space, tab or form feed; the
+ * NUL at lim (the text holds no other) stops it there. */
+static inline const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
 {
-    while (s < lim && (*s == ' ' || *s == '\t' || *s == '\f'))
+    (void)lim;
+    while (*s == ' ' || *s == '\t' || *s == '\f')
         s++;
     return s;
 }

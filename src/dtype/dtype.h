@@ -123,8 +123,13 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
                             const npydt_dtype **out);
 
-/* Compute the leaf table and attach the root record to dt. */
-npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena);
+/* The one way to a root dtype: a copy of dt in c->arena with its leaf
+ * table and root record. With owned (which must be c->arena), the root
+ * takes that arena over, and npydt_dtype_free releases it; the caller
+ * makes no allocation in it afterwards. Without, the arena belongs to
+ * whatever holds the root (a header, a schema). */
+npydt_status dtype_make_root(struct dtype_ctx *c, const npydt_dtype *dt, struct arena *owned,
+                             npydt_dtype **out);
 
 /* A struct node whose fields are fields[0..n) (kept, not copied): checks
  * names and titles for duplicates as NumPy does and counts fields against

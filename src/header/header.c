@@ -69,22 +69,9 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
         if (st == NPYDT_OK)
             st = descr_from_lit(&c, v, &dt);
     }
-    if (st != NPYDT_OK)
+    if (st != NPYDT_OK || (st = dtype_make_root(&c, dt, &ar, out)) != NPYDT_OK)
         goto fail;
-    /* the root must be a node of its own, since it carries the arena */
-    npydt_dtype *root = arena_alloc(&ar, sizeof *root);
-    if (!root) {
-        st = set_nomem(err);
-        goto fail;
-    }
-    *root = *dt;
-    root->root = NULL;
-    st = layout_build_root(&c, root, true);
-    if (st != NPYDT_OK)
-        goto fail;
-    root->root->arena = ar;
     arena_release(&scratch);
-    *out = root;
     return NPYDT_OK;
 fail:
     arena_release(&scratch);
@@ -276,11 +263,8 @@ static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx 
     npydt_status st = parse_header_literal(h, c, text, len, &dt);
     if (st != NPYDT_OK)
         return st;
-    npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
-    if (!root)
-        return set_nomem(c->err);
-    *root = *dt;
-    if ((st = layout_build_root(c, root, false)) != NPYDT_OK)
+    npydt_dtype *root;
+    if ((st = dtype_make_root(c, dt, NULL, &root)) != NPYDT_OK)
         return st;
     h->dtype = root;
     return NPYDT_OK;
