@@ -591,6 +591,79 @@ static int lex_pair(struct lit_parser *p, struct lit **val)
     return RUN;
 }
 
+/* After "[" and spaces, at a '(': a list of pairs (see scan_pair) with
+ * ',' between them, and maybe after the last, as np.save writes a
+ * structured descriptor, as one token LIST, whose value is the list the
+ * grammar would build. Being a whole value, it is valid wherever '['
+ * may begin one. When the list holds anything else, the '[' alone; the
+ * pairs read up to there are kept for the next token (RUN, as lex_pair
+ * would make it). */
+static int lex_list(struct lit_parser *p, struct lit **val)
+{
+    const unsigned char *lim = p->text + p->len;
+    struct lit *seq = NULL;
+    const unsigned char *at = skip_hs(p->tok + 1, lim), *last = NULL, *end = NULL;
+    struct lit *before_last = NULL;
+    bool whole = false;
+    while (p->depth + 2 <= p->limits->max_depth) {
+        struct pair_scan ps;
+        const unsigned char *e = scan_pair(p, at, &ps);
+        if (!e || p->depth + 2 + (ps.shape != NULL) > p->limits->max_depth)
+            break;
+        struct lit *u = pair_lit(p, at, &ps, e);
+        if (!u || (!seq && !(seq = new_lit(p, LIT_LIST, (size_t)(p->tok - p->text), 0))))
+            return -1;
+        before_last = seq->u.seq.tail;
+        if (before_last)
+            before_last->next = u;
+        else
+            seq->u.seq.head = u;
+        seq->u.seq.tail = u;
+        seq->u.seq.n++;
+        last = at;
+        const unsigned char *c = skip_hs(e, lim);
+        if (*c == ',')
+            c = skip_hs(c + 1, lim);
+        if (*c == ']') {
+            whole = true;
+            end = c + 1;
+            break;
+        }
+        if (*c != '(' || c == skip_hs(e, lim))
+            break;   /* a pair needs its ',' before it */
+        at = c;
+    }
+    if (whole) {
+        if (open_bracket(p, LIST) < 0)
+            return -1;
+        close_bracket(p, LIST);
+        seq->end = (size_t)(end - p->text);
+        p->cur = end;
+        *val = seq;
+        return LIST;
+    }
+    p->cur = p->tok + 1;
+    int tok = open_bracket(p, LBRACK);
+    if (seq) {
+        /* the last pair is read again: its closing quotes come back */
+        const struct lit *name = seq->u.seq.tail->u.seq.head, *type = name->next;
+        name->u.str.s[name->u.str.len] = '\'';
+        type->u.str.s[type->u.str.len] = '\'';
+    }
+    if (tok >= 0 && seq && seq->u.seq.n >= 2) {
+        /* all but the last pair: the run lex_pair would read next */
+        seq->kind = LIT_TUPLE;
+        seq->start = seq->u.seq.head->start;
+        seq->end = (size_t)(last - p->text);
+        seq->u.seq.tail = before_last;
+        before_last->next = NULL;
+        seq->u.seq.n--;
+        p->run = seq;
+        p->run_end = last;
+    }
+    return tok;
+}
+
 /* After "(" and spaces, at a digit or ')': a shape (see scan_shape) as one
  * token, valid wherever '(' may begin a value; else the '(' alone. */
 static int lex_shape(struct lit_parser *p, struct lit **val)
@@ -690,6 +763,14 @@ int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
     const unsigned char *lim = p->text + p->len;
     int tok;
     (void)mar;
+    if (p->run) {   /* the pairs lex_list read after a '[' */
+        *val = p->run;
+        p->tok = p->text + p->run->start;
+        p->cur = p->run_end;
+        p->run = NULL;
+        tok = RUN;
+        goto done;
+    }
 again:
     /* spaces are not tokens (nor do they end an integer for the 'L' rule) */
     if (*p->cur == ' ')   /* the text's NUL stops this at its end */
@@ -723,6 +804,7 @@ again:
         "(" [ \t\f]* "'" { tok = lex_pair(p, val); goto done; }
         "(" [ \t\f]* [0-9)] { tok = lex_shape(p, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
+        "[" [ \t\f]* "(" { tok = lex_list(p, val); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }
         "}" { tok = close_bracket(p, RBRACE); goto done; }

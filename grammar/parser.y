@@ -65,6 +65,7 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token ENTRYC "entry and comma" /* the same with the ',' after it */
 %token SHAPE "shape" /* a tuple of integers, lexed whole */
 %token HEAD "tuple head" /* ( 'string' , : a tuple begun, lexed whole */
+%token LIST "list of pairs" /* [ pairs ]: a list of pairs, lexed whole */
 
 %%
 
@@ -89,6 +90,7 @@ value:
   | NONE             { $$ = $1; }
   | PAIR
   | SHAPE
+  | LIST
   | tuple
   | list
   | dict
@@ -278,16 +280,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    /* a pair, a run of pairs, a shape or a tuple head is a '(', and an
-     * entry a string, that the lexer read on: each is named as what it
-     * begins with, and never listed (that token is expected wherever it
-     * is) */
+    /* a pair, a run of pairs, a shape or a tuple head is a '(', a list
+     * of pairs a '[', and an entry a string, that the lexer read on: each
+     * is named as what it begins with, and never listed (that token is
+     * expected wherever it is) */
     yysymbol_kind_t expected[YYNTOKENS];
     int n = 0, all = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     for (int i = 0; i < all; i++)
         if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
             expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC &&
-            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD)
+            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD &&
+            expected[i] != YYSYMBOL_LIST)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
         n = 0;
@@ -296,6 +299,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN || got == YYSYMBOL_SHAPE ||
         got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
+    else if (got == YYSYMBOL_LIST)
+        got = YYSYMBOL_LBRACK;
     else if (got == YYSYMBOL_ENTRY || got == YYSYMBOL_ENTRYC)
         got = YYSYMBOL_STRING;
     char msg[200];

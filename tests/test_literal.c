@@ -178,10 +178,11 @@ static void test_literal_syntax_errors_name_what_was_expected(void **state)
     assert_string_equal(err.message, "expected '}' or ',', found ':'");
 }
 
-/* The lexer reads np.save's common runs whole (a run of pairs, a pair
- * with a shape, a shape, "('name', [", a top-level 'key': value entry
- * with its ','); a syntax error right after one is reported as after the
- * same text read token by token: same offset, same expected tokens. */
+/* The lexer reads np.save's common runs whole (a list of pairs, a run of
+ * pairs, a pair with a shape, a shape, "('name', ", a top-level 'key':
+ * value entry with its ','); a syntax error right after one, or inside a
+ * list it began to read whole, is reported as after the same text read
+ * token by token: same offset, same expected tokens. */
 static void test_literal_composite_tokens_err_as_tokens_one_by_one(void **state)
 {
     (void)state;
@@ -199,6 +200,10 @@ static void test_literal_composite_tokens_err_as_tokens_one_by_one(void **state)
          "unexpected string"},
         {"{'descr': [('a', '<f8'), ('b', '<i4')), 'fortran_order': False, 'shape': ()}", 37,
          "expected ']' or ',', found ')'"},
+        {"{'descr': [('a', '<f8') 'x'], 'fortran_order': False, 'shape': ()}", 24,
+         "unexpected string"},
+        {"{'descr': [('a', '<f8'), ('b', [('c', '<i4')]), 'fortran_order': False, 'shape': ()}",
+         63, "expected end of header, ']', ')' or ',', found ':'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         npydt_header *h;

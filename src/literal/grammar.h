@@ -24,6 +24,8 @@ struct lit_parser {
     bool last_was_int;
     int prev;                    /* the previous token, for the composite ones */
     int outer;                   /* the bracket token that opened depth 1 */
+    struct lit *run;             /* a RUN token read ahead, or NULL */
+    const unsigned char *run_end;   /* where the text goes on after it */
 };
 
 /* Parse the whole text as one Python literal (ast.literal_eval subset).
