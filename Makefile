@@ -14,6 +14,9 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/npydt
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
 BISON ?= bison
@@ -44,6 +47,10 @@ ifneq ($(COVERAGE),)
 BASE_CFLAGS += --coverage -O0
 BASE_LDFLAGS += --coverage
 endif
+# the libFuzzer variant (make fuzz builds it in $(O)/fuzz through $(MAKE))
+ifneq ($(FUZZER),)
+BASE_CFLAGS += -fsanitize=fuzzer-no-link
+endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz $(LDLIBS)
@@ -58,7 +65,7 @@ endif
 # "Architecture"; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := base literal dtype header records schema npz access
+LIB_STAGES := base literal dtype header records schema npz access write
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
@@ -71,16 +78,31 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench \
+	dist check-dist fuzz-bins bench-run
 all: $(LIB_A) $(LIB_SO) $(CLI)
+
+# A release tarball (make dist) ships the generated parser and lexer in
+# gen/: they are used when the grammar is not newer than them, so that a
+# release builds with a C compiler and zlib alone (RE2C and BISON are then
+# never run). A checkout has no gen/ and always generates.
+use_shipped = [ -f gen/$(1) ] && [ ! $(2) -nt gen/$(1) ]
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(O)/gen
-	$(Q)$(BISON) -Wall $(GEN_WERROR) -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<
+	$(Q)if $(call use_shipped,parser.c,$<) && $(call use_shipped,parser.h,$<); then \
+	    cp gen/parser.c gen/parser.h $(O)/gen/; \
+	else \
+	    $(BISON) -Wall $(GEN_WERROR) -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<; \
+	fi
 
 $(O)/gen/lexer.c: grammar/lexer.re $(O)/gen/parser.h
 	@mkdir -p $(O)/gen
-	$(Q)$(RE2C) -W $(GEN_WERROR) -o $@ $<
+	$(Q)if $(call use_shipped,lexer.c,$<); then \
+	    cp gen/lexer.c $@; \
+	else \
+	    $(RE2C) -W $(GEN_WERROR) -o $@ $<; \
+	fi
 
 # library objects are position independent: one set serves .a and .so
 # parser.h is order-only: it must exist before the first compile; the
@@ -126,6 +148,9 @@ $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 $(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/write_probe: tests/tools/write_probe.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 
 install: all
@@ -136,6 +161,10 @@ install: all
 	ln -sf libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnpydt.so
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/npydt
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 644 doc/npydt.1 $(DESTDIR)$(MANDIR)/man1/npydt.1
+	install -m 644 doc/cli-json.md $(DESTDIR)$(DOCDIR)/cli-json.md
+	install -m 644 doc/npydt.bash-completion $(DESTDIR)$(BASHCOMPDIR)/npydt
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    npydt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
@@ -144,10 +173,30 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/npydt.h $(DESTDIR)$(LIBDIR)/libnpydt.a \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so $(DESTDIR)$(BINDIR)/npydt \
-	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
+	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc $(DESTDIR)$(MANDIR)/man1/npydt.1 \
+	      $(DESTDIR)$(BASHCOMPDIR)/npydt $(DESTDIR)$(DOCDIR)/cli-json.md
 
 clean:
 	rm -rf $(O)
+
+# make dist: $(O)/npydt-VERSION.tar.gz holds every file git tracks (sources,
+# docs, tests and their fixtures) and the generated parser and lexer in gen/,
+# written after the grammar so that the release uses them (see use_shipped).
+DIST := npydt-$(VERSION)
+dist: $(O)/gen/parser.c $(O)/gen/parser.h $(O)/gen/lexer.c
+	$(Q)git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	    { echo "make dist: run it in a git checkout (the tarball holds what git tracks)"; exit 2; }
+	$(Q)rm -rf $(O)/dist && mkdir -p $(O)/dist/$(DIST)/gen
+	$(Q)git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(O)/dist/$(DIST)
+	$(Q)cp $^ $(O)/dist/$(DIST)/gen/ && touch $(O)/dist/$(DIST)/gen/*
+	$(Q)tar -C $(O)/dist --sort=name --owner=0 --group=0 --numeric-owner -czf $(O)/$(DIST).tar.gz $(DIST)
+	$(Q)rm -rf $(O)/dist
+	@echo $(O)/$(DIST).tar.gz
+
+# the release built whole from its tarball with RE2C=false BISON=false
+# (make check runs the quick part of tests/check_dist.sh)
+check-dist: $(CLI)
+	$(Q)DIST_FULL=1 NPYDT=$(CLI) sh tests/check_dist.sh
 
 # @fuzz-targets@
 # Fuzzing (fuzz/): one libFuzzer harness fuzz/fuzz_NAME.c per layer, with
@@ -169,31 +218,24 @@ FUZZ_MAX_LEN_header ?= 4096
 FUZZ_MAX_LEN_descr ?= 2048
 FUZZ_MAX_LEN_alloc ?= 4096
 FUZZ_RUN_FLAGS ?= -rss_limit_mb=2048 -timeout=20 -print_final_stats=1
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O1 -g $(WARN) \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/literal/parser.o \
-	$(O)/fuzz/lib/literal/lexer.o
-FUZZ_BINS = $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZERS))
 REPLAY_BINS = $(patsubst %,$(O)/fuzz-replay/fuzz_%,$(FUZZERS))
 COV_O ?= $(O)/coverage
 
-$(O)/fuzz/lib/%.o: src/%.c | $(O)/gen/parser.h
+# The harnesses' objects, for the replay binaries here and for the
+# libFuzzer binaries in the fuzz variant: one rule, the build's flags.
+$(O)/fuzz-obj/%.o: fuzz/%.c
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/fuzz/lib/literal/%.o: $(O)/gen/%.c
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+# The libFuzzer variant is this Makefile again with O=$(O)/fuzz, clang and
+# the sanitizers: its library objects come from the library's own rule.
+fuzz:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined \
+	    FUZZER=1 COVERAGE= fuzz-bins
+fuzz-bins: $(patsubst %,$(O)/fuzz_%,$(FUZZERS))
 
-$(O)/fuzz/obj/%.o: fuzz/%.c
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
-
-$(O)/fuzz/fuzz_%: $(O)/fuzz/obj/fuzz_%.o $(FUZZ_LIB_OBJS)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS_ALL)
-
-fuzz: $(FUZZ_BINS)
+$(O)/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(LIB_A)
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # One harness after another, each on its seed and regression corpora with its
 # dictionary; libFuzzer writes new inputs into the first (scratch) directory.
@@ -204,12 +246,9 @@ fuzz-run: fuzz
 
 # The same harness code without libFuzzer, built like the tests (so a
 # SANITIZE= build replays under the sanitizers); `make check` runs them.
-$(O)/fuzz-replay/obj/%.o: fuzz/%.c
+$(O)/fuzz-replay/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(O)/fuzz-obj/replay_main.o $(LIB_A)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(O)/fuzz-replay/fuzz_%: $(O)/fuzz-replay/obj/fuzz_%.o $(O)/fuzz-replay/obj/replay_main.o $(LIB_A)
-	$(Q)$(CC) -o $@ $< $(O)/fuzz-replay/obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+	$(Q)$(CC) -o $@ $< $(O)/fuzz-obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # parses files once: tests/check_linear.sh counts its instructions
 $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
@@ -230,8 +269,7 @@ check-valgrind: all $(TEST_BINS) $(REPLAY_BINS)
 	    "$(TEST_BINS)" "$(REPLAY_BINS)" $(VALGRIND)
 
 # objects made by the pattern chains above are kept, not rebuilt every time
-.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,$(O)/fuzz/obj/fuzz_%.o,$(FUZZERS)) \
-	$(patsubst %,$(O)/fuzz-replay/obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-replay/obj/replay_main.o
+.SECONDARY: $(patsubst %,$(O)/fuzz-obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-obj/replay_main.o
 
 # the report is written even when a test fails; the exit status still says so
 coverage:
@@ -239,7 +277,7 @@ coverage:
 	$(Q)$(MAKE) --no-print-directory O=$(COV_O) COVERAGE=1 SANITIZE= check; rc=$$?; \
 	    $(PYTHON) tests/tools/coverage_report.py $(COV_O) && exit $$rc
 
--include $(wildcard $(O)/fuzz/lib/*/*.d $(O)/fuzz/obj/*.d $(O)/fuzz-replay/obj/*.d)
+-include $(wildcard $(O)/fuzz-obj/*.d)
 
 # @bench-targets@
 # Benchmarks (tests/bench/): `make bench` builds the library, the command and
@@ -252,44 +290,24 @@ coverage:
 # First, tests/bench/instructions.sh prints callgrind's instruction counts
 # of one parse per header family (load does not move them), the memory a
 # parse keeps per leaf and the page faults of a steady loop of parses.
-BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/literal/parser.o \
-	$(O)/bench/lib/literal/lexer.o
-BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
 BENCH_ARGS ?=
 
-$(O)/bench/lib/%.o: src/%.c | $(O)/gen/parser.h
+# The bench variant is this Makefile again with O=$(O)/bench, without
+# sanitizers or coverage: the library and the command come from their own
+# rules, bench-run uses them.
+bench:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/bench SANITIZE= COVERAGE= FUZZER= bench-run
+
+$(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-$(O)/bench/lib/literal/%.o: $(O)/gen/%.c
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
-
-$(O)/bench/libnpydt.a: $(BENCH_LIB_OBJS)
-	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
-
-$(O)/bench/cli/%.o: src/cli/%.c include/npydt.h
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(O)/bench/npydt: $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a
-	$(Q)$(CC) -o $@ $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
-
-$(O)/bench/npydt_bench: tests/bench/bench.c include/npydt.h $(O)/bench/libnpydt.a
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
-
-bench: $(O)/bench/npydt_bench $(O)/bench/npydt
-	$(Q)tests/bench/instructions.sh $(O)/bench/npydt_bench
-	$(Q)d=$$(mktemp -d "$(O)/bench/tmp.XXXXXX") || exit 1; \
+bench-run: $(O)/npydt_bench $(CLI)
+	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
+	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
-	$(O)/bench/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
-	    --npydt $(O)/bench/npydt --tmp "$$d" --out $(O)/bench/results.tsv $(BENCH_ARGS)
-
-.SECONDARY: $(BENCH_LIB_OBJS) $(BENCH_CLI_OBJS)
--include $(wildcard $(O)/bench/lib/*/*.d $(O)/bench/cli/*.d)
+	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
+	    --npydt $(CLI) --tmp "$$d" --out $(O)/results.tsv $(BENCH_ARGS)
 
 -include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/tests/*.d)
 
@@ -307,6 +325,8 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 # (tests/cross/run.sh sets it).
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
+CHECK_DEPS += $(O)/tests/write_probe
+CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
@@ -326,9 +346,18 @@ check-cross: $(CHECK_DEPS)
 # of every harness.
 check-all:
 	$(MAKE) check
+	$(MAKE) check-dist
 	tests/cross/run.sh s390x check-cross
 	tests/cross/run.sh i386 check-cross
 	$(MAKE) -j2 O=$(O)-asan SANITIZE=address,undefined check
 	$(MAKE) check-valgrind VALGRIND_CLI_EVERY=16
 	$(MAKE) -j2 WERROR=1 fuzz
 	$(MAKE) fuzz-run SECONDS=60
+
+# drive the writer for tests/check_writer.sh and tests/check_writer_kill.sh
+$(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

@@ -17,7 +17,10 @@
  * NPYDT_AS_NATIVE gives the bytes a swap to native order puts there, and
  * the typed readers (integers, bools, floats, complex, datetimes) and the
  * AS_DOUBLE / AS_INT64 gathers read the value those native bytes hold;
- * nothing leaks. */
+ * the typed writers store what the readers read back as the same bytes
+ * (integers, bools as 0/1, S, V, U, datetimes in their own unit, floats
+ * other than NaN and long doubles) or at least the same value; nothing
+ * leaks. */
 #include "fuzz_util.h"
 
 #define MAX_RECORD_BYTES 65536u
@@ -197,6 +200,72 @@ static void check_readers(const npydt_dtype *dt, const unsigned char *p, const u
     }
 }
 
+/* Write value back with the writer matching the reader that gave it: the
+ * bytes at p again, or (float formats a double cannot hold exactly, NaN
+ * payloads) the same value. */
+static void check_writers(const npydt_dtype *dt, const unsigned char *p)
+{
+    char k = npydt_dtype_kind(dt);
+    size_t isz = npydt_dtype_itemsize(dt);
+    unsigned char out[64];
+    npydt_error err;
+    npydt_status st = NPYDT_OK;
+    int exact = 1;   /* the bytes must come back as they were */
+    if (isz > sizeof out)
+        return;
+    if (k == 'i' || k == 'M' || k == 'm') {
+        int64_t v;
+        if (npydt_read_i64(dt, p, &v, NULL) != NPYDT_OK)
+            return;
+        st = npydt_write_i64(dt, out, v, &err);
+        if (k != 'i' && st == NPYDT_OK) {
+            npydt_datetime d;
+            FUZZ_CHECK(npydt_read_datetime(dt, p, &d, NULL) == NPYDT_OK);
+            unsigned char again[8];
+            st = npydt_write_datetime(dt, again, &d, &err);
+            FUZZ_CHECK(st != NPYDT_OK || memcmp(again, p, 8) == 0);
+        }
+    } else if (k == 'u') {
+        uint64_t v;
+        if (npydt_read_u64(dt, p, &v, NULL) != NPYDT_OK)
+            return;
+        st = npydt_write_u64(dt, out, v, &err);
+    } else if (k == 'b') {
+        int v;
+        FUZZ_CHECK(npydt_read_bool(dt, p, &v, NULL) == NPYDT_OK);
+        st = npydt_write_bool(dt, out, v, &err);
+        exact = 0;
+        FUZZ_CHECK(st != NPYDT_OK || out[0] == (p[0] != 0));
+    } else if (k == 'f' || k == 'c') {
+        double v[2], back[2];
+        if (npydt_read_complex(dt, p, v, NULL) != NPYDT_OK)
+            return;
+        st = npydt_write_complex(dt, out, v, &err);
+        exact = (k == 'f' ? isz : isz / 2) <= 8 && v[0] == v[0] && v[1] == v[1];
+        if (st == NPYDT_OK) {
+            FUZZ_CHECK(npydt_read_complex(dt, out, back, NULL) == NPYDT_OK);
+            FUZZ_CHECK(same_double(back[0], v[0]) && same_double(back[1], v[1]));
+        }
+    } else if (k == 'S' || k == 'V') {
+        const void *bytes;
+        size_t len;
+        if (npydt_read_bytes(dt, p, &bytes, &len, NULL) != NPYDT_OK)
+            return;
+        st = npydt_write_bytes(dt, out, bytes, len, &err);
+    } else if (k == 'U') {
+        char text[16 * 4 + 1];
+        size_t len;
+        if (npydt_read_unicode(dt, p, text, sizeof text, &len, NULL) != NPYDT_OK)
+            return;
+        st = npydt_write_unicode(dt, out, text, len, &err);
+    } else {
+        return;
+    }
+    if (st != NPYDT_OK)
+        fuzz_fail_status("writing back what was read refused", st, &err, "", 0);
+    FUZZ_CHECK(!exact || memcmp(out, p, isz) == 0);
+}
+
 /* Gather element eoff of leaf l from every record and compare. */
 static void check_element(const npydt_leaf *l, const unsigned char *rec, size_t stride,
                           uint64_t n, uint64_t eoff, const unsigned char *native)
@@ -213,6 +282,7 @@ static void check_element(const npydt_leaf *l, const unsigned char *rec, size_t 
     for (uint64_t r = 0; r < n; r++) {
         FUZZ_CHECK(memcmp(out + r * gsz, native + r * stride + eoff, gsz) == 0);
         check_readers(l->dtype, rec + r * stride + eoff, native + r * stride + eoff);
+        check_writers(l->dtype, rec + r * stride + eoff);
     }
     free(out);
 

@@ -510,15 +510,18 @@ NPYDT_API npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p,
 /* Each stores one value into the scalar node dt at p, converted to dt's
  * own kind, size and byte order. A value the field cannot hold exactly is
  * refused with NPYDT_E_RANGE and p is left unchanged: 300 into u1, -1 into
- * any u, 2.5 into an integer, 1e300 into f4 (overflow to infinity; a
- * finite double rounds to the nearest f4 / f2 as NumPy's cast does), a
- * string longer than S5 or U5. A value of the wrong sort (text into f8,
- * a number into S) is NPYDT_E_VALUE; V scalars take only bytes of
- * their exact size. err->message gives the value and the type; err->path
- * is left "" (the npydt_writer_set_* calls fill it). */
+ * any u, 2.5 into an integer, 16777217 into f4, 1e300 into f4 (a finite
+ * double that would overflow to infinity; otherwise a double rounds to the
+ * nearest f4 / f2 as NumPy's cast does), a string longer than S5 or U5. A
+ * value of the wrong sort (text into f8, a number into S, a float into M8)
+ * is NPYDT_E_VALUE; a struct or subarray node or a NULL pointer is
+ * NPYDT_E_ARG, an object field NPYDT_E_OBJECT. err->message gives the
+ * value and the type ("300 does not fit u1 (0 to 255)"); err->path is
+ * left "" (the npydt_writer_set_* calls fill it). */
 
-/* Kinds b (0 or 1 only), i, u, f (exactly representable), M and m (a raw
- * count in the field's own unit). */
+/* Kinds b (0 or 1 only), i, u, f and c (exactly representable; else the
+ * message names the nearest value), M and m (a raw count in the field's
+ * own unit; INT64_MIN is NaT). */
 NPYDT_API npydt_status npydt_write_i64(const npydt_dtype *dt, void *p, int64_t v,
                                        npydt_error *err);
 /* As npydt_write_i64 for an unsigned value. */
@@ -528,26 +531,40 @@ NPYDT_API npydt_status npydt_write_u64(const npydt_dtype *dt, void *p, uint64_t 
  * 0), and i, u, b when v is integral and in range. */
 NPYDT_API npydt_status npydt_write_double(const npydt_dtype *dt, void *p, double v,
                                           npydt_error *err);
-/* Kind c from v[0] + v[1]i; kind f when v[1] is 0. */
+/* Kind c from v[0] + v[1]i, each part as npydt_write_double rounds it;
+ * kinds f, i, u, b as npydt_write_double(v[0]) when v[1] is 0 (another
+ * imaginary part, NaN included, is NPYDT_E_RANGE). */
 NPYDT_API npydt_status npydt_write_complex(const npydt_dtype *dt, void *p, const double v[2],
                                            npydt_error *err);
-/* Kind b (stored as 0 or 1), or 0 / 1 into i, u, f. */
+/* Kind b (stored as 0 or 1: any nonzero v is true), or 0 / 1 into i, u,
+ * f, c. */
 NPYDT_API npydt_status npydt_write_bool(const npydt_dtype *dt, void *p, int v,
                                         npydt_error *err);
 /* Kind S: len bytes, NUL-padded to the field's size (len above it is
- * NPYDT_E_RANGE); kind V: exactly itemsize bytes. */
+ * NPYDT_E_RANGE); kind V: exactly itemsize bytes (another len is
+ * NPYDT_E_RANGE). */
 NPYDT_API npydt_status npydt_write_bytes(const npydt_dtype *dt, void *p, const void *bytes,
                                          size_t len, npydt_error *err);
 /* Kind U from len bytes of UTF-8 (NPYDT_E_ENCODING when invalid; lone
- * surrogates written as WTF-8, as npydt_read_unicode gives them, are
- * accepted), NUL-padded; more code points than the field holds is
- * NPYDT_E_RANGE. */
+ * surrogates written as 3-byte sequences, as npydt_read_unicode gives
+ * them, are accepted and stored as they are), NUL-padded; more code points
+ * than the field holds is NPYDT_E_RANGE (NULs in the text count). */
 NPYDT_API npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf8,
                                            size_t len, npydt_error *err);
-/* Kinds M and m: v converted exactly to the field's unit (a coarser unit
- * that would drop part of v, or a count beyond int64, is NPYDT_E_RANGE;
- * NaT stays NaT; a generic-unit value only into a generic field or as
- * NaT). M into m and m into M are NPYDT_E_VALUE. */
+/* Kinds M and m: v (NaT when is_nat is set or count is NPYDT_NAT)
+ * converted exactly to the field's unit and multiplier. A unit that would
+ * drop part of v ([1500ms] into [s]), or a count beyond int64, is
+ * NPYDT_E_RANGE; NaT stays NaT. Years and months follow NumPy: in an M
+ * field a month is its first day on the Gregorian calendar (1 [Y] is
+ * 365 [D]; only days that start a month go into [M], January 1sts into
+ * [Y]); in an m field it is NumPy's average month, 30.436875 days (1 [M]
+ * is 2629746 [s]; 1 [Y] into [D] is refused, 400 [Y] is 146097 [D]). A
+ * generic-unit value into a field with a unit, or the reverse, is
+ * NPYDT_E_VALUE (generic into generic keeps the count), and so is a
+ * multiplier of 0 (NumPy's m8[0s], which it cannot cast) on one side only:
+ * a value in the field's own unit and multiplier is stored as it is. v
+ * has no kind of its own: it is taken as the field's, datetime or
+ * timedelta. */
 NPYDT_API npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p,
                                             const npydt_datetime *v, npydt_error *err);
 
@@ -883,6 +900,13 @@ NPYDT_API void npydt_reader_close(npydt_reader *r);
  * at the end is never counted. Default policy: flush only at
  * npydt_writer_flush and npydt_writer_close (flush_every = 0).
  *
+ * The header switch is atomic because a flush changes only the bytes that
+ * differ (the growth axis's digits and the spaces after them) with one
+ * pwrite: a killed process never sees half of it, and a disk writes one
+ * 512-byte sector whole. When that span crosses a multiple of 512 bytes
+ * (only in headers longer than 512 bytes), a power cut during the pwrite
+ * can tear it; README, "Durability", says what then.
+ *
  * One thread at a time. After an I/O error the writer accepts only close,
  * and the file still holds what the last completed flush counted. */
 typedef struct npydt_writer npydt_writer;
@@ -921,8 +945,11 @@ NPYDT_API void npydt_writer_options_init(npydt_writer_options *opts);
  * axis, whose entry is ignored: the file starts with 0 there and grows as
  * records are written (a row is the product of the other dimensions). A
  * 0-d array (ndim 0) takes exactly one record; its file appears at close.
- * The file is created with O_EXCL unless opts->replace. NPYDT_E_OBJECT for
- * object dtypes. */
+ * The file is written as a temporary file beside path, then linked to it
+ * at once (NPYDT_E_IO when path exists, as O_EXCL) or, with opts->replace,
+ * renamed over it at the first flush. When the other dimensions hold no
+ * element (a shape such as (n, 0)), records are refused with
+ * NPYDT_E_SHAPE. NPYDT_E_OBJECT for object dtypes. */
 NPYDT_API npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
                                                 const uint64_t *shape, size_t ndim,
                                                 const npydt_writer_options *opts,
@@ -996,7 +1023,8 @@ NPYDT_API npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *pa
                                                  const npydt_datetime *v, npydt_error *err);
 /* Make every record written so far durable and counted: write what is
  * buffered, fsync the data, rewrite the shape in the header in place,
- * fsync again (no fsync with no_sync). For an .npz member: no-op. */
+ * fsync again (no fsync with no_sync). The header counts whole rows. For
+ * an .npz member or a 0-d array: no-op. */
 NPYDT_API npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err);
 /* Flush, close what the writer opened and free it; NULL is a no-op. The
  * writer is freed whatever the status. A multi-dimensional array whose

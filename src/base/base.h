@@ -102,6 +102,10 @@ void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(pr
 /* UTF-8 helpers. */
 /* Decode one code point; returns bytes used or 0 on invalid input. */
 size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
+/* As utf8_decode, also taking U+D800..U+DFFF as 3-byte sequences: the
+ * lone surrogates a U string may hold, as npydt_read_unicode writes them
+ * (each code unit alone, a pair never joined). */
+size_t wtf8_decode(const unsigned char *s, size_t len, uint32_t *cp);
 /* Encode one code point; returns the bytes written (1 to 4). */
 size_t utf8_encode(uint32_t cp, char out[4]);
 

@@ -1,8 +1,9 @@
 /* Strict UTF-8, as Python's decoder: no overlongs, no surrogates,
- * nothing above U+10FFFF. */
+ * nothing above U+10FFFF; and the one relaxation npydt_read_unicode's
+ * output needs (surrogates as 3-byte sequences). */
 #include "base/base.h"
 
-size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+static size_t decode(const unsigned char *s, size_t len, uint32_t *cp, bool surrogates)
 {
     if (len == 0)
         return 0;
@@ -24,10 +25,20 @@ size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
             return 0;
         v = (v << 6) | (s[i] & 0x3Fu);
     }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+    if (v < min || v > 0x10FFFF || (!surrogates && v >= 0xD800 && v <= 0xDFFF))
         return 0;
     *cp = v;
     return n;
+}
+
+size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+    return decode(s, len, cp, false);
+}
+
+size_t wtf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+    return decode(s, len, cp, true);
 }
 
 size_t utf8_encode(uint32_t cp, char out[4])

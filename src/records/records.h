@@ -100,6 +100,40 @@ void store_float(unsigned char *p, size_t size, char byteorder, double d);
 void store_float_int(unsigned char *p, size_t size, char byteorder, uint64_t magnitude,
                      bool negative);
 
+/* ---- datetime units (time_convert.c) ------------------------------------ */
+
+/* Outcome of time_convert. */
+enum time_conv {
+    TIME_OK,
+    TIME_INEXACT,   /* the target unit would drop part of the count */
+    TIME_OVERFLOW   /* the converted count is beyond int64 (or NaT's value) */
+};
+/* Convert count (not NaT) of from_mult * from_unit into to_mult * to_unit
+ * exactly (units Y..as, multipliers >= 1): *out only on TIME_OK. Years and
+ * months against weeks or finer units: with `calendar` (datetimes) a
+ * month is the span from its first day, so only month starts convert;
+ * without (timedeltas) it is NumPy's average, 30.436875 days. */
+enum time_conv time_convert(int64_t count, int from_unit, int32_t from_mult, int to_unit,
+                            int32_t to_mult, bool calendar, int64_t *out);
+
+/* ---- values and types in messages (value_text.c) ------------------------ */
+
+/* A field's type without byte order: "u1", "f16", "S5", "U5" (characters),
+ * "M8[25s]". */
+void value_type_name(const npydt_dtype *dt, char *buf, size_t size);
+/* The shortest digits that read back as v, laid out as Python's repr()
+ * without a trailing ".0": "2.5", "65520", "1e+300", "nan". */
+void format_double(char *buf, size_t size, double v);
+/* A complex number as Python prints one: "(1+2j)", "(1-2j)". */
+void format_complex(char *buf, size_t size, const double v[2]);
+/* A string quoted, printable ASCII as it is, quotes, backslashes and
+ * control bytes escaped, cut after 32 characters with "..."; with `text`
+ * (valid WTF-8) other code points as they are, surrogates as \udXXX,
+ * else other bytes as \xNN. */
+void quote_value(char *buf, size_t size, const unsigned char *s, size_t len, bool text);
+/* A datetime value with its unit: "1500 [ms]", "7 [25s]", "5 [generic]". */
+void format_datetime(char *buf, size_t size, const npydt_datetime *v);
+
 /* ---- swap units ---------------------------------------------------------- */
 
 /* Bytes of the unit a byteswap reverses in a scalar of this kind and size:
