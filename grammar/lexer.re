@@ -1,8 +1,7 @@
 /* Tokens of the header literal. The text is a NUL-terminated copy (the
  * terminator is re2c's sentinel; NUL bytes inside the header are rejected
  * before lexing), so the lexer never reads past its input. */
-#include "literal/grammar.h"
-#include "parser.h"
+#include "literal/scan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,18 +26,6 @@ static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const 
         va_end(ap);
     }
     return -1;
-}
-
-static struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
-{
-    struct lit *v = arena_alloc_raw(p->nodes, sizeof *v);
-    if (!v) {
-        if (p->status == NPYDT_OK)
-            p->status = set_nomem(p->err);
-        return NULL;
-    }
-    *v = (struct lit){.kind = kind, .start = start, .end = end};
-    return v;
 }
 
 static int hexval(unsigned char c)
@@ -190,63 +177,6 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
     return v;
 }
 
-/* Whether byte c of a string body may be handed out as it is: printable
- * ASCII other than a backslash and the quote q. Anything else (escapes,
- * line breaks, latin-1 or UTF-8 bytes) goes through decode_string. */
-static inline bool plain_byte(unsigned char c, unsigned char q)
-{
-    return c >= 0x20 && c <= 0x7e && c != '\\' && c != q;
-}
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-
-/* The first byte of [s, lim) that is not plain_byte(., q), 16 bytes at a
- * time: names are most of a large header's bytes. */
-static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
-                                       unsigned char q)
-{
-    const __m128i quote = _mm_set1_epi8((char)q), bslash = _mm_set1_epi8('\\'),
-                  del = _mm_set1_epi8(0x7f), space = _mm_set1_epi8(0x20);
-    for (; lim - s >= 16; s += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-        /* signed: below ' ' holds for control bytes and every byte >= 0x80 */
-        __m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, del), _mm_cmplt_epi8(v, space)));
-        unsigned mask = (unsigned)_mm_movemask_epi8(bad);
-        if (mask)
-            return s + __builtin_ctz(mask);
-    }
-    while (s < lim && plain_byte(*s, q))
-        s++;
-    return s;
-}
-#else
-/* The first byte of [s, lim) that is not plain_byte(., q). */
-static const unsigned char *skip_plain(const unsigned char *s, const unsigned char *lim,
-                                       unsigned char q)
-{
-    while (s < lim && plain_byte(*s, q))
-        s++;
-    return s;
-}
-#endif
-
-/* A string literal whose body [b, e) is its value, as it is: it stays in
- * the text, where its closing quote at e, which nothing reads again,
- * becomes its NUL. start is where the literal begins (prefix or quote). */
-static struct lit *span_lit(struct lit_parser *p, enum lit_kind kind, size_t start,
-                            const unsigned char *b, const unsigned char *e)
-{
-    struct lit *v = new_lit(p, kind, start, (size_t)(e + 1 - p->text));
-    if (v) {
-        p->text[e - p->text] = '\0';
-        v->u.str.s = (char *)(p->text + (b - p->text));
-        v->u.str.len = (size_t)(e - b);
-    }
-    return v;
-}
-
 /* A string literal starting at the opening quote q (prefix letters were
  * already consumed). Handles '...', "...", '''...''' and """...""". */
 static int lex_string(struct lit_parser *p, const unsigned char *start, const unsigned char *q,
@@ -315,73 +245,24 @@ static int lex_int(struct lit_parser *p, const unsigned char *b, const unsigned 
     return INT;
 }
 
-static int open_bracket(struct lit_parser *p, int tok)
-{
-    if (++p->depth > p->limits->max_depth) {
-        if (p->status == NPYDT_OK)
-            p->status = set_error(p->err, NPYDT_E_LIMIT, (size_t)(p->tok - p->text), NULL,
-                                  "nesting deeper than %u brackets", p->limits->max_depth);
-        return -1;
-    }
-    return tok;
-}
-
-static int close_bracket(struct lit_parser *p, int tok)
-{
-    if (p->depth > 0)
-        p->depth--;
-    return tok;
-}
-
-static const unsigned char *skip_hs(const unsigned char *s, const unsigned char *lim)
-{
-    while (s < lim && (*s == ' ' || *s == '\t' || *s == '\f'))
-        s++;
-    return s;
-}
-
-/* After "(" and spaces, at the quote q1: ('name', 'type') with plain
- * single-quoted strings, the entry np.save writes for most fields, as one
- * token instead of five, whose value is the tuple of two strings the
- * grammar's tuple rule would build. It is valid wherever '(' may begin a
- * value, so the parser accepts or refuses it where it would the '('. On
- * anything else, the '(' alone. */
-static int lex_pair(struct lit_parser *p, const unsigned char *q1, struct lit **val)
-{
-    const unsigned char *lim = p->text + p->len;
-    const unsigned char *e1 = skip_plain(q1 + 1, lim, '\'');
-    const unsigned char *q2 = e1 < lim && *e1 == '\'' ? skip_hs(e1 + 1, lim) : lim;
-    q2 = q2 < lim && *q2 == ',' ? skip_hs(q2 + 1, lim) : lim;
-    const unsigned char *e2 = q2 < lim && *q2 == '\'' ? skip_plain(q2 + 1, lim, '\'') : lim;
-    const unsigned char *end = e2 < lim && *e2 == '\'' ? skip_hs(e2 + 1, lim) : lim;
-    if (end >= lim || *end != ')') {
-        p->cur = p->tok + 1;
-        return open_bracket(p, LPAREN);
-    }
-    if (open_bracket(p, PAIR) < 0)
-        return -1;
-    close_bracket(p, PAIR);
-    p->cur = end + 1;
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), (size_t)(p->cur - p->text));
-    struct lit *a = span_lit(p, LIT_STR, (size_t)(q1 - p->text), q1 + 1, e1);
-    struct lit *b = span_lit(p, LIT_STR, (size_t)(q2 - p->text), q2 + 1, e2);
-    if (!t || !a || !b)
-        return -1;
-    a->next = b;
-    t->u.seq.head = a;
-    t->u.seq.tail = b;
-    t->u.seq.n = 2;
-    *val = t;
-    return PAIR;
-}
-
 int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end)
 {
     const unsigned char *mar = p->cur;
     const unsigned char *lim = p->text + p->len;
     int tok;
     (void)mar;
+    if (p->run) {   /* the pairs lit_lex_list read after a '[' */
+        *val = p->run;
+        p->tok = p->text + p->run->start;
+        p->cur = p->run_end;
+        p->run = NULL;
+        tok = RUN;
+        goto done;
+    }
 again:
+    /* spaces are not tokens (nor do they end an integer for the 'L' rule) */
+    if (*p->cur == ' ')   /* the text's NUL stops this at its end */
+        p->cur = skip_spaces(p->cur + 1, lim);
     p->tok = p->cur;
     bool after_int = p->last_was_int;
     p->last_was_int = false;
@@ -408,8 +289,10 @@ again:
         [\r\n]+ { goto again; }
         "#" [^\r\n\x00]* { goto again; }
 
-        "(" [ \t\f]* "'" { tok = lex_pair(p, p->cur - 1, val); goto done; }
+        "(" [ \t\f]* "'" { tok = lit_lex_pair(p, val); goto done; }
+        "(" [ \t\f]* [0-9)] { tok = lit_lex_shape(p, val); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
+        "[" [ \t\f]* "(" { tok = lit_lex_list(p, val); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }
         "}" { tok = close_bracket(p, RBRACE); goto done; }
@@ -434,6 +317,14 @@ again:
             goto done;
         }
 
+        "'" {
+            /* a key of the top-level dict */
+            if (p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA || p->prev == ENTRYC) &&
+                (tok = lit_lex_entry(p, val)) != 0)
+                goto done;
+            tok = lex_string(p, p->tok, p->tok, false, false, val);
+            goto done;
+        }
         [uU]? ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, false, val); goto done; }
         [rR] ['"] { tok = lex_string(p, p->tok, p->cur - 1, true, false, val); goto done; }
         [bB] ['"] { tok = lex_string(p, p->tok, p->cur - 1, false, true, val); goto done; }
@@ -474,6 +365,7 @@ again:
         }
     */
 done:
+    p->prev = tok;
     *start = (size_t)(p->tok - p->text);
     *end = (size_t)(p->cur - p->text);
     if (tok == LBRACE || tok == LBRACK || tok == LPAREN || tok == RBRACE || tok == RBRACK ||

@@ -33,6 +33,8 @@ struct lit_span { size_t start, end; };
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
 static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
+static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
+                         const struct lit_span *loc);
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
 static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
@@ -58,6 +60,12 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token STRING "string" BYTES "bytes literal" INT "integer" FLOAT "number"
 %token TRUE "True" FALSE "False" NONE "None"
 %token PAIR "pair" /* ('name', 'type'): a tuple of two plain strings, lexed whole */
+%token RUN "pairs" /* pairs after a '[', each with its ',': the list's first items */
+%token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
+%token ENTRYC "entry and comma" /* the same with the ',' after it */
+%token SHAPE "shape" /* a tuple of integers, lexed whole */
+%token HEAD "tuple head" /* ( 'string' , : a tuple begun, lexed whole */
+%token LIST "list of pairs" /* [ pairs ]: a list of pairs, lexed whole */
 
 %%
 
@@ -81,6 +89,8 @@ value:
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
   | PAIR
+  | SHAPE
+  | LIST
   | tuple
   | list
   | dict
@@ -104,6 +114,11 @@ strings:
 
 tuple:
     LPAREN RPAREN                          { NEED($$ = node(p, LIT_TUPLE, &@$)); }
+  | HEAD RPAREN                            { $$ = $1; $$->end = @$.end; }
+  | HEAD items opt_comma RPAREN
+        { $$ = $1; $$->end = @$.end;
+          $$->u.seq.head->next = $2->u.seq.head; $$->u.seq.tail = $2->u.seq.tail;
+          $$->u.seq.n += $2->u.seq.n; }
   | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $2)); }
   | LPAREN value COMMA items opt_comma RPAREN
         { NEED($$ = node(p, LIT_TUPLE, &@$));
@@ -118,19 +133,35 @@ list:
 
 items:
     value              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
+  | RUN value          { NEED($$ = append(p, $1, $2)); }
   | items COMMA value  { NEED($$ = append(p, $1, $3)); }
 ;
 
 dict:
     LBRACE RBRACE                        { NEED($$ = node(p, LIT_DICT, &@$)); }
-  | LBRACE pairs opt_comma RBRACE        { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
+  | LBRACE pairs RBRACE                  { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
+  | LBRACE pairs_c RBRACE                { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
 ;
 
+/* key: value entries; pairs_c has the ',' after its last one. An entry
+ * the lexer read whole comes with or without its ',' (ENTRYC, ENTRY). */
 pairs:
     value COLON value
         { NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, $3)); }
-  | pairs COMMA value COLON value
-        { NEED(append(p, $1, $3)); NEED($$ = append(p, $1, $5)); }
+  | ENTRY
+        { NEED($$ = entry(p, NULL, $1, &@$)); }
+  | pairs_c value COLON value
+        { NEED(append(p, $1, $2)); NEED($$ = append(p, $1, $4)); }
+  | pairs_c ENTRY
+        { NEED($$ = entry(p, $1, $2, &@$)); }
+;
+
+pairs_c:
+    pairs COMMA
+  | ENTRYC
+        { NEED($$ = entry(p, NULL, $1, &@$)); }
+  | pairs_c ENTRYC
+        { NEED($$ = entry(p, $1, $2, &@$)); }
 ;
 
 opt_comma:
@@ -163,6 +194,18 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     seq->u.seq.tail = item;
     seq->u.seq.n++;
     return seq;
+}
+
+/* dict (NULL: a new one at loc) with a key and its value after it, as
+ * the lexer reads an entry: key->next is the value. */
+static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
+                         const struct lit_span *loc)
+{
+    struct lit *v = key->next;
+    if (!dict && !(dict = node(p, LIT_DICT, loc)))
+        return NULL;
+    append(p, dict, key);
+    return append(p, dict, v);
 }
 
 /* The strings rule's value with s after it: parts is one string, or the
@@ -237,19 +280,29 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (p->status != NPYDT_OK)
         return 0;
     enum { MAX_EXPECTED = 5 };
-    /* a pair is a '(' that the lexer read on: it is named as one, and
-     * never listed (a '(' is expected wherever a pair is) */
-    yysymbol_kind_t expected[MAX_EXPECTED + 1];
-    int n = 0, all = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED + 1);
+    /* a pair, a run of pairs, a shape or a tuple head is a '(', a list
+     * of pairs a '[', and an entry a string, that the lexer read on: each
+     * is named as what it begins with, and never listed (that token is
+     * expected wherever it is) */
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = 0, all = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     for (int i = 0; i < all; i++)
-        if (expected[i] != YYSYMBOL_PAIR)
+        if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
+            expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC &&
+            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD &&
+            expected[i] != YYSYMBOL_LIST)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
         n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN || got == YYSYMBOL_SHAPE ||
+        got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
+    else if (got == YYSYMBOL_LIST)
+        got = YYSYMBOL_LBRACK;
+    else if (got == YYSYMBOL_ENTRY || got == YYSYMBOL_ENTRYC)
+        got = YYSYMBOL_STRING;
     char msg[200];
     size_t len = 0;
     msg[0] = '\0';

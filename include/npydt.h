@@ -288,7 +288,9 @@ typedef struct npydt_leaf {
     const npydt_dtype *dtype;     /* the scalar node */
     uint64_t offset;              /* of the first element, from record start */
     uint64_t count;               /* product of all repeat counts (1 if none) */
-    uint32_t itemsize;            /* of one element */
+    uint32_t itemsize;            /* of one element; NumPy bounds an itemsize by
+                                   * a C int, so 32 bits hold it on every
+                                   * platform and keep a large table small */
     char kind;                    /* as npydt_dtype_kind */
     char byteorder;               /* as npydt_dtype_byteorder */
     uint32_t nrepeats;            /* levels in repeats */

@@ -178,6 +178,42 @@ static void test_literal_syntax_errors_name_what_was_expected(void **state)
     assert_string_equal(err.message, "expected '}' or ',', found ':'");
 }
 
+/* The lexer reads np.save's common runs whole (a list of pairs, a run of
+ * pairs, a pair with a shape, a shape, "('name', ", a top-level 'key':
+ * value entry with its ','); a syntax error right after one, or inside a
+ * list it began to read whole, is reported as after the same text read
+ * token by token: same offset, same expected tokens. */
+static void test_literal_composite_tokens_err_as_tokens_one_by_one(void **state)
+{
+    (void)state;
+    static const struct { const char *text; size_t offset; const char *message; } cases[] = {
+        {"{'descr': [('a', '<f8'), ('b', '<i4') u'x'], 'fortran_order': False, 'shape': ()}",
+         38, "unexpected string"},
+        {"{'descr': [('a', '<f8'), ('b', '<i4', (2,)) : 1], 'fortran_order': False, "
+         "'shape': ()}", 44, "expected end of header, ']', ')' or ',', found ':'"},
+        {"{'descr': [('a', [('b', '<f8'), ('c', '<f8')] : 1)], 'fortran_order': False, "
+         "'shape': ()}", 46, "expected end of header, ']', ')' or ',', found ':'"},
+        {"{'descr': ('<f8', (2, 3) 4), 'fortran_order': False, 'shape': ()}", 25,
+         "unexpected integer"},
+        {"{'descr': '<f8', 'fortran_order': False, : 1, 'shape': ()}", 41, "unexpected ':'"},
+        {"{'descr': '<f8', 'fortran_order': False, 'shape': (3,) 'x'}", 55,
+         "unexpected string"},
+        {"{'descr': [('a', '<f8'), ('b', '<i4')), 'fortran_order': False, 'shape': ()}", 37,
+         "expected ']' or ',', found ')'"},
+        {"{'descr': [('a', '<f8') 'x'], 'fortran_order': False, 'shape': ()}", 24,
+         "unexpected string"},
+        {"{'descr': [('a', '<f8'), ('b', [('c', '<i4')]), 'fortran_order': False, 'shape': ()}",
+         63, "expected end of header, ']', ')' or ',', found ':'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npydt_header *h;
+        npydt_error err;
+        assert_int_equal(parse_header(cases[i].text, 1, NULL, &h, &err), NPYDT_E_SYNTAX);
+        assert_int_equal(err.offset, cases[i].offset);
+        assert_string_equal(err.message, cases[i].message);
+    }
+}
+
 /* ('name', 'type') as np.save writes it is read in one step; an error at
  * such an entry is reported as one at its '(' would be, and the entry
  * means what any spacing of it means. */
@@ -316,6 +352,7 @@ static void test_literal_header_length_limit_is_checked_before_reading(void **st
 TEST_LIST("literal",
     cmocka_unit_test(test_literal_escapes_decode),
     cmocka_unit_test(test_literal_name_type_pairs_err_at_their_paren),
+    cmocka_unit_test(test_literal_composite_tokens_err_as_tokens_one_by_one),
     cmocka_unit_test(test_literal_name_type_pair_counts_toward_the_depth_limit),
     cmocka_unit_test(test_literal_adjacent_strings_concatenate),
     cmocka_unit_test(test_literal_raw_and_unicode_prefixes),

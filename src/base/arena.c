@@ -128,6 +128,14 @@ void arena_init(struct arena *ar, const npydt_allocator *alloc)
     ar->first = ARENA_FIRST_CHUNK;
 }
 
+void arena_init_buffer(struct arena *ar, const npydt_allocator *alloc, void *buf, size_t size)
+{
+    arena_init(ar, alloc);
+    /* no head chunk: the first chunk the allocator gives replaces buf */
+    ar->base = buf;
+    ar->cap = ar->size = size;
+}
+
 /* A parse keeps about 16 bytes per text byte (measured on np.save headers
  * of 10 to 20,000 fields); a first chunk of that size saves the smaller
  * chunks before it. Capped below malloc's usual mmap threshold. Texts of

@@ -35,6 +35,10 @@ struct arena {
 };
 
 void arena_init(struct arena *ar, const npydt_allocator *alloc);
+/* The same, with the caller's buf[0..size) (16-aligned, not freed by the
+ * arena, and outliving it) as the first room to allocate from: a parse's
+ * scratch for a short header then costs the allocator nothing. */
+void arena_init_buffer(struct arena *ar, const npydt_allocator *alloc, void *buf, size_t size);
 /* Size the first chunk for a parse of text_len bytes (before any allocation). */
 void arena_expect(struct arena *ar, size_t text_len);
 /* The same for the scratch arena of a parse of text_len bytes, which holds

@@ -1,5 +1,6 @@
-/* The hash of a field name that the duplicate check's table is indexed by
- * (its low bits pick the slot). Private; tests use it to choose names that
+/* The library's one hash of a name: a field's (the duplicate check's and
+ * a schema's tables) or an archive member's (the npz writer's table); its
+ * low bits pick the slot. Private; tests use it to choose names that
  * collide. */
 #ifndef NPYDT_NAME_KEY_H
 #define NPYDT_NAME_KEY_H

@@ -132,22 +132,22 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const npydt_dtype **out)
 {
     if (ndim > c->limits->max_ndim)
-        return set_error(c->err, NPYDT_E_LIMIT, off, c->path,
+        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
                          "subarray has %zu dimensions, more than the limit of %u", ndim,
                          c->limits->max_ndim);
     uint64_t items = 1;
     for (size_t i = 0; i < ndim; i++) {
         if (shape[i] > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                              "subarray dimension %llu does not fit a C int",
                              (unsigned long long)shape[i]);
         if (!ck_mul(items, shape[i], &items) || items > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                              "subarray element count does not fit a C int");
     }
     uint64_t bytes;
     if (!ck_mul(items, base->itemsize, &bytes) || bytes > NPYDT_MAX_ITEMSIZE)
-        return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+        return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                          "subarray size in bytes does not fit a C int");
     npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     uint64_t *dims = arena_alloc_array_raw(c->arena, ndim ? ndim : 1, sizeof *dims);
@@ -175,11 +175,11 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
     if (dtype_is_unsized_flexible(base) || (base->cls == NPYDT_SUBARRAY && base->itemsize == 0)) {
         /* ('S', 5) sets the size of an unsized type */
         if (!lit_is_int(v) || v->u.num.neg || v->u.num.big || v->u.num.mag > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_VALUE, off, c->path,
+            return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
                              "invalid itemsize in generic type tuple");
         uint64_t size = v->u.num.mag;
         if (base->kind == 'U' && !(ck_mul(size, 4, &size) && size <= NPYDT_MAX_ITEMSIZE))
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                              "unicode itemsize does not fit a C int");
         npydt_dtype *dt;
         if (base->cls == NPYDT_SUBARRAY) {
@@ -211,7 +211,7 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
             return NPYDT_OK;
         }
         if (ndim > c->limits->max_ndim)
-            return set_error(c->err, NPYDT_E_LIMIT, off, c->path,
+            return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
                              "subarray has %zu dimensions, more than the limit of %u", ndim,
                              c->limits->max_ndim);
         if (ndim > INLINE_DIMS) {
@@ -220,18 +220,18 @@ npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
                 return set_nomem(c->err);
         }
     } else {
-        return set_error(c->err, NPYDT_E_VALUE, off, c->path, "invalid shape in fixed-type tuple");
+        return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c), "invalid shape in fixed-type tuple");
     }
     const struct lit *d = lit_is_int(v) ? v : v->u.seq.head;
     for (size_t i = 0; i < ndim; i++, d = d->next) {
         if (!lit_is_int(d))
-            return set_error(c->err, NPYDT_E_VALUE, off, c->path,
+            return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
                              "invalid shape in fixed-type tuple: dimensions must be integers");
         if (d->u.num.neg && d->u.num.mag != 0)
-            return set_error(c->err, NPYDT_E_SHAPE, off, c->path,
+            return set_error(c->err, NPYDT_E_SHAPE, off, dtype_path(c),
                              "invalid shape in fixed-type tuple: negative dimension");
         if (d->u.num.big || d->u.num.mag > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                              "subarray dimension does not fit a C int");
         dims[i] = d->u.num.mag;
     }
@@ -474,7 +474,7 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
                                     const npydt_dtype **out)
 {
     if (n > c->limits->max_fields || c->nfields > c->limits->max_fields - n)
-        return set_error(c->err, NPYDT_E_LIMIT, off, c->path,
+        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
                          "more than %zu fields in the dtype", c->limits->max_fields);
     c->nfields += n;
     npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
@@ -512,30 +512,41 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
     return NPYDT_OK;
 }
 
-npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
-                               uint64_t itemsize, size_t off, const npydt_dtype **out)
+npydt_status dtype_make_struct_fields(struct dtype_ctx *c, const struct npydt_field *fields,
+                                      const size_t *text_offsets, size_t n, uint64_t itemsize,
+                                      size_t off, const npydt_dtype **out)
 {
-    struct npydt_field *fields = arena_alloc_array_raw(c->arena, n ? n : 1, sizeof *fields);
-    if (!fields)
-        return set_nomem(c->err);
-    for (size_t i = 0; i < n; i++)
-        fields[i] = (struct npydt_field){specs[i].name, specs[i].title, specs[i].offset,
-                                         specs[i].dtype, specs[i].name_len,
-                                         specs[i].title_len};
     size_t dup;
     npydt_status st = dtype_struct_of_fields(c, fields, n, itemsize, off, &dup, out);
     if (st != NPYDT_E_NAME)
         return st;
-    const struct field_spec *f = &specs[dup / 2];
+    const struct npydt_field *f = &fields[dup / 2];
+    size_t at = text_offsets[dup / 2];
     char name[128];
     if (dup % 2 == 0) {
         name_for_message(name, sizeof name, f->name, f->name_len);
-        return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+        return set_error(c->err, NPYDT_E_NAME, at, dtype_path(c),
                          "field name '%s' already used as a name or title", name);
     }
     name_for_message(name, sizeof name, f->title, f->title_len);
-    return set_error(c->err, NPYDT_E_NAME, f->text_offset, c->path,
+    return set_error(c->err, NPYDT_E_NAME, at, dtype_path(c),
                      "title '%s' already used as a name or title", name);
+}
+
+npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
+                               uint64_t itemsize, size_t off, const npydt_dtype **out)
+{
+    struct npydt_field *fields = arena_alloc_array_raw(c->arena, n ? n : 1, sizeof *fields);
+    size_t *at = arena_alloc_array_raw(c->scratch ? c->scratch : c->arena, n ? n : 1, sizeof *at);
+    if (!fields || !at)
+        return set_nomem(c->err);
+    for (size_t i = 0; i < n; i++) {
+        fields[i] = (struct npydt_field){specs[i].name, specs[i].title, specs[i].offset,
+                                         specs[i].dtype, specs[i].name_len,
+                                         specs[i].title_len};
+        at[i] = specs[i].text_offset;
+    }
+    return dtype_make_struct_fields(c, fields, at, n, itemsize, off, out);
 }
 
 /* ---- public accessors ---------------------------------------------------- */

@@ -66,6 +66,14 @@ struct dtype_root {
     size_t nleaves;
 };
 
+/* One level of the field path being read: the name of the field whose
+ * type is being built, below the level `up` (NULL at the top). */
+struct path_frame {
+    const char *name;
+    size_t len;
+    struct path_frame *up;
+};
+
 /* Context for building dtypes: where nodes go and how errors are named. */
 struct dtype_ctx {
     struct arena *arena;
@@ -73,11 +81,13 @@ struct dtype_ctx {
     const npydt_limits *limits;
     npydt_error *err;
     size_t nfields;          /* fields created so far, against max_fields */
-    char path[256];          /* current field path for messages */
+    struct path_frame *frame; /* the innermost field being read, or NULL */
+    char path[256];          /* the path spelled out, by dtype_path only: a
+                              * parse spells it only when it reports an error */
 };
 
-/* Set up c (path empty; the rest of its buffer is left as it is: zeroing
- * it was a tenth of a one-line header's parse). */
+/* Set up c (no path; its buffer is left as it is: zeroing it was a tenth
+ * of a one-line header's parse). */
 static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
                                   struct arena *scratch, const npydt_limits *limits,
                                   npydt_error *err)
@@ -87,8 +97,12 @@ static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
     c->limits = limits;
     c->err = err;
     c->nfields = 0;
-    c->path[0] = '\0';
+    c->frame = NULL;
 }
+
+/* The field path of c's innermost frame for an error message ("pos.x",
+ * a NUL in a name written \x00, cut to the buffer), spelled into c->path. */
+const char *dtype_path(struct dtype_ctx *c);
 
 /* Wrap base in a subarray of the given shape, checking sizes like NumPy. */
 npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
@@ -114,8 +128,13 @@ npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len,
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
                             const npydt_dtype **out);
 
-/* Compute the leaf table and attach the root record to dt. */
-npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena);
+/* The one way to a root dtype: a copy of dt in c->arena with its leaf
+ * table and root record. With owned (which must be c->arena), the root
+ * takes that arena over, and npydt_dtype_free releases it; the caller
+ * makes no allocation in it afterwards. Without, the arena belongs to
+ * whatever holds the root (a header, a schema). */
+npydt_status dtype_make_root(struct dtype_ctx *c, const npydt_dtype *dt, struct arena *owned,
+                             npydt_dtype **out);
 
 /* A struct node whose fields are fields[0..n) (kept, not copied): checks
  * names and titles for duplicates as NumPy does and counts fields against

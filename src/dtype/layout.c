@@ -125,7 +125,8 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
     return NPYDT_OK;
 }
 
-npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
+/* Compute the leaf table and attach the root record to dt. */
+static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
 {
     const struct dtype_totals *t = &dt->totals;
     uint32_t per = t->struct_depth > PATH_BYTES_PER_NAME_BYTE ? t->struct_depth
@@ -173,6 +174,24 @@ npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_a
     root->nleaves = n;
     root->owns_arena = owns_arena;
     dt->root = root;
+    return NPYDT_OK;
+}
+
+npydt_status dtype_make_root(struct dtype_ctx *c, const npydt_dtype *dt, struct arena *owned,
+                             npydt_dtype **out)
+{
+    /* a node of its own, since it carries the root record */
+    npydt_dtype *root = arena_alloc_raw(c->arena, sizeof *root);
+    if (!root)
+        return set_nomem(c->err);
+    *root = *dt;
+    root->root = NULL;
+    npydt_status st = layout_build_root(c, root, owned != NULL);
+    if (st != NPYDT_OK)
+        return st;
+    if (owned)
+        root->root->arena = *owned;   /* as it stands after the last allocation */
+    *out = root;
     return NPYDT_OK;
 }
 

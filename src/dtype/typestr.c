@@ -114,7 +114,7 @@ static npydt_status not_understood(struct dtype_ctx *c, const char *s, size_t le
 {
     char shown[80];
     name_for_message(shown, sizeof shown, s, len > 64 ? 64 : len);
-    return set_error(c->err, NPYDT_E_TYPE, off, c->path, "data type '%s' not understood", shown);
+    return set_error(c->err, NPYDT_E_TYPE, off, dtype_path(c), "data type '%s' not understood", shown);
 }
 
 static npydt_status scalar(struct dtype_ctx *c, char kind, char endian, uint64_t size,
@@ -213,13 +213,13 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
     name_for_message(shown, sizeof shown, whole, wlen);
     if (mlen > 0) {
         if (mlen < 3 || meta[0] != '[' || meta[mlen - 1] != ']')
-            return set_error(c->err, NPYDT_E_UNIT, off, c->path,
+            return set_error(c->err, NPYDT_E_UNIT, off, dtype_path(c),
                              "invalid datetime metadata in '%s'", shown);
         const char *s = meta + 1, *e = meta + mlen - 1, *q;
         int64_t v;
         if (c_strtol(s, e, &v, &q)) {
             if (v < 0 || v > INT_MAX)
-                return set_error(c->err, NPYDT_E_UNIT, off, c->path,
+                return set_error(c->err, NPYDT_E_UNIT, off, dtype_path(c),
                                  "invalid datetime multiplier in '%s'", shown);
             num = v;
             s = q;
@@ -229,7 +229,7 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
             s++;
         unit = datetime_unit_parse(u, (size_t)(s - u));
         if (unit < 0)
-            return set_error(c->err, NPYDT_E_UNIT, off, c->path,
+            return set_error(c->err, NPYDT_E_UNIT, off, dtype_path(c),
                              "invalid datetime unit '%.*s' in '%s'", (int)(s - u), u,
                              shown);
         /* "[2generic]" keeps its multiplier, as np.datetime_data shows,
@@ -237,15 +237,15 @@ static npydt_status parse_datetime(struct dtype_ctx *c, char kind, char endian,
         if (s < e) {   /* '/' divisor */
             int64_t den;
             if (!c_strtol(s + 1, e, &den, &q) || q != e)
-                return set_error(c->err, NPYDT_E_UNIT, off, c->path,
+                return set_error(c->err, NPYDT_E_UNIT, off, dtype_path(c),
                                  "invalid datetime divisor in '%s'", shown);
             if (unit == NPYDT_UNIT_GENERIC || den <= 0 ||
                 (den != 1 && !apply_divisor(&unit, &num, den)))
-                return set_error(c->err, NPYDT_E_UNIT, off, c->path,
+                return set_error(c->err, NPYDT_E_UNIT, off, dtype_path(c),
                                  "datetime divisor %lld is not a multiple of a smaller unit in '%s'",
                                  (long long)den, shown);
             if (num > INT_MAX)
-                return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+                return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                                  "datetime multiplier overflows in '%s'", shown);
         }
     }
@@ -341,7 +341,7 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
     else if (!it->order1)
         order = it->order2;
     else if (o1 != o2)
-        return set_error(c->err, NPYDT_E_TYPE, off, c->path,
+        return set_error(c->err, NPYDT_E_TYPE, off, dtype_path(c),
                          "inconsistent byte-order specification %c and %c", it->order1, it->order2);
     else
         order = o1;
@@ -350,7 +350,7 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
     /* order + type, parsed again as a whole type string */
     char buf[256];
     if (it->type_len + 1 > sizeof buf)
-        return set_error(c->err, NPYDT_E_TYPE, off, c->path, "type in comma string too long");
+        return set_error(c->err, NPYDT_E_TYPE, off, dtype_path(c), "type in comma string too long");
     size_t n = 0;
     if (order)
         buf[n++] = order;
@@ -369,7 +369,7 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
     if (st == NPYDT_E_NOMEM)
         return set_nomem(c->err);
     if (st != NPYDT_OK)
-        return set_error(c->err, NPYDT_E_TYPE, rep_off, c->path,
+        return set_error(c->err, NPYDT_E_TYPE, rep_off, dtype_path(c),
                          "invalid repeat count '%.*s' in type string", (int)it->rep_len, it->rep);
     return dtype_apply_shape(c, base, rep, rep_off, out);
 }
@@ -402,7 +402,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
                     j++;
                 i = j;
             } else {
-                return set_error(c->err, NPYDT_E_TYPE, exact ? off + j : off, c->path,
+                return set_error(c->err, NPYDT_E_TYPE, exact ? off + j : off, dtype_path(c),
                                  "format number %zu of '%.*s' is not recognized", n + 1,
                                  (int)(len > 64 ? 64 : len), s);
             }
@@ -440,7 +440,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
         specs[k].offset = offset;
         specs[k].text_offset = off;
         if (!ck_add(offset, items[k]->itemsize, &offset) || offset > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                              "struct itemsize does not fit a C int");
     }
     return dtype_make_struct(c, specs, n, offset, off, out);
@@ -608,7 +608,7 @@ static npydt_status parse(struct dtype_ctx *c, const char *s, size_t len, size_t
             return scalar(c, 'S', endian, (uint64_t)size, out);
         if (kind == 'U') {
             if ((uint64_t)size * 4 > NPYDT_MAX_ITEMSIZE)
-                return set_error(c->err, NPYDT_E_OVERFLOW, off, c->path,
+                return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                                  "unicode itemsize of '%.*s' does not fit a C int", (int)wlen,
                                  whole);
             return scalar(c, 'U', endian, (uint64_t)size * 4, out);

@@ -21,6 +21,10 @@ struct npydt_header {
 
 static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
+/* Bytes of a parse's scratch arena taken from the stack: the syntax tree
+ * of a header of a dozen fields. */
+#define SCRATCH_ROOM 4096
+
 /* ---- root dtypes ---------------------------------------------------------- */
 
 void npydt_dtype_free(npydt_dtype *root)
@@ -43,9 +47,10 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
     npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
+    _Alignas(16) unsigned char room[SCRATCH_ROOM];
     struct arena ar, scratch;
     arena_init(&ar, opts->allocator);
-    arena_init(&scratch, opts->allocator);
+    arena_init_buffer(&scratch, opts->allocator, room, sizeof room);
     arena_expect(&ar, len);
     arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
@@ -64,22 +69,9 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
         if (st == NPYDT_OK)
             st = descr_from_lit(&c, v, &dt);
     }
-    if (st != NPYDT_OK)
+    if (st != NPYDT_OK || (st = dtype_make_root(&c, dt, &ar, out)) != NPYDT_OK)
         goto fail;
-    /* the root must be a node of its own, since it carries the arena */
-    npydt_dtype *root = arena_alloc(&ar, sizeof *root);
-    if (!root) {
-        st = set_nomem(err);
-        goto fail;
-    }
-    *root = *dt;
-    root->root = NULL;
-    st = layout_build_root(&c, root, true);
-    if (st != NPYDT_OK)
-        goto fail;
-    root->root->arena = ar;
     arena_release(&scratch);
-    *out = root;
     return NPYDT_OK;
 fail:
     arena_release(&scratch);
@@ -134,39 +126,49 @@ static npydt_status parse_preamble(const unsigned char *b, size_t len, const npy
     return NPYDT_OK;
 }
 
-static const struct lit *dict_get(const struct lit *d, const char *key, const struct lit **keylit)
+/* The header keys, in the order their absence is reported. */
+enum { KEY_DESCR, KEY_FORTRAN_ORDER, KEY_SHAPE, NKEYS };
+static const char *const header_keys[NKEYS] = {"descr", "fortran_order", "shape"};
+
+/* Which header key a string literal is, or -1 (a NUL inside never
+ * matches). */
+static int header_key(const struct lit *k)
 {
-    for (const struct lit *k = d->u.seq.head; k; k = k->next->next)
-        if (lit_str_is(k, key)) {
-            *keylit = k;
-            return k->next;
-        }
-    return NULL;
+    const char *s = k->u.str.s;
+    switch (k->u.str.len) {
+    case 5:
+        return memcmp(s, "descr", 5) == 0 ? KEY_DESCR : memcmp(s, "shape", 5) == 0 ? KEY_SHAPE : -1;
+    case 13:
+        return memcmp(s, "fortran_order", 13) == 0 ? KEY_FORTRAN_ORDER : -1;
+    default:
+        return -1;
+    }
 }
 
-static npydt_status check_dict(const struct lit *d, npydt_error *err)
+/* The header dict's values by key (vals[KEY_...]), once it is checked to
+ * hold each key once and nothing else. */
+static npydt_status check_dict(const struct lit *d, const struct lit *vals[NKEYS],
+                               npydt_error *err)
 {
     if (d->kind != LIT_DICT)
         return set_error(err, NPYDT_E_VALUE, d->start, NULL, "header is not a dictionary");
-    static const char *const keys[] = {"descr", "fortran_order", "shape"};
-    bool seen[3] = {false, false, false};
+    vals[0] = vals[1] = vals[2] = NULL;
     for (const struct lit *k = d->u.seq.head; k; k = k->next->next) {
         if (k->kind != LIT_STR)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "header keys must be strings");
-        int which = -1;
-        for (int i = 0; i < 3; i++)
-            if (lit_str_is(k, keys[i]))
-                which = i;
+        int which = header_key(k);
         if (which < 0)
             return set_error(err, NPYDT_E_KEY, k->start, NULL, "unexpected key '%.40s'",
                              k->u.str.s);
-        if (seen[which])
-            return set_error(err, NPYDT_E_KEY, k->start, NULL, "duplicate key '%s'", keys[which]);
-        seen[which] = true;
+        if (vals[which])
+            return set_error(err, NPYDT_E_KEY, k->start, NULL, "duplicate key '%s'",
+                             header_keys[which]);
+        vals[which] = k->next;
     }
-    for (int i = 0; i < 3; i++)
-        if (!seen[i])
-            return set_error(err, NPYDT_E_KEY, d->start, NULL, "missing key '%s'", keys[i]);
+    for (int i = 0; i < NKEYS; i++)
+        if (!vals[i])
+            return set_error(err, NPYDT_E_KEY, d->start, NULL, "missing key '%s'",
+                             header_keys[i]);
     return NPYDT_OK;
 }
 
@@ -241,16 +243,16 @@ static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ct
                                      c->err, &d);
     if (st != NPYDT_OK)
         return st;
-    if ((st = check_dict(d, c->err)) != NPYDT_OK)
+    const struct lit *vals[NKEYS];
+    if ((st = check_dict(d, vals, c->err)) != NPYDT_OK)
         return st;
-    const struct lit *key;
-    const struct lit *fo = dict_get(d, "fortran_order", &key);
+    const struct lit *fo = vals[KEY_FORTRAN_ORDER];
     if (fo->kind != LIT_BOOL)
         return set_error(c->err, NPYDT_E_VALUE, fo->start, NULL, "fortran_order is not a bool");
     h->fortran_order = fo->u.b;
-    if ((st = parse_shape(h, dict_get(d, "shape", &key), c->limits, c->err)) != NPYDT_OK)
+    if ((st = parse_shape(h, vals[KEY_SHAPE], c->limits, c->err)) != NPYDT_OK)
         return st;
-    return descr_from_lit(c, dict_get(d, "descr", &key), dt);
+    return descr_from_lit(c, vals[KEY_DESCR], dt);
 }
 
 /* The dtype and shape of the header text, with its leaf table. */
@@ -261,11 +263,8 @@ static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx 
     npydt_status st = parse_header_literal(h, c, text, len, &dt);
     if (st != NPYDT_OK)
         return st;
-    npydt_dtype *root = arena_alloc(&h->arena, sizeof *root);
-    if (!root)
-        return set_nomem(c->err);
-    *root = *dt;
-    if ((st = layout_build_root(c, root, false)) != NPYDT_OK)
+    npydt_dtype *root;
+    if ((st = dtype_make_root(c, dt, NULL, &root)) != NPYDT_OK)
         return st;
     h->dtype = root;
     return NPYDT_OK;
@@ -274,9 +273,11 @@ static npydt_status parse_header_dtype(struct npydt_header *h, struct dtype_ctx 
 static npydt_status parse_header_text(struct npydt_header *h, const char *text, size_t len,
                                       const npydt_limits *lim, npydt_error *err)
 {
-    /* scratch holds what the result does not keep */
+    /* scratch holds what the result does not keep: a short header's
+     * fits on the stack */
+    _Alignas(16) unsigned char room[SCRATCH_ROOM];
     struct arena scratch;
-    arena_init(&scratch, h->arena.alloc);
+    arena_init_buffer(&scratch, h->arena.alloc, room, sizeof room);
     arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &h->arena, &scratch, lim, err);

@@ -22,6 +22,10 @@ struct lit_parser {
     const unsigned char *cur, *tok;
     uint32_t depth;
     bool last_was_int;
+    int prev;                    /* the previous token, for the composite ones */
+    int outer;                   /* the bracket token that opened depth 1 */
+    struct lit *run;             /* a RUN token read ahead, or NULL */
+    const unsigned char *run_end;   /* where the text goes on after it */
 };
 
 /* Parse the whole text as one Python literal (ast.literal_eval subset).

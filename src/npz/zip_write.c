@@ -225,19 +225,11 @@ static const char *name_problem(const char *name, size_t len)
     return NULL;
 }
 
-static size_t hash_name(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-    return (size_t)(h ^ (h >> 29));
-}
-
 /* The slot of name in the table: where it is, or the free one it would go to. */
 static size_t find_slot(const npydt_npz_writer *w, const char *name, size_t len)
 {
     size_t mask = w->table_cap - 1;
-    for (size_t i = hash_name(name, len) & mask;; i = (i + 1) & mask) {
+    for (size_t i = (size_t)name_key(name, len) & mask;; i = (i + 1) & mask) {
         size_t v = w->table[i];
         if (v == 0)
             return i;

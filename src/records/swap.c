@@ -706,15 +706,8 @@ npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
     dtype_ctx_init(&c, &ar, NULL, &opts->limits, err);
     const npydt_dtype *copy;
     st = copy_node(&ar, dt, to, 0, &copy, err);
-    if (st == NPYDT_OK) {
-        npydt_dtype *root = (npydt_dtype *)copy;   /* allocated just above */
-        st = layout_build_root(&c, root, true);
-        if (st == NPYDT_OK) {
-            root->root->arena = ar;
-            *out = root;
-            return NPYDT_OK;
-        }
-    }
+    if (st == NPYDT_OK && (st = dtype_make_root(&c, copy, &ar, out)) == NPYDT_OK)
+        return NPYDT_OK;
     arena_release(&ar);
     return st;
 }

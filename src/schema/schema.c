@@ -177,12 +177,8 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
     if (st != NPYDT_OK || !dt)
         return st;
     /* a root of its own, with the leaf table, like any parsed dtype */
-    npydt_dtype *root = arena_alloc(ar, sizeof *root);
-    if (!root)
-        return set_nomem(err);
-    *root = *dt;
-    root->root = NULL;
-    st = layout_build_root(&c, root, false);
+    npydt_dtype *root;
+    st = dtype_make_root(&c, dt, NULL, &root);
     if (st == NPYDT_OK)
         s->dtype = root;
     return st;
