@@ -58,7 +58,7 @@ endif
 # "Architecture"; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := base literal dtype header records schema npz access
+LIB_STAGES := base literal dtype header records schema npz access write
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
@@ -311,6 +311,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c
 CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so
 CHECK_DEPS += $(O)/tests/write_probe
+CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
@@ -336,3 +337,11 @@ check-all:
 	$(MAKE) check-valgrind VALGRIND_CLI_EVERY=16
 	$(MAKE) -j2 WERROR=1 fuzz
 	$(MAKE) fuzz-run SECONDS=60
+
+# drive the writer for tests/check_writer.sh and tests/check_writer_kill.sh
+$(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

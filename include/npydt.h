@@ -898,6 +898,13 @@ NPYDT_API void npydt_reader_close(npydt_reader *r);
  * at the end is never counted. Default policy: flush only at
  * npydt_writer_flush and npydt_writer_close (flush_every = 0).
  *
+ * The header switch is atomic because a flush changes only the bytes that
+ * differ (the growth axis's digits and the spaces after them) with one
+ * pwrite: a killed process never sees half of it, and a disk writes one
+ * 512-byte sector whole. When that span crosses a multiple of 512 bytes
+ * (only in headers longer than 512 bytes), a power cut during the pwrite
+ * can tear it; README, "Durability", says what then.
+ *
  * One thread at a time. After an I/O error the writer accepts only close,
  * and the file still holds what the last completed flush counted. */
 typedef struct npydt_writer npydt_writer;
@@ -936,8 +943,11 @@ NPYDT_API void npydt_writer_options_init(npydt_writer_options *opts);
  * axis, whose entry is ignored: the file starts with 0 there and grows as
  * records are written (a row is the product of the other dimensions). A
  * 0-d array (ndim 0) takes exactly one record; its file appears at close.
- * The file is created with O_EXCL unless opts->replace. NPYDT_E_OBJECT for
- * object dtypes. */
+ * The file is written as a temporary file beside path, then linked to it
+ * at once (NPYDT_E_IO when path exists, as O_EXCL) or, with opts->replace,
+ * renamed over it at the first flush. When the other dimensions hold no
+ * element (a shape such as (n, 0)), records are refused with
+ * NPYDT_E_SHAPE. NPYDT_E_OBJECT for object dtypes. */
 NPYDT_API npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
                                                 const uint64_t *shape, size_t ndim,
                                                 const npydt_writer_options *opts,
@@ -1011,7 +1021,8 @@ NPYDT_API npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *pa
                                                  const npydt_datetime *v, npydt_error *err);
 /* Make every record written so far durable and counted: write what is
  * buffered, fsync the data, rewrite the shape in the header in place,
- * fsync again (no fsync with no_sync). For an .npz member: no-op. */
+ * fsync again (no fsync with no_sync). The header counts whole rows. For
+ * an .npz member or a 0-d array: no-op. */
 NPYDT_API npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err);
 /* Flush, close what the writer opened and free it; NULL is a no-op. The
  * writer is freed whatever the status. A multi-dimensional array whose

@@ -4,6 +4,7 @@
  * (deflated through one bounded buffer); only the central directory is
  * kept, a few dozen bytes per member. Every offset and size is checked
  * before it is used; names are refused where the reader would refuse them. */
+#include "npz/npz.h"
 #include "npz/zip.h"
 #include "npz/zip_format.h"
 
@@ -110,6 +111,12 @@ static npydt_status fail(npydt_npz_writer *w, npydt_error *err, npydt_status cod
 static npydt_status fail_nomem(npydt_npz_writer *w, npydt_error *err)
 {
     return fail(w, err, NPYDT_E_NOMEM, "out of memory");
+}
+
+void npz_writer_fail(npydt_npz_writer *w, const npydt_error *cause)
+{
+    if (w && !w->failed)
+        fail(w, NULL, cause->code, "%s", cause->message);
 }
 
 /* Append n bytes to the sink. */

@@ -25,6 +25,9 @@
  *   4. open + header + map of a 1 GB (sparse) file: npydt_file_open against
  *      the bare system calls and np.load(mmap_mode='r').
  *   5. process time of `npydt inspect` against python3 + NumPy np.load.
+ *   6. appending 128 MB of records to a new file through npydt_writer (in
+ *      1 MiB blocks, and one record per call) against write(2) of 1 MiB
+ *      blocks of the same bytes to the same folder.
  *
  * Large files live in --tmp and are removed at exit, on error and on
  * SIGINT / SIGTERM / SIGHUP; record buffers total about 2.2 GB with
@@ -1095,6 +1098,110 @@ static void section_files(const struct config *cfg, struct worker *w, const char
     free(c);
 }
 
+/* ---- section 6: appending records ------------------------------------------------------------- */
+
+/* One file of the 68-byte records written whole: through npydt_writer
+ * (chunk records per call, flush at close), or with write(2) of 1 MiB
+ * blocks after the same header. Both start by removing the last file. */
+struct append_ctx {
+    const char *path;
+    const npydt_dtype *dt;
+    const unsigned char *data;   /* the records */
+    size_t bytes;                /* all of them */
+    size_t itemsize;
+    uint64_t chunk;              /* records per npydt_writer_write */
+    unsigned char header[4096];
+    size_t header_len;
+};
+
+static void op_append_writer(void *v)
+{
+    struct append_ctx *c = v;
+    unlink(c->path);
+    npydt_writer_options o;
+    npydt_writer_options_init(&o);
+    o.no_sync = 1;   /* as the baseline: the cost of writing, not of the disk */
+    npydt_writer *wr;
+    npydt_error err;
+    uint64_t shape[1] = {0};
+    check(npydt_writer_create_path(c->path, c->dt, shape, 1, &o, &wr, &err), &err, "create");
+    uint64_t n = c->bytes / c->itemsize;
+    for (uint64_t i = 0; i < n; i += c->chunk) {
+        uint64_t k = n - i < c->chunk ? n - i : c->chunk;
+        check(npydt_writer_write(wr, c->data + i * c->itemsize, k, &err), &err, "write");
+    }
+    check(npydt_writer_close(wr, &err), &err, "close");
+}
+
+static void op_append_plain(void *v)
+{
+    struct append_ctx *c = v;
+    unlink(c->path);
+    int fd = open(c->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, c->header, c->header_len) != (ssize_t)c->header_len)
+        die("%s: %s", c->path, strerror(errno));
+    for (size_t off = 0; off < c->bytes;) {
+        size_t n = c->bytes - off < ((size_t)1 << 20) ? c->bytes - off : (size_t)1 << 20;
+        ssize_t r = write(fd, c->data + off, n);
+        if (r <= 0)
+            die("%s: %s", c->path, strerror(errno));
+        off += (size_t)r;
+    }
+    close(fd);
+}
+
+static void section_append(const struct config *cfg, const char *dir, const npydt_options *opts)
+{
+    npydt_error err;
+    npydt_dtype *dt;
+    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+          "mixed descriptor");
+    struct append_ctx *c = xmalloc(sizeof *c);
+    c->dt = dt;
+    c->itemsize = npydt_dtype_itemsize(dt);
+    uint64_t count = (cfg->quick ? (16u << 20) : (128u << 20)) / c->itemsize;
+    c->bytes = (size_t)count * c->itemsize;
+    unsigned char *data = xmalloc(c->bytes);
+    for (size_t i = 0; i < c->bytes; i++)
+        data[i] = (unsigned char)(i * 131u >> 3);
+    c->data = data;
+    c->path = tmp_file(dir, "append.npy");
+    uint64_t shape[1] = {count};
+    c->header_len = npydt_header_write(dt, shape, 1, 0, c->header, sizeof c->header, &err);
+    if (c->header_len == 0 || c->header_len > sizeof c->header)
+        die("header_write: %s", err.message);
+    fprintf(stderr, "npydt_bench: appending %.0f MB of records\n", (double)c->bytes / 1e6);
+    struct series *s_plain = series_new(6, "write(2) of 1 MiB blocks");
+    struct series *s_block = series_new(6, "npydt_writer_write of 1 MiB of records");
+    struct series *s_one = series_new(6, "npydt_writer_write of one record");
+    uint64_t block = ((uint64_t)1 << 20) / c->itemsize;
+    for (int r = 0; r <= cfg->rounds; r++) {   /* round 0 warms the page cache: not counted */
+        double t_plain = time_op(op_append_plain, c, 1);
+        c->chunk = block;
+        double t_block = time_op(op_append_writer, c, 1);
+        c->chunk = 1;
+        double t_one = time_op(op_append_writer, c, 1);
+        if (r == 0)
+            continue;
+        series_add(s_plain, t_plain);
+        series_add(s_block, t_block);
+        series_add(s_one, t_one);
+    }
+    char title[128];
+    snprintf(title, sizeof title,
+             "6. append %.0f MB of 68-byte records to a new file, flushed at close (no fsync)",
+             (double)c->bytes / 1e6);
+    heading(title);
+    row_add(6, "npydt_writer_write, 1 MiB of records per call", "write(2) of the same bytes",
+            s_block, s_plain, SPEEDUP, '>', 0.9);
+    row_add(6, "npydt_writer_write, one record per call", "write(2) of the same bytes", s_one,
+            s_plain, SPEEDUP, 0, 0);
+    unlink(c->path);
+    free(data);
+    free(c);
+    npydt_dtype_free(dt);
+}
+
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 static void print_table(const struct config *cfg, const char *machine)
@@ -1324,7 +1431,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: npydt_bench [--python PY] [--worker numpy_worker.py] "
                     "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick] "
-                    "[--only headers|records|files]\n"
+                    "[--only headers|records|files|append]\n"
                     "       npydt_bench --parse-loop FAMILY ITERS [floor]\n");
     exit(2);
 }
@@ -1419,6 +1526,8 @@ int main(int argc, char **argv)
         section_records(&cfg, &w, memfd, &opts);
     if (!cfg.only || !strcmp(cfg.only, "files"))
         section_files(&cfg, &w, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "append"))
+        section_append(&cfg, dir, &opts);
     worker_stop(&w);
     cleanup_files();
 

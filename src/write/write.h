@@ -1,0 +1,135 @@
+/* The writing stage: records appended to .npy files and .npz members. The
+ * writer's state, shared by the files of this stage (creating and closing
+ * in writer.c, appending to an existing file in append.c, buffered writes
+ * and flushes in flush.c, file operations in file_ops.c, header texts in
+ * header_text.c, the record under construction in record.c and set.c,
+ * archive members in member.c). Not installed. */
+#ifndef NPYDT_WRITE_H
+#define NPYDT_WRITE_H
+
+#include "base/base.h"
+
+/* How the records reach their destination. */
+enum writer_kind {
+    WRITER_FILE,    /* a .npy file whose header is rewritten in place */
+    WRITER_SCALAR,  /* a 0-d array: header and record written at close */
+    WRITER_MEMBER   /* an .npz member: header for the final shape first */
+};
+
+/* Where a file appears when the writer names it itself. */
+enum writer_publish {
+    PUBLISH_NONE,      /* the file is already at its place, or is the caller's fd */
+    PUBLISH_LINK,      /* link the temporary file to the path (refused when it exists) */
+    PUBLISH_RENAME     /* rename the temporary file over the path */
+};
+
+struct npydt_writer {
+    const npydt_allocator *alloc;
+    enum writer_kind kind;
+    npydt_header *header;       /* parse of the header as first written: owns
+                                 * the dtype, and the shape of a member */
+    const npydt_dtype *dtype;
+    size_t itemsize;
+    int fortran_order;
+    size_t ndim;
+    uint64_t *shape;            /* the shape the file's header says (ndim) */
+    size_t growth;              /* index of the growth axis */
+    uint64_t row;               /* records per step of the growth axis */
+    uint64_t count;             /* records accepted so far */
+    uint64_t limit;             /* records a member or 0-d array takes */
+    uint64_t flushed;           /* records the file's header counts */
+    uint64_t flush_every;
+    uint64_t flush_mark;        /* count at the last flush */
+    int no_sync;
+    /* the destination */
+    int fd;
+    int own_fd;
+    char *path;                 /* the file's name in messages; NULL for an fd */
+    char *tmp_path;             /* a temporary file still to be published */
+    enum writer_publish publish;
+    uint64_t data_offset;       /* of the first data byte */
+    uint64_t file_bytes;        /* data bytes in the file (not counting the buffer) */
+    bool unsynced;              /* data written since the last fsync */
+    int major;                  /* format version of the header in the file */
+    unsigned char *text;        /* the header in the file: data_offset bytes */
+    npydt_npz_writer *zip;      /* a member's archive */
+    /* buffers */
+    unsigned char *buf;         /* records not yet written */
+    size_t buf_cap, buf_len;
+    unsigned char *record;      /* the record under construction (itemsize bytes) */
+    /* after an I/O error: the only call left is close */
+    npydt_status poisoned;
+    npydt_error failure;
+};
+
+/* ---- header_text.c ---------------------------------------------------------- */
+
+/* np.save's header for the writer's dtype, order and shape in format
+ * version major (1, 2 or 3; 0: the version np.save chooses), as NumPy's
+ * writer gives it for that version: room for 21 digits on the growth axis,
+ * padded to 64 bytes. *out is allocated (free_bytes with *len).
+ * NPYDT_E_LIMIT when that version cannot hold it. */
+npydt_status header_text(const npydt_allocator *a, const npydt_dtype *dt,
+                         const uint64_t *shape, size_t ndim, int fortran_order, int major,
+                         unsigned char **out, size_t *len, npydt_error *err);
+/* The first and one past the last byte where two texts of len bytes
+ * differ; *first == *end when they are equal. */
+void header_diff(const unsigned char *a, const unsigned char *b, size_t len, size_t *first,
+                 size_t *end);
+
+/* ---- file_ops.c ------------------------------------------------------------- */
+
+/* Every call below fills err with the writer's file name and the errno
+ * text; none poisons the writer by itself. */
+
+/* An NPYDT_E_IO error: "FILE: WHAT failed: ERRNO TEXT". */
+npydt_status io_error(const npydt_writer *w, const char *what, int errnum, npydt_error *err);
+/* Write n bytes at offset off, retrying short writes and EINTR. */
+npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uint64_t off,
+                           npydt_error *err);
+/* fsync the writer's file (nothing with no_sync). */
+npydt_status io_sync(const npydt_writer *w, npydt_error *err);
+/* Create a new empty file beside path (same folder, a name of its own),
+ * opened read-write; *tmp is allocated (free_bytes with strlen + 1). */
+npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd, char **tmp,
+                            npydt_error *err);
+/* Give the temporary file its name: link (refused with NPYDT_E_IO when
+ * path exists) or rename over path, then sync the folder. Frees tmp_path. */
+npydt_status io_publish(npydt_writer *w, npydt_error *err);
+/* A copy of a C string from the writer's allocator (NULL when out of memory). */
+char *str_copy(const npydt_allocator *a, const char *s);
+/* Release a string from str_copy or io_create_temp; NULL is a no-op. */
+void str_free(const npydt_allocator *a, char *s);
+
+/* ---- writer.c --------------------------------------------------------------- */
+
+/* A zeroed writer with no file yet: options checked and copied, dtype and
+ * header parsed from the header text of shape (its growth axis 0 when
+ * start_empty), buffers allocated. */
+npydt_status writer_new(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
+                        int fortran_order, bool start_empty, const npydt_writer_options *opts,
+                        enum writer_kind kind, npydt_writer **out, npydt_error *err);
+/* Release everything the writer holds (not its file). */
+void writer_free(npydt_writer *w);
+/* Record the I/O error in err as the writer's failure: every later call
+ * but close returns it. Returns its code. */
+npydt_status writer_poison(npydt_writer *w, npydt_status st, const npydt_error *err);
+/* NPYDT_E_ARG for a NULL writer, the failure of a poisoned one, else OK. */
+npydt_status writer_usable(const npydt_writer *w, npydt_error *err);
+
+/* ---- flush.c ---------------------------------------------------------------- */
+
+/* Write what is buffered to the destination (the buffer is then empty). */
+npydt_status writer_drain(npydt_writer *w, npydt_error *err);
+/* The header of the file for `records` records, rewritten in place where
+ * it differs from what the file holds. */
+npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *err);
+
+/* ---- member.c --------------------------------------------------------------- */
+
+/* Write bytes to the member's archive. */
+npydt_status member_write(npydt_writer *w, const void *buf, size_t n, npydt_error *err);
+/* End the member: NPYDT_E_SHAPE unless every record was written. */
+npydt_status member_close(npydt_writer *w, npydt_error *err);
+
+#endif
