@@ -14,6 +14,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
 BISON ?= bison
@@ -71,16 +73,31 @@ LIB_A := $(O)/libnpydt.a
 LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
-.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench
+.PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench \
+	dist check-dist
 all: $(LIB_A) $(LIB_SO) $(CLI)
+
+# A release tarball (make dist) ships the generated parser and lexer in
+# gen/: they are used when the grammar is not newer than them, so that a
+# release builds with a C compiler and zlib alone (RE2C and BISON are then
+# never run). A checkout has no gen/ and always generates.
+use_shipped = [ -f gen/$(1) ] && [ ! $(2) -nt gen/$(1) ]
 
 $(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
 	@mkdir -p $(O)/gen
-	$(Q)$(BISON) -Wall $(GEN_WERROR) -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<
+	$(Q)if $(call use_shipped,parser.c,$<) && $(call use_shipped,parser.h,$<); then \
+	    cp gen/parser.c gen/parser.h $(O)/gen/; \
+	else \
+	    $(BISON) -Wall $(GEN_WERROR) -o $(O)/gen/parser.c --header=$(O)/gen/parser.h $<; \
+	fi
 
 $(O)/gen/lexer.c: grammar/lexer.re $(O)/gen/parser.h
 	@mkdir -p $(O)/gen
-	$(Q)$(RE2C) -W $(GEN_WERROR) -o $@ $<
+	$(Q)if $(call use_shipped,lexer.c,$<); then \
+	    cp gen/lexer.c $@; \
+	else \
+	    $(RE2C) -W $(GEN_WERROR) -o $@ $<; \
+	fi
 
 # library objects are position independent: one set serves .a and .so
 # parser.h is order-only: it must exist before the first compile; the
@@ -139,6 +156,9 @@ install: all
 	ln -sf libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnpydt.so
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/npydt
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 doc/npydt.1 $(DESTDIR)$(MANDIR)/man1/npydt.1
+	install -m 644 doc/npydt.bash-completion $(DESTDIR)$(BASHCOMPDIR)/npydt
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    npydt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
@@ -147,10 +167,30 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/npydt.h $(DESTDIR)$(LIBDIR)/libnpydt.a \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so $(DESTDIR)$(BINDIR)/npydt \
-	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
+	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc $(DESTDIR)$(MANDIR)/man1/npydt.1 \
+	      $(DESTDIR)$(BASHCOMPDIR)/npydt
 
 clean:
 	rm -rf $(O)
+
+# make dist: $(O)/npydt-VERSION.tar.gz holds every file git tracks (sources,
+# docs, tests and their fixtures) and the generated parser and lexer in gen/,
+# written after the grammar so that the release uses them (see use_shipped).
+DIST := npydt-$(VERSION)
+dist: $(O)/gen/parser.c $(O)/gen/parser.h $(O)/gen/lexer.c
+	$(Q)git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	    { echo "make dist: run it in a git checkout (the tarball holds what git tracks)"; exit 2; }
+	$(Q)rm -rf $(O)/dist && mkdir -p $(O)/dist/$(DIST)/gen
+	$(Q)git ls-files -z | tar --null -T - -cf - | tar -xf - -C $(O)/dist/$(DIST)
+	$(Q)cp $^ $(O)/dist/$(DIST)/gen/ && touch $(O)/dist/$(DIST)/gen/*
+	$(Q)tar -C $(O)/dist --sort=name --owner=0 --group=0 --numeric-owner -czf $(O)/$(DIST).tar.gz $(DIST)
+	$(Q)rm -rf $(O)/dist
+	@echo $(O)/$(DIST).tar.gz
+
+# the release built whole from its tarball with RE2C=false BISON=false
+# (make check runs the quick part of tests/check_dist.sh)
+check-dist: $(CLI)
+	$(Q)DIST_FULL=1 NPYDT=$(CLI) sh tests/check_dist.sh
 
 # @fuzz-targets@
 # Fuzzing (fuzz/): one libFuzzer harness fuzz/fuzz_NAME.c per layer, with
@@ -331,6 +371,7 @@ check-cross: $(CHECK_DEPS)
 # of every harness.
 check-all:
 	$(MAKE) check
+	$(MAKE) check-dist
 	tests/cross/run.sh s390x check-cross
 	tests/cross/run.sh i386 check-cross
 	$(MAKE) -j2 O=$(O)-asan SANITIZE=address,undefined check

@@ -47,11 +47,15 @@ if [ -n "${EXEC:-}" ]; then compilers=cross; else compilers="gcc clang"; fi
 compiler() {  # compiler NAME: the command line of one of $compilers
     if [ "$1" = cross ]; then echo "$CC"; else echo "$1"; fi
 }
+# and C++ compilers for the same machine ($CXX under an emulator, if set)
+if [ -n "${EXEC:-}" ]; then cxx_compilers=${CXX:-}; else cxx_compilers="g++ clang++"; fi
 
-# compiles WHAT: the last command's stdout compiles cleanly
+# compiles WHAT: the last command's stdout compiles cleanly, as C11 and as
+# C++11
 compiles() {
     cp "$tmp/out" "$tmp/decl.h"
     printf '#include "decl.h"\nint main(void) { return 0; }\n' >"$tmp/decl.c"
+    cp "$tmp/decl.c" "$tmp/decl.cc"
     for c in $compilers; do
         cc=$(compiler "$c")
         command -v "${cc%% *}" >/dev/null 2>&1 || continue
@@ -59,6 +63,14 @@ compiles() {
             ok
         else
             bad "$1: $cc: $(head -c 400 "$tmp/cc")"
+        fi
+    done
+    for cxx in $cxx_compilers; do
+        command -v "${cxx%% *}" >/dev/null 2>&1 || continue
+        if $cxx -std=c++11 -Wall -Wextra -Werror -pedantic -fsyntax-only "$tmp/decl.cc" 2>"$tmp/cc"; then
+            ok
+        else
+            bad "$1 as C++: $cxx: $(head -c 400 "$tmp/cc")"
         fi
     done
 }
@@ -105,8 +117,8 @@ if printf 'struct s { double x; int n; };\n_Static_assert(sizeof(struct s) == 12
 else
     has "--descr literal" "#pragma pack(push, 1)"
 fi
-has "--descr literal" "_Static_assert(sizeof(struct npy_record) == 12,"
-has "--descr literal" "_Static_assert(offsetof(struct npy_record, n) == 8,"
+has "--descr literal" "static_assert(sizeof(struct npy_record) == 12,"
+has "--descr literal" "static_assert(offsetof(struct npy_record, n) == 8,"
 compiles "--descr literal"
 expect 0 "--descr type string" "$NPYDT" cstruct --descr "i4, (2,3)f8"
 has "--descr type string" "double f1[2][3];"
@@ -129,6 +141,34 @@ compiles "--descr x87"
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"
+# a DESCR as the operand is --descr DESCR (the usage line's FILE|DESCR)
+for d in "i4, (2,3)f8" "[('x', '<f8'), ('pos', [('a', '<i2')])]" "'>u2'"; do
+    "$NPYDT" cstruct --descr "$d" >"$tmp/want" 2>&1
+    "$NPYDT" cstruct "$d" >"$tmp/out" 2>"$tmp/err"
+    if [ $? -eq 0 ] && [ -s "$tmp/out" ] && cmp -s "$tmp/out" "$tmp/want"; then ok; else
+        bad "cstruct '$d' differs from cstruct --descr '$d': $(head -c 200 "$tmp/err")"
+    fi
+done
+expect 1 "bad DESCR operand" "$NPYDT" cstruct "f8, q9"
+if grep -qx "descr: bad type: spec offset 4: data type 'q9' not understood" "$tmp/err"; then ok; else
+    bad "bad DESCR operand: $(cat "$tmp/err")"
+fi
+expect 2 "missing FILE that looks like a path" "$NPYDT" cstruct "no-such.npy"
+# complex members: C's _Complex, std::complex in C++ (the same layout)
+expect 0 "--descr complex" "$NPYDT" cstruct --descr "[('z', '<c16'), ('w', '<c8'), ('n', 'u1')]"
+has "--descr complex" "npydt_cdouble_t z;"
+has "--descr complex" "typedef std::complex<float> npydt_cfloat_t;"
+compiles "--descr complex"
+# C++ keywords and the member types' names are not member names
+expect 0 "--descr C++ keywords" "$NPYDT" cstruct --descr "[('class', '<i4'), ('new', '<f8'), ('int32_t', '<i4')]"
+has "--descr C++ keywords" "int32_t class_;"
+has "--descr C++ keywords" "double new_;"
+has "--descr C++ keywords" "int32_t int32_t_;"
+compiles "--descr C++ keywords"
+# packed where NumPy's offsets are not C's: still C++
+expect 0 "--descr packed" "$NPYDT" cstruct --descr "[('a', 'u1'), ('b', '<f8'), ('c', [('d', '<i2'), ('e', '<c16')])]"
+has "--descr packed" "#pragma pack(push, 1)"
+compiles "--descr packed"
 expect 0 "--name" "$NPYDT" cstruct --name my_rec "$FIXTURES/struct_simple.npy"
 has "--name" "struct my_rec {"
 has "--name" "#define MY_REC_ITEMSIZE 17"

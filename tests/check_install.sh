@@ -16,7 +16,8 @@ ok() { passed=$((passed + 1)); }
 ko() { failed=$((failed + 1)); echo "install: $1"; }
 
 if make -s O="$O" install DESTDIR="$stage" PREFIX=/usr/local >"$stage/log" 2>&1; then ok; else ko "make install failed"; cat "$stage/log"; fi
-for f in include/npydt.h lib/libnpydt.a lib/libnpydt.so lib/libnpydt.so.0 lib/pkgconfig/npydt.pc bin/npydt; do
+for f in include/npydt.h lib/libnpydt.a lib/libnpydt.so lib/libnpydt.so.0 lib/pkgconfig/npydt.pc bin/npydt \
+    share/man/man1/npydt.1 share/bash-completion/completions/npydt; do
     if [ -e "$stage/usr/local/$f" ]; then ok; else ko "missing $f"; fi
 done
 
@@ -51,5 +52,6 @@ fi
 if nm -D --defined-only "$so" | awk '$2 == "T"' | grep -qv '@@NPYDT_0$'; then
     ko "an exported function has no NPYDT_0 version"; nm -D --defined-only "$so" | awk '$2 == "T"' | grep -v '@@NPYDT_0$'
 else ok; fi
-if make -s O="$O" uninstall DESTDIR="$stage" PREFIX=/usr/local >/dev/null 2>&1 && [ ! -e "$stage/usr/local/lib/libnpydt.a" ]; then ok; else ko "uninstall"; fi
+if make -s O="$O" uninstall DESTDIR="$stage" PREFIX=/usr/local >/dev/null 2>&1 && [ ! -e "$stage/usr/local/lib/libnpydt.a" ] &&
+    [ ! -e "$stage/usr/local/share/man/man1/npydt.1" ]; then ok; else ko "uninstall"; fi
 echo "install: $passed passed, $failed failed"

@@ -10,7 +10,9 @@ hard record dtypes generated here into a temporary directory, this
   2. the program reads the records of a native-order copy of FILE through a
      cast (`(const struct npy_record *)data`) and prints every leaf value of
      the first records, which are compared with NumPy's values;
-  3. checks that the layout (every _Static_assert line) does not depend on
+  3. compiles the same declarations as C++11 (g++, clang++: $CXX under an
+     emulator), whose static_asserts check the layout there too;
+  4. checks that the layout (every static_assert line) does not depend on
      the file's byte order.
 
 The C member names are predicted from the README's sanitising rule, so the
@@ -34,6 +36,7 @@ import numpy as np
 import numpy.lib.format as npformat
 
 CFLAGS = ["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"]
+CXXFLAGS = ["-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 MAX_RECORDS = 4
 # The machine the command runs on (run_tests.sh says, from its ELF header),
 # which is not the host's when it runs under an emulator (EXEC): the C
@@ -55,6 +58,14 @@ HUGE_VAL unix linux i386
 INTPTR_MIN INTPTR_MAX UINTPTR_MAX INTMAX_MIN INTMAX_MAX UINTMAX_MAX
 PTRDIFF_MIN PTRDIFF_MAX SIG_ATOMIC_MIN SIG_ATOMIC_MAX SIZE_MAX
 WCHAR_MIN WCHAR_MAX WINT_MIN WINT_MAX
+and and_eq asm bitand bitor catch char8_t char16_t char32_t class co_await
+co_return co_yield compl concept const_cast consteval constinit decltype delete
+dynamic_cast explicit export friend mutable namespace new noexcept not not_eq
+operator or or_eq private protected public reinterpret_cast requires
+static_cast template this throw try typeid typename using virtual wchar_t xor
+xor_eq
+int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t
+npydt_cfloat_t npydt_cdouble_t
 """.split())
 STDINT_LIMIT = re.compile(r"^U?INT(_LEAST|_FAST)?(8|16|32|64)_(MIN|MAX)$")
 
@@ -435,6 +446,8 @@ class Checker:
         wanted = [os.environ["CC"]] if EXEC else ["gcc", "clang"]
         self.compilers = [c for c in wanted if shutil.which(shlex.split(c)[0])]
         self.extra = {c: self.probe_ubsan(c) for c in self.compilers}
+        cxx = ([os.environ["CXX"]] if os.environ.get("CXX") else []) if EXEC else ["g++", "clang++"]
+        self.cxx_compilers = [c for c in cxx if shutil.which(shlex.split(c)[0])]
 
     def probe_ubsan(self, cc):
         src = os.path.join(self.tmp, "probe.c")
@@ -471,8 +484,8 @@ class Checker:
             case.native_path = os.path.join(work, "native_%d.npy" % n)
             np.save(case.native_path, to_native(arr, dtype))
             case.header = self.cstruct(case.native_path, "rec_%d" % n)
-            layout = [l for l in case.orig_header.splitlines() if l.startswith("_Static_assert")]
-            nlayout = [l for l in case.header.splitlines() if l.startswith("_Static_assert")]
+            layout = [l for l in case.orig_header.splitlines() if l.startswith("static_assert")]
+            nlayout = [l for l in case.header.splitlines() if l.startswith("static_assert")]
             if layout != nlayout:
                 raise RuntimeError("layout differs between the file and its native-order copy")
             case.orig_header = case.orig_header.replace("rec_%d" % n, "orig_%d" % n).replace(
@@ -560,6 +573,19 @@ class Checker:
             results[n] = self.compare(c, chunks.get(k), cc)
         return results, None
 
+    def compile_cxx(self, cases, work, cxx):
+        """Compile the declarations of cases as C++; None or the error."""
+        src = os.path.join(work, "decls_%d.cc" % cases[0][0])
+        with open(src, "w") as f:
+            for n, c in cases:
+                f.write('#include "rec_%d.h"\n' % n)
+                if c.orig_header is not c.header:
+                    f.write('#include "orig_%d.h"\n' % n)
+            f.write("int main() { return 0; }\n")
+        r = subprocess.run(shlex.split(cxx) + CXXFLAGS + ["-fsyntax-only", "-I", work, src],
+                           capture_output=True)
+        return None if r.returncode == 0 else r.stderr.decode("utf-8", "replace")[:600]
+
     @staticmethod
     def compare(c, lines, cc):
         if lines is None:
@@ -607,6 +633,14 @@ class Checker:
             for n, e in results.items():
                 if e and not errors[n]:
                     errors[n] = e
+        for cxx in self.cxx_compilers:
+            # self.run wrote every header; one translation unit holds them all
+            if self.compile_cxx(cases, work, cxx) is None:
+                continue
+            for n, c in cases:
+                err = self.compile_cxx([(n, c)], work, cxx)
+                if err and not errors[n]:
+                    errors[n] = "%s (C++): %s" % (cxx, err)
         for n, c in cases:
             if errors[n]:
                 self.fail(c.name, errors[n])
@@ -625,7 +659,8 @@ def main():
             print("SKIP: cstruct compile checks: neither gcc nor clang found")
             return 0
         print("cstruct compile checks with %s%s" % (
-            ", ".join(ck.compilers), "" if all(ck.extra.values()) else " (no UBSan for some)"))
+            ", ".join(ck.compilers + ck.cxx_compilers),
+            "" if all(ck.extra.values()) else " (no UBSan for some)"))
         files = [(os.path.basename(p), p) for p in sys.argv[2:]]
         gen = os.path.join(tmp, "gen")
         os.makedirs(gen)

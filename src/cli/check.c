@@ -5,32 +5,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char check_usage[] =
-    "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...\n"
-    "\n"
+enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON };
+
+static const struct cli_option check_options[] = {
+    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH reads it from a file"},
+    {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
+    {OPT_SAFE_CAST, "safe-cast", 0, NULL,
+     "each field must cast safely to the schema's type; offsets may differ"},
+    {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
+    {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
+};
+
+static const struct cli_command check_command = {
+    "check",
+    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...",
     "Check that each .npy FILE matches SPEC, compiled once for all files. FILE may\n"
     "also be ARCHIVE.npz (every member is checked) or ARCHIVE.npz:NAME (one\n"
     "member, NAME with or without .npy); only headers are read. SPEC is\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
-    "--schema @PATH reads SPEC from a file.\n"
+    "--safe-cast is NumPy's can_cast(..., 'safe').\n"
     "\n"
-    "  --strict       byte order must match too (by default it may differ)\n"
-    "  --safe-cast    each file field must cast safely to the schema's type\n"
-    "                 (NumPy's can_cast(..., 'safe')); offsets may differ\n"
-    "  --allow-extra  the file may have fields the schema does not name\n"
-    "  --json         one JSON object per file on stdout:\n"
-    "                 {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
-    "                 \"path\":...,\"expected\":...,\"found\":...}]}, also when\n"
-    "                 the exit status is 1; a file that cannot be read gets none;\n"
-    "                 an archive member adds \"member\" (its name in the\n"
-    "                 archive) after \"file\" (the archive's path)\n"
+    "With --json each file gets one line on stdout, also when the exit status\n"
+    "is 1: {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
+    "\"path\":...,\"expected\":...,\"found\":...}]}; a file that cannot be read\n"
+    "gets none; an archive member adds \"member\" (its name in the archive)\n"
+    "after \"file\" (the archive's path).\n"
     "\n"
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
     "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
     "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
-    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n";
+    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n",
+    check_options, sizeof check_options / sizeof check_options[0],
+};
 
 /* Largest spec read from a file, as for headers. */
 #define MAX_SPEC_BYTES ((size_t)64 << 20)
@@ -38,7 +46,7 @@ static const char check_usage[] =
 static int usage_fail(const char *fmt, const char *arg)
 {
     cli_usage_error(fmt, arg);
-    fputs(check_usage, stderr);
+    cli_try_help(&check_command);
     return EXIT_USAGE;
 }
 
@@ -162,66 +170,47 @@ int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0, nfiles = 0, options_done = 0;
-    char **files = calloc((size_t)argc, sizeof *files);
-    if (!files)
-        return cli_usage_error("out of memory");
-    int status = EXIT_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (options_done || a[0] != '-' || a[1] == '\0') {
-            files[nfiles++] = argv[i];
-        } else if (strcmp(a, "--") == 0) {
-            options_done = 1;
-        } else if (strcmp(a, "--schema") == 0 || strncmp(a, "--schema=", 9) == 0) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!v) {
-                status = usage_fail("check: %s needs a SPEC", a);
-                goto done;
-            }
-            if (spec_arg) {
-                status = usage_fail("check: %s given twice", "--schema");
-                goto done;
-            }
-            spec_arg = v;
-        } else if (strcmp(a, "--strict") == 0) {
+    int json = 0;
+    struct cli_args args;
+    cli_args_init(&args, &check_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_SCHEMA:
+            if (spec_arg)
+                return usage_fail("check: %s given twice", "--schema");
+            spec_arg = args.value;
+            break;
+        case OPT_STRICT:
             flags |= NPYDT_CHECK_STRICT;
-        } else if (strcmp(a, "--safe-cast") == 0) {
+            break;
+        case OPT_SAFE_CAST:
             flags |= NPYDT_CHECK_SAFE_CAST;
-        } else if (strcmp(a, "--allow-extra") == 0) {
+            break;
+        case OPT_ALLOW_EXTRA:
             flags |= NPYDT_CHECK_ALLOW_EXTRA;
-        } else if (strcmp(a, "--json") == 0) {
+            break;
+        case OPT_JSON:
             json = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(check_usage, stdout);
-            goto done;
-        } else {
-            status = usage_fail("check: unknown option '%s'", a);
-            goto done;
+            break;
+        default:
+            return args.status;
         }
     }
-    if (!spec_arg) {
-        status = usage_fail("check: %s SPEC is required", "--schema");
-        goto done;
-    }
-    if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST)) {
-        status = usage_fail("check: %s and --safe-cast exclude each other", "--strict");
-        goto done;
-    }
-    if (nfiles == 0) {
-        status = usage_fail("check: no FILE %s", "given");
-        goto done;
-    }
+    if (!spec_arg)
+        return usage_fail("check: %s SPEC is required", "--schema");
+    if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
+        return usage_fail("check: %s and --safe-cast exclude each other", "--strict");
+    if (args.noperands == 0)
+        return usage_fail("check: no FILE %s", "given");
 
+    int status = EXIT_OK;
     char *owned = NULL;
     const char *spec = spec_arg;
     size_t len = strlen(spec_arg);
     if (spec_arg[0] == '@') {
         owned = read_spec_file(spec_arg + 1, &len);
-        if (!owned) {
-            status = EXIT_USAGE;
-            goto done;
-        }
+        if (!owned)
+            return EXIT_USAGE;
         spec = owned;
     }
     npydt_schema *schema;
@@ -231,17 +220,16 @@ int cmd_check(int argc, char **argv)
     if (st != NPYDT_OK) {
         char at[64] = "";
         if (err.offset != NPYDT_NO_OFFSET)
-            snprintf(at, sizeof at, "header offset %zu: ", err.offset);
+            snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
         cli_usage_error("--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "", err.path,
                         err.path[0] ? ": " : "", err.message);
-        status = EXIT_USAGE;
-        goto done;
+        return EXIT_USAGE;
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    for (int i = 0; i < nfiles; i++) {
+    for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, files[i]);
+        int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {
@@ -252,7 +240,5 @@ int cmd_check(int argc, char **argv)
     }
     cli_inputs_free(&inputs);
     npydt_schema_free(schema);
-done:
-    free(files);
     return status;
 }

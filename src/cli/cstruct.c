@@ -5,59 +5,49 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-static const char cstruct_usage[] =
-    "usage: npydt cstruct [--name NAME] FILE\n"
-    "       npydt cstruct [--name NAME] --descr DESCR\n"
-    "\n"
+enum { OPT_NAME = 1, OPT_DESCR };
+
+static const struct cli_option cstruct_options[] = {
+    {OPT_NAME, "name", 0, "NAME", "tag of the record struct (default npy_record)"},
+    {OPT_DESCR, "descr", 0, "DESCR", "use DESCR instead of a file"},
+};
+
+static const struct cli_command cstruct_command = {
+    "cstruct",
+    "cstruct [--name NAME] FILE|DESCR\n"
+    "cstruct [--name NAME] --descr DESCR",
     "Print C11 declarations for the record type of the .npy FILE, or of DESCR:\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('n', '<i4')]\") or a\n"
-    "NumPy type string (\"i4, (2,3)f8\"). The output has one struct per nested\n"
+    "NumPy type string (\"i4, (2,3)f8\"). An operand that names no existing\n"
+    "file and does not look like a path (no '/', no .npy or .npz ending) is a\n"
+    "DESCR. The output has one struct per nested\n"
     "struct (declared before use), arrays for subarrays, explicit padding\n"
     "members, packing where NumPy's layout is not the natural C one,\n"
-    "_Static_asserts on every offset and on the size, and a comment on each\n"
-    "member giving its NumPy type and byte order. It compiles with\n"
-    "-std=c11 -Wall -Wextra -Werror -pedantic, so a program can read a\n"
+    "static_asserts on every offset and on the size, and a comment on each\n"
+    "member giving its NumPy type and byte order. It compiles as C11 and as\n"
+    "C++11 with -Wall -Wextra -Werror -pedantic, so a program can read a\n"
     "native-order file through a cast.\n"
     "\n"
     "FILE may be ARCHIVE.npz:NAME (one member, declared as a file would be) or\n"
     "ARCHIVE.npz: one set of declarations per member, in one translation unit,\n"
     "the root of member M.npy named NAME_M (characters that cannot be in a C\n"
     "identifier become '_'; _2, _3, ... are appended where two would clash).\n"
-    "\n"
-    "  --name NAME    tag of the record struct (default npy_record); nested\n"
-    "                 structs are NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
-    "  --descr DESCR  use DESCR instead of a file\n"
+    "Nested structs are named NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
     "\n"
     "Field names that are not C identifiers are sanitised (the original name is\n"
     "kept in a comment). Object ('O') dtypes have no C layout: exit 1.\n"
     "Exit 0 on success, 1 for an invalid file or descriptor, 2 on usage errors\n"
-    "or unreadable paths.\n";
+    "or unreadable paths.\n",
+    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0],
+};
 
 static int usage_fail(const char *fmt, const char *arg)
 {
     cli_usage_error(fmt, arg);
-    fputs(cstruct_usage, stderr);
+    cli_try_help(&cstruct_command);
     return EXIT_USAGE;
-}
-
-/* Value of option `name` given as "--name VALUE" or "--name=VALUE";
- * advances *i. NULL when argv[*i] is not that option; sets *missing when
- * it is but has no value. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0)
-        return NULL;
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    if (argv[*i][n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
 }
 
 /* A descriptor literal, else a type string; the error reported is the one
@@ -264,50 +254,34 @@ static int cstruct_inputs(const char *path, const char *name)
     return status;
 }
 
-int cmd_cstruct(int argc, char **argv)
+/* Does the operand name a file (or a member of an existing archive)
+ * rather than a descriptor? An existing path always does; so does "-",
+ * and a name that cannot be a descriptor and looks like a path. */
+static int names_file(const char *arg)
 {
-    const char *name = "npy_record";
-    const char *descr = NULL;
-    const char *path = NULL;
-    int options_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v;
-        int missing = 0;
-        if (options_done || a[0] != '-' || a[1] == '\0') {
-            if (path)
-                return usage_fail("cstruct: more than one FILE given ('%s')", a);
-            path = a;
-        } else if (strcmp(a, "--") == 0) {
-            options_done = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(cstruct_usage, stdout);
-            return EXIT_OK;
-        } else if ((v = option_value(argc, argv, &i, "--name", &missing)) != NULL) {
-            name = v;
-        } else if ((v = option_value(argc, argv, &i, "--descr", &missing)) != NULL) {
-            descr = v;
-        } else if (missing) {
-            return usage_fail("cstruct: option '%s' needs a value", a);
-        } else {
-            return usage_fail("cstruct: unknown option '%s'", a);
-        }
+    struct stat st;
+    if (strcmp(arg, "-") == 0 || stat(arg, &st) == 0)
+        return 1;
+    const char *colon = strrchr(arg, ':');
+    if (colon && colon != arg) {
+        char *archive = strndup(arg, (size_t)(colon - arg));
+        int exists = archive && stat(archive, &st) == 0;
+        free(archive);
+        if (exists)
+            return 1;
     }
-    if (!cstruct_name_ok(name))
-        return usage_fail("cstruct: --name '%s' is not a usable C identifier (a keyword, a "
-                          "reserved name or not an identifier)",
-                          name);
-    if (descr && path)
-        return usage_fail("cstruct: give FILE or --descr, not both ('%s')", path);
-    if (!descr && !path)
-        return usage_fail("cstruct: no FILE or --descr given%s", "");
+    size_t n = strlen(arg);
+    return strchr(arg, '/') != NULL ||
+           (n > 4 && (strcmp(arg + n - 4, ".npy") == 0 || strcmp(arg + n - 4, ".npz") == 0));
+}
 
-    if (path)
-        return cstruct_inputs(path, name);
+/* Print the declarations of a descriptor or type string. */
+static int cstruct_descr(const char *descr, const char *name)
+{
     npydt_error err;
     npydt_dtype *own = NULL;
     if (parse_descr(descr, &own, &err) != NPYDT_OK) {
-        int s = cli_report("descr", &err);
+        int s = cli_report_spec("descr", &err);
         return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
     cstruct_source src = {"descriptor", NULL, 0};
@@ -320,4 +294,39 @@ int cmd_cstruct(int argc, char **argv)
     free(text);
     npydt_dtype_free(own);
     return status;
+}
+
+int cmd_cstruct(int argc, char **argv)
+{
+    const char *name = "npy_record";
+    const char *descr = NULL;
+    struct cli_args args;
+    cli_args_init(&args, &cstruct_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_NAME:
+            name = args.value;
+            break;
+        case OPT_DESCR:
+            descr = args.value;
+            break;
+        default:
+            return args.status;
+        }
+    }
+    if (args.noperands > 1)
+        return usage_fail("cstruct: more than one FILE given ('%s')", args.operands[1]);
+    const char *path = args.noperands ? args.operands[0] : NULL;
+    if (!cstruct_name_ok(name))
+        return usage_fail("cstruct: --name '%s' is not a usable C identifier (a keyword, a "
+                          "reserved name or not an identifier)",
+                          name);
+    if (descr && path)
+        return usage_fail("cstruct: give FILE or --descr, not both ('%s')", path);
+    if (!descr && !path)
+        return usage_fail("cstruct: no FILE or --descr given%s", "");
+
+    if (path && names_file(path))
+        return cstruct_inputs(path, name);
+    return cstruct_descr(descr ? descr : path, name);
 }

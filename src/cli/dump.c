@@ -13,9 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char dump_usage[] =
-    "usage: npydt dump [--jsonl] [--fields A,B.C] [--head N] FILE\n"
-    "\n"
+enum { OPT_JSONL = 1, OPT_FIELDS, OPT_HEAD };
+
+static const struct cli_option dump_options[] = {
+    {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
+    {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
+    {OPT_HEAD, "head", 0, "N", "print the first N elements only"},
+};
+
+static const struct cli_command dump_command = {
+    "dump",
+    "dump [--jsonl] [--fields A,B.C] [--head N] FILE",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
     "first 20 elements; with --jsonl one JSON value per element and line (all\n"
     "of them unless --head N is given). --fields selects fields by path\n"
@@ -29,7 +37,9 @@ static const char dump_usage[] =
     "member must be narrowed to ARCHIVE.npz:NAME (exit 2 otherwise). Every\n"
     "member printed is checked in full (sizes, deflate stream, CRC-32) before\n"
     "anything is printed; deflated members are inflated through a bounded\n"
-    "buffer, and no further than --head needs once checked.\n";
+    "buffer, and no further than --head needs once checked.\n",
+    dump_options, sizeof dump_options / sizeof dump_options[0],
+};
 
 #define TEXT_DEFAULT_HEAD 20
 /* The table is laid out before it is printed (column widths): its rows are
@@ -305,43 +315,34 @@ static void list_members(char *buf, size_t size, const struct cli_inputs *inputs
 int cmd_dump(int argc, char **argv)
 {
     struct dump_opts o = {0};
-    const char *file = NULL;
-    int opts_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        if (opts_done || a[0] != '-' || !a[1]) {
-            if (file)
-                return cli_usage_error("dump: more than one FILE ('%s' and '%s')", file, a);
-            file = a;
-        } else if (strcmp(a, "--") == 0) {
-            opts_done = 1;
-        } else if (strcmp(a, "--jsonl") == 0) {
+    struct cli_args args;
+    cli_args_init(&args, &dump_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_JSONL:
             o.jsonl = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(dump_usage, stdout);
-            return EXIT_OK;
-        } else if (strncmp(a, "--fields", 8) == 0 && (a[8] == '\0' || a[8] == '=')) {
-            val = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val)
-                return cli_usage_error("dump: --fields needs a list of fields");
-            o.fields = val;
-        } else if (strncmp(a, "--head", 6) == 0 && (a[6] == '\0' || a[6] == '=')) {
-            val = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val || parse_count(val, &o.head) != 0)
+            break;
+        case OPT_FIELDS:
+            o.fields = args.value;
+            break;
+        case OPT_HEAD:
+            if (parse_count(args.value, &o.head) != 0)
                 return cli_usage_error("dump: --head needs a count (0 or more)");
             o.have_head = 1;
-        } else {
-            cli_usage_error("dump: unknown option '%s'", a);
-            fputs(dump_usage, stderr);
-            return EXIT_USAGE;
+            break;
+        default:
+            return args.status;
         }
     }
-    if (!file) {
+    if (args.noperands > 1)
+        return cli_usage_error("dump: more than one FILE ('%s' and '%s')", args.operands[0],
+                               args.operands[1]);
+    if (args.noperands == 0) {
         cli_usage_error("dump: no FILE given");
-        fputs(dump_usage, stderr);
+        cli_try_help(&dump_command);
         return EXIT_USAGE;
     }
+    const char *file = args.operands[0];
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);

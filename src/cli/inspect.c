@@ -2,17 +2,24 @@
 #include "cli.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-static const char inspect_usage[] =
-    "usage: npydt inspect [--json] FILE...\n"
-    "\n"
+enum { OPT_JSON = 1 };
+
+static const struct cli_option inspect_options[] = {
+    {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
+};
+
+static const struct cli_command inspect_command = {
+    "inspect",
+    "inspect [--json] FILE...",
     "Print the format version, shape, order, itemsize and the table of fields\n"
     "of each .npy FILE. FILE may also be ARCHIVE.npz (every member) or\n"
     "ARCHIVE.npz:NAME (one member). With --json, print one JSON object per\n"
     "array on one line (the contract in the README; archive members add\n"
     "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
-    ".npy file or archive, 2 on usage errors or unreadable paths.\n";
+    ".npy file or archive, 2 on usage errors or unreadable paths.\n",
+    inspect_options, sizeof inspect_options / sizeof inspect_options[0],
+};
 
 static void print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
 {
@@ -92,33 +99,26 @@ static void print_text(FILE *out, const char *path, const npydt_header *h)
 
 int cmd_inspect(int argc, char **argv)
 {
-    int json = 0, first = 1, status = EXIT_OK;
-    for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
-        if (strcmp(argv[first], "--json") == 0)
+    int json = 0, status = EXIT_OK;
+    struct cli_args args;
+    cli_args_init(&args, &inspect_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        if (opt < 0)
+            return args.status;
+        if (opt == OPT_JSON)
             json = 1;
-        else if (strcmp(argv[first], "--help") == 0 || strcmp(argv[first], "-h") == 0) {
-            fputs(inspect_usage, stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[first], "--") == 0) {
-            first++;
-            break;
-        } else {
-            cli_usage_error("inspect: unknown option '%s'", argv[first]);
-            fputs(inspect_usage, stderr);
-            return EXIT_USAGE;
-        }
     }
-    if (first >= argc) {
+    if (args.noperands == 0) {
         cli_usage_error("inspect: no FILE given");
-        fputs(inspect_usage, stderr);
+        cli_try_help(&inspect_command);
         return EXIT_USAGE;
     }
     /* every input is read before anything is printed: on status 1 or 2
      * nothing goes to stdout (the contract), whatever the order of inputs */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    for (int i = first; i < argc; i++) {
-        int s = cli_inputs_add(&inputs, argv[i]);
+    for (int i = 0; i < args.noperands; i++) {
+        int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s > status)
             status = s;
     }

@@ -4,31 +4,37 @@
 #include <signal.h>
 #include <string.h>
 
-static const char usage[] =
-    "usage: npydt COMMAND [OPTIONS] FILE...\n"
-    "\n"
-    "Commands:\n"
-    "  inspect [--json] FILE...   version, shape, order and fields of each file\n"
-    "  dump [--jsonl] FILE        the records, as a table or one JSON value per line\n"
-    "  swap FILE --to ORDER -o OUT  rewrite with another byte order\n"
-    "  cstruct FILE|DESCR         C declarations for the record type\n"
-    "  check --schema SPEC FILE...  validate files against an expected dtype\n"
-    "\n"
-    "Run 'npydt COMMAND --help' for a command's options. Exit status: 0 success,\n"
-    "1 invalid input, 2 usage error, unreadable path or out of memory.\n";
-
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
+    const char *summary;   /* one line for the list of commands */
 };
 
+/* Every command, in the order the help lists them: one line each. */
 static const struct command commands[] = {
-    {"inspect", cmd_inspect},
-    {"dump", cmd_dump},
-    {"swap", cmd_swap},
-    {"cstruct", cmd_cstruct},
-    {"check", cmd_check},
+    {"inspect", cmd_inspect, "version, shape, order and fields of each file"},
+    {"dump", cmd_dump, "the elements, as a table or one JSON value per line"},
+    {"swap", cmd_swap, "rewrite a file or an archive with another byte order"},
+    {"cstruct", cmd_cstruct, "C declarations for the record type"},
+    {"check", cmd_check, "validate files against an expected dtype"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_usage(FILE *out)
+{
+    fputs("usage: npydt COMMAND [OPTIONS] FILE...\n"
+          "       npydt help COMMAND | --help | --version\n"
+          "\n"
+          "Commands:\n",
+          out);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n"
+          "Run 'npydt help COMMAND' (or 'npydt COMMAND --help') for a command's\n"
+          "options. Exit status: 0 success, 1 invalid input, 2 usage error,\n"
+          "unreadable path or out of memory.\n",
+          out);
+}
 
 /* Whatever printed to stdout, a write that failed (a full disk, a closed
  * pipe) turns the exit status into a usage-level error. */
@@ -39,28 +45,64 @@ static int finish(int status)
     return status;
 }
 
+static const struct command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+/* "unknown command 'X'", with the nearest command's name when one is. */
+static int unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS + 1];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    const char *near = cli_nearest(name, names, NCOMMANDS + 1);
+    if (near)
+        cli_usage_error("unknown command '%s' (did you mean '%s'?)", name, near);
+    else
+        cli_usage_error("unknown command '%s'", name);
+    fputs("Try 'npydt --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
     /* a reader that goes away (| head) makes writes fail with EPIPE, which
      * each command reports, instead of killing the process */
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
-        fputs(usage, stderr);
+        print_usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
-        fputs(usage, stdout);
+    const char *word = argv[1];
+    if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 ||
+        (strcmp(word, "help") == 0 && argc == 2)) {
+        print_usage(stdout);
         return finish(EXIT_OK);
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(word, "--version") == 0 || strcmp(word, "-V") == 0) {
         printf("npydt %s\n", npydt_version());
         return finish(EXIT_OK);
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return finish(commands[i].run(argc - 1, argv + 1));
-    cli_usage_error("unknown command '%s'", argv[1]);
-    fputs(usage, stderr);
-    return EXIT_USAGE;
+    if (strcmp(word, "help") == 0) {
+        /* npydt help COMMAND is npydt COMMAND --help */
+        if (argc > 3) {
+            cli_usage_error("help: give one COMMAND");
+            fputs("Try 'npydt --help'.\n", stderr);
+            return EXIT_USAGE;
+        }
+        const struct command *c = find_command(argv[2]);
+        if (!c)
+            return unknown_command(argv[2]);
+        char *help_argv[] = {argv[2], (char *)"--help", NULL};
+        return finish(c->run(2, help_argv));
+    }
+    const struct command *c = find_command(word);
+    if (!c)
+        return unknown_command(word);
+    return finish(c->run(argc - 1, argv + 1));
 }

@@ -37,12 +37,13 @@ void cli_put_text_n(FILE *out, const char *s, size_t len)
     }
 }
 
-int cli_report(const char *path, const npydt_error *err)
+/* `where` names the text the error's offset counts in. */
+static int report(const char *path, const npydt_error *err, const char *where)
 {
     cli_put_text(stderr, path);
     fprintf(stderr, ": %s: ", npydt_status_name(err->code));
     if (err->offset != NPYDT_NO_OFFSET)
-        fprintf(stderr, "header offset %zu: ", err->offset);
+        fprintf(stderr, "%s offset %zu: ", where, err->offset);
     if (err->path[0]) {
         fputs("field ", stderr);
         cli_put_text(stderr, err->path);
@@ -58,6 +59,16 @@ int cli_report(const char *path, const npydt_error *err)
                    err->code == NPYDT_E_NOMEM
                ? EXIT_USAGE
                : EXIT_INVALID;
+}
+
+int cli_report(const char *path, const npydt_error *err)
+{
+    return report(path, err, "header");
+}
+
+int cli_report_spec(const char *what, const npydt_error *err)
+{
+    return report(what, err, "spec");
 }
 
 static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)

@@ -29,10 +29,18 @@
 #define PATH_MAX 4096
 #endif
 
-static const char swap_usage[] =
-    "usage: npydt swap FILE --to little|big|native -o OUT\n"
-    "       npydt swap FILE --to little|big|native --in-place\n"
-    "\n"
+enum { OPT_TO = 1, OPT_OUTPUT, OPT_IN_PLACE };
+
+static const struct cli_option swap_options[] = {
+    {OPT_TO, "to", 0, "ORDER", "the byte order to write: little, big or native"},
+    {OPT_OUTPUT, "output", 'o', "OUT", "write the copy to OUT"},
+    {OPT_IN_PLACE, "in-place", 0, NULL, "replace FILE itself"},
+};
+
+static const struct cli_command swap_command = {
+    "swap",
+    "swap FILE --to little|big|native -o OUT\n"
+    "swap FILE --to little|big|native --in-place",
     "Write a copy of the .npy FILE whose every multi-byte scalar is stored in\n"
     "the given byte order, with the header NumPy would write for it; the values\n"
     "are unchanged. OUT is written through a temporary file and a rename, so it\n"
@@ -43,7 +51,9 @@ static const char swap_usage[] =
     "as np.savez (stored members) or np.savez_compressed (deflated members)\n"
     "would write it, names and methods kept. If any member is an object array\n"
     "or not a valid .npy file, nothing is written (exit 1). ARCHIVE.npz:NAME\n"
-    "cannot be swapped alone: swap the whole archive.\n";
+    "cannot be swapped alone: swap the whole archive.\n",
+    swap_options, sizeof swap_options / sizeof swap_options[0],
+};
 
 #define CHUNK_BYTES ((size_t)4 << 20)
 
@@ -555,41 +565,36 @@ static int is_member_arg(const char *arg)
 
 int cmd_swap(int argc, char **argv)
 {
-    const char *file = NULL, *out = NULL, *order = NULL;
-    int in_place = 0, opts_done = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (opts_done || a[0] != '-' || !a[1]) {
-            if (file)
-                return cli_usage_error("swap: more than one FILE ('%s' and '%s')", file, a);
-            file = a;
-        } else if (strcmp(a, "--") == 0) {
-            opts_done = 1;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(swap_usage, stdout);
-            return EXIT_OK;
-        } else if (strcmp(a, "--to") == 0 || strncmp(a, "--to=", 5) == 0) {
-            order = a[4] == '=' ? a + 5 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!order)
-                return cli_usage_error("swap: --to needs little, big or native");
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                   strncmp(a, "--output=", 9) == 0) {
-            out = strncmp(a, "--output=", 9) == 0 ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!out || !*out)
+    const char *out = NULL, *order = NULL;
+    int in_place = 0;
+    struct cli_args args;
+    cli_args_init(&args, &swap_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_TO:
+            order = args.value;
+            break;
+        case OPT_OUTPUT:
+            out = args.value;
+            if (!*out)
                 return cli_usage_error("swap: -o needs an output path");
-        } else if (strcmp(a, "--in-place") == 0) {
+            break;
+        case OPT_IN_PLACE:
             in_place = 1;
-        } else {
-            cli_usage_error("swap: unknown option '%s'", a);
-            fputs(swap_usage, stderr);
-            return EXIT_USAGE;
+            break;
+        default:
+            return args.status;
         }
     }
+    if (args.noperands > 1)
+        return cli_usage_error("swap: more than one FILE ('%s' and '%s')", args.operands[0],
+                               args.operands[1]);
+    const char *file = args.noperands ? args.operands[0] : NULL;
     if (!file || !order || (!out && !in_place) || (out && in_place)) {
         cli_usage_error(!file ? "swap: no FILE given"
                         : !order ? "swap: --to ORDER is required"
                                  : "swap: give exactly one of -o OUT and --in-place");
-        fputs(swap_usage, stderr);
+        cli_try_help(&swap_command);
         return EXIT_USAGE;
     }
     npydt_order to;

@@ -101,9 +101,14 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
  * memory (*nomem set). */
 const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, bool *nomem);
 
-/* np.dtype(str) for a string found at `offset` in the header. */
+/* np.dtype(str) for a string literal found at `offset` in the header:
+ * errors point at the literal. */
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
                            size_t offset, const npydt_dtype **out);
+/* The same for s written as it is at `offset` of the text (a spec typed
+ * by a user): an error in one item of a comma string points at the item. */
+npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len,
+                                size_t offset, const npydt_dtype **out);
 
 /* numpy.lib.format.descr_to_dtype for a literal. */
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,

@@ -327,9 +327,12 @@ static bool is_pyspace(char ch)
     return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
 }
 
+/* type_off and rep_off: where errors of its type and of its repeat count
+ * point. */
 static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_item *it,
-                                     size_t off, const npydt_dtype **out)
+                                     size_t type_off, size_t rep_off, const npydt_dtype **out)
 {
+    size_t off = type_off;
     char order;
     char o1 = it->order1 == '=' ? '<' : it->order1;
     char o2 = it->order2 == '=' ? '<' : it->order2;
@@ -366,13 +369,16 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
     if (st == NPYDT_E_NOMEM)
         return set_nomem(c->err);
     if (st != NPYDT_OK)
-        return set_error(c->err, NPYDT_E_TYPE, off, c->path,
+        return set_error(c->err, NPYDT_E_TYPE, rep_off, c->path,
                          "invalid repeat count '%.*s' in type string", (int)it->rep_len, it->rep);
-    return dtype_apply_shape(c, base, rep, off, out);
+    return dtype_apply_shape(c, base, rep, rep_off, out);
 }
 
+/* When exact, s is the text itself at byte off of the caller's input, so
+ * an item's error can point at the item; otherwise (a string literal,
+ * whose escapes move bytes) every error points at the string. */
 static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t len,
-                                      size_t off, const npydt_dtype **out)
+                                      size_t off, bool exact, const npydt_dtype **out)
 {
     enum { MAX_ITEMS_INLINE = 16 };
     const npydt_dtype *inline_items[MAX_ITEMS_INLINE];
@@ -382,6 +388,8 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
     while (i < len) {
         struct comma_item it;
         i += match_item(s + i, len - i, &it);
+        size_t type_off = exact ? off + (size_t)(it.type - s) : off;
+        size_t rep_off = exact ? off + (size_t)(it.rep - s) : off;
         if (i < len) {
             size_t j = i;
             while (j < len && is_pyspace(s[j]))
@@ -394,7 +402,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
                     j++;
                 i = j;
             } else {
-                return set_error(c->err, NPYDT_E_TYPE, off, c->path,
+                return set_error(c->err, NPYDT_E_TYPE, exact ? off + j : off, c->path,
                                  "format number %zu of '%.*s' is not recognized", n + 1,
                                  (int)(len > 64 ? 64 : len), s);
             }
@@ -407,7 +415,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
             items = bigger;
             cap *= 2;
         }
-        npydt_status st = comma_item_dtype(c, &it, off, &items[n]);
+        npydt_status st = comma_item_dtype(c, &it, type_off, rep_off, &items[n]);
         if (st != NPYDT_OK)
             return st;
         n++;
@@ -530,8 +538,23 @@ const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, b
 }
 
 
+static npydt_status parse(struct dtype_ctx *c, const char *s, size_t len, size_t off, bool exact,
+                          const npydt_dtype **out);
+
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_t off,
                            const npydt_dtype **out)
+{
+    return parse(c, s, len, off, false, out);
+}
+
+npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len, size_t off,
+                                const npydt_dtype **out)
+{
+    return parse(c, s, len, off, true, out);
+}
+
+static npydt_status parse(struct dtype_ctx *c, const char *s, size_t len, size_t off, bool exact,
+                          const npydt_dtype **out)
 {
     const char *whole = s;
     size_t wlen = len;
@@ -545,7 +568,7 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_
     if (len == 0)
         return not_understood(c, whole, wlen, off);
     if (check_for_commastring(s, len))
-        return parse_commastring(c, s, len, off, out);
+        return parse_commastring(c, s, len, off, exact, out);
     char endian = '=';
     if (len > 1 && is_order(s[0])) {
         endian = s[0] == '|' ? '=' : s[0];

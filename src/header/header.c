@@ -57,7 +57,7 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
                 st = set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in type string");
                 goto fail;
             }
-        st = typestr_parse(&c, text, len, 0, &dt);
+        st = typestr_parse_text(&c, text, len, 0, &dt);
     } else {
         struct lit *v;
         st = lit_parse_text(&ar, &scratch, text, len, 3, &opts->limits, err, &v);

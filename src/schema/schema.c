@@ -165,7 +165,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
         for (size_t i = 0; i < n; i++)
             if (t[i] == '\0')
                 return set_error(err, NPYDT_E_ENCODING, b + i, NULL, "NUL byte in type string");
-        st = typestr_parse(&c, t, n, b, &dt);
+        st = typestr_parse_text(&c, t, n, b, &dt);
     } else {
         struct lit *v;
         st = lit_parse_text_as(ar, NULL, t, n, true, true, lim, err, &v);

@@ -1,0 +1,290 @@
+/* npydt cstruct: writing one struct definition, its members' comments,
+ * explicit padding, packing where needed and the assertions on its
+ * layout. */
+#include "cstruct_gen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fmt, ...)
+{
+    if (!g->err)
+        return;
+    g->err->code = code;
+    g->err->offset = NPYDT_NO_OFFSET;
+    snprintf(g->err->path, sizeof g->err->path, "%s", path ? path : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->err->message, sizeof g->err->message, fmt, ap);
+    va_end(ap);
+}
+
+int gen_fail_nomem(struct gen *g)
+{
+    gen_fail(g, NPYDT_E_NOMEM, NULL, "out of memory");
+    return -1;
+}
+
+
+const char *gen_order_phrase(const struct gen *g, char order)
+{
+    if (order != '<' && order != '>')
+        return NULL;
+    if ((order == '<') == (g->host_little != 0))
+        return order == '<' ? "little-endian (native)" : "big-endian (native)";
+    return order == '<' ? "little-endian: swap before use, or run npydt swap --to native"
+                        : "big-endian: swap before use, or run npydt swap --to native";
+}
+
+static void put_sep(struct sbuf *b, int *first)
+{
+    sb_puts(b, *first ? " /* " : "; ");
+    *first = 0;
+}
+
+/* The comment after a member: NumPy type, what the bytes mean, byte order,
+ * original name and title. */
+static void member_comment(struct gen *g, struct sbuf *b, const struct member *m)
+{
+    int first = 1;
+    const npydt_dtype *e = m->elem;
+    if (npydt_dtype_get_class(e) == NPYDT_STRUCT) {
+        put_sep(b, &first);
+        sb_printf(b, "struct of %zu bytes; byte order per field", npydt_dtype_itemsize(e));
+    } else {
+        char str[64];
+        npydt_dtype_str(e, str, sizeof str);
+        put_sep(b, &first);
+        sb_puts(b, str);
+        char kind = npydt_dtype_kind(e);
+        const char *note = NULL;
+        if (m->map.raw)
+            note = "no C type for this on this machine: raw bytes";
+        else if (kind == 'b')
+            note = "bool: 0 or 1";
+        else if (kind == 'f' && npydt_dtype_itemsize(e) == 2)
+            note = "IEEE half-precision bits";
+        else if (kind == 'f' && m->map.ext80)
+            note = "x87 80-bit extended precision in 16 bytes (NumPy's long double on x86), "
+                   "as bytes: C's long double differs by machine; npydt_read_double converts";
+        else if (kind == 'c' && m->map.ext80)
+            note = "complex of two x87 80-bit extended precision numbers in 16 bytes each, "
+                   "real then imaginary part, as bytes: C's long double differs by machine; "
+                   "npydt_read_complex converts";
+        else if (kind == 'c')
+            note = "complex: real then imaginary part";
+        else if (kind == 'S')
+            note = "bytes, NUL-padded, not NUL-terminated when full";
+        else if (kind == 'U')
+            note = "UCS-4 code units, NUL-padded";
+        else if (kind == 'V')
+            note = "raw bytes";
+        if (note) {
+            put_sep(b, &first);
+            sb_puts(b, note);
+        }
+        if (kind == 'M' || kind == 'm') {
+            npydt_unit u = npydt_dtype_unit(e);
+            put_sep(b, &first);
+            if (u == NPYDT_UNIT_GENERIC || u == NPYDT_UNIT_NONE) {
+                sb_printf(b, "%s without a unit", kind == 'M' ? "datetime64" : "timedelta64");
+            } else {
+                int32_t n = npydt_dtype_unit_count(e);
+                char unit[48];
+                if (n == 1)
+                    snprintf(unit, sizeof unit, "%s", npydt_unit_name(u));
+                else
+                    snprintf(unit, sizeof unit, "%ld%s", (long)n, npydt_unit_name(u));
+                if (kind == 'M')
+                    sb_printf(b, "int64 count of [%s] since 1970-01-01T00:00:00", unit);
+                else
+                    sb_printf(b, "int64 count of [%s]", unit);
+            }
+            sb_puts(b, ", NaT = INT64_MIN");
+        }
+        const char *bo = gen_order_phrase(g, npydt_dtype_byteorder(e));
+        if (bo) {
+            put_sep(b, &first);
+            sb_puts(b, bo);
+        }
+    }
+    if (m->name && (m->name_len != strlen(m->cname) || strcmp(m->name, m->cname) != 0)) {
+        put_sep(b, &first);
+        sb_puts(b, "NumPy name ");
+        put_quoted_n(b, m->name, m->name_len, 4096);
+    }
+    if (m->title) {
+        put_sep(b, &first);
+        sb_puts(b, "title ");
+        put_quoted_n(b, m->title, m->title_len, 4096);
+    }
+    sb_puts(b, first ? "\n" : " */\n");
+}
+
+static void put_decl(struct sbuf *b, const struct member *m)
+{
+    if (m->tag)
+        sb_printf(b, "    struct %s %s", m->tag, m->cname);
+    else
+        sb_printf(b, "    %s %s", m->map.ctype, m->cname);
+    for (size_t k = 0; k < m->ndims; k++)
+        sb_printf(b, "[%llu]", (unsigned long long)m->dims[k]);
+    sb_puts(b, ";");
+}
+
+void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim)
+{
+    sb_puts(b, "(");
+    for (size_t i = 0; i < ndim; i++)
+        sb_printf(b, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
+    sb_puts(b, ndim == 1 ? ",)" : ")");
+}
+
+static int member_cmp(const void *pa, const void *pb)
+{
+    const struct member *a = *(const struct member *const *)pa;
+    const struct member *b = *(const struct member *const *)pb;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    if (a->zero != b->zero)
+        return a->zero ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+
+/* Writes struct `tag` for the prepared members m[0..n) of a record of
+ * `itemsize` bytes; sets *align_out to the struct's C alignment. */
+int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t path_len,
+                        uint64_t itemsize,
+                        struct member *m, size_t n, struct nameset *names, size_t *align_out)
+{
+    struct member **sorted = malloc((n ? n : 1) * sizeof *sorted);
+    if (!sorted)
+        return gen_fail_nomem(g);
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = &m[i];
+    qsort(sorted, n, sizeof *sorted, member_cmp);
+
+    /* Natural C layout, given explicit padding for every gap: it matches
+     * NumPy's exactly when every member sits at a multiple of its alignment
+     * and the itemsize is a multiple of the largest alignment. */
+    size_t align = 1;
+    const struct member *misplaced = NULL;
+    uint64_t cursor = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct member *s = sorted[i];
+        if (s->zero)
+            continue;
+        if (s->offset < cursor) {
+            gen_fail(g, NPYDT_E_VALUE, s->path,
+                 "overlaps the field before it (offset %llu < %llu); a C struct cannot express "
+                 "overlapping fields",
+                 (unsigned long long)s->offset, (unsigned long long)cursor);
+            free(sorted);
+            return -1;
+        }
+        if (s->size > itemsize || s->offset > itemsize - s->size) {
+            gen_fail(g, NPYDT_E_VALUE, s->path, "field ends beyond the itemsize %llu",
+                 (unsigned long long)itemsize);
+            free(sorted);
+            return -1;
+        }
+        cursor = s->offset + s->size;
+        if (s->align > align)
+            align = s->align;
+        if (!misplaced && s->offset % s->align != 0)
+            misplaced = s;
+    }
+    int packed = misplaced != NULL || itemsize % align != 0;
+
+    struct sbuf *b = &g->body;
+    sb_puts(b, "/* ");
+    if (strcmp(tag, g->root) == 0) {
+        sb_puts(b, "The record, ");
+    } else if (path_len) {
+        sb_puts(b, "NumPy struct at ");
+        put_quoted_n(b, path, path_len, 4096);
+        sb_puts(b, ", ");
+    } else {
+        sb_puts(b, "NumPy struct of the subarray's elements, ");
+    }
+    sb_printf(b, "%llu bytes", (unsigned long long)itemsize);
+    if (packed) {
+        if (misplaced)
+            sb_printf(b, "; packed: %s (alignment %zu) is at offset %llu", misplaced->cname,
+                      misplaced->align, (unsigned long long)misplaced->offset);
+        else
+            sb_printf(b, "; packed: the size is not a multiple of the alignment %zu", align);
+        g->packed++;
+    }
+    sb_puts(b, " */\n");
+    if (packed)
+        sb_puts(b, "#pragma pack(push, 1)\n");
+    sb_printf(b, "struct %s {\n", tag);
+    cursor = 0;
+    unsigned long padno = 0;
+    char padname[64];
+    for (size_t i = 0;; i++) {
+        /* a zero-size field inside the member before it needs no padding */
+        uint64_t next = i < n ? sorted[i]->offset : itemsize;
+        if (next < cursor)
+            next = cursor;
+        if (next > cursor) {
+            do
+                snprintf(padname, sizeof padname, "_pad%lu", padno++);
+            while (nameset_has(names, padname));
+            sb_printf(b, "    uint8_t %s[%llu]; /* padding, bytes %llu..%llu */\n", padname,
+                      (unsigned long long)(next - cursor), (unsigned long long)cursor,
+                      (unsigned long long)(next - 1));
+            cursor = next;
+        }
+        if (i == n)
+            break;
+        const struct member *s = sorted[i];
+        if (s->zero) {
+            g->zero++;
+            sb_puts(b, "    /* ");
+            if (s->name)
+                put_quoted_n(b, s->name, s->name_len, 4096);
+            else
+                sb_puts(b, s->cname);
+            char str[64] = "struct";
+            if (npydt_dtype_get_class(s->elem) != NPYDT_STRUCT)
+                npydt_dtype_str(s->elem, str, sizeof str);
+            sb_printf(b, " (%s", str);
+            if (s->ndims) {
+                sb_puts(b, ", shape ");
+                sb_put_shape(b, s->dims, s->ndims);
+            }
+            sb_printf(b, " at offset %llu) has no bytes: no member, ISO C has no "
+                         "zero-length arrays or empty structs */\n",
+                      (unsigned long long)s->offset);
+            continue;
+        }
+        put_decl(b, s);
+        member_comment(g, b, s);
+        cursor = s->offset + s->size;
+    }
+    sb_puts(b, "};\n");
+    if (packed)
+        sb_puts(b, "#pragma pack(pop)\n");
+    sb_printf(b, "static_assert(sizeof(struct %s) == %llu, \"struct %s: NumPy itemsize %llu\");\n",
+              tag, (unsigned long long)itemsize, tag, (unsigned long long)itemsize);
+    for (size_t i = 0; i < n; i++) {
+        const struct member *s = &m[i];
+        if (s->zero)
+            continue;
+        sb_printf(b, "static_assert(offsetof(struct %s, %s) == %llu, \"%s.%s: NumPy offset %llu\");\n",
+                  tag, s->cname, (unsigned long long)s->offset, tag, s->cname,
+                  (unsigned long long)s->offset);
+    }
+    sb_puts(b, "\n");
+    free(sorted);
+    *align_out = packed ? 1 : align;
+    if (b->nomem)
+        return gen_fail_nomem(g);
+    return 0;
+}
+

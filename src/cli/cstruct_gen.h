@@ -1,0 +1,112 @@
+/* npydt cstruct: the pieces of the generator (cstruct_gen.c) shared by
+ * its files: text (cstruct_text.c), names (cstruct_names.c), C types of
+ * scalars (cstruct_types.c) and struct definitions (cstruct_emit.c).
+ * Private to the command. */
+#ifndef NPYDT_CLI_CSTRUCT_GEN_H
+#define NPYDT_CLI_CSTRUCT_GEN_H
+
+#include "cstruct.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- growable text (cstruct_text.c) ---- */
+
+/* Text being written; after a failed allocation nomem is set and every
+ * later write does nothing. Zero-initialise to start. */
+struct sbuf {
+    char *data;
+    size_t len, cap;
+    int nomem;
+};
+void sb_putn(struct sbuf *b, const char *s, size_t n);
+void sb_puts(struct sbuf *b, const char *s);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "(2, 3)", or "(2,)" for one dimension, as Python writes a shape. */
+void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim);
+/* A malloc'd copy of s, or NULL. */
+char *xstrdup(const char *s);
+/* The length of the UTF-8 sequence at p, its code point in *cp; 0 when
+ * the bytes are not valid UTF-8. */
+size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp);
+/* s[0..len) in double quotes, safe inside a C comment (no end of
+ * comment, trigraph, control character or invalid UTF-8), cut after max
+ * bytes with "...". */
+void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max);
+/* The same for a NUL-terminated s. */
+void put_quoted(struct sbuf *b, const char *s, size_t max);
+
+/* ---- names (cstruct_names.c) ---- */
+
+/* A keyword of C or C++, or a macro of the headers the output includes. */
+int cstruct_reserved_word(const char *s);
+/* The member name for a NumPy field name of len bytes (the rule in the
+ * README); malloc'd, NULL without memory. */
+char *cstruct_sanitize(const char *name, size_t len);
+/* base, else base_2, base_3, ...: the first not in set, added to it;
+ * malloc'd, NULL without memory. */
+char *cstruct_unique_name(struct nameset *set, const char *base);
+
+/* ---- scalar types (cstruct_types.c) ---- */
+
+/* How a NumPy scalar type is declared in C. */
+struct scalar_map {
+    const char *ctype;  /* C type of one element */
+    size_t csize;       /* its size */
+    size_t calign;      /* its alignment */
+    uint64_t inner;     /* extra innermost dimension (S, U, V, raw), 0 if none */
+    int ext80;          /* x87 extended precision (f16, c32): bytes */
+    int raw;            /* no C type: raw bytes */
+};
+/* The declaration of a scalar dtype. */
+void cstruct_map_scalar(const npydt_dtype *dt, struct scalar_map *m);
+
+/* ---- one run of the generator ---- */
+
+struct gen {
+    const char *root;      /* tag of the record struct */
+    struct sbuf body;      /* struct definitions, innermost first */
+    struct nameset tags;   /* struct tags handed out */
+    int host_little;
+    uint64_t nonnative;    /* members stored in the other byte order */
+    uint64_t packed;       /* structs that needed packing */
+    uint64_t zero;         /* zero-size fields left as comments */
+    int uses_complex;      /* c8/c16 members: the complex typedefs are needed */
+    npydt_error *err;
+};
+
+struct member {
+    const char *name;          /* NumPy name; NULL for the root's "value" */
+    const char *title;         /* NULL when none */
+    size_t name_len, title_len; /* a name or title may hold a NUL */
+    char *cname;               /* C member name */
+    char *path;                /* "pos.x" for messages */
+    size_t path_len;
+    uint64_t offset, size;
+    const npydt_dtype *dtype;  /* the field's dtype (may be a subarray) */
+    const npydt_dtype *elem;   /* innermost non-subarray node */
+    uint64_t *dims;            /* C array dimensions, outermost first */
+    size_t ndims;
+    char *tag;                 /* struct tag when elem is a struct */
+    struct scalar_map map;     /* when elem is a scalar */
+    size_t align;              /* C alignment of the member */
+    int zero;                  /* no bytes: a comment, no member */
+    size_t order;              /* index in NumPy's field order */
+};
+
+/* Fill g's error (code, field path, message); the caller then fails. */
+void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* gen_fail for out of memory; returns -1. */
+int gen_fail_nomem(struct gen *g);
+/* How a member stored in byte order `order` reads on this machine, for
+ * its comment; NULL when byte order does not apply. */
+const char *gen_order_phrase(const struct gen *g, char order);
+/* Write struct `tag` for the prepared members m[0..n) of a record of
+ * itemsize bytes (names: the member names taken, for padding names); sets
+ * *align_out to the struct's C alignment. 0, or -1 with g's error set. */
+int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t path_len,
+                    uint64_t itemsize, struct member *m, size_t n, struct nameset *names,
+                    size_t *align_out);
+
+#endif

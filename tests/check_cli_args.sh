@@ -1,0 +1,147 @@
+#!/bin/sh
+# The command line every command shares: options from the command's table
+# as --opt=value and --opt value, "--" ends options, "-" is an operand,
+# operands kept in order; --help from the table on stdout; one line and a
+# hint for an unknown option (with the nearest name), a missing value, a
+# value given to a flag; "did you mean" for commands; help COMMAND and
+# --version / -V.
+NPYDT=${NPYDT:-build/npydt}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "cli-args: $*"; }
+S=tests/fixtures/struct_simple.npy
+B=tests/fixtures/fortran_2d.npy
+
+# usage_error 'LINE' ARGS...: exit 2, nothing on stdout, stderr exactly
+# LINE then the hint naming the command (the first word of ARGS)
+usage_error() {
+    want=$1
+    shift
+    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    printf '%s\n%s\n' "$want" "Try 'npydt $1 --help'." >"$dir/want"
+    if [ "$got" = 2 ] && [ ! -s "$dir/out" ] && cmp -s "$dir/err" "$dir/want"; then
+        ok
+    else
+        bad "npydt $* -> exit $got, stderr '$(cat "$dir/err")' (want '$want' and the hint)"
+    fi
+}
+usage_error "npydt dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol $S
+usage_error "npydt dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol=1 $S
+usage_error "npydt dump: unknown option '-jsonl' (did you mean '--jsonl'?)" dump -jsonl $S
+usage_error "npydt check: unknown option '--sch' (did you mean '--schema'?)" check --sch x $S
+usage_error "npydt check: unknown option '--strcit' (did you mean '--strict'?)" \
+    check --strcit --schema "'<f8'" $S
+usage_error "npydt swap: unknown option '--inplace' (did you mean '--in-place'?)" \
+    swap $S --to big --inplace
+usage_error "npydt inspect: unknown option '--frobnicate'" inspect --frobnicate $S
+usage_error "npydt inspect: unknown option '-x'" inspect -x $S
+usage_error "npydt dump: option '--head' needs a value (N)" dump $S --head
+usage_error "npydt swap: option '-o' needs a value (OUT)" swap $S --to big -o
+usage_error "npydt dump: option '--jsonl' takes no value" dump --jsonl=yes $S
+usage_error "npydt inspect: option '--json' takes no value" inspect --json= $S
+# the word after an option that takes a value is its value, whatever it starts with
+"$NPYDT" dump --head -1 $S >"$dir/out" 2>"$dir/err"
+if [ "$(head -n 1 "$dir/err")" = "npydt: dump: --head needs a count (0 or more)" ]; then
+    ok
+else
+    bad "dump --head -1: $(cat "$dir/err")"
+fi
+
+# the same command line spelled in each way gives the same output
+same() {  # same 'WHAT' 'ARGS A' 'ARGS B'
+    # shellcheck disable=SC2086
+    "$NPYDT" $2 >"$dir/a" 2>&1
+    a=$?
+    # shellcheck disable=SC2086
+    "$NPYDT" $3 >"$dir/b" 2>&1
+    b=$?
+    if [ "$a" = 0 ] && [ "$b" = 0 ] && [ -s "$dir/a" ] && cmp -s "$dir/a" "$dir/b"; then
+        ok
+    else
+        bad "$1: 'npydt $2' (exit $a) and 'npydt $3' (exit $b) differ"
+    fi
+}
+same "--opt=value and --opt value" "dump --jsonl --head=2 $S" "dump --jsonl --head 2 $S"
+same "options after operands" "dump --jsonl --head 2 $S" "dump $S --head 2 --jsonl"
+same "operands in order, options anywhere" "inspect --json $S $B" "inspect $S --json $B"
+same "help COMMAND is COMMAND --help" "help dump" "dump --help"
+same "-h is --help" "swap -h" "swap --help"
+same "-V is --version" "-V" "--version"
+# the operands keep their order
+"$NPYDT" inspect $B --json $S >"$dir/out" 2>&1
+if [ "$(sed -n 1p "$dir/out")" = "$("$NPYDT" inspect --json $B)" ] &&
+    [ "$(sed -n 2p "$dir/out")" = "$("$NPYDT" inspect --json $S)" ]; then
+    ok
+else
+    bad "inspect B --json S: the arrays are not printed in the order given"
+fi
+# -oOUT and --output=OUT are -o OUT
+for form in "-o$dir/a.npy" "--output=$dir/a.npy"; do
+    rm -f "$dir/a.npy"
+    if "$NPYDT" swap $S --to big "$form" 2>"$dir/err" && [ -s "$dir/a.npy" ]; then
+        ok
+    else
+        bad "swap $form: $(cat "$dir/err")"
+    fi
+done
+# "-" is an operand, not an option: it is read as a file of that name
+"$NPYDT" inspect - >"$dir/out" 2>"$dir/err"
+got=$?
+if [ "$got" = 2 ] && grep -q "^-: " "$dir/err"; then ok; else bad "inspect - -> exit $got: $(cat "$dir/err")"; fi
+# after "--" everything is an operand, --help too
+"$NPYDT" inspect -- --help >"$dir/out" 2>"$dir/err"
+got=$?
+if [ "$got" = 2 ] && grep -q "^--help: " "$dir/err"; then ok; else bad "inspect -- --help -> exit $got: $(cat "$dir/err")"; fi
+
+# --help of every command: the synopsis first, every option of the table
+# in an Options list, -h/--help among them; stdout only, exit 0
+for cmd in $("$NPYDT" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'); do
+    "$NPYDT" "$cmd" --help >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" = 0 ] && [ ! -s "$dir/err" ] && head -n 1 "$dir/out" | grep -q "^usage: npydt $cmd" &&
+        grep -q '^Options:$' "$dir/out" && grep -q '^  -h, --help  *print this help and exit$' "$dir/out"; then
+        ok
+    else
+        bad "$cmd --help -> exit $got: $(head -n 3 "$dir/out")"
+    fi
+done
+"$NPYDT" dump --help >"$dir/out"
+for opt in "--jsonl" "--fields A,B.C" "--head N"; do
+    if grep -q -- "^      $opt  " "$dir/out"; then ok; else bad "dump --help lacks '$opt'"; fi
+done
+"$NPYDT" swap --help >"$dir/out"
+if grep -q -- "^  -o, --output OUT  " "$dir/out"; then ok; else bad "swap --help lacks '-o, --output OUT'"; fi
+
+# npydt --help lists every command, each one a line; help COMMAND works for each
+"$NPYDT" --help >"$dir/out" 2>"$dir/err"
+for cmd in inspect dump swap cstruct check; do
+    if grep -q "^  $cmd  " "$dir/out"; then ok; else bad "npydt --help does not list $cmd"; fi
+    if "$NPYDT" help "$cmd" >/dev/null 2>&1; then ok; else bad "npydt help $cmd fails"; fi
+done
+
+# unknown commands: one line (with the nearest command) and a hint
+cmd_error() {  # cmd_error 'LINE' ARGS...
+    want=$1
+    shift
+    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    printf '%s\n%s\n' "$want" "Try 'npydt --help'." >"$dir/want"
+    if [ "$got" = 2 ] && [ ! -s "$dir/out" ] && cmp -s "$dir/err" "$dir/want"; then
+        ok
+    else
+        bad "npydt $* -> exit $got, stderr '$(cat "$dir/err")' (want '$want' and the hint)"
+    fi
+}
+cmd_error "npydt: unknown command 'inspekt' (did you mean 'inspect'?)" inspekt $S
+cmd_error "npydt: unknown command 'chekc' (did you mean 'check'?)" chekc $S
+cmd_error "npydt: unknown command 'hlep' (did you mean 'help'?)" hlep
+cmd_error "npydt: unknown command 'frobnicate'" frobnicate
+cmd_error "npydt: unknown command 'dupm' (did you mean 'dump'?)" help dupm
+cmd_error "npydt: help: give one COMMAND" help dump swap
+
+echo "cli-args: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
