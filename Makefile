@@ -49,6 +49,8 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz $(LDLIBS)
+# the command alone reads CSV (libcsv); the library does not
+CLI_LDLIBS = -lcsv
 
 ifeq ($(V),1)
 Q :=
@@ -127,7 +129,7 @@ $(O)/cli/%.o: src/cli/%.c include/npydt.h
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(CLI): $(CLI_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
 $(O)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -318,7 +320,7 @@ $(O)/bench/cli/%.o: src/cli/%.c include/npydt.h
 	$(Q)$(CC) $(BENCH_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/bench/npydt: $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a
-	$(Q)$(CC) -o $@ $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
+	$(Q)$(CC) -o $@ $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a $(LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
 $(O)/bench/npydt_bench: tests/bench/bench.c include/npydt.h $(O)/bench/libnpydt.a
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
 #include "cli.h"
+#include "load.h"
 
 #include <signal.h>
 #include <string.h>
@@ -17,6 +18,9 @@ static const struct command commands[] = {
     {"swap", cmd_swap, "rewrite a file or an archive with another byte order"},
     {"cstruct", cmd_cstruct, "C declarations for the record type"},
     {"check", cmd_check, "validate files against an expected dtype"},
+    {"load", cmd_load, "write a .npy file from JSON Lines, CSV or TSV"},
+    {"append", cmd_append, "append JSON Lines, CSV or TSV records to a .npy file"},
+    {"pack", cmd_pack, "write an .npz archive of .npy files, as np.savez does"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
