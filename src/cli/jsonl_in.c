@@ -173,7 +173,8 @@ static npydt_status fill_struct(struct jwalk *w, const npydt_dtype *node, uint64
         /* the fields' values in field order */
         if ((size_t)t->size != nf) {
             char what[96];
-            snprintf(what, sizeof what, "%d values for %zu fields", t->size, nf);
+            snprintf(what, sizeof what, "%s: %d values for %zu fields",
+                     (size_t)t->size > nf ? "too many values" : "too few values", t->size, nf);
             return node_error(w, node, off, (size_t)t->size > nf ? NPYDT_E_VALUE : NPYDT_E_KEY,
                               what);
         }
