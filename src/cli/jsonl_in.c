@@ -145,8 +145,8 @@ static npydt_status scalar_value(struct jwalk *w, const jsmntok_t *t, char kind,
         v->kind = LOAD_FALSE;
     else if (n == 4 && memcmp(s, "null", 4) == 0)
         v->kind = LOAD_NULL;
-    else if (load_is_number(s, n))
-        v->kind = LOAD_NUMBER;
+    else if (s[0] == '-' || (s[0] >= '0' && s[0] <= '9'))
+        v->kind = LOAD_NUMBER;   /* its form is checked where it is read */
     else
         return cli_error(w->err, NPYDT_E_SYNTAX, "'%.*s' is not a JSON value",
                          (int)(n > 40 ? 40 : n), s);

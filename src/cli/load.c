@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_DTYPE = 1, OPT_SHAPE, OPT_FORTRAN, OPT_OUTPUT, OPT_JSONL, OPT_CSV, OPT_TSV };
+enum { OPT_DTYPE = 1, OPT_SHAPE, OPT_FORTRAN, OPT_OUTPUT, OPT_JSONL, OPT_CSV, OPT_TSV, OPT_NO_SYNC };
 
 #define FORMAT_OPTIONS                                                                        \
     {OPT_JSONL, "jsonl", 0, NULL, "the input is JSON Lines (the default)"},                   \
         {OPT_CSV, "csv", 0, NULL, "the input is CSV with a header row of field paths"},       \
-        {OPT_TSV, "tsv", 0, NULL, "the input is TSV with a header row of field paths"}
+        {OPT_TSV, "tsv", 0, NULL, "the input is TSV with a header row of field paths"},     \
+        {OPT_NO_SYNC, "no-sync", 0, NULL,                                                     \
+         "skip fsync (as np.save): safe from a killed process, not from a power cut"}
 
 static const struct cli_option load_options[] = {
     {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required): as check --schema takes it, "
@@ -222,7 +224,7 @@ static int parse_shape(const char *text, uint64_t *dims, size_t *n, int *zero_d)
 
 struct load_args {
     const char *dtype, *shape, *out, *input;
-    int fortran, format;
+    int fortran, format, no_sync;
 };
 
 static int write_new(const struct load_args *a, const struct load_spec *spec,
@@ -260,6 +262,7 @@ static int write_new(const struct load_args *a, const struct load_spec *spec,
     npydt_writer_options_init(&opts);
     opts.fortran_order = fortran;
     opts.replace = 1;
+    opts.no_sync = a->no_sync;
     npydt_writer *w;
     npydt_error err;
     npydt_status st = npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, &w, &err);
@@ -286,7 +289,7 @@ static int set_format(const struct cli_command *cmd, int *format, int opt)
 
 int cmd_load(int argc, char **argv)
 {
-    struct load_args a = {NULL, NULL, NULL, NULL, 0, -1};
+    struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0};
     struct cli_args args;
     cli_args_init(&args, &load_command, argc, argv);
     int opt;
@@ -296,6 +299,7 @@ int cmd_load(int argc, char **argv)
         case OPT_SHAPE: a.shape = args.value; break;
         case OPT_FORTRAN: a.fortran = 1; break;
         case OPT_OUTPUT: a.out = args.value; break;
+        case OPT_NO_SYNC: a.no_sync = 1; break;
         case OPT_JSONL: case OPT_CSV: case OPT_TSV:
             if (set_format(&load_command, &a.format, opt) != EXIT_OK)
                 return EXIT_USAGE;
@@ -329,14 +333,16 @@ int cmd_load(int argc, char **argv)
 
 int cmd_append(int argc, char **argv)
 {
-    int format = -1;
+    int format = -1, no_sync = 0;
     struct cli_args args;
     cli_args_init(&args, &append_command, argc, argv);
     int opt;
     while ((opt = cli_args_next(&args)) != 0) {
         if (opt < 0)
             return args.status;
-        if (set_format(&append_command, &format, opt) != EXIT_OK)
+        if (opt == OPT_NO_SYNC)
+            no_sync = 1;
+        else if (set_format(&append_command, &format, opt) != EXIT_OK)
             return EXIT_USAGE;
     }
     if (args.noperands < 1)
@@ -369,6 +375,7 @@ int cmd_append(int argc, char **argv)
     if (status == EXIT_OK) {
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
+        opts.no_sync = no_sync;
         if (npydt_writer_append_path(file, &opts, &w, &err) != NPYDT_OK)
             status = cli_report(file, &err);
     }

@@ -12,7 +12,7 @@
 
 /* What an input value is, before it meets its field. */
 enum load_value_kind {
-    LOAD_NUMBER,   /* text of a number: "-12", "1.5e3" */
+    LOAD_NUMBER,   /* text of a number: "-12", "1.5e3" (load_put checks its form) */
     LOAD_STRING,   /* a string: bytes already unescaped (V: hex text) */
     LOAD_TRUE,
     LOAD_FALSE,
@@ -55,6 +55,7 @@ struct load_record {
     size_t nslots;
     unsigned char *seen;        /* per slot: set in this record */
     size_t nseen;
+    size_t next_slot;           /* the slot after the last one set */
 };
 
 /* Prepare rec for records of dt (a root dtype). NPYDT_E_OBJECT for object

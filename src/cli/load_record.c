@@ -115,6 +115,7 @@ void load_record_clear(struct load_record *rec)
     if (rec->nseen)
         memset(rec->seen, 0, rec->nslots);
     rec->nseen = 0;
+    rec->next_slot = 0;
 }
 
 /* ---- paths of elements -------------------------------------------------------- */
@@ -217,6 +218,10 @@ npydt_status load_record_lookup(const npydt_dtype *node,
 /* The slot of the scalar element at offset with node dt; nslots if none. */
 static size_t find_slot(const struct load_record *rec, uint64_t offset, const npydt_dtype *dt)
 {
+    /* values usually come in record order: the slot after the last one */
+    size_t next = rec->next_slot;
+    if (next < rec->nslots && rec->slots[next].offset == offset && rec->slots[next].dtype == dt)
+        return next;
     size_t lo = 0, hi = rec->nslots;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -258,6 +263,7 @@ static npydt_status stored(struct load_record *rec, size_t slot, uint64_t offset
     }
     rec->seen[slot] = 1;
     rec->nseen++;
+    rec->next_slot = slot + 1;
     return NPYDT_OK;
 }
 

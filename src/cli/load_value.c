@@ -133,6 +133,9 @@ static npydt_status to_double(const npydt_dtype *dt, const struct load_value *v,
 static int parse_integer(const char *s, size_t n, int64_t *i, uint64_t *u, int *is_unsigned)
 {
     int neg = n && s[0] == '-';
+    size_t digits = n - (size_t)neg;
+    if (digits == 0 || (digits > 1 && s[neg] == '0'))
+        return 0;   /* "-", or a leading zero JSON does not allow */
     uint64_t acc = 0;
     for (size_t k = (size_t)neg; k < n; k++) {
         if (s[k] < '0' || s[k] > '9')
@@ -200,14 +203,19 @@ static npydt_status put_number(const npydt_dtype *dt, void *p, const struct load
                                npydt_error *err)
 {
     char kind = npydt_dtype_kind(dt);
-    if (kind == 'S' || kind == 'U' || kind == 'V')
-        return bad_value(err, NPYDT_E_VALUE, dt, v, "is a number, not a string for");
     if (kind != 'f' && kind != 'c') {
         int64_t i = 0;
         uint64_t u = 0;
         int is_unsigned = 0;
-        if (parse_integer(v->text, v->len, &i, &u, &is_unsigned))
+        if (kind != 'S' && kind != 'U' && kind != 'V' && v->len &&
+            parse_integer(v->text, v->len, &i, &u, &is_unsigned))
             return is_unsigned ? npydt_write_u64(dt, p, u, err) : npydt_write_i64(dt, p, i, err);
+    }
+    if (!load_is_number(v->text, v->len))
+        return bad_value(err, NPYDT_E_SYNTAX, dt, v, "is not a JSON number, for");
+    if (kind == 'S' || kind == 'U' || kind == 'V')
+        return bad_value(err, NPYDT_E_VALUE, dt, v, "is a number, not a string for");
+    if (kind != 'f' && kind != 'c') {
         int integral = !memchr(v->text, '.', v->len) && !memchr(v->text, 'e', v->len) &&
                        !memchr(v->text, 'E', v->len);
         if (integral)

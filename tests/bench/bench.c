@@ -28,6 +28,9 @@
  *   6. appending 128 MB of records to a new file through npydt_writer (in
  *      1 MiB blocks, and one record per call) against write(2) of 1 MiB
  *      blocks of the same bytes to the same folder.
+ *   8. process time of `npydt load --jsonl` on lines of the 68-byte record
+ *      against NumPy's way in the worker: json.loads per line, the rows
+ *      made tuples, np.array(rows, dtype), np.save.
  *
  * Large files live in --tmp and are removed at exit, on error and on
  * SIGINT / SIGTERM / SIGHUP; record buffers total about 2.2 GB with
@@ -1202,6 +1205,73 @@ static void section_append(const struct config *cfg, const char *dir, const npyd
     npydt_dtype_free(dt);
 }
 
+/* ---- section 8: load JSON Lines ------------------------------------------------------------ */
+
+/* The 68-byte record as dump --jsonl writes it, n lines of varied values. */
+static void write_jsonl(const char *path, uint64_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("%s: %s", path, strerror(errno));
+    for (uint64_t i = 0; i < n; i++) {
+        double x = (double)i * 0.37 - 1000.0, y = 1.0 / ((double)i + 3.0), z = (double)i * 1e-9;
+        fprintf(f, "{\"t\":%llu,\"id\":%llu,\"flag\":%s,\"pos\":{\"x\":%.17g,\"y\":%.17g,"
+                   "\"z\":%.17g},\"name\":\"rec%04u\",\"samples\":[",
+                (unsigned long long)(1600000000000000000ull + i * 1000003ull),
+                (unsigned long long)(i * 2654435761u % 4294967291u), i & 1 ? "true" : "false",
+                x, y, z, (unsigned)(i % 10000));
+        for (int k = 0; k < 8; k++)
+            fprintf(f, "%s%d", k ? "," : "", (int)((i * 31 + (uint64_t)k * 977) % 65536) - 32768);
+        fprintf(f, "],\"c\":[%.9g,%.9g]}\n", (double)(float)(x / 3), (double)(float)-y);
+    }
+    if (fclose(f) != 0)
+        die("%s: cannot write", path);
+}
+
+static void section_load(const struct config *cfg, struct worker *w, const char *dir)
+{
+    uint64_t n = cfg->quick ? 20000 : 200000;
+    const char *in = tmp_file(dir, "load.jsonl");
+    const char *out = tmp_file(dir, "load.npy");
+    const char *out_np = tmp_file(dir, "load_np.npy");
+    write_jsonl(in, n);
+    fprintf(stderr, "npydt_bench: load of %llu JSON lines\n", (unsigned long long)n);
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0)
+        die("/dev/null: %s", strerror(errno));
+    char *argv_n[] = {(char *)cfg->npydt, "load", "--jsonl", "--dtype", (char *)mixed_descr,
+                      "-o", (char *)out, (char *)in, NULL};
+    struct spawn_ctx sp = {argv_n, devnull, false};
+    if (!spawn_ok(&sp))
+        die("%s load %s failed", cfg->npydt, in);
+    char cmd[3 * PATH_MAX + sizeof mixed_descr];
+    snprintf(cmd, sizeof cmd, "load_jsonl %s %s %s", in, out_np, mixed_descr);
+    double warm = worker_time(w, 1, NULL, "%s", cmd);   /* also checks that it runs */
+    struct series *s_n = series_new(8, "npydt load --jsonl process");
+    struct series *s_np = series_new(8, "json.loads + np.array + np.save");
+    s_np->na = warm < 0;
+    for (int r = 0; r < cfg->rounds; r++) {
+        series_add(s_n, time_op(op_spawn, &sp, 1));
+        double t = s_np->na ? -1 : worker_time(w, 1, NULL, "%s", cmd);
+        if (t < 0)
+            s_np->na = true;
+        else
+            series_add(s_np, t);
+    }
+    close(devnull);
+    if (sp.failed)
+        die("%s load %s failed", cfg->npydt, in);
+    char title[128];
+    snprintf(title, sizeof title, "8. load %llu lines of JSON (68-byte records) into a new .npy file",
+             (unsigned long long)n);
+    heading(title);
+    row_add(8, "npydt load --jsonl (a whole process)",
+            "json.loads per line, np.array, np.save", s_n, s_np, SPEEDUP, '>', 10);
+    unlink(in);
+    unlink(out);
+    unlink(out_np);
+}
+
 /* ---- the table -------------------------------------------------------------------------------------- */
 
 static void print_table(const struct config *cfg, const char *machine)
@@ -1528,6 +1598,8 @@ int main(int argc, char **argv)
         section_files(&cfg, &w, dir, &opts);
     if (!cfg.only || !strcmp(cfg.only, "append"))
         section_append(&cfg, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "load"))
+        section_load(&cfg, &w, dir);
     worker_stop(&w);
     cleanup_files();
 

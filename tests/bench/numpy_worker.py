@@ -17,6 +17,12 @@ npydt, its C baselines and NumPy take turns on the same data in one run.
                                    native float64 array (np.copyto)
     drop                        -> "ok": unmap the records
     load ITERS PATH             -> "NS": np.load(PATH, mmap_mode='r')
+    load_jsonl ITERS IN OUT DESCR
+                                -> "NS": the JSON Lines of IN (as dump
+                                   --jsonl writes them) read as NumPy users
+                                   do: json.loads per line, each object made
+                                   a tuple ([re, im] a complex), np.array
+                                   (rows, DESCR), np.save(OUT)
 
 NS is the total of ITERS runs in nanoseconds (time.perf_counter_ns), with
 the garbage collector off while timing, as timeit does. Any failure is
@@ -128,6 +134,27 @@ def cmd_load(path, iters):
     return "%d" % timed(one, iters)
 
 
+def as_row(v, dt):
+    """A dump --jsonl value as np.array takes it for dtype dt."""
+    if dt.names is not None:
+        return tuple(as_row(v[name], dt.fields[name][0]) for name in dt.names)
+    if dt.kind == "c":
+        return complex(v[0], v[1])
+    return v
+
+
+def cmd_load_jsonl(iters, src, out, descr):
+    import json
+    dt = np.dtype(ast.literal_eval(descr))
+
+    def one():
+        with open(src) as f:
+            rows = [as_row(json.loads(line), dt) for line in f]
+        np.save(out, np.array(rows, dtype=dt))
+
+    return "%d" % timed(one, iters)
+
+
 def handle(line, words):
     cmd = words[0]
     # a path is the rest of the line after the iteration count
@@ -152,6 +179,8 @@ def handle(line, words):
         return cmd_gather(words[2], int(words[1]))
     if cmd == "load":
         return cmd_load(rest, int(words[1]))
+    if cmd == "load_jsonl":
+        return cmd_load_jsonl(int(words[1]), words[2], words[3], " ".join(words[4:]))
     return "error unknown command " + cmd
 
 
