@@ -22,7 +22,8 @@ npydt, its C baselines and NumPy take turns on the same data in one run.
                                    --jsonl writes them) read as NumPy users
                                    do: json.loads per line, each object made
                                    a tuple ([re, im] a complex), np.array
-                                   (rows, DESCR), np.save(OUT)
+                                   (rows, DESCR), np.save(OUT); then
+                                   " CPU_NS", the process's CPU time
 
 NS is the total of ITERS runs in nanoseconds (time.perf_counter_ns), with
 the garbage collector off while timing, as timeit does. Any failure is
@@ -152,7 +153,9 @@ def cmd_load_jsonl(iters, src, out, descr):
             rows = [as_row(json.loads(line), dt) for line in f]
         np.save(out, np.array(rows, dtype=dt))
 
-    return "%d" % timed(one, iters)
+    cpu = time.process_time_ns()
+    wall = timed(one, iters)
+    return "%d %d" % (wall, time.process_time_ns() - cpu)
 
 
 def handle(line, words):
