@@ -15,6 +15,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/npydt
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PYTHON ?= /usr/bin/python3
 RE2C ?= re2c
@@ -46,6 +47,10 @@ ifneq ($(COVERAGE),)
 BASE_CFLAGS += --coverage -O0
 BASE_LDFLAGS += --coverage
 endif
+# the libFuzzer variant (make fuzz builds it in $(O)/fuzz through $(MAKE))
+ifneq ($(FUZZER),)
+BASE_CFLAGS += -fsanitize=fuzzer-no-link
+endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz $(LDLIBS)
@@ -76,7 +81,7 @@ LIB_SO := $(O)/libnpydt.so.$(VERSION)
 CLI := $(O)/npydt
 
 .PHONY: check-valgrind all check check-cross check-all install uninstall clean fuzz fuzz-run coverage bench \
-	dist check-dist
+	dist check-dist fuzz-bins bench-run
 all: $(LIB_A) $(LIB_SO) $(CLI)
 
 # A release tarball (make dist) ships the generated parser and lexer in
@@ -158,8 +163,9 @@ install: all
 	ln -sf libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libnpydt.so
 	install -m 755 $(CLI) $(DESTDIR)$(BINDIR)/npydt
-	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)
 	install -m 644 doc/npydt.1 $(DESTDIR)$(MANDIR)/man1/npydt.1
+	install -m 644 doc/cli-json.md $(DESTDIR)$(DOCDIR)/cli-json.md
 	install -m 644 doc/npydt.bash-completion $(DESTDIR)$(BASHCOMPDIR)/npydt
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
@@ -170,7 +176,7 @@ uninstall:
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	      $(DESTDIR)$(LIBDIR)/libnpydt.so $(DESTDIR)$(BINDIR)/npydt \
 	      $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc $(DESTDIR)$(MANDIR)/man1/npydt.1 \
-	      $(DESTDIR)$(BASHCOMPDIR)/npydt
+	      $(DESTDIR)$(BASHCOMPDIR)/npydt $(DESTDIR)$(DOCDIR)/cli-json.md
 
 clean:
 	rm -rf $(O)
@@ -214,31 +220,24 @@ FUZZ_MAX_LEN_header ?= 4096
 FUZZ_MAX_LEN_descr ?= 2048
 FUZZ_MAX_LEN_alloc ?= 4096
 FUZZ_RUN_FLAGS ?= -rss_limit_mb=2048 -timeout=20 -print_final_stats=1
-FUZZ_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O1 -g $(WARN) \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-	-Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-FUZZ_LIB_OBJS := $(patsubst src/%.c,$(O)/fuzz/lib/%.o,$(LIB_SRCS)) $(O)/fuzz/lib/literal/parser.o \
-	$(O)/fuzz/lib/literal/lexer.o
-FUZZ_BINS = $(patsubst %,$(O)/fuzz/fuzz_%,$(FUZZERS))
 REPLAY_BINS = $(patsubst %,$(O)/fuzz-replay/fuzz_%,$(FUZZERS))
 COV_O ?= $(O)/coverage
 
-$(O)/fuzz/lib/%.o: src/%.c | $(O)/gen/parser.h
+# The harnesses' objects, for the replay binaries here and for the
+# libFuzzer binaries in the fuzz variant: one rule, the build's flags.
+$(O)/fuzz-obj/%.o: fuzz/%.c
 	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/fuzz/lib/literal/%.o: $(O)/gen/%.c
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+# The libFuzzer variant is this Makefile again with O=$(O)/fuzz, clang and
+# the sanitizers: its library objects come from the library's own rule.
+fuzz:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/fuzz CC=$(FUZZ_CC) SANITIZE=address,undefined \
+	    FUZZER=1 COVERAGE= fuzz-bins
+fuzz-bins: $(patsubst %,$(O)/fuzz_%,$(FUZZERS))
 
-$(O)/fuzz/obj/%.o: fuzz/%.c
-	@mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
-
-$(O)/fuzz/fuzz_%: $(O)/fuzz/obj/fuzz_%.o $(FUZZ_LIB_OBJS)
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(LDLIBS_ALL)
-
-fuzz: $(FUZZ_BINS)
+$(O)/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(LIB_A)
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # One harness after another, each on its seed and regression corpora with its
 # dictionary; libFuzzer writes new inputs into the first (scratch) directory.
@@ -249,12 +248,9 @@ fuzz-run: fuzz
 
 # The same harness code without libFuzzer, built like the tests (so a
 # SANITIZE= build replays under the sanitizers); `make check` runs them.
-$(O)/fuzz-replay/obj/%.o: fuzz/%.c
+$(O)/fuzz-replay/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(O)/fuzz-obj/replay_main.o $(LIB_A)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(O)/fuzz-replay/fuzz_%: $(O)/fuzz-replay/obj/fuzz_%.o $(O)/fuzz-replay/obj/replay_main.o $(LIB_A)
-	$(Q)$(CC) -o $@ $< $(O)/fuzz-replay/obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+	$(Q)$(CC) -o $@ $< $(O)/fuzz-obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # parses files once: tests/check_linear.sh counts its instructions
 $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
@@ -275,8 +271,7 @@ check-valgrind: all $(TEST_BINS) $(REPLAY_BINS)
 	    "$(TEST_BINS)" "$(REPLAY_BINS)" $(VALGRIND)
 
 # objects made by the pattern chains above are kept, not rebuilt every time
-.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,$(O)/fuzz/obj/fuzz_%.o,$(FUZZERS)) \
-	$(patsubst %,$(O)/fuzz-replay/obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-replay/obj/replay_main.o
+.SECONDARY: $(patsubst %,$(O)/fuzz-obj/fuzz_%.o,$(FUZZERS)) $(O)/fuzz-obj/replay_main.o
 
 # the report is written even when a test fails; the exit status still says so
 coverage:
@@ -284,7 +279,7 @@ coverage:
 	$(Q)$(MAKE) --no-print-directory O=$(COV_O) COVERAGE=1 SANITIZE= check; rc=$$?; \
 	    $(PYTHON) tests/tools/coverage_report.py $(COV_O) && exit $$rc
 
--include $(wildcard $(O)/fuzz/lib/*/*.d $(O)/fuzz/obj/*.d $(O)/fuzz-replay/obj/*.d)
+-include $(wildcard $(O)/fuzz-obj/*.d)
 
 # @bench-targets@
 # Benchmarks (tests/bench/): `make bench` builds the library, the command and
@@ -297,44 +292,24 @@ coverage:
 # First, tests/bench/instructions.sh prints callgrind's instruction counts
 # of one parse per header family (load does not move them), the memory a
 # parse keeps per leaf and the page faults of a steady loop of parses.
-BENCH_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
-BENCH_LIB_OBJS := $(patsubst src/%.c,$(O)/bench/lib/%.o,$(LIB_SRCS)) $(O)/bench/lib/literal/parser.o \
-	$(O)/bench/lib/literal/lexer.o
-BENCH_CLI_OBJS := $(patsubst src/cli/%.c,$(O)/bench/cli/%.o,$(CLI_SRCS))
 BENCH_ARGS ?=
 
-$(O)/bench/lib/%.o: src/%.c | $(O)/gen/parser.h
+# The bench variant is this Makefile again with O=$(O)/bench, without
+# sanitizers or coverage: the library and the command come from their own
+# rules, bench-run uses them.
+bench:
+	$(Q)$(MAKE) --no-print-directory O=$(O)/bench SANITIZE= COVERAGE= FUZZER= bench-run
+
+$(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-$(O)/bench/lib/literal/%.o: $(O)/gen/%.c
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
-
-$(O)/bench/libnpydt.a: $(BENCH_LIB_OBJS)
-	$(Q)rm -f $@
-	$(Q)ar rcs $@ $^
-
-$(O)/bench/cli/%.o: src/cli/%.c include/npydt.h
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -MMD -MP -c -o $@ $<
-
-$(O)/bench/npydt: $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a
-	$(Q)$(CC) -o $@ $(BENCH_CLI_OBJS) $(O)/bench/libnpydt.a $(LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
-
-$(O)/bench/npydt_bench: tests/bench/bench.c include/npydt.h $(O)/bench/libnpydt.a
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(BENCH_CFLAGS) -o $@ $< $(O)/bench/libnpydt.a $(LDFLAGS) $(LDLIBS_ALL)
-
-bench: $(O)/bench/npydt_bench $(O)/bench/npydt
-	$(Q)tests/bench/instructions.sh $(O)/bench/npydt_bench
-	$(Q)d=$$(mktemp -d "$(O)/bench/tmp.XXXXXX") || exit 1; \
+bench-run: $(O)/npydt_bench $(CLI)
+	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
+	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
-	$(O)/bench/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
-	    --npydt $(O)/bench/npydt --tmp "$$d" --out $(O)/bench/results.tsv $(BENCH_ARGS)
-
-.SECONDARY: $(BENCH_LIB_OBJS) $(BENCH_CLI_OBJS)
--include $(wildcard $(O)/bench/lib/*/*.d $(O)/bench/cli/*.d)
+	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
+	    --npydt $(CLI) --tmp "$$d" --out $(O)/results.tsv $(BENCH_ARGS)
 
 -include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/tests/*.d)
 

@@ -17,7 +17,7 @@ ko() { failed=$((failed + 1)); echo "install: $1"; }
 
 if make -s O="$O" install DESTDIR="$stage" PREFIX=/usr/local >"$stage/log" 2>&1; then ok; else ko "make install failed"; cat "$stage/log"; fi
 for f in include/npydt.h lib/libnpydt.a lib/libnpydt.so lib/libnpydt.so.0 lib/pkgconfig/npydt.pc bin/npydt \
-    share/man/man1/npydt.1 share/bash-completion/completions/npydt; do
+    share/man/man1/npydt.1 share/bash-completion/completions/npydt share/doc/npydt/cli-json.md; do
     if [ -e "$stage/usr/local/$f" ]; then ok; else ko "missing $f"; fi
 done
 

@@ -36,5 +36,15 @@ for f in tests/fixtures/*.npy tests/fixtures/quirks/*.npy tests/fixtures/bad/*.n
     vg "$@" "$npydt" cstruct "$f"
     vg "$@" "$npydt" swap "$f" --to big -o "$out/swapped${f##*.}"
 done
+# the command line itself: help, unknown options and commands, missing
+# values, type strings and descriptors as operands
+vg "$@" "$npydt" --help
+vg "$@" "$npydt" help dump
+vg "$@" "$npydt" dump --jsnol tests/fixtures/struct_simple.npy
+vg "$@" "$npydt" inspekt
+vg "$@" "$npydt" swap tests/fixtures/struct_simple.npy --to
+vg "$@" "$npydt" cstruct "f8, (2,3)i4, [('a', '<c16')]"
+vg "$@" "$npydt" cstruct "[('z', '<c16'), ('class', '<i4')]"
+vg "$@" "$npydt" check --schema "f8, i4, S5x" tests/fixtures/struct_simple.npy
 echo "valgrind-cli: $runs runs, $bad with errors"
 [ "$bad" -eq 0 ]

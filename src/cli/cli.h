@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Exit statuses of every subcommand (../shared/spec/cli-json.md). */
+/* Exit statuses of every subcommand (doc/cli-json.md). */
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the

@@ -15,7 +15,7 @@ static const struct cli_command inspect_command = {
     "Print the format version, shape, order, itemsize and the table of fields\n"
     "of each .npy FILE. FILE may also be ARCHIVE.npz (every member) or\n"
     "ARCHIVE.npz:NAME (one member). With --json, print one JSON object per\n"
-    "array on one line (the contract in the README; archive members add\n"
+    "array on one line (the contract in cli-json.md; archive members add\n"
     "\"member\"). Exit 0 when every file is valid, 1 when one is not a valid\n"
     ".npy file or archive, 2 on usage errors or unreadable paths.\n",
     inspect_options, sizeof inspect_options / sizeof inspect_options[0],
