@@ -6,6 +6,7 @@ np.savez's and np.savez_compressed's archives byte for byte. Prints
 `load_check: N passed, M failed`."""
 import argparse
 import os
+import random
 import subprocess
 import sys
 
@@ -62,6 +63,33 @@ def main():
     check('tsv', same_values(np.load(f'{t}/tsv.npy'), want))
     fo = np.asfortranarray(np.arange(1, 7, dtype='<i8').reshape(3, 2))
     check('--shape 3 --fortran is np.save', read(f'{t}/f23.npy') == saved(f'{t}/ref.npy', fo))
+
+    # number texts read as Python's float() reads them: the exact 128-bit
+    # path (up to 19 digits, exponents within 10^+-19), the fast path and
+    # strtod, halfway cases included
+    rnd = random.Random(3)
+    texts = []
+    for _ in range(20000):
+        k = rnd.random()
+        if k < 0.3:
+            texts.append(repr(rnd.uniform(-1e6, 1e6)))
+        elif k < 0.5:
+            texts.append(repr(1.0 / rnd.randint(1, 10**9)))
+        elif k < 0.7:
+            texts.append('%de%d' % (rnd.randint(0, 10**19 - 1), rnd.randint(-25, 25)))
+        elif k < 0.85:
+            texts.append(repr(rnd.uniform(-1, 1) * 10.0**rnd.randint(-300, 300)))
+        else:
+            # an odd 54-bit integer lies halfway between two doubles
+            texts.append(str((rnd.randint(2**53, 2**54 - 1) | 1) * 2**rnd.randint(0, 9)))
+    with open(f'{t}/floats.jsonl', 'w') as f:
+        f.write('\n'.join(texts) + '\n')
+    r = run('load', '--dtype', '<f8', '-o', f'{t}/floats.npy', f'{t}/floats.jsonl')
+    got = np.load(f'{t}/floats.npy') if r.returncode == 0 else np.zeros(0)
+    want = np.array([float(x) for x in texts])
+    check('numbers read as float() reads them',
+          got.shape == want.shape and (got.view('u8') == want.view('u8')).all(),
+          r.stderr.decode())
 
     # append to files NumPy wrote: C order, Fortran order, a struct
     cases = [
