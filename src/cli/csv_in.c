@@ -232,7 +232,7 @@ static npydt_status read_tsv(FILE *in, struct csv_state *c)
     load_lines_init(&lines, in);
     const char *line;
     size_t len;
-    int got;
+    int got = 0;
     while (c->st == NPYDT_OK && (got = load_lines_next(&lines, &line, &len, c->err)) > 0) {
         if (len == 0)
             continue;
