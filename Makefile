@@ -54,6 +54,8 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz $(LDLIBS)
+# the command alone reads CSV (libcsv); the library does not
+CLI_LDLIBS = -lcsv
 
 ifeq ($(V),1)
 Q :=
@@ -132,7 +134,7 @@ $(O)/cli/%.o: src/cli/%.c include/npydt.h
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(CLI): $(CLI_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
 $(O)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
 #include "cli.h"
+#include "load.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -21,6 +22,9 @@ static const struct command commands[] = {
     {"cstruct", cmd_cstruct, "C declarations for the record type"},
     {"check", cmd_check, "validate files against an expected dtype"},
     {"schema", cmd_schema, "the spec of a file (dtype, shape, order) for check --schema"},
+    {"load", cmd_load, "write a .npy file from JSON Lines, CSV or TSV"},
+    {"append", cmd_append, "append JSON Lines, CSV or TSV records to a .npy file"},
+    {"pack", cmd_pack, "write an .npz archive of .npy files, as np.savez does"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

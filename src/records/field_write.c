@@ -161,9 +161,13 @@ npydt_status npydt_write_i64(const npydt_dtype *dt, void *p, int64_t v, npydt_er
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
+    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    /* the value's text only for a refusal: printing it for every store
+     * would cost more than the store */
+    if ((st = put_integer(dt, p, mag, v < 0, "", err)) != NPYDT_E_RANGE)
+        return st;
     char shown[24];
     snprintf(shown, sizeof shown, "%lld", (long long)v);
-    uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     return put_integer(dt, p, mag, v < 0, shown, err);
 }
 
@@ -172,6 +176,8 @@ npydt_status npydt_write_u64(const npydt_dtype *dt, void *p, uint64_t v, npydt_e
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
+    if ((st = put_integer(dt, p, v, false, "", err)) != NPYDT_E_RANGE)
+        return st;   /* the text only for a refusal, as in npydt_write_i64 */
     char shown[24];
     snprintf(shown, sizeof shown, "%llu", (unsigned long long)v);
     return put_integer(dt, p, v, false, shown, err);

@@ -31,6 +31,9 @@
  *   7. `npydt dump --jsonl` of 100,000 and `dump --csv` of 10,000 68-byte
  *      records (a whole process, output to /dev/null) against NumPy's way
  *      in the worker: json.dumps(record.tolist()) per record, np.savetxt.
+ *   8. `npydt load --jsonl` on lines of the 68-byte record (a process,
+ *      CPU and wall time) against NumPy's way in the worker: json.loads
+ *      per line, the rows made tuples, np.array(rows, dtype), np.save.
  *
  * Large files live in --tmp and are removed at exit, on error and on
  * SIGINT / SIGTERM / SIGHUP; record buffers total about 2.2 GB with
@@ -968,6 +971,7 @@ struct spawn_ctx {
     char *const *argv;
     int devnull;
     bool failed;             /* could not start, or exited other than 0 */
+    double cpu_ns;           /* user + system time of the last run */
 };
 
 static void op_spawn(void *v)
@@ -985,9 +989,12 @@ static void op_spawn(void *v)
         return;
     }
     int status;
-    while (waitpid(pid, &status, 0) < 0)
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
         if (errno != EINTR)
-            die("waitpid: %s", strerror(errno));
+            die("wait4: %s", strerror(errno));
+    c->cpu_ns = ((double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec) * 1e9 +
+                ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e3;
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         c->failed = true;
 }
@@ -1065,9 +1072,9 @@ static void section_files(const struct config *cfg, struct worker *w, const char
                        "import sys, numpy as np; np.load(sys.argv[1], mmap_mode='r')",
                        (char *)c->path, NULL};
     char *argv_true[] = {"/bin/true", NULL};
-    sp_n = (struct spawn_ctx){argv_n, devnull, false};
-    sp_py = (struct spawn_ctx){argv_py, devnull, false};
-    sp_true = (struct spawn_ctx){argv_true, devnull, false};
+    sp_n = (struct spawn_ctx){argv_n, devnull, false, 0};
+    sp_py = (struct spawn_ctx){argv_py, devnull, false, 0};
+    sp_true = (struct spawn_ctx){argv_true, devnull, false, 0};
     if (!spawn_ok(&sp_n))
         die("%s inspect %s failed", cfg->npydt, c->path);
     bool py_ok = spawn_ok(&sp_py);
@@ -1253,7 +1260,7 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (devnull < 0)
         die("/dev/null: %s", strerror(errno));
-    heading("6. npydt dump of 68-byte records (a process) against NumPy in the worker");
+    heading("7. npydt dump of 68-byte records (a process) against NumPy in the worker");
     for (int m = 0; m < 2; m++) {
         uint64_t count = cfg->quick ? counts[m] / 10 : counts[m];
         const char *path = records_file(dir, m ? "records_csv.npy" : "records_jsonl.npy",
@@ -1283,10 +1290,101 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
             die("%s dump %s %s failed", cfg->npydt, modes[m], path);
         char what[64];
         snprintf(what, sizeof what, "npydt dump %s FILE", modes[m]);
-        row_add(6, what, against[m], s_n, s_p, SPEEDUP, '>', 20);
+        row_add(7, what, against[m], s_n, s_p, SPEEDUP, '>', 20);
         unlink(path);
     }
     close(devnull);
+}
+
+/* ---- section 8: load JSON Lines ------------------------------------------------------------ */
+
+/* The shortest text that reads back as v (as repr() and dump write it). */
+static const char *shortest(char *buf, size_t size, double v)
+{
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
+/* The 68-byte record as dump --jsonl writes it, n lines of varied values. */
+static void write_jsonl(const char *path, uint64_t n)
+{
+    char bx[32], by[32], bz[32], br[32], bi[32];
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("%s: %s", path, strerror(errno));
+    for (uint64_t i = 0; i < n; i++) {
+        double x = (double)i * 0.37 - 1000.0, y = 1.0 / ((double)i + 3.0), z = (double)i * 1e-9;
+        fprintf(f, "{\"t\":%llu,\"id\":%llu,\"flag\":%s,\"pos\":{\"x\":%s,\"y\":%s,"
+                   "\"z\":%s},\"name\":\"rec%04u\",\"samples\":[",
+                (unsigned long long)(1600000000000000000ull + i * 1000003ull),
+                (unsigned long long)(i * 2654435761u % 4294967291u), i & 1 ? "true" : "false",
+                shortest(bx, sizeof bx, x), shortest(by, sizeof by, y),
+                shortest(bz, sizeof bz, z), (unsigned)(i % 10000));
+        for (int k = 0; k < 8; k++)
+            fprintf(f, "%s%d", k ? "," : "", (int)((i * 31 + (uint64_t)k * 977) % 65536) - 32768);
+        fprintf(f, "],\"c\":[%s,%s]}\n", shortest(br, sizeof br, (double)(float)(x / 3)),
+                shortest(bi, sizeof bi, (double)(float)-y));
+    }
+    if (fclose(f) != 0)
+        die("%s: cannot write", path);
+}
+
+static void section_load(const struct config *cfg, struct worker *w, const char *dir)
+{
+    uint64_t n = cfg->quick ? 20000 : 200000;
+    const char *in = tmp_file(dir, "load.jsonl");
+    const char *out = tmp_file(dir, "load.npy");
+    const char *out_np = tmp_file(dir, "load_np.npy");
+    write_jsonl(in, n);
+    fprintf(stderr, "npydt_bench: load of %llu JSON lines\n", (unsigned long long)n);
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0)
+        die("/dev/null: %s", strerror(errno));
+    char *argv_n[] = {(char *)cfg->npydt, "load", "--jsonl", "--dtype", (char *)mixed_descr,
+                      "-o", (char *)out, (char *)in, NULL};
+    struct spawn_ctx sp = {argv_n, devnull, false, 0};
+    if (!spawn_ok(&sp))
+        die("%s load %s failed", cfg->npydt, in);
+    char cmd[3 * PATH_MAX + sizeof mixed_descr];
+    snprintf(cmd, sizeof cmd, "load_jsonl %s %s %s", in, out_np, mixed_descr);
+    long cpu = 0;
+    double warm = worker_time(w, 1, &cpu, "%s", cmd);   /* also checks that it runs */
+    struct series *s_n = series_new(8, "npydt load --jsonl process");
+    struct series *s_np = series_new(8, "json.loads + np.array + np.save");
+    struct series *c_n = series_new(8, "npydt load --jsonl process, CPU");
+    struct series *c_np = series_new(8, "json.loads + np.array + np.save, CPU");
+    s_np->na = c_np->na = warm < 0;
+    for (int r = 0; r < cfg->rounds; r++) {
+        series_add(s_n, time_op(op_spawn, &sp, 1));
+        series_add(c_n, sp.cpu_ns);
+        double t = s_np->na ? -1 : worker_time(w, 1, &cpu, "%s", cmd);
+        if (t < 0) {
+            s_np->na = c_np->na = true;
+        } else {
+            series_add(s_np, t);
+            series_add(c_np, (double)cpu);
+        }
+    }
+    close(devnull);
+    if (sp.failed)
+        die("%s load %s failed", cfg->npydt, in);
+    char title[128];
+    snprintf(title, sizeof title, "8. load %llu lines of JSON (68-byte records) into a new .npy file",
+             (unsigned long long)n);
+    heading(title);
+    /* CPU time (user + system) carries the target: on a shared machine
+     * wall time mostly measures waiting for a core, for both sides */
+    row_add(8, "npydt load --jsonl, CPU time of the process",
+            "json.loads per line, np.array, np.save", c_n, c_np, SPEEDUP, '>', 10);
+    row_add(8, "npydt load --jsonl, wall time of the process", "the same, wall time", s_n, s_np,
+            SPEEDUP, 0, 0);
+    unlink(in);
+    unlink(out);
+    unlink(out_np);
 }
 
 /* ---- the table -------------------------------------------------------------------------------------- */
@@ -1518,7 +1616,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: npydt_bench [--python PY] [--worker numpy_worker.py] "
                     "[--npydt CLI] [--tmp DIR] [--out FILE] [--rounds N] [--quick] "
-                    "[--only headers|records|files|append|dump]\n"
+                    "[--only headers|records|files|append|dump|load]\n"
                     "       npydt_bench --parse-loop FAMILY ITERS [floor]\n");
     exit(2);
 }
@@ -1617,6 +1715,8 @@ int main(int argc, char **argv)
         section_append(&cfg, dir, &opts);
     if (!cfg.only || !strcmp(cfg.only, "dump"))
         section_dump(&cfg, &w, dir, &opts);
+    if (!cfg.only || !strcmp(cfg.only, "load"))
+        section_load(&cfg, &w, dir);
     worker_stop(&w);
     cleanup_files();
 

@@ -23,6 +23,13 @@ npydt, its C baselines and NumPy take turns on the same data in one run.
                                    through json.dumps's default), to /dev/null
     dump_csv ITERS PATH         -> "NS": np.savetxt(f, a, fmt='%s',
                                    delimiter=',') to /dev/null
+    load_jsonl ITERS IN OUT DESCR
+                                -> "NS": the JSON Lines of IN (as dump
+                                   --jsonl writes them) read as NumPy users
+                                   do: json.loads per line, each object made
+                                   a tuple ([re, im] a complex), np.array
+                                   (rows, DESCR), np.save(OUT); then
+                                   " CPU_NS", the process's CPU time
 
 NS is the total of ITERS runs in nanoseconds (time.perf_counter_ns), with
 the garbage collector off while timing, as timeit does. Any failure is
@@ -165,6 +172,29 @@ def cmd_dump_csv(path, iters):
     return "%d" % timed(one, iters)
 
 
+def as_row(v, dt):
+    """A dump --jsonl value as np.array takes it for dtype dt."""
+    if dt.names is not None:
+        return tuple(as_row(v[name], dt.fields[name][0]) for name in dt.names)
+    if dt.kind == "c":
+        return complex(v[0], v[1])
+    return v
+
+
+def cmd_load_jsonl(iters, src, out, descr):
+    import json
+    dt = np.dtype(ast.literal_eval(descr))
+
+    def one():
+        with open(src) as f:
+            rows = [as_row(json.loads(line), dt) for line in f]
+        np.save(out, np.array(rows, dtype=dt))
+
+    cpu = time.process_time_ns()
+    wall = timed(one, iters)
+    return "%d %d" % (wall, time.process_time_ns() - cpu)
+
+
 def handle(line, words):
     cmd = words[0]
     # a path is the rest of the line after the iteration count
@@ -193,6 +223,8 @@ def handle(line, words):
         return cmd_dump_jsonl(rest, int(words[1]))
     if cmd == "dump_csv":
         return cmd_dump_csv(rest, int(words[1]))
+    if cmd == "load_jsonl":
+        return cmd_load_jsonl(int(words[1]), words[2], words[3], " ".join(words[4:]))
     return "error unknown command " + cmd
 
 

@@ -61,7 +61,7 @@ if [ ! -f "$sysroot/.complete" ]; then
         apt-get $apt_opts update >"$apt_state/update.log" 2>&1 || :
     # shellcheck disable=SC2086
     (cd "$sysroot/debs" && apt-get $apt_opts download \
-        libcmocka0 libcmocka-dev zlib1g zlib1g-dev) >"$apt_state/download.log" 2>&1 ||
+        libcmocka0 libcmocka-dev zlib1g zlib1g-dev libcsv3 libcsv-dev libjsmn-dev) >"$apt_state/download.log" 2>&1 ||
         { cat "$apt_state/update.log" "$apt_state/download.log"; exit 1; }
     for d in "$sysroot"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
     # absolute links (libz.so -> /lib/...) point into the sysroot instead
