@@ -354,7 +354,7 @@ int cmd_append(int argc, char **argv)
 
     npydt_header *h;
     npydt_error err;
-    struct cli_input in = {file, file, NULL, NULL, 0};
+    struct cli_input in = {file, file, NULL, NULL, 0, NULL, 0};
     if (cli_input_header(&in, &h, &err) != NPYDT_OK)
         return cli_report(file, &err);
     struct load_spool spool = {0};

@@ -41,7 +41,7 @@ static npydt_status rewrite_with_room(npydt_writer *w, int old_fd, uint64_t old_
         return st;
     w->publish = PUBLISH_RENAME;
     if (fchmod(w->fd, mode & 07777) != 0)
-        return io_error(w, "chmod", errno, err);
+        return writer_io_error(w, "chmod", errno, err);
     if ((st = io_pwrite_all(w, w->text, (size_t)w->data_offset, 0, err)) != NPYDT_OK)
         return st;
     uint64_t total = w->file_bytes;
@@ -113,10 +113,10 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
         uint64_t end = w->data_offset + w->file_bytes;
         struct stat sb;
         if (fstat(fd, &sb) != 0)
-            return io_error(w, "stat", errno, err);
+            return writer_io_error(w, "stat", errno, err);
         /* records past the count were never acknowledged by a flush */
         if ((uint64_t)sb.st_size > end && ftruncate(fd, (off_t)end) != 0)
-            return io_error(w, "truncate", errno, err);
+            return writer_io_error(w, "truncate", errno, err);
         return NPYDT_OK;
     }
     free_bytes(w->alloc, file_text, (size_t)old_offset);
@@ -129,7 +129,7 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
                          w->path);
     struct stat sb;
     if (fstat(fd, &sb) != 0)
-        return io_error(w, "stat", errno, err);
+        return writer_io_error(w, "stat", errno, err);
     return rewrite_with_room(w, fd, old_offset, sb.st_mode, err);
 }
 
@@ -156,7 +156,7 @@ npydt_status npydt_writer_append_path(const char *path, const npydt_writer_optio
     npydt_status st;
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) {
-        st = io_error(&w0, "open", errno, err);
+        st = writer_io_error(&w0, "open", errno, err);
         str_free(w0.alloc, w0.path);
         return st;
     }

@@ -21,7 +21,7 @@ static const char *file_name(const npydt_writer *w, char *buf, size_t size)
     return buf;
 }
 
-npydt_status io_error(const npydt_writer *w, const char *what, int errnum,
+npydt_status writer_io_error(const npydt_writer *w, const char *what, int errnum,
                               npydt_error *err)
 {
     char fdname[48];
@@ -41,10 +41,10 @@ npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uin
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            return io_error(w, "write", errno, err);
+            return writer_io_error(w, "write", errno, err);
         }
         if (r == 0)
-            return io_error(w, "write", EIO, err);
+            return writer_io_error(w, "write", EIO, err);
         p += r;
         n -= (size_t)r;
         off += (uint64_t)r;
@@ -58,7 +58,7 @@ npydt_status io_sync(const npydt_writer *w, npydt_error *err)
         return NPYDT_OK;
     while (fsync(w->fd) != 0) {
         if (errno != EINTR)
-            return io_error(w, "fsync", errno, err);
+            return writer_io_error(w, "fsync", errno, err);
     }
     return NPYDT_OK;
 }

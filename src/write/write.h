@@ -83,7 +83,7 @@ void header_diff(const unsigned char *a, const unsigned char *b, size_t len, siz
  * text; none poisons the writer by itself. */
 
 /* An NPYDT_E_IO error: "FILE: WHAT failed: ERRNO TEXT". */
-npydt_status io_error(const npydt_writer *w, const char *what, int errnum, npydt_error *err);
+npydt_status writer_io_error(const npydt_writer *w, const char *what, int errnum, npydt_error *err);
 /* Write n bytes at offset off, retrying short writes and EINTR. */
 npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uint64_t off,
                            npydt_error *err);

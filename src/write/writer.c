@@ -274,7 +274,7 @@ static npydt_status close_file(npydt_writer *w, npydt_error *err)
     if (whole != w->count) {
         uint64_t end = w->data_offset + whole * w->itemsize;
         if (ftruncate(w->fd, (off_t)end) != 0)
-            return writer_poison(w, io_error(w, "truncate", errno, err), err);
+            return writer_poison(w, writer_io_error(w, "truncate", errno, err), err);
         w->file_bytes = whole * w->itemsize;
     }
     if ((st = writer_set_count(w, whole, err)) != NPYDT_OK ||
