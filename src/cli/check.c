@@ -175,7 +175,7 @@ int cmd_check(int argc, char **argv)
     int status = EXIT_OK;
     char *spec;
     size_t len;
-    if ((status = cli_spec_text(spec_arg, &spec, &len)) != EXIT_OK)
+    if ((status = cli_spec_text("--schema", spec_arg, &spec, &len)) != EXIT_OK)
         return status;
     npydt_schema *schema;
     npydt_error err;

@@ -207,8 +207,11 @@ int cli_spec_of_input(const char *arg, const char *what, char **out);
  * *len bytes): the argument itself; @PATH, the text of PATH, or the spec
  * of its header when PATH starts as a .npy file or an archive does; or
  * like:FILE, the spec of the array FILE names. 0, or an exit status after
- * reporting. */
-int cli_spec_text(const char *arg, char **out, size_t *len);
+ * reporting (what names the option in messages). */
+int cli_spec_text(const char *what, const char *arg, char **out, size_t *len);
+/* The file a spec argument takes its spec from (FILE of like:FILE, or of
+ * @FILE when FILE starts as a .npy file or an archive), else NULL. */
+const char *cli_spec_file(const char *arg);
 
 /* ---- Inputs that cannot seek (pipe_input.c) --------------------------- */
 

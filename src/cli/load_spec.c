@@ -6,29 +6,8 @@
  * dimensions and the memory order. */
 #include "load.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* Largest text spec read from a file. */
-#define MAX_SPEC_TEXT ((size_t)1 << 20)
-
-/* 1 when path is a regular file that starts with the .npy magic (a pipe
- * is not peeked at: its bytes would be lost). */
-static int starts_as_npy(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
-    char magic[6];
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    return n == sizeof magic && memcmp(magic, "\x93NUMPY", 6) == 0;
-}
 
 static int from_file(const char *arg, struct load_spec *spec)
 {
@@ -52,44 +31,20 @@ static int from_file(const char *arg, struct load_spec *spec)
     return EXIT_OK;
 }
 
-static int read_text(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return cli_usage_error("--dtype: cannot read '%s': %s", path, strerror(errno));
-    char *buf = malloc(MAX_SPEC_TEXT + 1);
-    size_t n = buf ? fread(buf, 1, MAX_SPEC_TEXT + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad || n > MAX_SPEC_TEXT) {
-        free(buf);
-        return cli_usage_error("--dtype: cannot read '%s': %s", path,
-                               !buf ? "out of memory" : bad ? "read error" : "larger than 1 MiB");
-    }
-    *out = buf;
-    *len = n;
-    return EXIT_OK;
-}
-
 int load_spec_read(const char *arg, struct load_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
-    if (strncmp(arg, "like:", 5) == 0)
-        return from_file(arg + 5, spec);
-    if (arg[0] == '@' && (starts_as_npy(arg + 1) || cli_is_archive(arg + 1)))
-        return from_file(arg + 1, spec);
-    char *owned = NULL;
-    const char *text = arg;
-    size_t len = strlen(arg);
-    if (arg[0] == '@') {
-        int status = read_text(arg + 1, &owned, &len);
-        if (status != EXIT_OK)
-            return status;
-        text = owned;
-    }
+    const char *file = cli_spec_file(arg);
+    if (file)
+        return from_file(file, spec);
+    char *text;
+    size_t len;
+    int status = cli_spec_text("--dtype", arg, &text, &len);
+    if (status != EXIT_OK)
+        return status;
     npydt_error err;
     npydt_status st = npydt_schema_compile(text, len, NULL, &spec->schema, &err);
-    free(owned);
+    free(text);
     if (st != NPYDT_OK)
         return cli_report_spec("--dtype", &err);
     spec->dtype = npydt_schema_dtype(spec->schema);

@@ -58,11 +58,11 @@ int cli_spec_of_input(const char *arg, const char *what, char **out)
 }
 
 /* Read the whole of path into a malloc'd, NUL-terminated buffer. */
-static int read_text(const char *path, char **out, size_t *len)
+static int read_text(const char *what, const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cli_usage_error("--schema: cannot read '%s': %s", path, strerror(errno));
+        return cli_usage_error("%s: cannot read '%s': %s", what, path, strerror(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     const char *problem = buf ? NULL : "out of memory";
@@ -87,7 +87,7 @@ static int read_text(const char *path, char **out, size_t *len)
     fclose(f);
     if (problem) {
         free(buf);
-        return cli_usage_error("--schema: cannot read '%s': %s", path, problem);
+        return cli_usage_error("%s: cannot read '%s': %s", what, path, problem);
     }
     buf[n] = '\0';
     *out = buf;
@@ -111,27 +111,29 @@ static int starts_as_npy(const char *path)
     return n == sizeof magic && memcmp(magic, "\x93NUMPY", 6) == 0;
 }
 
-int cli_spec_text(const char *arg, char **out, size_t *len)
+const char *cli_spec_file(const char *arg)
+{
+    if (strncmp(arg, "like:", 5) == 0)
+        return arg + 5;
+    if (arg[0] == '@' && (starts_as_npy(arg + 1) || cli_is_archive(arg + 1)))
+        return arg + 1;
+    return NULL;
+}
+
+int cli_spec_text(const char *what, const char *arg, char **out, size_t *len)
 {
     *out = NULL;
-    if (strncmp(arg, "like:", 5) == 0) {
-        int status = cli_spec_of_input(arg + 5, "--schema like:FILE", out);
+    const char *file = cli_spec_file(arg);
+    if (file) {
+        int status = cli_spec_of_input(file, what, out);
         if (status == EXIT_OK)
             *len = strlen(*out);
         return status;
     }
-    if (arg[0] != '@') {
-        *len = strlen(arg);
-        if (!(*out = strdup(arg)))
-            return cli_usage_error("out of memory");
-        return EXIT_OK;
-    }
-    /* a .npy file (by its magic) or an archive: its header is the spec */
-    if (starts_as_npy(arg + 1) || cli_is_archive(arg + 1)) {
-        int status = cli_spec_of_input(arg + 1, "--schema @FILE", out);
-        if (status == EXIT_OK)
-            *len = strlen(*out);
-        return status;
-    }
-    return read_text(arg + 1, out, len);
+    if (arg[0] == '@')
+        return read_text(what, arg + 1, out, len);
+    *len = strlen(arg);
+    if (!(*out = strdup(arg)))
+        return cli_usage_error("out of memory");
+    return EXIT_OK;
 }
