@@ -81,24 +81,12 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 
 int cli_command_error(const struct cli_command *cmd, const char *fmt, ...)
 {
-    char small[512];
+    char lead[64];
+    snprintf(lead, sizeof lead, "npydt %s: ", cmd->name);
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    cli_vmessage(lead, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        small[0] = '\0';
-    char *text = small;
-    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    fprintf(stderr, "npydt %s: ", cmd->name);
-    cli_put_text(stderr, text ? text : small);
-    putc('\n', stderr);
-    if (text != small)
-        free(text);
     cli_try_help(cmd);
     return EXIT_USAGE;
 }

@@ -102,25 +102,30 @@ int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
     return cli_report(path, &err);
 }
 
-int cli_usage_error(const char *fmt, ...)
+void cli_vmessage(const char *lead, const char *fmt, va_list ap)
 {
     char small[512];
-    va_list ap;
-    va_start(ap, fmt);
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
     if (n < 0)
         small[0] = '\0';
     char *text = small;
-    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL) {
-        va_start(ap, fmt);
-        vsnprintf(text, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    fputs("npydt: ", stderr);
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    va_end(again);
+    fputs(lead, stderr);
     cli_put_text(stderr, text ? text : small);
     putc('\n', stderr);
     if (text != small)
         free(text);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage("npydt: ", fmt, ap);
+    va_end(ap);
     return EXIT_USAGE;
 }
