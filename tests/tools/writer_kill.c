@@ -10,7 +10,8 @@
  *       SYNC 0 sets no_sync.
  *   writer_kill campaign DIR KILLS CHAIN SEED SECONDS
  *       forks KILLS runs on files DIR/chain_N.npy, CHAIN runs per file,
- *       each killed with SIGKILL after a random pause (0.3 to 5 ms), and
+ *       each killed with SIGKILL after a random pause (0.3 to 5 ms, counted
+ *       from the moment its writer is open for nine runs in ten), and
  *       saves a copy of the file after each kill; every chain ends with a
  *       run that closes its writer after 200 more records. Stops early
  *       after SECONDS. Prints one line per file to check, "PATH ACK
@@ -53,7 +54,7 @@ static int fail(const char *what, const npydt_error *err)
 }
 
 static int run(const char *path, uint64_t flush, const char *ack_path, size_t buffer, int sync,
-               int limited, uint64_t more)
+               int limited, uint64_t more, int ready_fd)
 {
     int ack = open(ack_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (ack < 0 || flush == 0) {
@@ -79,6 +80,11 @@ static int run(const char *path, uint64_t flush, const char *ack_path, size_t bu
         npydt_dtype_free(dt);
         if (st != NPYDT_OK)
             return fail("create", &err);
+    }
+    /* tell the campaign the writer is open: its pause starts now */
+    if (ready_fd >= 0) {
+        (void)!write(ready_fd, "r", 1);
+        close(ready_fd);
     }
     uint64_t limit = limited ? npydt_writer_count(w) + more : UINT64_MAX;
     for (uint64_t i = npydt_writer_count(w); i < limit; i++) {
@@ -155,17 +161,35 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* Fork a run; kill it after pause_us microseconds unless pause_us is
- * negative (then wait for it). Returns its exit status, or -1 when killed. */
+ * negative (then wait for it). The pause counts from the fork, or, with
+ * after_open, from the moment the run's writer is open (so that the kill
+ * lands among writes and flushes, not in the process's start). Returns its
+ * exit status, or -1 when killed. */
 static int fork_run(const char *path, uint64_t flush, const char *ack, size_t buffer, int sync,
-                    long pause_us, uint64_t more)
+                    long pause_us, uint64_t more, int after_open)
 {
+    int ready[2] = {-1, -1};
+    if (after_open && pipe(ready) != 0) {
+        perror("pipe");
+        return 99;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         perror("fork");
         return 99;
     }
-    if (pid == 0)
-        _exit(run(path, flush, ack, buffer, sync, pause_us < 0, more));
+    if (pid == 0) {
+        if (ready[0] >= 0)
+            close(ready[0]);
+        _exit(run(path, flush, ack, buffer, sync, pause_us < 0, more, ready[1]));
+    }
+    if (after_open) {
+        char byte;
+        close(ready[1]);
+        while (read(ready[0], &byte, 1) < 0 && errno == EINTR)
+            ;   /* 0 bytes: the run ended before opening; the kill finds it dead */
+        close(ready[0]);
+    }
     if (pause_us >= 0) {
         struct timespec ts = {0, pause_us * 1000};
         nanosleep(&ts, NULL);
@@ -197,7 +221,10 @@ static int campaign(const char *dir, uint64_t kills, uint64_t chain_len, uint64_
         int sync = next_random(5) == 0;   /* a kill then waits for the disk */
         for (uint64_t n = 0; n < chain_len && done < kills; n++) {
             unlink(ack);
-            int st = fork_run(path, flush, ack, buffer, sync, 300 + (long)next_random(4700), 0);
+            /* one kill in ten may land while the writer opens or appends */
+            int after_open = next_random(10) != 0;
+            int st = fork_run(path, flush, ack, buffer, sync, 300 + (long)next_random(4700), 0,
+                              after_open);
             done++;
             uint64_t acked = last_ack(ack);
             if (st != -1) {
@@ -222,7 +249,7 @@ static int campaign(const char *dir, uint64_t kills, uint64_t chain_len, uint64_
         }
         if (rc == 0) {
             unlink(ack);
-            if (fork_run(path, flush, ack, buffer, sync, -1, 200) != 0) {
+            if (fork_run(path, flush, ack, buffer, sync, -1, 200, 0) != 0) {
                 fprintf(stderr, "writer_kill: the closing run of chain %llu failed\n",
                         (unsigned long long)chains);
                 rc = 1;
@@ -242,7 +269,7 @@ int main(int argc, char **argv)
     if (argc >= 7 && strcmp(argv[1], "run") == 0)
         return run(argv[2], strtoull(argv[3], NULL, 10), argv[4],
                    (size_t)strtoull(argv[5], NULL, 10), strcmp(argv[6], "0") != 0, argc > 7,
-                   argc > 7 ? strtoull(argv[7], NULL, 10) : 0);
+                   argc > 7 ? strtoull(argv[7], NULL, 10) : 0, -1);
     if (argc >= 7 && strcmp(argv[1], "campaign") == 0)
         return campaign(argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10),
                         strtoull(argv[5], NULL, 10), strtol(argv[6], NULL, 10));
