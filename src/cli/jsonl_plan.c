@@ -37,7 +37,7 @@ enum step_op {
 struct step {
     unsigned char op;
     unsigned char size;   /* of an integer */
-    unsigned char big;    /* big-endian bytes */
+    unsigned char swap;   /* the field's byte order is not the host's */
     size_t n;
     size_t offset;        /* in the record */
     const char *name;     /* STEP_KEY */
@@ -51,6 +51,14 @@ struct jsonl_plan {
     size_t end;           /* where the last value ends, to check the order */
     int ok;
 };
+
+static int host_big_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
 
 static struct step *add(struct jsonl_plan *p, unsigned char op, size_t tokens)
 {
@@ -100,7 +108,7 @@ static void add_scalar(struct jsonl_plan *p, const npydt_dtype *dt, size_t offse
     if (!s)
         return;
     s->size = (unsigned char)(size <= 8 ? size : 0);
-    s->big = bo == '>';
+    s->swap = (bo == '>') != host_big_endian();
     s->n = size;
     s->offset = offset;
     p->end = offset + size;
@@ -192,10 +200,32 @@ void jsonl_plan_free(struct jsonl_plan *plan)
 
 /* ---- reading a line ------------------------------------------------------------ */
 
-static void put_uint(unsigned char *p, size_t size, int big, uint64_t v)
+/* v's low `size` bytes (1, 2, 4, 8) at p, byte-swapped from the host's
+ * order when swap is set. */
+static void put_uint(unsigned char *p, size_t size, int swap, uint64_t v)
 {
-    for (size_t k = 0; k < size; k++)
-        p[big ? size - 1 - k : k] = (unsigned char)(v >> (8 * k));
+    switch (size) {
+    case 1:
+        p[0] = (unsigned char)v;
+        return;
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        x = swap ? __builtin_bswap16(x) : x;
+        memcpy(p, &x, 2);
+        return;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        x = swap ? __builtin_bswap32(x) : x;
+        memcpy(p, &x, 4);
+        return;
+    }
+    default: {
+        uint64_t x = swap ? __builtin_bswap64(v) : v;
+        memcpy(p, &x, 8);
+        return;
+    }
+    }
 }
 
 /* An integer as JSON writes one, at most 19 digits: its magnitude and
@@ -233,22 +263,22 @@ static int read_double(const char *line, const jsmntok_t *t, double *out)
 
 /* d as a float32, when encode_float takes it (finite beyond float's range
  * overflows: the general walk refuses it). */
-static int put_f4(unsigned char *p, int big, double d)
+static int put_f4(unsigned char *p, int swap, double d)
 {
     if (d == d && d - d == 0 && (d >= 0x1.ffffffp+127 || d <= -0x1.ffffffp+127))
         return 0;
     float f = (float)d;
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
-    put_uint(p, 4, big, bits);
+    put_uint(p, 4, swap, bits);
     return 1;
 }
 
-static void put_f8(unsigned char *p, int big, double d)
+static void put_f8(unsigned char *p, int swap, double d)
 {
     uint64_t bits;
     memcpy(&bits, &d, sizeof bits);
-    put_uint(p, 8, big, bits);
+    put_uint(p, 8, swap, bits);
 }
 
 /* The value token(s) at t for step s into bytes: 1, or 0. */
@@ -278,21 +308,21 @@ static int put_value(const struct step *s, const char *line, const jsmntok_t *t,
         uint64_t limit = (uint64_t)1 << (8 * s->size - 1);
         if (neg ? mag > limit : mag >= limit)
             return 0;
-        put_uint(p, s->size, s->big, neg ? (uint64_t)0 - mag : mag);
+        put_uint(p, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
         return 1;
     }
     case STEP_UINT:
         if (t->type != JSMN_PRIMITIVE || !read_integer(text, n, &mag, &neg) || neg ||
             (s->size < 8 && (mag >> (8 * s->size)) != 0))
             return 0;
-        put_uint(p, s->size, s->big, mag);
+        put_uint(p, s->size, s->swap, mag);
         return 1;
     case STEP_F4:
-        return read_double(line, t, &d[0]) && put_f4(p, s->big, d[0]);
+        return read_double(line, t, &d[0]) && put_f4(p, s->swap, d[0]);
     case STEP_F8:
         if (!read_double(line, t, &d[0]))
             return 0;
-        put_f8(p, s->big, d[0]);
+        put_f8(p, s->swap, d[0]);
         return 1;
     case STEP_C8:
     case STEP_C16:
@@ -300,11 +330,11 @@ static int put_value(const struct step *s, const char *line, const jsmntok_t *t,
             !read_double(line, &t[2], &d[1]))
             return 0;
         if (s->op == STEP_C16) {
-            put_f8(p, s->big, d[0]);
-            put_f8(p + 8, s->big, d[1]);
+            put_f8(p, s->swap, d[0]);
+            put_f8(p + 8, s->swap, d[1]);
             return 1;
         }
-        return put_f4(p, s->big, d[0]) && put_f4(p + 4, s->big, d[1]);
+        return put_f4(p, s->swap, d[0]) && put_f4(p + 4, s->swap, d[1]);
     case STEP_BYTES:
         if (t->type != JSMN_STRING || t->size != 0 || n > s->n || memchr(text, '\\', n))
             return 0;

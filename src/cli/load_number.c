@@ -53,52 +53,63 @@ int load_is_number(const char *s, size_t n)
  * so many digits that strtod reads it anyway). */
 #define EXPONENT_LIMIT 100000
 
+/* s[i..) while it is digits, into *m (m * 10 + digit, wrapping past 19
+ * digits: the caller counts them); the index after them. */
+static size_t digits(const char *s, size_t i, size_t n, uint64_t *m)
+{
+    uint64_t v = *m;
+    for (unsigned d; i < n && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
+        v = v * 10 + d;
+    *m = v;
+    return i;
+}
+
 /* The parts of a JSON number: mant * 10^scale with at most 19
  * significant digits in mant. 0 when s is not a JSON number (the form
  * load_is_number takes) or has more digits. */
 static int decimal_parts(const char *s, size_t n, int *neg, uint64_t *mant, int *scale)
 {
-    size_t i = 0;
+    size_t i = (size_t)(*neg = n && s[0] == '-'), start = i;
     uint64_t m = 0;
-    int digits = 0, sc = 0;
-    *neg = n && s[0] == '-';
-    i += (size_t)*neg;
-    if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' &&
-                                                s[i + 1] <= '9'))
-        return 0;   /* no digit, or a leading zero */
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        digits += m != 0 || s[i] != '0';
-        if (digits > 19)
-            return 0;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
+    if (i < n && s[i] == '0')
+        i++;   /* a leading zero stands alone */
+    else
+        i = digits(s, i, n, &m);
+    if (i == start || (i < n && s[i] >= '0' && s[i] <= '9'))
+        return 0;
+    size_t significant = m ? i - start : 0;
+    long sc = 0;
     if (i < n && s[i] == '.') {
-        if (++i == n || s[i] < '0' || s[i] > '9')
+        size_t point = ++i;
+        if (m == 0)
+            while (i < n && s[i] == '0')
+                i++;   /* zeros before the first significant digit */
+        size_t first = i;
+        i = digits(s, i, n, &m);
+        if (i == point)
             return 0;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            digits += m != 0 || s[i] != '0';
-            if (digits > 19)
-                return 0;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-            sc--;
-        }
+        significant += i - first;
+        sc = -(long)(i - point);
     }
+    if (significant > 19)
+        return 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        int eneg = 0, e = 0;
+        int eneg = 0;
         if (++i < n && (s[i] == '+' || s[i] == '-'))
             eneg = s[i++] == '-';
-        if (i == n || s[i] < '0' || s[i] > '9')
+        size_t first = i;
+        uint64_t e = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && e <= EXPONENT_LIMIT)
+            e = e * 10 + (uint64_t)(s[i++] - '0');
+        if (i == first || e > EXPONENT_LIMIT)
             return 0;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            e = e * 10 + (s[i] - '0');
-            if (e > EXPONENT_LIMIT)
-                return 0;
-        }
-        sc += eneg ? -e : e;
+        sc += eneg ? -(long)e : (long)e;
     }
+    if (i != n || sc < -2 * EXPONENT_LIMIT || sc > 2 * EXPONENT_LIMIT)
+        return 0;
     *mant = m;
-    *scale = sc;
-    return i == n;
+    *scale = (int)sc;
+    return 1;
 }
 
 #if FLT_EVAL_METHOD == 0
