@@ -55,6 +55,9 @@ static void test_load_number_edge_cases_read_as_strtod_does(void **state)
         "0.3333333333333333", "-333.3333435058594", "1.5e300", "4.35e-250", "2.5E+10",
         "1e+03", "-1e+03", "1E0", "0.000000000000000000001", "1234567890123456789e10",
         "1234567890123456789e-10", "1.234567890123456789e-290", "9.1e-292", "7e-293",
+        /* digits beyond 64 bits, some of them wrapping to 0 */
+        "18446744073709551616", "36893488147419103232", "18446744073709551616.5",
+        "184467440737095516160e-1", "-18446744073709551616", "0.18446744073709551616",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         agrees(cases[i]);
@@ -102,6 +105,30 @@ static void test_load_number_random_doubles_read_as_strtod_does(void **state)
     assert_true(read >= total - total / 10000);
 }
 
+static void test_load_number_random_digit_strings_read_as_strtod_does(void **state)
+{
+    (void)state;
+    uint64_t rng = 4242;
+    char buf[96];
+    for (int k = 0; k < 300000; k++) {
+        size_t o = 0;
+        if (next(&rng) % 2)
+            buf[o++] = '-';
+        size_t whole = 1 + next(&rng) % 25, frac = next(&rng) % 3 ? 0 : 1 + next(&rng) % 25;
+        for (size_t i = 0; i < whole; i++)   /* a leading zero only alone */
+            buf[o++] = (char)((i == 0 && whole > 1 ? '1' : '0') + next(&rng) % (i == 0 && whole > 1 ? 9 : 10));
+        if (frac) {
+            buf[o++] = '.';
+            for (size_t i = 0; i < frac; i++)
+                buf[o++] = (char)('0' + (next(&rng) % 3 ? 0 : next(&rng) % 10));
+        }
+        if (next(&rng) % 2)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "e%d", (int)(next(&rng) % 700) - 350);
+        buf[o] = '\0';
+        agrees(buf);
+    }
+}
+
 static void test_load_number_halfway_values_round_to_even(void **state)
 {
     (void)state;
@@ -142,6 +169,7 @@ TEST_LIST("load_number",
     cmocka_unit_test(test_load_number_edge_cases_read_as_strtod_does),
     cmocka_unit_test(test_load_number_every_covered_exponent_reads_as_strtod_does),
     cmocka_unit_test(test_load_number_random_doubles_read_as_strtod_does),
+    cmocka_unit_test(test_load_number_random_digit_strings_read_as_strtod_does),
     cmocka_unit_test(test_load_number_halfway_values_round_to_even),
     cmocka_unit_test(test_load_number_refuses_what_is_not_a_json_number),
     cmocka_unit_test(test_load_number_leaves_long_numbers_to_strtod));

@@ -77,11 +77,12 @@ static int decimal_parts(const char *s, size_t n, int *neg, uint64_t *mant, int 
         i = digits(s, i, n, &m);
     if (i == start || (i < n && s[i] >= '0' && s[i] <= '9'))
         return 0;
-    size_t significant = m ? i - start : 0;
+    /* (m may have wrapped: count the digits, not m's value) */
+    size_t significant = s[start] != '0' ? i - start : 0;
     long sc = 0;
     if (i < n && s[i] == '.') {
         size_t point = ++i;
-        if (m == 0)
+        if (significant == 0)
             while (i < n && s[i] == '0')
                 i++;   /* zeros before the first significant digit */
         size_t first = i;
