@@ -100,9 +100,14 @@ static void test_load_number_random_doubles_read_as_strtod_does(void **state)
         }
     }
     /* beyond these magnitudes the table ends (strtod reads them); within
-     * them only a value next to a rounding boundary goes to strtod */
+     * them only a value next to a rounding boundary goes to strtod (and
+     * everything where the 128-bit table path cannot be compiled) */
     assert_true(total > 200000);
+#ifdef __SIZEOF_INT128__
     assert_true(read >= total - total / 10000);
+#else
+    (void)read;
+#endif
 }
 
 static void test_load_number_random_digit_strings_read_as_strtod_does(void **state)
