@@ -10,7 +10,6 @@
  * general walk, which stays the one reference for results and errors. */
 #include "jsonl.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +115,8 @@ static void add_scalar(struct jsonl_plan *p, const npydt_dtype *dt, size_t offse
 
 static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, unsigned depth);
 
-/* The lists of a subarray from dimension level on; one element is
- * `inner` bytes apart at the last level. */
+/* The nested lists of a subarray from dimension `level` on, down to its
+ * elements. */
 static void add_lists(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, size_t level,
                       unsigned depth)
 {
