@@ -103,8 +103,15 @@ void sink_json(struct sink *s, const char *str, size_t len, enum json_mode mode)
 void sink_flush(struct sink *s);
 void sink_free(struct sink *s);
 
+/* Room the number writers below may use at buf (text, quotes and the
+ * scratch of the digit writers' whole-word stores). */
+#define DUMP_NUMBER_ROOM 40
 /* A float of `size` bytes (read as the double v), an integer, as JSON in
- * the dumper's style. */
+ * the dumper's style at buf; the length of the text. */
+size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf);
+size_t dump_int_json(const struct dumper *d, int64_t v, char *buf);
+size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf);
+/* The same at the end of out. */
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);

@@ -2,26 +2,44 @@
  * (brackets, keys, commas) around its scalars, so it is worked out once per
  * dump as a plan, steps of "this text, then the scalar at this offset";
  * printing an element then walks the steps, without the dtype tree or
- * escaping keys again. Elements with very many scalars (a huge subarray)
- * keep the tree walk of dump_value.c instead: a plan costs memory per
- * scalar. */
+ * escaping keys again. Each step reserves the room its text and value can
+ * take once and writes them in place: the literal as one fixed-size copy,
+ * numbers, booleans, datetimes and S bytes by their own writers (a complex
+ * is the plan text '[' re ',' im ']' around two float steps); other kinds
+ * (U, V, float16, long double) go through the typed readers of
+ * dump_value.c. Elements with very many scalars (a huge subarray) keep the
+ * tree walk of dump_value.c instead: a plan costs memory per scalar. */
 #include "dump.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Scalars of an element beyond which no plan is made. */
 #define PLAN_MAX_STEPS 65536
 
-/* How a step's scalar is read: through the library's typed readers, or,
- * for integers and float32/float64, loaded here (the kind, size and byte
- * order the readers look up on every call are the step's). */
-enum { READ_TYPED, READ_INT, READ_UINT, READ_FLOAT };
+/* Literal text up to this long is copied as one fixed-size block (the
+ * plan's text has this many readable bytes past its end). */
+#define LIT_BLOCK 16
+
+/* How a step's scalar is read and written. */
+enum {
+    OP_TYPED,   /* dump_put_value */
+    OP_INT,     /* i of 1, 2, 4, 8 bytes */
+    OP_UINT,    /* u of 1, 2, 4, 8 bytes */
+    OP_FLOAT,   /* f of 4 or 8 bytes, or a part of such a complex */
+    OP_BOOL,    /* b: any nonzero byte is true */
+    OP_TIME,    /* M and m (8 bytes): NaT, else the count (ISO text typed) */
+    OP_BYTES    /* S: the bytes before trailing NULs, escaped */
+};
 
 struct plan_step {
     size_t lit, lit_len;   /* text before the scalar, in plan->text */
+    size_t room;           /* bytes the step may write: text, value, scratch */
     uint64_t offset;
     const npydt_dtype *dt;
-    unsigned char read, size, swap;
+    size_t size;           /* bytes of the scalar (of a complex's part) */
+    unsigned char op, swap, kind;
 };
 
 static int little_endian(void)
@@ -32,7 +50,9 @@ static int little_endian(void)
     return first;
 }
 
-static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
+/* A step of op for `size` bytes at offset in byte order `order`. */
+static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned char op,
+                    size_t size, char order)
 {
     if (p->n == PLAN_MAX_STEPS)
         return -1;
@@ -44,19 +64,57 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
         p->steps = s;
         p->cap = cap;
     }
+    size_t lit_len = p->text.len - p->pending;
+    size_t room = lit_len > LIT_BLOCK ? lit_len : LIT_BLOCK;
+    size_t value = op == OP_BYTES ? JSON_ESCAPED_MAX(size) + 2
+                   : op == OP_TYPED ? 0 : DUMP_NUMBER_ROOM;
+    if (room > SIZE_MAX - value)
+        return -1;
+    unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
+                                         (order == '<') != little_endian());
+    p->steps[p->n++] = (struct plan_step){p->pending, lit_len, room + value, offset, dt, size,
+                                          op, swap, (unsigned char)npydt_dtype_kind(dt)};
+    p->pending = p->text.len;
+    return 0;
+}
+
+/* The step(s) of the scalar dt at offset. */
+static int add_scalar(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
+{
     char kind = npydt_dtype_kind(dt), order = npydt_dtype_byteorder(dt);
     size_t size = npydt_dtype_itemsize(dt);
     int sized = size == 1 || size == 2 || size == 4 || size == 8;
-    unsigned char read = (kind == 'i' && sized) ? READ_INT
-                         : (kind == 'u' && sized) ? READ_UINT
-                         : (kind == 'f' && (size == 4 || size == 8)) ? READ_FLOAT
-                                                                    : READ_TYPED;
-    unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
-                                         (order == '<') != little_endian());
-    p->steps[p->n++] = (struct plan_step){p->pending, p->text.len - p->pending, offset, dt,
-                                          read, (unsigned char)size, swap};
-    p->pending = p->text.len;
-    return 0;
+    switch (kind) {
+    case 'i':
+        return add_step(p, dt, offset, sized ? OP_INT : OP_TYPED, size, order);
+    case 'u':
+        return add_step(p, dt, offset, sized ? OP_UINT : OP_TYPED, size, order);
+    case 'f':
+        return add_step(p, dt, offset, size == 4 || size == 8 ? OP_FLOAT : OP_TYPED, size, order);
+    case 'b':
+        return add_step(p, dt, offset, size == 1 ? OP_BOOL : OP_TYPED, size, order);
+    case 'M': case 'm':
+        return add_step(p, dt, offset, size == 8 ? OP_TIME : OP_TYPED, size, order);
+    case 'S':
+        return add_step(p, dt, offset, size <= (SIZE_MAX - 2) / 6 ? OP_BYTES : OP_TYPED, size,
+                        order);
+    case 'c':
+        if (size == 8 || size == 16) {
+            size_t part = size / 2;
+            sink_putc(&p->text, '[');
+            if (add_step(p, dt, offset, OP_FLOAT, part, order) != 0)
+                return -1;
+            sink_putc(&p->text, ',');
+            if (add_step(p, dt, offset + part, OP_FLOAT, part, order) != 0)
+                return -1;
+            sink_putc(&p->text, ']');
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    return add_step(p, dt, offset, OP_TYPED, size, order);
 }
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth);
@@ -87,7 +145,7 @@ static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, uns
         return -1;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
-        return add_step(p, dt, offset);
+        return add_scalar(p, dt, offset);
     case NPYDT_STRUCT:
         sink_putc(&p->text, '{');
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
@@ -134,6 +192,11 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
         }
         sink_putc(&p->text, '}');
     }
+    /* LIT_BLOCK readable bytes past the text (and a buffer even when
+     * the element has no text) */
+    char *pad = sink_room(&p->text, LIT_BLOCK);
+    if (pad)
+        memset(pad, 0, LIT_BLOCK);
     if (rc != 0 || p->text.failed) {
         plan_free(p);
         return -1;
@@ -141,53 +204,94 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     return 0;
 }
 
-/* A step's scalar at p, in this machine's byte order, in b. */
-static void load(const struct plan_step *s, const unsigned char *p, unsigned char b[8])
+/* The step's `size` bytes at v as an unsigned number, in this machine's
+ * byte order. */
+static uint64_t load_bits(const struct plan_step *s, const unsigned char *v)
 {
-    if (s->swap) {
-        for (unsigned i = 0; i < s->size; i++)
-            b[i] = p[s->size - 1 - i];
-    } else {
-        memcpy(b, p, s->size);
+    switch (s->size) {
+    case 1:
+        return v[0];
+    case 2: {
+        uint16_t x;
+        memcpy(&x, v, 2);
+        return s->swap ? __builtin_bswap16(x) : x;
+    }
+    case 4: {
+        uint32_t x;
+        memcpy(&x, v, 4);
+        return s->swap ? __builtin_bswap32(x) : x;
+    }
+    default: {
+        uint64_t x;
+        memcpy(&x, v, 8);
+        return s->swap ? __builtin_bswap64(x) : x;
+    }
     }
 }
 
-static void put_loaded(struct dumper *d, struct sink *out, const struct plan_step *s,
-                       const unsigned char *p)
+/* The same, sign-extended from its size. */
+static int64_t load_signed(const struct plan_step *s, const unsigned char *v)
 {
-    unsigned char b[8];
-    load(s, p, b);
-    if (s->read == READ_FLOAT) {
-        if (s->size == 4) {
-            float f;
-            memcpy(&f, b, 4);
-            dump_put_float(d, out, 4, f);
-        } else {
-            double v;
-            memcpy(&v, b, 8);
-            dump_put_float(d, out, 8, v);
-        }
-        return;
-    }
-    if (s->read == READ_INT) {
-        int64_t v;
-        switch (s->size) {
-        case 1: { int8_t x; memcpy(&x, b, 1); v = x; break; }
-        case 2: { int16_t x; memcpy(&x, b, 2); v = x; break; }
-        case 4: { int32_t x; memcpy(&x, b, 4); v = x; break; }
-        default: memcpy(&v, b, 8); break;
-        }
-        dump_put_int(d, out, v);
-        return;
-    }
-    uint64_t v;
+    uint64_t b = load_bits(s, v);
     switch (s->size) {
-    case 1: v = b[0]; break;
-    case 2: { uint16_t x; memcpy(&x, b, 2); v = x; break; }
-    case 4: { uint32_t x; memcpy(&x, b, 4); v = x; break; }
-    default: memcpy(&v, b, 8); break;
+    case 1: { uint8_t u = (uint8_t)b; int8_t x; memcpy(&x, &u, 1); return x; }
+    case 2: { uint16_t u = (uint16_t)b; int16_t x; memcpy(&x, &u, 2); return x; }
+    case 4: { uint32_t u = (uint32_t)b; int32_t x; memcpy(&x, &u, 4); return x; }
+    default: { int64_t x; memcpy(&x, &b, 8); return x; }
     }
-    dump_put_uint(d, out, v);
+}
+
+static double load_float(const struct plan_step *s, const unsigned char *v)
+{
+    uint64_t b = load_bits(s, v);
+    if (s->size == 4) {
+        uint32_t b32 = (uint32_t)b;
+        float f;
+        memcpy(&f, &b32, 4);
+        return f;
+    }
+    double x;
+    memcpy(&x, &b, 8);
+    return x;
+}
+
+/* The step's value at v at o; its length, or -1 when it takes the typed
+ * path (nothing written). */
+static ptrdiff_t put_step(const struct dumper *d, const struct plan_step *s,
+                          const unsigned char *v, char *o)
+{
+    switch (s->op) {
+    case OP_FLOAT:
+        return (ptrdiff_t)dump_float_json(d, s->size, load_float(s, v), o);
+    case OP_INT:
+        return (ptrdiff_t)dump_int_json(d, load_signed(s, v), o);
+    case OP_UINT:
+        return (ptrdiff_t)dump_uint_json(d, load_bits(s, v), o);
+    case OP_BOOL:
+        memcpy(o, v[0] ? "true" : "false", 5);
+        return v[0] ? 4 : 5;
+    case OP_TIME: {
+        int64_t t = load_signed(s, v);
+        if (t == NPYDT_NAT) {
+            memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
+            return d->style.nan_null ? 4 : 5;
+        }
+        if (s->kind == 'M' && d->style.datetime_iso)
+            return -1;
+        return (ptrdiff_t)dump_int_json(d, t, o);
+    }
+    case OP_BYTES: {
+        size_t n = s->size;
+        while (n > 0 && v[n - 1] == 0)
+            n--;
+        o[0] = '"';
+        n = 1 + json_escape_into(o + 1, (const char *)v, n, JSON_BYTES);
+        o[n] = '"';
+        return (ptrdiff_t)n + 1;
+    }
+    default:
+        return -1;
+    }
 }
 
 int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
@@ -196,10 +300,17 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
     const char *text = p->text.buf;
     for (size_t i = 0; i < p->n; i++) {
         const struct plan_step *s = &p->steps[i];
-        if (s->lit_len)   /* text is NULL when the plan has none */
-            sink_write(out, text + s->lit, s->lit_len);
-        if (s->read != READ_TYPED)
-            put_loaded(d, out, s, rec + s->offset);
+        char *o = sink_room(out, s->room);
+        if (!o)
+            return 0;   /* out of memory: out->failed tells */
+        if (s->lit_len <= LIT_BLOCK)
+            memcpy(o, text + s->lit, LIT_BLOCK);
+        else
+            memcpy(o, text + s->lit, s->lit_len);
+        out->len += s->lit_len;
+        ptrdiff_t n = put_step(d, s, rec + s->offset, o + s->lit_len);
+        if (n >= 0)
+            out->len += (size_t)n;
         else if (dump_put_value(d, out, s->dt, rec + s->offset) != 0)
             return -1;
     }

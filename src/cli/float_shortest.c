@@ -131,52 +131,85 @@ strip:
 
 /* ---- text ------------------------------------------------------------------------ */
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
-                                  "25262728293031323334353637383940414243444546474849"
-                                  "50515253545556575859606162636465666768697071727374"
-                                  "75767778798081828384858687888990919293949596979899";
+static const uint64_t pow10_u64[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+    UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+    UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+    UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+    UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+    UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+    UINT64_C(10000000000000000000)};
 
-/* v < 10^8 as exactly 8 digits ending at end (32-bit arithmetic). */
-static void eight_digits(uint32_t v, char *end)
+/* Decimal digits of v (1 for 0): from the bit length (log10(2) ~ 1233 /
+ * 4096), one fewer when below that power of ten. */
+static int digit_count(uint64_t v)
 {
-    for (int i = 0; i < 4; i++) {
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * (v % 100), 2);
-        v /= 100;
+    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    return t + 1 - (t > 0 && v < pow10_u64[t]);
+}
+
+static int host_little_endian(void)
+{
+    uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first;
+}
+
+/* The 8 bytes of w at p, its lowest byte first (whatever the host's order). */
+static void store_le64(char *p, uint64_t w)
+{
+    if (!host_little_endian())
+        w = __builtin_bswap64(w);
+    memcpy(p, &w, 8);
+}
+
+/* The 8 decimal digits of v < 10^8 (leading zeros included) as ASCII, the
+ * first digit in the lowest byte. All digits at once in one 64-bit word:
+ * v splits into two 4-digit halves in 32-bit lanes, each into two 2-digit
+ * parts in 16-bit lanes, each into two digits in bytes; a quotient by 100
+ * or 10 is a multiply and shift (exact for these ranges: (a * 10486) >> 20
+ * = a / 100 for a < 10^4, (b * 103) >> 10 = b / 10 for b < 100), the
+ * remainder a multiply and subtract. */
+static uint64_t eight_digits(uint32_t v)
+{
+    uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+    uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
+    x = h | (x - h * 100) << 16;
+    uint64_t t = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
+    x = t | (x - t * 10) << 8;
+    return x + UINT64_C(0x3030303030303030);
+}
+
+/* The nd digits (1..20) of v < 10^nd at buf. Whole 8-byte words are
+ * stored, so up to max(nd, 8) bytes at buf are written; the leading group
+ * of fewer than 8 digits drops its leading zeros by a shift of the word. */
+static void put_digits(uint64_t v, int nd, char *buf)
+{
+    if (nd <= 8) {
+        store_le64(buf, eight_digits((uint32_t)v) >> (8 * (8 - nd)));
+        return;
     }
+    uint64_t hi = v / 100000000;
+    uint32_t lo = (uint32_t)(v - hi * 100000000);
+    int lead = nd - 8;
+    if (lead > 8) {
+        uint64_t top = hi / 100000000;
+        lead -= 8;
+        store_le64(buf, eight_digits((uint32_t)top) >> (8 * (8 - lead)));
+        store_le64(buf + lead, eight_digits((uint32_t)(hi - top * 100000000)));
+        lead += 8;
+    } else {
+        store_le64(buf, eight_digits((uint32_t)hi) >> (8 * (8 - lead)));
+    }
+    store_le64(buf + lead, eight_digits(lo));
 }
 
 size_t decimal_u64(uint64_t v, char *buf)
 {
-    static const uint64_t pow10[] = {
-        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
-        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
-        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
-        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
-        UINT64_C(1000000000000000), UINT64_C(10000000000000000),
-        UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
-        UINT64_C(10000000000000000000)};
-    /* digits from the bit length (log10(2) ~ 1233 / 4096), one fewer when
-     * below that power of ten; then from the last digit back */
-    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-    size_t n = (size_t)t + 1 - (t > 0 && v < pow10[t]);
-    char *end = buf + n;
-    while (v >= 100000000) {   /* eight digits at a time below 2^32 */
-        eight_digits((uint32_t)(v % 100000000), end);
-        v /= 100000000;
-        end -= 8;
-    }
-    uint32_t w = (uint32_t)v;
-    while (w >= 100) {
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * (w % 100), 2);
-        w /= 100;
-    }
-    if (w >= 10)
-        memcpy(end - 2, digit_pairs + 2 * w, 2);
-    else
-        end[-1] = (char)('0' + w);
-    return n;
+    int nd = digit_count(v);
+    put_digits(v, nd, buf);
+    return (size_t)nd;
 }
 
 size_t decimal_i64(int64_t v, char *buf)
@@ -187,55 +220,66 @@ size_t decimal_i64(int64_t v, char *buf)
     return 1 + decimal_u64((uint64_t)0 - (uint64_t)v, buf + 1);
 }
 
-/* Python's layout of digits (no trailing zeros) times 10^exp10. */
+static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                  "25262728293031323334353637383940414243444546474849"
+                                  "50515253545556575859606162636465666768697071727374"
+                                  "75767778798081828384858687888990919293949596979899";
+
+/* Python's layout of digits (no trailing zeros) times 10^exp10, written
+ * in place: the digits go where they end up, whole words at a time (the
+ * bytes after the text are scratch; FLOAT_TEXT_MAX bounds them all). */
 static size_t layout(int neg, struct float_decimal d, char *buf)
 {
-    char digits[24];
-    int nd = (int)decimal_u64(d.digits, digits);
+    char *o = buf;
+    *o = '-';
+    o += neg;
+    int nd = digit_count(d.digits);
     int point = d.exp10 + nd;   /* digits before the decimal point */
     int sci = point - 1;        /* exponent of the first digit */
-    size_t o = 0;
-    if (neg)
-        buf[o++] = '-';
     if (sci >= -4 && sci < 16) {
         if (point <= 0) {
-            buf[o++] = '0';
-            buf[o++] = '.';
-            for (int i = 0; i < -point; i++)
-                buf[o++] = '0';
-            memcpy(buf + o, digits, (size_t)nd);
-            o += (size_t)nd;
+            /* 0.ddd, 0.0ddd .. 0.000ddd */
+            memcpy(o, "0.000", 5);
+            put_digits(d.digits, nd, o + 2 - point);
+            o += 2 - point + nd;
         } else if (point < nd) {
-            memcpy(buf + o, digits, (size_t)point);
-            o += (size_t)point;
-            buf[o++] = '.';
-            memcpy(buf + o, digits + point, (size_t)(nd - point));
-            o += (size_t)(nd - point);
+            /* the first `point` digits move one to the left for the '.' */
+            put_digits(d.digits, nd, o + 1);
+            for (int i = 0; i < point; i++)
+                o[i] = o[i + 1];
+            o[point] = '.';
+            o += nd + 1;
         } else {
-            memcpy(buf + o, digits, (size_t)nd);
-            o += (size_t)nd;
-            for (int i = nd; i < point; i++)
-                buf[o++] = '0';
-            buf[o++] = '.';
-            buf[o++] = '0';
+            /* integral: trailing zeros up to the point, then ".0" */
+            put_digits(d.digits, nd, o);
+            for (int i = nd; i < point; i += 8)
+                memcpy(o + i, "00000000", 8);
+            memcpy(o + point, ".0", 2);
+            o += point + 2;
         }
     } else {
-        buf[o++] = digits[0];
+        /* d.ddde+XX: the digits one to the right, the first moved back */
+        put_digits(d.digits, nd, o + 1);
+        o[0] = o[1];
         if (nd > 1) {
-            buf[o++] = '.';
-            memcpy(buf + o, digits + 1, (size_t)(nd - 1));
-            o += (size_t)(nd - 1);
+            o[1] = '.';
+            o += nd + 1;
+        } else {
+            o += 1;
         }
-        buf[o++] = 'e';
-        buf[o++] = sci < 0 ? '-' : '+';
-        int e = sci < 0 ? -sci : sci;
-        if (e >= 100)
-            buf[o++] = (char)('0' + e / 100);
-        buf[o++] = (char)('0' + e / 10 % 10);
-        buf[o++] = (char)('0' + e % 10);
+        o[0] = 'e';
+        o[1] = sci < 0 ? '-' : '+';
+        unsigned e = (unsigned)(sci < 0 ? -sci : sci);
+        o += 2;
+        if (e >= 100) {
+            *o++ = (char)('0' + e / 100);
+            e %= 100;
+        }
+        memcpy(o, digit_pairs + 2 * e, 2);
+        o += 2;
     }
-    buf[o] = '\0';
-    return o;
+    *o = '\0';
+    return (size_t)(o - buf);
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
