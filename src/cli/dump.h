@@ -5,6 +5,7 @@
 #define NPYDT_CLI_DUMP_H
 
 #include "cli.h"
+#include "decimal.h"
 
 #include <string.h>
 
@@ -106,12 +107,36 @@ void sink_free(struct sink *s);
 /* Room the number writers below may use at buf (text, quotes and the
  * scratch of the digit writers' whole-word stores). */
 #define DUMP_NUMBER_ROOM 40
-/* A float of `size` bytes (read as the double v), an integer, as JSON in
- * the dumper's style at buf; the length of the text. */
+/* A float of `size` bytes (read as the double v) as JSON in the dumper's
+ * style at buf (DUMP_NUMBER_ROOM bytes); the length of the text. */
 size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf);
-size_t dump_int_json(const struct dumper *d, int64_t v, char *buf);
-size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf);
-/* The same at the end of out. */
+
+/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
+#define DUMP_SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
+
+/* Integers as JSON at buf (DUMP_NUMBER_ROOM bytes), quoted outside
+ * +-DUMP_SAFE_INT_MAX when the style asks; the length of the text. Inline:
+ * dump --jsonl writes one per integer scalar. */
+_Static_assert(DUMP_NUMBER_ROOM >= 1 + 21 + 1, "a quote, decimal_i64's room, a quote");
+static inline size_t dump_int_json(const struct dumper *d, int64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string &&
+                   (v > (int64_t)DUMP_SAFE_INT_MAX || v < -(int64_t)DUMP_SAFE_INT_MAX);
+    buf[0] = '"';
+    size_t n = quote + decimal_i64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+
+static inline size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string && v > DUMP_SAFE_INT_MAX;
+    buf[0] = '"';
+    size_t n = quote + decimal_u64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+/* A float, an integer as JSON at the end of out. */
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);
@@ -132,6 +157,7 @@ struct json_plan {
     struct plan_step *steps;     /* text, then a scalar; n of them */
     size_t n, cap;
     size_t pending;              /* text after the last scalar starts here */
+    size_t room;                 /* bytes an element's text may take */
 };
 /* The plan of an element of dt (sel NULL) or of its selected fields, as
  * dump_put_element writes them; -1 (and nothing to free) when there is

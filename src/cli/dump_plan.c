@@ -35,7 +35,8 @@ enum {
 
 struct plan_step {
     size_t lit, lit_len;   /* text before the scalar, in plan->text */
-    size_t room;           /* bytes the step may write: text, value, scratch */
+    size_t rest;           /* bytes the steps after this one (and the text
+                            * after them) may write: text, values, scratch */
     uint64_t offset;
     const npydt_dtype *dt;
     size_t size;           /* bytes of the scalar (of a complex's part) */
@@ -65,14 +66,17 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
         p->cap = cap;
     }
     size_t lit_len = p->text.len - p->pending;
+    /* the literal's block, the value (a typed one reserves its own) */
     size_t room = lit_len > LIT_BLOCK ? lit_len : LIT_BLOCK;
     size_t value = op == OP_BYTES ? JSON_ESCAPED_MAX(size) + 2
                    : op == OP_TYPED ? 0 : DUMP_NUMBER_ROOM;
-    if (room > SIZE_MAX - value)
+    if (room > SIZE_MAX - value || p->room > SIZE_MAX - (room + value))
         return -1;
+    p->room += room + value;
     unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
                                          (order == '<') != little_endian());
-    p->steps[p->n++] = (struct plan_step){p->pending, lit_len, room + value, offset, dt, size,
+    /* rest is filled in by plan_build: what is left of p->room after it */
+    p->steps[p->n++] = (struct plan_step){p->pending, lit_len, p->room, offset, dt, size,
                                           op, swap, (unsigned char)npydt_dtype_kind(dt)};
     p->pending = p->text.len;
     return 0;
@@ -197,16 +201,21 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     char *pad = sink_room(&p->text, LIT_BLOCK);
     if (pad)
         memset(pad, 0, LIT_BLOCK);
-    if (rc != 0 || p->text.failed) {
+    size_t trail = p->text.len - p->pending;
+    trail = trail > LIT_BLOCK ? trail : LIT_BLOCK;
+    if (rc != 0 || p->text.failed || p->room > SIZE_MAX - trail) {
         plan_free(p);
         return -1;
     }
+    p->room += trail;
+    for (size_t i = 0; i < p->n; i++)
+        p->steps[i].rest = p->room - p->steps[i].rest;   /* was: room up to its end */
     return 0;
 }
 
 /* The step's `size` bytes at v as an unsigned number, in this machine's
  * byte order. */
-static uint64_t load_bits(const struct plan_step *s, const unsigned char *v)
+static inline uint64_t load_bits(const struct plan_step *s, const unsigned char *v)
 {
     switch (s->size) {
     case 1:
@@ -230,7 +239,7 @@ static uint64_t load_bits(const struct plan_step *s, const unsigned char *v)
 }
 
 /* The same, sign-extended from its size. */
-static int64_t load_signed(const struct plan_step *s, const unsigned char *v)
+static inline int64_t load_signed(const struct plan_step *s, const unsigned char *v)
 {
     uint64_t b = load_bits(s, v);
     switch (s->size) {
@@ -241,7 +250,7 @@ static int64_t load_signed(const struct plan_step *s, const unsigned char *v)
     }
 }
 
-static double load_float(const struct plan_step *s, const unsigned char *v)
+static inline double load_float(const struct plan_step *s, const unsigned char *v)
 {
     uint64_t b = load_bits(s, v);
     if (s->size == 4) {
@@ -255,67 +264,73 @@ static double load_float(const struct plan_step *s, const unsigned char *v)
     return x;
 }
 
-/* The step's value at v at o; its length, or -1 when it takes the typed
- * path (nothing written). */
-static ptrdiff_t put_step(const struct dumper *d, const struct plan_step *s,
-                          const unsigned char *v, char *o)
+/* n bytes of literal text at o (as one block when short); the end. */
+static inline char *put_literal(char *o, const char *text, size_t n)
 {
-    switch (s->op) {
-    case OP_FLOAT:
-        return (ptrdiff_t)dump_float_json(d, s->size, load_float(s, v), o);
-    case OP_INT:
-        return (ptrdiff_t)dump_int_json(d, load_signed(s, v), o);
-    case OP_UINT:
-        return (ptrdiff_t)dump_uint_json(d, load_bits(s, v), o);
-    case OP_BOOL:
-        memcpy(o, v[0] ? "true" : "false", 5);
-        return v[0] ? 4 : 5;
-    case OP_TIME: {
-        int64_t t = load_signed(s, v);
-        if (t == NPYDT_NAT) {
-            memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
-            return d->style.nan_null ? 4 : 5;
-        }
-        if (s->kind == 'M' && d->style.datetime_iso)
-            return -1;
-        return (ptrdiff_t)dump_int_json(d, t, o);
-    }
-    case OP_BYTES: {
-        size_t n = s->size;
-        while (n > 0 && v[n - 1] == 0)
-            n--;
-        o[0] = '"';
-        n = 1 + json_escape_into(o + 1, (const char *)v, n, JSON_BYTES);
-        o[n] = '"';
-        return (ptrdiff_t)n + 1;
-    }
-    default:
-        return -1;
-    }
+    if (n <= LIT_BLOCK)
+        memcpy(o, text, LIT_BLOCK);
+    else
+        memcpy(o, text, n);
+    return o + n;
 }
 
 int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
              const unsigned char *rec)
 {
     const char *text = p->text.buf;
-    for (size_t i = 0; i < p->n; i++) {
-        const struct plan_step *s = &p->steps[i];
-        char *o = sink_room(out, s->room);
-        if (!o)
-            return 0;   /* out of memory: out->failed tells */
-        if (s->lit_len <= LIT_BLOCK)
-            memcpy(o, text + s->lit, LIT_BLOCK);
-        else
-            memcpy(o, text + s->lit, s->lit_len);
-        out->len += s->lit_len;
-        ptrdiff_t n = put_step(d, s, rec + s->offset, o + s->lit_len);
-        if (n >= 0)
-            out->len += (size_t)n;
-        else if (dump_put_value(d, out, s->dt, rec + s->offset) != 0)
-            return -1;
+    char *o = sink_room(out, p->room);
+    if (!o)
+        return 0;   /* out of memory: out->failed tells */
+    for (const struct plan_step *s = p->steps, *end = s + p->n; s < end; s++) {
+        o = put_literal(o, text + s->lit, s->lit_len);
+        const unsigned char *v = rec + s->offset;
+        int64_t iv;
+        switch (s->op) {
+        case OP_FLOAT:
+            o += dump_float_json(d, s->size, load_float(s, v), o);
+            continue;
+        case OP_UINT:
+            o += dump_uint_json(d, load_bits(s, v), o);
+            continue;
+        case OP_BOOL:
+            memcpy(o, v[0] ? "true" : "false", 5);
+            o += v[0] ? 4 : 5;
+            continue;
+        case OP_BYTES: {
+            size_t n = s->size;
+            while (n > 0 && v[n - 1] == 0)
+                n--;
+            o[0] = '"';
+            o += 1 + json_escape_into(o + 1, (const char *)v, n, JSON_BYTES);
+            *o++ = '"';
+            continue;
+        }
+        case OP_INT:
+            iv = load_signed(s, v);
+            break;
+        case OP_TIME:
+            iv = load_signed(s, v);
+            if (iv == NPYDT_NAT) {
+                memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
+                o += d->style.nan_null ? 4 : 5;
+                continue;
+            }
+            if (s->kind == 'M' && d->style.datetime_iso)
+                goto typed;   /* the ISO text */
+            break;
+        default:
+        typed:
+            out->len = (size_t)(o - out->buf);
+            if (dump_put_value(d, out, s->dt, v) != 0)
+                return -1;
+            if (!(o = sink_room(out, s->rest)))
+                return 0;
+            continue;
+        }
+        o += dump_int_json(d, iv, o);
     }
-    if (p->text.len > p->pending)
-        sink_write(out, text + p->pending, p->text.len - p->pending);
+    o = put_literal(o, text + p->pending, p->text.len - p->pending);
+    out->len = (size_t)(o - out->buf);
     return 0;
 }
 

@@ -7,11 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
-#define SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
-
 _Static_assert(DUMP_NUMBER_ROOM >= FLOAT_TEXT_MAX + 2, "a float's text and its quotes");
-_Static_assert(DUMP_NUMBER_ROOM >= 21 + 2, "an integer's digit words and its quotes");
 
 /* ---- values ------------------------------------------------------------------ */
 
@@ -36,24 +32,6 @@ size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
     size_t n = 1 + dump_float_text(d, size, v, buf + 1);
     buf[n++] = '"';
     return n;
-}
-
-size_t dump_int_json(const struct dumper *d, int64_t v, char *buf)
-{
-    size_t quote = d->style.big_int_string && (v > (int64_t)SAFE_INT_MAX || v < -(int64_t)SAFE_INT_MAX);
-    buf[0] = '"';
-    size_t n = quote + decimal_i64(v, buf + quote);
-    buf[n] = '"';
-    return n + quote;
-}
-
-size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf)
-{
-    size_t quote = d->style.big_int_string && v > SAFE_INT_MAX;
-    buf[0] = '"';
-    size_t n = quote + decimal_u64(v, buf + quote);
-    buf[n] = '"';
-    return n + quote;
 }
 
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v)

@@ -131,159 +131,67 @@ strip:
 
 /* ---- text ------------------------------------------------------------------------ */
 
-static const uint64_t pow10_u64[20] = {
-    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
-    UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
-    UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
-    UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
-    UINT64_C(1000000000000000), UINT64_C(10000000000000000),
-    UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
-    UINT64_C(10000000000000000000)};
-
-/* Decimal digits of v (1 for 0): from the bit length (log10(2) ~ 1233 /
- * 4096), one fewer when below that power of ten. */
-static int digit_count(uint64_t v)
-{
-    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-    return t + 1 - (t > 0 && v < pow10_u64[t]);
-}
-
-static int host_little_endian(void)
-{
-    uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first;
-}
-
-/* The 8 bytes of w at p, its lowest byte first (whatever the host's order). */
-static void store_le64(char *p, uint64_t w)
-{
-    if (!host_little_endian())
-        w = __builtin_bswap64(w);
-    memcpy(p, &w, 8);
-}
-
-/* The 8 decimal digits of v < 10^8 (leading zeros included) as ASCII, the
- * first digit in the lowest byte. All digits at once in one 64-bit word:
- * v splits into two 4-digit halves in 32-bit lanes, each into two 2-digit
- * parts in 16-bit lanes, each into two digits in bytes; a quotient by 100
- * or 10 is a multiply and shift (exact for these ranges: (a * 10486) >> 20
- * = a / 100 for a < 10^4, (b * 103) >> 10 = b / 10 for b < 100), the
- * remainder a multiply and subtract. */
-static uint64_t eight_digits(uint32_t v)
-{
-    uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
-    uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
-    x = h | (x - h * 100) << 16;
-    uint64_t t = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-    x = t | (x - t * 10) << 8;
-    return x + UINT64_C(0x3030303030303030);
-}
-
-/* The nd digits (1..20) of v < 10^nd at buf. Whole 8-byte words are
- * stored, so up to max(nd, 8) bytes at buf are written; the leading group
- * of fewer than 8 digits drops its leading zeros by a shift of the word. */
-static void put_digits(uint64_t v, int nd, char *buf)
-{
-    if (nd <= 8) {
-        store_le64(buf, eight_digits((uint32_t)v) >> (8 * (8 - nd)));
-        return;
-    }
-    uint64_t hi = v / 100000000;
-    uint32_t lo = (uint32_t)(v - hi * 100000000);
-    int lead = nd - 8;
-    if (lead > 8) {
-        uint64_t top = hi / 100000000;
-        lead -= 8;
-        store_le64(buf, eight_digits((uint32_t)top) >> (8 * (8 - lead)));
-        store_le64(buf + lead, eight_digits((uint32_t)(hi - top * 100000000)));
-        lead += 8;
-    } else {
-        store_le64(buf, eight_digits((uint32_t)hi) >> (8 * (8 - lead)));
-    }
-    store_le64(buf + lead, eight_digits(lo));
-}
-
-size_t decimal_u64(uint64_t v, char *buf)
-{
-    int nd = digit_count(v);
-    put_digits(v, nd, buf);
-    return (size_t)nd;
-}
-
-size_t decimal_i64(int64_t v, char *buf)
-{
-    if (v >= 0)
-        return decimal_u64((uint64_t)v, buf);
-    buf[0] = '-';
-    return 1 + decimal_u64((uint64_t)0 - (uint64_t)v, buf + 1);
-}
-
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
-                                  "25262728293031323334353637383940414243444546474849"
-                                  "50515253545556575859606162636465666768697071727374"
-                                  "75767778798081828384858687888990919293949596979899";
-
 /* Python's layout of digits (no trailing zeros) times 10^exp10, written
- * in place: the digits go where they end up, whole words at a time (the
- * bytes after the text are scratch; FLOAT_TEXT_MAX bounds them all). */
+ * in place: the digits go once where most of them end up, whole words at
+ * a time (the bytes after the text are scratch; FLOAT_TEXT_MAX bounds
+ * them all), then the few that move, the point and the exponent. */
 static size_t layout(int neg, struct float_decimal d, char *buf)
 {
     char *o = buf;
     *o = '-';
     o += neg;
-    int nd = digit_count(d.digits);
+    int nd = decimal_count(d.digits);
     int point = d.exp10 + nd;   /* digits before the decimal point */
     int sci = point - 1;        /* exponent of the first digit */
-    if (sci >= -4 && sci < 16) {
+    int positional = sci >= -4 && sci < 16;
+    /* 0.000ddd: after "0." and -point zeros; ddd.0: in place; else one
+     * to the right, for the point after the first `point` digits (the
+     * first digit in exponent form) */
+    int at = !positional ? 1 : point <= 0 ? 2 - point : point < nd;
+    if (positional && point <= 0)
+        memcpy(o, "0.000", 5);
+    decimal_put(d.digits, nd, o + at);
+    if (positional) {
         if (point <= 0) {
-            /* 0.ddd, 0.0ddd .. 0.000ddd */
-            memcpy(o, "0.000", 5);
-            put_digits(d.digits, nd, o + 2 - point);
             o += 2 - point + nd;
         } else if (point < nd) {
-            /* the first `point` digits move one to the left for the '.' */
-            put_digits(d.digits, nd, o + 1);
             for (int i = 0; i < point; i++)
                 o[i] = o[i + 1];
             o[point] = '.';
             o += nd + 1;
         } else {
-            /* integral: trailing zeros up to the point, then ".0" */
-            put_digits(d.digits, nd, o);
+            /* integral: zeros up to the point, then ".0" */
             for (int i = nd; i < point; i += 8)
                 memcpy(o + i, "00000000", 8);
             memcpy(o + point, ".0", 2);
             o += point + 2;
         }
-    } else {
-        /* d.ddde+XX: the digits one to the right, the first moved back */
-        put_digits(d.digits, nd, o + 1);
-        o[0] = o[1];
-        if (nd > 1) {
-            o[1] = '.';
-            o += nd + 1;
-        } else {
-            o += 1;
-        }
-        o[0] = 'e';
-        o[1] = sci < 0 ? '-' : '+';
-        unsigned e = (unsigned)(sci < 0 ? -sci : sci);
-        o += 2;
-        if (e >= 100) {
-            *o++ = (char)('0' + e / 100);
-            e %= 100;
-        }
-        memcpy(o, digit_pairs + 2 * e, 2);
-        o += 2;
+        *o = '\0';
+        return (size_t)(o - buf);
     }
-    *o = '\0';
-    return (size_t)(o - buf);
+    /* d.ddde+XX */
+    o[0] = o[1];
+    if (nd > 1) {
+        o[1] = '.';
+        o += nd + 1;
+    } else {
+        o += 1;
+    }
+    o[0] = 'e';
+    o[1] = sci < 0 ? '-' : '+';
+    unsigned e = (unsigned)(sci < 0 ? -sci : sci);
+    o += 2;
+    if (e >= 100) {
+        *o++ = (char)('0' + e / 100);
+        e %= 100;
+    }
+    memcpy(o, decimal_pairs + 2 * e, 2);
+    o[2] = '\0';
+    return (size_t)(o + 2 - buf);
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
-static size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
+static inline size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
                       uint64_t expo_max, char *buf)
 {
     static const char *const special[] = {"nan", "inf", "-inf", "0.0", "-0.0"};
