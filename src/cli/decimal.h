@@ -110,10 +110,12 @@ static inline size_t decimal_u64(uint64_t v, char *buf)
 
 static inline size_t decimal_i64(int64_t v, char *buf)
 {
-    if (v >= 0)
-        return decimal_u64((uint64_t)v, buf);
+    /* no branch on the sign: random signs would be mispredicted half the
+     * time */
+    size_t neg = v < 0;
+    uint64_t mask = (uint64_t)0 - neg;
     buf[0] = '-';
-    return 1 + decimal_u64((uint64_t)0 - (uint64_t)v, buf + 1);
+    return neg + decimal_u64(((uint64_t)v ^ mask) + neg, buf + neg);
 }
 
 #endif

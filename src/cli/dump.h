@@ -5,7 +5,7 @@
 #define NPYDT_CLI_DUMP_H
 
 #include "cli.h"
-#include "decimal.h"
+#include "float_shortest.h"
 
 #include <string.h>
 
@@ -56,7 +56,14 @@ struct dumper {
 
 /* The text of a float of `size` bytes read as the double v, as the style
  * asks (FLOAT_TEXT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
-size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf);
+static inline size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
+{
+    if (d->style.float_native && size == 2)
+        return float_text_f16(float_f16_bits(v), buf);
+    if (d->style.float_native && size == 4)
+        return float_text_f32(float_f32_bits(v), buf);
+    return float_text_f64(v, buf);
+}
 /* ---- the output buffer (sink.c) ---------------------------------------------------------- */
 
 /* Bytes on their way to out (flushed in large writes), or growing in

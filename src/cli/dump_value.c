@@ -11,15 +11,6 @@ _Static_assert(DUMP_NUMBER_ROOM >= FLOAT_TEXT_MAX + 2, "a float's text and its q
 
 /* ---- values ------------------------------------------------------------------ */
 
-size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
-{
-    if (d->style.float_native && size == 2)
-        return float_text_f16(float_f16_bits(v), buf);
-    if (d->style.float_native && size == 4)
-        return float_text_f32(float_f32_bits(v), buf);
-    return float_text_f64(v, buf);
-}
-
 size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
 {
     if (!isnan(v) && !isinf(v))

@@ -77,7 +77,12 @@ static uint64_t scale_round_odd(const uint64_t g[2], uint64_t x)
     return top | (mid != 0);
 }
 
-struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q)
+/* Forced inline: GCC and clang otherwise keep one out-of-line copy
+ * called per value. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* float_shortest, inline in the text writers below (one value each). */
+ALWAYS_INLINE struct float_decimal shortest(const struct float_kind *kind, uint64_t c, int q)
 {
     uint64_t cmin = (uint64_t)1 << (kind->precision - 1);
     int open = (int)(c & 1);   /* odd c: the ends of R round to its neighbours */
@@ -129,13 +134,18 @@ strip:
     return d;
 }
 
+struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q)
+{
+    return shortest(kind, c, q);
+}
+
 /* ---- text ------------------------------------------------------------------------ */
 
 /* Python's layout of digits (no trailing zeros) times 10^exp10, written
  * in place: the digits go once where most of them end up, whole words at
  * a time (the bytes after the text are scratch; FLOAT_TEXT_MAX bounds
  * them all), then the few that move, the point and the exponent. */
-static size_t layout(int neg, struct float_decimal d, char *buf)
+ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
 {
     char *o = buf;
     *o = '-';
@@ -191,7 +201,7 @@ static size_t layout(int neg, struct float_decimal d, char *buf)
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
-static inline size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
+static size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
                       uint64_t expo_max, char *buf)
 {
     static const char *const special[] = {"nan", "inf", "-inf", "0.0", "-0.0"};
@@ -208,7 +218,7 @@ static inline size_t text_of(const struct float_kind *kind, int neg, uint64_t ex
     int fbits = kind->precision - 1;
     uint64_t c = expo ? frac | (uint64_t)1 << fbits : frac;
     int q = expo ? (int)expo - 1 + kind->qmin : kind->qmin;
-    return layout(neg, float_shortest(kind, c, q), buf);
+    return layout(neg, shortest(kind, c, q), buf);
 }
 
 size_t float_text_f64(double v, char *buf)
