@@ -22,15 +22,16 @@
  * plan's text has this many readable bytes past its end). */
 #define LIT_BLOCK 16
 
-/* How a step's scalar is read and written. */
+/* How a step's scalar is read and written (integers and floats by size:
+ * one switch per step picks both). */
 enum {
-    OP_TYPED,   /* dump_put_value */
-    OP_INT,     /* i of 1, 2, 4, 8 bytes */
-    OP_UINT,    /* u of 1, 2, 4, 8 bytes */
-    OP_FLOAT,   /* f of 4 or 8 bytes, or a part of such a complex */
-    OP_BOOL,    /* b: any nonzero byte is true */
-    OP_TIME,    /* M and m (8 bytes): NaT, else the count (ISO text typed) */
-    OP_BYTES    /* S: the bytes before trailing NULs, escaped */
+    OP_TYPED,                      /* dump_put_value */
+    OP_I1, OP_I2, OP_I4, OP_I8,    /* i of 1, 2, 4, 8 bytes */
+    OP_U1, OP_U2, OP_U4, OP_U8,    /* u of 1, 2, 4, 8 bytes */
+    OP_F4, OP_F8,                  /* f of 4 or 8 bytes, or a part of such a complex */
+    OP_BOOL,                       /* b: any nonzero byte is true */
+    OP_TIME,                       /* M and m (8 bytes): NaT, else the count (ISO text typed) */
+    OP_BYTES                       /* S: the bytes before trailing NULs, escaped */
 };
 
 struct plan_step {
@@ -82,34 +83,47 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
     return 0;
 }
 
+/* 0, 1, 2, 3 for 1, 2, 4, 8 bytes; -1 for other sizes. */
+static int log2_size(size_t size)
+{
+    return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+}
+
 /* The step(s) of the scalar dt at offset. */
 static int add_scalar(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
 {
     char kind = npydt_dtype_kind(dt), order = npydt_dtype_byteorder(dt);
     size_t size = npydt_dtype_itemsize(dt);
-    int sized = size == 1 || size == 2 || size == 4 || size == 8;
+    int lg = log2_size(size);
+    unsigned char op = OP_TYPED;
     switch (kind) {
     case 'i':
-        return add_step(p, dt, offset, sized ? OP_INT : OP_TYPED, size, order);
+        op = lg >= 0 ? (unsigned char)(OP_I1 + lg) : OP_TYPED;
+        break;
     case 'u':
-        return add_step(p, dt, offset, sized ? OP_UINT : OP_TYPED, size, order);
+        op = lg >= 0 ? (unsigned char)(OP_U1 + lg) : OP_TYPED;
+        break;
     case 'f':
-        return add_step(p, dt, offset, size == 4 || size == 8 ? OP_FLOAT : OP_TYPED, size, order);
+        op = size == 4 ? OP_F4 : size == 8 ? OP_F8 : OP_TYPED;
+        break;
     case 'b':
-        return add_step(p, dt, offset, size == 1 ? OP_BOOL : OP_TYPED, size, order);
+        op = size == 1 ? OP_BOOL : OP_TYPED;
+        break;
     case 'M': case 'm':
-        return add_step(p, dt, offset, size == 8 ? OP_TIME : OP_TYPED, size, order);
+        op = size == 8 ? OP_TIME : OP_TYPED;
+        break;
     case 'S':
-        return add_step(p, dt, offset, size <= (SIZE_MAX - 2) / 6 ? OP_BYTES : OP_TYPED, size,
-                        order);
+        op = size <= (SIZE_MAX - 2) / 6 ? OP_BYTES : OP_TYPED;
+        break;
     case 'c':
         if (size == 8 || size == 16) {
             size_t part = size / 2;
+            unsigned char fop = part == 4 ? OP_F4 : OP_F8;
             sink_putc(&p->text, '[');
-            if (add_step(p, dt, offset, OP_FLOAT, part, order) != 0)
+            if (add_step(p, dt, offset, fop, part, order) != 0)
                 return -1;
             sink_putc(&p->text, ',');
-            if (add_step(p, dt, offset + part, OP_FLOAT, part, order) != 0)
+            if (add_step(p, dt, offset + part, fop, part, order) != 0)
                 return -1;
             sink_putc(&p->text, ']');
             return 0;
@@ -118,7 +132,7 @@ static int add_scalar(struct json_plan *p, const npydt_dtype *dt, uint64_t offse
     default:
         break;
     }
-    return add_step(p, dt, offset, OP_TYPED, size, order);
+    return add_step(p, dt, offset, op, size, order);
 }
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth);
@@ -213,56 +227,36 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     return 0;
 }
 
-/* The step's `size` bytes at v as an unsigned number, in this machine's
- * byte order. */
-static inline uint64_t load_bits(const struct plan_step *s, const unsigned char *v)
+/* The 2, 4, 8 bytes at v as a number, swapped when swap says so. */
+static inline uint16_t load16(const unsigned char *v, int swap)
 {
-    switch (s->size) {
-    case 1:
-        return v[0];
-    case 2: {
-        uint16_t x;
-        memcpy(&x, v, 2);
-        return s->swap ? __builtin_bswap16(x) : x;
-    }
-    case 4: {
-        uint32_t x;
-        memcpy(&x, v, 4);
-        return s->swap ? __builtin_bswap32(x) : x;
-    }
-    default: {
-        uint64_t x;
-        memcpy(&x, v, 8);
-        return s->swap ? __builtin_bswap64(x) : x;
-    }
-    }
+    uint16_t x;
+    memcpy(&x, v, 2);
+    return swap ? __builtin_bswap16(x) : x;
 }
 
-/* The same, sign-extended from its size. */
-static inline int64_t load_signed(const struct plan_step *s, const unsigned char *v)
+static inline uint32_t load32(const unsigned char *v, int swap)
 {
-    uint64_t b = load_bits(s, v);
-    switch (s->size) {
-    case 1: { uint8_t u = (uint8_t)b; int8_t x; memcpy(&x, &u, 1); return x; }
-    case 2: { uint16_t u = (uint16_t)b; int16_t x; memcpy(&x, &u, 2); return x; }
-    case 4: { uint32_t u = (uint32_t)b; int32_t x; memcpy(&x, &u, 4); return x; }
-    default: { int64_t x; memcpy(&x, &b, 8); return x; }
-    }
+    uint32_t x;
+    memcpy(&x, v, 4);
+    return swap ? __builtin_bswap32(x) : x;
 }
 
-static inline double load_float(const struct plan_step *s, const unsigned char *v)
+static inline uint64_t load64(const unsigned char *v, int swap)
 {
-    uint64_t b = load_bits(s, v);
-    if (s->size == 4) {
-        uint32_t b32 = (uint32_t)b;
-        float f;
-        memcpy(&f, &b32, 4);
-        return f;
-    }
-    double x;
-    memcpy(&x, &b, 8);
-    return x;
+    uint64_t x;
+    memcpy(&x, v, 8);
+    return swap ? __builtin_bswap64(x) : x;
 }
+
+/* The bits of an unsigned number read as the signed or float type of its
+ * size. */
+static inline int64_t signed8(uint8_t b) { int8_t x; memcpy(&x, &b, 1); return x; }
+static inline int64_t signed16(uint16_t b) { int16_t x; memcpy(&x, &b, 2); return x; }
+static inline int64_t signed32(uint32_t b) { int32_t x; memcpy(&x, &b, 4); return x; }
+static inline int64_t signed64(uint64_t b) { int64_t x; memcpy(&x, &b, 8); return x; }
+static inline double float32(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
+static inline double float64(uint64_t b) { double x; memcpy(&x, &b, 8); return x; }
 
 /* n bytes of literal text at o (as one block when short); the end. */
 static inline char *put_literal(char *o, const char *text, size_t n)
@@ -286,12 +280,20 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         const unsigned char *v = rec + s->offset;
         int64_t iv;
         switch (s->op) {
-        case OP_FLOAT:
-            o += dump_float_json(d, s->size, load_float(s, v), o);
+        case OP_F4:
+            o += dump_float_json(d, 4, float32(load32(v, s->swap)), o);
             continue;
-        case OP_UINT:
-            o += dump_uint_json(d, load_bits(s, v), o);
+        case OP_F8:
+            o += dump_float_json(d, 8, float64(load64(v, s->swap)), o);
             continue;
+        case OP_I1: iv = signed8(v[0]); break;
+        case OP_I2: iv = signed16(load16(v, s->swap)); break;
+        case OP_I4: iv = signed32(load32(v, s->swap)); break;
+        case OP_I8: iv = signed64(load64(v, s->swap)); break;
+        case OP_U1: o += dump_uint_json(d, v[0], o); continue;
+        case OP_U2: o += dump_uint_json(d, load16(v, s->swap), o); continue;
+        case OP_U4: o += dump_uint_json(d, load32(v, s->swap), o); continue;
+        case OP_U8: o += dump_uint_json(d, load64(v, s->swap), o); continue;
         case OP_BOOL:
             memcpy(o, v[0] ? "true" : "false", 5);
             o += v[0] ? 4 : 5;
@@ -305,11 +307,8 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
             *o++ = '"';
             continue;
         }
-        case OP_INT:
-            iv = load_signed(s, v);
-            break;
         case OP_TIME:
-            iv = load_signed(s, v);
+            iv = signed64(load64(v, s->swap));
             if (iv == NPYDT_NAT) {
                 memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
                 o += d->style.nan_null ? 4 : 5;
