@@ -190,14 +190,15 @@ ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
     o[0] = 'e';
     o[1] = sci < 0 ? '-' : '+';
     unsigned e = (unsigned)(sci < 0 ? -sci : sci);
-    o += 2;
-    if (e >= 100) {
-        *o++ = (char)('0' + e / 100);
-        e %= 100;
-    }
-    memcpy(o, decimal_pairs + 2 * e, 2);
-    o[2] = '\0';
-    return (size_t)(o + 2 - buf);
+    /* two or three digits without a branch on which (it would be
+     * mispredicted on varied magnitudes): the hundreds digit is written
+     * either way and kept only when nonzero */
+    unsigned wide = e >= 100;
+    o[2] = (char)('0' + e / 100);
+    memcpy(o + 2 + wide, decimal_pairs + 2 * (e % 100), 2);
+    o += 4 + wide;
+    *o = '\0';
+    return (size_t)(o - buf);
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
