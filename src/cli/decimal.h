@@ -18,11 +18,12 @@ static const char decimal_pairs[] = "0001020304050607080910111213141516171819202
                                     "75767778798081828384858687888990919293949596979899";
 
 /* Decimal digits of v (1 for 0): from the bit length (log10(2) ~ 1233 /
- * 4096), one fewer when below that power of ten. */
+ * 4096), one fewer when below that power of ten. The table starts with 0,
+ * not 1, so that v < 8 (t == 0) counts one digit without a branch. */
 static inline int decimal_count(uint64_t v)
 {
     static const uint64_t pow10[20] = {
-        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+        UINT64_C(0), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
         UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
         UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
         UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
@@ -30,7 +31,7 @@ static inline int decimal_count(uint64_t v)
         UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
         UINT64_C(10000000000000000000)};
     int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-    return t + 1 - (t > 0 && v < pow10[t]);
+    return t + 1 - (v < pow10[t]);
 }
 
 /* The 8 bytes of w at p, its lowest byte first (whatever the host's order;
