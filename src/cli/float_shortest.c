@@ -202,7 +202,7 @@ ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
-static size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
+ALWAYS_INLINE size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
                       uint64_t expo_max, char *buf)
 {
     static const char *const special[] = {"nan", "inf", "-inf", "0.0", "-0.0"};
