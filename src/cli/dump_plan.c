@@ -286,13 +286,17 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         case OP_F8:
             o += dump_float_json(d, 8, float64(load64(v, s->swap)), o);
             continue;
-        case OP_I1: iv = signed8(v[0]); break;
-        case OP_I2: iv = signed16(load16(v, s->swap)); break;
-        case OP_I4: iv = signed32(load32(v, s->swap)); break;
+        case OP_I1: iv = signed8(v[0]); goto small_int;
+        case OP_I2: iv = signed16(load16(v, s->swap)); goto small_int;
+        case OP_I4: iv = signed32(load32(v, s->swap)); goto small_int;
+        case OP_U1: iv = v[0]; goto small_int;
+        case OP_U2: iv = load16(v, s->swap); goto small_int;
+        case OP_U4: iv = load32(v, s->swap);
+        small_int:
+            /* within +-2^32: never quoted, whatever --big-int says */
+            o += decimal_i64(iv, o);
+            continue;
         case OP_I8: iv = signed64(load64(v, s->swap)); break;
-        case OP_U1: o += dump_uint_json(d, v[0], o); continue;
-        case OP_U2: o += dump_uint_json(d, load16(v, s->swap), o); continue;
-        case OP_U4: o += dump_uint_json(d, load32(v, s->swap), o); continue;
         case OP_U8: o += dump_uint_json(d, load64(v, s->swap), o); continue;
         case OP_BOOL:
             memcpy(o, v[0] ? "true" : "false", 5);
