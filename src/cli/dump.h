@@ -165,6 +165,7 @@ struct json_plan {
     size_t n, cap;
     size_t pending;              /* text after the last scalar starts here */
     size_t room;                 /* bytes an element's text may take */
+    size_t scalars;              /* scalars the steps write */
 };
 /* The plan of an element of dt (sel NULL) or of its selected fields, as
  * dump_put_element writes them; -1 (and nothing to free) when there is

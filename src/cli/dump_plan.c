@@ -31,7 +31,10 @@ enum {
     OP_F4, OP_F8,                  /* f of 4 or 8 bytes, or a part of such a complex */
     OP_BOOL,                       /* b: any nonzero byte is true */
     OP_TIME,                       /* M and m (8 bytes): NaT, else the count (ISO text typed) */
-    OP_BYTES                       /* S: the bytes before trailing NULs, escaped */
+    OP_BYTES,                      /* S: the bytes before trailing NULs, escaped */
+    OP_SMALL_INTS                  /* `count` integers of up to 4 bytes (elem: OP_I1..OP_U4)
+                                    * `stride` apart, comma-separated: a scalar of theirs, or
+                                    * the innermost list of a subarray of them */
 };
 
 struct plan_step {
@@ -41,7 +44,8 @@ struct plan_step {
     uint64_t offset;
     const npydt_dtype *dt;
     size_t size;           /* bytes of the scalar (of a complex's part) */
-    unsigned char op, swap, kind;
+    uint64_t count, stride;   /* OP_SMALL_INTS: how many, bytes apart */
+    unsigned char op, elem, swap, kind;
 };
 
 static int little_endian(void)
@@ -52,11 +56,41 @@ static int little_endian(void)
     return first;
 }
 
-/* A step of op for `size` bytes at offset in byte order `order`. */
-static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned char op,
-                    size_t size, char order)
+/* 0, 1, 2, 3 for 1, 2, 4, 8 bytes; -1 for other sizes. */
+static int log2_size(size_t size)
 {
-    if (p->n == PLAN_MAX_STEPS)
+    return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+}
+
+/* How a scalar dt other than a complex is written. */
+static unsigned char scalar_op(const npydt_dtype *dt)
+{
+    size_t size = npydt_dtype_itemsize(dt);
+    int lg = log2_size(size);
+    switch (npydt_dtype_kind(dt)) {
+    case 'i': return lg >= 0 ? (unsigned char)(OP_I1 + lg) : OP_TYPED;
+    case 'u': return lg >= 0 ? (unsigned char)(OP_U1 + lg) : OP_TYPED;
+    case 'f': return size == 4 ? OP_F4 : size == 8 ? OP_F8 : OP_TYPED;
+    case 'b': return size == 1 ? OP_BOOL : OP_TYPED;
+    case 'M': case 'm': return size == 8 ? OP_TIME : OP_TYPED;
+    case 'S': return size <= (SIZE_MAX - 2) / 6 ? OP_BYTES : OP_TYPED;
+    default: return OP_TYPED;
+    }
+}
+
+/* Integers of up to 4 bytes: within +-2^32, never quoted (whatever
+ * --big-int says), so runs of them need no style. */
+static int small_int(unsigned char op)
+{
+    return (op >= OP_I1 && op <= OP_I4) || (op >= OP_U1 && op <= OP_U4);
+}
+
+/* A step writing `count` scalars of op (`size` bytes each in byte order
+ * `order`, `stride` apart) from offset: runs only of small integers. */
+static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned char op,
+                    size_t size, char order, uint64_t count, uint64_t stride)
+{
+    if (count > PLAN_MAX_STEPS - p->scalars)
         return -1;
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 16;
@@ -66,73 +100,51 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
         p->steps = s;
         p->cap = cap;
     }
+    unsigned char elem = 0;
+    if (small_int(op)) {
+        elem = op;
+        op = OP_SMALL_INTS;
+    }
     size_t lit_len = p->text.len - p->pending;
-    /* the literal's block, the value (a typed one reserves its own) */
+    /* the literal's block, the values (a typed one reserves its own; each
+     * small integer a comma and decimal_i64's room) */
     size_t room = lit_len > LIT_BLOCK ? lit_len : LIT_BLOCK;
     size_t value = op == OP_BYTES ? JSON_ESCAPED_MAX(size) + 2
-                   : op == OP_TYPED ? 0 : DUMP_NUMBER_ROOM;
+                   : op == OP_TYPED ? 0
+                   : op == OP_SMALL_INTS ? (size_t)count * 22 : DUMP_NUMBER_ROOM;
     if (room > SIZE_MAX - value || p->room > SIZE_MAX - (room + value))
         return -1;
     p->room += room + value;
+    p->scalars += (size_t)count;
     unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
                                          (order == '<') != little_endian());
     /* rest is filled in by plan_build: what is left of p->room after it */
     p->steps[p->n++] = (struct plan_step){p->pending, lit_len, p->room, offset, dt, size,
-                                          op, swap, (unsigned char)npydt_dtype_kind(dt)};
+                                          count, stride, op, elem, swap,
+                                          (unsigned char)npydt_dtype_kind(dt)};
     p->pending = p->text.len;
     return 0;
-}
-
-/* 0, 1, 2, 3 for 1, 2, 4, 8 bytes; -1 for other sizes. */
-static int log2_size(size_t size)
-{
-    return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
 }
 
 /* The step(s) of the scalar dt at offset. */
 static int add_scalar(struct json_plan *p, const npydt_dtype *dt, uint64_t offset)
 {
-    char kind = npydt_dtype_kind(dt), order = npydt_dtype_byteorder(dt);
+    char order = npydt_dtype_byteorder(dt);
     size_t size = npydt_dtype_itemsize(dt);
-    int lg = log2_size(size);
-    unsigned char op = OP_TYPED;
-    switch (kind) {
-    case 'i':
-        op = lg >= 0 ? (unsigned char)(OP_I1 + lg) : OP_TYPED;
-        break;
-    case 'u':
-        op = lg >= 0 ? (unsigned char)(OP_U1 + lg) : OP_TYPED;
-        break;
-    case 'f':
-        op = size == 4 ? OP_F4 : size == 8 ? OP_F8 : OP_TYPED;
-        break;
-    case 'b':
-        op = size == 1 ? OP_BOOL : OP_TYPED;
-        break;
-    case 'M': case 'm':
-        op = size == 8 ? OP_TIME : OP_TYPED;
-        break;
-    case 'S':
-        op = size <= (SIZE_MAX - 2) / 6 ? OP_BYTES : OP_TYPED;
-        break;
-    case 'c':
-        if (size == 8 || size == 16) {
-            size_t part = size / 2;
-            unsigned char fop = part == 4 ? OP_F4 : OP_F8;
-            sink_putc(&p->text, '[');
-            if (add_step(p, dt, offset, fop, part, order) != 0)
-                return -1;
-            sink_putc(&p->text, ',');
-            if (add_step(p, dt, offset + part, fop, part, order) != 0)
-                return -1;
-            sink_putc(&p->text, ']');
-            return 0;
-        }
-        break;
-    default:
-        break;
+    if (npydt_dtype_kind(dt) == 'c' && (size == 8 || size == 16)) {
+        /* [re,im]: two float steps */
+        size_t part = size / 2;
+        unsigned char fop = part == 4 ? OP_F4 : OP_F8;
+        sink_putc(&p->text, '[');
+        if (add_step(p, dt, offset, fop, part, order, 1, 0) != 0)
+            return -1;
+        sink_putc(&p->text, ',');
+        if (add_step(p, dt, offset + part, fop, part, order, 1, 0) != 0)
+            return -1;
+        sink_putc(&p->text, ']');
+        return 0;
     }
-    return add_step(p, dt, offset, op, size, order);
+    return add_step(p, dt, offset, scalar_op(dt), size, order, 1, 0);
 }
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth);
@@ -146,6 +158,16 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
     if (level == nd)
         return walk(p, dt, offset, depth + 1);
     uint64_t inner = span / (shape[level] ? shape[level] : 1);
+    if (level + 1 == nd && shape[level] > 1 && npydt_dtype_get_class(dt) == NPYDT_SCALAR &&
+        small_int(scalar_op(dt))) {
+        /* the innermost list of small integers: one step for all */
+        sink_putc(&p->text, '[');
+        if (add_step(p, dt, offset, scalar_op(dt), npydt_dtype_itemsize(dt),
+                     npydt_dtype_byteorder(dt), shape[level], inner) != 0)
+            return -1;
+        sink_putc(&p->text, ']');
+        return 0;
+    }
     sink_putc(&p->text, '[');
     for (uint64_t i = 0; i < shape[level]; i++) {
         if (i)
@@ -286,15 +308,22 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         case OP_F8:
             o += dump_float_json(d, 8, float64(load64(v, s->swap)), o);
             continue;
-        case OP_I1: iv = signed8(v[0]); goto small_int;
-        case OP_I2: iv = signed16(load16(v, s->swap)); goto small_int;
-        case OP_I4: iv = signed32(load32(v, s->swap)); goto small_int;
-        case OP_U1: iv = v[0]; goto small_int;
-        case OP_U2: iv = load16(v, s->swap); goto small_int;
-        case OP_U4: iv = load32(v, s->swap);
-        small_int:
-            /* within +-2^32: never quoted, whatever --big-int says */
-            o += decimal_i64(iv, o);
+        case OP_SMALL_INTS:
+            for (uint64_t k = 1;; k++) {
+                switch (s->elem) {   /* the same branch for the whole run */
+                case OP_I1: iv = signed8(v[0]); break;
+                case OP_I2: iv = signed16(load16(v, s->swap)); break;
+                case OP_I4: iv = signed32(load32(v, s->swap)); break;
+                case OP_U1: iv = v[0]; break;
+                case OP_U2: iv = load16(v, s->swap); break;
+                default: iv = load32(v, s->swap); break;
+                }
+                o += decimal_i64(iv, o);
+                if (k >= s->count)
+                    break;
+                *o++ = ',';
+                v += s->stride;
+            }
             continue;
         case OP_I8: iv = signed64(load64(v, s->swap)); break;
         case OP_U8: o += dump_uint_json(d, load64(v, s->swap), o); continue;
