@@ -128,6 +128,13 @@ npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len,
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
                             const npydt_dtype **out);
 
+/* The leaf table of any node dt, as npydt_dtype_leaves gives a root's
+ * (paths from dt): dt->totals.leaves entries, with their paths and
+ * repeats, in c->arena. A root's table is this one; records code asks it
+ * for a node inside a record (a field's dtype) too. */
+npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_leaf **out,
+                              size_t *count);
+
 /* The one way to a root dtype: a copy of dt in c->arena with its leaf
  * table and root record. With owned (which must be c->arena), the root
  * takes that arena over, and npydt_dtype_free releases it; the caller

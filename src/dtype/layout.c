@@ -125,8 +125,8 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
     return NPYDT_OK;
 }
 
-/* Compute the leaf table and attach the root record to dt. */
-static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
+npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_leaf **out,
+                              size_t *count)
 {
     const struct dtype_totals *t = &dt->totals;
     uint32_t per = t->struct_depth > PATH_BYTES_PER_NAME_BYTE ? t->struct_depth
@@ -136,9 +136,6 @@ static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool
                          "the field paths would take %llu bytes, more than %u times "
                          "the names of the dtype",
                          (unsigned long long)t->path_bytes, per);
-    struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
-    if (!root)
-        return set_nomem(c->err);
     /* every entry is set by the walk; the leaves are in memory, so they fit */
     size_t n = (size_t)t->leaves;
     npydt_leaf *leaves = NULL;
@@ -170,6 +167,22 @@ static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool
         if (st != NPYDT_OK)
             return st;
     }
+    *out = leaves;
+    *count = n;
+    return NPYDT_OK;
+}
+
+/* Compute the leaf table and attach the root record to dt. */
+static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
+{
+    npydt_leaf *leaves;
+    size_t n;
+    npydt_status st = dtype_leaf_table(c, dt, &leaves, &n);
+    if (st != NPYDT_OK)
+        return st;
+    struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
+    if (!root)
+        return set_nomem(c->err);
     root->leaves = leaves;
     root->nleaves = n;
     root->owns_arena = owns_arena;

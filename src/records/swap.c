@@ -221,8 +221,6 @@ struct builder {
     npydt_repeat *pool;
     size_t npool, pool_cap;
     size_t nflat;
-    npydt_repeat stack[MAX_REPS];   /* the walk of a node that is not a root */
-    uint32_t depth;
 };
 
 static bool grow(const npydt_allocator *a, void **p, size_t *cap, size_t need, size_t elem)
@@ -292,34 +290,6 @@ static npydt_status add_scalar(struct builder *b, uint64_t off, char kind, char 
     memcpy(b->pool + b->npool, reps, nreps * sizeof *reps);
     npydt_status st = push_op(b, (struct raw_op){off, n, unit, nreps, b->npool, order});
     b->npool += nreps;
-    return st;
-}
-
-/* The same positions as the leaf table, for a node that is not a root. */
-static npydt_status walk(struct builder *b, const npydt_dtype *dt, uint64_t off, uint32_t nreps)
-{
-    if (++b->depth > NPYDT_DEPTH_CEILING || nreps >= MAX_REPS)
-        return set_error(b->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
-                         "dtype nested too deeply");
-    npydt_status st = NPYDT_OK;
-    switch (dt->cls) {
-    case NPYDT_SCALAR:
-        st = add_scalar(b, off, dt->kind, dt->byteorder, dt->itemsize, b->stack, nreps);
-        break;
-    case NPYDT_SUBARRAY: {
-        uint64_t items = 1;
-        for (size_t i = 0; i < dt->ndim; i++)
-            items *= dt->shape[i];
-        b->stack[nreps] = (npydt_repeat){items, dt->base->itemsize};
-        st = walk(b, dt->base, off, nreps + 1);
-        break;
-    }
-    case NPYDT_STRUCT:
-        for (size_t i = 0; i < dt->nfields && st == NPYDT_OK; i++)
-            st = walk(b, dt->fields[i].dtype, off + dt->fields[i].offset, nreps);
-        break;
-    }
-    b->depth--;
     return st;
 }
 
@@ -477,17 +447,27 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
     b.alloc = opts ? opts->allocator : NULL;
     b.err = err;
     npydt_status st = NPYDT_OK;
+    /* the leaf table: a root's own, or one made for this node */
     size_t nleaves;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
-    if (dt->root) {
-        for (size_t i = 0; i < nleaves && st == NPYDT_OK; i++) {
-            const npydt_leaf *l = &leaves[i];
-            st = add_scalar(&b, l->offset, l->kind, l->byteorder, l->itemsize, l->repeats,
-                            l->nrepeats);
-        }
-    } else {
-        st = walk(&b, dt, 0, 0);
+    struct arena scratch;
+    arena_init(&scratch, b.alloc);
+    if (!dt->root) {
+        npydt_options defaults;
+        npydt_limits limits = options_or_default(opts, &defaults)->limits;
+        limits.max_depth = NPYDT_DEPTH_CEILING;   /* the node was built under its own limits */
+        struct dtype_ctx c;
+        dtype_ctx_init(&c, &scratch, NULL, &limits, err);
+        npydt_leaf *table;
+        st = dtype_leaf_table(&c, dt, &table, &nleaves);
+        leaves = table;
     }
+    for (size_t i = 0; i < nleaves && st == NPYDT_OK; i++) {
+        const npydt_leaf *l = &leaves[i];
+        st = add_scalar(&b, l->offset, l->kind, l->byteorder, l->itemsize, l->repeats,
+                        l->nrepeats);
+    }
+    arena_release(&scratch);
     struct npydt_swap_plan *plan = NULL;
     size_t size = 0;
     if (st == NPYDT_OK) {
@@ -498,7 +478,7 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
         if (!plan)
             st = set_nomem(err);
     }
-    if (st == NPYDT_OK) {
+    if (plan) {
         memset(plan, 0, sizeof *plan);
         plan->alloc = b.alloc;
         plan->size = size;

@@ -5,8 +5,8 @@
 # MAKE-TARGET is `check` (the whole suite, the default) or `check-cross`
 # (the subset CI runs: the C unit tests, the fuzz-corpus replay and the
 # command checks). Installs what is missing (cross gcc, qemu-user, the build
-# tools) with apt-get, as root or through sudo. The target's cmocka and zlib
-# are downloaded from Debian with a private apt state and unpacked into a
+# tools) with apt-get, as root or through sudo. The target's cmocka, zlib,
+# libcsv and jsmn are downloaded from Debian with a private apt state and unpacked into a
 # sysroot under the build directory ($O, default build-ARCH), which the test
 # programs find through an rpath; nothing is installed for the target
 # architecture system-wide. The NumPy-driven checks run on the host against
@@ -45,9 +45,11 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# the target's cmocka and zlib, unpacked into a private sysroot
+# the target's cmocka, zlib, libcsv and jsmn, unpacked into a private sysroot
 sysroot=$O/sysroot
-if [ ! -f "$sysroot/.complete" ]; then
+# (made again when the list of packages changes)
+target_pkgs="libcmocka0 libcmocka-dev zlib1g zlib1g-dev libcsv3 libcsv-dev libjsmn-dev"
+if [ "$(cat "$sysroot/.complete" 2>/dev/null)" != "$target_pkgs" ]; then
     rm -rf "$sysroot"
     apt_state=$O/apt
     mkdir -p "$apt_state/lists/partial" "$apt_state/cache/archives/partial" "$sysroot/debs"
@@ -60,8 +62,7 @@ if [ ! -f "$sysroot/.complete" ]; then
     apt-get $apt_opts update >"$apt_state/update.log" 2>&1 ||
         apt-get $apt_opts update >"$apt_state/update.log" 2>&1 || :
     # shellcheck disable=SC2086
-    (cd "$sysroot/debs" && apt-get $apt_opts download \
-        libcmocka0 libcmocka-dev zlib1g zlib1g-dev libcsv3 libcsv-dev libjsmn-dev) >"$apt_state/download.log" 2>&1 ||
+    (cd "$sysroot/debs" && apt-get $apt_opts download $target_pkgs) >"$apt_state/download.log" 2>&1 ||
         { cat "$apt_state/update.log" "$apt_state/download.log"; exit 1; }
     for d in "$sysroot"/debs/*.deb; do dpkg-deb -x "$d" "$sysroot"; done
     # absolute links (libz.so -> /lib/...) point into the sysroot instead
@@ -69,7 +70,7 @@ if [ ! -f "$sysroot/.complete" ]; then
         t=$(readlink "$l")
         case $t in /*) ln -sfn "$sysroot$t" "$l" ;; esac
     done
-    touch "$sysroot/.complete"
+    echo "$target_pkgs" >"$sysroot/.complete"
 fi
 libdirs="$sysroot/usr/lib/$multiarch $sysroot/lib/$multiarch"
 ldflags=
