@@ -34,14 +34,19 @@ static inline int decimal_count(uint64_t v)
     return t + 1 - (v < pow10[t]);
 }
 
-/* The 8 bytes of w at p, its lowest byte first (whatever the host's order;
- * the test folds away). */
-static inline void decimal_store_le64(char *p, uint64_t w)
+/* Nonzero on a little-endian host (a constant to the compiler). */
+static inline int host_little_endian(void)
 {
     uint16_t one = 1;
     unsigned char first;
     memcpy(&first, &one, 1);
-    if (!first)
+    return first;
+}
+
+/* The 8 bytes of w at p, its lowest byte first (whatever the host's order). */
+static inline void decimal_store_le64(char *p, uint64_t w)
+{
+    if (!host_little_endian())
         w = __builtin_bswap64(w);
     memcpy(p, &w, 8);
 }

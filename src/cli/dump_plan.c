@@ -2,11 +2,12 @@
  * (brackets, keys, commas) around its scalars, so it is worked out once per
  * dump as a plan, steps of "this text, then the scalar at this offset";
  * printing an element then walks the steps, without the dtype tree or
- * escaping keys again. Each step reserves the room its text and value can
- * take once and writes them in place: the literal as one fixed-size copy,
- * numbers, booleans, datetimes and S bytes by their own writers (a complex
- * is the plan text '[' re ',' im ']' around two float steps); other kinds
- * (U, V, float16, long double) go through the typed readers of
+ * escaping keys again. An element reserves the room its text can take
+ * once; the steps write in place through a pointer: the literal as one
+ * fixed-size copy, numbers, booleans, datetimes and S bytes by their own
+ * writers (a complex is the plan text '[' re ',' im ']' around two float
+ * steps; the innermost list of a subarray of small integers is one step);
+ * other kinds (U, V, float16, long double) go through the typed readers of
  * dump_value.c. Elements with very many scalars (a huge subarray) keep the
  * tree walk of dump_value.c instead: a plan costs memory per scalar. */
 #include "dump.h"
@@ -47,14 +48,6 @@ struct plan_step {
     uint64_t count, stride;   /* OP_SMALL_INTS: how many, bytes apart */
     unsigned char op, elem, swap, kind;
 };
-
-static int little_endian(void)
-{
-    uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first;
-}
 
 /* 0, 1, 2, 3 for 1, 2, 4, 8 bytes; -1 for other sizes. */
 static int log2_size(size_t size)
@@ -117,7 +110,7 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
     p->room += room + value;
     p->scalars += (size_t)count;
     unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
-                                         (order == '<') != little_endian());
+                                         (order == '<') != host_little_endian());
     /* rest is filled in by plan_build: what is left of p->room after it */
     p->steps[p->n++] = (struct plan_step){p->pending, lit_len, p->room, offset, dt, size,
                                           count, stride, op, elem, swap,
