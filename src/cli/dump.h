@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "float_shortest.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Shape of a field below an array of structs (pts.y): the field of every
@@ -114,9 +115,16 @@ void sink_free(struct sink *s);
 /* Room the number writers below may use at buf (text, quotes and the
  * scratch of the digit writers' whole-word stores). */
 #define DUMP_NUMBER_ROOM 40
+/* NaN or an infinity as JSON in the dumper's style at buf: null, or the
+ * text in quotes; the length of the text. */
+size_t dump_nonfinite_json(const struct dumper *d, size_t size, double v, char *buf);
 /* A float of `size` bytes (read as the double v) as JSON in the dumper's
- * style at buf (DUMP_NUMBER_ROOM bytes); the length of the text. */
-size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf);
+ * style at buf (DUMP_NUMBER_ROOM bytes); the length of the text. Inline:
+ * dump --jsonl writes one per float scalar. */
+static inline size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
+{
+    return isfinite(v) ? dump_float_text(d, size, v, buf) : dump_nonfinite_json(d, size, v, buf);
+}
 
 /* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
 #define DUMP_SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)

@@ -11,10 +11,8 @@ _Static_assert(DUMP_NUMBER_ROOM >= FLOAT_TEXT_MAX + 2, "a float's text and its q
 
 /* ---- values ------------------------------------------------------------------ */
 
-size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
+size_t dump_nonfinite_json(const struct dumper *d, size_t size, double v, char *buf)
 {
-    if (!isnan(v) && !isinf(v))
-        return dump_float_text(d, size, v, buf);
     if (d->style.nan_null) {
         memcpy(buf, "null", 4);
         return 4;
