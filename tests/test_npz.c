@@ -1233,6 +1233,53 @@ static void test_npz_open_no_mmap_copy_allocation_failure(void **state)
     assert_int_equal(ta.live_blocks, 0);
 }
 
+/* Every allocation of an archive read into memory failing in turn: the
+ * copy of the file is released with whatever failed after it. */
+static void test_npz_open_no_mmap_allocation_failures_leak_nothing(void **state)
+{
+    (void)state;
+    for (long n = 0;; n++) {
+        struct test_alloc ta;
+        test_alloc_init(&ta, n, 0);
+        npydt_npz_options opts;
+        npydt_npz_options_init(&opts);
+        opts.no_mmap = 1;
+        opts.base.allocator = &ta.alloc;
+        npydt_npz *z = (npydt_npz *)1;
+        npydt_error err;
+        npydt_status st = npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err);
+        if (st == NPYDT_OK) {
+            npydt_npz_close(z);
+            assert_int_equal(ta.live_blocks, 0);
+            assert_true(n > 2);
+            break;
+        }
+        assert_int_equal(st, NPYDT_E_NOMEM);
+        assert_null(z);
+        assert_int_equal(ta.live_blocks, 0);
+        assert_int_equal(ta.live_bytes, 0);
+    }
+}
+
+/* A file read into memory and then refused as an archive leaves nothing. */
+static void test_npz_open_no_mmap_refused_file_leaks_nothing(void **state)
+{
+    (void)state;
+    struct test_alloc ta;
+    test_alloc_init(&ta, -1, 0);
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.no_mmap = 1;
+    opts.base.allocator = &ta.alloc;
+    npydt_npz *z = (npydt_npz *)1;
+    npydt_error err;
+    assert_int_equal(npydt_npz_open_path(test_fixture("scalar_S5.npy"), &opts, &z, &err),
+                     NPYDT_E_ARCHIVE);
+    assert_null(z);
+    assert_true(ta.calls >= 1);
+    assert_int_equal(ta.live_blocks, 0);
+}
+
 static void test_npz_null_archive_has_no_members(void **state)
 {
     (void)state;
@@ -1470,6 +1517,8 @@ TEST_LIST("npz",
     cmocka_unit_test(test_npz_open_empty_file_refused),
     cmocka_unit_test(test_npz_open_write_only_fd_is_io),
     cmocka_unit_test(test_npz_open_no_mmap_copy_allocation_failure),
+    cmocka_unit_test(test_npz_open_no_mmap_allocation_failures_leak_nothing),
+    cmocka_unit_test(test_npz_open_no_mmap_refused_file_leaks_nothing),
     cmocka_unit_test(test_npz_null_archive_has_no_members),
     cmocka_unit_test(test_npz_member_calls_refuse_bad_arguments),
     cmocka_unit_test(test_npz_stream_calls_refuse_bad_arguments),

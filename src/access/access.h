@@ -17,8 +17,7 @@ struct npydt_reader {
     int c_order;                  /* stored in C order, or no more than one
                                    * dimension above 1 (the same bytes) */
     const unsigned char *bytes;   /* all the data in place, or NULL */
-    void *map;                    /* a mapping of the file from offset 0 */
-    size_t map_len;
+    struct io_region region;      /* a mapping of the file, or nothing */
     int fd;                       /* read with pread when not in place; -1: none */
     int own_fd;                   /* opened by the reader, closed by it */
     uint64_t file_offset;         /* of the first data byte in the file */

@@ -2,9 +2,6 @@
  * an archive member in place or inflated; and reading it in sequence. */
 #include "access/access.h"
 
-#include <errno.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 void npydt_reader_options_init(npydt_reader_options *opts)
@@ -77,40 +74,15 @@ npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
     if ((st = new_reader(opts, h, &r, err)) != NPYDT_OK)
         return st;
     r->file_offset = npydt_header_data_offset(h);
-    uint64_t end;
-    if (!ck_add(r->file_offset, r->data_bytes, &end) || end > (uint64_t)INT64_MAX) {
+    unsigned how = IO_NO_COPY | (opts && opts->no_mmap ? IO_NO_MAP : 0);
+    if ((st = io_map_or_read(fd, r->file_offset, r->data_bytes, how, r->alloc, &r->region,
+                             err)) != NPYDT_OK) {
         npydt_reader_close(r);
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                         "the data lies beyond the largest file offset");
+        return st;
     }
-    /* the mapping's length comes from the file as it is now */
-    struct stat sb;
-    if (fstat(fd, &sb) != 0) {
-        int e = errno;
-        npydt_reader_close(r);
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s", strerror(e));
-    }
-    if ((uint64_t)sb.st_size < end) {
-        npydt_reader_close(r);
-        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                         "the file shrank while it was read");
-    }
-    if (r->data_bytes == 0) {
-        r->bytes = (const unsigned char *)"";   /* nothing to map */
-        *out = r;
-        return NPYDT_OK;
-    }
-    if (!(opts && opts->no_mmap) && end <= SIZE_MAX) {
-        void *m = mmap(NULL, (size_t)end, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (m != MAP_FAILED) {
-            r->map = m;
-            r->map_len = (size_t)end;
-            r->bytes = (const unsigned char *)m + r->file_offset;
-            *out = r;
-            return NPYDT_OK;
-        }
-    }
-    r->fd = fd;
+    r->bytes = r->region.bytes;
+    if (!r->bytes)
+        r->fd = fd;   /* not mapped: read with pread */
     *out = r;
     return NPYDT_OK;
 }
@@ -320,8 +292,7 @@ void npydt_reader_close(npydt_reader *r)
 {
     if (!r)
         return;
-    if (r->map)
-        munmap(r->map, r->map_len);
+    io_region_release(&r->region);
     if (r->own_fd)
         close(r->fd);
     npydt_npz_stream_close(r->stream);

@@ -62,6 +62,32 @@ npydt_status options_check(const npydt_options *opts, npydt_error *err);
 npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err);
 /* pread n bytes at off, retrying short reads; *got < n only at end of file. */
 npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err);
+/* The size of the regular file open on fd (NPYDT_E_IO for anything else). */
+npydt_status io_file_size(int fd, uint64_t *size, npydt_error *err);
+
+/* Bytes of a regular file in memory: mapped where the system allows it,
+ * else read into a copy. */
+struct io_region {
+    const unsigned char *bytes;   /* the first byte asked for; never NULL when
+                                   * len is 0; NULL when left unread (IO_NO_COPY) */
+    uint64_t len;                 /* bytes at bytes */
+    unsigned char *map;           /* a mapping of the file from offset 0, or NULL */
+    size_t map_len;
+    unsigned char *copy;          /* the bytes read into memory, or NULL */
+    size_t copy_len;
+    const npydt_allocator *alloc; /* of copy */
+};
+#define IO_REST UINT64_MAX   /* as len: from off to the end of the file */
+#define IO_NO_MAP 1u         /* read into a copy, never map */
+#define IO_NO_COPY 2u        /* map, else leave unread (bytes NULL) for pread */
+#define IO_WRITE 4u          /* a shared writable mapping, or NPYDT_E_IO */
+/* Bytes [off, off + len) of the regular file open on fd, as the IO_ flags
+ * ask; the region is released by io_region_release, fd may be closed
+ * before. NPYDT_E_DATA when the file is shorter than off + len. */
+npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
+                            const npydt_allocator *a, struct io_region *r, npydt_error *err);
+/* Unmap or free what io_map_or_read gave r; a zeroed region is nothing. */
+void io_region_release(struct io_region *r);
 
 /* ---- errors -------------------------------------------------------------- */
 

@@ -4,13 +4,9 @@
 #include "npz/zip.h"
 #include "npz/zip_format.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- messages ------------------------------------------------------------- */
@@ -625,21 +621,27 @@ out:
 
 /* ---- opening and closing ------------------------------------------------ */
 
+/* An archive over size bytes at base; region (NULL for the caller's
+ * buffer) holds them and is released with the archive, or here when the
+ * archive is refused. */
 static npydt_status open_bytes(const unsigned char *base, uint64_t size,
-                               enum zip_source source, const npydt_npz_options *opts,
+                               struct io_region *region, const npydt_npz_options *opts,
                                npydt_npz **out, npydt_error *err)
 {
     struct npydt_npz *z = alloc_bytes(opts->base.allocator, sizeof *z);
-    if (!z)
+    if (!z) {
+        if (region)
+            io_region_release(region);
         return set_nomem(err);
+    }
     memset(z, 0, sizeof *z);
     z->opts = *opts;
     z->base = base;
     z->size = size;
-    z->source = source;
+    if (region)
+        z->region = *region;
     npydt_status st = parse_archive(z, err);
     if (st != NPYDT_OK) {
-        z->source = ZIP_SOURCE_BUFFER; /* the caller releases base */
         npydt_npz_close(z);
         return st;
     }
@@ -670,7 +672,7 @@ npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_
         return st;
     if (!buf && len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buf is NULL");
-    return open_bytes(buf, len, ZIP_SOURCE_BUFFER, opts, out, err);
+    return open_bytes(buf, len, NULL, opts, out, err);
 }
 
 npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz **out,
@@ -680,51 +682,12 @@ npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz 
     npydt_status st = begin(&opts, &defaults, out, err);
     if (st != NPYDT_OK)
         return st;
-    struct stat stt;
-    if (fstat(fd, &stt) != 0)
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
-                         strerror(errno));
-    if (!S_ISREG(stt.st_mode))
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "not a regular file");
-    if ((uint64_t)stt.st_size > SIZE_MAX)
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                         "the file is too large to address on this machine");
-    size_t size = (size_t)stt.st_size;
-    if (size == 0)
-        return open_bytes((const unsigned char *)"", 0, ZIP_SOURCE_BUFFER, opts, out, err);
-    if (!opts->no_mmap) {
-        void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map != MAP_FAILED) {
-            st = open_bytes(map, size, ZIP_SOURCE_MAP, opts, out, err);
-            if (st != NPYDT_OK)
-                munmap(map, size);
-            return st;
-        }
-    }
-    /* never allocate more than the file holds */
-    unsigned char *copy = alloc_bytes(opts->base.allocator, size);
-    if (!copy)
-        return set_nomem(err);
-    size_t done = 0;
-    while (done < size) {
-        ssize_t r = pread(fd, copy + done, size - done, (off_t)done);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            st = r < 0 ? set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                                   strerror(errno))
-                       : set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                                   "the file shrank while it was read");
-            free_bytes(opts->base.allocator, copy, size);
-            return st;
-        }
-        done += (size_t)r;
-    }
-    st = open_bytes(copy, size, ZIP_SOURCE_COPY, opts, out, err);
+    struct io_region region;
+    st = io_map_or_read(fd, 0, IO_REST, opts->no_mmap ? IO_NO_MAP : 0, opts->base.allocator,
+                        &region, err);
     if (st != NPYDT_OK)
-        free_bytes(opts->base.allocator, copy, size);
-    return st;
+        return st;
+    return open_bytes(region.bytes, region.len, &region, opts, out, err);
 }
 
 npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts,
@@ -748,10 +711,7 @@ void npydt_npz_close(npydt_npz *z)
     const npydt_allocator *a = z->opts.base.allocator;
     free_bytes(a, z->names, z->names_size);
     free_bytes(a, z->members, z->members_size);
-    if (z->source == ZIP_SOURCE_MAP)
-        munmap((void *)(uintptr_t)z->base, (size_t)z->size);
-    else if (z->source == ZIP_SOURCE_COPY)
-        free_bytes(a, (void *)(uintptr_t)z->base, (size_t)z->size);
+    io_region_release(&z->region);
     free_bytes(a, z, sizeof *z);
 }
 

@@ -5,18 +5,12 @@
 
 #include "base/base.h"
 
-/* Where the archive bytes come from, which decides how they are released. */
-enum zip_source {
-    ZIP_SOURCE_BUFFER = 0, /* the caller's memory */
-    ZIP_SOURCE_MAP = 1,    /* our read-only mapping of a file */
-    ZIP_SOURCE_COPY = 2    /* our heap copy of a file */
-};
-
 struct npydt_npz {
     npydt_npz_options opts;
     const unsigned char *base;   /* the whole archive */
     uint64_t size;
-    enum zip_source source;
+    struct io_region region;     /* base mapped or read from a file; zeroed for
+                                  * the caller's buffer */
     size_t count;
     npydt_npz_member *members;   /* count entries, central directory order */
     size_t members_size;         /* bytes allocated for members */

@@ -4,18 +4,13 @@
 #include "records/records.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct npydt_file {
     const npydt_allocator *alloc;
     npydt_header *header;
-    unsigned char *map;        /* mapping of the file from offset 0, or NULL */
-    size_t map_len;
-    unsigned char *copy;       /* data read into memory, or NULL */
-    size_t copy_len;
+    struct io_region region;   /* the data of an opened file, mapped or read */
     const unsigned char *data;
     bool writable;
     unsigned char empty[1];    /* the data of a file without data bytes */
@@ -43,16 +38,6 @@ static npydt_status new_handle(const npydt_options *opts, npydt_header *h, npydt
     return NPYDT_OK;
 }
 
-static npydt_status read_all(int fd, unsigned char *buf, size_t n, uint64_t off, npydt_error *err)
-{
-    size_t got;
-    npydt_status st = io_pread(fd, buf, n, off, &got, err);
-    if (st == NPYDT_OK && got < n)
-        st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                       "the file shrank while its data was read");
-    return st;
-}
-
 npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opts,
                                 npydt_file **out, npydt_error *err)
 {
@@ -70,45 +55,15 @@ npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opt
     npydt_file *f;
     if ((st = new_handle(opts, h, &f, err)) != NPYDT_OK)
         return st;
-    uint64_t start = npydt_header_data_offset(h);
-    uint64_t bytes = npydt_header_data_bytes(h);
-    uint64_t end;
-    if (!ck_add(start, bytes, &end) || end > SIZE_MAX || end > (uint64_t)INT64_MAX) {
-        npydt_file_close(f);
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                         "the data does not fit the address space");
-    }
     f->writable = (flags & NPYDT_OPEN_WRITE) != 0;
-    if (bytes == 0)
-        goto done;
-    if (!(flags & NPYDT_OPEN_NO_MMAP)) {
-        int prot = PROT_READ | (f->writable ? PROT_WRITE : 0);
-        void *m = mmap(NULL, (size_t)end, prot, MAP_SHARED, fd, 0);
-        if (m != MAP_FAILED) {
-            f->map = m;
-            f->map_len = (size_t)end;
-            f->data = f->map + start;
-            goto done;
-        }
-        if (f->writable) {
-            int e = errno;
-            npydt_file_close(f);
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                             "cannot map the file for writing: %s", strerror(e));
-        }
-    }
-    f->copy = alloc_bytes(f->alloc, (size_t)bytes);
-    if (!f->copy) {
-        npydt_file_close(f);
-        return set_nomem(err);
-    }
-    f->copy_len = (size_t)bytes;
-    if ((st = read_all(fd, f->copy, (size_t)bytes, start, err)) != NPYDT_OK) {
+    unsigned how = (f->writable ? IO_WRITE : 0) | (flags & NPYDT_OPEN_NO_MMAP ? IO_NO_MAP : 0);
+    st = io_map_or_read(fd, npydt_header_data_offset(h), npydt_header_data_bytes(h), how,
+                        f->alloc, &f->region, err);
+    if (st != NPYDT_OK) {
         npydt_file_close(f);
         return st;
     }
-    f->data = f->copy;
-done:
+    f->data = f->region.bytes;
     *out = f;
     return NPYDT_OK;
 }
@@ -160,17 +115,17 @@ void *npydt_file_data_mut(npydt_file *f)
 {
     if (!f->writable)
         return NULL;
-    return f->map ? f->map + npydt_header_data_offset(f->header) : f->empty;
+    return f->region.map ? f->region.map + npydt_header_data_offset(f->header) : f->empty;
 }
 
 int npydt_file_is_mapped(const npydt_file *f)
 {
-    return f->map != NULL;
+    return f->region.map != NULL;
 }
 
 npydt_status npydt_file_sync(npydt_file *f, npydt_error *err)
 {
-    if (f->map && f->writable && msync(f->map, f->map_len, MS_SYNC) != 0)
+    if (f->region.map && f->writable && msync(f->region.map, f->region.map_len, MS_SYNC) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "msync failed: %s",
                          strerror(errno));
     return NPYDT_OK;
@@ -180,9 +135,7 @@ void npydt_file_close(npydt_file *f)
 {
     if (!f)
         return;
-    if (f->map)
-        munmap(f->map, f->map_len);
-    free_bytes(f->alloc, f->copy, f->copy_len);
+    io_region_release(&f->region);
     npydt_header_free(f->header);
     free_bytes(f->alloc, f, sizeof *f);
 }
