@@ -1,5 +1,5 @@
-/* Making nodes from kinds, sizes, field specs and shapes: what the type
- * string and descriptor readers share inside the dtype stage. */
+/* Making nodes from kinds, sizes and field specs: what the type string
+ * reader and node construction share inside the dtype stage. */
 #ifndef NPYDT_DTYPE_BUILD_H
 #define NPYDT_DTYPE_BUILD_H
 
@@ -36,15 +36,5 @@ struct field_spec {
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
                                uint64_t itemsize, size_t off, const npydt_dtype **out);
 
-/* The same for fields built in place (kept, not copied), the entry of
- * field i at text_offsets[i]. */
-npydt_status dtype_make_struct_fields(struct dtype_ctx *c, const struct npydt_field *fields,
-                                      const size_t *text_offsets, size_t n, uint64_t itemsize,
-                                      size_t off, const npydt_dtype **out);
-
-/* np.dtype((base, v)): v is a shape (int or sequence of ints), or the
- * itemsize of an unsized flexible type ('S0', 'U0', 'V0'). */
-npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
-                               const struct lit *v, size_t off, const npydt_dtype **out);
 
 #endif
