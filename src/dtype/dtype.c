@@ -161,13 +161,6 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     return NPYDT_OK;
 }
 
-bool dtype_takes_itemsize(const npydt_dtype *base)
-{
-    /* NumPy's unsized types: size 0 and no fields, which a subarray of
-     * size 0 such as ('<i4', (0,)) is too */
-    return dtype_is_unsized_flexible(base) || (base->cls == NPYDT_SUBARRAY && base->itemsize == 0);
-}
-
 npydt_status dtype_with_itemsize(struct dtype_ctx *c, const npydt_dtype *base, uint64_t size,
                                  size_t off, const npydt_dtype **out)
 {
@@ -191,31 +184,17 @@ npydt_status dtype_with_itemsize(struct dtype_ctx *c, const npydt_dtype *base, u
     return NPYDT_OK;
 }
 
-npydt_status dtype_check_ndim(struct dtype_ctx *c, size_t ndim, size_t off)
+npydt_status dtype_ndim_error(struct dtype_ctx *c, size_t ndim, size_t off)
 {
-    if (ndim > c->limits->max_ndim)
-        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
-                         "subarray has %zu dimensions, more than the limit of %u", ndim,
-                         c->limits->max_ndim);
-    return NPYDT_OK;
+    return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
+                     "subarray has %zu dimensions, more than the limit of %u", ndim,
+                     c->limits->max_ndim);
 }
 
 npydt_status dtype_dim_overflow(struct dtype_ctx *c, size_t off)
 {
     return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                      "subarray dimension does not fit a C int");
-}
-
-npydt_status dtype_apply_dims(struct dtype_ctx *c, const npydt_dtype *base,
-                              const uint64_t *dims, size_t ndim, bool scalar, size_t off,
-                              const npydt_dtype **out)
-{
-    /* (type, 1) still means type in NumPy 1.x, and (type, ()) always does */
-    if (ndim == 0 || (scalar && dims[0] == 1)) {
-        *out = base;
-        return NPYDT_OK;
-    }
-    return dtype_make_subarray(c, base, dims, ndim, off, out);
 }
 
 /* ---- duplicate names and titles ---------------------------------------- */
