@@ -1,5 +1,6 @@
-/* Making nodes from kinds, sizes and field specs: what the type string
- * reader and node construction share inside the dtype stage. */
+/* Making nodes from kinds, sizes and field specs, and reading a type
+ * string's repeat prefix: what the type string reader and node
+ * construction share inside the dtype stage. */
 #ifndef NPYDT_DTYPE_BUILD_H
 #define NPYDT_DTYPE_BUILD_H
 
@@ -36,5 +37,12 @@ struct field_spec {
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
                                uint64_t itemsize, size_t off, const npydt_dtype **out);
 
+
+/* np.dtype((base, repeat)) for a comma string item's repeat prefix
+ * rep[0..len), which the item's pattern limits to spaces, digits, commas
+ * and one '(' and ')': read as ast.literal_eval reads it. Errors point at
+ * off. */
+npydt_status typestr_repeat(struct dtype_ctx *c, const npydt_dtype *base, const char *rep,
+                            size_t len, size_t off, const npydt_dtype **out);
 
 #endif
