@@ -9,7 +9,8 @@
 /* npydt_huge_page_allocator maps blocks this large from the kernel with
  * huge pages asked for: a large header's tables are written once and
  * freed whole, and malloc hands such sizes back to the kernel on free, so
- * every parse paid a 4 KiB page fault per 4 KiB it wrote. Not below 4 MiB:
+ * with 4 KiB pages each parse takes a page fault per 4 KiB it writes; a
+ * huge page takes one per 2 MiB. Not below 4 MiB:
  * malloc, once its mmap threshold has risen, keeps smaller blocks for the
  * next parse, where a fresh huge page costs 2 MiB of zeroing. */
 #define BIG_BLOCK ((size_t)4 << 20)

@@ -1,5 +1,6 @@
-/* Making nodes from kinds, sizes, field specs and shapes: what the type
- * string and descriptor readers share inside the dtype stage. */
+/* Making nodes from kinds, sizes and field specs, and reading a type
+ * string's repeat prefix: what the type string reader and node
+ * construction share inside the dtype stage. */
 #ifndef NPYDT_DTYPE_BUILD_H
 #define NPYDT_DTYPE_BUILD_H
 
@@ -36,15 +37,12 @@ struct field_spec {
 npydt_status dtype_make_struct(struct dtype_ctx *c, const struct field_spec *specs, size_t n,
                                uint64_t itemsize, size_t off, const npydt_dtype **out);
 
-/* The same for fields built in place (kept, not copied), the entry of
- * field i at text_offsets[i]. */
-npydt_status dtype_make_struct_fields(struct dtype_ctx *c, const struct npydt_field *fields,
-                                      const size_t *text_offsets, size_t n, uint64_t itemsize,
-                                      size_t off, const npydt_dtype **out);
 
-/* np.dtype((base, v)): v is a shape (int or sequence of ints), or the
- * itemsize of an unsized flexible type ('S0', 'U0', 'V0'). */
-npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
-                               const struct lit *v, size_t off, const npydt_dtype **out);
+/* np.dtype((base, repeat)) for a comma string item's repeat prefix
+ * rep[0..len), which the item's pattern limits to spaces, digits, commas
+ * and one '(' and ')': read as ast.literal_eval reads it. Errors point at
+ * off. */
+npydt_status typestr_repeat(struct dtype_ctx *c, const npydt_dtype *base, const char *rep,
+                            size_t len, size_t off, const npydt_dtype **out);
 
 #endif

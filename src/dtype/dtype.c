@@ -131,10 +131,9 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t off,
                                  const npydt_dtype **out)
 {
-    if (ndim > c->limits->max_ndim)
-        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
-                         "subarray has %zu dimensions, more than the limit of %u", ndim,
-                         c->limits->max_ndim);
+    npydt_status st = dtype_check_ndim(c, ndim, off);
+    if (st != NPYDT_OK)
+        return st;
     uint64_t items = 1;
     for (size_t i = 0; i < ndim; i++) {
         if (shape[i] > NPYDT_MAX_ITEMSIZE)
@@ -162,80 +161,40 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     return NPYDT_OK;
 }
 
-static bool lit_is_int(const struct lit *v)
+npydt_status dtype_with_itemsize(struct dtype_ctx *c, const npydt_dtype *base, uint64_t size,
+                                 size_t off, const npydt_dtype **out)
 {
-    return v->kind == LIT_INT;
+    if (size > NPYDT_MAX_ITEMSIZE)
+        return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
+                         "invalid itemsize in generic type tuple");
+    if (base->kind == 'U' && !(ck_mul(size, 4, &size) && size <= NPYDT_MAX_ITEMSIZE))
+        return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
+                         "unicode itemsize does not fit a C int");
+    npydt_dtype *dt;
+    if (base->cls == NPYDT_SUBARRAY) {
+        /* the same empty subarray taking up `size` bytes */
+        if (!(dt = arena_alloc(c->arena, sizeof *dt)))
+            return set_nomem(c->err);
+        *dt = *base;
+        dt->itemsize = size;
+    } else if (!(dt = dtype_new_scalar(c, base->kind, base->byteorder, size))) {
+        return set_nomem(c->err);
+    }
+    *out = dt;
+    return NPYDT_OK;
 }
 
-npydt_status dtype_apply_shape(struct dtype_ctx *c, const npydt_dtype *base,
-                               const struct lit *v, size_t off, const npydt_dtype **out)
+npydt_status dtype_ndim_error(struct dtype_ctx *c, size_t ndim, size_t off)
 {
-    /* NumPy's unsized types: size 0 and no fields, which a subarray of
-     * size 0 such as ('<i4', (0,)) is too */
-    if (dtype_is_unsized_flexible(base) || (base->cls == NPYDT_SUBARRAY && base->itemsize == 0)) {
-        /* ('S', 5) sets the size of an unsized type */
-        if (!lit_is_int(v) || v->u.num.neg || v->u.num.big || v->u.num.mag > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
-                             "invalid itemsize in generic type tuple");
-        uint64_t size = v->u.num.mag;
-        if (base->kind == 'U' && !(ck_mul(size, 4, &size) && size <= NPYDT_MAX_ITEMSIZE))
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
-                             "unicode itemsize does not fit a C int");
-        npydt_dtype *dt;
-        if (base->cls == NPYDT_SUBARRAY) {
-            /* the same empty subarray taking up `size` bytes */
-            if (!(dt = arena_alloc(c->arena, sizeof *dt)))
-                return set_nomem(c->err);
-            *dt = *base;
-            dt->itemsize = size;
-        } else if (!(dt = dtype_new_scalar(c, base->kind, base->byteorder, size))) {
-            return set_nomem(c->err);
-        }
-        *out = dt;
-        return NPYDT_OK;
-    }
-    enum { INLINE_DIMS = 32 };
-    uint64_t inline_dims[INLINE_DIMS];
-    uint64_t *dims = inline_dims;
-    size_t ndim;
-    if (lit_is_int(v)) {
-        ndim = 1;
-        if (!v->u.num.neg && !v->u.num.big && v->u.num.mag == 1) {
-            *out = base;   /* (type, 1) still means type in NumPy 1.x */
-            return NPYDT_OK;
-        }
-    } else if (v->kind == LIT_TUPLE || v->kind == LIT_LIST) {
-        ndim = v->u.seq.n;
-        if (ndim == 0) {
-            *out = base;
-            return NPYDT_OK;
-        }
-        if (ndim > c->limits->max_ndim)
-            return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
-                             "subarray has %zu dimensions, more than the limit of %u", ndim,
-                             c->limits->max_ndim);
-        if (ndim > INLINE_DIMS) {
-            dims = arena_alloc_array(c->arena, ndim, sizeof *dims);
-            if (!dims)
-                return set_nomem(c->err);
-        }
-    } else {
-        return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c), "invalid shape in fixed-type tuple");
-    }
-    const struct lit *d = lit_is_int(v) ? v : v->u.seq.head;
-    for (size_t i = 0; i < ndim; i++, d = d->next) {
-        if (!lit_is_int(d))
-            return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
-                             "invalid shape in fixed-type tuple: dimensions must be integers");
-        if (d->u.num.neg && d->u.num.mag != 0)
-            return set_error(c->err, NPYDT_E_SHAPE, off, dtype_path(c),
-                             "invalid shape in fixed-type tuple: negative dimension");
-        if (d->u.num.big || d->u.num.mag > NPYDT_MAX_ITEMSIZE)
-            return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
-                             "subarray dimension does not fit a C int");
-        dims[i] = d->u.num.mag;
-    }
-    return dtype_make_subarray(c, base, dims, ndim, off, out);
+    return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
+                     "subarray has %zu dimensions, more than the limit of %u", ndim,
+                     c->limits->max_ndim);
+}
+
+npydt_status dtype_dim_overflow(struct dtype_ctx *c, size_t off)
+{
+    return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
+                     "subarray dimension does not fit a C int");
 }
 
 /* ---- duplicate names and titles ---------------------------------------- */

@@ -1,11 +1,11 @@
 /* What the dtype stage gives later stages: the dtype tree, constructing
- * validated nodes, type strings, descriptors, the leaf table and printing.
+ * validated nodes from plain values, type strings, the leaf table and
+ * printing.
  * Not installed. */
 #ifndef NPYDT_DTYPE_H
 #define NPYDT_DTYPE_H
 
 #include "base/base.h"
-#include "literal/literal.h"
 
 /* ---- the tree ----------------------------------------------------------- */
 
@@ -86,8 +86,9 @@ struct dtype_ctx {
                               * parse spells it only when it reports an error */
 };
 
-/* Set up c (no path; its buffer is left as it is: zeroing it was a tenth
- * of a one-line header's parse). */
+/* Set up c with no path. The path buffer is left as it is: only
+ * dtype_path writes it, and only when an error is reported, so a parse
+ * that succeeds never touches those bytes. */
 static inline void dtype_ctx_init(struct dtype_ctx *c, struct arena *arena,
                                   struct arena *scratch, const npydt_limits *limits,
                                   npydt_error *err)
@@ -109,6 +110,21 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                                  const uint64_t *shape, size_t ndim, size_t offset,
                                  const npydt_dtype **out);
 
+/* np.dtype((base, shape)) for a sized base and a shape of ndim dimensions
+ * (each at most a C int), scalar when it was one integer rather than a
+ * sequence: (type, 1) and (type, ()) are type itself, else a subarray. */
+static inline npydt_status dtype_apply_dims(struct dtype_ctx *c, const npydt_dtype *base,
+                                            const uint64_t *dims, size_t ndim, bool scalar,
+                                            size_t off, const npydt_dtype **out)
+{
+    /* (type, 1) still means type in NumPy 1.x, and (type, ()) always does */
+    if (ndim == 0 || (scalar && dims[0] == 1)) {
+        *out = base;
+        return NPYDT_OK;
+    }
+    return dtype_make_subarray(c, base, dims, ndim, off, out);
+}
+
 /* np.save's type strings ('<f8', '|S16', '<M8[ns]'), which typestr_parse
  * tries first: numeric and datetime types are shared nodes, S, U and V get
  * a node of their size. NULL for any other string, and on running out of
@@ -124,9 +140,35 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
 npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len,
                                 size_t offset, const npydt_dtype **out);
 
-/* numpy.lib.format.descr_to_dtype for a literal. */
-npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v,
-                            const npydt_dtype **out);
+/* ---- np.dtype((base, v)), v read into plain values ---------------------- */
+
+/* Does base take a (type, size) tuple's integer as its itemsize instead
+ * of a shape? True for NumPy's unsized types: 'S0', 'U0', 'V0' and an
+ * empty subarray such as ('<i4', (0,)) (size 0 and no fields). */
+static inline bool dtype_takes_itemsize(const npydt_dtype *base)
+{
+    return dtype_is_unsized_flexible(base) || (base->cls == NPYDT_SUBARRAY && base->itemsize == 0);
+}
+
+/* np.dtype((base, size)) for such a base: size in characters for 'U',
+ * else bytes; UINT64_MAX (or any size above a C int) when v was no
+ * non-negative integer, which NumPy refuses as an invalid itemsize. */
+npydt_status dtype_with_itemsize(struct dtype_ctx *c, const npydt_dtype *base, uint64_t size,
+                                 size_t off, const npydt_dtype **out);
+
+/* The limit error for a shape of ndim dimensions, more than max_ndim. */
+npydt_status dtype_ndim_error(struct dtype_ctx *c, size_t ndim, size_t off);
+
+/* That error when ndim is above max_ndim, else OK: readers check before
+ * they make room for the dimensions. Inline, as every subarray passes. */
+static inline npydt_status dtype_check_ndim(struct dtype_ctx *c, size_t ndim, size_t off)
+{
+    return ndim > c->limits->max_ndim ? dtype_ndim_error(c, ndim, off) : NPYDT_OK;
+}
+
+/* The error for a dimension that does not fit a C int (or a uint64_t),
+ * which readers report as they meet it, before later dimensions. */
+npydt_status dtype_dim_overflow(struct dtype_ctx *c, size_t off);
 
 /* The leaf table of any node dt, as npydt_dtype_leaves gives a root's
  * (paths from dt): dt->totals.leaves entries, with their paths and
@@ -142,6 +184,13 @@ npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_
  * whatever holds the root (a header, a schema). */
 npydt_status dtype_make_root(struct dtype_ctx *c, const npydt_dtype *dt, struct arena *owned,
                              npydt_dtype **out);
+
+/* dtype_struct_of_fields for fields built in place (kept, not copied),
+ * reporting a repeated name or title at the entry of its field, field i's
+ * being at text_offsets[i]. */
+npydt_status dtype_make_struct_fields(struct dtype_ctx *c, const struct npydt_field *fields,
+                                      const size_t *text_offsets, size_t n, uint64_t itemsize,
+                                      size_t off, const npydt_dtype **out);
 
 /* A struct node whose fields are fields[0..n) (kept, not copied): checks
  * names and titles for duplicates as NumPy does and counts fields against

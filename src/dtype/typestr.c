@@ -363,15 +363,7 @@ static npydt_status comma_item_dtype(struct dtype_ctx *c, const struct comma_ite
         return st;
     }
     /* the repeat prefix is a Python literal: "3", "(2,3)", "()" */
-    struct lit *rep;
-    npydt_error tmp;
-    st = lit_parse_text(c->arena, c->scratch, it->rep, it->rep_len, 3, c->limits, &tmp, &rep);
-    if (st == NPYDT_E_NOMEM)
-        return set_nomem(c->err);
-    if (st != NPYDT_OK)
-        return set_error(c->err, NPYDT_E_TYPE, rep_off, dtype_path(c),
-                         "invalid repeat count '%.*s' in type string", (int)it->rep_len, it->rep);
-    return dtype_apply_shape(c, base, rep, rep_off, out);
+    return typestr_repeat(c, base, it->rep, it->rep_len, rep_off, out);
 }
 
 /* When exact, s is the text itself at byte off of the caller's input, so

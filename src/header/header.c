@@ -1,5 +1,5 @@
 /* The file front end: preamble, header dict, shape and data size. */
-#include "dtype/dtype.h"
+#include "header/header.h"
 
 #include <errno.h>
 #include <string.h>

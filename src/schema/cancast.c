@@ -170,7 +170,7 @@ bool cancast_scalar(const npydt_dtype *from, const npydt_dtype *to, bool unsized
         return true;
     if (fk == 'O')
         return false;
-    if (unsized_is_class && ts == 0 && (tk == 'S' || tk == 'U' || tk == 'V')) {
+    if (unsized_is_class && dtype_is_unsized_flexible(to)) {
         if (tk == 'V')
             return true;
         if (fk == 'M' || fk == 'm' || fk == 'V')

@@ -1,7 +1,9 @@
 /* Schemas: an expected dtype (and optionally array shape and order),
  * compiled once from a spec and checked against any number of headers,
  * with every mismatch named. */
-#include "dtype/dtype.h"
+#include "schema/schema.h"
+
+#include "header/header.h"
 #include "literal/literal.h"
 #include "schema/cancast.h"
 

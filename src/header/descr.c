@@ -1,40 +1,59 @@
 /* The 'descr' value of a header, interpreted as numpy.lib.format's
  * descr_to_dtype does: a type string, a (type, shape) tuple, or a list of
- * (name, type[, shape]) entries in which ('', V-type) entries are padding. */
-#include "dtype/build.h"
+ * (name, type[, shape]) entries in which ('', V-type) entries are padding.
+ * This reads the literal tree; the dtype stage builds the nodes from the
+ * plain values read here. */
+#include "header/header.h"
 
-#include <string.h>
-
-/* Append one level to the path in c->path (at bytes so far): a '.' after
- * a non-empty path, then the name. A long path is cut, never overflowed. */
-static size_t path_append(struct dtype_ctx *c, size_t at, const char *name, size_t len)
+static bool lit_is_int(const struct lit *v)
 {
-    if (at && at + 1 < sizeof c->path)
-        c->path[at++] = '.';
-    return at + name_for_message(c->path + at, sizeof c->path - at, name, len);
+    return v->kind == LIT_INT;
 }
 
-const char *dtype_path(struct dtype_ctx *c)
+/* np.dtype((base, v)): v is the itemsize of an unsized type ('S0', 'U0',
+ * 'V0'), or a shape (an integer or a sequence of integers), read into
+ * plain values for the dtype stage. off: where errors point. */
+static npydt_status shape_from_lit(struct dtype_ctx *c, const npydt_dtype *base,
+                                   const struct lit *v, size_t off, const npydt_dtype **out)
 {
-    /* the frames run from the innermost up: turned around to spell the
-     * path from the top, then turned back */
-    struct path_frame *down = NULL, *f = c->frame;
-    while (f) {
-        struct path_frame *up = f->up;
-        f->up = down;
-        down = f;
-        f = up;
+    if (dtype_takes_itemsize(base)) {
+        /* ('S', 5) sets the size of an unsized type */
+        bool size_ok = lit_is_int(v) && !v->u.num.neg && !v->u.num.big;
+        return dtype_with_itemsize(c, base, size_ok ? v->u.num.mag : UINT64_MAX, off, out);
     }
-    size_t at = 0;
-    c->path[0] = '\0';
-    while (down) {
-        at = path_append(c, at, down->name, down->len);
-        struct path_frame *next = down->up;
-        down->up = f;
-        f = down;
-        down = next;
+    enum { INLINE_DIMS = 32 };
+    uint64_t inline_dims[INLINE_DIMS];
+    uint64_t *dims = inline_dims;
+    size_t ndim;
+    bool scalar = lit_is_int(v);
+    if (scalar) {
+        ndim = 1;
+    } else if (v->kind == LIT_TUPLE || v->kind == LIT_LIST) {
+        ndim = v->u.seq.n;
+        npydt_status st = ndim ? dtype_check_ndim(c, ndim, off) : NPYDT_OK;
+        if (st != NPYDT_OK)
+            return st;
+        if (ndim > INLINE_DIMS) {
+            dims = arena_alloc_array(c->arena, ndim, sizeof *dims);
+            if (!dims)
+                return set_nomem(c->err);
+        }
+    } else {
+        return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c), "invalid shape in fixed-type tuple");
     }
-    return c->path;
+    const struct lit *d = scalar ? v : v->u.seq.head;
+    for (size_t i = 0; i < ndim; i++, d = d->next) {
+        if (!lit_is_int(d))
+            return set_error(c->err, NPYDT_E_VALUE, off, dtype_path(c),
+                             "invalid shape in fixed-type tuple: dimensions must be integers");
+        if (d->u.num.neg && d->u.num.mag != 0)
+            return set_error(c->err, NPYDT_E_SHAPE, off, dtype_path(c),
+                             "invalid shape in fixed-type tuple: negative dimension");
+        if (d->u.num.big || d->u.num.mag > NPYDT_MAX_ITEMSIZE)
+            return dtype_dim_overflow(c, off);
+        dims[i] = d->u.num.mag;
+    }
+    return dtype_apply_dims(c, base, dims, ndim, scalar, off, out);
 }
 
 /* field_list_add's error: the struct outgrew a C int. */
@@ -124,7 +143,7 @@ static npydt_status field_list(struct dtype_ctx *c, const struct lit *v, const n
                                       : NULL;
         npydt_status st = dt ? NPYDT_OK : nomem ? set_nomem(c->err) : descr_from_lit(c, type_lit, &dt);
         if (st == NPYDT_OK && shape_lit)
-            st = dtype_apply_shape(c, dt, shape_lit, shape_lit->start, &dt);
+            st = shape_from_lit(c, dt, shape_lit, shape_lit->start, &dt);
         c->frame = frame.up;
         if (st == NPYDT_OK)
             st = field_list_add(c, &fl, name, name_len, name_lit->kind == LIT_STR, title,
@@ -150,7 +169,7 @@ npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npyd
         npydt_status st = descr_from_lit(c, v->u.seq.head, &base);
         if (st != NPYDT_OK)
             return st;
-        return dtype_apply_shape(c, base, v->u.seq.head->next, v->u.seq.head->next->start, out);
+        return shape_from_lit(c, base, v->u.seq.head->next, v->u.seq.head->next->start, out);
     }
     case LIT_LIST:
         return field_list(c, v, out);
