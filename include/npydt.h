@@ -161,6 +161,11 @@ NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t 
  *     NPYDT_E_ARG, so options meant for a newer library fail clearly on an
  *     older one. */
 
+/* The highest limits.max_depth accepted (a larger one is refused with
+ * NPYDT_E_ARG): descriptor conversion, byteswap plans, casts and schema
+ * checks recurse once per nesting level. */
+#define NPYDT_DEPTH_CEILING 4096u
+
 /* Input bounds. Every default is documented in README.md ("Limits"). */
 typedef struct npydt_limits {
     size_t max_header_bytes;  /* HEADER_LEN above this is refused (16 MiB) */

@@ -2,8 +2,10 @@
  * TEST_LIST and links test_main.c, which runs them, optionally filtered by
  * test name and, for table-driven tests, by case name:
  *   build/tests/test_dtype 'test_dtype_title*'
- *   build/tests/test_header_errors '*' 'syntax_017'
- * (both are cmocka's glob patterns: '*' and '?'). */
+ *   build/tests/test_header_errors '*' 'case_017'
+ * (both are cmocka's glob patterns: '*' and '?'; a table names its cases,
+ * test_header_errors "case_" and the index; tests/check_case_filter.sh
+ * runs these two lines). */
 #ifndef NPYDT_TEST_UTIL_H
 #define NPYDT_TEST_UTIL_H
 
