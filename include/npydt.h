@@ -119,6 +119,12 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
  * not valid UTF-8 (Unicode 14 tables). */
 NPYDT_API size_t npydt_text_width(const char *s, size_t len);
 
+/* The library's hash of a name (len bytes; a NUL is a byte like any
+ * other), the one its own field and member tables use, for a program's
+ * tables of names: every byte reaches the low bits, so they can pick the
+ * slot. The value may change from release to release: do not store it. */
+NPYDT_API uint64_t npydt_name_hash(const char *name, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */
