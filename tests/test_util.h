@@ -40,6 +40,21 @@ void test_poison_error(npydt_error *err);
  * the message is not empty). */
 void test_assert_error_filled(npydt_status st, const npydt_error *err);
 
+/* Declare the npydt_error `name` for the calls under test, poisoned. */
+#define TEST_ERROR(name)                                                             \
+    npydt_error name;                                                                \
+    test_poison_error(&name)
+
+/* Poison *errp, make the call, and check that it failed with code and
+ * wrote every field of *errp (test_assert_error_filled). */
+#define assert_fails(code, errp, call)                                               \
+    do {                                                                             \
+        test_poison_error(errp);                                                     \
+        npydt_status assert_fails_st = (call);                                       \
+        assert_int_equal(assert_fails_st, (code));                                   \
+        test_assert_error_filled(assert_fails_st, (errp));                           \
+    } while (0)
+
 /* Read a whole file (fails the test if it cannot); free() the result. */
 unsigned char *test_read_file(const char *path, size_t *len);
 
