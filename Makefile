@@ -272,6 +272,18 @@ $(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
 
+# the command's reading of JSON numbers against strtod: a cmocka test
+# linked with the command's objects it tests
+$(O)/tests/test_load_number: $(O)/tests/test_load_number.o $(O)/tests/test_main.o \
+    $(O)/cli/load_number.o $(FLOAT_OBJS) $(LIB_A)
+	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
+
+# the JSON Lines plan against the general walk, linked with the command's
+# objects but its main
+$(O)/tests/test_jsonl_plan: $(O)/tests/test_jsonl_plan.o $(O)/tests/test_main.o \
+    $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(LIB_A)
+	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) -lcmocka $(LDLIBS_ALL)
+
 check-floats: $(O)/tests/tools/float_check
 	$(EXEC) $(O)/tests/tools/float_check f32 1
 	$(EXEC) $(O)/tests/tools/float_check f64 10000000 1

@@ -25,9 +25,12 @@ $EXEC "$BIN" f32 32771 >"$tmp/out" 2>&1
 result $? "float32 round trip and shortness: $(cat "$tmp/out" | head -5)"
 $EXEC "$BIN" f64 300000 7 >"$tmp/out" 2>&1
 result $? "double round trip, shortness and closeness: $(cat "$tmp/out" | head -5)"
+$EXEC "$BIN" decimal 200000 5 >"$tmp/out" 2>&1
+result $? "integer digits against printf: $(cat "$tmp/out" | head -5)"
 if "$PY" -c 'import numpy' 2>/dev/null; then
     $EXEC "$BIN" print16 >"$tmp/f16" && $EXEC "$BIN" print32 100000 11 >"$tmp/f32" &&
-        $EXEC "$BIN" print64 100000 13 >"$tmp/f64"
+        $EXEC "$BIN" print64 100000 13 >"$tmp/f64" &&
+        $EXEC "$BIN" print64near 100000 17 >"$tmp/f64near"
     result $? "float_check print modes"
     "$PY" - "$tmp" <<'PYEOF'
 import struct
@@ -44,7 +47,9 @@ if len(got) != 65536 or diff:
     print("FAIL: float16 text differs from NumPy's repr: %d lines, %s" % (len(got), diff[:5]))
     bad += 1
 for name, fmt, conv in (("f32", ">I", lambda b: str(np.uint32(b).view(np.float32))),
-                        ("f64", ">Q", lambda b: repr(struct.unpack(">d", struct.pack(">Q", b))[0]))):
+                        ("f64", ">Q", lambda b: repr(struct.unpack(">d", struct.pack(">Q", b))[0])),
+                        ("f64near", ">Q",
+                         lambda b: repr(struct.unpack(">d", struct.pack(">Q", b))[0]))):
     diff = []
     n = 0
     for line in open("%s/%s" % (tmp, name)):

@@ -5,7 +5,9 @@
 #define NPYDT_CLI_DUMP_H
 
 #include "cli.h"
+#include "float_shortest.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Shape of a field below an array of structs (pts.y): the field of every
@@ -55,7 +57,14 @@ struct dumper {
 
 /* The text of a float of `size` bytes read as the double v, as the style
  * asks (FLOAT_TEXT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
-size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf);
+static inline size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
+{
+    if (d->style.float_native && size == 2)
+        return float_text_f16(float_f16_bits(v), buf);
+    if (d->style.float_native && size == 4)
+        return float_text_f32(float_f32_bits(v), buf);
+    return float_text_f64(v, buf);
+}
 /* ---- the output buffer (sink.c) ---------------------------------------------------------- */
 
 /* Bytes on their way to out (flushed in large writes), or growing in
@@ -103,8 +112,46 @@ void sink_json(struct sink *s, const char *str, size_t len, enum json_mode mode)
 void sink_flush(struct sink *s);
 void sink_free(struct sink *s);
 
-/* A float of `size` bytes (read as the double v), an integer, as JSON in
- * the dumper's style. */
+/* Room the number writers below may use at buf (text, quotes and the
+ * scratch of the digit writers' whole-word stores). */
+#define DUMP_NUMBER_ROOM 40
+/* NaN or an infinity as JSON in the dumper's style at buf: null, or the
+ * text in quotes; the length of the text. */
+size_t dump_nonfinite_json(const struct dumper *d, size_t size, double v, char *buf);
+/* A float of `size` bytes (read as the double v) as JSON in the dumper's
+ * style at buf (DUMP_NUMBER_ROOM bytes); the length of the text. Inline:
+ * dump --jsonl writes one per float scalar. */
+static inline size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
+{
+    return isfinite(v) ? dump_float_text(d, size, v, buf) : dump_nonfinite_json(d, size, v, buf);
+}
+
+/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
+#define DUMP_SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
+
+/* Integers as JSON at buf (DUMP_NUMBER_ROOM bytes), quoted outside
+ * +-DUMP_SAFE_INT_MAX when the style asks; the length of the text. Inline:
+ * dump --jsonl writes one per integer scalar. */
+_Static_assert(DUMP_NUMBER_ROOM >= 1 + 21 + 1, "a quote, decimal_i64's room, a quote");
+static inline size_t dump_int_json(const struct dumper *d, int64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string &&
+                   (v > (int64_t)DUMP_SAFE_INT_MAX || v < -(int64_t)DUMP_SAFE_INT_MAX);
+    buf[0] = '"';
+    size_t n = quote + decimal_i64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+
+static inline size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string && v > DUMP_SAFE_INT_MAX;
+    buf[0] = '"';
+    size_t n = quote + decimal_u64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+/* A float, an integer as JSON at the end of out. */
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);
@@ -125,6 +172,8 @@ struct json_plan {
     struct plan_step *steps;     /* text, then a scalar; n of them */
     size_t n, cap;
     size_t pending;              /* text after the last scalar starts here */
+    size_t room;                 /* bytes an element's text may take */
+    size_t scalars;              /* scalars the steps write */
 };
 /* The plan of an element of dt (sel NULL) or of its selected fields, as
  * dump_put_element writes them; -1 (and nothing to free) when there is

@@ -7,69 +7,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
-#define SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
-
-static void put_u64(struct sink *out, uint64_t v)
-{
-    char *p = sink_room(out, 20);
-    if (p)
-        out->len += decimal_u64(v, p);
-}
-
-static void put_i64(struct sink *out, int64_t v)
-{
-    char *p = sink_room(out, 21);
-    if (p)
-        out->len += decimal_i64(v, p);
-}
+_Static_assert(DUMP_NUMBER_ROOM >= FLOAT_TEXT_MAX + 2, "a float's text and its quotes");
 
 /* ---- values ------------------------------------------------------------------ */
 
-size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
+size_t dump_nonfinite_json(const struct dumper *d, size_t size, double v, char *buf)
 {
-    if (d->style.float_native && size == 2)
-        return float_text_f16(float_f16_bits(v), buf);
-    if (d->style.float_native && size == 4)
-        return float_text_f32(float_f32_bits(v), buf);
-    return float_text_f64(v, buf);
+    if (d->style.nan_null) {
+        memcpy(buf, "null", 4);
+        return 4;
+    }
+    buf[0] = '"';
+    size_t n = 1 + dump_float_text(d, size, v, buf + 1);
+    buf[n++] = '"';
+    return n;
 }
 
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v)
 {
-    if (d->style.nan_null && (isnan(v) || isinf(v))) {
-        sink_puts(out, "null");
-        return;
-    }
-    char buf[FLOAT_TEXT_MAX];
-    size_t n = dump_float_text(d, size, v, buf);
-    int quote = isnan(v) || isinf(v);
-    if (quote)
-        sink_putc(out, '"');
-    sink_write(out, buf, n);
-    if (quote)
-        sink_putc(out, '"');
+    char *p = sink_room(out, DUMP_NUMBER_ROOM);
+    if (p)
+        out->len += dump_float_json(d, size, v, p);
 }
 
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v)
 {
-    int quote = d->style.big_int_string && (v > (int64_t)SAFE_INT_MAX || v < -(int64_t)SAFE_INT_MAX);
-    if (quote)
-        sink_putc(out, '"');
-    put_i64(out, v);
-    if (quote)
-        sink_putc(out, '"');
+    char *p = sink_room(out, DUMP_NUMBER_ROOM);
+    if (p)
+        out->len += dump_int_json(d, v, p);
 }
 
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v)
 {
-    int quote = d->style.big_int_string && v > SAFE_INT_MAX;
-    if (quote)
-        sink_putc(out, '"');
-    put_u64(out, v);
-    if (quote)
-        sink_putc(out, '"');
+    char *p = sink_room(out, DUMP_NUMBER_ROOM);
+    if (p)
+        out->len += dump_uint_json(d, v, p);
 }
 
 static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetime *t, char kind)

@@ -77,7 +77,12 @@ static uint64_t scale_round_odd(const uint64_t g[2], uint64_t x)
     return top | (mid != 0);
 }
 
-struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q)
+/* Forced inline: GCC and clang otherwise keep one out-of-line copy
+ * called per value. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* float_shortest, inline in the text writers below (one value each). */
+ALWAYS_INLINE struct float_decimal shortest(const struct float_kind *kind, uint64_t c, int q)
 {
     uint64_t cmin = (uint64_t)1 << (kind->precision - 1);
     int open = (int)(c & 1);   /* odd c: the ends of R round to its neighbours */
@@ -129,117 +134,75 @@ strip:
     return d;
 }
 
+struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q)
+{
+    return shortest(kind, c, q);
+}
+
 /* ---- text ------------------------------------------------------------------------ */
 
-static const char digit_pairs[] = "00010203040506070809101112131415161718192021222324"
-                                  "25262728293031323334353637383940414243444546474849"
-                                  "50515253545556575859606162636465666768697071727374"
-                                  "75767778798081828384858687888990919293949596979899";
-
-/* v < 10^8 as exactly 8 digits ending at end (32-bit arithmetic). */
-static void eight_digits(uint32_t v, char *end)
+/* Python's layout of digits (no trailing zeros) times 10^exp10, written
+ * in place: the digits go once where most of them end up, whole words at
+ * a time (the bytes after the text are scratch; FLOAT_TEXT_MAX bounds
+ * them all), then the few that move, the point and the exponent. */
+ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
 {
-    for (int i = 0; i < 4; i++) {
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * (v % 100), 2);
-        v /= 100;
-    }
-}
-
-size_t decimal_u64(uint64_t v, char *buf)
-{
-    static const uint64_t pow10[] = {
-        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
-        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
-        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
-        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
-        UINT64_C(1000000000000000), UINT64_C(10000000000000000),
-        UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
-        UINT64_C(10000000000000000000)};
-    /* digits from the bit length (log10(2) ~ 1233 / 4096), one fewer when
-     * below that power of ten; then from the last digit back */
-    int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-    size_t n = (size_t)t + 1 - (t > 0 && v < pow10[t]);
-    char *end = buf + n;
-    while (v >= 100000000) {   /* eight digits at a time below 2^32 */
-        eight_digits((uint32_t)(v % 100000000), end);
-        v /= 100000000;
-        end -= 8;
-    }
-    uint32_t w = (uint32_t)v;
-    while (w >= 100) {
-        end -= 2;
-        memcpy(end, digit_pairs + 2 * (w % 100), 2);
-        w /= 100;
-    }
-    if (w >= 10)
-        memcpy(end - 2, digit_pairs + 2 * w, 2);
-    else
-        end[-1] = (char)('0' + w);
-    return n;
-}
-
-size_t decimal_i64(int64_t v, char *buf)
-{
-    if (v >= 0)
-        return decimal_u64((uint64_t)v, buf);
-    buf[0] = '-';
-    return 1 + decimal_u64((uint64_t)0 - (uint64_t)v, buf + 1);
-}
-
-/* Python's layout of digits (no trailing zeros) times 10^exp10. */
-static size_t layout(int neg, struct float_decimal d, char *buf)
-{
-    char digits[24];
-    int nd = (int)decimal_u64(d.digits, digits);
+    char *o = buf;
+    *o = '-';
+    o += neg;
+    int nd = decimal_count(d.digits);
     int point = d.exp10 + nd;   /* digits before the decimal point */
     int sci = point - 1;        /* exponent of the first digit */
-    size_t o = 0;
-    if (neg)
-        buf[o++] = '-';
-    if (sci >= -4 && sci < 16) {
+    int positional = sci >= -4 && sci < 16;
+    /* 0.000ddd: after "0." and -point zeros; ddd.0: in place; else one
+     * to the right, for the point after the first `point` digits (the
+     * first digit in exponent form) */
+    int at = !positional ? 1 : point <= 0 ? 2 - point : point < nd;
+    if (positional && point <= 0)
+        memcpy(o, "0.000", 5);
+    decimal_put(d.digits, nd, o + at);
+    if (positional) {
         if (point <= 0) {
-            buf[o++] = '0';
-            buf[o++] = '.';
-            for (int i = 0; i < -point; i++)
-                buf[o++] = '0';
-            memcpy(buf + o, digits, (size_t)nd);
-            o += (size_t)nd;
+            o += 2 - point + nd;
         } else if (point < nd) {
-            memcpy(buf + o, digits, (size_t)point);
-            o += (size_t)point;
-            buf[o++] = '.';
-            memcpy(buf + o, digits + point, (size_t)(nd - point));
-            o += (size_t)(nd - point);
+            for (int i = 0; i < point; i++)
+                o[i] = o[i + 1];
+            o[point] = '.';
+            o += nd + 1;
         } else {
-            memcpy(buf + o, digits, (size_t)nd);
-            o += (size_t)nd;
-            for (int i = nd; i < point; i++)
-                buf[o++] = '0';
-            buf[o++] = '.';
-            buf[o++] = '0';
+            /* integral: zeros up to the point, then ".0" */
+            for (int i = nd; i < point; i += 8)
+                memcpy(o + i, "00000000", 8);
+            memcpy(o + point, ".0", 2);
+            o += point + 2;
         }
-    } else {
-        buf[o++] = digits[0];
-        if (nd > 1) {
-            buf[o++] = '.';
-            memcpy(buf + o, digits + 1, (size_t)(nd - 1));
-            o += (size_t)(nd - 1);
-        }
-        buf[o++] = 'e';
-        buf[o++] = sci < 0 ? '-' : '+';
-        int e = sci < 0 ? -sci : sci;
-        if (e >= 100)
-            buf[o++] = (char)('0' + e / 100);
-        buf[o++] = (char)('0' + e / 10 % 10);
-        buf[o++] = (char)('0' + e % 10);
+        *o = '\0';
+        return (size_t)(o - buf);
     }
-    buf[o] = '\0';
-    return o;
+    /* d.ddde+XX */
+    o[0] = o[1];
+    if (nd > 1) {
+        o[1] = '.';
+        o += nd + 1;
+    } else {
+        o += 1;
+    }
+    o[0] = 'e';
+    o[1] = sci < 0 ? '-' : '+';
+    unsigned e = (unsigned)(sci < 0 ? -sci : sci);
+    /* two or three digits without a branch on which (it would be
+     * mispredicted on varied magnitudes): the hundreds digit is written
+     * either way and kept only when nonzero */
+    unsigned wide = e >= 100;
+    o[2] = (char)('0' + e / 100);
+    memcpy(o + 2 + wide, decimal_pairs + 2 * (e % 100), 2);
+    o += 4 + wide;
+    *o = '\0';
+    return (size_t)(o - buf);
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
-static size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
+ALWAYS_INLINE size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
                       uint64_t expo_max, char *buf)
 {
     static const char *const special[] = {"nan", "inf", "-inf", "0.0", "-0.0"};
@@ -256,7 +219,7 @@ static size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uin
     int fbits = kind->precision - 1;
     uint64_t c = expo ? frac | (uint64_t)1 << fbits : frac;
     int q = expo ? (int)expo - 1 + kind->qmin : kind->qmin;
-    return layout(neg, float_shortest(kind, c, q), buf);
+    return layout(neg, shortest(kind, c, q), buf);
 }
 
 size_t float_text_f64(double v, char *buf)

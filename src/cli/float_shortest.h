@@ -5,6 +5,8 @@
 #ifndef NPYDT_CLI_FLOAT_SHORTEST_H
 #define NPYDT_CLI_FLOAT_SHORTEST_H
 
+#include "decimal.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,7 +37,9 @@ struct float_decimal {
  * q == kind->qmin). */
 struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q);
 
-/* Room float_text needs: "-d.dddddddddddddddde-XXX" and a NUL. */
+/* Room float_text needs: "-d.dddddddddddddddde-XXX" and a NUL, and the
+ * scratch its whole-word stores reach past the text (up to 26 bytes in
+ * all). */
 #define FLOAT_TEXT_MAX 32
 
 /* The text of a value as Python's repr(float) writes it (and NumPy's repr
@@ -47,10 +51,6 @@ size_t float_text_f64(double v, char *buf);
 size_t float_text_f32(uint32_t bits, char *buf);
 /* The same for the float16 with these bits. */
 size_t float_text_f16(uint16_t bits, char *buf);
-/* The decimal text of an integer at buf (room for 20 bytes, 21 for
- * decimal_i64); its length. */
-size_t decimal_u64(uint64_t v, char *buf);
-size_t decimal_i64(int64_t v, char *buf);
 /* The bits of the float32 / float16 that v (one of their values, as a
  * double) is. */
 uint32_t float_f32_bits(double v);

@@ -23,9 +23,45 @@ static size_t u_escape(char *dst, unsigned cp)
     return 6;
 }
 
+/* The JSON_BYTES text of each byte value, as a table built by the
+ * compiler: printable ASCII as itself, '"' '\\' and \b \f \n \r \t in
+ * their short forms, every other byte (controls, 0x7f and up) \u00XX. */
+#define BYTE_PLAIN(c) ((c) >= 0x20 && (c) < 0x7f && (c) != '"' && (c) != '\\')
+#define BYTE_SHORT(c) ((c) == '"' ? '"' : (c) == '\\' ? '\\' : (c) == '\b' ? 'b' \
+                       : (c) == '\f' ? 'f' : (c) == '\n' ? 'n' : (c) == '\r' ? 'r' \
+                       : (c) == '\t' ? 't' : 0)
+#define HEX_DIGIT(n) ((n) < 10 ? '0' + (n) : 'a' + (n) - 10)
+#define BYTE_TEXT(c)                                                                          \
+    {{BYTE_PLAIN(c) ? (c) : '\\', BYTE_PLAIN(c) ? 0 : BYTE_SHORT(c) ? BYTE_SHORT(c) : 'u', '0', \
+      '0', HEX_DIGIT((c) >> 4), HEX_DIGIT((c) & 15)},                                        \
+     BYTE_PLAIN(c) ? 1 : BYTE_SHORT(c) ? 2 : 6}
+#define BYTE_TEXT4(c) BYTE_TEXT(c), BYTE_TEXT(c + 1), BYTE_TEXT(c + 2), BYTE_TEXT(c + 3)
+#define BYTE_TEXT16(c) BYTE_TEXT4(c), BYTE_TEXT4(c + 4), BYTE_TEXT4(c + 8), BYTE_TEXT4(c + 12)
+#define BYTE_TEXT64(c) \
+    BYTE_TEXT16(c), BYTE_TEXT16(c + 16), BYTE_TEXT16(c + 32), BYTE_TEXT16(c + 48)
+
+static const struct {
+    char text[6];
+    unsigned char len;
+} byte_text[256] = {BYTE_TEXT64(0), BYTE_TEXT64(64), BYTE_TEXT64(128), BYTE_TEXT64(192)};
+
+/* Bytes in JSON_BYTES mode: a fixed 6-byte copy and a length per byte, no
+ * branch on its class (binary data mixes them at random). */
+static size_t escape_bytes(char *dst, const unsigned char *s, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        memcpy(dst + o, byte_text[s[i]].text, 6);
+        o += byte_text[s[i]].len;
+    }
+    return o;
+}
+
 size_t json_escape_into(char *dst, const char *str, size_t len, enum json_mode mode)
 {
     const unsigned char *s = (const unsigned char *)str;
+    if (mode == JSON_BYTES)
+        return escape_bytes(dst, s, len);
     size_t o = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = s[i];
@@ -49,7 +85,7 @@ size_t json_escape_into(char *dst, const char *str, size_t len, enum json_mode m
             dst[o++] = '\\';
             dst[o++] = shortform;
             i++;
-        } else if (c < 0x20 || c == 0x7f || (c >= 0x80 && mode == JSON_BYTES)) {
+        } else if (c < 0x20 || c == 0x7f) {
             o += u_escape(dst + o, c);
             i++;
         } else {

@@ -3,12 +3,11 @@
  * walked along the dtype. A struct is an object keyed by field names in
  * any order, or by field paths ("pos.x", "samples[2]"), or a list of its
  * fields' values in field order; a subarray is nested lists following its
- * shape; a complex value is [re, im]. */
-#include "load.h"
-
-#define JSMN_STATIC
-#define JSMN_STRICT
-#include <jsmn.h>
+ * shape; a complex value is [re, im]. A line as dump writes it is read
+ * by the dtype's plan (jsonl_plan.c); any other, and any the plan does
+ * not take, by the general walk here. */
+#define JSONL_TOKENIZER
+#include "jsonl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -304,7 +303,7 @@ static npydt_status tokenize(const char *s, size_t n, jsmntok_t **toks, int *cap
     if (a < b && s[a] != '{' && s[a] != '[' && s[a] != '"') {
         /* a bare number, true, false or null: jsmn's strict mode wants
          * one inside a container, and it is one token anyway */
-        (*toks)[0] = (jsmntok_t){JSMN_PRIMITIVE, (int)a, (int)b, 0};
+        (*toks)[0] = (jsmntok_t){.type = JSMN_PRIMITIVE, .start = (int)a, .end = (int)b};
         *count = 1;
         return NPYDT_OK;
     }
@@ -339,6 +338,15 @@ static npydt_status tokenize(const char *s, size_t n, jsmntok_t **toks, int *cap
     }
 }
 
+npydt_status jsonl_walk(const char *line, const jsmntok_t *t, int nt, struct load_record *rec,
+                        char *sbuf, npydt_error *err)
+{
+    struct jwalk w = {line, (jsmntok_t *)t, nt, 0, rec, sbuf, err};
+    load_record_clear(rec);
+    npydt_status st = fill(&w, rec->dtype, 0, 0);
+    return st != NPYDT_OK ? st : load_record_complete(rec, err);
+}
+
 npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sink *sink,
                         struct load_where *where, npydt_error *err)
 {
@@ -348,6 +356,8 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
     jsmntok_t *toks = malloc((size_t)cap * sizeof *toks);
     char *sbuf = NULL;
     size_t sbuf_cap = 0;
+    /* no plan (no memory for one) only means every line takes the general walk */
+    struct jsonl_plan *plan = jsonl_plan_new(rec->dtype);
     npydt_status st = toks ? NPYDT_OK : cli_error(err, NPYDT_E_NOMEM, "out of memory");
     const char *line;
     size_t len;
@@ -371,15 +381,14 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
         int nt = 0;
         if ((st = tokenize(line, len, &toks, &cap, &nt, err)) != NPYDT_OK)
             break;
-        struct jwalk w = {line, toks, nt, 0, rec, sbuf, err};
-        load_record_clear(rec);
-        if ((st = fill(&w, rec->dtype, 0, 0)) != NPYDT_OK ||
-            (st = load_record_complete(rec, err)) != NPYDT_OK)
+        if ((!plan || !jsonl_plan_fill(plan, line, toks, nt, rec->bytes)) &&
+            (st = jsonl_walk(line, toks, nt, rec, sbuf, err)) != NPYDT_OK)
             break;
         st = sink->record(sink->ctx, rec->bytes, err);
     }
     if (got < 0)
         st = err->code;
+    jsonl_plan_free(plan);
     free(toks);
     free(sbuf);
     load_lines_free(&lines);

@@ -9,6 +9,9 @@
 
 /* Records handed to the writer per call. */
 #define DRAIN_BYTES ((size_t)1 << 20)
+/* The temporary file's stdio buffer: a few large writes, not one per 4 KiB
+ * (memory taken fresh costs a page fault per page, so not more). */
+#define SPOOL_BUFFER ((size_t)1 << 18)
 
 int load_spool_open(struct load_spool *s, size_t itemsize)
 {
@@ -17,6 +20,7 @@ int load_spool_open(struct load_spool *s, size_t itemsize)
     s->f = tmpfile();
     if (!s->f)
         return cli_usage_error("cannot create a temporary file: %s", strerror(errno));
+    setvbuf(s->f, NULL, _IOFBF, SPOOL_BUFFER);   /* stdio's own buffer if this fails */
     return EXIT_OK;
 }
 

@@ -14,38 +14,6 @@
  * to be exact, and no field holds more). */
 #define MAX_NUMBER_TEXT 800
 
-int load_is_number(const char *s, size_t n)
-{
-    size_t i = 0;
-#define DIGIT(k) ((k) < n && s[k] >= '0' && s[k] <= '9')
-    if (i < n && s[i] == '-')
-        i++;
-    if (!DIGIT(i))
-        return 0;
-    if (s[i] == '0')
-        i++;
-    else
-        while (DIGIT(i))
-            i++;
-    if (i < n && s[i] == '.') {
-        if (!DIGIT(i + 1))
-            return 0;
-        for (i++; DIGIT(i);)
-            i++;
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-'))
-            i++;
-        if (!DIGIT(i))
-            return 0;
-        while (DIGIT(i))
-            i++;
-    }
-#undef DIGIT
-    return i == n;
-}
-
 /* The type's name for messages: "<f8", "|S5". */
 static const char *type_name(const npydt_dtype *dt, char *buf, size_t size)
 {
@@ -107,147 +75,6 @@ static int special_float(const char *s, size_t n, double *out)
     return 1;
 }
 
-/* Powers of ten a uint64_t holds (all of them exact). */
-static const uint64_t pow10_u64[] = {1ull,
-                                     10ull,
-                                     100ull,
-                                     1000ull,
-                                     10000ull,
-                                     100000ull,
-                                     1000000ull,
-                                     10000000ull,
-                                     100000000ull,
-                                     1000000000ull,
-                                     10000000000ull,
-                                     100000000000ull,
-                                     1000000000000ull,
-                                     10000000000000ull,
-                                     100000000000000ull,
-                                     1000000000000000ull,
-                                     10000000000000000ull,
-                                     100000000000000000ull,
-                                     1000000000000000000ull,
-                                     10000000000000000000ull};
-
-/* The digits of a JSON number: mant * 10^scale, at most 19 significant
- * digits; 0 when it has more (or a huge exponent). */
-static int decimal_parts(const char *s, size_t n, int *neg, uint64_t *mant, int *scale)
-{
-    size_t i = 0;
-    *neg = n && s[0] == '-';
-    i += (size_t)*neg;
-    uint64_t m = 0;
-    int digits = 0, sc = 0;
-    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        if (m || s[i] != '0')
-            digits++;
-        if (digits > 19)
-            return 0;
-        m = m * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (i < n && s[i] == '.') {
-        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            if (m || s[i] != '0')
-                digits++;
-            if (digits > 19)
-                return 0;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-            sc--;
-        }
-    }
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        int eneg = i < n && s[i] == '-';
-        if (i < n && (s[i] == '-' || s[i] == '+'))
-            i++;
-        int e = 0;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            e = e * 10 + (s[i] - '0');
-            if (e > 1000)
-                return 0;
-        }
-        sc += eneg ? -e : e;
-    }
-    *mant = m;
-    *scale = sc;
-    return i == n;
-}
-
-#ifdef __SIZEOF_INT128__
-__extension__ typedef unsigned __int128 u128;
-
-static int bit_length(u128 x)
-{
-    uint64_t hi = (uint64_t)(x >> 64);
-    return hi ? 128 - __builtin_clzll(hi) : x ? 64 - __builtin_clzll((uint64_t)x) : 0;
-}
-
-/* q * 2^exp2 rounded to the nearest double (ties to even), where the
- * exact value lies above q by a nonzero amount below one unit when
- * sticky is set. */
-static double round_to_double(u128 q, int sticky, int exp2)
-{
-    int len = bit_length(q);
-    if (len > 53) {
-        int sh = len - 53;
-        u128 rem = q & (((u128)1 << sh) - 1), half = (u128)1 << (sh - 1);
-        q >>= sh;
-        exp2 += sh;
-        if (rem > half || (rem == half && (sticky || (q & 1))))
-            q++;
-        /* q may now be 2^53: still exact as a double */
-    }
-    return ldexp((double)(uint64_t)q, exp2);
-}
-#endif
-
-/* The nearest double of mant * 10^scale, computed exactly with 128-bit
- * integers for |scale| <= 19 (the digits of every double dump writes
- * fit); 0 when out of that range. */
-static int exact_double(uint64_t mant, int scale, double *out)
-{
-    if (mant == 0) {
-        *out = 0.0;
-        return 1;
-    }
-    if (mant < ((uint64_t)1 << 53) && scale >= -19 &&
-        scale <= 19) {
-        /* both exact doubles: one rounding (Clinger's fast path) */
-        double d = (double)mant, p = (double)pow10_u64[scale < 0 ? -scale : scale];
-        *out = scale < 0 ? d / p : d * p;
-        return 1;
-    }
-#ifdef __SIZEOF_INT128__
-    if (scale >= 0 && scale <= 19) {
-        *out = round_to_double((u128)mant * pow10_u64[scale], 0, 0);
-        return 1;
-    }
-    if (scale < 0 && scale >= -19) {
-        /* mant * 2^s / 10^-scale with s as large as fits: a quotient of at
-         * least 62 bits, the remainder as the sticky bit */
-        int s = 127 - bit_length(mant);
-        u128 n = (u128)mant << s;
-        uint64_t p = pow10_u64[-scale];
-        u128 q = n / p;
-        return *out = round_to_double(q, n % p != 0, -s), 1;
-    }
-#endif
-    return 0;
-}
-
-/* The nearest double of a JSON number whose digits the exact paths
- * cover; 0 otherwise (strtod reads it). */
-static int fast_double(const char *s, size_t n, double *out)
-{
-    int neg, scale;
-    uint64_t mant;
-    if (!decimal_parts(s, n, &neg, &mant, &scale) || !exact_double(mant, scale, out))
-        return 0;
-    if (neg)
-        *out = -*out;
-    return 1;
-}
-
 /* A double from v: a number, a special name, or null (NaN). */
 static npydt_status to_double(const npydt_dtype *dt, const struct load_value *v, double *out,
                               npydt_error *err)
@@ -260,8 +87,10 @@ static npydt_status to_double(const npydt_dtype *dt, const struct load_value *v,
         return NPYDT_OK;
     if (v->kind != LOAD_NUMBER)
         return bad_value(err, NPYDT_E_VALUE, dt, v, "is not a value of");
-    if (fast_double(v->text, v->len, out))
+    if (load_number_double(v->text, v->len, out))
         return NPYDT_OK;
+    if (!load_is_number(v->text, v->len))
+        return bad_value(err, NPYDT_E_SYNTAX, dt, v, "is not a JSON number, for");
     if (v->len >= MAX_NUMBER_TEXT)
         return bad_value(err, NPYDT_E_RANGE, dt, v, "is too long a number for");
     char buf[MAX_NUMBER_TEXT];

@@ -1268,7 +1268,7 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
         fprintf(stderr, "npydt_bench: dump %s of %llu records\n", modes[m],
                 (unsigned long long)count);
         char *argv_n[] = {(char *)cfg->npydt, "dump", (char *)modes[m], (char *)path, NULL};
-        struct spawn_ctx sp = {argv_n, devnull, false};
+        struct spawn_ctx sp = {argv_n, devnull, false, 0};
         if (!spawn_ok(&sp))
             die("%s dump %s %s failed", cfg->npydt, modes[m], path);
         char cmd[PATH_MAX + 32];

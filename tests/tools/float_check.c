@@ -18,6 +18,15 @@
  *                                   (compared with Python's repr)
  *   float_check print32 N SEED      N random finite float32 patterns: bits
  *                                   in hex and text (compared with NumPy)
+ *   float_check print64near N SEED  N random doubles of magnitude about
+ *                                   1e-8 to 1e31, half of them short
+ *                                   decimals (every positional layout and
+ *                                   the switch to exponents): bits in hex
+ *                                   and text (compared with Python's repr)
+ *   float_check decimal N SEED      decimal_u64 and decimal_i64 against
+ *                                   printf: every digit count's ends, the
+ *                                   extremes and N random values of random
+ *                                   length; nothing written past their room
  *
  * Prints "float_check: N checked, M failed" and the first failures;
  * exit 1 on any failure. */
@@ -167,6 +176,46 @@ static void check_f64(double v, uint64_t bits)
     }
 }
 
+/* A double of magnitude about 10^-8 .. 10^31: random bits, or (half of
+ * them) a decimal of up to 7 digits scaled by a power of ten, whose text
+ * is short. */
+static double random_near(uint64_t *s, uint64_t *bits)
+{
+    uint64_t r = next_random(s);
+    double v;
+    if (r & 1) {
+        v = (double)(r >> 8 & 0xfffff) + 1;   /* 1 .. 2^20 */
+        for (int e = (int)(r >> 40 & 31) - 12; e != 0; e += e < 0 ? 1 : -1)
+            v = e < 0 ? v / 10 : v * 10;
+    } else {
+        v = ldexp((double)(r >> 11) / 9007199254740992.0 + 0.5, (int)(r >> 2 & 127) - 23);
+    }
+    if (r & 2)
+        v = -v;
+    memcpy(bits, &v, sizeof v);
+    return v;
+}
+
+/* decimal_u64 and decimal_i64 of v (and -v) against printf, and the
+ * bytes past their room untouched. */
+static void check_decimal(uint64_t v)
+{
+    char want[32], got[32];
+    checked++;
+    memset(got, '#', sizeof got);
+    size_t n = decimal_u64(v, got);
+    snprintf(want, sizeof want, "%" PRIu64, v);
+    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[20] != '#')
+        fail("decimal_u64", v, want);
+    int64_t iv;
+    memcpy(&iv, &v, sizeof iv);
+    memset(got, '#', sizeof got);
+    n = decimal_i64(iv, got);
+    snprintf(want, sizeof want, "%" PRId64, iv);
+    if (n != strlen(want) || memcmp(got, want, n) != 0 || got[21] != '#')
+        fail("decimal_i64", v, want);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "f32") == 0) {
@@ -197,6 +246,33 @@ int main(int argc, char **argv)
             printf("%016" PRIx64 " %s\n", bits, text);
         }
         return 0;
+    } else if (argc == 4 && strcmp(argv[1], "print64near") == 0) {
+        uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0), bits;
+        char text[FLOAT_TEXT_MAX];
+        for (uint64_t i = 0; i < n; i++) {
+            double v = random_near(&s, &bits);
+            float_text_f64(v, text);
+            printf("%016" PRIx64 " %s\n", bits, text);
+        }
+        return 0;
+    } else if (argc == 4 && strcmp(argv[1], "decimal") == 0) {
+        uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0);
+        check_decimal(0);
+        check_decimal(UINT64_MAX);
+        check_decimal((uint64_t)INT64_MAX);
+        check_decimal((uint64_t)INT64_MAX + 1);   /* INT64_MIN */
+        for (uint64_t p = 10; p <= UINT64_C(10000000000000000000); p *= 10) {
+            check_decimal(p - 1);
+            check_decimal(p);
+            check_decimal(p + 1);
+            check_decimal(0 - p);   /* -p as an int64 */
+            if (p > UINT64_MAX / 10)
+                break;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t r = next_random(&s);
+            check_decimal(r >> (next_random(&s) & 63));
+        }
     } else if (argc == 4 && strcmp(argv[1], "print32") == 0) {
         uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0);
         char text[FLOAT_TEXT_MAX];
@@ -211,7 +287,7 @@ int main(int argc, char **argv)
         return 0;
     } else {
         fputs("usage: float_check f32 STRIDE [START] | f64 N SEED | print16 | print64 N SEED | "
-              "print32 N SEED\n",
+              "print32 N SEED | print64near N SEED | decimal N SEED\n",
               stderr);
         return 2;
     }
