@@ -106,14 +106,26 @@ $(O)/gen/lexer.c: grammar/lexer.re $(O)/gen/parser.h
 	    $(RE2C) -W $(GEN_WERROR) -o $@ $<; \
 	fi
 
-# library objects are position independent: one set serves .a and .so
+# Every object depends on $(FLAGS): it holds the compiler and its flags,
+# and is rewritten only when they change (a new CFLAGS, WERROR, SANITIZE or
+# COVERAGE), so that such a change rebuilds the objects and `make check`
+# after a plain `make` compiles again with -Werror.
+FLAGS := $(O)/compile-flags
+FLAGS_NOW := $(subst ','\'',$(CC) $(ALL_CFLAGS))
+.PHONY: FORCE
+$(FLAGS): FORCE
+	@mkdir -p $(@D)
+	$(Q)printf '%s\n' '$(FLAGS_NOW)' | cmp -s - $@ || printf '%s\n' '$(FLAGS_NOW)' > $@
+
+# library objects are position independent: one set serves .a and .so.
+# One rule for all: the object of STAGE/NAME comes from src/STAGE/NAME.c,
+# or for the generated parser and lexer from $(O)/gen/NAME.c.
 # parser.h is order-only: it must exist before the first compile; the
 # compiler's dependency files (-MMD) then say which objects include it
-$(O)/lib/%.o: src/%.c | $(O)/gen/parser.h
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
-
-$(O)/lib/literal/%.o: $(O)/gen/%.c
+GEN_STEMS := literal/parser literal/lexer
+lib_src = $(if $(filter $(1),$(GEN_STEMS)),$(O)/gen/$(notdir $(1)).c,src/$(1).c)
+.SECONDEXPANSION:
+$(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
@@ -129,14 +141,14 @@ $(LIB_SO): $(LIB_OBJS) npydt.map
 	$(Q)ln -sf $(SONAME) $(O)/libnpydt.so
 
 # the command links like any user: only the public header, the static library
-$(O)/cli/%.o: src/cli/%.c include/npydt.h
+$(O)/cli/%.o: src/cli/%.c include/npydt.h $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(CLI): $(CLI_OBJS) $(LIB_A)
 	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
-$(O)/tests/%.o: tests/%.c
+$(O)/tests/%.o: tests/%.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -147,10 +159,10 @@ $(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_A)
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 
 # small programs the check scripts drive
-$(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A)
+$(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
-$(O)/tests/write_probe: tests/tools/write_probe.c $(LIB_A)
+$(O)/tests/write_probe: tests/tools/write_probe.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
@@ -225,7 +237,7 @@ COV_O ?= $(O)/coverage
 
 # The harnesses' objects, for the replay binaries here and for the
 # libFuzzer binaries in the fuzz variant: one rule, the build's flags.
-$(O)/fuzz-obj/%.o: fuzz/%.c
+$(O)/fuzz-obj/%.o: fuzz/%.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -256,7 +268,7 @@ $(O)/fuzz-replay/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(O)/fuzz-obj/replay_main.o $(LI
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all
 # 2^32 float32 patterns and 10^7 doubles)
 FLOAT_OBJS := $(O)/cli/float_shortest.o $(O)/cli/float_pow10.o
-$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS)
+$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
 
@@ -277,7 +289,7 @@ check-floats: $(O)/tests/tools/float_check
 	$(EXEC) $(O)/tests/tools/float_check f64 10000000 1
 
 # parses files once: tests/check_linear.sh counts its instructions
-$(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A)
+$(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
@@ -324,7 +336,7 @@ BENCH_ARGS ?=
 bench:
 	$(Q)$(MAKE) --no-print-directory O=$(O)/bench SANITIZE= COVERAGE= FUZZER= bench-run
 
-$(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A)
+$(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
@@ -341,7 +353,7 @@ bench-run: $(O)/npydt_bench $(CLI)
 # tests/check_cli_faults.sh preloads this into the command to make chosen
 # libc calls fail (tests/tools/failinject.c); built without coverage or
 # sanitizers (the script skips sanitizer builds).
-$(O)/tests/tools/failinject.so: tests/tools/failinject.c
+$(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_FILE_OFFSET_BITS=64 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
 
@@ -381,9 +393,9 @@ check-all:
 	$(MAKE) fuzz-run SECONDS=60
 
 # drive the writer for tests/check_writer.sh and tests/check_writer_kill.sh
-$(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A)
+$(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
-$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A)
+$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

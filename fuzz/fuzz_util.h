@@ -22,11 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The highest npydt_status value; raise it when codes are added. */
 #define FUZZ_MAX_STATUS NPYDT_E_ARCHIVE
 
-/* Limits of the re-parse of canonical output: the same defaults, but the
- * nesting ceiling, since printing can add a bracket level or two (an int
- * shape becomes a tuple, a comma string becomes a list of fields). */
-#define FUZZ_REPARSE_DEPTH 4096u
-
 static inline void fuzz_fail(const char *what, const char *file, int line)
 {
     fprintf(stderr, "%s:%d: oracle failed: %s\n", file, line, what);
@@ -216,7 +211,7 @@ static inline void fuzz_leaves_add(struct fuzz_leaves *ls, const char *path, siz
 static inline void fuzz_walk(struct fuzz_leaves *ls, const npydt_dtype *dt, const char *path,
                              size_t plen, uint64_t offset, uint64_t count, unsigned depth)
 {
-    FUZZ_CHECK(depth <= FUZZ_REPARSE_DEPTH + 8);
+    FUZZ_CHECK(depth <= NPYDT_DEPTH_CEILING + 8);
     uint64_t isz = npydt_dtype_itemsize(dt);
     FUZZ_CHECK(isz <= (uint64_t)INT32_MAX);
     switch (npydt_dtype_get_class(dt)) {
@@ -399,7 +394,7 @@ static inline char *fuzz_descr_text(const npydt_dtype *dt, size_t *len)
 static inline void fuzz_reparse_options(npydt_options *o)
 {
     npydt_options_init(o);
-    o->limits.max_depth = FUZZ_REPARSE_DEPTH;
+    o->limits.max_depth = NPYDT_DEPTH_CEILING;
 }
 
 /* Canonical print -> parse gives an equal dtype (short of a generic datetime

@@ -119,6 +119,12 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
  * not valid UTF-8 (Unicode 14 tables). */
 NPYDT_API size_t npydt_text_width(const char *s, size_t len);
 
+/* The library's hash of a name (len bytes; a NUL is a byte like any
+ * other), the one its own field and member tables use, for a program's
+ * tables of names: every byte reaches the low bits, so they can pick the
+ * slot. The value may change from release to release: do not store it. */
+NPYDT_API uint64_t npydt_name_hash(const char *name, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */
@@ -160,6 +166,11 @@ NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t 
  *     options whose reserved room is not zero refuses them with
  *     NPYDT_E_ARG, so options meant for a newer library fail clearly on an
  *     older one. */
+
+/* The highest limits.max_depth accepted (a larger one is refused with
+ * NPYDT_E_ARG): descriptor conversion, byteswap plans, casts and schema
+ * checks recurse once per nesting level. */
+#define NPYDT_DEPTH_CEILING 4096u
 
 /* Input bounds. Every default is documented in README.md ("Limits"). */
 typedef struct npydt_limits {

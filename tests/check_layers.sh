@@ -1,15 +1,18 @@
 #!/bin/sh
 # The library's stages may only use earlier ones, each through its one
-# private header (README, "Architecture"). This reads every quoted
-# #include of src/ and grammar/ and fails, naming file and line, when a
-# file includes
+# private header (README, "Architecture"). This reads every #include of
+# src/ and grammar/, quoted or in angle brackets, resolves it as the
+# compiler does (a quoted name in the file's folder first, then -Isrc;
+# "./" and "../" followed), and fails, naming file and line, when a file
+# includes
 #   - a header of a later stage,
 #   - a header of another stage that is not that stage's private header
 #     (src/STAGE/STAGE.h), or
 #   - anything of the library from src/cli/ (the command uses only the
-#     public header, like any program).
-# Includes that name no file of the tree (the generated parser.h) and the
-# public include/npydt.h are allowed everywhere.
+#     public header, like any program), or
+#   - a file of the tree outside src/ other than include/npydt.h.
+# Includes that name no file of the tree (system headers, the generated
+# parser.h) and the public include/npydt.h are allowed everywhere.
 # Prints "check_layers: N passed, M failed": files whose includes all keep
 # the order, and includes that break it.
 # Usage: tests/check_layers.sh [ROOT]   (ROOT: the source tree, default .)
@@ -39,6 +42,22 @@ stage_of() {
     esac
 }
 
+# normalize PATH: the path with "." and "NAME/.." parts taken out (a
+# leading ".." that climbs out of the tree stays)
+normalize() {
+    echo "$1" | awk -F/ '{
+        n = 0
+        for (i = 1; i <= NF; i++) {
+            if ($i == "" || $i == ".") continue
+            if ($i == ".." && n > 0 && part[n] != "..") { n--; continue }
+            part[++n] = $i
+        }
+        out = part[1]
+        for (i = 2; i <= n; i++) out = out "/" part[i]
+        print out
+    }'
+}
+
 fail=0
 passed=0
 list=$(mktemp) || exit 2
@@ -59,21 +78,34 @@ for f in $files; do
     fi
     bad=0
     dir=${f%/*}
-    # "LINE NAME" for every #include "NAME"
-    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$root/$f" |
-        sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' > "$list"
-    while read -r line name; do
-        # resolve as the compiler does: the file's folder, then -Isrc, then -Iinclude
-        if [ -f "$root/$dir/$name" ]; then
-            target=$dir/$name
+    # "LINE Q NAME" for every #include "NAME" (Q is ") and #include <NAME> (Q is <)
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$root/$f" |
+        sed -n 's/^\([0-9]*\):[^"<]*\(["<]\)\([^">]*\)[">].*/\1 \2 \3/p' > "$list"
+    while read -r line quote name; do
+        # resolve as the compiler does: a quoted name in the file's folder,
+        # then -Isrc, then -Iinclude
+        if [ "$quote" = '"' ] && [ -f "$root/$dir/$name" ]; then
+            target=$(normalize "$dir/$name")
         elif [ -f "$root/src/$name" ]; then
-            target=src/$name
+            target=$(normalize "src/$name")
+        elif [ -f "$root/include/$name" ]; then
+            target=$(normalize "include/$name")
         else
-            continue    # include/npydt.h or a generated header
+            continue    # a system or generated header
         fi
+        if [ "$quote" = '"' ]; then
+            where="$f:$line: #include \"$name\""
+        else
+            where="$f:$line: #include <$name>"
+        fi
+        [ "$target" = include/npydt.h ] && continue
         to=$(stage_of "$target")
+        if [ -z "$to" ]; then
+            echo "check_layers: $where: $target is in no stage (only include/npydt.h is shared)"
+            fail=$((fail + 1)); bad=1
+            continue
+        fi
         [ "$to" = "$from" ] && continue
-        where="$f:$line: #include \"$name\""
         if [ "$from" = cli ]; then
             echo "check_layers: $where: the command uses only the public header include/npydt.h"
             fail=$((fail + 1)); bad=1

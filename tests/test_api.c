@@ -1,6 +1,7 @@
 /* The library's fixed points: its version, the stable names of its codes,
  * and the rules that let options structs grow. */
 #include "test_util.h"
+#include "base/name_key.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,8 +173,21 @@ static void test_api_text_width_counts_terminal_columns(void **state)
     assert_int_equal(npydt_text_width("", 0), 0);
 }
 
+static void test_api_name_hash_is_the_library_tables_hash(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"", "x", "pos", "pos.x", "f0761900", "a much longer name"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_true(npydt_name_hash(names[i], strlen(names[i])) ==
+                    name_key(names[i], strlen(names[i])));
+    /* the length counts, a NUL is a byte like any other */
+    assert_true(npydt_name_hash("a\0b", 3) != npydt_name_hash("a", 1));
+    assert_true(npydt_name_hash("a\0b", 3) != npydt_name_hash("a\0c", 3));
+}
+
 TEST_LIST("api",
     cmocka_unit_test(test_api_text_width_counts_terminal_columns),
+    cmocka_unit_test(test_api_name_hash_is_the_library_tables_hash),
     cmocka_unit_test(test_api_version_string_is_built_from_the_three_numbers),
     cmocka_unit_test(test_api_version_number_orders_major_minor_patch),
     cmocka_unit_test(test_api_library_reports_the_header_version),

@@ -134,8 +134,8 @@ static void test_bounds_100000_brackets_in_header_is_limit_error(void **state)
     size_t len;
     unsigned char *file = npy_v2(t.s, t.len, &len);
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(file, len, NULL, &h, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse(file, len, NULL, &h, &err));
     assert_null(h);
     assert_int_equal(err.code, NPYDT_E_LIMIT);
     /* '{' is level 1, so the 128th '[' (text offset 10 + 127) is level 129 */
@@ -151,8 +151,8 @@ static void test_bounds_100000_brackets_in_descr_is_limit_error(void **state)
     struct text t = {0};
     put_n(&t, "(", 100000);
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err));
     assert_null(dt);
     assert_int_equal(err.offset, 128);
     free(t.s);
@@ -172,8 +172,8 @@ static void test_bounds_nesting_over_default_depth_is_limit_error(void **state)
     struct text t = {0};
     nested_structs(&t, 65);   /* 130 brackets */
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err));
     free(t.s);
 }
 
@@ -186,7 +186,7 @@ static void test_bounds_raised_max_depth_lets_deeper_nesting_through(void **stat
     npydt_options_init(&opts);
     opts.limits.max_depth = 1001;
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
@@ -205,7 +205,7 @@ static void test_bounds_ceiling_depth_parses_without_exhausting_the_stack(void *
     npydt_options_init(&opts);
     opts.limits.max_depth = 4096;
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
     /* printing and comparing recurse too */
     char *printed = malloc(t.len + 1);
@@ -225,8 +225,8 @@ static void test_bounds_max_depth_above_ceiling_is_arg_error(void **state)
     npydt_options_init(&opts);
     opts.limits.max_depth = 4097;
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal("'<f8'", 5, &opts, &dt, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal("'<f8'", 5, &opts, &dt, &err));
     assert_null(dt);
 }
 
@@ -241,8 +241,8 @@ static void test_bounds_header_longer_than_buffer_allocates_nothing(void **state
     npydt_options opts;
     meter_init(&m, &opts);
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(file, sizeof file, &opts, &h, &err), NPYDT_E_TRUNCATED);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_TRUNCATED, &err, npydt_header_parse(file, sizeof file, &opts, &h, &err));
     assert_int_equal(m.calls, 0);
 }
 
@@ -260,10 +260,11 @@ static void test_bounds_file_shorter_than_header_len_allocates_nothing(void **st
     npydt_options opts;
     meter_init(&m, &opts);
     npydt_header *h = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_parse_path(path, &opts, &h, &err);
     unlink(path);
     assert_int_equal(st, NPYDT_E_TRUNCATED);
+    test_assert_error_filled(st, &err);
     assert_int_equal(m.calls, 0);
 }
 
@@ -278,8 +279,8 @@ static void test_bounds_header_above_max_header_bytes_allocates_nothing(void **s
     meter_init(&m, &opts);
     opts.limits.max_header_bytes = 16;
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(file, len, &opts, &h, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse(file, len, &opts, &h, &err));
     assert_int_equal(m.calls, 0);
     free(file);
 }
@@ -389,7 +390,7 @@ static void check_memory(family_fn fam, size_t n, const char *name)
     npydt_options opts;
     meter_init(&m, &opts);
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err);
     double factor = (double)m.peak / (double)t.len;
     print_message("%s: %zu bytes, %s, peak %zu bytes (%.1f per byte), largest block %zu\n", name,
@@ -447,7 +448,7 @@ static void test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages(v
         opts.limits.max_header_bytes = (size_t)64 << 20;
         opts.allocator = huge ? npydt_huge_page_allocator() : NULL;
         npydt_header *h;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_OK);
         const npydt_dtype *dt = npydt_header_dtype(h);
         assert_int_equal(npydt_dtype_nfields(dt), N);
@@ -461,7 +462,7 @@ static void test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages(v
         /* a repeated name among them is still found */
         char *last = strstr(t.s + start, "'f299999'");   /* the text has no NUL */
         memcpy(last, "'f000007'", 9);
-        assert_int_equal(npydt_header_parse(t.s, t.len, &opts, &h, &err), NPYDT_E_NAME);
+        assert_fails(NPYDT_E_NAME, &err, npydt_header_parse(t.s, t.len, &opts, &h, &err));
         assert_string_equal(err.message, "field name 'f000007' already used as a name or title");
         memcpy(last, "'f299999'", 9);
     }
@@ -474,8 +475,8 @@ static void test_bounds_long_paths_over_many_fields_is_limit_error(void **state)
     struct text t = {0};
     fam_long_paths(&t, 1 << 20);
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err));
     assert_null(dt);
     free(t.s);
 }
@@ -493,7 +494,7 @@ static void test_bounds_long_paths_of_real_size_are_accepted(void **state)
     put(&t, "]");
     put_n(&t, ")]", 10);
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
@@ -523,7 +524,7 @@ static void test_bounds_paths_below_empty_names_are_counted_without_dots(void **
     put(&t, "]");
     put_n(&t, ")]", 20);
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);

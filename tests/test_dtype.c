@@ -21,7 +21,7 @@ static npydt_status parse_ts(const char *text, npydt_dtype **dt, npydt_error *er
 static void assert_canonical(const char *text, int typestr, const char *want)
 {
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = typestr ? parse_ts(text, &dt, &err) : parse_lit(text, &dt, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s", text, err.message);
@@ -55,7 +55,7 @@ static void test_dtype_typestr_numbers_past_int_max_are_refused(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         npydt_dtype *dt = NULL;
-        npydt_error err;
+        TEST_ERROR(err);
         if (parse_ts(bad[i], &dt, &err) == NPYDT_OK)
             fail_msg("'%s' accepted", bad[i]);
         assert_null(dt);
@@ -118,7 +118,7 @@ static void test_dtype_type_names_take_no_byte_order_prefix(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_ts("<float64", &dt, &err), NPYDT_E_TYPE);
     assert_non_null(strstr(err.message, "<float64"));
 }
@@ -286,9 +286,9 @@ static void test_dtype_names_equal_up_to_a_nul_are_not_duplicates(void **state)
     assert_int_equal(npydt_dtype_nfields(dt), 203);
     npydt_dtype_free(dt);
     npydt_dtype *out = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     const char *dup = "[('x\\x00', '<i4'), ('y', '<i4'), ('x\\0', '<i4')]";
-    assert_int_equal(npydt_dtype_parse_literal(dup, strlen(dup), NULL, &out, &err), NPYDT_E_NAME);
+    assert_fails(NPYDT_E_NAME, &err, npydt_dtype_parse_literal(dup, strlen(dup), NULL, &out, &err));
     assert_string_equal(err.message, "field name 'x\\x00' already used as a name or title");
 }
 
@@ -296,7 +296,7 @@ static void test_dtype_duplicate_names_are_refused_with_path(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit("[('p', [('x', '<f8'), ('x', '<f4')])]", &dt, &err), NPYDT_E_NAME);
     assert_string_equal(err.path, "p");
     assert_int_equal(err.offset, 22);   /* the second (x, ...) entry */
@@ -319,7 +319,7 @@ static void test_dtype_repeated_name_among_few_is_found(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit("[('abc', '<i4'), ('axc', '<i4'), ('ac', '<i4')]", &dt, &err),
                      NPYDT_OK);
     npydt_dtype_free(dt);
@@ -341,7 +341,7 @@ static void test_dtype_repeated_name_among_many_is_found(void **state)
     strcpy(names[40], "f17");
     names_descr(text, sizeof text, names, 41);
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
     assert_string_equal(err.message, "field name 'f17' already used as a name or title");
     assert_int_equal(err.offset, strstr(text, "('f17', '<i4')]") - text);
@@ -362,7 +362,7 @@ static void test_dtype_repeat_right_after_its_original_in_ascending_names_is_fou
     strcpy(names[40], "f39");
     names_descr(text, sizeof text, names, 41);
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
     assert_string_equal(err.message, "field name 'f39' already used as a name or title");
     assert_int_equal(err.offset, strstr(text, "('f39', '<i4')]") - text);
@@ -383,7 +383,7 @@ static void test_dtype_title_repeating_an_earlier_name_among_many_is_found(void 
         at += (size_t)snprintf(text + at, sizeof text - at, "(('t%d', 'n%d'), '<i4'), ", i, i);
     snprintf(text + at, sizeof text - at, "(('n3', 'last'), '<i4')]");
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit(text, &dt, &err), NPYDT_E_NAME);
     assert_string_equal(err.message, "title 'n3' already used as a name or title");
 }
@@ -430,7 +430,7 @@ static void test_dtype_names_colliding_in_the_hash_table_are_still_checked(void 
     }
     names_descr(text, sizeof text, names, N);
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit(text, &dt, &err), NPYDT_OK);
     assert_int_equal(npydt_dtype_nfields(dt), N);
     assert_string_equal(npydt_dtype_field_name(dt, N - 1), names[N - 1]);
@@ -447,7 +447,7 @@ static void test_dtype_title_equal_to_its_own_name_is_refused(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit("[(('a', 'a'), '<i4')]", &dt, &err), NPYDT_E_NAME);
 }
 
@@ -504,7 +504,7 @@ static void test_dtype_empty_subarray_with_shape_is_refused(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit("[('a', ('<i4', (0,)), (3,))]", &dt, &err), NPYDT_E_VALUE);
     assert_string_equal(err.message, "invalid itemsize in generic type tuple");
     assert_string_equal(err.path, "a");
@@ -514,7 +514,7 @@ static void test_dtype_subarray_bytes_must_fit_c_int(void **state)
 {
     (void)state;
     npydt_dtype *dt;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_lit("[('a', '<f8', (268435456,))]", &dt, &err), NPYDT_E_OVERFLOW);
     assert_string_equal(err.path, "a");
     assert_int_equal(parse_lit("[('a', '<f8', (268435455,))]", &dt, &err), NPYDT_OK);

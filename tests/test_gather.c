@@ -49,7 +49,7 @@ static void release(struct fixture *fx)
 static const npydt_dtype *field(struct fixture *fx, const char *path, uint64_t *off)
 {
     const npydt_dtype *fd;
-    npydt_error err;
+    TEST_ERROR(err);
     if (npydt_field_lookup(fx->dt, path, off, &fd, &err) != NPYDT_OK)
         fail_msg("%s: %s", path, err.message);
     return fd;
@@ -111,11 +111,11 @@ static void test_gather_as_int64_checks_range(void **state)
     recs[8] = 0xfe;            /* record 0: i = 0xfffe = -2 */
     recs[9] = 0xff;
     int64_t out[3];
-    npydt_error err;
+    TEST_ERROR(err);
     const npydt_dtype *u = npydt_dtype_field_dtype(dt, 0), *i16 = npydt_dtype_field_dtype(dt, 1);
     assert_int_equal(npydt_gather(recs, 10, 2, u, 0, NPYDT_AS_INT64, out, NULL), NPYDT_OK);
     assert_true(out[0] == 0 && out[1] == 5);
-    assert_int_equal(npydt_gather(recs, 10, 3, u, 0, NPYDT_AS_INT64, out, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_gather(recs, 10, 3, u, 0, NPYDT_AS_INT64, out, &err));
     assert_non_null(strstr(err.message, "record 2"));
     assert_int_equal(npydt_gather(recs, 10, 3, i16, 8, NPYDT_AS_INT64, out, NULL), NPYDT_OK);
     assert_true(out[0] == -2 && out[1] == 0);
@@ -152,7 +152,7 @@ static void test_gather_struct_field_swaps_to_native(void **state)
     uint64_t off;
     const npydt_dtype *pos = field(&fx, "pos", &off);
     double out[N][3];
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_NATIVE, out, NULL),
                      NPYDT_OK);
     for (size_t i = 0; i < N; i++)
@@ -163,8 +163,8 @@ static void test_gather_struct_field_swaps_to_native(void **state)
             assert_true(same_double(out[i][k], v));
         }
     assert_int_equal(npydt_gather_size(pos, NPYDT_AS_DOUBLE), 0);
-    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_DOUBLE, out, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_DOUBLE, out, &err));
     release(&fx);
 }
 
@@ -193,17 +193,17 @@ static void test_gather_refuses_bad_requests(void **state)
     uint64_t off;
     const npydt_dtype *name = field(&fx, "name", &off);
     double out[N];
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_gather_size(name, NPYDT_AS_DOUBLE), 0);
-    assert_int_equal(npydt_gather(fx.recs, fx.isz, N, name, off, NPYDT_AS_DOUBLE, out, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_gather(fx.recs, fx.isz, N, name, off, NPYDT_AS_DOUBLE, out, &err));
     /* a stride smaller than the field's end */
-    assert_int_equal(npydt_gather(fx.recs, 4, N, name, off, NPYDT_AS_NATIVE, out, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_gather(fx.recs, 4, N, name, off, NPYDT_AS_NATIVE, out, &err));
     npydt_dtype *obj = test_parse_literal("[('o', '|O')]");
-    assert_int_equal(npydt_gather(fx.recs, 8, 1, npydt_dtype_field_dtype(obj, 0), 0,
-                                  NPYDT_AS_NATIVE, out, &err),
-                     NPYDT_E_OBJECT);
+    assert_fails(NPYDT_E_OBJECT, &err,
+                 npydt_gather(fx.recs, 8, 1, npydt_dtype_field_dtype(obj, 0), 0,
+                                  NPYDT_AS_NATIVE, out, &err));
     npydt_dtype_free(obj);
     release(&fx);
 }
@@ -260,11 +260,11 @@ static void test_scatter_as_double_checks_before_writing(void **state)
     double ok[3] = {-32768.0, 7.0, 32767.0};
     double bad[3] = {1.0, 2.5, 3.0};
     double big[3] = {1.0, 2.0, 32768.0};
-    npydt_error err;
-    assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, bad, &err),
-                     NPYDT_E_RANGE);
-    assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, big, &err),
-                     NPYDT_E_RANGE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, bad, &err));
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, big, &err));
     static const unsigned char zero[18] = {0};
     assert_memory_equal(recs, zero, 18);
     assert_int_equal(npydt_scatter(recs, 6, 3, i16, 0, NPYDT_AS_DOUBLE, ok, NULL), NPYDT_OK);
@@ -298,19 +298,19 @@ static void test_gather_refuses_null_unknown_and_overflowing_requests(void **sta
     const npydt_dtype *a = npydt_dtype_field_dtype(dt, 0);
     unsigned char recs[24] = {0};
     int32_t out[2];
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_gather_size(NULL, NPYDT_AS_NATIVE), 0);
-    assert_int_equal(npydt_gather(recs, 12, 2, NULL, 0, NPYDT_AS_NATIVE, out, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_gather(recs, 12, 2, NULL, 0, NPYDT_AS_NATIVE, out, &err));
     assert_string_equal(err.message, "field is NULL");
-    assert_int_equal(npydt_gather(recs, 12, 2, a, 0, (npydt_convert)7, out, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_gather(recs, 12, 2, a, 0, (npydt_convert)7, out, &err));
     assert_string_equal(err.message, "unknown conversion 7");
-    assert_int_equal(npydt_gather(NULL, 12, 2, a, 0, NPYDT_AS_NATIVE, out, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_gather(NULL, 12, 2, a, 0, NPYDT_AS_NATIVE, out, &err));
     assert_string_equal(err.message, "records or array is NULL");
-    assert_int_equal(npydt_scatter(recs, 12, 2, a, 0, NPYDT_AS_NATIVE, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_scatter(recs, 12, 2, a, 0, NPYDT_AS_NATIVE, NULL, &err));
     assert_string_equal(err.message, "records or array is NULL");
     /* n * 4 output bytes past the address space */
-    assert_int_equal(npydt_gather(recs, 12, UINT64_MAX / 2, a, 0, NPYDT_AS_NATIVE, out, &err),
-                     NPYDT_E_OVERFLOW);
+    assert_fails(NPYDT_E_OVERFLOW, &err,
+                 npydt_gather(recs, 12, UINT64_MAX / 2, a, 0, NPYDT_AS_NATIVE, out, &err));
     assert_string_equal(err.message, "9223372036854775807 records do not fit the address space");
     /* nothing to do: no records */
     assert_int_equal(npydt_gather(NULL, 12, 0, a, 0, NPYDT_AS_NATIVE, NULL, &err), NPYDT_OK);
@@ -364,13 +364,12 @@ static void test_scatter_as_double_into_unsigned_checks_range(void **state)
     unsigned char recs[2 * 9] = {0};
     double neg[2] = {1.0, -1.0}, over[2] = {255.0, 256.0}, ok[2] = {0.0, 255.0};
     double top[2] = {18446744073709549568.0, 18446744073709551616.0};
-    npydt_error err;
-    assert_int_equal(npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, neg, &err), NPYDT_E_RANGE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, neg, &err));
     assert_string_equal(err.message, "record 1, element 0 does not fit |u1");
-    assert_int_equal(npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, over, &err),
-                     NPYDT_E_RANGE);
-    assert_int_equal(npydt_scatter(recs, 9, 2, u8, 1, NPYDT_AS_DOUBLE, top, &err),
-                     NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 9, 2, u1, 0, NPYDT_AS_DOUBLE, over, &err));
+    assert_fails(NPYDT_E_RANGE, &err, npydt_scatter(recs, 9, 2, u8, 1, NPYDT_AS_DOUBLE, top, &err));
     assert_string_equal(err.message, "record 1, element 0 does not fit >u8");
     static const unsigned char zero[18] = {0};
     assert_memory_equal(recs, zero, 18);
@@ -414,17 +413,17 @@ static void test_scatter_as_int64_checks_each_kind(void **state)
     int64_t i_bad[2] = {-128, 128}, i_ok[2] = {-128, 127};
     int64_t u_bad[2] = {65535, -1}, u_big[2] = {0, 65536}, u_ok[2] = {65535, 258};
     int64_t b_vals[2] = {0, -9}, q_bad[2] = {INT64_MAX, INT64_MIN}, q_ok[2] = {INT64_MAX, 1};
-    npydt_error err;
-    assert_int_equal(npydt_scatter(recs, 12, 2, i1, 0, NPYDT_AS_INT64, i_bad, &err),
-                     NPYDT_E_RANGE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 12, 2, i1, 0, NPYDT_AS_INT64, i_bad, &err));
     assert_string_equal(err.message, "record 1, element 0 does not fit |i1");
-    assert_int_equal(npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_bad, &err),
-                     NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_bad, &err));
     assert_string_equal(err.message, "record 1, element 0 does not fit >u2");
-    assert_int_equal(npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_big, &err),
-                     NPYDT_E_RANGE);
-    assert_int_equal(npydt_scatter(recs, 12, 2, u8, 4, NPYDT_AS_INT64, q_bad, &err),
-                     NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 12, 2, u2, 1, NPYDT_AS_INT64, u_big, &err));
+    assert_fails(NPYDT_E_RANGE, &err,
+                 npydt_scatter(recs, 12, 2, u8, 4, NPYDT_AS_INT64, q_bad, &err));
     static const unsigned char zero[24] = {0};
     assert_memory_equal(recs, zero, 24);
     assert_int_equal(npydt_scatter(recs, 12, 2, i1, 0, NPYDT_AS_INT64, i_ok, NULL), NPYDT_OK);

@@ -46,7 +46,7 @@ static void header_rewrites_identically(const char *path, const unsigned char *b
     if (strstr(path, "version2_small") || strstr(path, "version3_small"))
         return;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_parse_buffer(buf, len, NULL, &h, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s", path, err.message);
@@ -76,7 +76,7 @@ static void test_header_write_matches_np_save_for_every_fixture(void **state)
 static void descr_round_trips(const char *path, const unsigned char *buf, size_t len)
 {
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_buffer(buf, len, NULL, &h, &err), NPYDT_OK);
     const npydt_dtype *dt = npydt_header_dtype(h);
     size_t need = npydt_dtype_descr(dt, NULL, 0);
@@ -102,7 +102,7 @@ static void test_header_parse_path_reads_only_header(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_path(test_fixture("fortran_2d.npy"), NULL, &h, &err), NPYDT_OK);
     assert_true(npydt_header_fortran_order(h));
     assert_int_equal(npydt_header_ndim(h), 2);
@@ -114,8 +114,8 @@ static void test_header_parse_path_null_is_argument_error(void **state)
 {
     (void)state;
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_parse_path(NULL, NULL, &h, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_parse_path(NULL, NULL, &h, &err));
     assert_null(h);
     assert_string_equal(err.message, "path is NULL");
 }
@@ -136,8 +136,8 @@ static void test_header_parse_fd_unreadable_descriptor_is_io_error(void **state)
     unlink(path);
     assert_true(fd >= 0);
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_parse_fd(fd, NULL, &h, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_parse_fd(fd, NULL, &h, &err));
     close(fd);
     assert_null(h);
     assert_string_equal(err.message, "read failed: Bad file descriptor");
@@ -148,8 +148,8 @@ static void test_header_parse_path_missing_file_is_io_error(void **state)
 {
     (void)state;
     npydt_header *h = (npydt_header *)1;
-    npydt_error err;
-    assert_int_equal(npydt_parse_path("/nonexistent/x.npy", NULL, &h, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_parse_path("/nonexistent/x.npy", NULL, &h, &err));
     assert_null(h);
     assert_int_equal(err.code, NPYDT_E_IO);
 }
@@ -167,20 +167,20 @@ static void test_header_zero_d_array_counts_one_element(void **state)
     buf[10 + n] = '\n';
     memset(buf + 11 + n, 0, 4);
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_buffer(buf, 15 + n, NULL, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_header_count(h), 1);
     assert_int_equal(npydt_header_data_bytes(h), 4);
     npydt_header_free(h);
     /* one byte short of the element */
-    assert_int_equal(npydt_parse_buffer(buf, 14 + n, NULL, &h, &err), NPYDT_E_DATA);
+    assert_fails(NPYDT_E_DATA, &err, npydt_parse_buffer(buf, 14 + n, NULL, &h, &err));
 }
 
 static void test_header_version3_utf8_names(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     size_t len;
     unsigned char *buf = test_read_file(test_fixture("struct_utf8_name.npy"), &len);
     assert_int_equal(npydt_parse_buffer(buf, len, NULL, &h, &err), NPYDT_OK);
@@ -208,7 +208,7 @@ static void test_header_object_arrays_need_no_count_times_itemsize_bytes(void **
     memcpy(buf + 10, hdr, n);
     buf[10 + n] = '\n';
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_buffer(buf, 11 + n + 20, NULL, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_header_data_bytes(h), 800);
     npydt_header_free(h);
@@ -219,7 +219,7 @@ static void test_header_object_arrays_need_no_count_times_itemsize_bytes(void **
 static void respaced_header_agrees(const char *path, const unsigned char *buf, size_t len)
 {
     npydt_header *saved, *respaced;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_buffer(buf, len, NULL, &saved, &err), NPYDT_OK);
     size_t pre = buf[6] == 1 ? 10 : 12, hlen = npydt_header_len(saved);
     const char *key = "{'descr': ";

@@ -26,7 +26,7 @@ static void test_literal_escapes_decode(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '\\x3cf8', 'fortran_order': False, 'shape': (1,)}", 1,
                                   NULL, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_dtype_byteorder(npydt_header_dtype(h)), '<');
@@ -37,7 +37,7 @@ static void test_literal_adjacent_strings_concatenate(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '>' \"f\" '''8''', 'fortran_order': False, 'shape': (1,)}",
                                   1, NULL, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_dtype_byteorder(npydt_header_dtype(h)), '>');
@@ -63,9 +63,9 @@ static void test_literal_carriage_returns_in_triple_quoted_strings_become_newlin
     assert_string_equal(npydt_dtype_field_name(dt, 1), "c\nd\n");
     assert_string_equal(npydt_dtype_field_name(dt, 2), "e\\\nf");
     npydt_dtype_free(dt);
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal("[('a\rb', '<i4')]", 16, NULL, &dt, &err),
-                     NPYDT_E_SYNTAX);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_SYNTAX, &err,
+                 npydt_dtype_parse_literal("[('a\rb', '<i4')]", 16, NULL, &dt, &err));
 }
 
 /* Comments and line continuations end at CR as well as LF, as Python's
@@ -74,7 +74,7 @@ static void test_literal_carriage_return_ends_comments_and_continuations(void **
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '<i4', # c\r 'fortran_order': False, 'shape': (2,), }",
                                   1, NULL, &h, &err), NPYDT_OK);
     npydt_header_free(h);
@@ -91,7 +91,7 @@ static void test_literal_long_suffix_only_in_versions_1_and_2(void **state)
     (void)state;
     const char *text = "{'descr': '<f8', 'fortran_order': False, 'shape': (3L, 2 L)}";
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header(text, 1, NULL, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_header_count(h), 6);
     npydt_header_free(h);
@@ -105,7 +105,7 @@ static void test_literal_comments_and_line_continuations(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '<f8', # the type\n 'fortran_order': False, \\\n"
                                   "'shape': (3,)}  # done\n", 1, NULL, &h, &err), NPYDT_OK);
     npydt_header_free(h);
@@ -115,7 +115,7 @@ static void test_literal_integer_spellings(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '<f8', 'fortran_order': False, "
                                   "'shape': (0x10, 1_0, 0o7, 0b1, +2, 00)}", 1, NULL, &h, &err),
                      NPYDT_OK);
@@ -133,7 +133,7 @@ static void test_literal_bool_in_shape_is_refused_as_np_load_refuses_it(void **s
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     const char *text = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, False)}";
     assert_int_equal(parse_header(text, 1, NULL, &h, &err), NPYDT_E_VALUE);
     assert_int_equal(err.offset, (size_t)(strstr(text, "False)") - text));
@@ -144,7 +144,7 @@ static void test_literal_leading_spaces_allowed_but_indented_first_line_is_not(v
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("  {'descr': '<f8', 'fortran_order': False, 'shape': ()}", 1,
                                   NULL, &h, &err), NPYDT_OK);
     npydt_header_free(h);
@@ -160,7 +160,7 @@ static void test_literal_latin1_names_in_version_1_become_utf8(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': [('\xe9', '<f8')], 'fortran_order': False, 'shape': ()}",
                                   1, NULL, &h, &err), NPYDT_OK);
     assert_string_equal(npydt_dtype_field_name(npydt_header_dtype(h), 0), "\xc3\xa9");
@@ -171,7 +171,7 @@ static void test_literal_syntax_errors_name_what_was_expected(void **state)
 {
     (void)state;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_header("{'descr': '<f8' 'fortran_order': False}", 1, NULL, &h, &err),
                      NPYDT_E_SYNTAX);
     assert_int_equal(err.offset, 31);
@@ -207,7 +207,7 @@ static void test_literal_composite_tokens_err_as_tokens_one_by_one(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         npydt_header *h;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(parse_header(cases[i].text, 1, NULL, &h, &err), NPYDT_E_SYNTAX);
         assert_int_equal(err.offset, cases[i].offset);
         assert_string_equal(err.message, cases[i].message);
@@ -229,7 +229,7 @@ static void test_literal_name_type_pairs_err_at_their_paren(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         npydt_header *h;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(parse_header(cases[i].text, 1, NULL, &h, &err), NPYDT_E_SYNTAX);
         assert_int_equal(err.offset, cases[i].offset);
         assert_string_equal(err.message, cases[i].message);
@@ -258,7 +258,7 @@ static void test_literal_name_type_pair_counts_toward_the_depth_limit(void **sta
     npydt_options_init(&opts);
     const char *text = "{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': ()}";
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     opts.limits.max_depth = 3;
     assert_int_equal(parse_header(text, 1, &opts, &h, &err), NPYDT_OK);
     npydt_header_free(h);
@@ -278,10 +278,10 @@ static void test_literal_truncated_hex_escapes_name_their_letter(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         npydt_dtype *dt;
-        npydt_error err;
-        assert_int_equal(npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), NULL,
-                                                   &dt, &err),
-                         NPYDT_E_SYNTAX);
+        TEST_ERROR(err);
+        assert_fails(NPYDT_E_SYNTAX, &err,
+                     npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), NULL,
+                                                   &dt, &err));
         assert_string_equal(err.message, cases[i].message);
     }
 }
@@ -297,8 +297,8 @@ static void test_literal_nesting_beyond_limit_is_refused_at_the_bracket(void **s
     memset(text + n, '[', DEPTH);
     text[n + DEPTH] = '\0';
     npydt_dtype *dt;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal(text + n, DEPTH, NULL, &dt, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(text + n, DEPTH, NULL, &dt, &err));
     assert_int_equal(err.offset, 128);   /* the 129th bracket, with the default of 128 */
     npydt_header *h;
     assert_int_equal(parse_header(text, 2, NULL, &h, &err), NPYDT_E_LIMIT);
@@ -322,8 +322,8 @@ static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void 
     npydt_options opts;
     npydt_options_init(&opts);
     npydt_dtype *dt;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));
     opts.limits.max_depth = 400;
     assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_OK);
     size_t nl;
@@ -332,7 +332,7 @@ static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void 
     assert_int_equal(strlen(l[0].path), 2 * LEVELS - 1);
     npydt_dtype_free(dt);
     opts.limits.max_depth = 100000;
-    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));
     free(text);
 }
 
@@ -341,12 +341,12 @@ static void test_literal_header_length_limit_is_checked_before_reading(void **st
     (void)state;
     unsigned char b[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0xff, 0xff, 0xff, 0x7f};
     npydt_header *h;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(b, sizeof b, NULL, &h, &err), NPYDT_E_LIMIT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse(b, sizeof b, NULL, &h, &err));
     npydt_options opts;
     npydt_options_init(&opts);
     opts.limits.max_header_bytes = SIZE_MAX;
-    assert_int_equal(npydt_header_parse(b, sizeof b, &opts, &h, &err), NPYDT_E_TRUNCATED);
+    assert_fails(NPYDT_E_TRUNCATED, &err, npydt_header_parse(b, sizeof b, &opts, &h, &err));
 }
 
 TEST_LIST("literal",

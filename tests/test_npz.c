@@ -45,7 +45,7 @@ static npydt_status open_held(struct held *h, const char *name, const npydt_npz_
 
 static void open_ok(struct held *h, const char *name, const npydt_npz_options *opts)
 {
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = open_held(h, name, opts, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s: %s", name, npydt_status_name(st), err.message);
@@ -64,7 +64,7 @@ static unsigned char *read_member(const npydt_npz *z, size_t i, size_t step, siz
     unsigned char *out = malloc(m->uncompressed_size + 1);
     assert_non_null(out);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(z, i, &s, &err), NPYDT_OK);
     size_t total = 0, got;
     do {
@@ -99,7 +99,7 @@ static void check_members_match_alone(const char *archive, npydt_npz_method meth
         size_t alen;
         unsigned char *abytes = test_read_file(npz_path(alone), &alen);
         npydt_header *ha, *hm;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(npydt_parse_buffer(abytes, alen, NULL, &ha, &err), NPYDT_OK);
         npydt_status st = npydt_npz_member_header(h.z, i, &hm, &err);
         if (st != NPYDT_OK)
@@ -176,7 +176,7 @@ static void test_npz_stored_member_data_in_place(void **state)
     open_ok(&h, "savez.npz", NULL);
     const void *data;
     uint64_t len;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_member_data(h.z, 3, &data, &len, &err), NPYDT_OK);
     const npydt_npz_member *m = npydt_npz_member_at(h.z, 3);
     assert_ptr_equal(data, h.bytes + m->data_offset);
@@ -196,8 +196,8 @@ static void test_npz_deflated_member_data_refused(void **state)
     open_ok(&h, "savez_compressed.npz", NULL);
     const void *data;
     uint64_t len;
-    npydt_error err;
-    assert_int_equal(npydt_npz_member_data(h.z, 0, &data, &len, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_data(h.z, 0, &data, &len, &err));
     release(&h);
 }
 
@@ -210,7 +210,7 @@ static void test_npz_stream_next_chunks_bounded(void **state)
     struct held h;
     open_ok(&h, "savez_compressed.npz", &opts);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     const void *chunk;
     size_t len, total = 0, chunks = 0;
@@ -252,12 +252,12 @@ static void test_npz_find_with_and_without_suffix(void **state)
     struct held h;
     open_ok(&h, "savez.npz", NULL);
     size_t a = 99, b = 98;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_find(h.z, "records", &a, &err), NPYDT_OK);
     assert_int_equal(npydt_npz_find(h.z, "records.npy", &b, &err), NPYDT_OK);
     assert_int_equal(a, 3);
     assert_int_equal(b, 3);
-    assert_int_equal(npydt_npz_find(h.z, "record", &a, &err), NPYDT_E_NOT_FOUND);
+    assert_fails(NPYDT_E_NOT_FOUND, &err, npydt_npz_find(h.z, "record", &a, &err));
     assert_non_null(strstr(err.message, "'record'"));
     release(&h);
 }
@@ -270,7 +270,7 @@ static void test_npz_open_path_mapped_and_read(void **state)
     for (int no_mmap = 0; no_mmap <= 1; no_mmap++) {
         opts.no_mmap = no_mmap;
         npydt_npz *z;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err), NPYDT_OK);
         assert_int_equal(npydt_npz_count(z), NKEYS);
         assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
@@ -282,8 +282,8 @@ static void test_npz_open_path_missing_is_io(void **state)
 {
     (void)state;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(npz_path("no-such.npz"), NULL, &z, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_npz_open_path(npz_path("no-such.npz"), NULL, &z, &err));
     assert_null(z);
 }
 
@@ -303,7 +303,7 @@ static void test_npz_bomb_honest_accepted_by_default(void **state)
     (void)state;
     struct held h;
     open_ok(&h, "zeros_100m.npz", NULL);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_member_verify(h.z, 0, &err), NPYDT_OK);
     release(&h);
 }
@@ -315,7 +315,7 @@ static void test_npz_bomb_over_inflated_cap_refused(void **state)
     npydt_npz_options_init(&opts);
     opts.max_inflated_bytes = (uint64_t)64 << 20;
     struct held h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(open_held(&h, "zeros_100m.npz", &opts, &err), NPYDT_E_ARCHIVE);
     assert_null(h.z);
     assert_non_null(strstr(err.message, "'zeros.npy'"));
@@ -330,7 +330,7 @@ static void test_npz_bomb_over_ratio_refused(void **state)
     npydt_npz_options_init(&opts);
     opts.max_ratio = 100;
     struct held h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(open_held(&h, "zeros_100m.npz", &opts, &err), NPYDT_E_ARCHIVE);
     assert_non_null(strstr(err.message, "max_ratio"));
     release(&h);
@@ -342,7 +342,7 @@ static void test_npz_bomb_lying_small_size_stops_early(void **state)
     struct held h;
     open_ok(&h, "bad/size_short_bomb.npz", NULL);
     npydt_header *hd;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_member_header(h.z, 0, &hd, &err), NPYDT_OK);
     npydt_header_free(hd);
     npydt_npz_stream *s;
@@ -350,10 +350,12 @@ static void test_npz_bomb_lying_small_size_stops_early(void **state)
     unsigned char buf[4096];
     size_t got;
     npydt_status st;
-    do
+    do {
+        test_poison_error(&err);
         st = npydt_npz_stream_read(s, buf, sizeof buf, &got, &err);
-    while (st == NPYDT_OK && got > 0);
+    } while (st == NPYDT_OK && got > 0);
     assert_int_equal(st, NPYDT_E_ARCHIVE);
+    test_assert_error_filled(st, &err);
     assert_non_null(strstr(err.message, "inflates to more than"));
     assert_int_equal(npydt_npz_stream_position(s), npydt_npz_member_at(h.z, 0)->uncompressed_size);
     npydt_npz_stream_close(s);
@@ -369,12 +371,12 @@ static void check_verify_refused(const char *name, size_t i, const char *needle)
     struct held h;
     open_ok(&h, name, NULL);
     npydt_header *hd;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_npz_member_header(h.z, i, &hd, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: header: %s", name, err.message);
     npydt_header_free(hd);
-    assert_int_equal(npydt_npz_member_verify(h.z, i, &err), NPYDT_E_ARCHIVE);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_member_verify(h.z, i, &err));
     char quoted[128];
     snprintf(quoted, sizeof quoted, "member '%s'", npydt_npz_member_at(h.z, i)->name);
     if (!strstr(err.message, quoted) || !strstr(err.message, needle))
@@ -420,11 +422,11 @@ static void test_npz_stream_next_checks_stored_crc_first(void **state)
     struct held h;
     open_ok(&h, "bad/crc_stored.npz", NULL);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     const void *chunk = "x";
     size_t len = 1;
-    assert_int_equal(npydt_npz_stream_next(s, &chunk, &len, &err), NPYDT_E_ARCHIVE);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_stream_next(s, &chunk, &len, &err));
     assert_null(chunk);
     assert_int_equal(len, 0);
     npydt_npz_stream_close(s);
@@ -437,14 +439,14 @@ static void test_npz_stream_error_is_sticky(void **state)
     struct held h;
     open_ok(&h, "bad/crc_deflated.npz", NULL);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     unsigned char buf[1024];
     size_t got;
-    assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, &err), NPYDT_E_ARCHIVE);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_stream_read(s, buf, sizeof buf, &got, &err));
     assert_int_equal(got, 0);
     test_poison_error(&err);
-    assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, &err), NPYDT_E_ARCHIVE);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_stream_read(s, buf, sizeof buf, &got, &err));
     test_assert_error_filled(NPYDT_E_ARCHIVE, &err);
     assert_non_null(strstr(err.message, "CRC-32"));
     npydt_npz_stream_close(s);
@@ -457,8 +459,8 @@ static void test_npz_short_member_is_data_error(void **state)
     struct held h;
     open_ok(&h, "bad/short_member.npz", NULL);
     npydt_header *hd = (npydt_header *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_member_header(h.z, 0, &hd, &err), NPYDT_E_DATA);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_DATA, &err, npydt_npz_member_header(h.z, 0, &hd, &err));
     assert_null(hd);
     assert_non_null(strstr(err.message, "member 'a.npy' declares 140 bytes"));
     release(&h);
@@ -470,7 +472,7 @@ static void check_open_refused(const char *name, const npydt_npz_options *opts,
                                const char *needle)
 {
     struct held h;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = open_held(&h, name, opts, &err);
     if (st != NPYDT_E_ARCHIVE)
         fail_msg("%s: expected bad archive, got %s: %s", name, npydt_status_name(st),
@@ -533,8 +535,8 @@ static void test_npz_count_beyond_cd_size_refused(void **state)
     eocd[8] = eocd[10] = 0x60;
     eocd[9] = eocd[11] = 0xEA; /* 60000 entries */
     npydt_npz *z;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_buffer(bytes, len, NULL, &z, &err));
     assert_non_null(strstr(err.message, "cannot hold the 60000 entries"));
     free(bytes);
 }
@@ -547,9 +549,9 @@ static void test_npz_open_path_refused_archive_released(void **state)
     for (int no_mmap = 0; no_mmap <= 1; no_mmap++) {
         opts.no_mmap = no_mmap;
         npydt_npz *z = (npydt_npz *)1;
-        npydt_error err;
-        assert_int_equal(npydt_npz_open_path(npz_path("bad/overlap.npz"), &opts, &z, &err),
-                         NPYDT_E_ARCHIVE);
+        TEST_ERROR(err);
+        assert_fails(NPYDT_E_ARCHIVE, &err,
+                     npydt_npz_open_path(npz_path("bad/overlap.npz"), &opts, &z, &err));
         assert_null(z);
     }
 }
@@ -560,7 +562,7 @@ static void test_npz_version3_member_header_inflated(void **state)
     struct held h;
     open_ok(&h, "savez_compressed.npz", NULL);
     size_t i;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_find(h.z, "v3", &i, &err), NPYDT_OK);
     npydt_header *hd;
     assert_int_equal(npydt_npz_member_header(h.z, i, &hd, &err), NPYDT_OK);
@@ -589,9 +591,9 @@ static void test_npz_tiny_input_refused(void **state)
 {
     (void)state;
     npydt_npz *z;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer("PK\5\6", 4, NULL, &z, &err), NPYDT_E_ARCHIVE);
-    assert_int_equal(npydt_npz_open_buffer(NULL, 0, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_buffer("PK\5\6", 4, NULL, &z, &err));
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_buffer(NULL, 0, NULL, &z, &err));
 }
 
 /* ---- robustness ----------------------------------------------------------------- */
@@ -601,7 +603,7 @@ static void test_npz_tiny_input_refused(void **state)
 static npydt_status exercise(const unsigned char *bytes, size_t len, const npydt_npz_options *opts)
 {
     npydt_npz *z;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_npz_open_buffer(bytes, len, opts, &z, &err);
     if (st != NPYDT_OK) {
         assert_null(z);
@@ -842,8 +844,8 @@ static void check_built_refused(const struct zm *ms, size_t n, const char *messa
     size_t len;
     unsigned char *bytes = build_zip(ms, n, &len);
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_buffer(bytes, len, NULL, &z, &err));
     assert_null(z);
     assert_int_equal(err.code, NPYDT_E_ARCHIVE);
     assert_string_equal(err.message, message);
@@ -857,7 +859,7 @@ static npydt_npz *open_built(const struct zm *ms, size_t n, unsigned char **byte
     size_t len;
     *bytes = build_zip(ms, n, &len);
     npydt_npz *z;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_open_buffer(*bytes, len, NULL, &z, &err), NPYDT_OK);
     return z;
 }
@@ -868,7 +870,7 @@ static void test_npz_built_archive_opens_and_verifies(void **state)
     struct zm m = stored_member("a.npy", "hello", 5);
     unsigned char *bytes;
     npydt_npz *z = open_built(&m, 1, &bytes);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_count(z), 1);
     assert_int_equal(npydt_npz_member_at(z, 0)->data_offset, 35);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
@@ -887,7 +889,7 @@ static void test_npz_zip64_extra_disk_number_zero_accepted(void **state)
     m.cx_len = sizeof x;
     unsigned char *bytes;
     npydt_npz *z = open_built(&m, 1, &bytes);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_member_at(z, 0)->uncompressed_size, 5);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
     npydt_npz_close(z);
@@ -908,7 +910,7 @@ static void test_npz_locator_lookalike_before_complete_end_record_ignored(void *
     m.cx_len = sizeof x;
     unsigned char *bytes;
     npydt_npz *z = open_built(&m, 1, &bytes);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_count(z), 1);
     assert_int_equal(npydt_npz_member_verify(z, 0, &err), NPYDT_OK);
     npydt_npz_close(z);
@@ -970,7 +972,7 @@ static void test_npz_dot_prefixed_component_accepted(void **state)
     size_t len;
     unsigned char *bytes = build_zip(&m, 1, &len);
     npydt_npz *z;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_open_buffer(bytes, len, NULL, &z, &err), NPYDT_OK);
     assert_string_equal(npydt_npz_member_at(z, 0)->name, ".a/b.npy");
     npydt_npz_close(z);
@@ -1023,9 +1025,8 @@ static void test_npz_refuses_cd_bytes_without_entries(void **state)
     e[0] = 'P', e[1] = 'K', e[2] = 5, e[3] = 6;
     e[12] = 46; /* directory size; offset 0; no entries */
     npydt_npz *z;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(bytes, sizeof bytes, NULL, &z, &err),
-                     NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_buffer(bytes, sizeof bytes, NULL, &z, &err));
     assert_string_equal(err.message, "the central directory has 46 bytes but no entries");
 }
 
@@ -1107,8 +1108,8 @@ static void test_npz_deflated_header_over_max_header_bytes(void **state)
 static void test_npz_open_buffer_null_out_refused(void **state)
 {
     (void)state;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer("PK\5\6", 4, NULL, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_buffer("PK\5\6", 4, NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
 }
 
@@ -1116,8 +1117,8 @@ static void test_npz_open_buffer_null_buf_refused(void **state)
 {
     (void)state;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer(NULL, 5, NULL, &z, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_buffer(NULL, 5, NULL, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "buf is NULL");
 }
@@ -1132,8 +1133,8 @@ static void test_npz_open_incomplete_allocator_refused(void **state)
     npydt_npz_options_init(&opts);
     opts.base.allocator = &ta.alloc;
     npydt_npz *z;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_buffer("PK\5\6", 4, &opts, &z, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_buffer("PK\5\6", 4, &opts, &z, &err));
     assert_string_equal(err.message, "allocator is missing a function");
     assert_int_equal(ta.calls, 0);
 }
@@ -1145,8 +1146,8 @@ static void test_npz_open_zero_buffer_size_refused(void **state)
     npydt_npz_options_init(&opts);
     opts.buffer_size = 0;
     npydt_npz *z;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "buffer_size is 0");
 }
@@ -1154,8 +1155,8 @@ static void test_npz_open_zero_buffer_size_refused(void **state)
 static void test_npz_open_path_null_out_refused(void **state)
 {
     (void)state;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), NULL, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_path(npz_path("savez.npz"), NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
 }
 
@@ -1163,8 +1164,8 @@ static void test_npz_open_fd_bad_fd_is_io(void **state)
 {
     (void)state;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_fd(-1, NULL, &z, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_npz_open_fd(-1, NULL, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "cannot stat: Bad file descriptor");
 }
@@ -1173,8 +1174,8 @@ static void test_npz_open_directory_is_io(void **state)
 {
     (void)state;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(npz_path("bad"), NULL, &z, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_npz_open_path(npz_path("bad"), NULL, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "not a regular file");
 }
@@ -1186,8 +1187,8 @@ static void test_npz_open_empty_file_refused(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_fd(fd, NULL, &z, &err), NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_open_fd(fd, NULL, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "not a zip archive: 0 bytes is shorter than the 22-byte "
                                      "end of central directory record");
@@ -1207,8 +1208,8 @@ static void test_npz_open_write_only_fd_is_io(void **state)
     fd = open(path, O_WRONLY);
     assert_true(fd >= 0);
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_fd(fd, NULL, &z, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_npz_open_fd(fd, NULL, &z, &err));
     assert_null(z);
     assert_string_equal(err.message, "read failed: Bad file descriptor");
     close(fd);
@@ -1225,9 +1226,8 @@ static void test_npz_open_no_mmap_copy_allocation_failure(void **state)
     opts.no_mmap = 1;
     opts.base.allocator = &ta.alloc;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err),
-                     NPYDT_E_NOMEM);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_NOMEM, &err, npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err));
     assert_null(z);
     assert_int_equal(ta.calls, 1);
     assert_int_equal(ta.live_blocks, 0);
@@ -1246,7 +1246,7 @@ static void test_npz_open_no_mmap_allocation_failures_leak_nothing(void **state)
         opts.no_mmap = 1;
         opts.base.allocator = &ta.alloc;
         npydt_npz *z = (npydt_npz *)1;
-        npydt_error err;
+        TEST_ERROR(err);
         npydt_status st = npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err);
         if (st == NPYDT_OK) {
             npydt_npz_close(z);
@@ -1255,6 +1255,7 @@ static void test_npz_open_no_mmap_allocation_failures_leak_nothing(void **state)
             break;
         }
         assert_int_equal(st, NPYDT_E_NOMEM);
+        test_assert_error_filled(st, &err);
         assert_null(z);
         assert_int_equal(ta.live_blocks, 0);
         assert_int_equal(ta.live_bytes, 0);
@@ -1272,9 +1273,9 @@ static void test_npz_open_no_mmap_refused_file_leaks_nothing(void **state)
     opts.no_mmap = 1;
     opts.base.allocator = &ta.alloc;
     npydt_npz *z = (npydt_npz *)1;
-    npydt_error err;
-    assert_int_equal(npydt_npz_open_path(test_fixture("scalar_S5.npy"), &opts, &z, &err),
-                     NPYDT_E_ARCHIVE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARCHIVE, &err,
+                 npydt_npz_open_path(test_fixture("scalar_S5.npy"), &opts, &z, &err));
     assert_null(z);
     assert_true(ta.calls >= 1);
     assert_int_equal(ta.live_blocks, 0);
@@ -1293,27 +1294,27 @@ static void test_npz_member_calls_refuse_bad_arguments(void **state)
     (void)state;
     struct held h;
     open_ok(&h, "savez.npz", NULL);
-    npydt_error err;
+    TEST_ERROR(err);
     size_t i;
     const void *data;
     uint64_t len;
     npydt_header *hd = (npydt_header *)1;
-    assert_int_equal(npydt_npz_find(NULL, "ints", &i, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_find(h.z, NULL, &i, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_find(h.z, "ints", NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_find(NULL, "ints", &i, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_find(h.z, NULL, &i, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_find(h.z, "ints", NULL, &err));
     assert_string_equal(err.message, "NULL argument");
-    assert_int_equal(npydt_npz_member_data(h.z, NKEYS, &data, &len, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_data(h.z, NKEYS, &data, &len, &err));
     assert_string_equal(err.message, "no member 11, or a NULL argument");
-    assert_int_equal(npydt_npz_member_data(NULL, 0, &data, &len, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_member_data(h.z, 0, NULL, &len, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_member_data(h.z, 0, &data, NULL, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_member_header(h.z, 0, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_data(NULL, 0, &data, &len, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_data(h.z, 0, NULL, &len, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_data(h.z, 0, &data, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_header(h.z, 0, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(npydt_npz_member_header(h.z, NKEYS, &hd, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_header(h.z, NKEYS, &hd, &err));
     assert_null(hd);
     assert_string_equal(err.message, "no member 11");
-    assert_int_equal(npydt_npz_member_header(NULL, 0, &hd, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_member_verify(h.z, NKEYS, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_header(NULL, 0, &hd, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_member_verify(h.z, NKEYS, &err));
     assert_string_equal(err.message, "no member 11");
     release(&h);
 }
@@ -1323,28 +1324,28 @@ static void test_npz_stream_calls_refuse_bad_arguments(void **state)
     (void)state;
     struct held h;
     open_ok(&h, "savez_compressed.npz", NULL);
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_npz_stream *s = (npydt_npz_stream *)1;
-    assert_int_equal(npydt_npz_stream_open(h.z, 0, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_open(h.z, 0, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(npydt_npz_stream_open(NULL, 0, &s, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_open(NULL, 0, &s, &err));
     assert_null(s);
     assert_string_equal(err.message, "no member 0");
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     unsigned char buf[8];
     size_t got = 99;
-    assert_int_equal(npydt_npz_stream_read(NULL, buf, 8, &got, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_read(NULL, buf, 8, &got, &err));
     assert_int_equal(got, 0);
     assert_string_equal(err.message, "NULL argument");
-    assert_int_equal(npydt_npz_stream_read(s, buf, 8, NULL, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_stream_read(s, NULL, 8, &got, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_read(s, buf, 8, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_read(s, NULL, 8, &got, &err));
     const void *chunk = "x";
     size_t len = 99;
-    assert_int_equal(npydt_npz_stream_next(NULL, &chunk, &len, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_next(NULL, &chunk, &len, &err));
     assert_null(chunk);
     assert_int_equal(len, 0);
-    assert_int_equal(npydt_npz_stream_next(s, NULL, &len, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_npz_stream_next(s, &chunk, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_next(s, NULL, &len, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_npz_stream_next(s, &chunk, NULL, &err));
     assert_string_equal(err.message, "NULL argument");
     /* none of that moved the stream */
     assert_int_equal(npydt_npz_stream_position(s), 0);
@@ -1363,7 +1364,7 @@ static void test_npz_stream_read_of_nothing_stays_put(void **state)
     struct held h;
     open_ok(&h, "savez.npz", NULL);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     size_t got = 99;
     assert_int_equal(npydt_npz_stream_read(s, NULL, 0, &got, &err), NPYDT_OK);
@@ -1381,7 +1382,7 @@ static void test_npz_stream_failure_without_err_replayed_by_next(void **state)
     struct held h;
     open_ok(&h, "bad/crc_stored.npz", NULL);
     npydt_npz_stream *s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_stream_open(h.z, 0, &s, &err), NPYDT_OK);
     unsigned char buf[4096];
     size_t got;
@@ -1389,7 +1390,7 @@ static void test_npz_stream_failure_without_err_replayed_by_next(void **state)
     assert_int_equal(got, 0);
     const void *chunk = "x";
     size_t len = 1;
-    assert_int_equal(npydt_npz_stream_next(s, &chunk, &len, &err), NPYDT_E_ARCHIVE);
+    assert_fails(NPYDT_E_ARCHIVE, &err, npydt_npz_stream_next(s, &chunk, &len, &err));
     assert_null(chunk);
     assert_int_equal(len, 0);
     assert_int_equal(err.code, NPYDT_E_ARCHIVE);
@@ -1418,8 +1419,8 @@ static void test_npz_find_quotes_odd_bytes(void **state)
     struct held h;
     open_ok(&h, "savez.npz", NULL);
     size_t i;
-    npydt_error err;
-    assert_int_equal(npydt_npz_find(h.z, "it's\\\x7f", &i, &err), NPYDT_E_NOT_FOUND);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_NOT_FOUND, &err, npydt_npz_find(h.z, "it's\\\x7f", &i, &err));
     assert_string_equal(err.message, "the archive has no member 'it\\x27s\\x5c\\x7f' (nor with "
                                      ".npy appended)");
     release(&h);

@@ -13,7 +13,7 @@
 static npydt_dtype *parse_ok(const char *text, const npydt_options *opts)
 {
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_dtype_parse_literal(text, strlen(text), opts, &dt, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s at %zu: %s", text, npydt_status_name(st), err.offset, err.message);
@@ -90,7 +90,7 @@ static void test_parse_edges_raw_backslash_before_latin1_in_version1(void **stat
     buf[8] = (unsigned char)(sizeof hdr - 1);
     memcpy(buf + 10, hdr, sizeof hdr - 1);
     npydt_header *h = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err), NPYDT_OK);
     /* latin-1 0xE9 is U+00E9, kept as UTF-8 after the backslash */
     assert_string_equal(npydt_dtype_field_name(npydt_header_dtype(h), 0), "\\\xc3\xa9");
@@ -105,7 +105,7 @@ static void test_parse_edges_bytes_literals_are_not_descriptors(void **state)
         "b'\\x80\\xff\\777'",   /* Python takes any byte escape */
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-        npydt_error err;
+        TEST_ERROR(err);
         if (parse_status(texts[i], NULL, &err) != NPYDT_E_VALUE)
             fail_msg("%s: %s", texts[i], err.message);
     }
@@ -114,7 +114,7 @@ static void test_parse_edges_bytes_literals_are_not_descriptors(void **state)
 static void test_parse_edges_mixing_bytes_and_str_is_syntax_error(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("b'a' 'b'", NULL, &err), NPYDT_E_SYNTAX);
     assert_int_equal(err.offset, 5);
     assert_int_equal(parse_status("'a' \"b\" b'c'", NULL, &err), NPYDT_E_SYNTAX);
@@ -135,16 +135,16 @@ static void test_parse_edges_adjacent_strings_join(void **state)
 static void test_parse_edges_null_arguments_are_arg_errors(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_header *h = NULL;
     npydt_dtype *dt = NULL;
-    assert_int_equal(npydt_header_parse("x", 1, NULL, NULL, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_header_parse(NULL, 4, NULL, &h, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse("x", 1, NULL, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse(NULL, 4, NULL, &h, &err));
     assert_null(h);
-    assert_int_equal(npydt_dtype_parse_literal(NULL, 3, NULL, &dt, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_dtype_parse_typestr(NULL, 3, NULL, &dt, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal(NULL, 3, NULL, &dt, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_typestr(NULL, 3, NULL, &dt, &err));
     assert_null(dt);
-    assert_int_equal(npydt_parse_fd(0, NULL, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_parse_fd(0, NULL, NULL, &err));
     assert_int_equal(npydt_header_write(NULL, NULL, 0, 0, NULL, 0, &err), 0);
     assert_int_equal(err.code, NPYDT_E_ARG);
 }
@@ -158,7 +158,7 @@ static void test_parse_edges_allocator_without_free_is_arg_error(void **state)
     npydt_options opts;
     npydt_options_init(&opts);
     opts.allocator = &t.alloc;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("'<f8'", &opts, &err), NPYDT_E_ARG);
     assert_int_equal(t.calls, 0);
 }
@@ -169,24 +169,24 @@ static void test_parse_edges_max_depth_above_ceiling_refused_by_every_entry(void
     npydt_options opts;
     npydt_options_init(&opts);
     opts.limits.max_depth = 100000;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_header *h = NULL;
     unsigned char file[16] = "\x93NUMPY\x01\x00";
-    assert_int_equal(npydt_header_parse(file, sizeof file, &opts, &h, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_parse_path(test_fixture("scalar_b1.npy"), &opts, &h, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse(file, sizeof file, &opts, &h, &err));
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_parse_path(test_fixture("scalar_b1.npy"), &opts, &h, &err));
     assert_null(h);
 }
 
 static void test_parse_edges_bad_descriptors_are_io_errors(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_header *h = NULL;
-    assert_int_equal(npydt_parse_fd(-1, NULL, &h, &err), NPYDT_E_IO);
+    assert_fails(NPYDT_E_IO, &err, npydt_parse_fd(-1, NULL, &h, &err));
     int fd = open(".", O_RDONLY);
     assert_true(fd >= 0);
-    assert_int_equal(npydt_parse_fd(fd, NULL, &h, &err), NPYDT_E_IO);   /* a directory */
+    assert_fails(NPYDT_E_IO, &err, npydt_parse_fd(fd, NULL, &h, &err));   /* a directory */
     close(fd);
     assert_null(h);
 }
@@ -195,8 +195,8 @@ static void test_parse_edges_nul_in_type_string_is_encoding_error(void **state)
 {
     (void)state;
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_typestr("<f8\0x", 5, NULL, &dt, &err), NPYDT_E_ENCODING);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ENCODING, &err, npydt_dtype_parse_typestr("<f8\0x", 5, NULL, &dt, &err));
     assert_int_equal(err.offset, 3);
     assert_null(dt);
 }
@@ -207,7 +207,7 @@ static void test_parse_edges_max_fields_counts_nested_fields(void **state)
     npydt_options opts;
     npydt_options_init(&opts);
     opts.limits.max_fields = 3;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_dtype_free(parse_ok("[('a', [('b', 'u1'), ('c', 'u1')])]", &opts));
     assert_int_equal(parse_status("[('a', [('b', 'u1'), ('c', 'u1')]), ('d', 'u1')]", &opts, &err),
                      NPYDT_E_LIMIT);
@@ -222,7 +222,7 @@ static void test_parse_edges_raised_max_ndim_allows_40_dimensions(void **state)
     strcat(text, "))");
     npydt_options opts;
     npydt_options_init(&opts);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status(text, &opts, &err), NPYDT_E_LIMIT);
     opts.limits.max_ndim = 40;
     npydt_dtype *dt = parse_ok(text, &opts);
@@ -234,7 +234,7 @@ static void test_parse_edges_raised_max_ndim_allows_40_dimensions(void **state)
 static void test_parse_edges_unicode_size_beyond_c_int_overflows(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("('U', 536870912)", NULL, &err), NPYDT_E_OVERFLOW);
     npydt_dtype *dt = parse_ok("('U', 536870911)", NULL);
     assert_int_equal(npydt_dtype_itemsize(dt), 2147483644u);
@@ -244,7 +244,7 @@ static void test_parse_edges_unicode_size_beyond_c_int_overflows(void **state)
 static void test_parse_edges_struct_beyond_c_int_overflows(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("[('a', 'S2147483647'), ('b', 'u1')]", NULL, &err),
                      NPYDT_E_OVERFLOW);
     assert_int_equal(parse_status("('S2147483647', 2)", NULL, &err), NPYDT_E_OVERFLOW);
@@ -291,7 +291,7 @@ static void test_parse_edges_title_beyond_latin1_writes_version3(void **state)
     (void)state;
     npydt_dtype *dt = parse_ok("[(('\\u0100', 'a'), '<f8')]", NULL);
     unsigned char buf[256];
-    npydt_error err;
+    TEST_ERROR(err);
     size_t n = npydt_header_write(dt, NULL, 0, 0, buf, sizeof buf, &err);
     assert_true(n > 0 && n <= sizeof buf);
     assert_int_equal(buf[6], 3);
@@ -301,7 +301,7 @@ static void test_parse_edges_title_beyond_latin1_writes_version3(void **state)
 static void test_parse_edges_bad_hex_digit_is_syntax_error(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("[('a\\x4g', '<f8')]", NULL, &err), NPYDT_E_SYNTAX);
     assert_int_equal(err.offset, 4);   /* the backslash */
 }
@@ -309,7 +309,7 @@ static void test_parse_edges_bad_hex_digit_is_syntax_error(void **state)
 static void test_parse_edges_truncated_utf8_at_end_is_encoding_error(void **state)
 {
     (void)state;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(parse_status("'<f8' #\xe2\x82", NULL, &err), NPYDT_E_ENCODING);
     assert_int_equal(err.offset, 7);
 }
@@ -324,7 +324,7 @@ static void test_parse_edges_65_nested_subarrays_is_limit_error(void **state)
     strcat(text, "'u1'");
     for (int i = 0; i < 66; i++)
         strcat(text, ", 1)");
-    npydt_error err;
+    TEST_ERROR(err);
     /* (x, 1) is x itself: no subarray at all */
     npydt_dtype_free(parse_ok(text, NULL));
     text[0] = '\0';
@@ -340,9 +340,9 @@ static void test_parse_edges_huge_datetime_multiplier_is_unit_error(void **state
 {
     (void)state;
     npydt_dtype *dt = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     const char *t = "M8[99999999999999999999999s]";
-    assert_int_equal(npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err), NPYDT_E_UNIT);
+    assert_fails(NPYDT_E_UNIT, &err, npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err));
     assert_null(dt);
 }
 
@@ -353,8 +353,8 @@ static void test_parse_edges_long_type_in_comma_string_is_type_error(void **stat
     memset(t + 4, 'f', 300);
     t[304] = '\0';
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err), NPYDT_E_TYPE);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_TYPE, &err, npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err));
 }
 
 static void test_parse_edges_comma_struct_beyond_c_int_overflows(void **state)
@@ -362,8 +362,8 @@ static void test_parse_edges_comma_struct_beyond_c_int_overflows(void **state)
     (void)state;
     const char *t = "S2147483647, u1";
     npydt_dtype *dt = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err), NPYDT_E_OVERFLOW);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_OVERFLOW, &err, npydt_dtype_parse_typestr(t, strlen(t), NULL, &dt, &err));
 }
 
 static void test_parse_edges_every_status_has_its_own_name(void **state)
@@ -385,7 +385,7 @@ static void test_parse_edges_nested_name_beyond_latin1_writes_version3(void **st
     (void)state;
     npydt_dtype *dt = parse_ok("[('a', [('\\u0100', 'u1')])]", NULL);
     unsigned char buf[256];
-    npydt_error err;
+    TEST_ERROR(err);
     size_t n = npydt_header_write(dt, NULL, 0, 0, buf, sizeof buf, &err);
     assert_true(n > 0 && n <= sizeof buf);
     assert_int_equal(buf[6], 3);
@@ -401,13 +401,13 @@ static void test_parse_edges_data_end_beyond_int64_overflows(void **state)
     buf[8] = (unsigned char)(sizeof hdr - 1);
     memcpy(buf + 10, hdr, sizeof hdr - 1);
     npydt_header *h = NULL;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err),
-                     NPYDT_E_OVERFLOW);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_OVERFLOW, &err,
+                 npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err));
     assert_null(h);
     buf[10 + 52] = '4';   /* 1452921504606846975 * 8 does not fit 63 bits at all */
-    assert_int_equal(npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err),
-                     NPYDT_E_OVERFLOW);
+    assert_fails(NPYDT_E_OVERFLOW, &err,
+                 npydt_header_parse(buf, 10 + sizeof hdr - 1, NULL, &h, &err));
 }
 
 TEST_LIST("parse_edges",

@@ -51,7 +51,7 @@ static void test_pool_serves_many_parses_and_is_whole_again_after_each(void **st
     unsigned char *hdr = header_of(nested, &len);
     for (int i = 0; i < 100; i++) {
         npydt_header *h;
-        npydt_error err;
+        TEST_ERROR(err);
         assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_OK);
         const npydt_dtype *dt = npydt_header_dtype(h);
         assert_int_equal(npydt_dtype_nfields(dt), 5);
@@ -75,8 +75,8 @@ static void test_pool_full_is_nomem_and_keeps_nothing(void **state)
     size_t len;
     unsigned char *hdr = header_of(nested, &len);
     npydt_header *h;
-    npydt_error err;
-    assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_E_NOMEM);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_NOMEM, &err, npydt_header_parse(hdr, len, &opts, &h, &err));
     assert_null(h);
     assert_pool_empty(&pool, sizeof buf);
     free(hdr);
@@ -143,7 +143,7 @@ static void test_pool_huge_page_allocator_parses_like_malloc(void **state)
     size_t len;
     unsigned char *hdr = header_of(nested, &len);
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_header_parse(hdr, len, &opts, &h, &err), NPYDT_OK);
     assert_int_equal(npydt_dtype_nfields(npydt_header_dtype(h)), 5);
     npydt_header_free(h);

@@ -25,7 +25,7 @@ static const char *npz_path(const char *name)
 static npydt_reader *open_path_ok(const char *path, const npydt_reader_options *opts)
 {
     npydt_reader *r = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_reader_open_path(path, opts, &r, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s: %s", path, npydt_status_name(st), err.message);
@@ -35,7 +35,7 @@ static npydt_reader *open_path_ok(const char *path, const npydt_reader_options *
 /* Member `name` of an archive file, and the archive (close it after r). */
 static npydt_reader *open_member_ok(const char *archive, const char *name, npydt_npz **z)
 {
-    npydt_error err;
+    TEST_ERROR(err);
     size_t i;
     npydt_reader *r = NULL;
     assert_int_equal(npydt_npz_open_path(npz_path(archive), NULL, z, &err), NPYDT_OK);
@@ -54,7 +54,7 @@ static size_t expect_c_order_counting(npydt_reader *r, uint64_t max, size_t most
     const npydt_dtype *dt = npydt_header_dtype(h);
     size_t is = (size_t)npydt_dtype_itemsize(dt), batches = 0;
     uint64_t seen = 0;
-    npydt_error err;
+    TEST_ERROR(err);
     for (;;) {
         const void *batch;
         uint64_t n;
@@ -84,7 +84,7 @@ static unsigned char *all_chunks(npydt_reader *r, size_t most, size_t *len)
     unsigned char *all = malloc(total ? (size_t)total : 1);
     assert_non_null(all);
     size_t have = 0;
-    npydt_error err;
+    TEST_ERROR(err);
     for (;;) {
         const void *chunk;
         size_t n;
@@ -107,7 +107,7 @@ static unsigned char *file_data(const char *path, size_t *len)
     size_t flen;
     unsigned char *file = test_read_file(path, &flen);
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_parse_buffer(file, flen, NULL, &h, &err), NPYDT_OK);
     size_t off = (size_t)npydt_header_data_offset(h);
     *len = (size_t)npydt_header_data_bytes(h);
@@ -136,7 +136,7 @@ static void test_reader_fd_is_left_open(void **state)
     int fd = open(test_fixture("fortran_3d.npy"), O_RDONLY);
     assert_true(fd >= 0);
     npydt_reader *r;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_open_fd(fd, NULL, &r, &err), NPYDT_OK);
     npydt_reader_close(r);
     assert_true(fcntl(fd, F_GETFD) != -1);
@@ -153,7 +153,7 @@ static void test_reader_fd_without_mmap_reads_with_pread(void **state)
     npydt_reader_options_init(&opts);
     opts.no_mmap = 1;
     npydt_reader *r;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_open_fd(fd, &opts, &r, &err), NPYDT_OK);
     assert_null(npydt_reader_bytes(r));
     size_t len, wlen;
@@ -173,7 +173,7 @@ static void test_reader_buffer_is_not_copied(void **state)
     size_t len;
     unsigned char *file = test_read_file(test_fixture("fortran_3d.npy"), &len);
     npydt_reader *r;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_open_buffer(file, len, NULL, &r, &err), NPYDT_OK);
     assert_ptr_equal(npydt_reader_bytes(r),
                      file + npydt_header_data_offset(npydt_reader_header(r)));
@@ -188,7 +188,7 @@ static void test_reader_stored_member_is_in_place(void **state)
     npydt_reader *r = open_member_ok("savez.npz", "ints", &z);
     assert_non_null(npydt_reader_bytes(r));
     const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
-    npydt_error err;
+    TEST_ERROR(err);
     for (int k = 0; k < 5; k++) {
         int64_t v;
         assert_int_equal(
@@ -227,7 +227,7 @@ static void test_reader_file_larger_than_the_chunk_comes_in_whole_elements(void 
     npydt_reader *r = open_path_ok(test_fixture("fortran_3d.npy"), &opts);
     const void *chunk;
     size_t n, chunks = 0;
-    npydt_error err;
+    TEST_ERROR(err);
     while (npydt_reader_next_chunk(r, &chunk, &n, &err) == NPYDT_OK && n > 0) {
         assert_int_equal(n, 16);
         chunks++;
@@ -246,7 +246,7 @@ static void test_reader_chunk_holds_one_element_at_least(void **state)
     npydt_reader *r = open_path_ok(test_fixture("fortran_3d.npy"), &opts);
     const void *chunk;
     size_t n;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_next_chunk(r, &chunk, &n, &err), NPYDT_OK);
     assert_int_equal(n, 8);
     npydt_reader_close(r);
@@ -299,7 +299,7 @@ static void test_reader_rewind_starts_from_the_first_element(void **state)
     npydt_npz *z;
     npydt_reader *r = open_member_ok("savez_compressed.npz", "fortran", &z);
     expect_c_order_counting(r, 4, (size_t)64 << 20);
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_rewind(r, &err), NPYDT_OK);
     expect_c_order_counting(r, 4, (size_t)64 << 20);
     npydt_reader_close(r);
@@ -312,8 +312,8 @@ static void test_reader_truncated_buffer_is_refused(void **state)
     size_t len;
     unsigned char *file = test_read_file(test_fixture("fortran_3d.npy"), &len);
     npydt_reader *r = (npydt_reader *)file;   /* must be reset to NULL */
-    npydt_error err;
-    assert_int_equal(npydt_reader_open_buffer(file, len - 1, NULL, &r, &err), NPYDT_E_DATA);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_DATA, &err, npydt_reader_open_buffer(file, len - 1, NULL, &r, &err));
     assert_null(r);
     free(file);
 }
@@ -331,12 +331,12 @@ static void test_reader_file_that_shrinks_gives_a_data_error(void **state)
     npydt_reader_options_init(&opts);
     opts.no_mmap = 1;
     npydt_reader *r;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_reader_open_fd(fd, &opts, &r, &err), NPYDT_OK);
     assert_int_equal(ftruncate(fd, (off_t)len - 8), 0);
     const void *chunk;
     size_t n;
-    assert_int_equal(npydt_reader_next_chunk(r, &chunk, &n, &err), NPYDT_E_DATA);
+    assert_fails(NPYDT_E_DATA, &err, npydt_reader_next_chunk(r, &chunk, &n, &err));
     assert_string_equal(err.message, "the file shrank while it was read");
     npydt_reader_close(r);
     close(fd);
@@ -353,10 +353,10 @@ static void test_reader_options_with_reserved_room_set_are_refused(void **state)
         assert_int_equal(o.reserved[i], 0);
     o.reserved[1] = 1;
     npydt_reader *r = (npydt_reader *)&o;
-    npydt_error err;
+    TEST_ERROR(err);
     test_poison_error(&err);
-    assert_int_equal(npydt_reader_open_path(test_fixture("fortran_3d.npy"), &o, &r, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_reader_open_path(test_fixture("fortran_3d.npy"), &o, &r, &err));
     test_assert_error_filled(NPYDT_E_ARG, &err);
     assert_null(r);
     assert_non_null(strstr(err.message, "reserved"));
@@ -366,9 +366,9 @@ static void test_reader_object_dtype_is_refused(void **state)
 {
     (void)state;
     npydt_reader *r;
-    npydt_error err;
-    assert_int_equal(npydt_reader_open_path(test_fixture("object_O.npy"), NULL, &r, &err),
-                     NPYDT_E_OBJECT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_OBJECT, &err,
+                 npydt_reader_open_path(test_fixture("object_O.npy"), NULL, &r, &err));
     assert_null(r);
 }
 
@@ -379,7 +379,7 @@ static void test_reader_failed_allocations_leak_nothing(void **state)
     npydt_reader *keep = open_member_ok("savez_compressed.npz", "fortran", &z);
     npydt_reader_close(keep);
     size_t i;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_npz_find(z, "fortran", &i, &err), NPYDT_OK);
     for (long n = 0;; n++) {
         struct test_alloc t;
@@ -388,16 +388,20 @@ static void test_reader_failed_allocations_leak_nothing(void **state)
         npydt_reader_options_init(&opts);
         opts.base.allocator = &t.alloc;
         npydt_reader *r = NULL;
+        test_poison_error(&err);
         npydt_status st = npydt_reader_open_member(z, i, &opts, &r, &err);
         const void *batch;
         uint64_t k = 0;
         while (st == NPYDT_OK) {
+            test_poison_error(&err);
             st = npydt_reader_next_c(r, 2, &batch, &k, &err);
             if (k == 0)
                 break;
         }
-        if (st != NPYDT_OK)
+        if (st != NPYDT_OK) {
             assert_int_equal(st, NPYDT_E_NOMEM);
+            test_assert_error_filled(st, &err);
+        }
         npydt_reader_close(r);   /* NULL when the open failed */
         assert_int_equal(t.live_blocks, 0);
         if (st == NPYDT_OK && t.calls <= n)

@@ -14,7 +14,7 @@
 static npydt_file *open_fixture(const char *name, unsigned flags)
 {
     npydt_file *f = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     npydt_status st = npydt_file_open(test_fixture(name), flags, NULL, &f, &err);
     if (st != NPYDT_OK)
         fail_msg("opening %s: %s", name, err.message);
@@ -76,7 +76,7 @@ static void test_records_open_write_stores_reach_the_file(void **state)
     assert_int_equal(write(fd, raw, len), (ssize_t)len);
     close(fd);
     npydt_file *f;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_file_open(path, NPYDT_OPEN_WRITE, NULL, &f, &err), NPYDT_OK);
     unsigned char *d = npydt_file_data_mut(f);
     assert_non_null(d);
@@ -97,10 +97,9 @@ static void test_records_open_write_without_mmap_is_refused(void **state)
 {
     (void)state;
     npydt_file *f = (npydt_file *)1;
-    npydt_error err;
-    assert_int_equal(npydt_file_open(test_fixture("scalar_b1.npy"),
-                                     NPYDT_OPEN_WRITE | NPYDT_OPEN_NO_MMAP, NULL, &f, &err),
-                     NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_file_open(test_fixture("scalar_b1.npy"),
+                                     NPYDT_OPEN_WRITE | NPYDT_OPEN_NO_MMAP, NULL, &f, &err));
     assert_null(f);
 }
 
@@ -108,9 +107,9 @@ static void test_records_open_object_dtype_is_refused(void **state)
 {
     (void)state;
     npydt_file *f;
-    npydt_error err;
-    assert_int_equal(npydt_file_open(test_fixture("object_in_struct.npy"), 0, NULL, &f, &err),
-                     NPYDT_E_OBJECT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_OBJECT, &err,
+                 npydt_file_open(test_fixture("object_in_struct.npy"), 0, NULL, &f, &err));
     assert_null(f);
     /* while the header stays readable */
     npydt_header *h;
@@ -123,8 +122,8 @@ static void test_records_open_missing_path_is_io(void **state)
 {
     (void)state;
     npydt_file *f;
-    npydt_error err;
-    assert_int_equal(npydt_file_open("/nonexistent/x.npy", 0, NULL, &f, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_file_open("/nonexistent/x.npy", 0, NULL, &f, &err));
 }
 
 static void test_records_buffer_short_data_is_refused(void **state)
@@ -133,8 +132,8 @@ static void test_records_buffer_short_data_is_refused(void **state)
     size_t len;
     unsigned char *raw = test_read_file(test_fixture("scalar_f8_le.npy"), &len);
     npydt_file *f;
-    npydt_error err;
-    assert_int_equal(npydt_file_from_buffer(raw, len - 1, NULL, &f, &err), NPYDT_E_DATA);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_DATA, &err, npydt_file_from_buffer(raw, len - 1, NULL, &f, &err));
     assert_int_equal(npydt_file_from_buffer(raw, len, NULL, &f, &err), NPYDT_OK);
     const npydt_header *h = npydt_file_header(f);
     assert_ptr_equal(npydt_file_data(f), raw + npydt_header_data_offset(h));
@@ -161,7 +160,7 @@ static void test_records_open_allocation_failures_leak_nothing(void **state)
         npydt_options_init(&opts);
         opts.allocator = &ta.alloc;
         npydt_file *f;
-        npydt_error err;
+        TEST_ERROR(err);
         npydt_status st = npydt_file_open(test_fixture("struct_nested3.npy"),
                                           NPYDT_OPEN_NO_MMAP, &opts, &f, &err);
         if (st == NPYDT_OK) {
@@ -171,6 +170,7 @@ static void test_records_open_allocation_failures_leak_nothing(void **state)
             break;
         }
         assert_int_equal(st, NPYDT_E_NOMEM);
+        test_assert_error_filled(st, &err);
         assert_null(f);
         assert_int_equal(ta.live_blocks, 0);
         assert_int_equal(ta.live_bytes, 0);
@@ -229,10 +229,10 @@ static void test_records_element_offset_rejects_bad_indices(void **state)
     npydt_file *f = open_fixture("shape_2x2x2.npy", 0);
     const npydt_header *h = npydt_file_header(f);
     uint64_t idx[3] = {0, 2, 0}, off;
-    npydt_error err;
-    assert_int_equal(npydt_element_offset(h, idx, 3, &off, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_element_offset(h, idx, 2, &off, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_element_offset_flat(h, 8, &off, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, idx, 3, &off, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, idx, 2, &off, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(h, 8, &off, &err));
     npydt_file_close(f);
 }
 
@@ -256,7 +256,7 @@ static void lookup_ok(const npydt_dtype *dt, const char *path, uint64_t want_off
 {
     uint64_t off;
     const npydt_dtype *fd;
-    npydt_error err;
+    TEST_ERROR(err);
     if (npydt_field_lookup(dt, path, &off, &fd, &err) != NPYDT_OK)
         fail_msg("lookup %s: %s", path, err.message);
     assert_int_equal(off, want_off);
@@ -338,8 +338,8 @@ static void field_error(const npydt_dtype *dt, const char *path, const char *nee
 {
     uint64_t off;
     const npydt_dtype *fd;
-    npydt_error err;
-    assert_int_equal(npydt_field_lookup(dt, path, &off, &fd, &err), NPYDT_E_NOT_FOUND);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_NOT_FOUND, &err, npydt_field_lookup(dt, path, &off, &fd, &err));
     assert_string_equal(err.path, path);
     if (!strstr(err.message, needle))
         fail_msg("lookup %s: message '%s' lacks '%s'", path, err.message, needle);
@@ -390,16 +390,16 @@ static void test_records_read_u64_max_and_range(void **state)
     npydt_file *f = open_fixture("scalar_u8_be.npy", 0);
     uint64_t u;
     int64_t s;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_read_u64(file_dtype(f), element(f, 3), &u, NULL), NPYDT_OK);
     assert_true(u == UINT64_MAX);
-    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 3), &s, &err), NPYDT_E_RANGE);
-    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 2), &s, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(file_dtype(f), element(f, 3), &s, &err));
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(file_dtype(f), element(f, 2), &s, &err));
     assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 1), &s, &err), NPYDT_OK);
     assert_true(s == 1);
     npydt_file_close(f);
     f = open_fixture("scalar_i1.npy", 0);
-    assert_int_equal(npydt_read_u64(file_dtype(f), element(f, 0), &u, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_u64(file_dtype(f), element(f, 0), &u, &err));
     npydt_file_close(f);
 }
 
@@ -409,14 +409,14 @@ static void test_records_read_i64_from_float_needs_integers(void **state)
     npydt_dtype *dt = test_parse_literal("'>f8'");
     unsigned char b[8];
     int64_t v;
-    npydt_error err;
+    TEST_ERROR(err);
     test_store_f8(-3.0, '>', b);
     assert_int_equal(npydt_read_i64(dt, b, &v, NULL), NPYDT_OK);
     assert_true(v == -3);
     test_store_f8(1.5, '>', b);
-    assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(dt, b, &v, &err));
     test_store_f8(NAN, '>', b);
-    assert_int_equal(npydt_read_i64(dt, b, &v, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(dt, b, &v, &err));
     npydt_dtype_free(dt);
 }
 
@@ -630,9 +630,9 @@ static void test_records_read_unicode_to_utf8(void **state)
                          NPYDT_OK);
         assert_int_equal(n, 3);
         assert_memory_equal(buf, "a\0b", 4);
-        npydt_error err;
-        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 0), buf, 5, &n, &err),
-                         NPYDT_E_RANGE);
+        TEST_ERROR(err);
+        assert_fails(NPYDT_E_RANGE, &err,
+                     npydt_read_unicode(file_dtype(f), element(f, 0), buf, 5, &n, &err));
         assert_int_equal(n, 5);
         npydt_file_close(f);
     }
@@ -645,11 +645,11 @@ static void test_records_read_unicode_surrogates_and_bad_units(void **state)
     unsigned char b[8] = {0x00, 0xd8, 0, 0, 0x41, 0, 0, 0};
     char buf[16];
     size_t n;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_read_unicode(dt, b, buf, sizeof buf, &n, NULL), NPYDT_OK);
     assert_memory_equal(buf, "\xed\xa0\x80" "A", 5);
     b[2] = 0x11;   /* 0x11d800 */
-    assert_int_equal(npydt_read_unicode(dt, b, buf, sizeof buf, &n, &err), NPYDT_E_ENCODING);
+    assert_fails(NPYDT_E_ENCODING, &err, npydt_read_unicode(dt, b, buf, sizeof buf, &n, &err));
     npydt_dtype_free(dt);
 }
 
@@ -679,14 +679,14 @@ static void test_records_readers_refuse_wrong_kinds(void **state)
     double d;
     int64_t i;
     npydt_datetime t;
-    npydt_error err;
-    assert_int_equal(npydt_read_double(dt, rec, &d, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_read_double(npydt_dtype_field_dtype(dt, 0), rec, &d, &err),
-                     NPYDT_E_ARG);
-    assert_int_equal(npydt_read_i64(npydt_dtype_field_dtype(dt, 1), rec, &i, &err),
-                     NPYDT_E_OBJECT);
-    assert_int_equal(npydt_read_datetime(npydt_dtype_field_dtype(dt, 2), rec, &t, &err),
-                     NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_double(dt, rec, &d, &err));
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_read_double(npydt_dtype_field_dtype(dt, 0), rec, &d, &err));
+    assert_fails(NPYDT_E_OBJECT, &err,
+                 npydt_read_i64(npydt_dtype_field_dtype(dt, 1), rec, &i, &err));
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_read_datetime(npydt_dtype_field_dtype(dt, 2), rec, &t, &err));
     npydt_dtype_free(dt);
 }
 
@@ -697,14 +697,14 @@ static void test_records_open_refuses_bad_arguments(void **state)
 {
     (void)state;
     npydt_file *f = (npydt_file *)1;
-    npydt_error err;
-    assert_int_equal(npydt_file_open_fd(0, 0, NULL, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_file_open_fd(0, 0, NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(npydt_file_open(test_fixture("scalar_S5.npy"), 0x100, NULL, &f, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_file_open(test_fixture("scalar_S5.npy"), 0x100, NULL, &f, &err));
     assert_null(f);
     assert_string_equal(err.message, "invalid flags (NPYDT_OPEN_WRITE needs a mapping)");
-    assert_int_equal(npydt_file_from_buffer("", 0, NULL, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_file_from_buffer("", 0, NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
 }
 
@@ -716,8 +716,8 @@ static void test_records_open_write_on_read_only_fd_is_io(void **state)
     int fd = open(test_fixture("scalar_S5.npy"), O_RDONLY);
     assert_true(fd >= 0);
     npydt_file *f = (npydt_file *)1;
-    npydt_error err;
-    assert_int_equal(npydt_file_open_fd(fd, NPYDT_OPEN_WRITE, NULL, &f, &err), NPYDT_E_IO);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_IO, &err, npydt_file_open_fd(fd, NPYDT_OPEN_WRITE, NULL, &f, &err));
     assert_null(f);
     assert_string_equal(err.message, "cannot map the file for writing: Permission denied");
     close(fd);
@@ -729,13 +729,13 @@ static void test_records_element_offset_refuses_null_arguments(void **state)
     npydt_file *f = open_fixture("scalar_S5.npy", 0);
     const npydt_header *h = npydt_file_header(f);
     uint64_t off = 77, idx = 0;
-    npydt_error err;
-    assert_int_equal(npydt_element_offset(NULL, &idx, 1, &off, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_element_offset(h, &idx, 1, NULL, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_element_offset(h, NULL, 1, &off, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(NULL, &idx, 1, &off, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, &idx, 1, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, NULL, 1, &off, &err));
     assert_string_equal(err.message, "argument is NULL");
-    assert_int_equal(npydt_element_offset_flat(NULL, 0, &off, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_element_offset_flat(h, 0, NULL, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(NULL, 0, &off, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(h, 0, NULL, &err));
     assert_string_equal(err.message, "argument is NULL");
     assert_int_equal(off, 77);
     npydt_file_close(f);
@@ -757,7 +757,7 @@ static void test_records_element_offset_flat_fortran_70_dimensions(void **state)
     npydt_options_init(&opts);
     opts.limits.max_ndim = 70;
     npydt_header *h;
-    npydt_error err;
+    TEST_ERROR(err);
     unsigned char npy[640];
     size_t hlen = (10 + n + 1 + 63) / 64 * 64 - 10;
     memcpy(npy, "\x93NUMPY\x01\x00", 8);
@@ -789,11 +789,11 @@ static void test_records_readers_refuse_null_and_non_scalars(void **state)
     npydt_dtype *dt = test_parse_literal("('<f8', (2,))");
     unsigned char rec[16] = {0};
     double d;
-    npydt_error err;
-    assert_int_equal(npydt_read_double(NULL, rec, &d, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_double(NULL, rec, &d, &err));
     assert_string_equal(err.message, "dtype or pointer is NULL");
-    assert_int_equal(npydt_read_double(dt, NULL, &d, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_read_double(dt, rec, &d, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_double(dt, NULL, &d, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_double(dt, rec, &d, &err));
     assert_string_equal(err.message, "cannot read a subarray as double: not a scalar");
     npydt_dtype_free(dt);
 }
@@ -845,14 +845,14 @@ static void test_records_readers_name_the_wrong_kind(void **state)
     const void *bytes;
     size_t n;
     char buf[8];
-    npydt_error err;
-    assert_int_equal(npydt_read_complex(s, b, v, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_complex(s, b, v, &err));
     assert_string_equal(err.message, "cannot read |S3 as complex");
-    assert_int_equal(npydt_read_bool(s, b, &flag, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_bool(s, b, &flag, &err));
     assert_string_equal(err.message, "cannot read |S3 as bool");
-    assert_int_equal(npydt_read_bytes(i, b, &bytes, &n, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_bytes(i, b, &bytes, &n, &err));
     assert_string_equal(err.message, "cannot read <i4 as bytes");
-    assert_int_equal(npydt_read_unicode(s, b, buf, sizeof buf, &n, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_unicode(s, b, buf, sizeof buf, &n, &err));
     assert_string_equal(err.message, "cannot read |S3 as unicode");
     npydt_dtype_free(s);
     npydt_dtype_free(i);
@@ -865,13 +865,13 @@ static void test_records_read_unicode_refuses_null_buffers(void **state)
     unsigned char b[8] = {'a', 0, 0, 0, 0, 0, 0, 0};
     char buf[8];
     size_t n = 5;
-    npydt_error err;
-    assert_int_equal(npydt_read_unicode(dt, b, buf, sizeof buf, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_unicode(dt, b, buf, sizeof buf, NULL, &err));
     assert_string_equal(err.message, "len or buf is NULL");
-    assert_int_equal(npydt_read_unicode(dt, b, NULL, 8, &n, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_read_unicode(dt, b, NULL, 8, &n, &err));
     assert_int_equal(n, 5);
     /* no buffer at all only measures */
-    assert_int_equal(npydt_read_unicode(dt, b, NULL, 0, &n, &err), NPYDT_E_RANGE);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_unicode(dt, b, NULL, 0, &n, &err));
     assert_int_equal(n, 1);
     npydt_dtype_free(dt);
 }
@@ -926,11 +926,11 @@ static void test_records_field_lookup_refuses_null_arguments(void **state)
     npydt_dtype *dt = test_parse_literal("[('a', '<i2')]");
     uint64_t off;
     const npydt_dtype *f;
-    npydt_error err;
-    assert_int_equal(npydt_field_lookup(NULL, "a", &off, &f, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_field_lookup(dt, NULL, &off, &f, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_field_lookup(dt, "a", NULL, &f, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_field_lookup(dt, "a", &off, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_field_lookup(NULL, "a", &off, &f, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_field_lookup(dt, NULL, &off, &f, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_field_lookup(dt, "a", NULL, &f, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_field_lookup(dt, "a", &off, NULL, &err));
     assert_string_equal(err.message, "argument is NULL");
     npydt_dtype_free(dt);
 }
@@ -953,7 +953,7 @@ static void test_records_paths_carry_names_with_nul(void **state)
     assert_int_equal(l[3].path_len, 1);
     uint64_t off;
     const npydt_dtype *f;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].x\0", 8, &off, &f, &err), NPYDT_OK);
     assert_int_equal(off, 4 + 3 + 0);
     assert_int_equal(npydt_dtype_itemsize(f), 2);
@@ -965,7 +965,8 @@ static void test_records_paths_carry_names_with_nul(void **state)
     assert_int_equal(npydt_field_lookup(dt, "a\0[1]", &off, &f, &err), NPYDT_OK);
     assert_int_equal(off, 0);
     /* a name that is only a prefix up to the NUL is not the field */
-    assert_int_equal(npydt_field_lookup_len(dt, "a\0[1].y\0", 8, &off, &f, &err), NPYDT_E_NOT_FOUND);
+    assert_fails(NPYDT_E_NOT_FOUND, &err,
+                 npydt_field_lookup_len(dt, "a\0[1].y\0", 8, &off, &f, &err));
     assert_string_equal(err.path, "a\\x00[1].y\\x00");
     assert_string_equal(err.message, "no field 'y\\x00' (after 'a\\x00[1]')");
     npydt_dtype_free(dt);
@@ -979,11 +980,11 @@ static void test_records_field_index_spacing_and_errors(void **state)
     npydt_dtype *dt = test_parse_literal("[('g', '<i2', (2, 3))]");
     uint64_t off;
     const npydt_dtype *f;
-    npydt_error err;
+    TEST_ERROR(err);
     assert_int_equal(npydt_field_lookup(dt, "g[1,  2]", &off, &f, &err), NPYDT_OK);
     assert_int_equal(off, 10);
-    assert_int_equal(npydt_field_lookup(dt, "g[18446744073709551616]", &off, &f, &err),
-                     NPYDT_E_NOT_FOUND);
+    assert_fails(NPYDT_E_NOT_FOUND, &err,
+                 npydt_field_lookup(dt, "g[18446744073709551616]", &off, &f, &err));
     assert_int_equal(err.offset, NPYDT_NO_OFFSET);
     assert_string_equal(err.path, "g[18446744073709551616]");
     assert_string_equal(err.message, "index too large (after 'g[1844674407370955161')");

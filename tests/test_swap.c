@@ -59,7 +59,7 @@ static void naive_swap(const npydt_dtype *dt, unsigned char *p, char to)
 static npydt_swap_plan *plan_of(const npydt_dtype *dt)
 {
     npydt_swap_plan *plan = NULL;
-    npydt_error err;
+    TEST_ERROR(err);
     if (npydt_swap_plan_new(dt, NULL, &plan, &err) != NPYDT_OK)
         fail_msg("plan: %s", err.message);
     return plan;
@@ -311,16 +311,16 @@ static void test_swap_refuses_objects_and_overlap(void **state)
     (void)state;
     npydt_dtype *dt = test_parse_literal("[('a', '<i4'), ('o', '|O')]");
     npydt_swap_plan *plan = (npydt_swap_plan *)1;
-    npydt_error err;
-    assert_int_equal(npydt_swap_plan_new(dt, NULL, &plan, &err), NPYDT_E_OBJECT);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_OBJECT, &err, npydt_swap_plan_new(dt, NULL, &plan, &err));
     assert_null(plan);
     npydt_dtype_free(dt);
     dt = test_parse_literal("'>i4'");
     plan = plan_of(dt);
     unsigned char buf[64] = {0};
-    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_LITTLE, buf, buf + 4, 4, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap(plan, NPYDT_ORDER_LITTLE, buf, buf + 4, 4, &err));
     assert_int_equal(npydt_swap(plan, NPYDT_ORDER_LITTLE, buf, buf + 16, 4, &err), NPYDT_OK);
-    assert_int_equal(npydt_swap(plan, (npydt_order)'x', buf, buf, 4, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap(plan, (npydt_order)'x', buf, buf, 4, &err));
     npydt_swap_plan_free(plan);
     npydt_dtype_free(dt);
 }
@@ -418,35 +418,35 @@ static void test_swap_calls_refuse_bad_arguments(void **state)
     npydt_dtype *dt = test_parse_literal("'<i4'");
     npydt_swap_plan *plan = (npydt_swap_plan *)1;
     npydt_dtype *out = (npydt_dtype *)1;
-    npydt_error err;
-    assert_int_equal(npydt_swap_plan_new(dt, NULL, NULL, &err), NPYDT_E_ARG);
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap_plan_new(dt, NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(npydt_swap_plan_new(NULL, NULL, &plan, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap_plan_new(NULL, NULL, &plan, &err));
     assert_null(plan);
     assert_string_equal(err.message, "dtype is NULL");
     unsigned char in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, buf[8];
-    assert_int_equal(npydt_swap(NULL, NPYDT_ORDER_BIG, in, buf, 2, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap(NULL, NPYDT_ORDER_BIG, in, buf, 2, &err));
     assert_string_equal(err.message, "plan is NULL");
     assert_int_equal(npydt_swap_plan_new(dt, NULL, &plan, &err), NPYDT_OK);
-    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, buf, UINT64_MAX / 2, &err),
-                     NPYDT_E_OVERFLOW);
+    assert_fails(NPYDT_E_OVERFLOW, &err,
+                 npydt_swap(plan, NPYDT_ORDER_BIG, in, buf, UINT64_MAX / 2, &err));
     assert_string_equal(err.message, "9223372036854775807 records do not fit the address space");
-    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, NULL, buf, 2, &err), NPYDT_E_ARG);
-    assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, NULL, 2, &err), NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap(plan, NPYDT_ORDER_BIG, NULL, buf, 2, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_swap(plan, NPYDT_ORDER_BIG, in, NULL, 2, &err));
     assert_string_equal(err.message, "in or out is NULL");
     assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, NULL, NULL, 0, &err), NPYDT_OK);
     assert_int_equal(npydt_swap(plan, NPYDT_ORDER_BIG, in, buf, 2, &err), NPYDT_OK);
     assert_memory_equal(buf, "\4\3\2\1\10\7\6\5", 8);
     npydt_swap_plan_free(plan);
-    assert_int_equal(npydt_dtype_newbyteorder(dt, NPYDT_ORDER_BIG, NULL, NULL, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_dtype_newbyteorder(dt, NPYDT_ORDER_BIG, NULL, NULL, &err));
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(npydt_dtype_newbyteorder(NULL, NPYDT_ORDER_BIG, NULL, &out, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_dtype_newbyteorder(NULL, NPYDT_ORDER_BIG, NULL, &out, &err));
     assert_null(out);
     assert_string_equal(err.message, "dtype is NULL");
-    assert_int_equal(npydt_dtype_newbyteorder(dt, (npydt_order)'x', NULL, &out, &err),
-                     NPYDT_E_ARG);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_dtype_newbyteorder(dt, (npydt_order)'x', NULL, &out, &err));
     assert_string_equal(err.message, "unknown byte order 120");
     npydt_dtype_free(dt);
 }

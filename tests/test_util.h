@@ -2,8 +2,10 @@
  * TEST_LIST and links test_main.c, which runs them, optionally filtered by
  * test name and, for table-driven tests, by case name:
  *   build/tests/test_dtype 'test_dtype_title*'
- *   build/tests/test_header_errors '*' 'syntax_017'
- * (both are cmocka's glob patterns: '*' and '?'). */
+ *   build/tests/test_header_errors '*' 'case_017'
+ * (both are cmocka's glob patterns: '*' and '?'; a table names its cases,
+ * test_header_errors "case_" and the index; tests/check_case_filter.sh
+ * runs these two lines). */
 #ifndef NPYDT_TEST_UTIL_H
 #define NPYDT_TEST_UTIL_H
 
@@ -37,6 +39,21 @@ void test_poison_error(npydt_error *err);
  * st, the offset is not the poison, path and message are NUL-terminated,
  * the message is not empty). */
 void test_assert_error_filled(npydt_status st, const npydt_error *err);
+
+/* Declare the npydt_error `name` for the calls under test, poisoned. */
+#define TEST_ERROR(name)                                                             \
+    npydt_error name;                                                                \
+    test_poison_error(&name)
+
+/* Poison *errp, make the call, and check that it failed with code and
+ * wrote every field of *errp (test_assert_error_filled). */
+#define assert_fails(code, errp, call)                                               \
+    do {                                                                             \
+        test_poison_error(errp);                                                     \
+        npydt_status assert_fails_st = (call);                                       \
+        assert_int_equal(assert_fails_st, (code));                                   \
+        test_assert_error_filled(assert_fails_st, (errp));                           \
+    } while (0)
 
 /* Read a whole file (fails the test if it cannot); free() the result. */
 unsigned char *test_read_file(const char *path, size_t *len);

@@ -46,10 +46,8 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* ---- options and files ----------------------------------------------------- */
 
-/* Ceiling on limits.max_depth, and the deepest nesting any walk over a
- * dtype follows (descriptor conversion, byteswap plans, casts and schema
- * checks recurse once per level). */
-#define NPYDT_DEPTH_CEILING 4096u
+/* NPYDT_DEPTH_CEILING (npydt.h), the ceiling on limits.max_depth, is also
+ * the deepest nesting any walk over a dtype follows. */
 
 /* opts, or the defaults written into *defaults when opts is NULL. */
 const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);

@@ -30,11 +30,11 @@ npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...
 /* cli_error, then cli_report for path: the exit status. */
 int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 /* Write lead, then the formatted message with control characters escaped
  * (cli_put_text), then a newline, to stderr. */
 void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* JSON output helpers (locale independent). */

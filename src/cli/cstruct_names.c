@@ -6,12 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the library's name hash, as any program may use it */
 static uint64_t name_hash(const char *s)
 {
-    uint64_t h = 1469598103934665603u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    return npydt_name_hash(s, strlen(s));
 }
 
 int nameset_has(const struct nameset *set, const char *name)

@@ -59,13 +59,17 @@ static uint64_t records_per_chunk(uint64_t count, size_t itemsize)
 
 /* ---- a .npy file ------------------------------------------------------------------ */
 
-/* Write the swapped file to the temporary path; 0 or an exit status. */
-static int write_swapped(int fd, const char *target, const struct swapper *s,
-                         const struct swap_opts *opts, const unsigned char *data, uint64_t count,
-                         size_t itemsize)
+/* Write the swapped file to the temporary path: the new header, then the
+ * records as the reader gives them in stored order, swapped per chunk of
+ * whole records into buf; 0 or an exit status. */
+static int write_swapped(int fd, const char *file, const char *target, const struct swapper *s,
+                         const struct swap_opts *opts, npydt_reader *r)
 {
     if (write_all(fd, s->hdr, s->hlen) != 0)
         return io_error(target, "write failed");
+    const npydt_header *h = npydt_reader_header(r);
+    uint64_t count = npydt_header_count(h);
+    size_t itemsize = npydt_dtype_itemsize(npydt_header_dtype(h));
     if (count == 0 || itemsize == 0)
         return 0;
     uint64_t per = records_per_chunk(count, itemsize);
@@ -75,25 +79,43 @@ static int write_swapped(int fd, const char *target, const struct swapper *s,
     int rc = 0;
     struct cli_progress progress;
     cli_progress_start(&progress, "swapping", count * itemsize, opts->quiet);
-    for (uint64_t i = 0; i < count && rc == 0; i += per) {
-        uint64_t k = count - i < per ? count - i : per;
+    uint64_t done = 0;
+    while (rc == 0) {
+        const void *chunk;
+        size_t len;
         npydt_error err;
-        if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
-            rc = cli_report(target, &err);
-        else if (write_all(fd, buf, (size_t)(k * itemsize)) != 0)
-            rc = io_error(target, "write failed");
-        cli_progress_update(&progress, (i + k) * itemsize);
+        if (npydt_reader_next_chunk(r, &chunk, &len, &err) != NPYDT_OK) {
+            rc = cli_report(file, &err);
+            break;
+        }
+        if (len == 0)
+            break;
+        /* the reader's chunks hold whole records */
+        const unsigned char *data = chunk;
+        uint64_t records = len / itemsize;
+        for (uint64_t i = 0; i < records && rc == 0; i += per) {
+            uint64_t k = records - i < per ? records - i : per;
+            if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
+                rc = cli_report(target, &err);
+            else if (write_all(fd, buf, (size_t)(k * itemsize)) != 0)
+                rc = io_error(target, "write failed");
+            done += k * itemsize;
+            cli_progress_update(&progress, done);
+        }
     }
     cli_progress_end(&progress);
     free(buf);
     return rc;
 }
 
+/* The data is read through the library's reader (mapped, else read in
+ * chunks); --in-place needs no writable mapping: it too writes a temporary
+ * file renamed over the input. */
 int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
 {
-    npydt_file *f;
+    npydt_reader *r;
     npydt_error err;
-    if (npydt_file_open(file, NPYDT_OPEN_READ, NULL, &f, &err) != NPYDT_OK) {
+    if (npydt_reader_open_path(file, NULL, &r, &err) != NPYDT_OK) {
         if (err.code == NPYDT_E_OBJECT)
             snprintf(err.message, sizeof err.message,
                      "object arrays hold pickled Python objects and cannot be swapped");
@@ -101,7 +123,7 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     }
     struct output o;
     struct swapper s = {0};
-    const npydt_header *h = npydt_file_header(f);
+    const npydt_header *h = npydt_reader_header(r);
     int status = swapper_init(&s, file, h, opts->to);
     if (status == EXIT_OK && opts->in_place && s.unchanged) {
         /* nothing to swap: the file is left as it is, mtime included */
@@ -115,12 +137,11 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     if (status == EXIT_OK)
         status = output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
     if (status == EXIT_OK && (status = output_open(&o)) == EXIT_OK) {
-        status = write_swapped(o.fd, target, &s, opts, npydt_file_data(f), npydt_header_count(h),
-                               npydt_dtype_itemsize(npydt_header_dtype(h)));
+        status = write_swapped(o.fd, file, target, &s, opts, r);
         status = output_close(&o, status);
     }
 out:
     swapper_free(&s);
-    npydt_file_close(f);
+    npydt_reader_close(r);
     return status;
 }

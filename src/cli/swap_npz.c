@@ -135,7 +135,10 @@ static npydt_status read_exact(npydt_npz_stream *st, void *buf, size_t n, npydt_
 /* Swap member i into the writer: the new header, then the data read
  * through the archive's stream in chunks of whole records, each swapped in
  * place; bytes after the data (NumPy ignores them) are read, so that the
- * stream checks the member's CRC, but not written. */
+ * stream checks the member's CRC, but not written. The stream, not
+ * npydt_reader_open_member: the reader stops at the end of the data and
+ * does not check a stored member's CRC, and an archive is only replaced
+ * once every member was read whole and its CRC matched. */
 static int swap_member(const char *file, const char *target, const npydt_npz *z, size_t i,
                        npydt_npz_writer *w, const struct fd_sink *sink, npydt_order to,
                        unsigned char *buf, size_t buf_size, struct cli_progress *progress,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -74,11 +75,20 @@ int pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
     return 0;
 }
 
+static void message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage("", fmt, ap);
+    va_end(ap);
+}
+
 int io_error(const char *path, const char *what)
 {
-    int e = errno;
-    cli_put_text(stderr, path);
-    fprintf(stderr, ": i/o error: %s: %s\n", what, strerror(e));
+    const char *reason = strerror(errno);
+    message("%s: i/o error: %s: %s", path, what, reason);
     return EXIT_USAGE;
 }
 
