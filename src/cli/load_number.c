@@ -113,7 +113,12 @@ static int decimal_parts(const char *s, size_t n, int *neg, uint64_t *mant, int 
     return 1;
 }
 
-#if FLT_EVAL_METHOD == 0
+/* Double arithmetic rounds once, to double, when FLT_EVAL_METHOD is 0 or
+ * 1 (1, as on s390x in ISO C mode, widens only float); x87 arithmetic
+ * (2) would round twice. */
+#define DOUBLE_ROUNDS_ONCE (FLT_EVAL_METHOD == 0 || FLT_EVAL_METHOD == 1)
+
+#if DOUBLE_ROUNDS_ONCE
 /* 10^0 .. 10^22: every one an exact double. */
 static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -188,8 +193,7 @@ int load_number_double(const char *s, size_t n, double *out)
     if (mant == 0) {
         d = 0.0;
     }
-#if FLT_EVAL_METHOD == 0
-    /* (x87 arithmetic would round twice) */
+#if DOUBLE_ROUNDS_ONCE
     else if (mant <= ((uint64_t)1 << 53) && q >= -22 && q <= 22) {
         d = q < 0 ? (double)mant / exact_pow10[-q] : (double)mant * exact_pow10[q];
     }
