@@ -965,7 +965,8 @@ NPYDT_API void npydt_writer_options_init(npydt_writer_options *opts);
  * 0-d array (ndim 0) takes exactly one record; its file appears at close.
  * The file is written as a temporary file beside path, then linked to it
  * at once (NPYDT_E_IO when path exists, as O_EXCL) or, with opts->replace,
- * renamed over it at the first flush. When the other dimensions hold no
+ * renamed over it at the first flush (a regular file replaced keeps its
+ * permission bits; a new file takes 0666 less the umask). When the other dimensions hold no
  * element (a shape such as (n, 0)), records are refused with
  * NPYDT_E_SHAPE. NPYDT_E_OBJECT for object dtypes. */
 NPYDT_API npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,

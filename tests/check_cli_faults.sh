@@ -197,6 +197,37 @@ if fired "write 3" && fired "pwrite 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; 
 cp "$dir/ref.new.npz" "$dir/ref.out.npz"
 same "swap archive EINTR" "write@tmp:3=EINTR,pwrite@tmp:2=EINTR" out.npz
 
+# ---- pack: the same atomic output ----------------------------------------------
+
+"$NPYDT" pack "$dir/ref.new.npz" "a=$in" || fail "pack reference"
+pfresh() {  # an output directory holding out.npz (an older file) and nothing else
+    rm -rf "$w"
+    mkdir "$w"
+    cp "$dir/ref.old.npy" "$w/out.npz"
+    cp "$dir/ref.old.npy" "$dir/ref.out.npz"
+}
+pack_fails() {  # pack_fails NAME SPEC FIRED 'DETAIL': OUT as it was, no temporary file
+    pfresh
+    expect "pack $1" "$2" "$3" 2 "$w/out.npz: i/o error: $4" pack "$w/out.npz" "a=$in"
+    same "pack $1" "$2" out.npz
+    only "$w" out.npz
+}
+pack_fails mkstemp mkstemp=EACCES "mkstemp 1" \
+    "cannot create a temporary file next to it: Permission denied"
+pack_fails "a member's data" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
+pack_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
+pack_fails fsync "fsync@tmp=EIO" "fsync 1" "fsync failed: Input/output error"
+pack_fails rename "rename=EXDEV" "rename 1" \
+    "cannot rename the temporary file to it: Invalid cross-device link"
+# SIGTERM while the temporary file exists: removed, OUT untouched
+pfresh
+env NPYDT_FAIL='fsync@tmp!TERM' $preloaded pack "$w/out.npz" "a=$in" >"$dir/out" 2>"$dir/err"
+rc=$?
+if [ "$rc" = 143 ] && [ ! -s "$dir/out" ] && ! grep -q npydt "$dir/err"; then pass; else
+    fail "pack killed by SIGTERM: exit $rc (want 143): $(head -c 200 "$dir/err")"; fi
+same "pack SIGTERM" "fsync@tmp!TERM" out.npz
+only "$w" out.npz
+
 # ---- reading a .npy without mmap: pread, short reads, failures ------------------
 
 # 256 data bytes after a 128-byte header: reads of 200 bytes or more are the

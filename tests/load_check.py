@@ -139,6 +139,18 @@ def main():
           r.returncode == 2 and read(f'{t}/out.npz') == before
           and not [n for n in os.listdir(t) if 'npydt-' in n], r.stderr.decode())
 
+    # a file replaced keeps its permission bits, as one np.save writes over
+    os.chmod(f'{t}/out.npz', 0o640)
+    r = run('pack', f'{t}/out.npz', f'x={t}/x.npy')
+    check('pack: a replaced OUT keeps its mode',
+          r.returncode == 0 and os.stat(f'{t}/out.npz').st_mode & 0o7777 == 0o640,
+          r.stderr.decode())
+    os.chmod(f'{t}/floats.npy', 0o604)
+    r = run('load', '--dtype', '<f8', '-o', f'{t}/floats.npy', f'{t}/floats.jsonl')
+    check('load: a replaced OUT keeps its mode',
+          r.returncode == 0 and os.stat(f'{t}/floats.npy').st_mode & 0o7777 == 0o604,
+          r.stderr.decode())
+
     print(f'load_check: {passed} passed, {failed} failed')
     return 0 if failed == 0 else 1
 

@@ -375,6 +375,28 @@ static void test_writer_replace_keeps_the_old_file_until_the_first_flush(void **
     npydt_dtype_free(dt);
 }
 
+static void test_writer_replace_keeps_the_replaced_files_mode(void **state)
+{
+    struct scratch *s = *state;
+    copy_file(fixture("v1.npy"), s->path);
+    assert_int_equal(chmod(s->path, 0640), 0);
+    npydt_dtype *dt = parse("'<i4'");
+    npydt_writer_options opts;
+    npydt_writer_options_init(&opts);
+    opts.replace = 1;
+    npydt_writer *w;
+    npydt_error err;
+    uint64_t shape[1] = {0};
+    assert_int_equal(npydt_writer_create_path(s->path, dt, shape, 1, &opts, &w, &err), NPYDT_OK);
+    append_records(w, 0, ALL);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    struct stat sb;
+    assert_int_equal(stat(s->path, &sb), 0);
+    assert_int_equal(sb.st_mode & 07777, 0640);
+    assert_same_file(s->path, fixture("v1.grown.npy"));
+    npydt_dtype_free(dt);
+}
+
 static void test_writer_refuses_object_dtypes(void **state)
 {
     struct scratch *s = *state;
@@ -933,6 +955,7 @@ TEST_LIST("writer",
           T(test_writer_create_fd_refuses_a_file_with_bytes),
           T(test_writer_create_refuses_an_existing_file),
           T(test_writer_replace_keeps_the_old_file_until_the_first_flush),
+          T(test_writer_replace_keeps_the_replaced_files_mode),
           T(test_writer_refuses_object_dtypes),
           T(test_writer_0d_array_appears_at_close_with_its_record),
           T(test_writer_0d_array_refuses_a_second_record),

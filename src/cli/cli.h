@@ -5,9 +5,15 @@
 
 #include "npydt.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
 /* Exit statuses of every subcommand (doc/cli-json.md). */
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
@@ -257,5 +263,36 @@ void cli_progress_start(struct cli_progress *p, const char *label, uint64_t tota
 void cli_progress_update(struct cli_progress *p, uint64_t done);
 /* Erase the line, if one was drawn. */
 void cli_progress_end(struct cli_progress *p);
+
+/* ---- the atomic output of swap and pack (output.c) ------------------------ */
+
+/* OUT, written as a temporary file in its folder and renamed over it. */
+struct cli_output {
+    const char *target;
+    int fd;
+    int target_exists;
+    struct stat target_st;
+    char dir[PATH_MAX];  /* the target's folder, "" for the current one */
+};
+
+/* Checks before anything is read or written: OUT is not FILE (without
+ * --in-place; file NULL when there is no one input), not a directory, and
+ * its folder can be written in. 0 or an exit status after reporting. */
+int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place);
+/* Refuse to start when statvfs says OUT's filesystem has fewer than
+ * bytes free for an unprivileged writer; 0 or an exit status. */
+int cli_output_check_space(const struct cli_output *o, uint64_t bytes);
+/* Create the temporary file next to the target. */
+int cli_output_open(struct cli_output *o);
+/* After writing (status says how it went): give the file the target's mode
+ * (or the umask's), flush it, rename it over the target and flush the
+ * folder; on any failure remove it. Returns the final status. */
+int cli_output_close(struct cli_output *o, int status);
+
+/* write()/pwrite() all of buf, through EINTR; -1 with errno. */
+int cli_write_all(int fd, const void *buf, size_t n);
+int cli_pwrite_all(int fd, const void *buf, size_t n, uint64_t offset);
+/* "PATH: i/o error: WHAT: strerror(errno)" on stderr; EXIT_USAGE. */
+int cli_io_error(const char *path, const char *what);
 
 #endif

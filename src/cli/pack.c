@@ -2,17 +2,13 @@
  * np.savez_compressed (deflated) writes the arrays they hold: members
  * NAME.npy in the order np.savez takes them (named ones first, then the
  * unnamed as arr_0, arr_1, ...), each with the header np.save writes for
- * its array. The archive is written to a temporary file beside OUT,
- * flushed, and renamed over OUT: a failure leaves OUT as it was. */
-#define _XOPEN_SOURCE 700   /* mkstemp, fchmod */
+ * its array. The archive is written as swap writes its output
+ * (cli_output_open, cli_output_close): a failure leaves OUT as it was. */
 #include "load.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum { OPT_COMPRESS = 1 };
 
@@ -32,7 +28,8 @@ static const struct cli_command pack_command = {
     pack_options, sizeof pack_options / sizeof pack_options[0],
 };
 
-/* The zip writer's sink on the temporary file. */
+/* The zip writer's sink on the temporary file: errno of the first failed
+ * write in error. */
 struct fd_sink {
     int fd;
     int error;
@@ -41,36 +38,38 @@ struct fd_sink {
 static int sink_write(void *ctx, const void *buf, size_t len)
 {
     struct fd_sink *s = ctx;
-    for (const char *p = buf; len > 0;) {
-        ssize_t w = write(s->fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            s->error = errno;
-            return -1;
-        }
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
+    if (cli_write_all(s->fd, buf, len) == 0)
+        return 0;
+    s->error = errno;
+    return -1;
 }
 
 static int sink_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset)
 {
     struct fd_sink *s = ctx;
-    for (const char *p = buf; len > 0;) {
-        ssize_t w = pwrite(s->fd, p, len, (off_t)offset);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            s->error = errno;
-            return -1;
-        }
-        p += w;
-        len -= (size_t)w;
-        offset += (uint64_t)w;
+    if (cli_pwrite_all(s->fd, buf, len, offset) == 0)
+        return 0;
+    s->error = errno;
+    return -1;
+}
+
+/* One run of pack: the archive being written into OUT's temporary file. */
+struct pack {
+    npydt_npz_writer *z;
+    npydt_npz_method method;
+    struct fd_sink sink;
+    const char *out;
+};
+
+/* A failure while FILE's member was made: a failed write to OUT as
+ * cli_io_error words it, anything else under FILE's name. */
+static int pack_failed(const struct pack *p, const char *file, const npydt_error *err)
+{
+    if (p->sink.error) {
+        errno = p->sink.error;
+        return cli_io_error(p->out, "write failed");
     }
-    return 0;
+    return cli_report(file, err);
 }
 
 /* Fortran order as np.save writes it for the loaded array: an array whose
@@ -87,8 +86,7 @@ static int fortran_as_numpy(const npydt_header *h)
 }
 
 /* One member: FILE's array as NAME.npy. */
-static int pack_one(npydt_npz_writer *z, const char *name, const char *file,
-                    npydt_npz_method method)
+static int pack_one(const struct pack *p, const char *name, const char *file)
 {
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
@@ -117,10 +115,10 @@ static int pack_one(npydt_npz_writer *z, const char *name, const char *file,
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
         opts.fortran_order = fortran_as_numpy(h);
-        if (npydt_writer_create_member(z, member, method, npydt_header_dtype(h),
+        if (npydt_writer_create_member(p->z, member, p->method, npydt_header_dtype(h),
                                        npydt_header_shape(h), npydt_header_ndim(h), &opts, &w,
                                        &err) != NPYDT_OK)
-            status = cli_report(in->name, &err);
+            status = pack_failed(p, in->name, &err);
     }
     size_t itemsize = h ? npydt_dtype_itemsize(npydt_header_dtype(h)) : 0;
     npydt_status st = NPYDT_OK;
@@ -136,11 +134,11 @@ static int pack_one(npydt_npz_writer *z, const char *name, const char *file,
         st = npydt_writer_write(w, chunk, len / itemsize, &err);
     }
     if (status == EXIT_OK && st != NPYDT_OK)
-        status = cli_report(in->name, &err);
+        status = pack_failed(p, in->name, &err);
     if (w) {
         npydt_error cerr;
         if (npydt_writer_close(w, &cerr) != NPYDT_OK && status == EXIT_OK)
-            status = cli_report(in->name, &cerr);
+            status = pack_failed(p, in->name, &cerr);
     }
     free(member);
     npydt_reader_close(r);
@@ -160,7 +158,7 @@ static const char *split_arg(const char *arg, char **name)
     return eq + 1;
 }
 
-static int pack_all(npydt_npz_writer *z, char **items, int n, npydt_npz_method method)
+static int pack_all(const struct pack *p, char **items, int n)
 {
     int status = EXIT_OK, unnamed = 0;
     /* np.savez: the keyword arrays first, then the positional ones */
@@ -170,10 +168,10 @@ static int pack_all(npydt_npz_writer *z, char **items, int n, npydt_npz_method m
             const char *file = split_arg(items[i], &name);
             char auto_name[32];
             if (pass == 0 && name)
-                status = pack_one(z, name, file, method);
+                status = pack_one(p, name, file);
             else if (pass == 1 && !name) {
                 snprintf(auto_name, sizeof auto_name, "arr_%d", unnamed++);
-                status = pack_one(z, auto_name, file, method);
+                status = pack_one(p, auto_name, file);
             }
             free(name);
         }
@@ -194,46 +192,20 @@ int cmd_pack(int argc, char **argv)
     }
     if (args.noperands < 1)
         return cli_command_error(&pack_command, "OUT.npz is required");
-    const char *out = args.operands[0];
-    size_t olen = strlen(out);
-    char *tmp = malloc(olen + 16);
-    if (!tmp)
-        return cli_usage_error("out of memory");
-    snprintf(tmp, olen + 16, "%s.npydt-XXXXXX", out);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return cli_fail(out, NPYDT_E_IO, "cannot create a temporary file beside it: %s",
-                        strerror(e));
-    }
-    struct fd_sink fs = {fd, 0};
-    npydt_npz_sink sink = {sink_write, sink_pwrite, &fs};
-    npydt_npz_writer *z = NULL;
+    struct pack p = {NULL, method, {-1, 0}, args.operands[0]};
+    struct cli_output o;
+    int status = cli_output_check(&o, NULL, p.out, 0);
+    if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
+        return status;
+    p.sink.fd = o.fd;
+    npydt_npz_sink sink = {sink_write, sink_pwrite, &p.sink};
     npydt_error err;
-    int status = EXIT_OK;
-    if (npydt_npz_writer_new(&sink, NULL, &z, &err) != NPYDT_OK)
-        status = cli_report(out, &err);
+    if (npydt_npz_writer_new(&sink, NULL, &p.z, &err) != NPYDT_OK)
+        status = cli_report(p.out, &err);
     if (status == EXIT_OK)
-        status = pack_all(z, args.operands + 1, args.noperands - 1, method);
-    if (status == EXIT_OK && npydt_npz_writer_finish(z, NULL, &err) != NPYDT_OK)
-        status = cli_report(out, &err);
-    if (status == EXIT_OK && fs.error)
-        status = cli_fail(out, NPYDT_E_IO, "write failed: %s", strerror(fs.error));
-    npydt_npz_writer_free(z);
-    if (status == EXIT_OK) {
-        mode_t mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) != 0 || fsync(fd) != 0)
-            status = cli_fail(out, NPYDT_E_IO, "cannot flush: %s", strerror(errno));
-    }
-    if (close(fd) != 0 && status == EXIT_OK)
-        status = cli_fail(out, NPYDT_E_IO, "close failed: %s", strerror(errno));
-    if (status == EXIT_OK && rename(tmp, out) != 0)
-        status = cli_fail(out, NPYDT_E_IO, "cannot rename the temporary file to it: %s",
-                          strerror(errno));
-    if (status != EXIT_OK)
-        unlink(tmp);
-    free(tmp);
-    return status;
+        status = pack_all(&p, args.operands + 1, args.noperands - 1);
+    if (status == EXIT_OK && npydt_npz_writer_finish(p.z, NULL, &err) != NPYDT_OK)
+        status = pack_failed(&p, p.out, &err);
+    npydt_npz_writer_free(p.z);
+    return cli_output_close(&o, status);
 }

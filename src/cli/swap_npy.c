@@ -65,8 +65,8 @@ static uint64_t records_per_chunk(uint64_t count, size_t itemsize)
 static int write_swapped(int fd, const char *file, const char *target, const struct swapper *s,
                          const struct swap_opts *opts, npydt_reader *r)
 {
-    if (write_all(fd, s->hdr, s->hlen) != 0)
-        return io_error(target, "write failed");
+    if (cli_write_all(fd, s->hdr, s->hlen) != 0)
+        return cli_io_error(target, "write failed");
     const npydt_header *h = npydt_reader_header(r);
     uint64_t count = npydt_header_count(h);
     size_t itemsize = npydt_dtype_itemsize(npydt_header_dtype(h));
@@ -97,8 +97,8 @@ static int write_swapped(int fd, const char *file, const char *target, const str
             uint64_t k = records - i < per ? records - i : per;
             if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
                 rc = cli_report(target, &err);
-            else if (write_all(fd, buf, (size_t)(k * itemsize)) != 0)
-                rc = io_error(target, "write failed");
+            else if (cli_write_all(fd, buf, (size_t)(k * itemsize)) != 0)
+                rc = cli_io_error(target, "write failed");
             done += k * itemsize;
             cli_progress_update(&progress, done);
         }
@@ -121,7 +121,7 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
                      "object arrays hold pickled Python objects and cannot be swapped");
         return cli_report(file, &err);
     }
-    struct output o;
+    struct cli_output o;
     struct swapper s = {0};
     const npydt_header *h = npydt_reader_header(r);
     int status = swapper_init(&s, file, h, opts->to);
@@ -133,12 +133,12 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
         goto out;
     }
     if (status == EXIT_OK)
-        status = output_check(&o, file, target, opts->in_place);
+        status = cli_output_check(&o, file, target, opts->in_place);
     if (status == EXIT_OK)
-        status = output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
-    if (status == EXIT_OK && (status = output_open(&o)) == EXIT_OK) {
+        status = cli_output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
+    if (status == EXIT_OK && (status = cli_output_open(&o)) == EXIT_OK) {
         status = write_swapped(o.fd, file, target, &s, opts, r);
-        status = output_close(&o, status);
+        status = cli_output_close(&o, status);
     }
 out:
     swapper_free(&s);

@@ -19,7 +19,7 @@ struct fd_sink {
 static int sink_write(void *ctx, const void *buf, size_t len)
 {
     struct fd_sink *s = ctx;
-    int rc = write_all(s->fd, buf, len);
+    int rc = cli_write_all(s->fd, buf, len);
     if (rc != 0)
         s->error = errno;
     return rc;
@@ -28,18 +28,18 @@ static int sink_write(void *ctx, const void *buf, size_t len)
 static int sink_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset)
 {
     struct fd_sink *s = ctx;
-    int rc = pwrite_all(s->fd, buf, len, offset);
+    int rc = cli_pwrite_all(s->fd, buf, len, offset);
     if (rc != 0)
         s->error = errno;
     return rc;
 }
 
-/* A writer's error: a failed write as io_error words it, else as is. */
+/* A writer's error: a failed write as cli_io_error words it, else as is. */
 static int writer_error(const char *target, const struct fd_sink *sink, const npydt_error *err)
 {
     if (err->code == NPYDT_E_IO && sink->error) {
         errno = sink->error;
-        return io_error(target, "write failed");
+        return cli_io_error(target, "write failed");
     }
     return cli_report(target, err);
 }
@@ -220,7 +220,7 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     npydt_error err;
     if (npydt_npz_open_path(file, NULL, &z, &err) != NPYDT_OK)
         return cli_report(file, &err);
-    struct output o;
+    struct cli_output o;
     struct members_plan plan;
     unsigned char *buf = NULL;
     npydt_npz_writer *w = NULL;
@@ -233,12 +233,12 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
         goto out;
     }
     if (status == EXIT_OK)
-        status = output_check(&o, file, target, opts->in_place);
+        status = cli_output_check(&o, file, target, opts->in_place);
     if (status == EXIT_OK)
-        status = output_check_space(&o, plan.stored);
+        status = cli_output_check_space(&o, plan.stored);
     if (status == EXIT_OK && !(buf = malloc(plan.chunk)))
         status = cli_usage_error("out of memory");
-    if (status != EXIT_OK || (status = output_open(&o)) != EXIT_OK)
+    if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
         goto out;
     struct fd_sink fs = {o.fd, 0};
     npydt_npz_sink sink = {sink_write, sink_pwrite, &fs};
@@ -253,7 +253,7 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     if (status == EXIT_OK && npydt_npz_writer_finish(w, NULL, &err) != NPYDT_OK)
         status = writer_error(target, &fs, &err);
     cli_progress_end(&progress);
-    status = output_close(&o, status);
+    status = cli_output_close(&o, status);
 out:
     npydt_npz_writer_free(w);
     free(buf);

@@ -178,10 +178,19 @@ npydt_status io_publish(npydt_writer *w, npydt_error *err)
                              "%s: cannot create it: %s", w->path, strerror(e));
         }
         unlink(w->tmp_path);
-    } else if (rename(w->tmp_path, w->path) != 0) {
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: cannot rename %s to it: %s", w->path, w->tmp_path,
-                         strerror(errno));
+    } else {
+        /* a file replaced keeps its permission bits, as one np.save
+         * writes over does */
+        struct stat old;
+        if (lstat(w->path, &old) == 0 && S_ISREG(old.st_mode) &&
+            fchmod(w->fd, old.st_mode & 07777) != 0)
+            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                             "%s: cannot give %s its mode: %s", w->path, w->tmp_path,
+                             strerror(errno));
+        if (rename(w->tmp_path, w->path) != 0)
+            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                             "%s: cannot rename %s to it: %s", w->path, w->tmp_path,
+                             strerror(errno));
     }
     str_free(w->alloc, w->tmp_path);
     w->tmp_path = NULL;

@@ -1,9 +1,9 @@
-/* npydt swap's output: a temporary file in the destination's folder,
- * flushed to disk, then renamed over the destination and the folder
- * flushed, so that an interrupted run leaves the old destination (or none)
- * and never a partial one; and the checks that refuse a destination
- * before anything is written. */
-#include "swap.h"
+/* The output of swap and pack: a temporary file in the destination's
+ * folder, flushed to disk, then renamed over the destination (keeping a
+ * replaced file's mode) and the folder flushed, so that an interrupted run
+ * leaves the old destination (or none) and never a partial one; and the
+ * checks that refuse a destination before anything is written. */
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +38,7 @@ static void catch_signals(int on)
     }
 }
 
-int write_all(int fd, const void *buf, size_t n)
+int cli_write_all(int fd, const void *buf, size_t n)
 {
     const char *p = buf;
     while (n > 0) {
@@ -54,7 +54,7 @@ int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
-int pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
+int cli_pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
 {
     const char *p = buf;
     while (n > 0) {
@@ -85,7 +85,7 @@ static void message(const char *fmt, ...)
     va_end(ap);
 }
 
-int io_error(const char *path, const char *what)
+int cli_io_error(const char *path, const char *what)
 {
     const char *reason = strerror(errno);
     message("%s: i/o error: %s: %s", path, what, reason);
@@ -109,20 +109,20 @@ static int make_tmp_name(const char *target, char *dir, size_t dirsize)
 
 /* ---- the atomic output ------------------------------------------------------ */
 
-int output_check(struct output *o, const char *file, const char *target, int in_place)
+int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place)
 {
     struct stat in_st;
     o->target = target;
     o->fd = -1;
     o->target_exists = stat(target, &o->target_st) == 0;
-    if (!in_place && o->target_exists && stat(file, &in_st) == 0 &&
+    if (file && !in_place && o->target_exists && stat(file, &in_st) == 0 &&
         in_st.st_dev == o->target_st.st_dev && in_st.st_ino == o->target_st.st_ino)
         return cli_usage_error("swap: OUT '%s' is FILE; use --in-place to replace it", target);
     if (o->target_exists && S_ISDIR(o->target_st.st_mode))
         return cli_fail(target, NPYDT_E_IO, "%s",
                         "is a directory; give the path of the file to write");
     if (make_tmp_name(target, o->dir, sizeof o->dir) != 0)
-        return cli_usage_error("swap: output path too long");
+        return cli_usage_error("'%s': path too long", target);
     /* the temporary file is created in the folder and renamed there: a
      * folder that cannot be written in is refused before anything is
      * read (as root only a read-only filesystem refuses) */
@@ -135,7 +135,7 @@ int output_check(struct output *o, const char *file, const char *target, int in_
     return EXIT_OK;
 }
 
-int output_check_space(const struct output *o, uint64_t bytes)
+int cli_output_check_space(const struct cli_output *o, uint64_t bytes)
 {
     struct statvfs vfs;
     const char *dir = o->dir[0] ? o->dir : ".";
@@ -153,21 +153,21 @@ int output_check_space(const struct output *o, uint64_t bytes)
                     dir, (unsigned long long)bytes, (unsigned long long)free_bytes);
 }
 
-int output_open(struct output *o)
+int cli_output_open(struct cli_output *o)
 {
     if (make_tmp_name(o->target, o->dir, sizeof o->dir) != 0)
-        return cli_usage_error("swap: output path too long");
+        return cli_usage_error("'%s': path too long", o->target);
     catch_signals(1);
     o->fd = mkstemp(tmp_path);
     if (o->fd < 0) {
         catch_signals(0);
-        return io_error(o->target, "cannot create a temporary file next to it");
+        return cli_io_error(o->target, "cannot create a temporary file next to it");
     }
     tmp_active = 1;
     return EXIT_OK;
 }
 
-int output_close(struct output *o, int status)
+int cli_output_close(struct cli_output *o, int status)
 {
     if (status == EXIT_OK) {
         mode_t mode;
@@ -179,15 +179,15 @@ int output_close(struct output *o, int status)
             mode = 0666 & ~mask;
         }
         if (fchmod(o->fd, mode) != 0)
-            status = io_error(o->target, "cannot set the mode");
+            status = cli_io_error(o->target, "cannot set the mode");
         else if (fsync(o->fd) != 0)
-            status = io_error(o->target, "fsync failed");
+            status = cli_io_error(o->target, "fsync failed");
     }
     if (close(o->fd) != 0 && status == EXIT_OK)
-        status = io_error(o->target, "close failed");
+        status = cli_io_error(o->target, "close failed");
     o->fd = -1;
     if (status == EXIT_OK && rename(tmp_path, o->target) != 0)
-        status = io_error(o->target, "cannot rename the temporary file to it");
+        status = cli_io_error(o->target, "cannot rename the temporary file to it");
     if (status != EXIT_OK)
         unlink(tmp_path);
     tmp_active = 0;
