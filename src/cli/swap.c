@@ -1,6 +1,7 @@
 /* npydt swap: rewrite a file, or every member of an archive, with another
  * byte order. This file reads the command line; the output is written by
- * output.c (shared with pack), a .npy file by swap_npy.c, an archive by swap_npz.c.
+ * output.c (shared with pack), a .npy file by swap_npy.c, an archive by
+ * swap_npz.c.
  *
  * Each array gets the header np.save would write for the swapped dtype
  * (same shape and order) and the same values; FILE itself is only read. */
