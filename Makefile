@@ -251,8 +251,9 @@ fuzz-bins: $(patsubst %,$(O)/fuzz_%,$(FUZZERS))
 $(O)/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(LIB_A)
 	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-# One harness after another, each on its seed and regression corpora with its
-# dictionary; libFuzzer writes new inputs into the first (scratch) directory.
+# Every harness on its seed and regression corpora with its dictionary, JOBS
+# at a time (default: the number of processors); libFuzzer writes new inputs
+# into the first (scratch) directory.
 fuzz_max_len = $(or $(FUZZ_MAX_LEN_$(1)),4096)
 fuzz-run: fuzz
 	$(Q)$(foreach f,$(FUZZERS),FUZZ_MAX_LEN_$(f)=$(call fuzz_max_len,$(f))) \
@@ -303,7 +304,7 @@ VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 check-valgrind: all $(TEST_BINS) $(REPLAY_BINS)
 	$(Q)if [ -n "$(SANITIZE)" ]; then echo "check-valgrind: build without SANITIZE"; exit 2; fi
-	$(Q)VALGRIND_CLI_EVERY=$(VALGRIND_CLI_EVERY) tests/valgrind_all.sh $(O) $(CLI) \
+	$(Q)VALGRIND_CLI_EVERY=$(VALGRIND_CLI_EVERY) tests/valgrind_all.sh $(CLI) \
 	    "$(TEST_BINS)" "$(REPLAY_BINS)" $(VALGRIND)
 
 # objects made by the pattern chains above are kept, not rebuilt every time
@@ -365,7 +366,7 @@ CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/write_probe
 CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
-RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) FIXTURES=tests/fixtures \
+RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
 	$(Q)$(RUN_TESTS)

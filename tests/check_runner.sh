@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/run_tests.sh counts what it runs: a check script that exits
 # non-zero is a failure even when its result line says none failed, a
-# script without a result line is a failure, and SKIP is not.
+# script without a result line is a failure, and SKIP is not; with JOBS=2
+# two scripts run at once and are still reported in order.
 # Prints "runner: N passed, M failed".
 set -u
 dir=$(mktemp -d)
@@ -43,6 +44,25 @@ expect_total 1 "total: 0 passed, 1 failed" 'echo "no result line"'
 expect_total 1 "total: 0 passed, 1 failed" 'exit 2'
 expect_total 0 "total: 0 passed, 0 failed" 'echo "SKIP: nothing to check"'
 expect_total 1 "total: 5 passed, 1 failed" 'echo "a: 5 passed, 0 failed"' 'kill -SEGV $$'
+
+# with JOBS=2 the scripts run at once (the first waits up to 10 s for a
+# file the second makes), and their outputs are reported in the scripts'
+# order, not the order they finished in
+rm -rf "$dir/checks" "$dir/made"
+mkdir "$dir/checks"
+printf 'i=0\nwhile [ ! -e "%s/made" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done\n[ -e "%s/made" ] && echo "a: 1 passed, 0 failed"\n' \
+    "$dir" "$dir" >"$dir/checks/check_1.sh"
+printf 'touch "%s/made"; echo "b: 2 passed, 0 failed"\n' "$dir" >"$dir/checks/check_2.sh"
+JOBS=2 CHECKS_DIR="$dir/checks" CHECKS= EXEC= O="$dir/o" NPYDT= \
+    sh tests/run_tests.sh >"$dir/out" 2>&1
+want=$(printf 'a: 1 passed, 0 failed\nb: 2 passed, 0 failed\ntotal: 3 passed, 0 failed')
+if [ "$(cat "$dir/out")" = "$want" ]; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "runner: with JOBS=2:"
+    cat "$dir/out"
+fi
 
 echo "runner: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Runs every test binary given as arguments, then every check script
+# Runs every test binary given as arguments and every check script
 # $CHECKS_DIR/check_*.sh (CHECKS_DIR: tests), which need the command and
-# (when importable) NumPy. Prints one closing line:
+# (when importable) NumPy, JOBS at a time (default: the number of
+# processors), and reports their outputs in that order. Prints one closing
+# line:
 #   total: N passed, M failed
 # and exits non-zero if anything failed. A check script that exits
 # non-zero counts as at least one failure, whatever its result line says.
@@ -38,8 +40,24 @@ if [ -n "$EXEC" ]; then
 fi
 passed=0
 failed=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+units=$(mktemp -d)
+trap 'rm -rf "$units"' EXIT
+
+# Script-level checks: each prints "NAME: N passed, M failed" or "SKIP: ...".
+scripts=
+if [ -n "${CHECKS:-}" ]; then
+    for c in $CHECKS; do scripts="$scripts ${CHECKS_DIR:-tests}/$c.sh"; done
+else
+    scripts=$(echo "${CHECKS_DIR:-tests}"/check_*.sh)
+fi
+
+# Every test binary and every check script runs through
+# tests/run_parallel.sh (JOBS at a time); their outputs are reported below
+# in this order.
+{
+    for t in "$@"; do printf '%s "%s"\n' "$EXEC" "$t"; done
+    for s in $scripts; do [ -e "$s" ] && printf 'sh "%s"\n' "$s"; done
+} | sh "$(dirname "$0")/run_parallel.sh" "$units"
 
 count() {  # count cmocka's "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)."
     p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
@@ -48,8 +66,11 @@ count() {  # count cmocka's "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s).
     failed=$((failed + ${f:-0}))
 }
 
+i=0
 for t in "$@"; do
-    if $EXEC "$t" >"$log" 2>&1; then
+    i=$((i + 1))
+    log=$units/$i.out
+    if [ "$(cat "$units/$i.rc")" -eq 0 ]; then
         count
     else
         cat "$log"
@@ -59,17 +80,11 @@ for t in "$@"; do
     fi
 done
 
-# Script-level checks: each prints "NAME: N passed, M failed" or "SKIP: ...".
-scripts=
-if [ -n "${CHECKS:-}" ]; then
-    for c in $CHECKS; do scripts="$scripts ${CHECKS_DIR:-tests}/$c.sh"; done
-else
-    scripts=$(echo "${CHECKS_DIR:-tests}"/check_*.sh)
-fi
 for s in $scripts; do
     [ -e "$s" ] || { echo "$s: no such check"; failed=$((failed + 1)); continue; }
-    rc=0
-    sh "$s" >"$log" 2>&1 || rc=$?
+    i=$((i + 1))
+    log=$units/$i.out
+    rc=$(cat "$units/$i.rc")
     cat "$log"
     lines=$(grep -E '^[A-Za-z_-]*:? ?[0-9]+ passed, [0-9]+ failed' "$log")
     p=0
