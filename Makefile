@@ -29,10 +29,10 @@ VERSION := $(VERSION_MAJOR).$(call version_part,MINOR).$(call version_part,PATCH
 SONAME := libnpydt.so.$(VERSION_MAJOR)
 
 # Warnings (the compiler's, bison's and re2c's) fail `make check`,
-# `make check-cross`, `make check-valgrind` and `make coverage` (and any build with WERROR=1),
-# never a plain `make`: a newer compiler's new warning must not stop a
-# user's build.
-ifneq ($(filter check check-cross check-valgrind coverage,$(MAKECMDGOALS)),)
+# `make check-cross`, `make check-valgrind`, `make check-dist` and `make
+# coverage` (and any build with WERROR=1), never a plain `make`: a newer
+# compiler's new warning must not stop a user's build.
+ifneq ($(filter check check-cross check-valgrind check-dist coverage,$(MAKECMDGOALS)),)
 WERROR ?= 1
 endif
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -384,7 +384,7 @@ check-cross: $(CHECK_DEPS)
 # suite again under ASan + UBSan, valgrind, and a 60-second libFuzzer run
 # of every harness.
 check-all:
-	$(MAKE) check
+	$(MAKE) -j2 check
 	$(MAKE) check-dist
 	tests/cross/run.sh s390x check-cross
 	tests/cross/run.sh i386 check-cross
