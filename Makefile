@@ -129,7 +129,22 @@ $(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
-$(LIB_A): $(LIB_OBJS)
+# The static library is one relocatable object in which every symbol the
+# public header does not declare is local (objcopy --localize-hidden on
+# the -fvisibility=hidden objects), so that a program linking it cannot
+# clash with the library's internal names. The white-box unit tests link
+# the objects as they are, from LIB_INTERNAL_A.
+OBJCOPY ?= $(shell $(CC) -print-prog-name=objcopy)
+LIB_INTERNAL_A := $(O)/lib/libnpydt-internal.a
+$(O)/lib/npydt.o: $(LIB_OBJS)
+	$(Q)$(CC) -r -nostdlib -o $@ $^
+	$(Q)$(OBJCOPY) --localize-hidden $@
+
+$(LIB_A): $(O)/lib/npydt.o
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(LIB_INTERNAL_A): $(LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $^
 
@@ -152,8 +167,8 @@ $(O)/tests/%.o: tests/%.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_A)
-	$(Q)$(CC) -o $@ $< $(O)/tests/test_main.o $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
+$(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_INTERNAL_A)
+	$(Q)$(CC) -o $@ $< $(O)/tests/test_main.o $(LIB_INTERNAL_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
 
 # helper objects of the test suite that are not test binaries
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h

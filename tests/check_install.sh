@@ -58,6 +58,23 @@ fi
 if nm -D --defined-only "$so" | awk '$2 == "T"' | grep -qv '@@NPYDT_0$'; then
     ko "an exported function has no NPYDT_0 version"; nm -D --defined-only "$so" | awk '$2 == "T"' | grep -v '@@NPYDT_0$'
 else ok; fi
+# the static library defines no global name the header does not declare:
+# a program may define any of the library's internal names (generated here
+# from the white-box archive) and still links and runs with it
+static=$(nm -g --defined-only "$stage/usr/local/lib/libnpydt.a" | awk 'NF == 3 {print $3}' | sort)
+if [ "$static" = "$declared" ]; then ok; else
+    ko "libnpydt.a defines names the header does not declare:"; echo "$static" > "$stage/s"; echo "$declared" > "$stage/d"; diff "$stage/s" "$stage/d"
+fi
+make -s O="$O" "$O/lib/libnpydt-internal.a" >/dev/null 2>&1 || ko "make the white-box archive"
+nm -g --defined-only "$O/lib/libnpydt-internal.a" | awk 'NF == 3 && $3 ~ /^[a-z][a-z_0-9]*$/ && $3 !~ /^npydt_/ {print $3}' |
+    sort -u | awk '{print "int " $1 "(void);\nint " $1 "(void) { return 0; }"}' > "$stage/clash.c"
+if [ "$(grep -c '{' "$stage/clash.c")" -gt 50 ]; then ok; else ko "too few internal names to try: $(grep -c '{' "$stage/clash.c")"; fi
+if ${CC:-cc} -std=c11 $cflags -o "$stage/demo_clash" "$stage/demo.c" "$stage/clash.c" $libs 2>"$stage/clash.log"; then
+    out=$(${EXEC:-} "$stage/demo_clash" tests/fixtures/struct_nested3.npy)
+    case "$out" in *"a.b.c at byte 0, kind i, 2 bytes, order <, x1"*) ok ;; *) ko "demo with the internal names output: $out" ;; esac
+else
+    ko "a program defining the library's internal names does not link:"; head -n 5 "$stage/clash.log"
+fi
 if make -s O="$O" uninstall DESTDIR="$stage" PREFIX=/usr/local >/dev/null 2>&1 && [ ! -e "$stage/usr/local/lib/libnpydt.a" ] &&
     [ ! -e "$stage/usr/local/share/man/man1/npydt.1" ]; then ok; else ko "uninstall"; fi
 echo "install: $passed passed, $failed failed"
