@@ -40,6 +40,8 @@ int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
  * (cli_put_text), then a newline, to stderr. */
 void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* cli_vmessage with no lead: a line to stderr that is not an error. */
+void cli_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -75,20 +74,10 @@ int cli_pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
     return 0;
 }
 
-static void message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void message(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    cli_vmessage("", fmt, ap);
-    va_end(ap);
-}
-
 int cli_io_error(const char *path, const char *what)
 {
     const char *reason = strerror(errno);
-    message("%s: i/o error: %s: %s", path, what, reason);
+    cli_message("%s: i/o error: %s: %s", path, what, reason);
     return EXIT_USAGE;
 }
 

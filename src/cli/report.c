@@ -121,6 +121,14 @@ void cli_vmessage(const char *lead, const char *fmt, va_list ap)
         free(text);
 }
 
+void cli_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage("", fmt, ap);
+    va_end(ap);
+}
+
 int cli_usage_error(const char *fmt, ...)
 {
     va_list ap;

@@ -127,9 +127,8 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     int status = swapper_init(&s, file, h, opts->to);
     if (status == EXIT_OK && opts->in_place && s.unchanged) {
         /* nothing to swap: the file is left as it is, mtime included */
-        cli_put_text(stderr, file);
-        fprintf(stderr, ": already %s; nothing to do, the file is unchanged\n",
-                swap_order_name(opts->to));
+        cli_message("%s: already %s; nothing to do, the file is unchanged", file,
+                    swap_order_name(opts->to));
         goto out;
     }
     if (status == EXIT_OK)

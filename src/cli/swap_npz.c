@@ -227,9 +227,8 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     int status = check_members(file, z, opts->to, &plan);
     if (status == EXIT_OK && opts->in_place && plan.unchanged) {
         /* nothing to swap: the archive is left as it is, mtime included */
-        cli_put_text(stderr, file);
-        fprintf(stderr, ": every member is already %s; nothing to do, the file is unchanged\n",
-                swap_order_name(opts->to));
+        cli_message("%s: every member is already %s; nothing to do, the file is unchanged",
+                    file, swap_order_name(opts->to));
         goto out;
     }
     if (status == EXIT_OK)
