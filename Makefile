@@ -129,16 +129,23 @@ $(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
-# The static library is one relocatable object in which every symbol the
-# public header does not declare is local (objcopy --localize-hidden on
-# the -fvisibility=hidden objects), so that a program linking it cannot
-# clash with the library's internal names. The white-box unit tests link
-# the objects as they are, from LIB_INTERNAL_A.
+# The static library is one relocatable object in which every global name
+# the public header does not declare is local, so that a program linking
+# it cannot clash with the library's internal names. Only the library's
+# own names (C identifiers) are localized: symbols the compiler makes
+# (i386's __x86.get_pc_thunk.*, sanitizer and coverage symbols) may sign
+# COMDAT groups that the final link merges with a program's, and must stay
+# global. The white-box unit tests link the objects as they are, from
+# LIB_INTERNAL_A.
+NM ?= $(shell $(CC) -print-prog-name=nm)
 OBJCOPY ?= $(shell $(CC) -print-prog-name=objcopy)
 LIB_INTERNAL_A := $(O)/lib/libnpydt-internal.a
 $(O)/lib/npydt.o: $(LIB_OBJS)
-	$(Q)$(CC) -r -nostdlib -o $@ $^
-	$(Q)$(OBJCOPY) --localize-hidden $@
+	$(Q)$(CC) -r -nostdlib -o $@.tmp $^
+	$(Q)$(NM) -g --defined-only $@.tmp | \
+	    awk 'NF == 3 && $$3 ~ /^[A-Za-z][A-Za-z_0-9]*$$/ && $$3 !~ /^npydt_/ {print $$3}' > $(O)/lib/internal-names
+	$(Q)$(OBJCOPY) --localize-symbols=$(O)/lib/internal-names $@.tmp $@
+	$(Q)rm -f $@.tmp
 
 $(LIB_A): $(O)/lib/npydt.o
 	$(Q)rm -f $@
