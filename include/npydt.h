@@ -883,7 +883,8 @@ NPYDT_API const void *npydt_reader_bytes(const npydt_reader *r);
 /* The next data bytes in stored order: whole elements, at most
  * chunk_bytes of them (at least one element), valid until the next call
  * on r; or all the rest at once where the bytes are in place. *len == 0
- * at the end. NPYDT_E_DATA when the data ends early (a file that shrank). */
+ * at the end. NPYDT_E_DATA when a member's data ends early; NPYDT_E_IO
+ * "the file shrank while it was read" when a file read with pread does. */
 NPYDT_API npydt_status npydt_reader_next_chunk(npydt_reader *r, const void **chunk,
                                                size_t *len, npydt_error *err);
 /* The next elements in C (row-major) order, contiguous at *batch, valid

@@ -52,7 +52,7 @@ expect "inspect" help ins
 expect "--json" inspect --js
 expect "--jsonl" dump --js
 expect "--in-place" swap x --in
-expect "--help --in-place --output --quiet --to -h -o -q" swap x -
+expect "--help --in-place --no-mmap --output --quiet --to -h -o -q" swap x -
 expect "--name" cstruct --na
 expect "--allow-extra" check --all
 expect "little" swap x --to l

@@ -161,7 +161,7 @@ static void test_io_write_on_a_read_only_descriptor_is_io(void **state)
     close(fd);
 }
 
-static void test_io_file_shorter_than_asked_is_a_data_error(void **state)
+static void test_io_file_shorter_than_asked_is_an_io_error(void **state)
 {
     (void)state;
     int fd = temp_file(0);
@@ -172,7 +172,7 @@ static void test_io_file_shorter_than_asked_is_a_data_error(void **state)
     for (unsigned flags = 0; flags <= IO_NO_MAP; flags += IO_NO_MAP) {
         test_poison_error(&err);
         npydt_status st = io_map_or_read(fd, 30, 7, flags, &t.alloc, &r, &err);
-        assert_int_equal(st, NPYDT_E_DATA);
+        assert_int_equal(st, NPYDT_E_IO);
         test_assert_error_filled(st, &err);
         assert_string_equal(err.message, "the file shrank while it was read");
         assert_int_equal(t.calls, 0);   /* refused before anything is allocated */
@@ -283,7 +283,7 @@ TEST_LIST("io",
           cmocka_unit_test(test_io_no_copy_without_a_mapping_leaves_the_bytes_unread),
           cmocka_unit_test(test_io_writable_mapping_writes_the_file),
           cmocka_unit_test(test_io_write_on_a_read_only_descriptor_is_io),
-          cmocka_unit_test(test_io_file_shorter_than_asked_is_a_data_error),
+          cmocka_unit_test(test_io_file_shorter_than_asked_is_an_io_error),
           cmocka_unit_test(test_io_pipe_is_not_a_regular_file),
           cmocka_unit_test(test_io_bad_descriptor_cannot_be_stat),
           cmocka_unit_test(test_io_region_past_the_largest_offset_overflows),

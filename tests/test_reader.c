@@ -318,7 +318,7 @@ static void test_reader_truncated_buffer_is_refused(void **state)
     free(file);
 }
 
-static void test_reader_file_that_shrinks_gives_a_data_error(void **state)
+static void test_reader_file_that_shrinks_gives_an_io_error(void **state)
 {
     (void)state;
     size_t len;
@@ -336,7 +336,7 @@ static void test_reader_file_that_shrinks_gives_a_data_error(void **state)
     assert_int_equal(ftruncate(fd, (off_t)len - 8), 0);
     const void *chunk;
     size_t n;
-    assert_fails(NPYDT_E_DATA, &err, npydt_reader_next_chunk(r, &chunk, &n, &err));
+    assert_fails(NPYDT_E_IO, &err, npydt_reader_next_chunk(r, &chunk, &n, &err));
     assert_string_equal(err.message, "the file shrank while it was read");
     npydt_reader_close(r);
     close(fd);
@@ -425,7 +425,7 @@ TEST_LIST("reader",
           cmocka_unit_test(test_reader_c_order_batch_never_exceeds_max),
           cmocka_unit_test(test_reader_rewind_starts_from_the_first_element),
           cmocka_unit_test(test_reader_truncated_buffer_is_refused),
-          cmocka_unit_test(test_reader_file_that_shrinks_gives_a_data_error),
+          cmocka_unit_test(test_reader_file_that_shrinks_gives_an_io_error),
           cmocka_unit_test(test_reader_options_with_reserved_room_set_are_refused),
           cmocka_unit_test(test_reader_object_dtype_is_refused),
           cmocka_unit_test(test_reader_failed_allocations_leak_nothing));

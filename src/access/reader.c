@@ -220,7 +220,7 @@ npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_er
     } else {
         st = io_pread(r->fd, buf, n, r->file_offset + r->pos, &got, err);
         if (st == NPYDT_OK && got < n)
-            st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+            st = set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                            "the file shrank while it was read");
     }
     if (st == NPYDT_OK)

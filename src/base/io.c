@@ -76,7 +76,7 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
         len = end - off;
     }
     if (size < end)
-        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                          "the file shrank while it was read");
     r->len = len;
     if (len == 0) {
@@ -109,7 +109,7 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
     size_t got;
     st = io_pread(fd, r->copy, (size_t)len, off, &got, err);
     if (st == NPYDT_OK && got < len)
-        st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+        st = set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                        "the file shrank while it was read");
     if (st != NPYDT_OK) {
         io_region_release(r);

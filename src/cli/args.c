@@ -254,6 +254,10 @@ int cli_args_next(struct cli_args *a)
             }
             value = a->argv[a->next++];
         }
+        if (opt->id == CLI_OPT_NO_MMAP) {
+            cli_set_no_mmap();   /* the same for every command that reads files */
+            continue;
+        }
         a->option = opt;
         a->value = value;
         return opt->id;

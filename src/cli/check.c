@@ -14,6 +14,7 @@ static const struct cli_option check_options[] = {
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command check_command = {

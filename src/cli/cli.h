@@ -205,6 +205,26 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
                               npydt_reader **out, npydt_error *err);
 
+/* ---- Mapped input files (mapped.c) ---------------------------------------- */
+
+/* --no-mmap: every command that reads arrays has it in its table, and
+ * cli_args_next takes it itself (it is never returned). */
+#define CLI_OPT_NO_MMAP 1000
+#define CLI_OPTION_NO_MMAP \
+    {CLI_OPT_NO_MMAP, "no-mmap", 0, NULL, "read input files with read(2), never map them"}
+/* From here on no input file is mapped (--no-mmap). */
+void cli_set_no_mmap(void);
+/* Library options for reading input files: the defaults, and no_mmap as
+ * --no-mmap says. */
+void cli_reader_options(npydt_reader_options *opts);
+void cli_npz_options(npydt_npz_options *opts);
+/* The command reads (mapped) data of the file at path from now on: if the
+ * file shrinks, the SIGBUS of a mapped page past its end is reported as
+ * "PATH: i/o error: the file shrank while it was read", the temporary
+ * output (cli_output_discard) removed and the process ended with status
+ * 2. NULL: no file is being read. */
+void cli_reading(const char *path);
+
 /* ---- Schema specs from files (spec_file.c) ----------------------------- */
 
 /* The header-like dict literal of h, as np.save writes the dict
@@ -290,6 +310,10 @@ int cli_output_open(struct cli_output *o);
  * (or the umask's), flush it, rename it over the target and flush the
  * folder; on any failure remove it. Returns the final status. */
 int cli_output_close(struct cli_output *o, int status);
+
+/* Remove the temporary file of an output being written, if there is one;
+ * async-signal-safe, for a handler that ends the process. */
+void cli_output_discard(void);
 
 /* write()/pwrite() all of buf, through EINTR; -1 with errno. */
 int cli_write_all(int fd, const void *buf, size_t n);

@@ -12,6 +12,7 @@ enum { OPT_NAME = 1, OPT_DESCR };
 static const struct cli_option cstruct_options[] = {
     {OPT_NAME, "name", 0, "NAME", "tag of the record struct (default npy_record)"},
     {OPT_DESCR, "descr", 0, "DESCR", "use DESCR instead of a file"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command cstruct_command = {

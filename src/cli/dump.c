@@ -37,6 +37,7 @@ static const struct cli_option dump_options[] = {
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command dump_command = {

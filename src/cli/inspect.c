@@ -7,6 +7,7 @@ enum { OPT_JSON = 1 };
 
 static const struct cli_option inspect_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command inspect_command = {

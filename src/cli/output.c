@@ -16,10 +16,15 @@
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_active;
 
-static void on_signal(int sig)
+void cli_output_discard(void)
 {
     if (tmp_active)
         unlink(tmp_path);
+}
+
+static void on_signal(int sig)
+{
+    cli_output_discard();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -14,6 +14,7 @@ enum { OPT_COMPRESS = 1 };
 
 static const struct cli_option pack_options[] = {
     {OPT_COMPRESS, "compress", 'z', NULL, "deflate the members, as np.savez_compressed"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command pack_command = {

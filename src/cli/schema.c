@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct cli_option schema_options[] = {CLI_OPTION_NO_MMAP};
+
 static const struct cli_command schema_command = {
     "schema",
     "schema FILE",
@@ -19,7 +21,7 @@ static const struct cli_command schema_command = {
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
     "Exit 0 on success, 1 for an invalid file, 2 on usage errors or unreadable\n"
     "paths.\n",
-    NULL, 0,
+    schema_options, sizeof schema_options / sizeof schema_options[0],
 };
 
 int cmd_schema(int argc, char **argv)
@@ -27,7 +29,7 @@ int cmd_schema(int argc, char **argv)
     struct cli_args args;
     cli_args_init(&args, &schema_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;)
-        return args.status;   /* schema has no options: only --help ends here */
+        return args.status;   /* --no-mmap is taken by cli_args_next: only --help ends here */
     if (args.noperands != 1) {
         if (args.noperands == 0)
             cli_usage_error("schema: no FILE given");

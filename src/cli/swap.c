@@ -21,6 +21,7 @@ static const struct cli_option swap_options[] = {
     {OPT_OUTPUT, "output", 'o', "OUT", "write the copy to OUT"},
     {OPT_IN_PLACE, "in-place", 0, NULL, "replace FILE itself"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
+    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command swap_command = {

@@ -217,8 +217,11 @@ out:
 int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
 {
     npydt_npz *z;
+    npydt_npz_options zopts;
     npydt_error err;
-    if (npydt_npz_open_path(file, NULL, &z, &err) != NPYDT_OK)
+    cli_npz_options(&zopts);
+    cli_reading(file);
+    if (npydt_npz_open_path(file, &zopts, &z, &err) != NPYDT_OK)
         return cli_report(file, &err);
     struct cli_output o;
     struct members_plan plan;

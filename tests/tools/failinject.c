@@ -15,8 +15,10 @@
  * :N: the Nth matching call (default 1); N+: that one and every later one;
  * :*: every one. The action: fail with ERRNO (a number or a name such as
  * EIO; ENOMEM for alloc, EIO otherwise by default), end of file (=eof,
- * read and pread), at most one byte (=short, read and pread), or raise the
- * signal (!TERM, !INT, !HUP) and then make the call.
+ * read and pread), at most one byte (=short, read and pread), raise the
+ * signal (!TERM, !INT, !HUP) and then make the call, or shrink a file and
+ * then make the call (=shrink: truncate the file NPYDT_FAIL_SHRINK names
+ * to NPYDT_FAIL_SHRINK_TO bytes, 0 when unset, as another process could).
  *
  * Calls are counted only while main runs (not in libc's start-up, nor in
  * what runs after main returns, such as gcov writing its counters).
@@ -42,7 +44,7 @@ extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 
-enum action { ACT_ERRNO, ACT_EOF, ACT_SHORT, ACT_SIGNAL };
+enum action { ACT_ERRNO, ACT_EOF, ACT_SHORT, ACT_SIGNAL, ACT_SHRINK };
 
 struct rule {
     char func[16];
@@ -167,6 +169,8 @@ static void parse_rule(char *s)
             r->act = ACT_EOF;
         } else if (strcmp(p, "short") == 0) {
             r->act = ACT_SHORT;
+        } else if (strcmp(p, "shrink") == 0) {
+            r->act = ACT_SHRINK;
         } else if (*p >= '0' && *p <= '9') {
             r->value = atoi(p);
         } else {
@@ -249,8 +253,17 @@ static struct rule *hit(const char *func, int fd, size_t size)
     return NULL;
 }
 
+/* =shrink: the file of NPYDT_FAIL_SHRINK cut to NPYDT_FAIL_SHRINK_TO bytes. */
+static void shrink(void)
+{
+    const char *path = getenv("NPYDT_FAIL_SHRINK");
+    const char *to = getenv("NPYDT_FAIL_SHRINK_TO");
+    if (!path || truncate(path, to ? (off_t)strtoll(to, NULL, 10) : 0) != 0)
+        abort();   /* a rule the script got wrong */
+}
+
 /* For calls that fail as -1 and errno: 1 when this one must fail. A signal
- * rule raises its signal and lets the call go on. */
+ * or shrink rule acts and lets the call go on. */
 static int fails(const char *func, int fd, size_t size)
 {
     struct rule *r = hit(func, fd, size);
@@ -258,6 +271,10 @@ static int fails(const char *func, int fd, size_t size)
         return 0;
     if (r->act == ACT_SIGNAL) {
         raise(r->value);
+        return 0;
+    }
+    if (r->act == ACT_SHRINK) {
+        shrink();
         return 0;
     }
     errno = r->value;
@@ -362,7 +379,9 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
         return 0;
     if (r && r->act == ACT_SHORT)
         return real_pread(fd, buf, n ? 1 : 0, off);
-    if (r && r->act == ACT_SIGNAL)
+    if (r && r->act == ACT_SHRINK)
+        shrink();
+    else if (r && r->act == ACT_SIGNAL)
         raise(r->value);
     else if (r) {
         errno = r->value;
@@ -378,7 +397,9 @@ ssize_t read(int fd, void *buf, size_t n)
         return 0;
     if (r && r->act == ACT_SHORT)
         return real_read(fd, buf, n ? 1 : 0);
-    if (r && r->act == ACT_SIGNAL)
+    if (r && r->act == ACT_SHRINK)
+        shrink();
+    else if (r && r->act == ACT_SIGNAL)
         raise(r->value);
     else if (r) {
         errno = r->value;
