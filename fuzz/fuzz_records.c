@@ -266,10 +266,13 @@ static void check_writers(const npydt_dtype *dt, const unsigned char *p)
     FUZZ_CHECK(!exact || memcmp(out, p, isz) == 0);
 }
 
-/* Gather element eoff of leaf l from every record and compare. */
-static void check_element(const npydt_leaf *l, const unsigned char *rec, size_t stride,
+/* Gather element eoff of leaf i of root from every record and compare. */
+static void check_element(const npydt_dtype *root, size_t i, const unsigned char *rec,
+                          size_t stride,
                           uint64_t n, uint64_t eoff, const unsigned char *native)
 {
+    size_t nleaves;
+    const npydt_leaf *l = &npydt_dtype_leaves(root, &nleaves)[i];
     size_t gsz = npydt_gather_size(l->dtype, NPYDT_AS_NATIVE);
     FUZZ_CHECK(gsz == l->itemsize);
     unsigned char *out = malloc(n * gsz + 1);
@@ -277,8 +280,11 @@ static void check_element(const npydt_leaf *l, const unsigned char *rec, size_t 
     npydt_error err;
     fuzz_poison_error(&err);
     npydt_status st = npydt_gather(rec, stride, n, l->dtype, eoff, NPYDT_AS_NATIVE, out, &err);
-    if (st != NPYDT_OK)
-        fuzz_fail_status("gather refused", st, &err, l->path, l->path_len);
+    if (st != NPYDT_OK) {
+        char path[256];
+        size_t len = npydt_dtype_leaf_path(root, i, path, sizeof path);
+        fuzz_fail_status("gather refused", st, &err, path, len < sizeof path ? len : sizeof path - 1);
+    }
     for (uint64_t r = 0; r < n; r++) {
         FUZZ_CHECK(memcmp(out + r * gsz, native + r * stride + eoff, gsz) == 0);
         check_readers(l->dtype, rec + r * stride + eoff, native + r * stride + eoff);
@@ -342,9 +348,9 @@ static void check_gathers(const npydt_dtype *dt, const unsigned char *rec, uint6
         if (l->count == 0 || l->itemsize == 0)
             continue;
         for (uint64_t j = 0; j < l->count && j < ELEMENTS_PER_LEAF; j++)
-            check_element(l, rec, stride, n, element_offset(l, j), native);
+            check_element(dt, i, rec, stride, n, element_offset(l, j), native);
         if (l->count > ELEMENTS_PER_LEAF)
-            check_element(l, rec, stride, n, element_offset(l, l->count - 1), native);
+            check_element(dt, i, rec, stride, n, element_offset(l, l->count - 1), native);
     }
 }
 

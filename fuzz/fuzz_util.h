@@ -303,9 +303,18 @@ static inline void fuzz_check_leaves(const npydt_dtype *root)
     uint64_t isz = npydt_dtype_itemsize(root);
     for (size_t i = 0; i < n; i++) {
         const npydt_leaf *l = &lv[i];
-        FUZZ_CHECK(l->path != NULL && l->dtype != NULL);
-        FUZZ_CHECK(l->path_len == ls.v[i].plen &&
-                   memcmp(l->path, ls.v[i].path, l->path_len + 1) == 0);
+        FUZZ_CHECK(l->dtype != NULL);
+        /* the path whole, and cut short as snprintf cuts */
+        char *path = malloc(ls.v[i].plen + 1);
+        FUZZ_CHECK(path != NULL);
+        FUZZ_CHECK(npydt_dtype_leaf_path(root, i, path, ls.v[i].plen + 1) == ls.v[i].plen);
+        FUZZ_CHECK(memcmp(path, ls.v[i].path, ls.v[i].plen + 1) == 0);
+        if (ls.v[i].plen) {
+            FUZZ_CHECK(npydt_dtype_leaf_path(root, i, path, ls.v[i].plen) == ls.v[i].plen);
+            FUZZ_CHECK(path[ls.v[i].plen - 1] == '\0' &&
+                       memcmp(path, ls.v[i].path, ls.v[i].plen - 1) == 0);
+        }
+        free(path);
         FUZZ_CHECK(l->dtype == ls.v[i].dtype);
         FUZZ_CHECK(l->offset == ls.v[i].offset);
         FUZZ_CHECK(l->count == ls.v[i].count);

@@ -294,8 +294,6 @@ typedef struct npydt_repeat {
  *   offset + sum(i_k * repeats[k].stride), 0 <= i_k < repeats[k].count
  * with repeats ordered outermost first. */
 typedef struct npydt_leaf {
-    const char *path;             /* "pos.x", "samples", "s.a" (no indices); a
-                                   * NUL-terminated view: see path_len */
     const npydt_dtype *dtype;     /* the scalar node */
     uint64_t offset;              /* of the first element, from record start */
     uint64_t count;               /* product of all repeat counts (1 if none) */
@@ -306,13 +304,27 @@ typedef struct npydt_leaf {
     char byteorder;               /* as npydt_dtype_byteorder */
     uint32_t nrepeats;            /* levels in repeats */
     const npydt_repeat *repeats;  /* outermost first; NULL when nrepeats 0 */
-    size_t path_len;              /* bytes of path, with any NUL inside a name */
+    size_t path_step;             /* where its path ends among the fields the
+                                   * leaves share: read the path with
+                                   * npydt_dtype_leaf_path */
 } npydt_leaf;
 
 /* The leaves of a dtype in record order (pre-order of the tree); padding
  * bytes belong to no leaf. Valid while the owning result lives. Only for a
- * root dtype (one returned by a parse call or npydt_header_dtype). */
+ * root dtype (one returned by a parse call or npydt_header_dtype). The
+ * table takes a fixed size per leaf and per field, whatever the length of
+ * the names: paths are spelled only when asked for. */
 NPYDT_API const npydt_leaf *npydt_dtype_leaves(const npydt_dtype *root, size_t *count);
+
+/* The field path of leaf i of a root dtype: the names from the top joined
+ * by '.' ("pos.x", "samples", "s.a": no indices; "" for a dtype that is no
+ * struct), as npydt_field_lookup reads it, with no '.' after an empty
+ * path. Written into buf like snprintf: at most size - 1 bytes and a NUL
+ * when size > 0 (buf may be NULL when size is 0). Returns the path's
+ * length in bytes, with any NUL inside a name: a return of size or more
+ * means the path was cut. 0 (and "") when i is out of range. */
+NPYDT_API size_t npydt_dtype_leaf_path(const npydt_dtype *root, size_t i, char *buf,
+                                       size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Parsing descriptors                                                 */

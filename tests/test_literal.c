@@ -329,7 +329,8 @@ static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void 
     size_t nl;
     const npydt_leaf *l = npydt_dtype_leaves(dt, &nl);
     assert_int_equal(nl, 1);
-    assert_int_equal(strlen(l[0].path), 2 * LEVELS - 1);
+    (void)l;
+    assert_int_equal(npydt_dtype_leaf_path(dt, 0, NULL, 0), 2 * LEVELS - 1);
     npydt_dtype_free(dt);
     opts.limits.max_depth = 100000;
     assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));

@@ -30,6 +30,12 @@ const char *test_fixture(const char *name)
     return path;
 }
 
+const char *test_leaf_path(const npydt_dtype *root, size_t i, char *buf, size_t size)
+{
+    assert_true(npydt_dtype_leaf_path(root, i, buf, size) < size);
+    return buf;
+}
+
 npydt_dtype *test_parse_literal(const char *text)
 {
     npydt_dtype *dt = NULL;

@@ -65,6 +65,10 @@ const char *test_fixture(const char *name);
 /* Parse a descriptor literal that must be valid; fails the test otherwise. */
 npydt_dtype *test_parse_literal(const char *text);
 
+/* Leaf i's path spelled into buf (npydt_dtype_leaf_path), which must hold
+ * it whole; returns buf. */
+const char *test_leaf_path(const npydt_dtype *root, size_t i, char *buf, size_t size);
+
 /* The machine's own byte order as a dtype prints it: '<' or '>'. */
 char test_native_order(void);
 

@@ -153,15 +153,18 @@ out:
     return rc;
 }
 
-/* Path of the first object leaf, or NULL. */
-static const char *object_path(const npydt_dtype *dt)
+/* Path of the first object leaf in buf (cut to its size), or "". */
+static const char *object_path(const npydt_dtype *dt, char *buf, size_t size)
 {
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    buf[0] = '\0';
     for (size_t i = 0; leaves && i < n; i++)
-        if (leaves[i].kind == 'O')
-            return leaves[i].path;
-    return "";
+        if (leaves[i].kind == 'O') {
+            npydt_dtype_leaf_path(dt, i, buf, size);
+            break;
+        }
+    return buf;
 }
 
 static void put_upper(struct sbuf *b, const char *s)
@@ -190,7 +193,8 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
     g.root = name;
     g.host_little = host_is_little();
     if (npydt_dtype_has_object(dt)) {
-        gen_fail(&g, NPYDT_E_OBJECT, object_path(dt),
+        char path[sizeof g.err->path];
+        gen_fail(&g, NPYDT_E_OBJECT, object_path(dt, path, sizeof path),
              "object ('O') fields hold pickled Python objects and have no C layout");
         return NULL;
     }

@@ -261,7 +261,7 @@ int dump_check_unicode(struct dumper *d, const npydt_dtype *root, const unsigned
                 npydt_status st = npydt_read_unicode(l->dtype, rec + off, d->ubuf, d->ubuf_size,
                                                      &len, &d->err);
                 if (st != NPYDT_OK) {
-                    snprintf(d->err.path, sizeof d->err.path, "%s", l->path);
+                    npydt_dtype_leaf_path(root, i, d->err.path, sizeof d->err.path);
                     bad = 1;
                 }
             }

@@ -124,22 +124,44 @@ static void put_quoted(FILE *out, const char *s, size_t len)
     putc(q, out);
 }
 
-/* The field column of leaf l: its path, the last name written as NumPy
+/* A leaf's path, spelled into one buffer that every row reuses: the
+ * table keeps paths as steps that share their prefixes. */
+struct path {
+    char *s;
+    size_t len, cap;
+};
+
+/* Spell leaf i's path into p; -1 when out of memory. */
+static int path_of(struct path *p, const npydt_dtype *dt, size_t i)
+{
+    p->len = npydt_dtype_leaf_path(dt, i, NULL, 0);
+    if (p->len >= p->cap) {
+        char *bigger = realloc(p->s, p->len + 1);
+        if (!bigger)
+            return -1;
+        p->s = bigger;
+        p->cap = p->len + 1;
+    }
+    npydt_dtype_leaf_path(dt, i, p->s, p->cap);
+    return 0;
+}
+
+/* The field column of a leaf of path p: the last name written as NumPy
  * writes a titled field, "('Title', 'name')"; "''" for an empty path. */
-static void field_text(FILE *out, const npydt_leaf *l, const struct leaf_info *info)
+static void field_text(FILE *out, const struct path *p, const struct leaf_info *info)
 {
     const char *title = info && info->parent ? npydt_dtype_field_title(info->parent, info->index)
                                              : NULL;
     if (!title) {
-        if (l->path_len)
-            fwrite(l->path, 1, l->path_len, out);
+        if (p->len)
+            fwrite(p->s, 1, p->len, out);
         else
             fputs("''", out);
         return;
     }
     size_t nlen = npydt_dtype_field_name_len(info->parent, info->index);
-    size_t prefix = l->path_len >= nlen ? l->path_len - nlen : 0;
-    fwrite(l->path, 1, prefix, out);
+    size_t prefix = p->len >= nlen ? p->len - nlen : 0;
+    fwrite(p->s, 1, prefix, out);
     putc('(', out);
     put_quoted(out, title, npydt_dtype_field_title_len(info->parent, info->index));
     fputs(", ", out);
@@ -148,14 +170,15 @@ static void field_text(FILE *out, const npydt_leaf *l, const struct leaf_info *i
 }
 
 /* Print into a string (open_memstream); NULL when out of memory. */
-static char *cell(const npydt_leaf *l, const struct leaf_info *info, int field, size_t *len)
+static char *cell(const npydt_leaf *l, const struct path *p, const struct leaf_info *info,
+                  int field, size_t *len)
 {
     char *text = NULL;
     FILE *m = open_memstream(&text, len);
     if (!m)
         return NULL;
     if (field)
-        field_text(m, l, info);
+        field_text(m, p, info);
     else if (info)
         type_text(m, info->field);
     else {
@@ -189,11 +212,12 @@ int inspect_print_table(FILE *out, const npydt_dtype *dt)
     fprintf(out, "  %-*s %8s  %-12s %5s  %s\n", FIELD_MIN_WIDTH, "field", "offset", "type",
             "order", "elements");
     int rc = 0;
+    struct path p = {NULL, 0, 0};
     for (size_t i = 0; i < n && rc == 0; i++) {
         const npydt_leaf *l = &leaves[i];
         size_t flen, tlen;
-        char *f = cell(l, walked ? &info[i] : NULL, 1, &flen);
-        char *t = f ? cell(l, walked ? &info[i] : NULL, 0, &tlen) : NULL;
+        char *f = path_of(&p, dt, i) == 0 ? cell(l, &p, walked ? &info[i] : NULL, 1, &flen) : NULL;
+        char *t = f ? cell(l, &p, walked ? &info[i] : NULL, 0, &tlen) : NULL;
         if (!t) {
             free(f);
             rc = -1;
@@ -214,6 +238,7 @@ int inspect_print_table(FILE *out, const npydt_dtype *dt)
         free(f);
         free(t);
     }
+    free(p.s);
     free(info);
     return rc;
 }

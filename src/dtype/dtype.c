@@ -9,42 +9,13 @@
 static void totals_of_subarray(npydt_dtype *dt)
 {
     dt->totals = dt->base->totals;
-    dt->totals.name_bytes = sat_add(dt->totals.name_bytes, 1);
 }
 
-/* A struct's totals start as {.name_bytes = 1} (its own node) and take
- * each field in turn. A path is its parent's, a '.' when that is not
- * empty, and the name: below an empty-named top-level field the paths
- * start without a dot. */
 static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f)
 {
     const struct dtype_totals *d = &f->dtype->totals;
-    uint64_t n = f->name_len;
     t->leaves = sat_add(t->leaves, d->leaves);
     t->fields = sat_add(t->fields, sat_add(d->fields, 1));
-    /* as the root: the name and its NUL, then the subtree below the name */
-    uint64_t below = n ? sat_add(sat_mul(d->fields, n), d->path_bytes_dotted) : d->path_bytes;
-    t->path_bytes = sat_add(t->path_bytes, sat_add(n + 1, below));
-    /* below a non-empty path: '.', the name and the NUL; the subtree below "..name" */
-    t->path_bytes_dotted =
-        sat_add(t->path_bytes_dotted,
-                sat_add(n + 2, sat_add(sat_mul(d->fields, n + 1), d->path_bytes_dotted)));
-    t->name_bytes = sat_add(t->name_bytes, sat_add(n + 1, d->name_bytes));
-    if (f->title)
-        t->name_bytes = sat_add(t->name_bytes, f->title_len);
-    if (d->struct_depth > t->struct_depth)
-        t->struct_depth = d->struct_depth;
-}
-
-/* The same for `count` untitled scalar fields whose names take
- * `name_bytes` (each field is one leaf with its name for a path). */
-static void totals_add_scalars(struct dtype_totals *t, uint64_t count, uint64_t name_bytes)
-{
-    t->leaves = sat_add(t->leaves, count);
-    t->fields = sat_add(t->fields, count);
-    t->path_bytes = sat_add(t->path_bytes, name_bytes + count);
-    t->path_bytes_dotted = sat_add(t->path_bytes_dotted, name_bytes + 2 * count);
-    t->name_bytes = sat_add(t->name_bytes, name_bytes + count);
 }
 
 /* ---- shared scalar nodes ---------------------------------------------------- */
@@ -441,23 +412,22 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
         return set_nomem(c->err);
     size_t nrefs = n;
     bool has_object = false;
-    struct dtype_totals t = {.name_bytes = 1};
-    /* most fields are untitled scalars, summed apart: their counts and
-     * name lengths are bounded by the text, so plain sums cannot wrap */
-    uint64_t scalars = 0, scalar_name_bytes = 0;
+    struct dtype_totals t = {0};
+    /* most fields are untitled scalars, counted apart: their count is
+     * bounded by the text, so a plain sum cannot wrap */
+    uint64_t scalars = 0;
     for (size_t i = 0; i < n; i++) {
         const struct npydt_field *f = &fields[i];
         has_object |= f->dtype->has_object;
         if (f->dtype->cls == NPYDT_SCALAR && !f->title) {
             scalars++;
-            scalar_name_bytes += f->name_len;
         } else {
             nrefs += f->title != NULL;
             totals_add_field(&t, f);
         }
     }
-    totals_add_scalars(&t, scalars, scalar_name_bytes);
-    t.struct_depth++;
+    t.leaves = sat_add(t.leaves, scalars);
+    t.fields = sat_add(t.fields, scalars);
     *dup = first_duplicate(c->scratch ? c->scratch : c->arena, fields, n, nrefs);
     if (*dup == SIZE_MAX - 1)
         return set_nomem(c->err);

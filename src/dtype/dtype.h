@@ -19,16 +19,11 @@ struct npydt_field {
 };
 
 /* Totals of a dtype's tree, kept in every node as it is built, so that the
- * leaf table is sized and its path budget checked without a counting walk.
- * Fields inside a subarray count once, as the table holds them once. */
+ * leaf table is sized without a counting walk. Fields inside a subarray
+ * count once, as the table holds them once. */
 struct dtype_totals {
     uint64_t leaves;         /* leaf table entries */
     uint64_t fields;         /* struct fields at every level */
-    uint64_t path_bytes;     /* their paths with this node as the root, NULs included */
-    uint64_t path_bytes_dotted; /* the same below a non-empty path: each gains a '.'
-                                 * there, where an empty prefix adds none */
-    uint64_t name_bytes;     /* names and titles, plus one per struct and subarray */
-    uint32_t struct_depth;   /* deepest chain of structs */
 };
 
 struct dtype_root;
@@ -58,13 +53,39 @@ static inline bool dtype_is_unsized_flexible(const npydt_dtype *dt)
            (dt->kind == 'S' || dt->kind == 'U' || dt->kind == 'V');
 }
 
+/* One step of the leaves' paths: a struct field, below the step `up`
+ * (PATH_STEP_NONE at the top). Paths are spelled from the steps only when
+ * asked for, so leaves below one field share its prefix. */
+struct path_step {
+    const struct npydt_field *field;
+    size_t up;
+    size_t path_len;         /* of the whole path down to this field */
+};
+
+#define PATH_STEP_NONE SIZE_MAX
+
+/* The leaves of a node, and the steps their paths end at (path_step).
+ * steps is NULL when the node is a struct of scalars: leaf i's step is
+ * then field i of that struct. */
+struct leaf_table {
+    npydt_leaf *leaves;
+    size_t nleaves;
+    const struct path_step *steps;
+};
+
 /* Owner of a parse result's arena and its derived tables. */
 struct dtype_root {
     struct arena arena;
     bool owns_arena;         /* false when a header owns it */
-    npydt_leaf *leaves;
-    size_t nleaves;
+    struct leaf_table table;
 };
+
+/* Spell the path ending at `step` into buf as snprintf does: the names
+ * from the top joined by '.' (none after an empty path), raw bytes. steps
+ * is a leaf table's; with none, step i is field i of flat. Returns the
+ * path's length. */
+size_t path_steps_spell(const struct path_step *steps, const npydt_dtype *flat, size_t step,
+                        char *buf, size_t size);
 
 /* One level of the field path being read: the name of the field whose
  * type is being built, below the level `up` (NULL at the top). */
@@ -171,11 +192,11 @@ static inline npydt_status dtype_check_ndim(struct dtype_ctx *c, size_t ndim, si
 npydt_status dtype_dim_overflow(struct dtype_ctx *c, size_t off);
 
 /* The leaf table of any node dt, as npydt_dtype_leaves gives a root's
- * (paths from dt): dt->totals.leaves entries, with their paths and
+ * (paths from dt): dt->totals.leaves entries, with their path steps and
  * repeats, in c->arena. A root's table is this one; records code asks it
  * for a node inside a record (a field's dtype) too. */
-npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_leaf **out,
-                              size_t *count);
+npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt,
+                              struct leaf_table *out);
 
 /* The one way to a root dtype: a copy of dt in c->arena with its leaf
  * table and root record. With owned (which must be c->arena), the root

@@ -5,32 +5,27 @@
 
 #include <string.h>
 
-/* Every field carries its own copy of its path, so a long path over many
- * fields ("aaaa...a.f0", "aaaa...a.f1", ...) would cost memory quadratic
- * in the descriptor. The paths may total at most max(64, D) times the
- * bytes of all names and nodes of the dtype (each of which came from the
- * text), plus 1 MiB, where D is the deepest nesting of structs. Real
- * dtypes stay far below: a chain of D structs costs D / 2 times its names,
- * and D is at most 65 under the default max_depth. */
-#define PATH_BYTES_PER_NAME_BYTE 64u
-#define PATH_BYTES_FLOOR ((uint64_t)1 << 20)
-
+/* Paths are not spelled here: a leaf names the last step of its path, and
+ * the steps (one per struct field, each naming the one above it) share
+ * every prefix, so the table takes a fixed size per field and per leaf
+ * however long and deep the names are. */
 struct walk {
     struct dtype_ctx *c;
     npydt_leaf *leaves;      /* sized by the root's totals */
     size_t n;
+    struct path_step *steps; /* the same */
+    size_t nsteps;
+    size_t step;             /* of the node being walked; PATH_STEP_NONE at the root */
+    size_t path_len;         /* its path's length */
     uint32_t nreps;
     const npydt_repeat *shared; /* copy of reps[0..nreps) for the next leaves, or NULL */
-    const char *path;        /* of the node being walked; "" at the root */
-    size_t path_len;
     npydt_repeat reps[64];
 };
 
 static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
 {
     npydt_leaf *l = &w->leaves[w->n++];
-    l->path = w->path;
-    l->path_len = w->path_len;
+    l->path_step = w->step;
     l->dtype = dt;
     l->offset = offset;
     l->itemsize = (uint32_t)dt->itemsize;
@@ -55,13 +50,22 @@ static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint6
     return NPYDT_OK;
 }
 
+/* The path of the node being walked, for a message (a NUL in a name
+ * written \x00, cut to the buffer). */
+static const char *walk_path(struct walk *w, char *buf, size_t size)
+{
+    char raw[256];
+    size_t len = path_steps_spell(w->steps, NULL, w->step, raw, sizeof raw);
+    name_for_message(buf, size, raw, len < sizeof raw ? len : sizeof raw - 1);
+    return buf;
+}
+
 static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset, uint32_t depth)
 {
     if (depth > w->c->limits->max_depth || w->nreps >= sizeof w->reps / sizeof w->reps[0]) {
         char path[256];
-        name_for_message(path, sizeof path, w->path, w->path_len);
-        return set_error(w->c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, path,
-                         "dtype nested too deeply");
+        return set_error(w->c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET,
+                         walk_path(w, path, sizeof path), "dtype nested too deeply");
     }
     switch (dt->cls) {
     case NPYDT_SCALAR:
@@ -94,28 +98,21 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
     case NPYDT_STRUCT:
         for (size_t i = 0; i < dt->nfields; i++) {
             const struct npydt_field *f = &dt->fields[i];
-            const char *parent = w->path;
-            size_t plen = w->path_len, nlen = f->name_len;
-            /* "parent.name": plen + 1 + nlen, which fits (both are in memory) */
-            w->path_len = plen + (plen ? 1 : 0) + nlen;
-            if (!plen) {
-                w->path = f->name;   /* a top-level field's path is its name */
-            } else {
-                char *p = arena_alloc_str(w->c->arena, w->path_len);
-                if (!p)
-                    return set_nomem(w->c->err);
-                copy_small(p, parent, plen);
-                p[plen] = '.';
-                copy_small(p + plen + 1, f->name, nlen);
-                p[w->path_len] = '\0';
-                w->path = p;
-            }
+            size_t up = w->step, plen = w->path_len;
+            /* "parent.name", or "name" below an empty path: both are in
+             * memory, so the sum fits */
+            struct path_step *s = &w->steps[w->nsteps];
+            s->field = f;
+            s->up = up;
+            s->path_len = plen + (plen ? 1 : 0) + f->name_len;
+            w->step = w->nsteps++;
+            w->path_len = s->path_len;
             /* a scalar field is a leaf straight away: walk's checks on it
              * would pass (nreps is unchanged since ours) */
             npydt_status st = f->dtype->cls == NPYDT_SCALAR && depth < w->c->limits->max_depth
                                   ? add_leaf(w, f->dtype, offset + f->offset)
                                   : walk(w, f->dtype, offset + f->offset, depth + 1);
-            w->path = parent;
+            w->step = up;
             w->path_len = plen;
             if (st != NPYDT_OK)
                 return st;
@@ -125,19 +122,13 @@ static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset,
     return NPYDT_OK;
 }
 
-npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_leaf **out,
-                              size_t *count)
+npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt,
+                              struct leaf_table *out)
 {
     const struct dtype_totals *t = &dt->totals;
-    uint32_t per = t->struct_depth > PATH_BYTES_PER_NAME_BYTE ? t->struct_depth
-                                                               : PATH_BYTES_PER_NAME_BYTE;
-    if (t->path_bytes > sat_add(sat_mul(t->name_bytes, per), PATH_BYTES_FLOOR))
-        return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
-                         "the field paths would take %llu bytes, more than %u times "
-                         "the names of the dtype",
-                         (unsigned long long)t->path_bytes, per);
-    /* every entry is set by the walk; the leaves are in memory, so they fit */
-    size_t n = (size_t)t->leaves;
+    /* every entry is set by the walk; the leaves and fields are in memory,
+     * so they fit */
+    size_t n = (size_t)t->leaves, nfields = (size_t)t->fields;
     npydt_leaf *leaves = NULL;
     if (n && !(leaves = arena_alloc_array_raw(c->arena, n, sizeof *leaves)))
         return set_nomem(c->err);
@@ -145,46 +136,48 @@ npydt_status dtype_leaf_table(struct dtype_ctx *c, const npydt_dtype *dt, npydt_
     w.c = c;
     w.leaves = leaves;
     w.n = 0;
+    w.steps = NULL;
+    w.nsteps = 0;
+    w.step = PATH_STEP_NONE;
+    w.path_len = 0;
     w.nreps = 0;
     w.shared = NULL;
-    w.path = "";
-    w.path_len = 0;
     /* most headers: a struct of scalars, whose leaves are its fields, as
-     * the walk below would make them */
+     * the walk below would make them; their steps are the fields
+     * themselves, so no table of steps is made */
     if (dt->cls == NPYDT_STRUCT && t->leaves == dt->nfields && t->fields == dt->nfields &&
         c->limits->max_depth >= 1) {
         for (size_t i = 0; i < dt->nfields && dt->fields[i].dtype->cls == NPYDT_SCALAR; i++) {
-            w.path = dt->fields[i].name;
-            w.path_len = dt->fields[i].name_len;
+            w.step = i;
             (void)add_leaf(&w, dt->fields[i].dtype, dt->fields[i].offset);   /* no repeats: cannot fail */
         }
-        w.path = "";
-        w.path_len = 0;
+        w.step = PATH_STEP_NONE;
     }
     if (w.n != n) {   /* anything else, or a subarray among the fields */
+        if (nfields && !(w.steps = arena_alloc_array_raw(c->arena, nfields, sizeof *w.steps)))
+            return set_nomem(c->err);
         w.n = 0;
         npydt_status st = walk(&w, dt, 0, 0);
         if (st != NPYDT_OK)
             return st;
     }
-    *out = leaves;
-    *count = n;
+    out->leaves = leaves;
+    out->nleaves = n;
+    out->steps = w.steps;
     return NPYDT_OK;
 }
 
 /* Compute the leaf table and attach the root record to dt. */
 static npydt_status layout_build_root(struct dtype_ctx *c, npydt_dtype *dt, bool owns_arena)
 {
-    npydt_leaf *leaves;
-    size_t n;
-    npydt_status st = dtype_leaf_table(c, dt, &leaves, &n);
+    struct leaf_table table;
+    npydt_status st = dtype_leaf_table(c, dt, &table);
     if (st != NPYDT_OK)
         return st;
     struct dtype_root *root = arena_alloc(c->arena, sizeof *root);
     if (!root)
         return set_nomem(c->err);
-    root->leaves = leaves;
-    root->nleaves = n;
+    root->table = table;
     root->owns_arena = owns_arena;
     dt->root = root;
     return NPYDT_OK;
@@ -214,6 +207,17 @@ const npydt_leaf *npydt_dtype_leaves(const npydt_dtype *root, size_t *count)
         *count = 0;
         return NULL;
     }
-    *count = root->root->nleaves;
-    return root->root->leaves;
+    *count = root->root->table.nleaves;
+    return root->root->table.leaves;
+}
+
+size_t npydt_dtype_leaf_path(const npydt_dtype *root, size_t i, char *buf, size_t size)
+{
+    if (!root->root || i >= root->root->table.nleaves) {
+        if (size)
+            buf[0] = '\0';
+        return 0;
+    }
+    const struct leaf_table *t = &root->root->table;
+    return path_steps_spell(t->steps, root, t->leaves[i].path_step, buf, size);
 }

@@ -1,5 +1,6 @@
-/* The field path an error names, spelled from the frames of the fields
- * being read only when an error is reported. */
+/* Field paths, spelled only when asked for: the path an error names,
+ * from the frames of the fields being read, and a leaf's path, from the
+ * steps of its table. */
 #include "dtype/dtype.h"
 
 /* Append one level to the path in c->path (at bytes so far): a '.' after
@@ -32,4 +33,44 @@ const char *dtype_path(struct dtype_ctx *c)
         down = next;
     }
     return c->path;
+}
+
+/* Field, parent and path length of step i (see path_steps_spell). */
+static const struct npydt_field *step_at(const struct path_step *steps, const npydt_dtype *flat,
+                                         size_t i, size_t *up, size_t *path_len)
+{
+    if (steps) {
+        *up = steps[i].up;
+        *path_len = steps[i].path_len;
+        return steps[i].field;
+    }
+    *up = PATH_STEP_NONE;
+    *path_len = flat->fields[i].name_len;
+    return &flat->fields[i];
+}
+
+size_t path_steps_spell(const struct path_step *steps, const npydt_dtype *flat, size_t step,
+                        char *buf, size_t size)
+{
+    size_t len = 0, up;
+    if (step != PATH_STEP_NONE)
+        (void)step_at(steps, flat, step, &up, &len);
+    if (size == 0)
+        return len;
+    /* written from the end up, keeping only the bytes below cut; the
+     * names above a path of length 0 are empty */
+    size_t cut = len < size ? len : size - 1, at = len;
+    buf[cut] = '\0';
+    while (at) {
+        size_t above;
+        const struct npydt_field *f = step_at(steps, flat, step, &up, &above);
+        at -= f->name_len;
+        if (at < cut)
+            memcpy(buf + at, f->name, cut - at < f->name_len ? cut - at : f->name_len);
+        /* a path above that is not empty ends in the '.' before the name */
+        if (at && --at < cut)
+            buf[at] = '.';
+        step = up;
+    }
+    return len;
 }

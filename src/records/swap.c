@@ -458,9 +458,12 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
         limits.max_depth = NPYDT_DEPTH_CEILING;   /* the node was built under its own limits */
         struct dtype_ctx c;
         dtype_ctx_init(&c, &scratch, NULL, &limits, err);
-        npydt_leaf *table;
-        st = dtype_leaf_table(&c, dt, &table, &nleaves);
-        leaves = table;
+        struct leaf_table table;
+        st = dtype_leaf_table(&c, dt, &table);
+        if (st == NPYDT_OK) {
+            leaves = table.leaves;
+            nleaves = table.nleaves;
+        }
     }
     for (size_t i = 0; i < nleaves && st == NPYDT_OK; i++) {
         const npydt_leaf *l = &leaves[i];
