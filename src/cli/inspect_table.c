@@ -124,22 +124,23 @@ static void put_quoted(FILE *out, const char *s, size_t len)
     putc(q, out);
 }
 
-/* The field column of leaf l: its path, the last name written as NumPy
- * writes a titled field, "('Title', 'name')"; "''" for an empty path. */
+/* The field column of leaf l: its path (controls and line breaks
+ * escaped, as in error lines), the last name written as NumPy writes a
+ * titled field, "('Title', 'name')"; "''" for an empty path. */
 static void field_text(FILE *out, const npydt_leaf *l, const struct leaf_info *info)
 {
     const char *title = info && info->parent ? npydt_dtype_field_title(info->parent, info->index)
                                              : NULL;
     if (!title) {
         if (l->path_len)
-            fwrite(l->path, 1, l->path_len, out);
+            cli_put_text_n(out, l->path, l->path_len);
         else
             fputs("''", out);
         return;
     }
     size_t nlen = npydt_dtype_field_name_len(info->parent, info->index);
     size_t prefix = l->path_len >= nlen ? l->path_len - nlen : 0;
-    fwrite(l->path, 1, prefix, out);
+    cli_put_text_n(out, l->path, prefix);
     putc('(', out);
     put_quoted(out, title, npydt_dtype_field_title_len(info->parent, info->index));
     fputs(", ", out);
