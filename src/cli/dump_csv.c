@@ -133,7 +133,8 @@ static int walk_leaves(struct walk *w, uint64_t offset, const npydt_dtype *dt, u
     case NPYDT_STRUCT:
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
             if ((w->path.len && path_put(w, ".", 1) != 0) ||
-                path_put(w, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i)) != 0 ||
+                path_put(w, npydt_dtype_field_name(dt, i),
+                         npydt_dtype_field_name_len(dt, i)) != 0 ||
                 walk_leaves(w, offset + npydt_dtype_field_offset(dt, i),
                             npydt_dtype_field_dtype(dt, i), depth + 1) != 0)
                 return -1;
@@ -178,7 +179,8 @@ static int walk_columns(struct walk *w, const npydt_dtype *dt, const struct sele
         const struct selected *s = &sel[i];
         w->path.len = 0;
         if (s->ndim == 0) {
-            if (path_put(w, s->path, s->path_len) != 0 || walk_leaves(w, s->offset, s->dtype, 0) != 0)
+            if (path_put(w, s->path, s->path_len) != 0 ||
+                walk_leaves(w, s->offset, s->dtype, 0) != 0)
                 return -1;
             continue;
         }

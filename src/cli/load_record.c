@@ -23,7 +23,8 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
              * the memory for its slots */
             if (s->cap >= CLI_MAX_RECORD_SCALARS)
                 return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements", CLI_MAX_RECORD_SCALARS);
+                                 "a record of more than %zu scalar elements",
+                                 CLI_MAX_RECORD_SCALARS);
             size_t cap = s->cap ? s->cap * 2 : 16;
             struct load_slot *items = realloc(s->items, cap * sizeof *items);
             if (!items)
@@ -48,7 +49,8 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
             uint64_t d = npydt_dtype_shape(dt)[k];
             if (d && n > CLI_MAX_RECORD_SCALARS / d)
                 return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements", CLI_MAX_RECORD_SCALARS);
+                                 "a record of more than %zu scalar elements",
+                                 CLI_MAX_RECORD_SCALARS);
             n *= d;
         }
         for (uint64_t e = 0; e < n; e++) {
