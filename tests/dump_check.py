@@ -37,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 
+from text_escape import text_escaped
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
@@ -287,10 +289,11 @@ def expected_table(path, expected, head=None):
     descr = repr(np.lib.format.dtype_to_descr(dt))
     if len(descr.encode("utf-8")) > 199:
         descr = descr.encode("utf-8")[:199].decode("utf-8", "ignore") + "..."
-    title = "%s: shape %r, %s order, dtype %s\n" % (path, tuple(shape), "Fortran" if fortran else "C",
-                                                    descr)
+    title = "%s: shape %r, %s order, dtype %s\n" % (text_escaped(path), tuple(shape),
+                                                    "Fortran" if fortran else "C", descr)
     if dt.names:
-        cols = [(n or "''", dt.fields[n][0], n) for n in dt.names]
+        # names as the command's text writes them: controls escaped
+        cols = [(text_escaped(n) or "''", dt.fields[n][0], n) for n in dt.names]
     else:
         cols = [("value", dt, None)]
     table = [["index"] + [c[0] for c in cols]]

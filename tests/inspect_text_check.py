@@ -28,6 +28,8 @@ import zipfile
 
 import numpy as np
 
+from text_escape import text_escaped
+
 DESCR_SHOWN = 159   # the command prints at most this much of the descriptor
 
 
@@ -98,7 +100,7 @@ def expected_text(label, f):
     if len(descr) > DESCR_SHOWN:
         descr = descr[:DESCR_SHOWN] + "..."
     t = io.StringIO()
-    t.write("%s\n" % label)
+    t.write("%s\n" % text_escaped(label))
     t.write("  format     %d.%d (header %d bytes, data at offset %d)\n"
             % (major, minor, header_len, data_offset))
     t.write("  shape      %r, %s order, %d elements, %d data bytes\n"
@@ -109,10 +111,13 @@ def expected_text(label, f):
         return t.getvalue()
     t.write("  %-24s %8s  %-12s %5s  %s\n" % ("field", "offset", "type", "order", "elements"))
     for path, off, s, order, n, reps, ftype, title in leaves(dt):
+        # controls in names escaped; the last name as NumPy writes a
+        # titled field
         if title is not None:
-            # the last name as NumPy writes a titled field
             name = path.rsplit(".", 1)[-1] if "." in path else path
-            path = path[:len(path) - len(name)] + "(%r, %r)" % (title, name)
+            path = text_escaped(path[:len(path) - len(name)]) + "(%r, %r)" % (title, name)
+        else:
+            path = text_escaped(path)
         t.write("  %s %8d  %s %5s  %d" % (ljust(path or "''", 24), off, ljust(ftype, 12), order, n))
         if reps:
             t.write("  [" + " ".join("%dx%dB" % r for r in reps) + "]")

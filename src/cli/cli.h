@@ -28,6 +28,15 @@ int cli_report_spec(const char *what, const npydt_error *err);
 void cli_put_text(FILE *out, const char *s);
 /* The same for len bytes (a NUL among them is written \x00). */
 void cli_put_text_n(FILE *out, const char *s, size_t len);
+/* The escaped text of cli_put_text_n into dst, which holds
+ * CLI_TEXT_ESCAPED_MAX(len) bytes; returns the bytes written. */
+#define CLI_TEXT_ESCAPED_MAX(len) (4 * (len))
+size_t cli_text_escape_into(char *dst, const char *s, size_t len);
+
+/* Scalars in one element (a field, or one element of a subarray field,
+ * each counts one) beyond which a command refuses to lay the element out
+ * one scalar at a time: load's record, dump's CSV and TSV row. */
+#define CLI_MAX_RECORD_SCALARS ((size_t)1 << 26)
 
 /* Fill err with an error found by the command itself (no offset, no
  * path) and return code. */

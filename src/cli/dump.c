@@ -50,7 +50,8 @@ static const struct cli_command dump_command = {
     "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
     "pts.y for the field y of every element of an array of structs pts) and\n"
     "prints an object of them per element. Object arrays cannot be dumped\n"
-    "(exit 1).\n"
+    "(exit 1). A CSV or TSV row holds at most 67108864 cells (exit 1 for a\n"
+    "wider element).\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
     "when fewer indices than dimensions are given); --range A:B:S the rows\n"
@@ -167,12 +168,17 @@ static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct
     return 0;
 }
 
+/* The table's title line: the name (controls escaped), shape, order and
+ * descriptor; size holds CLI_TEXT_ESCAPED_MAX(strlen(name)) + 22 bytes a
+ * dimension + 256. */
 static void make_title(char *title, size_t size, const char *name, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
     char descr[200];
     size_t need = npydt_dtype_descr(dt, descr, sizeof descr);
-    int t = snprintf(title, size, "%s: shape (", name);
+    size_t named = cli_text_escape_into(title, name, strlen(name));
+    int t = snprintf(title + named, size - named, ": shape (");
+    t = t < 0 ? t : t + (int)named;
     for (size_t k = 0; k < npydt_header_ndim(h) && t > 0 && (size_t)t < size; k++)
         t += snprintf(title + t, size - (size_t)t, "%s%llu", k ? ", " : "",
                       (unsigned long long)npydt_header_shape(h)[k]);
@@ -281,7 +287,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* room for the whole title, however long the path: the name, each
          * dimension (20 digits and ", "), the descriptor cut at 199 bytes
          * with "...", and the fixed words */
-        size_t tsize = strlen(in->name) + 22 * npydt_header_ndim(h) + 256;
+        size_t tsize = CLI_TEXT_ESCAPED_MAX(strlen(in->name)) + 22 * npydt_header_ndim(h) + 256;
         char *title = malloc(tsize);
         if (title)
             make_title(title, tsize, in->name, h);

@@ -69,14 +69,20 @@ static inline size_t dump_float_text(const struct dumper *d, size_t size, double
 
 /* Bytes on their way to out (flushed in large writes), or growing in
  * memory when out is NULL. After a failed allocation, failed is set and
- * further output is dropped. */
+ * further output is dropped. In memory, a nonzero limit drops what comes
+ * once len has reached it (sink_full; len may pass it by one write). */
 struct sink {
     char *buf;
     size_t len, cap;
     FILE *out;
     int failed;
+    size_t limit;
 };
 void sink_init(struct sink *s, FILE *out);
+static inline int sink_full(const struct sink *s)
+{
+    return s->limit && s->len >= s->limit;
+}
 /* Room for n more bytes at the end (flushing first if it goes to a FILE):
  * write them, then add to len. NULL after a failed allocation. */
 char *sink_grow(struct sink *s, size_t n);

@@ -21,49 +21,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Cells of a row beyond which the row is printed by walking the dtype
+ * for every element instead of through a table of its columns (16 bytes
+ * a column): the table's memory stays small whatever the dtype. */
+#define COLUMN_TABLE_MAX 65536
+
 /* One column: a scalar leaf of the element. */
 struct column {
-    char *path;
-    size_t path_len;     /* a field name may hold a NUL */
     uint64_t offset;
     const npydt_dtype *dtype;
 };
 
-struct columns {
-    struct column *items;
-    size_t n, cap;
-};
-
-static int add_column(struct columns *cs, const char *path, size_t len, uint64_t offset,
-                      const npydt_dtype *dt)
-{
-    if (cs->n == cs->cap) {
-        size_t cap = cs->cap ? cs->cap * 2 : 16;
-        struct column *items = cap > SIZE_MAX / sizeof *items
-                                   ? NULL
-                                   : realloc(cs->items, cap * sizeof *items);
-        if (!items)
-            return -1;
-        cs->items = items;
-        cs->cap = cap;
-    }
-    char *p = malloc(len + 1);
-    if (!p)
-        return -1;
-    memcpy(p, path, len);
-    p[len] = '\0';
-    cs->items[cs->n++] = (struct column){p, len, offset, dt};
-    return 0;
-}
-
-/* A growing path: the prefix of the column being built. */
+/* A growing path: the prefix of the column being named. */
 struct path {
     char *s;
     size_t len, cap;
 };
 
-static int path_put(struct path *p, const char *s, size_t n)
+/* What a walk of the columns does at each of them: write its path as a
+ * header cell, add it to the column table, or write its value. */
+enum visit { VISIT_HEADER, VISIT_TABLE, VISIT_VALUE };
+
+struct walk {
+    enum visit visit;
+    struct path path;             /* VISIT_HEADER only */
+    struct column *columns;       /* VISIT_TABLE: room for ncolumns */
+    size_t ncolumns;
+    size_t n;                     /* columns visited */
+    struct dumper *d;             /* VISIT_VALUE: the element at rec */
+    const unsigned char *rec;
+    char *tmp;
+    struct sink *out;             /* VISIT_HEADER, VISIT_VALUE */
+    enum dump_format format;
+};
+
+static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n);
+static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
+                      const unsigned char *p, char *tmp);
+
+static int path_put(struct walk *w, const char *s, size_t n)
 {
+    struct path *p = &w->path;
+    if (w->visit != VISIT_HEADER)
+        return 0;
     if (p->len + n + 1 > p->cap) {
         size_t cap = (p->len + n + 1) * 2;
         char *b = realloc(p->s, cap);
@@ -79,8 +79,10 @@ static int path_put(struct path *p, const char *s, size_t n)
 }
 
 /* "[i,j]" for flat position e of a shape. */
-static int path_index(struct path *p, const uint64_t *shape, size_t nd, uint64_t e)
+static int path_index(struct walk *w, const uint64_t *shape, size_t nd, uint64_t e)
 {
+    if (w->visit != VISIT_HEADER)
+        return 0;
     char buf[24 * SELECT_MAX_DIMS + 2];
     uint64_t idx[SELECT_MAX_DIMS];
     for (size_t k = nd; k-- > 0;) {
@@ -93,27 +95,50 @@ static int path_index(struct path *p, const uint64_t *shape, size_t nd, uint64_t
         o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%llu", k ? "," : "",
                               (unsigned long long)idx[k]);
     buf[o++] = ']';
-    return path_put(p, buf, o);
+    return path_put(w, buf, o);
 }
 
-/* Every scalar leaf of dt at offset under the path p holds. */
-static int add_leaves(struct columns *cs, struct path *p, uint64_t offset, const npydt_dtype *dt,
-                      unsigned depth)
+/* The column of the scalar dt at offset. */
+static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
+{
+    size_t c = w->n++;
+    switch (w->visit) {
+    case VISIT_HEADER:
+        if (c)
+            sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
+        put_cell(w->out, w->format, w->path.s ? w->path.s : "", w->path.len);
+        return w->out->failed ? -1 : 0;
+    case VISIT_TABLE:
+        if (c >= w->ncolumns)
+            return -1;
+        w->columns[c] = (struct column){offset, dt};
+        return 0;
+    case VISIT_VALUE:
+        if (c)
+            sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
+        return put_scalar(w->d, w->out, w->format, dt, w->rec + offset, w->tmp);
+    }
+    return -1;
+}
+
+/* Every scalar leaf of dt at offset under the path held. */
+static int walk_leaves(struct walk *w, uint64_t offset, const npydt_dtype *dt, unsigned depth)
 {
     if (depth > 64)
         return -1;   /* the library bounds nesting well below this */
-    size_t keep = p->len;
+    size_t keep = w->path.len;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
-        return add_column(cs, p->s ? p->s : "", p->len, offset, dt);
+        return visit_column(w, offset, dt);
     case NPYDT_STRUCT:
         for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
-            if ((p->len && path_put(p, ".", 1) != 0) ||
-                path_put(p, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i)) != 0 ||
-                add_leaves(cs, p, offset + npydt_dtype_field_offset(dt, i),
-                           npydt_dtype_field_dtype(dt, i), depth + 1) != 0)
+            if ((w->path.len && path_put(w, ".", 1) != 0) ||
+                path_put(w, npydt_dtype_field_name(dt, i),
+                         npydt_dtype_field_name_len(dt, i)) != 0 ||
+                walk_leaves(w, offset + npydt_dtype_field_offset(dt, i),
+                            npydt_dtype_field_dtype(dt, i), depth + 1) != 0)
                 return -1;
-            p->len = keep;
+            w->path.len = keep;
         }
         return 0;
     case NPYDT_SUBARRAY: {
@@ -125,10 +150,10 @@ static int add_leaves(struct columns *cs, struct path *p, uint64_t offset, const
         for (size_t k = 0; k < nd; k++)
             n *= npydt_dtype_shape(dt)[k];   /* within the itemsize */
         for (uint64_t e = 0; e < n; e++) {
-            if (path_index(p, npydt_dtype_shape(dt), nd, e) != 0 ||
-                add_leaves(cs, p, offset + e * npydt_dtype_itemsize(base), base, depth + 1) != 0)
+            if (path_index(w, npydt_dtype_shape(dt), nd, e) != 0 ||
+                walk_leaves(w, offset + e * npydt_dtype_itemsize(base), base, depth + 1) != 0)
                 return -1;
-            p->len = keep;
+            w->path.len = keep;
         }
         return 0;
     }
@@ -136,41 +161,87 @@ static int add_leaves(struct columns *cs, struct path *p, uint64_t offset, const
     return -1;
 }
 
-/* The columns of the selected fields (or of the whole element). */
-static int make_columns(struct columns *cs, const npydt_dtype *dt, const struct selected *sel,
+/* The columns of the selected fields (or of the whole element), in
+ * order. */
+static int walk_columns(struct walk *w, const npydt_dtype *dt, const struct selected *sel,
                         size_t nsel)
 {
-    struct path p = {0};
-    int rc = 0;
+    w->n = 0;
+    w->path.len = 0;
     if (!sel) {
         /* a plain array's one column is named as in the table */
         int scalar = npydt_dtype_get_class(dt) == NPYDT_SCALAR;
-        rc = path_put(&p, scalar ? "value" : "", scalar ? 5 : 0) != 0
-                 ? -1
-                 : add_leaves(cs, &p, 0, dt, 0);
+        return path_put(w, scalar ? "value" : "", scalar ? 5 : 0) != 0
+                   ? -1
+                   : walk_leaves(w, 0, dt, 0);
     }
-    for (size_t i = 0; sel && i < nsel && rc == 0; i++) {
+    for (size_t i = 0; i < nsel; i++) {
         const struct selected *s = &sel[i];
-        p.len = 0;
+        w->path.len = 0;
         if (s->ndim == 0) {
-            rc = path_put(&p, s->path, s->path_len) != 0 ? -1 : add_leaves(cs, &p, s->offset, s->dtype, 0);
+            if (path_put(w, s->path, s->path_len) != 0 ||
+                walk_leaves(w, s->offset, s->dtype, 0) != 0)
+                return -1;
             continue;
         }
         /* pts.y of an array of structs: pts[0].y, pts[1].y, ... */
         uint64_t n = 1;
         for (size_t k = 0; k < s->ndim; k++)
             n *= s->shape[k];
-        for (uint64_t e = 0; e < n && rc == 0; e++) {
-            p.len = 0;
-            rc = path_put(&p, s->path, s->prefix_len) != 0 ||
-                         path_index(&p, s->shape, s->ndim, e) != 0 ||
-                         path_put(&p, s->path + s->prefix_len, s->path_len - s->prefix_len) != 0
-                     ? -1
-                     : add_leaves(cs, &p, s->offset + e * s->stride, s->dtype, 0);
+        for (uint64_t e = 0; e < n; e++) {
+            w->path.len = 0;
+            if (path_put(w, s->path, s->prefix_len) != 0 ||
+                path_index(w, s->shape, s->ndim, e) != 0 ||
+                path_put(w, s->path + s->prefix_len, s->path_len - s->prefix_len) != 0 ||
+                walk_leaves(w, s->offset + e * s->stride, s->dtype, 0) != 0)
+                return -1;
         }
     }
-    free(p.s);
-    return rc;
+    return 0;
+}
+
+/* Scalars of one element of dt, at most UINT64_MAX. */
+static uint64_t count_scalars(const npydt_dtype *dt, unsigned depth)
+{
+    if (depth > 64)
+        return UINT64_MAX;
+    uint64_t n = 0, m;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SCALAR:
+        return 1;
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+            if (__builtin_add_overflow(n, count_scalars(npydt_dtype_field_dtype(dt, i), depth + 1),
+                                       &n))
+                return UINT64_MAX;
+        return n;
+    case NPYDT_SUBARRAY:
+        n = count_scalars(npydt_dtype_base(dt), depth + 1);
+        for (size_t k = 0; k < npydt_dtype_ndim(dt); k++)
+            if (__builtin_mul_overflow(n, npydt_dtype_shape(dt)[k], &m))
+                return UINT64_MAX;
+            else
+                n = m;
+        return n;
+    }
+    return UINT64_MAX;
+}
+
+/* Cells of a row: the scalars of the selected fields (or the element). */
+static uint64_t row_cells(const npydt_dtype *dt, const struct selected *sel, size_t nsel)
+{
+    if (!sel)
+        return count_scalars(dt, 0);
+    uint64_t cells = 0;
+    for (size_t i = 0; i < nsel; i++) {
+        uint64_t n = count_scalars(sel[i].dtype, 0);
+        for (size_t k = 0; k < sel[i].ndim; k++)
+            if (__builtin_mul_overflow(n, sel[i].shape[k], &n))
+                return UINT64_MAX;
+        if (__builtin_add_overflow(cells, n, &cells))
+            return UINT64_MAX;
+    }
+    return cells;
 }
 
 /* ---- cells --------------------------------------------------------------------------- */
@@ -334,26 +405,45 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel)
 {
-    struct columns cs = {0};
     const npydt_dtype *dt = npydt_header_dtype(cur->h);
-    int rc = make_columns(&cs, dt, sel, nsel);
-    size_t tmp_size = 0;
-    for (size_t i = 0; i < cs.n; i++) {
-        size_t need = 4 * npydt_dtype_itemsize(cs.items[i].dtype) + 64;
-        if (need > tmp_size)
-            tmp_size = need;
+    uint64_t cells = row_cells(dt, sel, nsel);
+    if (cells > CLI_MAX_RECORD_SCALARS) {
+        cli_error(&d->err, NPYDT_E_LIMIT,
+                  "an element of %s%llu scalars, more than the %zu cells a %s row holds "
+                  "(--fields selects fewer; --jsonl streams any element)",
+                  cells == UINT64_MAX ? "over " : "", (unsigned long long)cells,
+                  CLI_MAX_RECORD_SCALARS, format == FORMAT_TSV ? "TSV" : "CSV");
+        d->failed = 1;
+        return -1;
     }
-    char *tmp = rc == 0 ? malloc(tmp_size ? tmp_size : 1) : NULL;
-    if (!tmp)
-        rc = -1;
-    char sep = format == FORMAT_TSV ? '\t' : ',';
-    for (size_t c = 0; c < cs.n && rc == 0; c++) {
-        if (c)
-            sink_putc(out, sep);
-        put_cell(out, format, cs.items[c].path, cs.items[c].path_len);
-    }
+    struct walk w = {.visit = VISIT_HEADER, .out = out, .format = format, .d = d};
+    int rc = walk_columns(&w, dt, sel, nsel);
     if (rc == 0)
         sink_putc(out, '\n');
+    /* the scratch of put_scalar (only when a value is printed: an empty
+     * array's itemsize is no promise of data) */
+    size_t tmp_size = 0, nleaves;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+    for (size_t i = 0; i < nleaves; i++) {
+        size_t need;
+        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 4, &need) ||
+            __builtin_add_overflow(need, 64, &need))
+            rc = -1;
+        else if (need > tmp_size)
+            tmp_size = need;
+    }
+    w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
+    if (s->total && !w.tmp)
+        rc = -1;
+    /* the column table, when it is small */
+    if (rc == 0 && s->total && cells <= COLUMN_TABLE_MAX) {
+        w.visit = VISIT_TABLE;
+        w.ncolumns = (size_t)cells;
+        w.columns = malloc((cells ? cells : 1) * sizeof *w.columns);
+        rc = w.columns && walk_columns(&w, dt, sel, nsel) == 0 && w.n == cells ? 0 : -1;
+    }
+    w.visit = VISIT_VALUE;
+    char sep = format == FORMAT_TSV ? '\t' : ',';
     for (uint64_t i = 0; i < s->total && rc == 0; i++) {
         const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
         if (!rec) {
@@ -361,18 +451,23 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
             rc = -1;
             break;
         }
-        for (size_t c = 0; c < cs.n && rc == 0; c++) {
-            if (c)
-                sink_putc(out, sep);
-            rc = put_scalar(d, out, format, cs.items[c].dtype, rec + cs.items[c].offset, tmp);
+        if (w.columns) {
+            for (size_t c = 0; c < cells && rc == 0; c++) {
+                if (c)
+                    sink_putc(out, sep);
+                rc = put_scalar(d, out, format, w.columns[c].dtype, rec + w.columns[c].offset,
+                                w.tmp);
+            }
+        } else {
+            w.rec = rec;
+            rc = walk_columns(&w, dt, sel, nsel);
         }
         sink_putc(out, '\n');
         if ((i & 4095) == 4095 && out->out && ferror(out->out))
             break;   /* the caller reports the write error */
     }
-    for (size_t i = 0; i < cs.n; i++)
-        free(cs.items[i].path);
-    free(cs.items);
-    free(tmp);
+    free(w.path.s);
+    free(w.columns);
+    free(w.tmp);
     return rc;
 }

@@ -8,16 +8,19 @@
  * writers (a complex is the plan text '[' re ',' im ']' around two float
  * steps; the innermost list of a subarray of small integers is one step);
  * other kinds (U, V, float16, long double) go through the typed readers of
- * dump_value.c. Elements with very many scalars (a huge subarray) keep the
- * tree walk of dump_value.c instead: a plan costs memory per scalar. */
+ * dump_value.c. Elements with very many scalars (a huge subarray) or much
+ * fixed text (long keys, repeated) keep the tree walk of dump_value.c
+ * instead: a plan costs memory per scalar and holds its text. */
 #include "dump.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Scalars of an element beyond which no plan is made. */
+/* Scalars of an element, bytes of its fixed text, beyond which no plan
+ * is made. */
 #define PLAN_MAX_STEPS 65536
+#define PLAN_MAX_TEXT ((size_t)1 << 22)
 
 /* Literal text up to this long is copied as one fixed-size block (the
  * plan's text has this many readable bytes past its end). */
@@ -165,7 +168,8 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
     for (uint64_t i = 0; i < shape[level]; i++) {
         if (i)
             sink_putc(&p->text, ',');
-        if (walk_lists(p, dt, shape, nd, level + 1, offset + i * inner, inner, stride, depth) != 0)
+        if (p->text.len > PLAN_MAX_TEXT ||
+            walk_lists(p, dt, shape, nd, level + 1, offset + i * inner, inner, stride, depth) != 0)
             return -1;
     }
     sink_putc(&p->text, ']');
@@ -174,7 +178,7 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth)
 {
-    if (depth > 64)
+    if (depth > 64 || p->text.len > PLAN_MAX_TEXT || p->text.failed)
         return -1;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:

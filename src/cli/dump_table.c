@@ -36,17 +36,33 @@ static void put_index(struct sink *out, const npydt_header *h, uint64_t flat)
     sink_putc(out, ')');
 }
 
-/* A cell's text, cut to CELL_MAX display bytes. */
-static char *cell_text(char *s)
+/* A cell's text from the n bytes at s, cut to CELL_MAX display bytes
+ * (text is only written up to a byte past that: the sink's limit); NULL
+ * when out of memory. */
+static char *cell_text(const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    if (n > CELL_MAX) {
-        size_t cut = CELL_MAX - 3;
-        while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
-            cut--;   /* not inside a UTF-8 sequence */
-        memcpy(s + cut, "...", 4);
+    size_t keep = n > CELL_MAX ? CELL_MAX - 3 : n;
+    while (n > CELL_MAX && keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
+        keep--;   /* not inside a UTF-8 sequence */
+    char *t = malloc(keep + 4);
+    if (!t)
+        return NULL;
+    if (keep)
+        memcpy(t, s, keep);
+    memcpy(t + keep, n > CELL_MAX ? "..." : "", n > CELL_MAX ? 4 : 1);
+    return t;
+}
+
+/* A column's name as the header row shows it: control characters and
+ * line breaks escaped (cli_text_escape_into). NULL when out of memory. */
+static char *name_text(const char *s, size_t n, size_t *len)
+{
+    char *t = n <= (SIZE_MAX - 1) / 4 ? malloc(CLI_TEXT_ESCAPED_MAX(n) + 1) : NULL;
+    if (t) {
+        *len = cli_text_escape_into(t, s, n);
+        t[*len] = '\0';
     }
-    return s;
+    return t;
 }
 
 static size_t display_width_n(const char *s, size_t n)
@@ -105,11 +121,17 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
                        ? NULL
                        : calloc(ncells ? ncells : 1, sizeof *cells);
     size_t *width = calloc(ncols + 1, sizeof *width);
-    int rc = cells && width ? 0 : -1;
+    char **names = calloc(ncols + 1, sizeof *names);
+    size_t *name_len = calloc(ncols + 1, sizeof *name_len);
+    int rc = cells && width && names && name_len ? 0 : -1;
     if (rc == 0)
         width[0] = strlen("index");
-    for (size_t c = 0; c < ncols && rc == 0; c++)
-        width[c + 1] = display_width_n(cols[c].path, cols[c].path_len);
+    for (size_t c = 0; c < ncols && rc == 0; c++) {
+        if (!(names[c] = name_text(cols[c].path, cols[c].path_len, &name_len[c])))
+            rc = -1;
+        else
+            width[c + 1] = display_width_n(names[c], name_len[c]);
+    }
     for (uint64_t r = 0; rc == 0 && r < rows; r++) {
         uint64_t flat = selection_flat(s, r);
         const unsigned char *rec = cursor_get(cur, flat, &d->err);
@@ -119,20 +141,22 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             break;
         }
         for (size_t c = 0; c <= ncols && rc == 0; c++) {
+            /* a cell shows its first CELL_MAX bytes: the value is written
+             * no further, however many scalars it holds */
             struct sink m;
             sink_init(&m, NULL);
+            m.limit = CELL_MAX + 1;
             if (c == 0)
                 put_index(&m, h, flat);
             else if (dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
                 rc = -1;
-            sink_putc(&m, '\0');
-            char *text = m.buf;
-            if (m.failed) {
-                sink_free(&m);
+            char *text = m.failed ? NULL : cell_text(m.buf, m.len);
+            sink_free(&m);
+            if (!text) {
                 rc = -1;
                 break;
             }
-            cells[r * (ncols + 1) + c] = cell_text(text);
+            cells[r * (ncols + 1) + c] = text;
             size_t w = display_width(text);
             if (w > width[c])
                 width[c] = w;
@@ -144,9 +168,9 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
         pad(out, width[0] - 5);
         for (size_t c = 0; c < ncols; c++) {
             sink_puts(out, "  ");
-            sink_write(out, cols[c].path, cols[c].path_len);
+            sink_write(out, names[c], name_len[c]);
             if (c + 1 < ncols)
-                pad(out, width[c + 1] - display_width_n(cols[c].path, cols[c].path_len));
+                pad(out, width[c + 1] - display_width_n(names[c], name_len[c]));
         }
         sink_putc(out, '\n');
         for (uint64_t i = 0; i < rows; i++) {
@@ -165,6 +189,10 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
         free(cells[i]);
     free(cells);
     free(width);
+    for (size_t c = 0; names && c < ncols; c++)
+        free(names[c]);
+    free(names);
+    free(name_len);
     if (cols != sel && cols != &whole)
         free(cols);
     return rc;

@@ -72,7 +72,7 @@ static int put_subarray(struct dumper *d, struct sink *out, const npydt_dtype *d
         return dump_put_value(d, out, base, p);
     uint64_t inner = stride / (shape[level] ? shape[level] : 1);
     sink_putc(out, '[');
-    for (uint64_t i = 0; i < shape[level]; i++) {
+    for (uint64_t i = 0; i < shape[level] && !sink_full(out); i++) {
         if (i)
             sink_putc(out, ',');
         if (put_subarray(d, out, dt, p + i * inner, level + 1, inner) != 0)
@@ -88,7 +88,7 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_STRUCT:
         sink_putc(out, '{');
-        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
+        for (size_t i = 0; i < npydt_dtype_nfields(dt) && !sink_full(out); i++) {
             if (i)
                 sink_putc(out, ',');
             sink_json(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i), JSON_TEXT);
@@ -158,7 +158,7 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
         size_t n = npydt_dtype_itemsize(dt);
         sink_putc(out, '"');
         static const char hex[] = "0123456789abcdef";
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && !sink_full(out); i++) {
             sink_putc(out, hex[p[i] >> 4]);
             sink_putc(out, hex[p[i] & 15]);
         }
@@ -191,7 +191,7 @@ static int put_projected(struct dumper *d, struct sink *out, const struct select
         return dump_put_value(d, out, s->dtype, p);
     uint64_t inner = stride / (s->shape[level] ? s->shape[level] : 1);
     sink_putc(out, '[');
-    for (uint64_t i = 0; i < s->shape[level]; i++) {
+    for (uint64_t i = 0; i < s->shape[level] && !sink_full(out); i++) {
         if (i)
             sink_putc(out, ',');
         if (put_projected(d, out, s, p + i * inner, level + 1, inner) != 0)
@@ -219,7 +219,7 @@ int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
     if (!sel)
         return dump_put_value(d, out, dt, p);
     sink_putc(out, '{');
-    for (size_t i = 0; i < nsel; i++) {
+    for (size_t i = 0; i < nsel && !sink_full(out); i++) {
         if (i)
             sink_putc(out, ',');
         sink_json(out, sel[i].path, sel[i].path_len, JSON_TEXT);

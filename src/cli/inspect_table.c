@@ -146,7 +146,8 @@ static int path_of(struct path *p, const npydt_dtype *dt, size_t i)
     return 0;
 }
 
-/* The field column of a leaf of path p: the last name written as NumPy
+/* The field column of a leaf of path p: its path (controls and line
+ * breaks escaped, as in error lines), the last name written as NumPy
  * writes a titled field, "('Title', 'name')"; "''" for an empty path. */
 static void field_text(FILE *out, const struct path *p, const struct leaf_info *info)
 {
@@ -154,14 +155,14 @@ static void field_text(FILE *out, const struct path *p, const struct leaf_info *
                                              : NULL;
     if (!title) {
         if (p->len)
-            fwrite(p->s, 1, p->len, out);
+            cli_put_text_n(out, p->s, p->len);
         else
             fputs("''", out);
         return;
     }
     size_t nlen = npydt_dtype_field_name_len(info->parent, info->index);
     size_t prefix = p->len >= nlen ? p->len - nlen : 0;
-    fwrite(p->s, 1, prefix, out);
+    cli_put_text_n(out, p->s, prefix);
     putc('(', out);
     put_quoted(out, title, npydt_dtype_field_title_len(info->parent, info->index));
     fputs(", ", out);

@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Elements of one record beyond this are refused (a record of a billion
- * empty strings would otherwise take the memory for its slots). */
-#define MAX_SLOTS ((size_t)1 << 26)
-
 struct slots {
     struct load_slot *items;
     size_t n, cap;
@@ -23,9 +19,12 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
         if (s->n == s->cap) {
-            if (s->cap >= MAX_SLOTS)
+            /* a record of a billion empty strings would otherwise take
+             * the memory for its slots */
+            if (s->cap >= CLI_MAX_RECORD_SCALARS)
                 return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements", MAX_SLOTS);
+                                 "a record of more than %zu scalar elements",
+                                 CLI_MAX_RECORD_SCALARS);
             size_t cap = s->cap ? s->cap * 2 : 16;
             struct load_slot *items = realloc(s->items, cap * sizeof *items);
             if (!items)
@@ -48,9 +47,10 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
         uint64_t n = 1;
         for (size_t k = 0; k < npydt_dtype_ndim(dt); k++) {
             uint64_t d = npydt_dtype_shape(dt)[k];
-            if (d && n > MAX_SLOTS / d)
+            if (d && n > CLI_MAX_RECORD_SCALARS / d)
                 return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements", MAX_SLOTS);
+                                 "a record of more than %zu scalar elements",
+                                 CLI_MAX_RECORD_SCALARS);
             n *= d;
         }
         for (uint64_t e = 0; e < n; e++) {

@@ -14,26 +14,51 @@ void cli_put_text(FILE *out, const char *s)
     cli_put_text_n(out, s, strlen(s));
 }
 
-void cli_put_text_n(FILE *out, const char *s, size_t len)
+size_t cli_text_escape_into(char *dst, const char *s, size_t len)
 {
+    static const char hex[] = "0123456789abcdef";
+    char *o = dst;
     const unsigned char *end = (const unsigned char *)s + len;
     for (const unsigned char *p = (const unsigned char *)s; p < end; p++) {
         if (*p < 0x20 || *p == 0x7f) {
             static const char names[] = "0000000abtnvfr";
-            if (*p >= '\a' && *p <= '\r')
-                fprintf(out, "\\%c", names[*p]);
-            else
-                fprintf(out, "\\x%02x", *p);
-        } else if (end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 */
-            fprintf(out, "\\u%04x", p[1]);
-            p++;
-        } else if (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
-                   (p[2] == 0xa8 || p[2] == 0xa9)) {
-            fprintf(out, "\\u%04x", 0x2000 + p[2] - 0x80);
-            p += 2;
+            *o++ = '\\';
+            if (*p >= '\a' && *p <= '\r') {
+                *o++ = names[*p];
+            } else {
+                *o++ = 'x';
+                *o++ = hex[*p >> 4];
+                *o++ = hex[*p & 15];
+            }
+        } else if ((end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||   /* C1 */
+                   (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+                    (p[2] == 0xa8 || p[2] == 0xa9))) {
+            unsigned code = p[0] == 0xc2 ? p[1] : 0x2000u + p[2] - 0x80;
+            memcpy(o, "\\u", 2);
+            for (int k = 3; k >= 0; k--)
+                o[2 + 3 - k] = hex[(code >> (4 * k)) & 15];
+            o += 6;
+            p += p[0] == 0xc2 ? 1 : 2;
         } else {
-            putc(*p, out);
+            *o++ = (char)*p;
         }
+    }
+    return (size_t)(o - dst);
+}
+
+void cli_put_text_n(FILE *out, const char *s, size_t len)
+{
+    char buf[CLI_TEXT_ESCAPED_MAX(256)];
+    for (size_t at = 0; at < len;) {
+        /* a chunk ends after a whole character (a C1 control or line
+         * break is 2 or 3 bytes) */
+        size_t n = len - at < 256 ? len - at : 256;
+        while (at + n < len && n > 0 && ((unsigned char)s[at + n] & 0xC0) == 0x80)
+            n--;
+        if (n == 0)
+            n = len - at < 256 ? len - at : 256;
+        fwrite(buf, 1, cli_text_escape_into(buf, s + at, n), out);
+        at += n;
     }
 }
 

@@ -13,6 +13,7 @@ void sink_init(struct sink *s, FILE *out)
     s->len = s->cap = 0;
     s->out = out;
     s->failed = 0;
+    s->limit = 0;
 }
 
 void sink_flush(struct sink *s)
@@ -25,12 +26,12 @@ void sink_flush(struct sink *s)
 
 char *sink_grow(struct sink *s, size_t n)
 {
-    if (s->failed)
+    if (s->failed || (!s->out && sink_full(s)))
         return NULL;
     if (s->out && s->len + n > SINK_FLUSH_AT)
         sink_flush(s);
     if (s->len + n > s->cap) {
-        size_t cap = s->cap ? s->cap : SINK_FLUSH_AT;
+        size_t cap = s->cap ? s->cap : !s->out && s->limit ? s->limit : SINK_FLUSH_AT;
         while (cap < s->len + n) {
             if (cap > SIZE_MAX / 2) {
                 s->failed = 1;
