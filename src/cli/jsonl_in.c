@@ -202,8 +202,8 @@ static npydt_status fill_struct(struct jwalk *w, const npydt_dtype *node, uint64
             memcmp(npydt_dtype_field_name(node, (size_t)k), name.text, name.len) == 0) {
             sub = npydt_dtype_field_dtype(node, (size_t)k);
             suboff = off + npydt_dtype_field_offset(node, (size_t)k);
-        } else if ((st = load_record_lookup(node, off, name.text, name.len, &suboff, &sub,
-                                            w->err)) != NPYDT_OK) {
+        } else if ((st = load_record_lookup(w->rec, node, off, name.text, name.len, &suboff,
+                                            &sub, w->err)) != NPYDT_OK) {
             if (off || node != w->rec->dtype) {
                 /* name the struct the key was looked up in */
                 npydt_error inner = *w->err;
