@@ -301,9 +301,9 @@ $(O)/tests/test_load_number: $(O)/tests/test_load_number.o $(O)/tests/test_main.
     $(O)/cli/load_number.o $(FLOAT_OBJS) $(LIB_A)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
 
-# the JSON Lines plan against the general walk, linked with the command's
-# objects but its main
-$(O)/tests/test_jsonl_plan: $(O)/tests/test_jsonl_plan.o $(O)/tests/test_main.o \
+# the JSON Lines plan against the general walk, and the tokenizer against
+# jsmn's, linked with the command's objects but its main
+$(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
     $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(LIB_A)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) -lcmocka $(LDLIBS_ALL)
 

@@ -2,14 +2,19 @@
 # Time linear in header length: for each family of pathological headers
 # (tests/tools/pathological.py), the instructions npydt_parse_buffer runs
 # for a header of 8n bytes, per byte, stay within 1.5x of those for n
-# bytes. Instruction counts come from valgrind's callgrind, which is
+# bytes. The same for one long input line of `npydt load` (deep nesting,
+# many keys for either JSON reader, many CSV columns:
+# tests/tools/long_lines.py), counting load_jsonl's or load_csv's
+# instructions. Instruction counts come from valgrind's callgrind, which is
 # deterministic (wall time is not). Prints
 #   linear: N passed, M failed
 # or SKIP when valgrind is missing or the build is sanitized.
 O=${O:-build}
 PY=${PYTHON:-/usr/bin/python3}
 BIN=$O/tests/tools/parse_once
+NPYDT=${NPYDT:-$O/npydt}
 SMALL=${LINEAR_SMALL:-16384}
+LOAD_SMALL=${LINEAR_LOAD_SMALL:-16384}
 if [ -n "${EXEC:-}" ]; then
     # valgrind runs programs of the host's architecture only; the check
     # counts the parser's instructions, which the host run covers
@@ -65,6 +70,46 @@ for fam in $("$PY" tests/tools/pathological.py --list); do
     # per-byte cost ratio, in hundredths: (b / lb) / (a / la)
     r=$(( (b * la * 100) / (a * lb) ))
     line=$(printf '%-18s %8d bytes %7d instr/byte (%s) -> %8d bytes %7d instr/byte (%s): ratio %d.%02d' \
+        "$fam" "$la" $((a / la)) "$sa" "$lb" $((b / lb)) "$sb" $((r / 100)) $((r % 100)))
+    if [ "$r" -le 150 ] && [ "$sa" = "$sb" ]; then
+        passed=$((passed + 1))
+        echo "  $line"
+    else
+        failed=$((failed + 1))
+        echo "linear: not linear: $line"
+    fi
+done
+# instructions of FUNCTION in `npydt load` of DIR/IN with DIR/ref.npy's dtype
+count_load() {
+    valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$dir/cg.out" \
+        "$NPYDT" load --dtype "@$2/ref.npy" -o "$2/out.npy" "$2/$3" >/dev/null 2>"$dir/vg.log"
+    echo "exit $?" >"$dir/status"
+    sed -n 's/^summary: *//p' "$dir/cg.out"
+}
+mkdir "$dir/a" "$dir/b"
+for fam in $("$PY" tests/tools/long_lines.py --list); do
+    big=$((LOAD_SMALL * 8))
+    ina=$("$PY" tests/tools/long_lines.py "$fam" "$LOAD_SMALL" "$dir/a") &&
+        inb=$("$PY" tests/tools/long_lines.py "$fam" "$big" "$dir/b") || {
+        echo "linear: cannot write line family $fam"
+        failed=$((failed + 1))
+        continue
+    }
+    fn=load_jsonl
+    case $ina in *.csv) fn=load_csv ;; esac
+    a=$(count_load "$fn" "$dir/a" "$ina")
+    sa=$(cat "$dir/status")
+    b=$(count_load "$fn" "$dir/b" "$inb")
+    sb=$(cat "$dir/status")
+    if [ -z "$a" ] || [ -z "$b" ] || [ "$a" -eq 0 ]; then
+        echo "linear: load $fam: no instruction count"
+        failed=$((failed + 1))
+        continue
+    fi
+    la=$(wc -c <"$dir/a/$ina")
+    lb=$(wc -c <"$dir/b/$inb")
+    r=$(( (b * la * 100) / (a * lb) ))
+    line=$(printf 'load %-13s %8d bytes %7d instr/byte (%s) -> %8d bytes %7d instr/byte (%s): ratio %d.%02d' \
         "$fam" "$la" $((a / la)) "$sa" "$lb" $((b / lb)) "$sb" $((r / 100)) $((r % 100)))
     if [ "$r" -le 150 ] && [ "$sa" = "$sb" ]; then
         passed=$((passed + 1))

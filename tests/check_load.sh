@@ -111,6 +111,20 @@ err "subarray length" 1 "in.jsonl:2: bad value: field s: expected a list of 2 va
 err "float overflow" 1 "in.jsonl:2: out of range: field pos.x: 1e+300 does not fit f4 (-3.4028234663852886e+38 to 3.4028234663852886e+38)" \
     '{"id":1,"pos":{"x":1e300,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
 
+# the caps on one JSON line, for the plan's dtype D and for one the plan
+# does not take (U): the limit, the line and the byte where it is passed
+deep=$(awk 'BEGIN { for (i = 0; i < 1025; i++) printf "["; for (i = 0; i < 1025; i++) printf "]" }')
+wide=$(awk 'BEGIN { printf "["; for (i = 0; i < 5000; i++) printf "1,"; printf "1]" }')
+err "line nested too deep" 1 "in.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025" "$deep"
+err "line of too many tokens" 1 \
+    "in.jsonl:2: limit exceeded: more than 4134 JSON values and keys on one line at byte 8268" "$wide"
+printf '"ab"\n%s\n' "$deep" >"$tmp/deep_u.jsonl"
+"$NPYDT" load --dtype '<U3' -o "$tmp/u.npy" "$tmp/deep_u.jsonl" 2>"$tmp/err"
+case $?:$(cat "$tmp/err") in
+    "1:$tmp/deep_u.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025") ok ;;
+    *) bad "line nested too deep, general walk: $(cat "$tmp/err")" ;;
+esac
+
 # paths as keys, lists in field order, NaN as null: NumPy reads the values
 printf '%s\n' '{"id":7,"pos.x":0.5,"pos.y":"-inf","s[1]":-2,"s[0]":3,"name":"a\u0000b","c":["nan",null]}' \
     '[255,[1e-45,null],[-32768,32767],"",[1.5,-0.0]]' >"$tmp/mixed.jsonl"

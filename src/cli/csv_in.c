@@ -176,8 +176,8 @@ static void header_cell(struct csv_state *c, const char *s, size_t n)
         *col = (struct column){0, root};
         return;
     }
-    if (fail(c, load_record_lookup(root, 0, s, n, &col->offset, &col->dtype, c->err)) !=
-        NPYDT_OK)
+    if (fail(c, load_record_lookup(c->rec, root, 0, s, n, &col->offset, &col->dtype,
+                                   c->err)) != NPYDT_OK)
         return;
     if (npydt_dtype_get_class(col->dtype) != NPYDT_SCALAR) {
         cli_error(c->err, NPYDT_E_VALUE, "column '%.*s' holds more than one value: name its "

@@ -1,16 +1,15 @@
-/* What the files reading JSON Lines share (jsonl_in.c, jsonl_plan.c):
- * jsmn's tokens, the general walk of one line's tokens along the dtype,
- * and the plan that reads the usual line faster. */
+/* What the files reading JSON Lines share (jsonl_tokens.c, jsonl_in.c,
+ * jsonl_plan.c): a line's tokens, the general walk of one line's tokens
+ * along the dtype, and the plan that reads the usual line faster. */
 #ifndef NPYDT_CLI_JSONL_H
 #define NPYDT_CLI_JSONL_H
 
 #include "load.h"
 
-/* jsmn's options, the same for every file that sees its tokens (they set
- * the token's layout); jsonl_in.c compiles the tokenizer itself. Not
- * JSMN_PARENT_LINKS: it would save a tenth of the tokenizer's work, but
- * it tokenizes some malformed lines differently (other tokens, another
- * error or error position), and those must read as before. */
+/* Tokens are jsmn's (its header gives their layout: type, start, end,
+ * size), made by jsonl_tokens.c by jsmn's strict rules without parent
+ * links. A test that compares the two compiles jsmn's own tokenizer by
+ * defining JSONL_TOKENIZER. */
 #define JSMN_STRICT
 #ifdef JSONL_TOKENIZER
 #define JSMN_STATIC
@@ -18,6 +17,34 @@
 #define JSMN_HEADER
 #endif
 #include <jsmn.h>
+
+/* The caps on one line: it may nest JSONL_MAX_DEPTH levels, or as deep
+ * as the dtype's own lines when that is more, and hold twice the tokens
+ * (values and keys) of the record's line as dump --jsonl writes it, plus
+ * JSONL_SPARE_TOKENS; every line that gives each value once, as lists,
+ * objects or by field paths, fits. */
+#define JSONL_MAX_DEPTH 1024
+#define JSONL_SPARE_TOKENS 4096
+
+/* One line's tokens, with the arrays kept from line to line. */
+struct jsonl_tokens {
+    jsmntok_t *t;
+    int n;                  /* tokens of the last line */
+    size_t cap;
+    int *open;              /* the containers open while tokenizing */
+    size_t open_cap;
+    size_t max_tokens, max_depth;
+};
+
+void jsonl_tokens_init(struct jsonl_tokens *tk, size_t max_tokens, size_t max_depth);
+void jsonl_tokens_free(struct jsonl_tokens *tk);
+/* Tokenize the line s[0..n): exactly one JSON value, with spaces and tabs
+ * around it. NPYDT_E_SYNTAX for what is not JSON (at byte N, as jsmn
+ * reports it), NPYDT_E_LIMIT for a line nested deeper than max_depth or
+ * of more than max_tokens tokens; the work is linear in n. */
+npydt_status jsonl_tokenize(struct jsonl_tokens *tk, const char *s, size_t n, npydt_error *err);
+/* The caps above for lines of dt (a root dtype). */
+void jsonl_caps(const npydt_dtype *dt, size_t *max_tokens, size_t *max_depth);
 
 /* Fill rec from the tokens t[0..nt) of line (tokenized in full) by the
  * general walk: any order of keys, field paths, lists of fields' values,

@@ -1,12 +1,11 @@
 /* JSON Lines input: one element per line, as dump --jsonl writes it
- * (cli-json contract), tokenized by jsmn (no allocation per value) and
- * walked along the dtype. A struct is an object keyed by field names in
+ * (cli-json contract), tokenized in one pass (jsonl_tokens.c, no
+ * allocation per value) and walked along the dtype. A struct is an object keyed by field names in
  * any order, or by field paths ("pos.x", "samples[2]"), or a list of its
  * fields' values in field order; a subarray is nested lists following its
  * shape; a complex value is [re, im]. A line as dump writes it is read
  * by the dtype's plan (jsonl_plan.c); any other, and any the plan does
  * not take, by the general walk here. */
-#define JSONL_TOKENIZER
 #include "jsonl.h"
 
 #include <stdlib.h>
@@ -203,8 +202,8 @@ static npydt_status fill_struct(struct jwalk *w, const npydt_dtype *node, uint64
             memcmp(npydt_dtype_field_name(node, (size_t)k), name.text, name.len) == 0) {
             sub = npydt_dtype_field_dtype(node, (size_t)k);
             suboff = off + npydt_dtype_field_offset(node, (size_t)k);
-        } else if ((st = load_record_lookup(node, off, name.text, name.len, &suboff, &sub,
-                                            w->err)) != NPYDT_OK) {
+        } else if ((st = load_record_lookup(w->rec, node, off, name.text, name.len, &suboff,
+                                            &sub, w->err)) != NPYDT_OK) {
             if (off || node != w->rec->dtype) {
                 /* name the struct the key was looked up in */
                 npydt_error inner = *w->err;
@@ -289,55 +288,6 @@ static npydt_status fill(struct jwalk *w, const npydt_dtype *node, uint64_t off,
     return fill_scalar(w, node, off);
 }
 
-/* Tokenize one line into *toks (grown as needed). */
-static npydt_status tokenize(const char *s, size_t n, jsmntok_t **toks, int *cap, int *count,
-                             npydt_error *err)
-{
-    if (memchr(s, '\0', n))
-        return cli_error(err, NPYDT_E_SYNTAX, "a NUL byte in the line");
-    size_t a = 0, b = n;
-    while (a < b && (s[a] == ' ' || s[a] == '\t'))
-        a++;
-    while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
-        b--;
-    if (a < b && s[a] != '{' && s[a] != '[' && s[a] != '"') {
-        /* a bare number, true, false or null: jsmn's strict mode wants
-         * one inside a container, and it is one token anyway */
-        (*toks)[0] = (jsmntok_t){.type = JSMN_PRIMITIVE, .start = (int)a, .end = (int)b};
-        *count = 1;
-        return NPYDT_OK;
-    }
-    for (;;) {
-        jsmn_parser p;
-        jsmn_init(&p);
-        int r = jsmn_parse(&p, s, n, *toks, (unsigned)*cap);
-        if (r >= 0) {
-            *count = r;
-            if (r == 0)
-                return cli_error(err, NPYDT_E_SYNTAX, "no JSON value on the line");
-            size_t end = (size_t)(*toks)[0].end + ((*toks)[0].type == JSMN_STRING);
-            for (size_t k = end; k < n; k++)
-                if (s[k] != ' ' && s[k] != '\t')
-                    return cli_error(err, NPYDT_E_SYNTAX,
-                                     "text after the JSON value at byte %zu", k + 1);
-            return NPYDT_OK;
-        }
-        if (r != JSMN_ERROR_NOMEM)
-            return cli_error(err, NPYDT_E_SYNTAX, "%s at byte %u",
-                             r == JSMN_ERROR_PART ? "the JSON text ends early"
-                                                  : "not valid JSON",
-                             p.pos + 1);
-        if (*cap > (int)(n + 2)) /* cannot happen: a token takes a byte at least */
-            return cli_error(err, NPYDT_E_SYNTAX, "not valid JSON");
-        int bigger = *cap * 2;
-        jsmntok_t *t = realloc(*toks, (size_t)bigger * sizeof *t);
-        if (!t)
-            return cli_error(err, NPYDT_E_NOMEM, "out of memory");
-        *toks = t;
-        *cap = bigger;
-    }
-}
-
 npydt_status jsonl_walk(const char *line, const jsmntok_t *t, int nt, struct load_record *rec,
                         char *sbuf, npydt_error *err)
 {
@@ -352,13 +302,15 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
 {
     struct load_lines lines;
     load_lines_init(&lines, in);
-    int cap = 256;
-    jsmntok_t *toks = malloc((size_t)cap * sizeof *toks);
+    struct jsonl_tokens tk;
+    size_t max_tokens, max_depth;
+    jsonl_caps(rec->dtype, &max_tokens, &max_depth);
+    jsonl_tokens_init(&tk, max_tokens, max_depth);
     char *sbuf = NULL;
     size_t sbuf_cap = 0;
     /* no plan (no memory for one) only means every line takes the general walk */
     struct jsonl_plan *plan = jsonl_plan_new(rec->dtype);
-    npydt_status st = toks ? NPYDT_OK : cli_error(err, NPYDT_E_NOMEM, "out of memory");
+    npydt_status st = NPYDT_OK;
     const char *line;
     size_t len;
     int got = 0;
@@ -378,18 +330,17 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
             sbuf = b;
             sbuf_cap = len;
         }
-        int nt = 0;
-        if ((st = tokenize(line, len, &toks, &cap, &nt, err)) != NPYDT_OK)
+        if ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK)
             break;
-        if ((!plan || !jsonl_plan_fill(plan, line, toks, nt, rec->bytes)) &&
-            (st = jsonl_walk(line, toks, nt, rec, sbuf, err)) != NPYDT_OK)
+        if ((!plan || !jsonl_plan_fill(plan, line, tk.t, tk.n, rec->bytes)) &&
+            (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK)
             break;
         st = sink->record(sink->ctx, rec->bytes, err);
     }
     if (got < 0)
         st = err->code;
     jsonl_plan_free(plan);
-    free(toks);
+    jsonl_tokens_free(&tk);
     free(sbuf);
     load_lines_free(&lines);
     return st;

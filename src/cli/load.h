@@ -60,6 +60,8 @@ struct load_record {
     unsigned char *seen;        /* per slot: set in this record */
     size_t nseen;
     size_t next_slot;           /* the slot after the last one set */
+    struct load_names *names;   /* field names by struct, made when first needed */
+    int names_tried;
 };
 
 /* Prepare rec for records of dt (a root dtype). NPYDT_E_OBJECT for object
@@ -82,11 +84,23 @@ npydt_status load_record_complete(const struct load_record *rec, npydt_error *er
  * "samples[2]", "grid[1,0]") into err->path. */
 void load_record_path(const struct load_record *rec, uint64_t offset, const npydt_dtype *dt,
                       npydt_error *err);
-/* Find path (len bytes) below the node at base_offset: E_KEY "unknown
- * field" with a suggestion when the dtype has no such field. */
-npydt_status load_record_lookup(const npydt_dtype *node,
+/* Find path (len bytes) below the node (of rec's dtype) at base_offset:
+ * E_KEY "unknown field" with a suggestion when the dtype has no such
+ * field. A path that is a whole field name is found in O(log n). */
+npydt_status load_record_lookup(struct load_record *rec, const npydt_dtype *node,
                                 uint64_t base_offset, const char *path, size_t len,
                                 uint64_t *offset, const npydt_dtype **field, npydt_error *err);
+
+/* ---- Field names of a dtype's structs, sorted (load_names.c) ----------- */
+
+struct load_names;
+/* NULL when there is no memory. */
+struct load_names *load_names_new(const npydt_dtype *dt);
+void load_names_free(struct load_names *ix);
+/* The field of node (a struct of the dtype) whose name or title is
+ * s[0..len): 1 and *field, or 0. */
+int load_names_find(const struct load_names *ix, const npydt_dtype *node, const char *s,
+                    size_t len, size_t *field);
 
 /* ---- Where the records go ----------------------------------------------- */
 

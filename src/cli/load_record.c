@@ -106,6 +106,7 @@ void load_record_free(struct load_record *rec)
     free(rec->slots);
     free(rec->bytes);
     free(rec->seen);
+    load_names_free(rec->names);
     memset(rec, 0, sizeof *rec);
 }
 
@@ -183,11 +184,24 @@ void load_record_path(const struct load_record *rec, uint64_t offset, const npyd
     }
 }
 
-npydt_status load_record_lookup(const npydt_dtype *node,
+npydt_status load_record_lookup(struct load_record *rec, const npydt_dtype *node,
                                 uint64_t base_offset, const char *path, size_t len,
                                 uint64_t *offset, const npydt_dtype **field, npydt_error *err)
 {
     uint64_t off;
+    if (npydt_dtype_get_class(node) == NPYDT_STRUCT) {
+        /* a whole name (no index can stop a scan of every field for each) */
+        if (!rec->names_tried) {
+            rec->names_tried = 1;
+            rec->names = load_names_new(rec->dtype);   /* NULL: the lookup below */
+        }
+        size_t k;
+        if (rec->names && load_names_find(rec->names, node, path, len, &k)) {
+            *offset = base_offset + npydt_dtype_field_offset(node, k);
+            *field = npydt_dtype_field_dtype(node, k);
+            return NPYDT_OK;
+        }
+    }
     if (npydt_field_lookup_len(node, path, len, &off, field, err) == NPYDT_OK) {
         *offset = base_offset + off;
         return NPYDT_OK;
