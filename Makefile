@@ -4,7 +4,8 @@
 #   make SANITIZE=address,undefined check
 #   make EXEC="qemu-s390x -L ..." CC=... check   target programs run through EXEC
 #                             (tests/cross/run.sh ARCH sets this up); check-cross
-#                             runs the C tests, the fuzz replay and command checks
+#                             runs the C tests, the fuzz replay and command checks;
+#   make check-cross-full     the whole suite for s390x and i386 (tens of minutes)
 #   make install PREFIX=/usr/local DESTDIR=...
 #   make fuzz / fuzz-run SECONDS=N / coverage / bench
 O ?= build
@@ -400,6 +401,14 @@ check: $(CHECK_DEPS)
 CROSS_CHECKS := check_fuzz_replay check_cli_errors check_header_errors
 check-cross: $(CHECK_DEPS)
 	$(Q)CHECKS='$(CROSS_CHECKS)' $(RUN_TESTS)
+
+# The whole suite for s390x and i386 under qemu, every check script
+# included: what must pass before npydt is said to work on another
+# architecture. Not part of CI or check-all: each takes tens of minutes.
+.PHONY: check-cross-full
+check-cross-full:
+	tests/cross/run.sh s390x check
+	tests/cross/run.sh i386 check
 
 # The whole test suite, as CI runs it (README's test command): the suite,
 # its C tests and command error checks for s390x and i386 under qemu, the

@@ -413,7 +413,9 @@ NPYDT_API const npydt_dtype *npydt_header_dtype(const npydt_header *h);
 /* Write a complete header (magic, version, length, dict, padding) exactly
  * as np.save writes it for this dtype, shape and order, choosing the
  * version as NumPy does. Returns the bytes needed; writes at most size.
- * Returns 0 and fills err on failure (e.g. a header beyond version 2.0). */
+ * Returns 0, writes nothing and fills err on failure: NPYDT_E_LIMIT for a
+ * HEADER_LEN above the default limits.max_header_bytes (16 MiB), which
+ * no file written by npydt exceeds. */
 NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape,
                                     size_t ndim, int fortran_order,
                                     void *buf, size_t size, npydt_error *err);

@@ -49,6 +49,14 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 /* NPYDT_DEPTH_CEILING (npydt.h), the ceiling on limits.max_depth, is also
  * the deepest nesting any walk over a dtype follows. */
 
+/* The default limits.max_header_bytes (16 MiB), and the longest HEADER_LEN
+ * any writer of the library puts in a file: every file written opens with
+ * the default limits. */
+#define HEADER_LEN_LIMIT ((size_t)16 << 20)
+/* NPYDT_E_LIMIT, naming both lengths, when a header about to be written
+ * would have a HEADER_LEN of hlen above HEADER_LEN_LIMIT; else OK. */
+npydt_status header_len_writable(uint64_t hlen, npydt_error *err);
+
 /* opts, or the defaults written into *defaults when opts is NULL. */
 const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);
 /* True when the n words of an options struct's reserved room are all 0. */

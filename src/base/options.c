@@ -7,11 +7,21 @@
 void npydt_options_init(npydt_options *opts)
 {
     memset(opts, 0, sizeof *opts);
-    opts->limits.max_header_bytes = (size_t)16 << 20;
+    opts->limits.max_header_bytes = HEADER_LEN_LIMIT;
     opts->limits.max_depth = 128;
     opts->limits.max_ndim = 32;
     opts->limits.max_fields = 1000000;
     opts->allocator = NULL;
+}
+
+npydt_status header_len_writable(uint64_t hlen, npydt_error *err)
+{
+    if (hlen <= HEADER_LEN_LIMIT)
+        return NPYDT_OK;
+    return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                     "the header would have length %llu, above the limit of %zu bytes that "
+                     "readers take",
+                     (unsigned long long)hlen, HEADER_LEN_LIMIT);
 }
 
 const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults)

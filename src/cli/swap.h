@@ -28,8 +28,16 @@ struct swapper {
     int unchanged;       /* the dtype is already in the asked order */
 };
 
-/* 0 or an exit status (reported under name). */
+/* The swapped dtype and the plan, without the header; 0 or an exit status
+ * (reported under name). */
 int swapper_init(struct swapper *s, const char *name, const npydt_header *h, npydt_order to);
+/* Bytes of the header np.save writes for h's array with dtype newdt, or 0
+ * with err filled (NPYDT_E_LIMIT when it would be longer than readers
+ * take). */
+size_t swap_header_len(const npydt_dtype *newdt, const npydt_header *h, npydt_error *err);
+/* The new header's bytes (hdr, hlen) after swapper_init; 0 or an exit
+ * status (reported under name). */
+int swapper_header(struct swapper *s, const char *name, const npydt_header *h);
 void swapper_free(struct swapper *s);
 
 /* Swap the .npy FILE into target. */

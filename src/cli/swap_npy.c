@@ -37,16 +37,26 @@ int swapper_init(struct swapper *s, const char *name, const npydt_header *h, npy
         npydt_swap_plan_new(dt, NULL, &s->plan, &err) != NPYDT_OK)
         return cli_report(name, &err);
     s->unchanged = npydt_dtype_equal(s->newdt, dt);
-    int fortran = fortran_as_numpy(h);
-    s->hlen = npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran,
-                                 NULL, 0, &err);
+    return EXIT_OK;
+}
+
+size_t swap_header_len(const npydt_dtype *newdt, const npydt_header *h, npydt_error *err)
+{
+    return npydt_header_write(newdt, npydt_header_shape(h), npydt_header_ndim(h),
+                              fortran_as_numpy(h), NULL, 0, err);
+}
+
+int swapper_header(struct swapper *s, const char *name, const npydt_header *h)
+{
+    npydt_error err;
+    s->hlen = swap_header_len(s->newdt, h, &err);
     if (s->hlen == 0)
         return cli_report(name, &err);
     s->hdr = malloc(s->hlen);
     if (!s->hdr)
         return cli_usage_error("out of memory");
-    npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran, s->hdr,
-                       s->hlen, &err);
+    npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran_as_numpy(h),
+                       s->hdr, s->hlen, &err);
     return EXIT_OK;
 }
 
@@ -134,6 +144,9 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
                     swap_order_name(opts->to));
         goto out;
     }
+    /* a header past the limit is refused before anything is written */
+    if (status == EXIT_OK)
+        status = swapper_header(&s, file, h);
     if (status == EXIT_OK)
         status = cli_output_check(&o, file, target, opts->in_place);
     if (status == EXIT_OK)

@@ -76,6 +76,9 @@ struct members_plan {
     uint64_t stored;     /* bytes of the stored members, which keep their size;
                           * deflated ones cannot be known before deflating */
     uint64_t total;      /* declared bytes of every member, for progress */
+    size_t too_long;     /* a member whose new header would be past the limit,
+                          * or SIZE_MAX: refused unless nothing is written */
+    npydt_error too_long_err;
 };
 
 /* Every member must be a .npy array that can be swapped: headers only. */
@@ -85,6 +88,7 @@ static int check_members(const char *file, const npydt_npz *z, npydt_order to,
     memset(plan, 0, sizeof *plan);
     plan->chunk = SWAP_CHUNK_BYTES;
     plan->unchanged = 1;
+    plan->too_long = SIZE_MAX;
     for (size_t i = 0; i < npydt_npz_count(z); i++) {
         const npydt_npz_member *m = npydt_npz_member_at(z, i);
         npydt_header *h;
@@ -98,6 +102,9 @@ static int check_members(const char *file, const npydt_npz *z, npydt_order to,
         npydt_status st = object ? NPYDT_OK : npydt_dtype_newbyteorder(dt, to, NULL, &newdt, &err);
         if (newdt && !npydt_dtype_equal(newdt, dt))
             plan->unchanged = 0;
+        if (newdt && plan->too_long == SIZE_MAX &&
+            swap_header_len(newdt, h, &plan->too_long_err) == 0)
+            plan->too_long = i;
         npydt_dtype_free(newdt);
         npydt_header_free(h);
         if (st != NPYDT_OK)
@@ -156,7 +163,9 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
         goto out;
     }
     char *label = member_label(file, m->name);
-    status = label ? swapper_init(&s, label, h, to) : cli_usage_error("out of memory");
+    status = !label ? cli_usage_error("out of memory") : swapper_init(&s, label, h, to);
+    if (status == EXIT_OK)
+        status = swapper_header(&s, label, h);
     free(label);
     if (status != EXIT_OK)
         goto out;
@@ -234,6 +243,9 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
                     file, swap_order_name(opts->to));
         goto out;
     }
+    if (status == EXIT_OK && plan.too_long != SIZE_MAX)
+        status = report_member(file, npydt_npz_member_at(z, plan.too_long)->name,
+                               &plan.too_long_err);
     if (status == EXIT_OK)
         status = cli_output_check(&o, file, target, opts->in_place);
     if (status == EXIT_OK)

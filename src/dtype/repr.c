@@ -277,16 +277,10 @@ size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape, size_t n
         pad = 64 - ((prefix + hlen) % 64);
         total_hlen = hlen + pad;
     }
-    if (total_hlen > UINT32_MAX) {
-        set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                  "header too large for any format version");
+    /* the limit is far below what version 2.0's length field holds */
+    if (header_len_writable(total_hlen, err) != NPYDT_OK)
         return 0;
-    }
     uint64_t total = prefix + total_hlen;
-    if (total > SIZE_MAX) {
-        set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL, "header too large");
-        return 0;
-    }
     if (size < total)
         return (size_t)total;
     unsigned char *b = buf;

@@ -63,11 +63,17 @@ npydt_status header_text(const npydt_allocator *a, const npydt_dtype *dt,
     uint64_t hlen = (uint64_t)text_len + room + 1;
     uint64_t pad = ALIGN - (prefix_len(major) + hlen) % ALIGN;
     uint64_t total_hlen = hlen + pad;
-    if ((major == 1 && total_hlen > 0xFFFF) || total_hlen > UINT32_MAX) {
+    if (major == 1 && total_hlen > 0xFFFF) {
         free_bytes(a, raw, n);
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "a header of %llu bytes does not fit format version %d.0",
                          (unsigned long long)total_hlen, major);
+    }
+    /* UTF-8 for 3.0 can take a latin-1 text past the limit */
+    npydt_status st = header_len_writable(total_hlen, err);
+    if (st != NPYDT_OK) {
+        free_bytes(a, raw, n);
+        return st;
     }
     size_t total = prefix_len(major) + (size_t)total_hlen;
     unsigned char *b = alloc_bytes(a, total);
