@@ -166,6 +166,24 @@ static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct
     return 0;
 }
 
+/* name as the error lines show it (member names may hold controls);
+ * malloc'd, NULL without memory. */
+static char *shown_name(const char *name)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return NULL;
+    cli_put_text(m, name);
+    int bad = ferror(m);
+    if (fclose(m) != 0 || bad) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 static void make_title(char *title, size_t size, const char *name, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
@@ -280,10 +298,12 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* room for the whole title, however long the path: the name, each
          * dimension (20 digits and ", "), the descriptor cut at 199 bytes
          * with "...", and the fixed words */
-        size_t tsize = strlen(in->name) + 22 * npydt_header_ndim(h) + 256;
-        char *title = malloc(tsize);
+        char *shown = shown_name(in->name);
+        size_t tsize = shown ? strlen(shown) + 22 * npydt_header_ndim(h) + 256 : 0;
+        char *title = shown ? malloc(tsize) : NULL;
         if (title)
-            make_title(title, tsize, in->name, h);
+            make_title(title, tsize, shown, h);
+        free(shown);
         if ((*printed)++)
             sink_putc(out, '\n');
         if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {

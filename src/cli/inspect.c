@@ -92,8 +92,8 @@ static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
 static int print_text(FILE *out, const char *path, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
-    fprintf(out, "%s\n", path);
-    fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
+    cli_put_text(out, path);    /* member names may hold controls */
+    fprintf(out, "\n  format     %d.%d (header %lu bytes, data at offset %llu)\n",
             npydt_header_version_major(h), npydt_header_version_minor(h),
             (unsigned long)npydt_header_len(h), (unsigned long long)npydt_header_data_offset(h));
     fputs("  shape      ", out);

@@ -160,8 +160,15 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
     free(label);
     if (status != EXIT_OK)
         goto out;
-    if (npydt_npz_writer_begin(w, m->name, m->method, &err) != NPYDT_OK ||
-        npydt_npz_writer_write(w, s.hdr, s.hlen, &err) != NPYDT_OK) {
+    npydt_status begun = npydt_npz_writer_begin(w, m->name, m->method, &err);
+    if (begun == NPYDT_E_ARG) {
+        /* a name the writer does not write (absolute, a drive, controls):
+         * the archive's, not the caller's mistake */
+        cli_fail(file, err.code, "%s; nothing was written", err.message);
+        status = EXIT_INVALID;
+        goto out;
+    }
+    if (begun != NPYDT_OK || npydt_npz_writer_write(w, s.hdr, s.hlen, &err) != NPYDT_OK) {
         status = writer_error(target, sink, &err);
         goto out;
     }
