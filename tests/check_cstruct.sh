@@ -198,9 +198,9 @@ if grep -q 'NPY_RECORD_ITEMSIZE_;' "$tmp/m.h" && grep -q 'NPY_RECORD_H_;' "$tmp/
     bad "members named like the generated macros"
 fi
 
-# archive members with long names: identifiers as long as the names, no
-# limit (a member name of 496 bytes or more once looped for ever), and a
-# root that would take a long nested tag of an earlier member gets _2
+# archive members with long names (600 bytes, past any fixed buffer):
+# identifiers as long as the names, in bounded time, and a root that would
+# take a long nested tag of an earlier member gets _2
 long=$(printf '%0600d' 0 | tr 0 b)
 "$NPYDT" load --dtype "[('$long', [('x', '<f8')])]" -o "$tmp/nested.npy" </dev/null >/dev/null 2>&1
 "$NPYDT" pack "$tmp/long.npz" "a=$tmp/nested.npy" "a_$long=$FIXTURES/struct_simple.npy" \

@@ -397,8 +397,8 @@ static int sparse_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset
 /* The last directory entry's 4 bytes 20 before its end are where a reader
  * looks for the Zip64 locator. With a 16-byte name they are the member's
  * offset: at 0x07064b50 they read as the locator's signature, and real
- * Zip64 end records follow the directory (a name can no longer end like
- * a locator: its signature holds control characters). */
+ * Zip64 end records follow the directory (a name cannot end like a
+ * locator: the signature holds control characters, which are refused). */
 static void test_npz_write_entry_ending_like_locator_gets_zip64_end_records(void **state)
 {
     (void)state;
