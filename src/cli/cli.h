@@ -94,6 +94,7 @@ struct cli_command {
     const char *description;             /* paragraphs printed after the synopsis */
     const struct cli_option *options;
     size_t noptions;
+    int reads_input;                     /* takes the input limit options too */
 };
 
 /* A command line being read. */
@@ -134,6 +135,24 @@ void cli_try_help(const struct cli_command *cmd);
  * The first of equally near candidates wins; a candidate equal to word
  * is the nearest ("-jsonl" for "--jsonl"). */
 const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- Input limits (limits.c) -------------------------------------------- */
+
+/* The options every command with reads_input takes (--limits,
+ * --max-header-bytes, --max-inflated); cli_args_next applies them with
+ * cli_limit_option and does not return them. */
+enum { CLI_OPT_LIMITS = 1001, CLI_OPT_MAX_HEADER, CLI_OPT_MAX_INFLATED }; /* above every
+                                                                          * command's ids */
+const struct cli_option *cli_limit_options(size_t *n);
+/* Apply limit option id with its value: EXIT_OK, or EXIT_USAGE after a
+ * usage error naming cmd. */
+int cli_limit_option(const struct cli_command *cmd, int id, const char *value);
+/* The limits inputs are read under: the library's defaults, the untrusted
+ * preset (--limits untrusted), then --max-header-bytes and --max-inflated,
+ * in any order on the command line. */
+void cli_input_limits(npydt_npz_options *o);
+/* Reader options with the header limits of cli_input_limits. */
+void cli_reader_options(npydt_reader_options *o);
 
 /* inspect's table of the leaves of a struct or subarray dtype
  * (inspect_table.c); -1 when out of memory. */

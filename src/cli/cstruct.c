@@ -40,7 +40,7 @@ static const struct cli_command cstruct_command = {
     "kept in a comment). Object ('O') dtypes have no C layout: exit 1.\n"
     "Exit 0 on success, 1 for an invalid file or descriptor, 2 on usage errors\n"
     "or unreadable paths. FILE may be '-' (standard input) or a pipe.\n",
-    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0],
+    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0], 1,
 };
 
 static int usage_fail(const char *fmt, const char *arg)

@@ -27,7 +27,7 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
     if (opts)
         list->opts = *opts;
     else
-        npydt_npz_options_init(&list->opts);
+        cli_input_limits(&list->opts);
 }
 
 void cli_inputs_free(struct cli_inputs *list)
@@ -286,9 +286,11 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 {
     if (in->npz)
         return npydt_npz_member_header(in->npz, in->index, out, err);
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
     if (in->buf)
-        return npydt_parse_buffer(in->buf, in->len, NULL, out, err);
-    return npydt_parse_path(in->path, NULL, out, err);
+        return npydt_parse_buffer(in->buf, in->len, &limits.base, out, err);
+    return npydt_parse_path(in->path, &limits.base, out, err);
 }
 
 /* ---- data ------------------------------------------------------------------- */
@@ -298,16 +300,18 @@ npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h,
 {
     *out = NULL;
     npydt_status st;
+    npydt_reader_options opts;
+    cli_reader_options(&opts);
     if (in->npz) {
         if (!verified && (st = npydt_npz_member_verify(in->npz, in->index, err)) != NPYDT_OK)
             return st;
-        return npydt_reader_open_member(in->npz, in->index, NULL, out, err);
+        return npydt_reader_open_member(in->npz, in->index, &opts, out, err);
     }
     if (in->buf)   /* the bytes the header was parsed from: nothing can change */
-        return npydt_reader_open_buffer(in->buf, in->len, NULL, out, err);
+        return npydt_reader_open_buffer(in->buf, in->len, &opts, out, err);
     /* the header is parsed again from what is opened, so a file replaced
      * since cli_input_header cannot pass off other data */
-    if ((st = npydt_reader_open_path(in->path, NULL, out, err)) != NPYDT_OK)
+    if ((st = npydt_reader_open_path(in->path, &opts, out, err)) != NPYDT_OK)
         return st;
     const npydt_header *again = npydt_reader_header(*out);
     if (npydt_header_data_offset(again) != npydt_header_data_offset(h) ||

@@ -25,7 +25,7 @@ static const struct cli_command pack_command = {
     "arr_1, ... after the named ones, as np.savez's positional arrays. FILE may\n"
     "be ARCHIVE.npz:NAME. Object arrays are refused (np.savez would pickle them).\n"
     "OUT is written through a temporary file renamed over it at the end.\n",
-    pack_options, sizeof pack_options / sizeof pack_options[0],
+    pack_options, sizeof pack_options / sizeof pack_options[0], 1,
 };
 
 /* The zip writer's sink on the temporary file: errno of the first failed

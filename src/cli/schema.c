@@ -19,7 +19,7 @@ static const struct cli_command schema_command = {
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
     "Exit 0 on success, 1 for an invalid file, 2 on usage errors or unreadable\n"
     "paths.\n",
-    NULL, 0,
+    NULL, 0, 1,
 };
 
 int cmd_schema(int argc, char **argv)

@@ -115,7 +115,9 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
 {
     npydt_reader *r;
     npydt_error err;
-    if (npydt_reader_open_path(file, NULL, &r, &err) != NPYDT_OK) {
+    npydt_reader_options ropts;
+    cli_reader_options(&ropts);
+    if (npydt_reader_open_path(file, &ropts, &r, &err) != NPYDT_OK) {
         if (err.code == NPYDT_E_OBJECT)
             snprintf(err.message, sizeof err.message,
                      "object arrays hold pickled Python objects and cannot be swapped");

@@ -225,7 +225,9 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
 {
     npydt_npz *z;
     npydt_error err;
-    if (npydt_npz_open_path(file, NULL, &z, &err) != NPYDT_OK)
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
+    if (npydt_npz_open_path(file, &limits, &z, &err) != NPYDT_OK)
         return cli_report(file, &err);
     struct cli_output o;
     struct members_plan plan;
