@@ -210,6 +210,10 @@ has "archive of long member names" "struct npy_record_a_$long {"
 has "archive of long member names" "struct npy_record_a_${long}_2 {"
 has "archive of long member names" "#define NPY_RECORD_C$(echo "$long" | tr b B)_ITEMSIZE 17"
 compiles "archive of long member names"
+# a root that is a reserved name gets _2, also in an archive of one member
+"$NPYDT" pack "$tmp/min.npz" "MIN=$FIXTURES/struct_simple.npy" >/dev/null 2>&1
+expect 0 "a reserved root name" "$NPYDT" cstruct --name INT8 "$tmp/min.npz"
+has "a reserved root name" "struct INT8_MIN_2 {"
 
 # --- compile and read every fixture ------------------------------------------
 if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then

@@ -154,8 +154,9 @@ static char *member_root(const char *prefix, const char *member)
  * identifier its declarations take is in taken, which then gets them.
  * Every identifier of root R is R, R_H, R_ITEMSIZE (R upper-cased) or
  * R_ + a member name, which never starts with a digit: an identifier in
- * taken blocks one suffix at most, so taken->count + 1 tries find a free
- * root. */
+ * taken blocks one suffix at most. PREFIX_STEM itself may be a reserved
+ * name (INT8_MIN), PREFIX_STEM_K never is: taken->count + 2 tries find a
+ * free root. */
 static int cstruct_one(const struct cli_input *in, const char *name, struct nameset *taken,
                        FILE *out, size_t *printed)
 {
@@ -180,7 +181,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         goto out;
     }
     int found = 0;
-    for (size_t k = 1; !found && k <= taken->count + 1; k++) {
+    for (size_t k = 1; !found && k <= taken->count + 2; k++) {
         root.len = 0;
         if (k == 1)
             sb_puts(&root, base);
