@@ -102,6 +102,15 @@ static int name_ok(const char *name)
     size_t n = strlen(name);
     if (n == 0 || n > 65535 || !strict_utf8((const unsigned char *)name, n))
         return 0;
+    /* absolute, a drive, a directory */
+    if (strchr("/\\", name[0]) || strchr("/\\", name[n - 1]) ||
+        (n >= 2 && name[1] == ':' && ((name[0] >= 'a' && name[0] <= 'z') ||
+                                      (name[0] >= 'A' && name[0] <= 'Z'))))
+        return 0;
+    /* control characters: C0, DEL, and C1 (U+0080..U+009F, C2 80..C2 9F) */
+    for (const unsigned char *u = (const unsigned char *)name; *u; u++)
+        if (*u < 0x20 || *u == 0x7f || (u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f))
+            return 0;
     for (const char *p = name;;) {
         size_t k = strcspn(p, "/\\");
         if (k == 2 && p[0] == '.' && p[1] == '.')

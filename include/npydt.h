@@ -816,9 +816,11 @@ typedef struct npydt_npz_writer npydt_npz_writer;
 NPYDT_API npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink,
                                             const npydt_npz_options *opts,
                                             npydt_npz_writer **out, npydt_error *err);
-/* Begin a member: its name (UTF-8, non-empty, no '..' component, at most
- * 65535 bytes, unique in the archive: NPYDT_E_ARG otherwise) and method.
- * The previous member must have been ended. */
+/* Begin a member: its name (UTF-8, non-empty, at most 65535 bytes, unique
+ * in the archive; no '..' component, no leading '/' or '\\', no drive
+ * "X:", no trailing '/' or '\\', no control character: NPYDT_E_ARG
+ * otherwise, naming the member) and method. The reader opens archives with
+ * such names (but not '..'). The previous member must have been ended. */
 NPYDT_API npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
                                               npydt_npz_method method, npydt_error *err);
 /* Append len bytes to the current member (deflated through the buffer). */

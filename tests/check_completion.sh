@@ -52,7 +52,12 @@ expect "inspect" help ins
 expect "--json" inspect --js
 expect "--jsonl" dump --js
 expect "--in-place" swap x --in
-expect "--help --in-place --no-mmap --output --quiet --to -h -o -q" swap x -
+expect "--help --in-place --limits --max-header-bytes --max-inflated --no-mmap --output --quiet --to -h -o -q" swap x -
+# the input limits of every command that reads input, and the preset's name
+expect "--max-header-bytes --max-inflated" inspect --max
+expect "default untrusted" dump --limits ""
+expect "--limits=untrusted" check --limits=u
+expect "" dump --max-inflated ""
 expect "--name" cstruct --na
 expect "--allow-extra" check --all
 expect "little" swap x --to l

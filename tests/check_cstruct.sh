@@ -198,6 +198,23 @@ if grep -q 'NPY_RECORD_ITEMSIZE_;' "$tmp/m.h" && grep -q 'NPY_RECORD_H_;' "$tmp/
     bad "members named like the generated macros"
 fi
 
+# archive members with long names (600 bytes, past any fixed buffer):
+# identifiers as long as the names, in bounded time, and a root that would
+# take a long nested tag of an earlier member gets _2
+long=$(printf '%0600d' 0 | tr 0 b)
+"$NPYDT" load --dtype "[('$long', [('x', '<f8')])]" -o "$tmp/nested.npy" </dev/null >/dev/null 2>&1
+"$NPYDT" pack "$tmp/long.npz" "a=$tmp/nested.npy" "a_$long=$FIXTURES/struct_simple.npy" \
+    "c$long=$FIXTURES/struct_simple.npy" >/dev/null 2>&1
+expect 0 "archive of long member names" timeout 60 "$NPYDT" cstruct "$tmp/long.npz"
+has "archive of long member names" "struct npy_record_a_$long {"
+has "archive of long member names" "struct npy_record_a_${long}_2 {"
+has "archive of long member names" "#define NPY_RECORD_C$(echo "$long" | tr b B)_ITEMSIZE 17"
+compiles "archive of long member names"
+# a root that is a reserved name gets _2, also in an archive of one member
+"$NPYDT" pack "$tmp/min.npz" "MIN=$FIXTURES/struct_simple.npy" >/dev/null 2>&1
+expect 0 "a reserved root name" "$NPYDT" cstruct --name INT8 "$tmp/min.npz"
+has "a reserved root name" "struct INT8_MIN_2 {"
+
 # --- compile and read every fixture ------------------------------------------
 if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
     echo "SKIP: cstruct compile checks: $PYTHON cannot import numpy"

@@ -316,6 +316,45 @@ else:
     check(r.returncode == 0, "cstruct of clashing names: exit %d" % r.returncode)
     compiles(r.stdout, "cstruct of clashing names")
 
+# ---- member names the writers refuse ----------------------------------------------
+# pack (and swap) refuse absolute names, drives, directories and control
+# characters, naming the member; the readers read archives holding them,
+# as NumPy does, and the text output shows control characters escaped
+one = os.path.join(d, "alone", alone[0])
+out = os.path.join(tmp, "names_out.npz")
+for name, why in [("/etc/x", "absolute"), ("/", "absolute"), ("C:\\x", "a drive"),
+                  ("a\x1b]0;t\x07", "a control character"), ("a\nb", "a control character")]:
+    r = run("pack", out, name + "=" + one)
+    refused(r, 2, "pack of the member name %r" % name, one)
+    shown = (name + ".npy").encode().replace(b"\\", b"\\x5c").replace(b"\x1b", b"\\x1b")
+    shown = shown.replace(b"\x07", b"\\x07").replace(b"\n", b"\\x0a")
+    check(b"member '" + shown + b"': the name " in r.stderr and why.encode() in r.stderr,
+          "pack of the member name %r: %r" % (name, r.stderr))
+    check(not os.path.exists(out), "pack of the member name %r wrote OUT" % name)
+hostile = os.path.join(tmp, "hostile.npz")
+with open(one, "rb") as f:
+    payload = f.read()
+names = ["/etc/x.npy", "C:\\x.npy", "a\x1b]0;t\x07.npy", "b\nforged.npy", "/"]
+with zipfile.ZipFile(hostile, "w") as z:
+    for n in names:
+        z.writestr(n, payload)
+r = run("inspect", hostile)
+heads = [l for l in r.stdout.split(b"\n") if l.startswith(hostile.encode() + b":")]
+check(r.returncode == 0 and heads == [hostile.encode() + b":" + n for n in
+      [b"/etc/x.npy", b"C:\\x.npy", b"a\\x1b]0;t\\a.npy", b"b\\nforged.npy", b"/"]],
+      "inspect of unsafe member names: exit %d, %r" % (r.returncode, heads))
+r = run("dump", hostile)
+check(r.returncode == 0 and b"\x1b" not in r.stdout and b"\x07" not in r.stdout and
+      b"a\\x1b]0;t\\a.npy: shape (" in r.stdout and b"b\\nforged.npy: shape (" in r.stdout,
+      "dump of unsafe member names: exit %d" % r.returncode)
+r = run("inspect", "--json", hostile)
+check(r.returncode == 0 and [json.loads(l)["member"] for l in r.stdout.splitlines()] == names,
+      "inspect --json of unsafe member names keeps them whole")
+r = run("swap", hostile, "--to", "big", "-o", out)
+refused(r, 1, "swap of an archive with an absolute member name", hostile)
+check(b"member '/etc/x.npy': the name is absolute" in r.stderr and not os.path.exists(out),
+      "swap of an archive with an absolute member name: %r" % r.stderr)
+
 shutil.rmtree(tmp)
 print("npz-commands: %d passed, %d failed" % (passed, failed))
 PYEOF

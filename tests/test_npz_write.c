@@ -349,30 +349,6 @@ static void test_npz_write_65535_members_need_no_zip64(void **state)
 /* A last name whose final 20 bytes read as a Zip64 locator (naming disk
  * "abcd") gets real Zip64 end records before the end record, so that
  * readers, Python's zipfile among them, find the true locator there. */
-static void test_npz_write_name_ending_like_locator_gets_zip64_end_records(void **state)
-{
-    (void)state;
-    static const char name[] = "x.PK\x06\x07" "abcdefghijklmnop";
-    struct mem_sink m;
-    mem_init(&m);
-    npydt_npz_writer *w = new_writer(&m, 1, NULL);
-    put_member(w, name, NPYDT_NPZ_STORED, (const unsigned char *)"data", 4, 1);
-    npydt_error err;
-    ok(npydt_npz_writer_finish(w, NULL, &err), &err);
-    npydt_npz_writer_free(w);
-    const unsigned char *eocd = m.data + m.len - 22;
-    const unsigned char *loc = eocd - 20;
-    assert_int_equal(rd32(loc), 0x07064b50u);
-    assert_int_equal(rd32(loc + 4), 0);
-    assert_int_equal(rd32(m.data + rd64(loc + 8)), 0x06064b50u);
-    npydt_npz *z;
-    ok(npydt_npz_open_buffer(m.data, m.len, NULL, &z, &err), &err);
-    assert_int_equal(npydt_npz_count(z), 1);
-    assert_string_equal(npydt_npz_member_at(z, 0)->name, name);
-    npydt_npz_close(z);
-    free(m.data);
-}
-
 /* A sink that keeps only the first 4 KiB of the archive and everything
  * from `keep_from` on: room for headers around 2 GiB of data. */
 struct sparse_sink {
@@ -416,6 +392,52 @@ static int sparse_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset
         memcpy(s->head + offset, buf, len);
     }
     return 0;
+}
+
+/* The last directory entry's 4 bytes 20 before its end are where a reader
+ * looks for the Zip64 locator. With a 16-byte name they are the member's
+ * offset: at 0x07064b50 they read as the locator's signature, and real
+ * Zip64 end records follow the directory (a name cannot end like a
+ * locator: the signature holds control characters, which are refused). */
+static void test_npz_write_entry_ending_like_locator_gets_zip64_end_records(void **state)
+{
+    (void)state;
+    const uint64_t at = 0x07064b50u;
+    static struct sparse_sink s;
+    memset(&s, 0, sizeof s);
+    s.keep_from = at;
+    npydt_npz_sink sink = {sparse_write, sparse_pwrite, &s};
+    npydt_npz_writer *w;
+    npydt_error err;
+    ok(npydt_npz_writer_new(&sink, NULL, &w, &err), &err);
+    size_t chunk = 1 << 22;
+    unsigned char *zeros = calloc(1, chunk);
+    assert_non_null(zeros);
+    uint64_t first = at - (30 + 1 + 20); /* "a": local header, name, Zip64 extra */
+    ok(npydt_npz_writer_begin(w, "a", NPYDT_NPZ_STORED, &err), &err);
+    for (uint64_t done = 0; done < first; done += chunk)
+        ok(npydt_npz_writer_write(w, zeros, first - done < chunk ? (size_t)(first - done) : chunk,
+                                  &err),
+           &err);
+    ok(npydt_npz_writer_end(w, &err), &err);
+    free(zeros);
+    put_member(w, "sixteen_bytes.np", NPYDT_NPZ_STORED, (const unsigned char *)"xyz", 3, 3);
+    ok(npydt_npz_writer_finish(w, NULL, &err), &err);
+    npydt_npz_writer_free(w);
+
+    assert_int_equal(rd32(s.tail), 0x04034b50u);   /* the second member's local header */
+    const unsigned char *end = s.tail + s.tail_len;
+    const unsigned char *eocd = end - 22, *loc = eocd - 20, *rec = loc - 56;
+    assert_int_equal(rd32(eocd), 0x06054b50u);
+    assert_int_equal(rd32(loc), 0x07064b50u);
+    assert_int_equal(rd32(loc + 4), 0);
+    assert_int_equal(rd64(loc + 8), (uint64_t)(rec - s.tail) + s.keep_from);
+    assert_int_equal(rd32(rec), 0x06064b50u);
+    assert_int_equal(rd64(rec + 32), 2);
+    /* the entry before the record: its offset field is the false signature */
+    assert_int_equal(rd32(rec - 20), 0x07064b50u);
+    assert_memory_equal(rec - 16, "sixteen_bytes.np", 16);
+    free(s.tail);
 }
 
 static void test_npz_write_zip64_fields_past_2gib(void **state)
@@ -532,6 +554,81 @@ static void test_npz_write_refuses_bad_names_and_goes_on(void **state)
     npydt_npz_close(z);
     free(longname);
     free(m.data);
+}
+
+/* Names that would not extract as one file inside the target directory,
+ * or that a terminal would act on, are refused with the reason, naming
+ * the member; np.savez writes them, Python's zipfile strips them. */
+static void test_npz_write_refuses_unsafe_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *message;
+    } cases[] = {
+        {"/etc/x.npy", "member '/etc/x.npy': the name is absolute (starts with '/' or '\\')"},
+        {"/", "member '/': the name is absolute (starts with '/' or '\\')"},
+        {"\\x.npy", "member '\\x5cx.npy': the name is absolute (starts with '/' or '\\')"},
+        {"C:\\x.npy", "member 'C:\\x5cx.npy': the name starts with a drive ('X:')"},
+        {"z:x.npy", "member 'z:x.npy': the name starts with a drive ('X:')"},
+        {"dir/", "member 'dir/': the name ends with '/' or '\\' (a directory)"},
+        {"a\x1b]0;x\a.npy", "member 'a\\x1b]0;x\\x07.npy': the name has a control character"},
+        {"a\nb.npy", "member 'a\\x0ab.npy': the name has a control character"},
+        {"a\x7f.npy", "member 'a\\x7f.npy': the name has a control character"},
+        {"a\xc2\x9b.npy", "member 'a\\xc2\\x9b.npy': the name has a control character"},
+        /* where a reader looks for the Zip64 locator */
+        {"x.PK\x06\x07" "abcdefghijklmnop",
+         "member 'x.PK\\x06\\x07abcdefghijklmnop': the name has a control character"},
+    };
+    struct mem_sink m;
+    mem_init(&m);
+    npydt_npz_writer *w = new_writer(&m, 1, NULL);
+    npydt_error err;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(npydt_npz_writer_begin(w, cases[i].name, NPYDT_NPZ_STORED, &err),
+                         NPYDT_E_ARG);
+        assert_string_equal(err.message, cases[i].message);
+    }
+    /* a drive needs a letter; '\\' and ':' inside a name are plain bytes */
+    put_member(w, "1:x.npy", NPYDT_NPZ_STORED, (const unsigned char *)"1", 1, 1);
+    put_member(w, "a/b\\c:d.npy", NPYDT_NPZ_STORED, (const unsigned char *)"2", 1, 1);
+    put_member(w, "caf\xc3\xa9.npy", NPYDT_NPZ_STORED, (const unsigned char *)"3", 1, 1);
+    ok(npydt_npz_writer_finish(w, NULL, &err), &err);
+    npydt_npz_writer_free(w);
+    free(m.data);
+}
+
+/* The reader opens what the writer refuses to write (NumPy reads such
+ * archives): an archive written with a safe name of the same length,
+ * then renamed in its local header and central directory. */
+static void test_npz_write_unsafe_names_are_read(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"/etc/x.npy", "C:\\x.npy", "a\x1b.npy", "/"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i]);
+        char safe[16];
+        memset(safe, 'q', len);
+        safe[len] = '\0';
+        struct mem_sink m;
+        mem_init(&m);
+        npydt_npz_writer *w = new_writer(&m, 1, NULL);
+        put_member(w, safe, NPYDT_NPZ_STORED, (const unsigned char *)"1", 1, 1);
+        npydt_error err;
+        ok(npydt_npz_writer_finish(w, NULL, &err), &err);
+        npydt_npz_writer_free(w);
+        int renamed = 0;
+        for (size_t k = 0; k + len <= m.len; k++)
+            if (memcmp(m.data + k, safe, len) == 0) {
+                memcpy(m.data + k, names[i], len);
+                renamed++;
+            }
+        assert_int_equal(renamed, 2);
+        npydt_npz *z;
+        ok(npydt_npz_open_buffer(m.data, m.len, NULL, &z, &err), &err);
+        assert_string_equal(npydt_npz_member_at(z, 0)->name, names[i]);
+        npydt_npz_close(z);
+        free(m.data);
+    }
 }
 
 static void test_npz_write_calls_out_of_order_refused(void **state)
@@ -844,9 +941,11 @@ TEST_LIST("npz_write",
     cmocka_unit_test(test_npz_write_round_trip_tiny_buffer),
     cmocka_unit_test(test_npz_write_65536_members_get_zip64_end_records),
     cmocka_unit_test(test_npz_write_65535_members_need_no_zip64),
-    cmocka_unit_test(test_npz_write_name_ending_like_locator_gets_zip64_end_records),
+    cmocka_unit_test(test_npz_write_entry_ending_like_locator_gets_zip64_end_records),
     cmocka_unit_test(test_npz_write_zip64_fields_past_2gib),
     cmocka_unit_test(test_npz_write_refuses_bad_names_and_goes_on),
+    cmocka_unit_test(test_npz_write_refuses_unsafe_names),
+    cmocka_unit_test(test_npz_write_unsafe_names_are_read),
     cmocka_unit_test(test_npz_write_calls_out_of_order_refused),
     cmocka_unit_test(test_npz_write_max_members_is_a_limit),
     cmocka_unit_test(test_npz_write_sink_error_is_sticky),

@@ -121,18 +121,27 @@ void cli_print_help(FILE *out, const struct cli_command *cmd)
     }
     if (cmd->description && *cmd->description)
         fprintf(out, "\n%s", cmd->description);
-    /* the options, their help aligned in one column */
+    /* the options, their help aligned in one column: the command's, the
+     * input limits, then --help */
+    size_t nlimits = 0;
+    const struct cli_option *limits = cli_limit_options(&nlimits);
+    if (!cmd->reads_input)
+        nlimits = 0;
+    size_t total = cmd->noptions + nlimits;
     char label[128];
     size_t width = option_label(label, sizeof label, "help", 'h', NULL);
-    for (size_t i = 0; i < cmd->noptions; i++) {
-        const struct cli_option *o = &cmd->options[i];
+    for (size_t i = 0; i < total; i++) {
+        const struct cli_option *o =
+            i < cmd->noptions ? &cmd->options[i] : &limits[i - cmd->noptions];
         size_t w = option_label(label, sizeof label, o->name, o->short_name, o->value);
         if (w > width && w <= 30)
             width = w;
     }
     fputs("\nOptions:\n", out);
-    for (size_t i = 0; i <= cmd->noptions; i++) {
-        const struct cli_option *o = i < cmd->noptions ? &cmd->options[i] : NULL;
+    for (size_t i = 0; i <= total; i++) {
+        const struct cli_option *o = i == total             ? NULL
+                                     : i < cmd->noptions ? &cmd->options[i]
+                                                         : &limits[i - cmd->noptions];
         size_t w = o ? option_label(label, sizeof label, o->name, o->short_name, o->value)
                      : option_label(label, sizeof label, "help", 'h', NULL);
         const char *help = o ? o->help : "print this help and exit";
@@ -168,12 +177,18 @@ static int unknown_option(struct cli_args *a, const char *typed, size_t name_len
     if (name_len > skip + 1 && name_len - skip <= NEAREST_MAX_LEN) {
         memcpy(word, typed + skip, name_len - skip);
         word[name_len - skip] = '\0';
-        const char **names = malloc((cmd->noptions + 1) * sizeof *names);
+        size_t nlimits = 0;
+        const struct cli_option *limits = cli_limit_options(&nlimits);
+        if (!cmd->reads_input)
+            nlimits = 0;
+        size_t n = cmd->noptions + nlimits;
+        const char **names = malloc((n + 1) * sizeof *names);
         if (names) {
-            for (size_t i = 0; i < cmd->noptions; i++)
-                names[i] = cmd->options[i].name;
-            names[cmd->noptions] = "help";
-            suggestion = cli_nearest(word, names, cmd->noptions + 1);
+            for (size_t i = 0; i < n; i++)
+                names[i] = i < cmd->noptions ? cmd->options[i].name
+                                             : limits[i - cmd->noptions].name;
+            names[n] = "help";
+            suggestion = cli_nearest(word, names, n + 1);
             free(names);
         }
     }
@@ -216,6 +231,11 @@ int cli_args_next(struct cli_args *a)
                 if (strlen(cmd->options[i].name) == len &&
                     strncmp(cmd->options[i].name, name, len) == 0)
                     opt = &cmd->options[i];
+            size_t nlimits = 0;
+            const struct cli_option *limits = cli_limit_options(&nlimits);
+            for (size_t i = 0; cmd->reads_input && i < nlimits && !opt; i++)
+                if (strlen(limits[i].name) == len && strncmp(limits[i].name, name, len) == 0)
+                    opt = &limits[i];
             if (eq)
                 value = eq + 1;
         } else {
@@ -254,8 +274,9 @@ int cli_args_next(struct cli_args *a)
             }
             value = a->argv[a->next++];
         }
-        if (opt->id == CLI_OPT_NO_MMAP) {
-            cli_set_no_mmap();   /* the same for every command that reads files */
+        if (opt->id >= CLI_OPT_LIMITS) {
+            if ((a->status = cli_limit_option(cmd, opt->id, value)) != EXIT_OK)
+                return -1;
             continue;
         }
         a->option = opt;

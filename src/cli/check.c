@@ -14,7 +14,6 @@ static const struct cli_option check_options[] = {
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command check_command = {
@@ -46,7 +45,7 @@ static const struct cli_command check_command = {
     "Only headers are read, except from '-' (standard input) or a pipe, which\n"
     "is read whole into memory first (at most 1 GiB), with a progress line on\n"
     "a terminal past 64 MiB.\n",
-    check_options, sizeof check_options / sizeof check_options[0],
+    check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 
 static int usage_fail(const char *fmt, const char *arg)

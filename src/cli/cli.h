@@ -103,6 +103,7 @@ struct cli_command {
     const char *description;             /* paragraphs printed after the synopsis */
     const struct cli_option *options;
     size_t noptions;
+    int reads_input;                     /* takes the input limit options too */
 };
 
 /* A command line being read. */
@@ -143,6 +144,24 @@ void cli_try_help(const struct cli_command *cmd);
  * The first of equally near candidates wins; a candidate equal to word
  * is the nearest ("-jsonl" for "--jsonl"). */
 const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- Input limits (limits.c) -------------------------------------------- */
+
+/* The options every command with reads_input takes (--limits,
+ * --max-header-bytes, --max-inflated, --no-mmap); cli_args_next applies
+ * them with cli_limit_option and does not return them. */
+enum { CLI_OPT_LIMITS = 1001, CLI_OPT_MAX_HEADER, CLI_OPT_MAX_INFLATED, CLI_OPT_NO_MMAP };
+/* (above every command's own ids) */
+const struct cli_option *cli_limit_options(size_t *n);
+/* Apply limit option id with its value: EXIT_OK, or EXIT_USAGE after a
+ * usage error naming cmd. */
+int cli_limit_option(const struct cli_command *cmd, int id, const char *value);
+/* The options inputs are read with: the library's defaults, the untrusted
+ * preset (--limits untrusted), then --max-header-bytes and --max-inflated,
+ * in any order on the command line; no_mmap as --no-mmap says. */
+void cli_input_limits(npydt_npz_options *o);
+/* Reader options with the header limits and no_mmap of cli_input_limits. */
+void cli_reader_options(npydt_reader_options *o);
 
 /* inspect's table of the leaves of a struct or subarray dtype
  * (inspect_table.c); -1 when out of memory. */
@@ -216,17 +235,10 @@ npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h,
 
 /* ---- Mapped input files (mapped.c) ---------------------------------------- */
 
-/* --no-mmap: every command that reads arrays has it in its table, and
- * cli_args_next takes it itself (it is never returned). */
-#define CLI_OPT_NO_MMAP 1000
-#define CLI_OPTION_NO_MMAP \
-    {CLI_OPT_NO_MMAP, "no-mmap", 0, NULL, "read input files with read(2), never map them"}
 /* From here on no input file is mapped (--no-mmap). */
 void cli_set_no_mmap(void);
-/* Library options for reading input files: the defaults, and no_mmap as
- * --no-mmap says. */
-void cli_reader_options(npydt_reader_options *opts);
-void cli_npz_options(npydt_npz_options *opts);
+/* Whether --no-mmap was given. */
+int cli_no_mmap(void);
 /* The command reads (mapped) data of the file at path from now on: if the
  * file shrinks, the SIGBUS of a mapped page past its end is reported as
  * "PATH: i/o error: the file shrank while it was read", the temporary

@@ -1,7 +1,7 @@
 /* npydt cstruct: print C11 declarations for the record type of a file or
  * of a descriptor. The generator is in cstruct_gen.c. */
 #include "cli.h"
-#include "cstruct.h"
+#include "cstruct_gen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +12,6 @@ enum { OPT_NAME = 1, OPT_DESCR };
 static const struct cli_option cstruct_options[] = {
     {OPT_NAME, "name", 0, "NAME", "tag of the record struct (default npy_record)"},
     {OPT_DESCR, "descr", 0, "DESCR", "use DESCR instead of a file"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command cstruct_command = {
@@ -41,7 +40,7 @@ static const struct cli_command cstruct_command = {
     "kept in a comment). Object ('O') dtypes have no C layout: exit 1.\n"
     "Exit 0 on success, 1 for an invalid file or descriptor, 2 on usage errors\n"
     "or unreadable paths. FILE may be '-' (standard input) or a pipe.\n",
-    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0],
+    cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0], 1,
 };
 
 static int usage_fail(const char *fmt, const char *arg)
@@ -82,32 +81,34 @@ static int idset_add(struct nameset *set, const char *id)
 }
 
 /* Call fn on every identifier text declares: the tag of each line
- * "struct TAG {", and the root's macros. Stops at the first nonzero. */
+ * "struct TAG {", and the root's macros. Returns the first nonzero result
+ * of fn, 0, or -1 without memory. Identifiers have no length limit. */
 static int each_id(const char *text, const char *root, int (*fn)(void *, const char *),
                    void *ctx)
 {
-    char id[512];
-    size_t n = strlen(root);
-    if (n + sizeof "_ITEMSIZE" > sizeof id)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        id[i] = (char)(root[i] >= 'a' && root[i] <= 'z' ? root[i] - 'a' + 'A' : root[i]);
-    memcpy(id + n, "_H", 3);
-    int rc = fn(ctx, id);
-    memcpy(id + n, "_ITEMSIZE", sizeof "_ITEMSIZE");
+    struct sbuf id = {0};
+    for (const char *p = root; *p; p++) {
+        char c = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        sb_putn(&id, &c, 1);
+    }
+    size_t n = id.len;
+    sb_puts(&id, "_H");
+    int rc = id.nomem ? -1 : fn(ctx, id.data);
+    id.len = n;
+    sb_puts(&id, "_ITEMSIZE");
     if (rc == 0)
-        rc = fn(ctx, id);
+        rc = id.nomem ? -1 : fn(ctx, id.data);
     for (const char *line = text; rc == 0 && *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        if (len > 9 && strncmp(line, "struct ", 7) == 0 && strncmp(line + len - 2, " {", 2) == 0 &&
-            len - 9 < sizeof id) {
-            memcpy(id, line + 7, len - 9);
-            id[len - 9] = '\0';
-            rc = fn(ctx, id);
+        if (len > 9 && strncmp(line, "struct ", 7) == 0 && strncmp(line + len - 2, " {", 2) == 0) {
+            id.len = 0;
+            sb_putn(&id, line + 7, len - 9);
+            rc = id.nomem ? -1 : fn(ctx, id.data);
         }
         line += len + (end != NULL);
     }
+    free(id.data);
     return rc;
 }
 
@@ -150,7 +151,12 @@ static char *member_root(const char *prefix, const char *member)
 
 /* Declarations for one input. With taken (a whole archive), the root tag
  * is PREFIX_STEM, with _2, _3, ... appended until neither it nor any
- * identifier its declarations take is in taken, which then gets them. */
+ * identifier its declarations take is in taken, which then gets them.
+ * Every identifier of root R is R, R_H, R_ITEMSIZE (R upper-cased) or
+ * R_ + a member name, which never starts with a digit: an identifier in
+ * taken blocks one suffix at most. PREFIX_STEM itself may be a reserved
+ * name (INT8_MIN), PREFIX_STEM_K never is: taken->count + 2 tries find a
+ * free root. */
 static int cstruct_one(const struct cli_input *in, const char *name, struct nameset *taken,
                        FILE *out, size_t *printed)
 {
@@ -160,7 +166,8 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         return cli_report(in->name, &err);
     cstruct_source src = {in->name, h, in->member != NULL};
     const npydt_dtype *dt = npydt_header_dtype(h);
-    char *text = NULL, *base = NULL, *root = NULL;
+    char *text = NULL, *base = NULL;
+    struct sbuf root = {0};
     int status = EXIT_OK;
     if (!taken) {
         text = cstruct_generate(dt, name, &src, &err);
@@ -173,31 +180,38 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         status = cli_usage_error("out of memory");
         goto out;
     }
-    for (unsigned long k = 1;; k++) {
-        free(root);
-        size_t len = strlen(base) + 24;
-        root = malloc(len);
-        if (!root) {
+    int found = 0;
+    for (size_t k = 1; !found && k <= taken->count + 2; k++) {
+        root.len = 0;
+        if (k == 1)
+            sb_puts(&root, base);
+        else
+            sb_printf(&root, "%s_%zu", base, k);
+        if (root.nomem) {
             status = cli_usage_error("out of memory");
             goto out;
         }
-        if (k == 1)
-            snprintf(root, len, "%s", base);
-        else
-            snprintf(root, len, "%s_%lu", base, k);
-        if (!cstruct_name_ok(root) || nameset_has(taken, root))
+        if (!cstruct_name_ok(root.data) || nameset_has(taken, root.data))
             continue;
-        text = cstruct_generate(dt, root, &src, &err);
+        text = cstruct_generate(dt, root.data, &src, &err);
         if (!text) {
             status = cli_report(in->name, &err);
             goto out;
         }
-        if (each_id(text, root, id_taken, taken) == 0)
-            break;
-        free(text);
-        text = NULL;
+        int rc = each_id(text, root.data, id_taken, taken);
+        if (rc < 0) {
+            status = cli_usage_error("out of memory");
+            goto out;
+        }
+        found = rc == 0;
+        if (!found) {
+            free(text);
+            text = NULL;
+        }
     }
-    if (each_id(text, root, id_take, taken) != 0)
+    if (!found)
+        status = cli_fail(in->name, NPYDT_E_NAME, "no free name for the root struct");
+    else if (each_id(text, root.data, id_take, taken) != 0)
         status = cli_usage_error("out of memory");
 out:
     if (status == EXIT_OK) {
@@ -209,7 +223,7 @@ out:
     }
     free(text);
     free(base);
-    free(root);
+    free(root.data);
     npydt_header_free(h);
     return status;
 }

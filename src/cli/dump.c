@@ -37,7 +37,6 @@ static const struct cli_option dump_options[] = {
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command dump_command = {
@@ -89,7 +88,7 @@ static const struct cli_command dump_command = {
     "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
     "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
     "64 MiB or more of elements, when stdout is not that terminal.\n",
-    dump_options, sizeof dump_options / sizeof dump_options[0],
+    dump_options, sizeof dump_options / sizeof dump_options[0], 1,
 };
 
 #define TEXT_DEFAULT_HEAD 20

@@ -27,7 +27,7 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
     if (opts)
         list->opts = *opts;
     else
-        cli_npz_options(&list->opts);
+        cli_input_limits(&list->opts);
 }
 
 void cli_inputs_free(struct cli_inputs *list)
@@ -290,9 +290,11 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
         cli_reading(in->path);
     if (in->npz)
         return npydt_npz_member_header(in->npz, in->index, out, err);
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
     if (in->buf)
-        return npydt_parse_buffer(in->buf, in->len, NULL, out, err);
-    return npydt_parse_path(in->path, NULL, out, err);
+        return npydt_parse_buffer(in->buf, in->len, &limits.base, out, err);
+    return npydt_parse_path(in->path, &limits.base, out, err);
 }
 
 /* ---- data ------------------------------------------------------------------- */

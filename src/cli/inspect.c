@@ -7,7 +7,6 @@ enum { OPT_JSON = 1 };
 
 static const struct cli_option inspect_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command inspect_command = {
@@ -27,7 +26,7 @@ static const struct cli_command inspect_command = {
     "'PATH: WHAT: DETAIL' on stderr. Exit status, the highest over the\n"
     "arrays: 0 valid, 1 not a valid .npy file or archive, 2 usage error,\n"
     "unreadable path or out of memory.\n",
-    inspect_options, sizeof inspect_options / sizeof inspect_options[0],
+    inspect_options, sizeof inspect_options / sizeof inspect_options[0], 1,
 };
 
 /* The descriptor literal np.save writes, malloc'd; NULL when out of

@@ -56,7 +56,7 @@ static const struct cli_command load_command = {
     "order from that file: dump --jsonl F | load --dtype @F -o G rewrites F.\n"
     "OUT is written through a temporary file renamed over it at the end.\n"
     "\n" LOAD_INPUT_HELP,
-    load_options, sizeof load_options / sizeof load_options[0],
+    load_options, sizeof load_options / sizeof load_options[0], 1,
 };
 
 static const struct cli_option append_options[] = {FORMAT_OPTIONS};
@@ -70,7 +70,7 @@ static const struct cli_command append_command = {
     "so that FILE.npy is a file NumPy loads at every instant. The input is\n"
     "checked in full before FILE.npy is touched: a bad line leaves it as it was.\n"
     "\n" LOAD_INPUT_HELP,
-    append_options, sizeof append_options / sizeof append_options[0],
+    append_options, sizeof append_options / sizeof append_options[0], 0,
 };
 
 /* ---- the input ----------------------------------------------------------------- */

@@ -44,16 +44,9 @@ void cli_set_no_mmap(void)
     no_mmap = 1;
 }
 
-void cli_reader_options(npydt_reader_options *opts)
+int cli_no_mmap(void)
 {
-    npydt_reader_options_init(opts);
-    opts->no_mmap = no_mmap;
-}
-
-void cli_npz_options(npydt_npz_options *opts)
-{
-    npydt_npz_options_init(opts);
-    opts->no_mmap = no_mmap;
+    return no_mmap;
 }
 
 static void on_bus(int sig, siginfo_t *info, void *context)

@@ -14,7 +14,6 @@ enum { OPT_COMPRESS = 1 };
 
 static const struct cli_option pack_options[] = {
     {OPT_COMPRESS, "compress", 'z', NULL, "deflate the members, as np.savez_compressed"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command pack_command = {
@@ -26,7 +25,7 @@ static const struct cli_command pack_command = {
     "arr_1, ... after the named ones, as np.savez's positional arrays. FILE may\n"
     "be ARCHIVE.npz:NAME. Object arrays are refused (np.savez would pickle them).\n"
     "OUT is written through a temporary file renamed over it at the end.\n",
-    pack_options, sizeof pack_options / sizeof pack_options[0],
+    pack_options, sizeof pack_options / sizeof pack_options[0], 1,
 };
 
 /* The zip writer's sink on the temporary file: errno of the first failed

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cli_option schema_options[] = {CLI_OPTION_NO_MMAP};
-
 static const struct cli_command schema_command = {
     "schema",
     "schema FILE",
@@ -21,7 +19,7 @@ static const struct cli_command schema_command = {
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
     "Exit 0 on success, 1 for an invalid file, 2 on usage errors or unreadable\n"
     "paths.\n",
-    schema_options, sizeof schema_options / sizeof schema_options[0],
+    NULL, 0, 1,
 };
 
 int cmd_schema(int argc, char **argv)

@@ -21,7 +21,6 @@ static const struct cli_option swap_options[] = {
     {OPT_OUTPUT, "output", 'o', "OUT", "write the copy to OUT"},
     {OPT_IN_PLACE, "in-place", 0, NULL, "replace FILE itself"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
-    CLI_OPTION_NO_MMAP,
 };
 
 static const struct cli_command swap_command = {
@@ -46,7 +45,7 @@ static const struct cli_command swap_command = {
     "space than the output needs (the stored bytes, for an archive). With\n"
     "--in-place, a FILE already in ORDER is left as it is (said on stderr).\n"
     "On a terminal a progress line is shown for inputs of 64 MiB or more.\n",
-    swap_options, sizeof swap_options / sizeof swap_options[0],
+    swap_options, sizeof swap_options / sizeof swap_options[0], 1,
 };
 
 /* What --to takes: NumPy's byte-order characters and names. */

@@ -169,8 +169,15 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
     free(label);
     if (status != EXIT_OK)
         goto out;
-    if (npydt_npz_writer_begin(w, m->name, m->method, &err) != NPYDT_OK ||
-        npydt_npz_writer_write(w, s.hdr, s.hlen, &err) != NPYDT_OK) {
+    npydt_status begun = npydt_npz_writer_begin(w, m->name, m->method, &err);
+    if (begun == NPYDT_E_ARG) {
+        /* a name the writer does not write (absolute, a drive, controls):
+         * the archive's, not the caller's mistake */
+        cli_fail(file, err.code, "%s; nothing was written", err.message);
+        status = EXIT_INVALID;
+        goto out;
+    }
+    if (begun != NPYDT_OK || npydt_npz_writer_write(w, s.hdr, s.hlen, &err) != NPYDT_OK) {
         status = writer_error(target, sink, &err);
         goto out;
     }
@@ -228,7 +235,7 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     npydt_npz *z;
     npydt_npz_options zopts;
     npydt_error err;
-    cli_npz_options(&zopts);
+    cli_input_limits(&zopts);
     cli_reading(file);
     if (npydt_npz_open_path(file, &zopts, &z, &err) != NPYDT_OK)
         return cli_report(file, &err);

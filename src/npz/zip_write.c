@@ -205,7 +205,10 @@ void npydt_npz_writer_free(npydt_npz_writer *w)
 
 /* ---- names ---------------------------------------------------------------------- */
 
-/* NULL, or why the reader would refuse this name. */
+/* NULL, or why this name is not written: what the reader would refuse,
+ * and names that would not extract as one file inside the directory an
+ * archive is extracted into (absolute, with a drive, a directory), or that
+ * a terminal would act on (control characters, C0, DEL and C1). */
 static const char *name_problem(const char *name, size_t len)
 {
     if (len == 0)
@@ -213,15 +216,25 @@ static const char *name_problem(const char *name, size_t len)
     if (len > 0xFFFF)
         return "the name is longer than 65535 bytes";
     const unsigned char *s = (const unsigned char *)name;
+    bool control = false;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
         size_t k = utf8_decode(s + i, len - i, &cp);
         if (k == 0)
             return "the name is not valid UTF-8";
+        control |= cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
         i += k;
     }
     if (zip_name_has_dotdot(name, len))
         return "the name has a '..' component";
+    if (s[0] == '/' || s[0] == '\\')
+        return "the name is absolute (starts with '/' or '\\')";
+    if (len >= 2 && s[1] == ':' && (s[0] | 0x20) >= 'a' && (s[0] | 0x20) <= 'z')
+        return "the name starts with a drive ('X:')";
+    if (s[len - 1] == '/' || s[len - 1] == '\\')
+        return "the name ends with '/' or '\\' (a directory)";
+    if (control)
+        return "the name has a control character";
     return NULL;
 }
 
