@@ -155,11 +155,14 @@ NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
  * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
 NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
-/* Options structs (npydt_options with its npydt_limits, npydt_npz_options)
- * can gain fields without breaking programs built against an older header:
- *   - fill one only with its *_init function, then set the fields you want
- *     (never with an initialiser list or memset: a field added later would
- *     get 0 instead of its default);
+/* Options structs (npydt_options with its npydt_limits, npydt_npz_options,
+ * npydt_reader_options, npydt_writer_options) can gain fields without
+ * breaking programs built against an older header:
+ *   - every limit and buffer size that is 0 means its default, so zeroed
+ *     options ({0}, memset) are the defaults, and a limit cannot be set to
+ *     0 (the smallest is 1); the *_init functions write the defaults out;
+ *   - fill one with its *_init function (or zeros), then set the fields
+ *     you want: a field added later then gets its default;
  *   - each ends in reserved room that new fields take, so its size and the
  *     offsets of its fields stay the same from release to release;
  *   - the reserved room must stay zero, as *_init leaves it: a call given
@@ -172,16 +175,18 @@ NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t 
  * checks recurse once per nesting level. */
 #define NPYDT_DEPTH_CEILING 4096u
 
-/* Input bounds. Every default is documented in README.md ("Limits"). */
+/* Input bounds. Every default is documented in README.md ("Limits"); 0
+ * is the default in each field. */
 typedef struct npydt_limits {
-    size_t max_header_bytes;  /* HEADER_LEN above this is refused (16 MiB) */
-    uint32_t max_depth;       /* bracket nesting in the header literal (128) */
-    uint32_t max_ndim;        /* dimensions of a shape or subarray (32) */
-    size_t max_fields;        /* fields in all structs of one dtype (1,000,000) */
+    size_t max_header_bytes;  /* HEADER_LEN above this is refused (0: 16 MiB) */
+    uint32_t max_depth;       /* bracket nesting in the header literal (0: 128) */
+    uint32_t max_ndim;        /* dimensions of a shape or subarray (0: 32) */
+    size_t max_fields;        /* fields in all structs of one dtype (0: 1,000,000) */
     uint64_t reserved[4];     /* room for new limits: zero */
 } npydt_limits;
 
-/* Options for the parse calls. Initialise with npydt_options_init. */
+/* Options for the parse calls. Initialise with npydt_options_init (or
+ * zeros: the defaults). */
 typedef struct npydt_options {
     npydt_limits limits;
     const npydt_allocator *allocator; /* NULL: libc, see npydt_allocator */
@@ -688,12 +693,12 @@ typedef struct npydt_npz_member {
  * default is documented in README.md ("Limits"). */
 typedef struct npydt_npz_options {
     npydt_options base;          /* header limits of members, and the allocator */
-    size_t max_members;          /* central directory entries (1,000,000) */
+    size_t max_members;          /* central directory entries (0: 1,000,000) */
     uint64_t max_inflated_bytes; /* sum of the declared sizes of deflated
-                                  * members (16 GiB); larger archives are refused */
+                                  * members (0: 16 GiB); larger archives are refused */
     uint32_t max_ratio;          /* declared size / compressed size of a deflated
-                                  * member (1032, the most deflate can reach) */
-    size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (64 KiB) */
+                                  * member (0: 1032, the most deflate can reach) */
+    size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (0: 64 KiB) */
     int no_mmap;                 /* nonzero: read a path into memory, never map it */
     uint64_t reserved[4];        /* room for new options: zero (see npydt_options) */
 } npydt_npz_options;
@@ -839,10 +844,10 @@ typedef struct npydt_reader npydt_reader;
  * as npydt_options does (reserved room, refused when not zero). */
 typedef struct npydt_reader_options {
     npydt_options base;    /* header limits and the allocator */
-    size_t chunk_bytes;    /* buffer of a chunk or a batch of elements (1 MiB);
+    size_t chunk_bytes;    /* buffer of a chunk or a batch of elements (0: 1 MiB);
                             * raised to one element where that is larger */
     size_t window_bytes;   /* C-order elements gathered by one pass over a
-                            * Fortran-order array read in sequence (64 MiB) */
+                            * Fortran-order array read in sequence (0: 64 MiB) */
     int no_mmap;           /* nonzero: never map a file, read it in chunks */
     uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
 } npydt_reader_options;
@@ -950,8 +955,8 @@ typedef struct npydt_writer_options {
     int no_sync;            /* nonzero: flushes skip fsync (survives a killed
                              * process, not a power cut) */
     npydt_no_room no_room;  /* append to a header without room */
-    size_t buffer_bytes;    /* records held before one write(2) (1 MiB; at least
-                             * one record) */
+    size_t buffer_bytes;    /* records held before one write(2) (0: 1 MiB; at
+                             * least one record) */
     uint64_t reserved[4];   /* room for new options: zero (see npydt_options) */
 } npydt_writer_options;
 

@@ -17,10 +17,9 @@ static npydt_status new_reader(const npydt_reader_options *opts, npydt_header *h
                                npydt_reader **out, npydt_error *err)
 {
     npydt_reader_options defaults;
-    if (!opts) {
-        npydt_reader_options_init(&defaults);
+    npydt_reader_options_init(&defaults);
+    if (!opts)
         opts = &defaults;
-    }
     if (npydt_dtype_has_object(npydt_header_dtype(h))) {
         npydt_header_free(h);
         return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
@@ -33,8 +32,9 @@ static npydt_status new_reader(const npydt_reader_options *opts, npydt_header *h
     }
     memset(r, 0, sizeof *r);
     r->alloc = opts->base.allocator;
-    r->chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes : 1;
-    r->window_bytes = opts->window_bytes ? opts->window_bytes : 1;
+    /* 0 is the default, as for every size in the options */
+    r->chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes : defaults.chunk_bytes;
+    r->window_bytes = opts->window_bytes ? opts->window_bytes : defaults.window_bytes;
     r->header = h;
     r->fd = -1;
     r->itemsize = (size_t)npydt_dtype_itemsize(npydt_header_dtype(h));

@@ -49,8 +49,12 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 /* NPYDT_DEPTH_CEILING (npydt.h), the ceiling on limits.max_depth, is also
  * the deepest nesting any walk over a dtype follows. */
 
-/* opts, or the defaults written into *defaults when opts is NULL. */
-const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);
+/* Give every limit that is 0 its default (npydt_options_init's value):
+ * a zeroed npydt_limits means "the defaults". */
+void options_resolve_limits(npydt_limits *lim);
+/* A copy of opts (or the defaults when opts is NULL) in *resolved, its
+ * zero limits resolved; returns resolved. */
+const npydt_options *options_or_default(const npydt_options *opts, npydt_options *resolved);
 /* True when the n words of an options struct's reserved room are all 0. */
 bool reserved_is_zero(const uint64_t *reserved, size_t n);
 /* Refuse nonzero reserved room, limits above their ceilings and

@@ -167,14 +167,11 @@ npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink, const npydt_npz_op
     *out = NULL;
     if (!sink || !sink->write)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the sink has no write");
-    npydt_npz_options defaults;
-    if (!opts) {
-        npydt_npz_options_init(&defaults);
-        opts = &defaults;
-    }
-    npydt_status st = zip_options_check(opts, err);
+    npydt_npz_options resolved;
+    npydt_status st = zip_options_resolve(opts, &resolved, err);
     if (st != NPYDT_OK)
         return st;
+    opts = &resolved;
     const npydt_allocator *a = opts->base.allocator;
     npydt_npz_writer *w = alloc_bytes(a, sizeof *w);
     if (!w)

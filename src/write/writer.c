@@ -30,11 +30,17 @@ npydt_status writer_new(const npydt_dtype *dt, const uint64_t *shape, size_t ndi
                         int fortran_order, bool start_empty, const npydt_writer_options *opts,
                         enum writer_kind kind, npydt_writer **out, npydt_error *err)
 {
-    npydt_writer_options defaults;
-    if (!opts) {
-        npydt_writer_options_init(&defaults);
-        opts = &defaults;
+    /* a copy whose limits and sizes that are 0 take their defaults */
+    npydt_writer_options resolved;
+    npydt_writer_options_init(&resolved);
+    if (opts) {
+        size_t buffer_bytes = resolved.buffer_bytes;
+        resolved = *opts;
+        options_resolve_limits(&resolved.base.limits);
+        if (resolved.buffer_bytes == 0)
+            resolved.buffer_bytes = buffer_bytes;
     }
+    opts = &resolved;
     npydt_status st = check_options(opts, err);
     if (st != NPYDT_OK)
         return st;
