@@ -353,10 +353,36 @@ typedef struct npydt_header npydt_header;
 
 /* Parse the preamble and header at the start of buf. buf must hold at least
  * the whole header; data bytes are not required (see
- * npydt_header_check_data). */
+ * npydt_header_check_data). When it does not, NPYDT_E_TRUNCATED says in
+ * its message how many bytes the header needs ("header length is 182
+ * bytes but only 90 of them are present: the header needs 192 bytes from
+ * the start, 100 given"); npydt_header_size answers that from the first
+ * 12 bytes. */
 NPYDT_API npydt_status npydt_header_parse(const void *buf, size_t len,
                                           const npydt_options *opts,
                                           npydt_header **out, npydt_error *err);
+
+/* How many bytes the preamble and header of a .npy take (the data offset,
+ * 10 or 12 + HEADER_LEN), from the first bytes of a file or upload: a
+ * reader of a stream reads 12 bytes (every valid file has them), asks,
+ * reads the rest of the header and parses it with npydt_header_parse,
+ * before one byte of data arrives. opts gives max_header_bytes (NULL: the
+ * defaults). Returns
+ *   NPYDT_OK           *total is the data offset;
+ *   NPYDT_E_TRUNCATED  prefix is too short to tell (fewer than 10 bytes, or
+ *                      than 12 for version 2.0 and 3.0): *total is the
+ *                      number of bytes to give to learn more (10 while the
+ *                      version bytes 6 and 7 are missing, then 10 or 12);
+ *   NPYDT_E_LIMIT      HEADER_LEN is above max_header_bytes: *total is still
+ *                      the size the prefix declares;
+ *   NPYDT_E_MAGIC      the bytes given do not start \x93NUMPY (checked as
+ *                      far as they go: the first byte refuses "PK\3\4");
+ *   NPYDT_E_VERSION    a version other than 1.0, 2.0, 3.0;
+ * and *total is 0 on every other status. The header's own content is not
+ * looked at. */
+NPYDT_API npydt_status npydt_header_size(const void *prefix, size_t len,
+                                         const npydt_options *opts, uint64_t *total,
+                                         npydt_error *err);
 
 /* Parse a whole file held in memory: header, then check that len covers
  * the data (count * itemsize bytes after the data offset). */
