@@ -10,8 +10,9 @@
  * owned by the caller.
  *
  * Errors are values: every fallible call returns an npydt_status and, when
- * given a non-NULL npydt_error, fills it in. The library never prints,
- * aborts or exits on bad input or on allocation failure.
+ * given a non-NULL npydt_error, fills it in, on success too (see
+ * npydt_error). The library never prints, aborts or exits on bad input or
+ * on allocation failure.
  *
  * Integer types: offsets and sizes within a file, an archive or an array's
  * data are uint64_t, since they may pass 4 GiB on any platform. Lengths of
@@ -98,7 +99,13 @@ typedef enum npydt_status {
 /* npydt_error.offset when no byte offset applies. */
 #define NPYDT_NO_OFFSET ((size_t)-1)
 
-/* Filled by every fallible call. Fixed size: reporting never allocates. */
+/* Filled by every call that takes one, whatever it held before: on failure
+ * with the returned status and what went wrong; on success with code
+ * NPYDT_OK, offset NPYDT_NO_OFFSET and an empty path and message (the
+ * per-value readers and writers included: four stores). So a struct
+ * reused across calls describes the last one; a program that keeps an
+ * error while it cleans up passes the cleanup calls another struct.
+ * Fixed size: reporting never allocates. */
 typedef struct npydt_error {
     npydt_status code;  /* same as the returned status */
     size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */

@@ -93,6 +93,21 @@ void io_region_release(struct io_region *r);
 
 /* ---- errors -------------------------------------------------------------- */
 
+/* Write success into err (when non-NULL): code NPYDT_OK, offset
+ * NPYDT_NO_OFFSET, empty path and message. Every public call taking an
+ * npydt_error calls it first, so that the struct says what the call did
+ * whatever it held before; a failure then overwrites it. Four stores: cheap
+ * enough for the per-value readers and writers. */
+static inline void error_clear(npydt_error *err)
+{
+    if (err) {
+        err->code = NPYDT_OK;
+        err->offset = NPYDT_NO_OFFSET;
+        err->path[0] = '\0';
+        err->message[0] = '\0';
+    }
+}
+
 /* Fill err (when non-NULL) and return code. path may be NULL. */
 npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
                        const char *path, const char *fmt, ...)

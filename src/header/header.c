@@ -82,12 +82,14 @@ fail:
 npydt_status npydt_dtype_parse_literal(const char *text, size_t len, const npydt_options *opts,
                                        npydt_dtype **out, npydt_error *err)
 {
+    error_clear(err);
     return parse_root(text, len, opts, false, out, err);
 }
 
 npydt_status npydt_dtype_parse_typestr(const char *text, size_t len, const npydt_options *opts,
                                        npydt_dtype **out, npydt_error *err)
 {
+    error_clear(err);
     return parse_root(text, len, opts, true, out, err);
 }
 
@@ -135,6 +137,7 @@ static npydt_status parse_preamble(const unsigned char *b, size_t len, const npy
 npydt_status npydt_header_size(const void *prefix, size_t len, const npydt_options *opts,
                                uint64_t *total, npydt_error *err)
 {
+    error_clear(err);
     npydt_options resolved;
     opts = options_or_default(opts, &resolved);
     if (!total)
@@ -321,6 +324,7 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
 npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options *opts,
                                 npydt_header **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_options defaults;
     opts = options_or_default(opts, &defaults);
     if (!out)
@@ -368,6 +372,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
 
 npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, npydt_error *err)
 {
+    error_clear(err);
     /* object arrays hold a pickle, whose length has nothing to do with
      * count * itemsize */
     if (h->dtype->has_object)
@@ -383,6 +388,7 @@ npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, 
 npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options *opts,
                                 npydt_header **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = npydt_header_parse(buf, len, opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -397,6 +403,7 @@ npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options
 npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
                             npydt_error *err)
 {
+    error_clear(err);
     npydt_options defaults;
     opts = options_or_default(opts, &defaults);
     if (!out)
@@ -452,6 +459,7 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
 npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt_header **out,
                               npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     int fd;

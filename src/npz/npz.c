@@ -58,6 +58,7 @@ out:
 npydt_status npydt_npz_member_header(const npydt_npz *z, size_t i, npydt_header **out,
                                      npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;

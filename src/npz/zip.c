@@ -678,6 +678,7 @@ static npydt_status begin(const npydt_npz_options **opts, npydt_npz_options *res
 npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_options *opts,
                                    npydt_npz **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_npz_options resolved;
     npydt_status st = begin(&opts, &resolved, out, err);
     if (st != NPYDT_OK)
@@ -690,6 +691,7 @@ npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_
 npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz **out,
                                npydt_error *err)
 {
+    error_clear(err);
     npydt_npz_options resolved;
     npydt_status st = begin(&opts, &resolved, out, err);
     if (st != NPYDT_OK)
@@ -705,6 +707,7 @@ npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz 
 npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts,
                                  npydt_npz **out, npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     int fd;
@@ -742,6 +745,7 @@ const npydt_npz_member *npydt_npz_member_at(const npydt_npz *z, size_t i)
 npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
                             npydt_error *err)
 {
+    error_clear(err);
     if (!z || !name || !index)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "NULL argument");
     for (size_t i = 0; i < z->count; i++)
@@ -766,6 +770,7 @@ npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
 npydt_status npydt_npz_member_data(const npydt_npz *z, size_t i, const void **data,
                                    uint64_t *len, npydt_error *err)
 {
+    error_clear(err);
     if (!z || i >= z->count || !data || !len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "no member %zu, or a NULL argument", i);

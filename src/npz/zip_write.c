@@ -162,6 +162,7 @@ static npydt_status not_idle(const npydt_npz_writer *w, npydt_error *err)
 npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink, const npydt_npz_options *opts,
                                   npydt_npz_writer **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -357,6 +358,7 @@ static npydt_status write_local(npydt_npz_writer *w, bool final, npydt_error *er
 npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
                                     npydt_npz_method method, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -464,6 +466,7 @@ static npydt_status pump(npydt_npz_writer *w, int flush, npydt_error *err)
 npydt_status npydt_npz_writer_write(npydt_npz_writer *w, const void *buf, size_t len,
                                     npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -495,6 +498,7 @@ npydt_status npydt_npz_writer_write(npydt_npz_writer *w, const void *buf, size_t
 
 npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -597,6 +601,7 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
 
 npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;

@@ -164,6 +164,7 @@ npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
                                       const npydt_writer_options *opts, npydt_writer **out,
                                       npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -217,6 +218,7 @@ npydt_status npydt_writer_create_fd(int fd, const npydt_dtype *dt, const uint64_
                                     size_t ndim, const npydt_writer_options *opts,
                                     npydt_writer **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -297,6 +299,7 @@ static npydt_status close_file(npydt_writer *w, npydt_error *err)
 
 npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err)
 {
+    error_clear(err);
     if (!w)
         return NPYDT_OK;
     npydt_status st = writer_usable(w, err);
