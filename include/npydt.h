@@ -10,8 +10,9 @@
  * owned by the caller.
  *
  * Errors are values: every fallible call returns an npydt_status and, when
- * given a non-NULL npydt_error, fills it in. The library never prints,
- * aborts or exits on bad input or on allocation failure.
+ * given a non-NULL npydt_error, fills it in, on success too (see
+ * npydt_error). The library never prints, aborts or exits on bad input or
+ * on allocation failure.
  *
  * Integer types: offsets and sizes within a file, an archive or an array's
  * data are uint64_t, since they may pass 4 GiB on any platform. Lengths of
@@ -98,7 +99,13 @@ typedef enum npydt_status {
 /* npydt_error.offset when no byte offset applies. */
 #define NPYDT_NO_OFFSET ((size_t)-1)
 
-/* Filled by every fallible call. Fixed size: reporting never allocates. */
+/* Filled by every call that takes one, whatever it held before: on failure
+ * with the returned status and what went wrong; on success with code
+ * NPYDT_OK, offset NPYDT_NO_OFFSET and an empty path and message (the
+ * per-value readers and writers included: four stores). So a struct
+ * reused across calls describes the last one; a program that keeps an
+ * error while it cleans up passes the cleanup calls another struct.
+ * Fixed size: reporting never allocates. */
 typedef struct npydt_error {
     npydt_status code;  /* same as the returned status */
     size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */
@@ -155,11 +162,14 @@ NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
  * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
 NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
-/* Options structs (npydt_options with its npydt_limits, npydt_npz_options)
- * can gain fields without breaking programs built against an older header:
- *   - fill one only with its *_init function, then set the fields you want
- *     (never with an initialiser list or memset: a field added later would
- *     get 0 instead of its default);
+/* Options structs (npydt_options with its npydt_limits, npydt_npz_options,
+ * npydt_reader_options, npydt_writer_options) can gain fields without
+ * breaking programs built against an older header:
+ *   - every limit and buffer size that is 0 means its default, so zeroed
+ *     options ({0}, memset) are the defaults, and a limit cannot be set to
+ *     0 (the smallest is 1); the *_init functions write the defaults out;
+ *   - fill one with its *_init function (or zeros), then set the fields
+ *     you want: a field added later then gets its default;
  *   - each ends in reserved room that new fields take, so its size and the
  *     offsets of its fields stay the same from release to release;
  *   - the reserved room must stay zero, as *_init leaves it: a call given
@@ -172,16 +182,18 @@ NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t 
  * checks recurse once per nesting level. */
 #define NPYDT_DEPTH_CEILING 4096u
 
-/* Input bounds. Every default is documented in README.md ("Limits"). */
+/* Input bounds. Every default is documented in README.md ("Limits"); 0
+ * is the default in each field. */
 typedef struct npydt_limits {
-    size_t max_header_bytes;  /* HEADER_LEN above this is refused (16 MiB) */
-    uint32_t max_depth;       /* bracket nesting in the header literal (128) */
-    uint32_t max_ndim;        /* dimensions of a shape or subarray (32) */
-    size_t max_fields;        /* fields in all structs of one dtype (1,000,000) */
+    size_t max_header_bytes;  /* HEADER_LEN above this is refused (0: 16 MiB) */
+    uint32_t max_depth;       /* bracket nesting in the header literal (0: 128) */
+    uint32_t max_ndim;        /* dimensions of a shape or subarray (0: 32) */
+    size_t max_fields;        /* fields in all structs of one dtype (0: 1,000,000) */
     uint64_t reserved[4];     /* room for new limits: zero */
 } npydt_limits;
 
-/* Options for the parse calls. Initialise with npydt_options_init. */
+/* Options for the parse calls. Initialise with npydt_options_init (or
+ * zeros: the defaults). */
 typedef struct npydt_options {
     npydt_limits limits;
     const npydt_allocator *allocator; /* NULL: libc, see npydt_allocator */
@@ -360,10 +372,36 @@ typedef struct npydt_header npydt_header;
 
 /* Parse the preamble and header at the start of buf. buf must hold at least
  * the whole header; data bytes are not required (see
- * npydt_header_check_data). */
+ * npydt_header_check_data). When it does not, NPYDT_E_TRUNCATED says in
+ * its message how many bytes the header needs ("header length is 182
+ * bytes but only 90 of them are present: the header needs 192 bytes from
+ * the start, 100 given"); npydt_header_size answers that from the first
+ * 12 bytes. */
 NPYDT_API npydt_status npydt_header_parse(const void *buf, size_t len,
                                           const npydt_options *opts,
                                           npydt_header **out, npydt_error *err);
+
+/* How many bytes the preamble and header of a .npy take (the data offset,
+ * 10 or 12 + HEADER_LEN), from the first bytes of a file or upload: a
+ * reader of a stream reads 12 bytes (every valid file has them), asks,
+ * reads the rest of the header and parses it with npydt_header_parse,
+ * before one byte of data arrives. opts gives max_header_bytes (NULL: the
+ * defaults). Returns
+ *   NPYDT_OK           *total is the data offset;
+ *   NPYDT_E_TRUNCATED  prefix is too short to tell (fewer than 10 bytes, or
+ *                      than 12 for version 2.0 and 3.0): *total is the
+ *                      number of bytes to give to learn more (10 while the
+ *                      version bytes 6 and 7 are missing, then 10 or 12);
+ *   NPYDT_E_LIMIT      HEADER_LEN is above max_header_bytes: *total is still
+ *                      the size the prefix declares;
+ *   NPYDT_E_MAGIC      the bytes given do not start \x93NUMPY (checked as
+ *                      far as they go: the first byte refuses "PK\3\4");
+ *   NPYDT_E_VERSION    a version other than 1.0, 2.0, 3.0;
+ * and *total is 0 on every other status. The header's own content is not
+ * looked at. */
+NPYDT_API npydt_status npydt_header_size(const void *prefix, size_t len,
+                                         const npydt_options *opts, uint64_t *total,
+                                         npydt_error *err);
 
 /* Parse a whole file held in memory: header, then check that len covers
  * the data (count * itemsize bytes after the data offset). */
@@ -702,12 +740,12 @@ typedef struct npydt_npz_member {
  * default is documented in README.md ("Limits"). */
 typedef struct npydt_npz_options {
     npydt_options base;          /* header limits of members, and the allocator */
-    size_t max_members;          /* central directory entries (1,000,000) */
+    size_t max_members;          /* central directory entries (0: 1,000,000) */
     uint64_t max_inflated_bytes; /* sum of the declared sizes of deflated
-                                  * members (16 GiB); larger archives are refused */
+                                  * members (0: 16 GiB); larger archives are refused */
     uint32_t max_ratio;          /* declared size / compressed size of a deflated
-                                  * member (1032, the most deflate can reach) */
-    size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (64 KiB) */
+                                  * member (0: 1032, the most deflate can reach) */
+    size_t buffer_size;          /* inflate buffer of npydt_npz_stream_next (0: 64 KiB) */
     int no_mmap;                 /* nonzero: read a path into memory, never map it */
     uint64_t reserved[4];        /* room for new options: zero (see npydt_options) */
 } npydt_npz_options;
@@ -855,10 +893,10 @@ typedef struct npydt_reader npydt_reader;
  * as npydt_options does (reserved room, refused when not zero). */
 typedef struct npydt_reader_options {
     npydt_options base;    /* header limits and the allocator */
-    size_t chunk_bytes;    /* buffer of a chunk or a batch of elements (1 MiB);
+    size_t chunk_bytes;    /* buffer of a chunk or a batch of elements (0: 1 MiB);
                             * raised to one element where that is larger */
     size_t window_bytes;   /* C-order elements gathered by one pass over a
-                            * Fortran-order array read in sequence (64 MiB) */
+                            * Fortran-order array read in sequence (0: 64 MiB) */
     int no_mmap;           /* nonzero: never map a file, read it in chunks */
     uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
 } npydt_reader_options;
@@ -966,8 +1004,8 @@ typedef struct npydt_writer_options {
     int no_sync;            /* nonzero: flushes skip fsync (survives a killed
                              * process, not a power cut) */
     npydt_no_room no_room;  /* append to a header without room */
-    size_t buffer_bytes;    /* records held before one write(2) (1 MiB; at least
-                             * one record) */
+    size_t buffer_bytes;    /* records held before one write(2) (0: 1 MiB; at
+                             * least one record) */
     uint64_t reserved[4];   /* room for new options: zero (see npydt_options) */
 } npydt_writer_options;
 

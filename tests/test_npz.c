@@ -1139,7 +1139,9 @@ static void test_npz_open_incomplete_allocator_refused(void **state)
     assert_int_equal(ta.calls, 0);
 }
 
-static void test_npz_open_zero_buffer_size_refused(void **state)
+/* 0 is the default for every limit and size of the options, buffer_size
+ * included (64 KiB): a member streams through it. */
+static void test_npz_open_zero_buffer_size_is_the_default(void **state)
 {
     (void)state;
     npydt_npz_options opts;
@@ -1147,9 +1149,16 @@ static void test_npz_open_zero_buffer_size_refused(void **state)
     opts.buffer_size = 0;
     npydt_npz *z;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err));
-    assert_null(z);
-    assert_string_equal(err.message, "buffer_size is 0");
+    assert_int_equal(npydt_npz_open_path(npz_path("savez.npz"), &opts, &z, &err), NPYDT_OK);
+    npydt_npz_stream *s;
+    assert_int_equal(npydt_npz_stream_open(z, 0, &s, &err), NPYDT_OK);
+    unsigned char buf[64];
+    size_t got;
+    assert_int_equal(npydt_npz_stream_read(s, buf, sizeof buf, &got, &err), NPYDT_OK);
+    assert_int_equal(got, sizeof buf);
+    assert_memory_equal(buf, "\x93NUMPY", 6);
+    npydt_npz_stream_close(s);
+    npydt_npz_close(z);
 }
 
 static void test_npz_open_path_null_out_refused(void **state)
@@ -1511,7 +1520,7 @@ TEST_LIST("npz",
     cmocka_unit_test(test_npz_open_buffer_null_out_refused),
     cmocka_unit_test(test_npz_open_buffer_null_buf_refused),
     cmocka_unit_test(test_npz_open_incomplete_allocator_refused),
-    cmocka_unit_test(test_npz_open_zero_buffer_size_refused),
+    cmocka_unit_test(test_npz_open_zero_buffer_size_is_the_default),
     cmocka_unit_test(test_npz_open_path_null_out_refused),
     cmocka_unit_test(test_npz_open_fd_bad_fd_is_io),
     cmocka_unit_test(test_npz_open_directory_is_io),

@@ -90,6 +90,7 @@ static npydt_status gather_pass(npydt_reader *r, uint64_t lo, uint64_t k, npydt_
 npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max, const void **batch,
                                  uint64_t *n, npydt_error *err)
 {
+    error_clear(err);
     if (!r || !batch || !n)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     *batch = "";

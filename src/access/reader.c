@@ -17,10 +17,9 @@ static npydt_status new_reader(const npydt_reader_options *opts, npydt_header *h
                                npydt_reader **out, npydt_error *err)
 {
     npydt_reader_options defaults;
-    if (!opts) {
-        npydt_reader_options_init(&defaults);
+    npydt_reader_options_init(&defaults);
+    if (!opts)
         opts = &defaults;
-    }
     if (npydt_dtype_has_object(npydt_header_dtype(h))) {
         npydt_header_free(h);
         return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
@@ -33,8 +32,9 @@ static npydt_status new_reader(const npydt_reader_options *opts, npydt_header *h
     }
     memset(r, 0, sizeof *r);
     r->alloc = opts->base.allocator;
-    r->chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes : 1;
-    r->window_bytes = opts->window_bytes ? opts->window_bytes : 1;
+    /* 0 is the default, as for every size in the options */
+    r->chunk_bytes = opts->chunk_bytes ? opts->chunk_bytes : defaults.chunk_bytes;
+    r->window_bytes = opts->window_bytes ? opts->window_bytes : defaults.window_bytes;
     r->header = h;
     r->fd = -1;
     r->itemsize = (size_t)npydt_dtype_itemsize(npydt_header_dtype(h));
@@ -64,6 +64,7 @@ static npydt_status check_options(const npydt_reader_options *opts, npydt_reader
 npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
                                   npydt_reader **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_options(opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -90,6 +91,7 @@ npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
 npydt_status npydt_reader_open_path(const char *path, const npydt_reader_options *opts,
                                     npydt_reader **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_options(opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -108,6 +110,7 @@ npydt_status npydt_reader_open_buffer(const void *buf, size_t len,
                                       const npydt_reader_options *opts, npydt_reader **out,
                                       npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_options(opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -147,6 +150,7 @@ npydt_status npydt_reader_open_member(const npydt_npz *z, size_t i,
                                       const npydt_reader_options *opts, npydt_reader **out,
                                       npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_options(opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -254,6 +258,7 @@ npydt_status reader_seek(npydt_reader *r, uint64_t target, npydt_error *err)
 npydt_status npydt_reader_next_chunk(npydt_reader *r, const void **chunk, size_t *len,
                                      npydt_error *err)
 {
+    error_clear(err);
     if (!r || !chunk || !len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     uint64_t left = r->data_bytes - r->pos;
@@ -279,6 +284,7 @@ npydt_status npydt_reader_next_chunk(npydt_reader *r, const void **chunk, size_t
 
 npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err)
 {
+    error_clear(err);
     if (!r)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     r->next = 0;

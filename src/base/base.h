@@ -57,8 +57,12 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
  * would have a HEADER_LEN of hlen above HEADER_LEN_LIMIT; else OK. */
 npydt_status header_len_writable(uint64_t hlen, npydt_error *err);
 
-/* opts, or the defaults written into *defaults when opts is NULL. */
-const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults);
+/* Give every limit that is 0 its default (npydt_options_init's value):
+ * a zeroed npydt_limits means "the defaults". */
+void options_resolve_limits(npydt_limits *lim);
+/* A copy of opts (or the defaults when opts is NULL) in *resolved, its
+ * zero limits resolved; returns resolved. */
+const npydt_options *options_or_default(const npydt_options *opts, npydt_options *resolved);
 /* True when the n words of an options struct's reserved room are all 0. */
 bool reserved_is_zero(const uint64_t *reserved, size_t n);
 /* Refuse nonzero reserved room, limits above their ceilings and
@@ -96,6 +100,21 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
 void io_region_release(struct io_region *r);
 
 /* ---- errors -------------------------------------------------------------- */
+
+/* Write success into err (when non-NULL): code NPYDT_OK, offset
+ * NPYDT_NO_OFFSET, empty path and message. Every public call taking an
+ * npydt_error calls it first, so that the struct says what the call did
+ * whatever it held before; a failure then overwrites it. Four stores: cheap
+ * enough for the per-value readers and writers. */
+static inline void error_clear(npydt_error *err)
+{
+    if (err) {
+        err->code = NPYDT_OK;
+        err->offset = NPYDT_NO_OFFSET;
+        err->path[0] = '\0';
+        err->message[0] = '\0';
+    }
+}
 
 /* Fill err (when non-NULL) and return code. path may be NULL. */
 npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,

@@ -24,12 +24,28 @@ npydt_status header_len_writable(uint64_t hlen, npydt_error *err)
                      (unsigned long long)hlen, HEADER_LEN_LIMIT);
 }
 
-const npydt_options *options_or_default(const npydt_options *opts, npydt_options *defaults)
+void options_resolve_limits(npydt_limits *lim)
+{
+    npydt_options d;
+    npydt_options_init(&d);
+    if (lim->max_header_bytes == 0)
+        lim->max_header_bytes = d.limits.max_header_bytes;
+    if (lim->max_depth == 0)
+        lim->max_depth = d.limits.max_depth;
+    if (lim->max_ndim == 0)
+        lim->max_ndim = d.limits.max_ndim;
+    if (lim->max_fields == 0)
+        lim->max_fields = d.limits.max_fields;
+}
+
+const npydt_options *options_or_default(const npydt_options *opts, npydt_options *resolved)
 {
     if (opts)
-        return opts;
-    npydt_options_init(defaults);
-    return defaults;
+        *resolved = *opts;
+    else
+        npydt_options_init(resolved);
+    options_resolve_limits(&resolved->limits);
+    return resolved;
 }
 
 bool reserved_is_zero(const uint64_t *reserved, size_t n)

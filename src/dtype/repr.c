@@ -259,6 +259,7 @@ static void dict_repr(struct outbuf *o, const npydt_dtype *dt, const uint64_t *s
 size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
                           int fortran_order, void *buf, size_t size, npydt_error *err)
 {
+    error_clear(err);
     if (!dt || (ndim && !shape) || (!buf && size)) {
         set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "invalid argument");
         return 0;

@@ -82,48 +82,81 @@ fail:
 npydt_status npydt_dtype_parse_literal(const char *text, size_t len, const npydt_options *opts,
                                        npydt_dtype **out, npydt_error *err)
 {
+    error_clear(err);
     return parse_root(text, len, opts, false, out, err);
 }
 
 npydt_status npydt_dtype_parse_typestr(const char *text, size_t len, const npydt_options *opts,
                                        npydt_dtype **out, npydt_error *err)
 {
+    error_clear(err);
     return parse_root(text, len, opts, true, out, err);
 }
 
 /* ---- headers --------------------------------------------------------------- */
 
 /* Preamble: magic, version, HEADER_LEN. Offsets in errors are file
- * offsets here; none point into the header text. */
+ * offsets here; none point into the header text. *hstart is the
+ * preamble's length (10 or 12) when OK or E_LIMIT, and on E_TRUNCATED the
+ * bytes needed to read it (10 while the version is unknown); *hlen is set
+ * when OK or E_LIMIT. A partial magic string is checked as far as it goes. */
 static npydt_status parse_preamble(const unsigned char *b, size_t len, const npydt_limits *lim,
                                    int *major, uint32_t *hlen, size_t *hstart, npydt_error *err)
 {
     size_t have = len < 6 ? len : 6;
-    if (memcmp(b, magic, have) != 0)
+    if (have && memcmp(b, magic, have) != 0)
         return set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
                          "not a NumPy file: the magic string \\x93NUMPY is missing");
+    *hstart = 10;
     if (len < 8)
         return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
-                         "file ends after %zu bytes, inside the magic string and version", len);
+                         "the preamble needs at least 10 bytes, %zu given: the input ends "
+                         "inside the magic string and version", len);
     if ((b[6] != 1 && b[6] != 2 && b[6] != 3) || b[7] != 0)
         return set_error(err, NPYDT_E_VERSION, NPYDT_NO_OFFSET, NULL,
                          "format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", b[6],
                          b[7]);
     *major = b[6];
     size_t lenbytes = *major == 1 ? 2 : 4;
+    *hstart = 8 + lenbytes;
     if (len < 8 + lenbytes)
         return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
-                         "file ends after %zu bytes, inside the header length field", len);
+                         "the preamble needs %zu bytes, %zu given: the input ends inside the "
+                         "header length field", 8 + lenbytes, len);
     uint32_t h = (uint32_t)b[8] | (uint32_t)b[9] << 8;
     if (lenbytes == 4)
         h |= (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
     *hlen = h;
-    *hstart = 8 + lenbytes;
     if (h > lim->max_header_bytes)
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "header length %u is above the limit of %zu bytes", h,
                          lim->max_header_bytes);
     return NPYDT_OK;
+}
+
+npydt_status npydt_header_size(const void *prefix, size_t len, const npydt_options *opts,
+                               uint64_t *total, npydt_error *err)
+{
+    error_clear(err);
+    npydt_options resolved;
+    opts = options_or_default(opts, &resolved);
+    if (!total)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "total is NULL");
+    *total = 0;
+    if (!prefix && len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "prefix is NULL");
+    npydt_status st = options_check(opts, err);
+    if (st != NPYDT_OK)
+        return st;
+    int major;
+    uint32_t hlen = 0;
+    size_t hstart = 0;
+    st = parse_preamble(prefix, len, &opts->limits, &major, &hlen, &hstart, err);
+    if (st == NPYDT_OK || st == NPYDT_E_LIMIT)
+        *total = (uint64_t)hstart + hlen;
+    else if (st == NPYDT_E_TRUNCATED)
+        *total = hstart;
+    return st;
 }
 
 /* The header keys, in the order their absence is reported. */
@@ -291,6 +324,7 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
 npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options *opts,
                                 npydt_header **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_options defaults;
     opts = options_or_default(opts, &defaults);
     if (!out)
@@ -309,8 +343,9 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
         return st;
     if (len - hstart < hlen)
         return set_error(err, NPYDT_E_TRUNCATED, len - hstart, NULL,
-                         "header length is %u bytes but the file ends after %zu", hlen,
-                         len - hstart);
+                         "header length is %u bytes but only %zu of them are present: the "
+                         "header needs %llu bytes from the start, %zu given", hlen,
+                         len - hstart, (unsigned long long)hstart + hlen, len);
     struct arena ar;
     arena_init(&ar, opts->allocator);
     arena_expect(&ar, hlen);
@@ -337,6 +372,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
 
 npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, npydt_error *err)
 {
+    error_clear(err);
     /* object arrays hold a pickle, whose length has nothing to do with
      * count * itemsize */
     if (h->dtype->has_object)
@@ -352,6 +388,7 @@ npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, 
 npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options *opts,
                                 npydt_header **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = npydt_header_parse(buf, len, opts, out, err);
     if (st != NPYDT_OK)
         return st;
@@ -366,6 +403,7 @@ npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options
 npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
                             npydt_error *err)
 {
+    error_clear(err);
     npydt_options defaults;
     opts = options_or_default(opts, &defaults);
     if (!out)
@@ -394,8 +432,10 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
     size_t want = hstart + hlen;
     if (fsize < want)
         return set_error(err, NPYDT_E_TRUNCATED, fsize > hstart ? fsize - hstart : 0, NULL,
-                         "header length is %u bytes but the file ends after %llu", hlen,
-                         (unsigned long long)(fsize > hstart ? fsize - hstart : 0));
+                         "header length is %u bytes but only %llu of them are present: the "
+                         "header needs %zu bytes from the start, the file holds %llu", hlen,
+                         (unsigned long long)(fsize > hstart ? fsize - hstart : 0), want,
+                         (unsigned long long)fsize);
     unsigned char *buf = alloc_bytes(opts->allocator, want);
     if (!buf)
         return set_nomem(err);
@@ -419,6 +459,7 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
 npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt_header **out,
                               npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     int fd;

@@ -5,27 +5,16 @@
 #include <stdio.h>
 #include <string.h>
 
-static const unsigned char npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-
 /* Bytes of a member that hold its preamble and header, from the first
  * 12 (or fewer) bytes; just those bytes when they are not a valid
  * preamble, so that the header parser reports why. Never more than the
  * member declares or than max_header_bytes allows. */
 static size_t header_extent(const unsigned char *pre, size_t n, uint64_t member_size,
-                            const npydt_limits *lim)
+                            const npydt_options *opts)
 {
-    if (n < 10 || memcmp(pre, npy_magic, sizeof npy_magic) != 0 || pre[7] != 0 || pre[6] < 1 ||
-        pre[6] > 3)
+    uint64_t need;
+    if (npydt_header_size(pre, n, opts, &need, NULL) != NPYDT_OK)
         return n;
-    size_t lenbytes = pre[6] == 1 ? 2 : 4;
-    if (n < 8 + lenbytes)
-        return n;
-    uint64_t hlen = (uint64_t)pre[8] | (uint64_t)pre[9] << 8;
-    if (lenbytes == 4)
-        hlen |= (uint64_t)pre[10] << 16 | (uint64_t)pre[11] << 24;
-    if (hlen > lim->max_header_bytes)
-        return n;
-    uint64_t need = 8 + lenbytes + hlen;
     if (need > member_size)
         need = member_size;
     return need < n ? n : (size_t)need;
@@ -49,7 +38,7 @@ static npydt_status inflate_header(const npydt_npz *z, size_t i, npydt_header **
     size_t need = 0, cap = 1; /* the allocator never sees 0 bytes */
     if ((st = npydt_npz_stream_read(s, pre, n, &got, err)) != NPYDT_OK)
         goto out;
-    need = header_extent(pre, n, m->uncompressed_size, &opts->limits);
+    need = header_extent(pre, n, m->uncompressed_size, opts);
     cap = need ? need : 1;
     buf = alloc_bytes(opts->allocator, cap);
     if (!buf) {
@@ -69,6 +58,7 @@ out:
 npydt_status npydt_npz_member_header(const npydt_npz *z, size_t i, npydt_header **out,
                                      npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;

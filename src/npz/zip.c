@@ -101,17 +101,30 @@ void npydt_npz_options_init(npydt_npz_options *opts)
     opts->no_mmap = 0;
 }
 
-npydt_status zip_options_check(const npydt_npz_options *opts, npydt_error *err)
+npydt_status zip_options_resolve(const npydt_npz_options *opts, npydt_npz_options *resolved,
+                                 npydt_error *err)
 {
-    npydt_status st = options_check(&opts->base, err);
+    npydt_npz_options_init(resolved);
+    if (!opts)
+        return NPYDT_OK;
+    npydt_npz_options d = *resolved;
+    *resolved = *opts;
+    options_resolve_limits(&resolved->base.limits);
+    if (resolved->max_members == 0)
+        resolved->max_members = d.max_members;
+    if (resolved->max_inflated_bytes == 0)
+        resolved->max_inflated_bytes = d.max_inflated_bytes;
+    if (resolved->max_ratio == 0)
+        resolved->max_ratio = d.max_ratio;
+    if (resolved->buffer_size == 0)
+        resolved->buffer_size = d.buffer_size;
+    npydt_status st = options_check(&resolved->base, err);
     if (st != NPYDT_OK)
         return st;
     if (!reserved_is_zero(opts->reserved, sizeof opts->reserved / sizeof opts->reserved[0]))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "options have nonzero reserved room: fill them with "
                          "npydt_npz_options_init");
-    if (opts->buffer_size == 0)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "buffer_size is 0");
     return NPYDT_OK;
 }
 
@@ -649,25 +662,25 @@ static npydt_status open_bytes(const unsigned char *base, uint64_t size,
     return NPYDT_OK;
 }
 
-/* Resolve NULL options and check the common arguments. */
-static npydt_status begin(const npydt_npz_options **opts, npydt_npz_options *defaults,
+/* Resolve the options (NULL and zero fields) and check the common
+ * arguments. */
+static npydt_status begin(const npydt_npz_options **opts, npydt_npz_options *resolved,
                           npydt_npz **out, npydt_error *err)
 {
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
-    if (!*opts) {
-        npydt_npz_options_init(defaults);
-        *opts = defaults;
-    }
-    return zip_options_check(*opts, err);
+    npydt_status st = zip_options_resolve(*opts, resolved, err);
+    *opts = resolved;
+    return st;
 }
 
 npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_options *opts,
                                    npydt_npz **out, npydt_error *err)
 {
-    npydt_npz_options defaults;
-    npydt_status st = begin(&opts, &defaults, out, err);
+    error_clear(err);
+    npydt_npz_options resolved;
+    npydt_status st = begin(&opts, &resolved, out, err);
     if (st != NPYDT_OK)
         return st;
     if (!buf && len)
@@ -678,8 +691,9 @@ npydt_status npydt_npz_open_buffer(const void *buf, size_t len, const npydt_npz_
 npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz **out,
                                npydt_error *err)
 {
-    npydt_npz_options defaults;
-    npydt_status st = begin(&opts, &defaults, out, err);
+    error_clear(err);
+    npydt_npz_options resolved;
+    npydt_status st = begin(&opts, &resolved, out, err);
     if (st != NPYDT_OK)
         return st;
     struct io_region region;
@@ -693,6 +707,7 @@ npydt_status npydt_npz_open_fd(int fd, const npydt_npz_options *opts, npydt_npz 
 npydt_status npydt_npz_open_path(const char *path, const npydt_npz_options *opts,
                                  npydt_npz **out, npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     int fd;
@@ -730,6 +745,7 @@ const npydt_npz_member *npydt_npz_member_at(const npydt_npz *z, size_t i)
 npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
                             npydt_error *err)
 {
+    error_clear(err);
     if (!z || !name || !index)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "NULL argument");
     for (size_t i = 0; i < z->count; i++)
@@ -754,6 +770,7 @@ npydt_status npydt_npz_find(const npydt_npz *z, const char *name, size_t *index,
 npydt_status npydt_npz_member_data(const npydt_npz *z, size_t i, const void **data,
                                    uint64_t *len, npydt_error *err)
 {
+    error_clear(err);
     if (!z || i >= z->count || !data || !len)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "no member %zu, or a NULL argument", i);

@@ -18,9 +18,11 @@ struct npydt_npz {
     size_t names_size;
 };
 
-/* Refuse options the reader and the writer cannot use (options_check on
- * the base, nonzero reserved room, a zero buffer_size). */
-npydt_status zip_options_check(const npydt_npz_options *opts, npydt_error *err);
+/* A copy of opts (the defaults when NULL) in *resolved, every limit and
+ * size that is 0 given its default; refuses options the reader and the
+ * writer cannot use (options_check on the base, nonzero reserved room). */
+npydt_status zip_options_resolve(const npydt_npz_options *opts, npydt_npz_options *resolved,
+                                 npydt_error *err);
 
 /* Fill err with NPYDT_E_ARCHIVE: "member 'NAME': " + the formatted text. */
 npydt_status zip_member_error(npydt_error *err, const char *name, const char *fmt, ...)

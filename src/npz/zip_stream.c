@@ -72,6 +72,7 @@ static void crc_update(npydt_npz_stream *s, const unsigned char *p, size_t n)
 npydt_status npydt_npz_stream_open(const npydt_npz *z, size_t i, npydt_npz_stream **out,
                                    npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -224,6 +225,7 @@ static npydt_status fail(npydt_npz_stream *s, npydt_status st, npydt_error *err)
 npydt_status npydt_npz_stream_read(npydt_npz_stream *s, void *buf, size_t size, size_t *got,
                                    npydt_error *err)
 {
+    error_clear(err);
     if (got)
         *got = 0;
     if (!s || !got || (!buf && size))
@@ -243,6 +245,7 @@ npydt_status npydt_npz_stream_read(npydt_npz_stream *s, void *buf, size_t size, 
 npydt_status npydt_npz_stream_next(npydt_npz_stream *s, const void **chunk, size_t *len,
                                    npydt_error *err)
 {
+    error_clear(err);
     if (chunk)
         *chunk = NULL;
     if (len)
@@ -302,6 +305,7 @@ void npydt_npz_stream_close(npydt_npz_stream *s)
 
 npydt_status npydt_npz_member_verify(const npydt_npz *z, size_t i, npydt_error *err)
 {
+    error_clear(err);
     npydt_npz_stream *s;
     npydt_status st = npydt_npz_stream_open(z, i, &s, err);
     if (st != NPYDT_OK)

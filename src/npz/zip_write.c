@@ -162,19 +162,17 @@ static npydt_status not_idle(const npydt_npz_writer *w, npydt_error *err)
 npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink, const npydt_npz_options *opts,
                                   npydt_npz_writer **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
     if (!sink || !sink->write)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the sink has no write");
-    npydt_npz_options defaults;
-    if (!opts) {
-        npydt_npz_options_init(&defaults);
-        opts = &defaults;
-    }
-    npydt_status st = zip_options_check(opts, err);
+    npydt_npz_options resolved;
+    npydt_status st = zip_options_resolve(opts, &resolved, err);
     if (st != NPYDT_OK)
         return st;
+    opts = &resolved;
     const npydt_allocator *a = opts->base.allocator;
     npydt_npz_writer *w = alloc_bytes(a, sizeof *w);
     if (!w)
@@ -373,6 +371,7 @@ static npydt_status write_local(npydt_npz_writer *w, bool final, npydt_error *er
 npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
                                     npydt_npz_method method, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -480,6 +479,7 @@ static npydt_status pump(npydt_npz_writer *w, int flush, npydt_error *err)
 npydt_status npydt_npz_writer_write(npydt_npz_writer *w, const void *buf, size_t len,
                                     npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -511,6 +511,7 @@ npydt_status npydt_npz_writer_write(npydt_npz_writer *w, const void *buf, size_t
 
 npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;
@@ -613,6 +614,7 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
 
 npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = enter(w, err);
     if (st != NPYDT_OK)
         return st;

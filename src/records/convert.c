@@ -314,6 +314,7 @@ static npydt_status read_integer(const npydt_dtype *dt, const unsigned char *p, 
 
 npydt_status npydt_read_i64(const npydt_dtype *dt, const void *p, int64_t *out, npydt_error *err)
 {
+    error_clear(err);
     uint64_t mag;
     bool neg;
     npydt_status st = read_integer(dt, p, "int64", &mag, &neg, err);
@@ -328,6 +329,7 @@ npydt_status npydt_read_i64(const npydt_dtype *dt, const void *p, int64_t *out, 
 
 npydt_status npydt_read_u64(const npydt_dtype *dt, const void *p, uint64_t *out, npydt_error *err)
 {
+    error_clear(err);
     uint64_t mag;
     bool neg;
     npydt_status st = read_integer(dt, p, "uint64", &mag, &neg, err);
@@ -355,6 +357,7 @@ static bool real_value(const npydt_dtype *dt, const unsigned char *p, double *ou
 
 npydt_status npydt_read_double(const npydt_dtype *dt, const void *p, double *out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "double", err);
     if (st != NPYDT_OK)
         return st;
@@ -366,6 +369,7 @@ npydt_status npydt_read_double(const npydt_dtype *dt, const void *p, double *out
 npydt_status npydt_read_complex(const npydt_dtype *dt, const void *p, double out[2],
                                 npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "complex", err);
     if (st != NPYDT_OK)
         return st;
@@ -384,6 +388,7 @@ npydt_status npydt_read_complex(const npydt_dtype *dt, const void *p, double out
 
 npydt_status npydt_read_bool(const npydt_dtype *dt, const void *p, int *out, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "bool", err);
     if (st != NPYDT_OK)
         return st;
@@ -408,6 +413,7 @@ npydt_status npydt_read_bool(const npydt_dtype *dt, const void *p, int *out, npy
 npydt_status npydt_read_bytes(const npydt_dtype *dt, const void *p, const void **bytes,
                               size_t *len, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "bytes", err);
     if (st != NPYDT_OK)
         return st;
@@ -427,6 +433,7 @@ npydt_status npydt_read_bytes(const npydt_dtype *dt, const void *p, const void *
 npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf, size_t size,
                                 size_t *len, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "unicode", err);
     if (st != NPYDT_OK)
         return st;
@@ -462,6 +469,7 @@ npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf,
 npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p, npydt_datetime *out,
                                  npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_scalar(dt, p, "datetime", err);
     if (st != NPYDT_OK)
         return st;

@@ -41,6 +41,7 @@ static npydt_status new_handle(const npydt_options *opts, npydt_header *h, npydt
 npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opts,
                                 npydt_file **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -71,6 +72,7 @@ npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opt
 npydt_status npydt_file_open(const char *path, unsigned flags, const npydt_options *opts,
                              npydt_file **out, npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     int fd;
@@ -85,6 +87,7 @@ npydt_status npydt_file_open(const char *path, unsigned flags, const npydt_optio
 npydt_status npydt_file_from_buffer(const void *buf, size_t len, const npydt_options *opts,
                                     npydt_file **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -125,6 +128,7 @@ int npydt_file_is_mapped(const npydt_file *f)
 
 npydt_status npydt_file_sync(npydt_file *f, npydt_error *err)
 {
+    error_clear(err);
     if (f->region.map && f->writable && msync(f->region.map, f->region.map_len, MS_SYNC) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "msync failed: %s",
                          strerror(errno));
@@ -167,6 +171,7 @@ static uint64_t offset_of(const npydt_header *h, const uint64_t *index)
 npydt_status npydt_element_offset(const npydt_header *h, const uint64_t *index, size_t nindex,
                                   uint64_t *offset, npydt_error *err)
 {
+    error_clear(err);
     if (!h || !offset || (nindex && !index))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     size_t nd = npydt_header_ndim(h);
@@ -186,6 +191,7 @@ npydt_status npydt_element_offset(const npydt_header *h, const uint64_t *index, 
 npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t i, uint64_t *offset,
                                        npydt_error *err)
 {
+    error_clear(err);
     if (!h || !offset)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     uint64_t count = npydt_header_count(h);

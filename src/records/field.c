@@ -53,6 +53,7 @@ static const struct npydt_field *match_field(const npydt_dtype *dt, const char *
 npydt_status npydt_field_lookup(const npydt_dtype *dt, const char *path, uint64_t *offset,
                                 const npydt_dtype **field, npydt_error *err)
 {
+    error_clear(err);
     return npydt_field_lookup_len(dt, path, path ? strlen(path) : 0, offset, field, err);
 }
 
@@ -60,6 +61,7 @@ npydt_status npydt_field_lookup_len(const npydt_dtype *dt, const char *path, siz
                                     uint64_t *offset, const npydt_dtype **field,
                                     npydt_error *err)
 {
+    error_clear(err);
     if (!dt || !path || !offset || !field)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     uint64_t off = 0;

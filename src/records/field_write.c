@@ -158,6 +158,7 @@ static npydt_status put_integer(const npydt_dtype *dt, unsigned char *p, uint64_
 
 npydt_status npydt_write_i64(const npydt_dtype *dt, void *p, int64_t v, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
@@ -173,6 +174,7 @@ npydt_status npydt_write_i64(const npydt_dtype *dt, void *p, int64_t v, npydt_er
 
 npydt_status npydt_write_u64(const npydt_dtype *dt, void *p, uint64_t v, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
@@ -185,6 +187,7 @@ npydt_status npydt_write_u64(const npydt_dtype *dt, void *p, uint64_t v, npydt_e
 
 npydt_status npydt_write_bool(const npydt_dtype *dt, void *p, int v, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
@@ -243,6 +246,7 @@ static npydt_status put_integral_double(const npydt_dtype *dt, unsigned char *p,
 
 npydt_status npydt_write_double(const npydt_dtype *dt, void *p, double v, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st != NPYDT_OK)
         return st;
@@ -261,6 +265,7 @@ npydt_status npydt_write_double(const npydt_dtype *dt, void *p, double v, npydt_
 npydt_status npydt_write_complex(const npydt_dtype *dt, void *p, const double v[2],
                                  npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st == NPYDT_OK && !v)
         st = set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the value is NULL");
@@ -288,6 +293,7 @@ npydt_status npydt_write_complex(const npydt_dtype *dt, void *p, const double v[
 npydt_status npydt_write_bytes(const npydt_dtype *dt, void *p, const void *bytes, size_t len,
                                npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st == NPYDT_OK && !bytes && len > 0)
         st = set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the bytes are NULL");
@@ -317,6 +323,7 @@ npydt_status npydt_write_bytes(const npydt_dtype *dt, void *p, const void *bytes
 npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf8, size_t len,
                                  npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st == NPYDT_OK && !utf8 && len > 0)
         st = set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the text is NULL");
@@ -359,6 +366,7 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
 npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_datetime *v,
                                   npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = check_target(dt, p, err);
     if (st == NPYDT_OK && !v)
         st = set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the value is NULL");

@@ -299,6 +299,7 @@ npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
                           const npydt_dtype *field, uint64_t offset, npydt_convert as, void *out,
                           npydt_error *err)
 {
+    error_clear(err);
     size_t size;
     npydt_status st = check_args(records, stride, n, field, offset, as, out, &size, err);
     if (st != NPYDT_OK || n == 0 || size == 0)
@@ -403,6 +404,7 @@ static void store_int(const npydt_dtype *sc, unsigned char *p, int64_t v)
 npydt_status npydt_scatter(void *records, size_t stride, uint64_t n, const npydt_dtype *field,
                            uint64_t offset, npydt_convert as, const void *in, npydt_error *err)
 {
+    error_clear(err);
     size_t size;
     npydt_status st = check_args(records, stride, n, field, offset, as, in, &size, err);
     if (st != NPYDT_OK || n == 0 || size == 0)

@@ -429,6 +429,7 @@ static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
 npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opts,
                                  npydt_swap_plan **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -575,6 +576,7 @@ void swap_plan_run_native(const npydt_swap_plan *plan, unsigned char *base, uint
 npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void *in, void *out,
                         uint64_t n, npydt_error *err)
 {
+    error_clear(err);
     if (!plan)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "plan is NULL");
     const struct swap_list *l = list_for(plan, to);
@@ -669,6 +671,7 @@ npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
                                       const npydt_options *opts, npydt_dtype **out,
                                       npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;

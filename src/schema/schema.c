@@ -189,6 +189,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
 npydt_status npydt_schema_compile(const char *spec, size_t len, const npydt_options *opts,
                                   npydt_schema **out, npydt_error *err)
 {
+    error_clear(err);
     npydt_options defaults;
     opts = options_or_default(opts, &defaults);
     if (!out)
@@ -758,6 +759,7 @@ static npydt_status run_check(const npydt_schema *s, const npydt_dtype *dt,
 npydt_status npydt_check(const npydt_schema *schema, const npydt_header *h, unsigned flags,
                          npydt_check_result **out, npydt_error *err)
 {
+    error_clear(err);
     if (out)
         *out = NULL;
     if (!h)
@@ -768,6 +770,7 @@ npydt_status npydt_check(const npydt_schema *schema, const npydt_header *h, unsi
 npydt_status npydt_check_dtype(const npydt_schema *schema, const npydt_dtype *dt, unsigned flags,
                                npydt_check_result **out, npydt_error *err)
 {
+    error_clear(err);
     return run_check(schema, dt, NULL, flags, out, err);
 }
 

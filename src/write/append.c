@@ -136,6 +136,7 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
 npydt_status npydt_writer_append_path(const char *path, const npydt_writer_options *opts,
                                       npydt_writer **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;

@@ -74,6 +74,7 @@ npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *er
 
 npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = writer_usable(w, err);
     if (st != NPYDT_OK || w->kind != WRITER_FILE)
         return st;
@@ -119,6 +120,7 @@ static npydt_status put_records(npydt_writer *w, const void *records, size_t byt
 npydt_status npydt_writer_write(npydt_writer *w, const void *records, uint64_t n,
                                 npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = writer_usable(w, err);
     if (st != NPYDT_OK)
         return st;

@@ -11,6 +11,7 @@ npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
                                         const npydt_writer_options *opts, npydt_writer **out,
                                         npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;

@@ -6,6 +6,7 @@ void *npydt_writer_record(npydt_writer *w) { return w ? w->record : NULL; }
 
 npydt_status npydt_writer_commit(npydt_writer *w, npydt_error *err)
 {
+    error_clear(err);
     npydt_status st = writer_usable(w, err);
     if (st != NPYDT_OK)
         return st;

@@ -33,6 +33,7 @@ static npydt_status named(npydt_status st, const char *path, npydt_error *err)
 npydt_status npydt_writer_set_i64(npydt_writer *w, const char *path, int64_t v,
                                   npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -42,6 +43,7 @@ npydt_status npydt_writer_set_i64(npydt_writer *w, const char *path, int64_t v,
 npydt_status npydt_writer_set_u64(npydt_writer *w, const char *path, uint64_t v,
                                   npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -51,6 +53,7 @@ npydt_status npydt_writer_set_u64(npydt_writer *w, const char *path, uint64_t v,
 npydt_status npydt_writer_set_double(npydt_writer *w, const char *path, double v,
                                      npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -60,6 +63,7 @@ npydt_status npydt_writer_set_double(npydt_writer *w, const char *path, double v
 npydt_status npydt_writer_set_complex(npydt_writer *w, const char *path, const double v[2],
                                       npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -68,6 +72,7 @@ npydt_status npydt_writer_set_complex(npydt_writer *w, const char *path, const d
 
 npydt_status npydt_writer_set_bool(npydt_writer *w, const char *path, int v, npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -77,6 +82,7 @@ npydt_status npydt_writer_set_bool(npydt_writer *w, const char *path, int v, npy
 npydt_status npydt_writer_set_bytes(npydt_writer *w, const char *path, const void *bytes,
                                     size_t len, npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -86,6 +92,7 @@ npydt_status npydt_writer_set_bytes(npydt_writer *w, const char *path, const voi
 npydt_status npydt_writer_set_unicode(npydt_writer *w, const char *path, const char *utf8,
                                       size_t len, npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);
@@ -95,6 +102,7 @@ npydt_status npydt_writer_set_unicode(npydt_writer *w, const char *path, const c
 npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *path,
                                        const npydt_datetime *v, npydt_error *err)
 {
+    error_clear(err);
     void *p;
     const npydt_dtype *f;
     npydt_status st = find_field(w, path, &p, &f, err);

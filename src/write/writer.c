@@ -30,11 +30,17 @@ npydt_status writer_new(const npydt_dtype *dt, const uint64_t *shape, size_t ndi
                         int fortran_order, bool start_empty, const npydt_writer_options *opts,
                         enum writer_kind kind, npydt_writer **out, npydt_error *err)
 {
-    npydt_writer_options defaults;
-    if (!opts) {
-        npydt_writer_options_init(&defaults);
-        opts = &defaults;
+    /* a copy whose limits and sizes that are 0 take their defaults */
+    npydt_writer_options resolved;
+    npydt_writer_options_init(&resolved);
+    if (opts) {
+        size_t buffer_bytes = resolved.buffer_bytes;
+        resolved = *opts;
+        options_resolve_limits(&resolved.base.limits);
+        if (resolved.buffer_bytes == 0)
+            resolved.buffer_bytes = buffer_bytes;
     }
+    opts = &resolved;
     npydt_status st = check_options(opts, err);
     if (st != NPYDT_OK)
         return st;
@@ -158,6 +164,7 @@ npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
                                       const npydt_writer_options *opts, npydt_writer **out,
                                       npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -211,6 +218,7 @@ npydt_status npydt_writer_create_fd(int fd, const npydt_dtype *dt, const uint64_
                                     size_t ndim, const npydt_writer_options *opts,
                                     npydt_writer **out, npydt_error *err)
 {
+    error_clear(err);
     if (!out)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
     *out = NULL;
@@ -291,6 +299,7 @@ static npydt_status close_file(npydt_writer *w, npydt_error *err)
 
 npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err)
 {
+    error_clear(err);
     if (!w)
         return NPYDT_OK;
     npydt_status st = writer_usable(w, err);
