@@ -50,7 +50,7 @@ static const struct cli_command dump_command = {
     "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
     "pts.y for the field y of every element of an array of structs pts) and\n"
     "prints an object of them per element. Object arrays cannot be dumped\n"
-    "(exit 1).\n"
+    "(exit 3).\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
     "when fewer indices than dimensions are given); --range A:B:S the rows\n"
