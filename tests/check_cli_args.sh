@@ -92,7 +92,7 @@ done
 # to be a file)
 "$NPYDT" inspect - </dev/null >"$dir/out" 2>"$dir/err"
 got=$?
-if [ "$got" = 1 ] && grep -q "^-: truncated: " "$dir/err"; then ok; else bad "inspect - -> exit $got: $(cat "$dir/err")"; fi
+if [ "$got" = 3 ] && grep -q "^-: truncated: " "$dir/err"; then ok; else bad "inspect - -> exit $got: $(cat "$dir/err")"; fi
 # after "--" everything is an operand, --help too
 "$NPYDT" inspect -- --help >"$dir/out" 2>"$dir/err"
 got=$?

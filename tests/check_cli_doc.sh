@@ -2,7 +2,7 @@
 # doc/cli-json.md, the JSON output written for users, covers what the
 # command writes: every key inspect --json and check --json print for the
 # fixtures, every mismatch code, each value option of dump with its
-# choices, CSV/TSV when dump has them, the three exit statuses; and the
+# choices, CSV/TSV when dump has them, the four exit statuses; and the
 # command's help and the README point to it.
 # Prints "cli-doc: N passed, M failed".
 set -u
@@ -49,7 +49,7 @@ for opt in --csv --tsv; do
     fi
 done
 
-for s in 0 1 2; do
+for s in 0 1 2 3; do
     if grep -q "^| $s |" "$doc"; then ok; else bad "exit status $s is not in $doc"; fi
 done
 if "$NPYDT" --help | grep -q 'cli-json.md'; then ok; else bad "npydt --help does not point to cli-json.md"; fi

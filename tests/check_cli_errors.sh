@@ -1,8 +1,8 @@
 #!/bin/sh
 # Every command, on inputs that are not regular .npy files: a directory, a
 # FIFO nobody writes to (must not hang), a missing path, an empty file.
-# Exit 2 for unreadable paths, 1 for invalid content, never a signal or a
-# hang, nothing on stdout.
+# Exit 2 for unreadable paths, 3 for invalid content, never a signal or a
+# hang, nothing on stdout but the error object of a --json mode.
 NPYDT=${NPYDT:-build/npydt}
 # absolute, for the tests that run it from another directory
 case $NPYDT in /*) ;; *) NPYDT=$(pwd)/$NPYDT ;; esac
@@ -24,19 +24,37 @@ expect() {  # expect STATUS ARGS...
         echo "cli-errors: npydt $* -> exit $got (want $want): $(head -c 200 "$dir/err")"
     fi
 }
+expect_json() {  # expect_json STATUS STATUS-NAME ARGS...: stdout is one error object
+    want=$1
+    name=$2
+    shift 2
+    timeout 10 "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    if [ "$got" = "$want" ] && [ "$(wc -l <"$dir/out")" = 1 ] &&
+        grep -q "^{\"file\":.*,\"error\":{\"status\":\"$name\",\"message\":\".*\",\"offset\":[0-9a-z]*}}\$" "$dir/out" &&
+        [ -s "$dir/err" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "cli-errors: npydt $* -> exit $got (want $want, $name): $(head -c 200 "$dir/out") $(head -c 200 "$dir/err")"
+    fi
+}
 for input in "$dir" "$dir/fifo" "$dir/missing.npy"; do
     expect 2 inspect "$input"
-    expect 2 inspect --json "$input"
+    expect_json 2 "i/o error" inspect --json "$input"
+    expect_json 2 "i/o error" check --json --schema "'<f8'" "$input"
     expect 2 dump --jsonl "$input"
     expect 2 check --schema "'<f8'" "$input"
     expect 2 cstruct "$input"
     expect 2 swap "$input" --to big -o "$dir/out.npy"
 done
-expect 1 inspect "$dir/empty.npy"
-expect 1 dump --jsonl "$dir/empty.npy"
-expect 1 check --schema "'<f8'" "$dir/empty.npy"
-expect 1 cstruct "$dir/empty.npy"
-expect 1 swap "$dir/empty.npy" --to big -o "$dir/out.npy"
+expect 3 inspect "$dir/empty.npy"
+expect_json 3 truncated inspect --json "$dir/empty.npy"
+expect 3 dump --jsonl "$dir/empty.npy"
+expect 3 check --schema "'<f8'" "$dir/empty.npy"
+expect_json 3 truncated check --json --schema "'<f8'" "$dir/empty.npy"
+expect 3 cstruct "$dir/empty.npy"
+expect 3 swap "$dir/empty.npy" --to big -o "$dir/out.npy"
 expect 2 nosuchcommand
 expect 2 inspect --nosuchoption x
 [ ! -e "$dir/out.npy" ] || { failed=$((failed + 1)); echo "cli-errors: swap left an output behind"; }
@@ -180,7 +198,7 @@ expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name
 expect_msg 2 "npydt cstruct: unknown option '--namex' (did you mean '--name'?)" cstruct --namex $S
 # a descriptor literal after blanks is reported as one
-expect_msg 1 "descr: syntax error: spec offset 14: expected ')' or ',', found end of header" \
+expect_msg 3 "descr: syntax error: spec offset 14: expected ')' or ',', found end of header" \
     cstruct --descr "  [('a', '<i4'"
 
 # Field names with control characters (NumPy writes them escaped in the
@@ -374,8 +392,8 @@ npy_v1 "$dir/key.npy" "{'descr': '<f8', 'fortran_order': False, 'shape': (0,), '
 npy_v1 "$dir/name.npy" "{'descr': [('a\\\\nb', '<f8'), ('a\\\\nb', '<i4')], 'fortran_order': False, 'shape': (0,), }"
 npy_v1 "$dir/u2028.npy" "{'descr': [('a\\\\u2028b', '<f8')], 'fortran_order': False, 'shape': (0,), }"
 for cmd in inspect "dump --jsonl" cstruct "check --schema '<f8'"; do
-    eval one_error_line 1 "$cmd" '"$dir/key.npy"'
-    eval one_error_line 1 "$cmd" '"$dir/name.npy"'
+    eval one_error_line 3 "$cmd" '"$dir/key.npy"'
+    eval one_error_line 3 "$cmd" '"$dir/name.npy"'
 done
 one_error_line 1 check --schema "'<f8'" "$dir/u2028.npy"
 if grep -q 'a\\u2028b' "$dir/err"; then passed=$((passed + 1)); else

@@ -76,10 +76,10 @@ compiles() {
 }
 
 # --- errors --------------------------------------------------------------
-expect 1 "object dtype" "$NPYDT" cstruct "$FIXTURES/object_O.npy"
-expect 1 "object field in a struct" "$NPYDT" cstruct "$FIXTURES/object_in_struct.npy"
+expect 3 "object dtype" "$NPYDT" cstruct "$FIXTURES/object_O.npy"
+expect 3 "object field in a struct" "$NPYDT" cstruct "$FIXTURES/object_in_struct.npy"
 if grep -q 'field o' "$tmp/err"; then ok; else bad "object field: error does not name field o"; fi
-expect 1 "object field in --descr" "$NPYDT" cstruct --descr "[('a', '<i4'), ('o', '|O')]"
+expect 3 "object field in --descr" "$NPYDT" cstruct --descr "[('a', '<i4'), ('o', '|O')]"
 expect 2 "missing file" "$NPYDT" cstruct "$tmp/no-such-file.npy"
 expect 2 "directory as FILE" "$NPYDT" cstruct "$tmp"
 expect 2 "no FILE" "$NPYDT" cstruct
@@ -90,15 +90,15 @@ expect 2 "--name not an identifier" "$NPYDT" cstruct --name 1rec "$FIXTURES/stru
 expect 2 "--name reserved" "$NPYDT" cstruct --name __rec "$FIXTURES/struct_simple.npy"
 expect 2 "FILE and --descr" "$NPYDT" cstruct --descr "<f8" "$FIXTURES/struct_simple.npy"
 expect 2 "two FILEs" "$NPYDT" cstruct "$FIXTURES/struct_simple.npy" "$FIXTURES/struct_simple.npy"
-expect 1 "truncated --descr" "$NPYDT" cstruct --descr "[('x',"
-expect 1 "bad type string" "$NPYDT" cstruct --descr "i4, q9"
+expect 3 "truncated --descr" "$NPYDT" cstruct --descr "[('x',"
+expect 3 "bad type string" "$NPYDT" cstruct --descr "i4, q9"
 nbad=0
 for f in "$FIXTURES"/bad/*.npy; do
     [ -e "$f" ] || continue
     "$NPYDT" cstruct "$f" >"$tmp/out" 2>"$tmp/err"
     s=$?
-    if [ "$s" -ne 1 ] || [ -s "$tmp/out" ]; then
-        bad "$f: exit $s (want 1, nothing on stdout)"
+    if [ "$s" -ne 3 ] || [ -s "$tmp/out" ]; then
+        bad "$f: exit $s (want 3, nothing on stdout)"
         nbad=$((nbad + 1))
     fi
 done
@@ -149,7 +149,7 @@ for d in "i4, (2,3)f8" "[('x', '<f8'), ('pos', [('a', '<i2')])]" "'>u2'"; do
         bad "cstruct '$d' differs from cstruct --descr '$d': $(head -c 200 "$tmp/err")"
     fi
 done
-expect 1 "bad DESCR operand" "$NPYDT" cstruct "f8, q9"
+expect 3 "bad DESCR operand" "$NPYDT" cstruct "f8, q9"
 if grep -qx "descr: bad type: spec offset 4: data type 'q9' not understood" "$tmp/err"; then ok; else
     bad "bad DESCR operand: $(cat "$tmp/err")"
 fi

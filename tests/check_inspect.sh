@@ -24,11 +24,23 @@ for exp in sorted(glob.glob(os.path.join(fix, "*.inspect.json")) +
     failed += not ok
     if not ok:
         print("inspect differs from NumPy:", npy, r.stderr.decode()[:200])
+# a file NumPy rejects: exit 3, its error line on stderr, and its error
+# object on stdout saying the same (status name, header offset)
 for npy in sorted(glob.glob(os.path.join(fix, "bad", "*.npy"))):
     r = subprocess.run([npydt, "inspect", "--json", npy], capture_output=True)
     err = r.stderr.decode()
-    ok = (r.returncode == 1 and r.stdout == b"" and err.startswith(npy + ": ")
-          and err.count(": ") >= 2)
+    try:
+        obj = json.loads(r.stdout)
+    except ValueError:
+        obj = {}
+    e = obj.get("error", {})
+    detail = err[len(npy) + 2:].split(": ", 1)
+    at = detail[1].split(": ", 1)[0] if len(detail) > 1 else ""
+    offset = int(at[len("header offset "):]) if at.startswith("header offset ") else None
+    ok = bool(r.returncode == 3 and len(r.stdout.splitlines()) == 1 and err.startswith(npy + ": ")
+              and err.count(": ") >= 2 and obj.get("file") == npy and set(obj) == {"file", "error"}
+              and set(e) == {"status", "message", "offset"} and e["status"] == detail[0]
+              and e["offset"] == offset and isinstance(e["message"], str) and e["message"])
     passed += ok
     failed += not ok
     if not ok:

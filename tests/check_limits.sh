@@ -40,19 +40,19 @@ accepted() {
 
 # --- header length: every command that reads input ---------------------------------
 long="$S: limit exceeded: header length 182 is above the limit of 100 bytes"
-refused 1 "$long" inspect --max-header-bytes 100 "$S"
-refused 1 "$long" inspect --max-header-bytes=100 "$S"
-refused 1 "$long" dump --max-header-bytes 100 "$S"
-refused 1 "$long" check --max-header-bytes 100 --schema "'<f8'" "$S"
-refused 1 "$long" cstruct --max-header-bytes 100 "$S"
-refused 1 "$long" schema --max-header-bytes 100 "$S"
-refused 1 "$long" swap --max-header-bytes 100 "$S" --to big -o "$tmp/x.npy"
-refused 1 "$long" pack --max-header-bytes 100 "$tmp/x.npz" "a=$S"
-refused 1 "$long" load --max-header-bytes 100 --dtype "@$S" -o "$tmp/x.npy" /dev/null
+refused 3 "$long" inspect --max-header-bytes 100 "$S"
+refused 3 "$long" inspect --max-header-bytes=100 "$S"
+refused 3 "$long" dump --max-header-bytes 100 "$S"
+refused 3 "$long" check --max-header-bytes 100 --schema "'<f8'" "$S"
+refused 3 "$long" cstruct --max-header-bytes 100 "$S"
+refused 3 "$long" schema --max-header-bytes 100 "$S"
+refused 3 "$long" swap --max-header-bytes 100 "$S" --to big -o "$tmp/x.npy"
+refused 3 "$long" pack --max-header-bytes 100 "$tmp/x.npz" "a=$S"
+refused 3 "$long" load --max-header-bytes 100 --dtype "@$S" -o "$tmp/x.npy" /dev/null
 if [ ! -e "$tmp/x.npy" ] && [ ! -e "$tmp/x.npz" ]; then ok; else bad "a refused input wrote OUT"; fi
 accepted inspect --max-header-bytes 182 "$S"
 accepted inspect --max-header-bytes 1K "$S"
-refused 1 "tests/fixtures_npz/savez.npz:ints.npy: limit exceeded: header length 118 is above \
+refused 3 "tests/fixtures_npz/savez.npz:ints.npy: limit exceeded: header length 118 is above \
 the limit of 100 bytes" inspect --max-header-bytes 100 tests/fixtures_npz/savez.npz:ints
 
 # --- values -------------------------------------------------------------------------
@@ -79,7 +79,7 @@ n=$((70000 - ${#d} - 1))
 { printf '\223NUMPY\002\000\160\021\001\000'
   printf '%s' "$d"; printf "%${n}s\n" ''; } >"$wide"
 accepted inspect "$wide"
-refused 1 "$wide: limit exceeded: header length 70000 is above the limit of 65536 bytes" \
+refused 3 "$wide: limit exceeded: header length 70000 is above the limit of 65536 bytes" \
     inspect --limits untrusted "$wide"
 accepted inspect --limits untrusted --max-header-bytes 1M "$wide"
 accepted inspect --max-header-bytes 1M --limits untrusted "$wide"
@@ -94,13 +94,13 @@ else
     size=$(wc -c <"$bomb")
     if [ "$size" -lt 2000000 ]; then ok; else bad "the bomb is $size bytes"; fi
     accepted inspect "$bomb"
-    refused 1 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
+    refused 3 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
 the archive above the limit of 536870912 bytes (max_inflated_bytes): a zip bomb?" \
         dump --max-inflated 512M "$bomb"
-    refused 1 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
+    refused 3 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
 the archive above the limit of 1073741824 bytes (max_inflated_bytes): a zip bomb?" \
         dump --limits untrusted "$bomb"
-    refused 1 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
+    refused 3 "$bomb: bad archive: member 'bomb.npy': brings the declared inflated size of \
 the archive above the limit of 1073741824 bytes (max_inflated_bytes): a zip bomb?" \
         swap --limits untrusted "$bomb" --to big -o "$tmp/swapped.npz"
     if [ ! -e "$tmp/swapped.npz" ]; then ok; else bad "swap of a refused bomb wrote OUT"; fi

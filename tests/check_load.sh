@@ -82,46 +82,46 @@ err() {
     fi
 }
 
-err "bad JSON" 1 "in.jsonl:2: syntax error: the JSON text ends early at byte 62" \
+err "bad JSON" 3 "in.jsonl:2: syntax error: the JSON text ends early at byte 62" \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]'
-err "text after the value" 1 "in.jsonl:2: syntax error: text after the JSON value at byte 5" '[1] [2]'
-err "wrong type" 1 'in.jsonl:2: bad value: field id: "a" is not a value of |u1' \
+err "text after the value" 3 "in.jsonl:2: syntax error: text after the JSON value at byte 5" '[1] [2]'
+err "wrong type" 3 'in.jsonl:2: bad value: field id: "a" is not a value of |u1' \
     '{"id":"a","pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
-err "out of range" 1 "in.jsonl:2: out of range: field id: 300 does not fit u1 (0 to 255)" \
+err "out of range" 3 "in.jsonl:2: out of range: field id: 300 does not fit u1 (0 to 255)" \
     '{"id":300,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
-err "not an integer" 1 "in.jsonl:2: out of range: field s[1]: 2.5 is not an integer (i2)" \
+err "not an integer" 3 "in.jsonl:2: out of range: field s[1]: 2.5 is not an integer (i2)" \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2.5],"name":"ab","c":[1,2]}'
-err "string too long" 1 "in.jsonl:2: out of range: field name: 'abcd' is longer than S3 (4 bytes)" \
+err "string too long" 3 "in.jsonl:2: out of range: field name: 'abcd' is longer than S3 (4 bytes)" \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"abcd","c":[1,2]}'
-err "not a byte" 1 'in.jsonl:2: bad value: field name: \u0101 in a bytes string: only \u0000 to \u00ff are bytes' \
+err "not a byte" 3 'in.jsonl:2: bad value: field name: \u0101 in a bytes string: only \u0000 to \u00ff are bytes' \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"a\u0101","c":[1,2]}'
-err "unknown field" 1 "in.jsonl:2: bad key: unknown field 'idx' (did you mean 'id'?)" \
+err "unknown field" 3 "in.jsonl:2: bad key: unknown field 'idx' (did you mean 'id'?)" \
     '{"idx":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
-err "unknown nested field" 1 "in.jsonl:2: bad key: field pos: unknown field 'z'" \
+err "unknown nested field" 3 "in.jsonl:2: bad key: field pos: unknown field 'z'" \
     '{"id":1,"pos":{"x":1.5,"z":2},"s":[1,2],"name":"ab","c":[1,2]}'
-err "missing field" 1 "in.jsonl:2: bad key: field pos.y: missing field" \
+err "missing field" 3 "in.jsonl:2: bad key: field pos.y: missing field" \
     '{"id":1,"pos":{"x":1.5},"s":[1,2],"name":"ab","c":[1,2]}'
-err "too many fields" 1 "in.jsonl:2: bad value: too many values: 6 values for 5 fields" \
+err "too many fields" 3 "in.jsonl:2: bad value: too many values: 6 values for 5 fields" \
     '[1,[1.5,2],[1,2],"ab",[1,2],7]'
-err "too few fields" 1 "in.jsonl:2: bad key: too few values: 4 values for 5 fields" '[1,[1.5,2],[1,2],"ab"]'
-err "field given twice" 1 "in.jsonl:2: bad key: field pos.x: given twice" \
+err "too few fields" 3 "in.jsonl:2: bad key: too few values: 4 values for 5 fields" '[1,[1.5,2],[1,2],"ab"]'
+err "field given twice" 3 "in.jsonl:2: bad key: field pos.x: given twice" \
     '{"id":1,"pos.x":1.5,"pos.x":2,"s":[1,2],"name":"ab","c":[1,2]}'
-err "subarray length" 1 "in.jsonl:2: bad value: field s: expected a list of 2 values" \
+err "subarray length" 3 "in.jsonl:2: bad value: field s: expected a list of 2 values" \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2,3],"name":"ab","c":[1,2]}'
-err "float overflow" 1 "in.jsonl:2: out of range: field pos.x: 1e+300 does not fit f4 (-3.4028234663852886e+38 to 3.4028234663852886e+38)" \
+err "float overflow" 3 "in.jsonl:2: out of range: field pos.x: 1e+300 does not fit f4 (-3.4028234663852886e+38 to 3.4028234663852886e+38)" \
     '{"id":1,"pos":{"x":1e300,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
 
 # the caps on one JSON line, for the plan's dtype D and for one the plan
 # does not take (U): the limit, the line and the byte where it is passed
 deep=$(awk 'BEGIN { for (i = 0; i < 1025; i++) printf "["; for (i = 0; i < 1025; i++) printf "]" }')
 wide=$(awk 'BEGIN { printf "["; for (i = 0; i < 5000; i++) printf "1,"; printf "1]" }')
-err "line nested too deep" 1 "in.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025" "$deep"
-err "line of too many tokens" 1 \
+err "line nested too deep" 3 "in.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025" "$deep"
+err "line of too many tokens" 3 \
     "in.jsonl:2: limit exceeded: more than 4134 JSON values and keys on one line at byte 8268" "$wide"
 printf '"ab"\n%s\n' "$deep" >"$tmp/deep_u.jsonl"
 "$NPYDT" load --dtype '<U3' -o "$tmp/u.npy" "$tmp/deep_u.jsonl" 2>"$tmp/err"
 case $?:$(cat "$tmp/err") in
-    "1:$tmp/deep_u.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025") ok ;;
+    "3:$tmp/deep_u.jsonl:2: limit exceeded: nested more than 1024 levels deep at byte 1025") ok ;;
     *) bad "line nested too deep, general walk: $(cat "$tmp/err")" ;;
 esac
 
@@ -135,12 +135,12 @@ printf 'id,pos.x,pos.y,s[0],s[1],name,c\n1,1.5,2,3,4,a\\x01b,1+2j\n2,1,nan,1,1,"
 if "$NPYDT" load --dtype "$D" -o "$tmp/csv.npy" "$tmp/in.csv" 2>"$tmp/err"; then ok; else bad "csv: $(cat "$tmp/err")"; fi
 printf 'id,pos.x,pos.y,s[0],s[1],name,c\n1,1.5,2,3,4,"a"b,1+2j\n' >"$tmp/bad.csv"
 "$NPYDT" load --dtype "$D" -o "$tmp/bad.npy" "$tmp/bad.csv" 2>"$tmp/err"
-[ $? -eq 1 ] && [ ! -e "$tmp/bad.npy" ] &&
+[ $? -eq 3 ] && [ ! -e "$tmp/bad.npy" ] &&
     [ "$(cat "$tmp/err")" = "$tmp/bad.csv:2: syntax error: CSV: a quote inside an unquoted cell, or text after a closing quote" ] &&
     ok || bad "bad CSV quoting: $(cat "$tmp/err")"
 printf 'id,pos.x,pos.y,s[0],s[1],name,c\n1,1.5,2,3,4,ab\n' >"$tmp/short.csv"
 "$NPYDT" load --dtype "$D" -o "$tmp/bad.npy" "$tmp/short.csv" 2>"$tmp/err"
-[ $? -eq 1 ] && [ "$(cat "$tmp/err")" = "$tmp/short.csv:2: bad key: field c: missing field (6 cells for 7 columns)" ] &&
+[ $? -eq 3 ] && [ "$(cat "$tmp/err")" = "$tmp/short.csv:2: bad key: field c: missing field (6 cells for 7 columns)" ] &&
     ok || bad "short CSV row: $(cat "$tmp/err")"
 printf 'id\tpos.x\tpos.y\ts[0]\ts[1]\tname\tc\n9\t1\t2\t3\t4\ta\\tb\t0+1j\n' >"$tmp/in.tsv"
 if "$NPYDT" load --dtype "$D" -o "$tmp/tsv.npy" "$tmp/in.tsv" 2>"$tmp/err"; then ok; else bad "tsv: $(cat "$tmp/err")"; fi
@@ -149,7 +149,7 @@ if "$NPYDT" load --dtype "$D" -o "$tmp/tsv.npy" "$tmp/in.tsv" 2>"$tmp/err"; then
 seq 1 6 | "$NPYDT" load --dtype '<i8' --shape 3 --fortran -o "$tmp/f23.npy" - 2>"$tmp/err" && ok ||
     bad "--shape 3 --fortran: $(cat "$tmp/err")"
 seq 1 7 | "$NPYDT" load --dtype '<i8' --shape 3 -o "$tmp/f7.npy" - 2>"$tmp/err"
-[ $? -eq 1 ] && [ ! -e "$tmp/f7.npy" ] && ok || bad "7 elements in rows of 3: $(cat "$tmp/err")"
+[ $? -eq 3 ] && [ ! -e "$tmp/f7.npy" ] && ok || bad "7 elements in rows of 3: $(cat "$tmp/err")"
 
 if ! "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
     echo "SKIP: load checks against NumPy (NumPy not importable by $PYTHON)"

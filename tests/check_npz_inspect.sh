@@ -1,7 +1,8 @@
 #!/bin/sh
 # Archive members inspect exactly as the same arrays saved alone with
 # np.save (tests/fixtures_npz/alone), apart from the added "member" key;
-# archives damaged in their container are refused with exit 1.
+# archives damaged in their container are refused with exit 3, and --json
+# reports each with an error object.
 NPYDT=${NPYDT:-build/npydt}
 PY=${PYTHON:-/usr/bin/python3}
 D=tests/fixtures_npz
@@ -34,6 +35,9 @@ for arc in ["savez.npz", "savez_compressed.npz", "savez_stream.npz", "savez_zip6
               "%s:%s" % (arc, name))
 r = subprocess.run([npydt, "inspect", os.path.join(d, "savez.npz") + ":nosuch"], capture_output=True)
 check(r.returncode == 2 and r.stdout == b"", "missing member must be a usage error")
+r = subprocess.run([npydt, "inspect", "--json", os.path.join(d, "savez.npz") + ":nosuch"], capture_output=True)
+check(r.returncode == 2 and json.loads(r.stdout)["error"]["status"] == "not found",
+      "missing member: its error object")
 refused = 0
 for bad in sorted(glob.glob(os.path.join(d, "bad", "*.npz"))):
     r = subprocess.run([npydt, "inspect", "--json", bad], capture_output=True)
@@ -41,17 +45,26 @@ for bad in sorted(glob.glob(os.path.join(d, "bad", "*.npz"))):
     # sizes) needs the data and is refused by dump, not by inspect
     if r.returncode != 0:
         refused += 1
-        check(r.returncode == 1 and r.stdout == b"" and r.stderr.startswith(bad.encode()), "bad %s: %d %r" % (bad, r.returncode, r.stderr[:100]))
+        objs = [json.loads(l) for l in r.stdout.splitlines()]
+        errors = [o["error"]["status"] for o in objs if "error" in o]
+        lines = r.stderr.decode().splitlines()
+        check(r.returncode == 3 and r.stderr.startswith(bad.encode()) and all(o["file"] == bad for o in objs)
+              and errors == [l[len(bad):].split(": ")[1] for l in lines],
+              "bad %s: %d %r %r" % (bad, r.returncode, r.stderr[:100], objs))
 check(refused >= 20, "only %d damaged archives refused" % refused)
 # members that are not arrays (a text file, a pickle) get an error line
-# each; the arrays next to them are still shown, and the status is 1
+# each (and with --json an error object naming the member, in member
+# order); the arrays next to them are still shown, and the status is 3
 mixed = os.path.join(d, "mixed.npz")
 for args in (["--json"], []):
     r = subprocess.run([npydt, "inspect"] + args + [mixed], capture_output=True)
     err = r.stderr.decode().splitlines()
-    shown = ([json.loads(l)["member"] for l in r.stdout.splitlines()] if args
+    shown = ([(o["member"], o["archive"], o.get("error", {}).get("status"))
+              for o in map(json.loads, r.stdout.splitlines())] if args
              else [l.split(":")[-1] for l in r.stdout.decode().splitlines() if l.startswith(mixed)])
-    check(r.returncode == 1 and shown == ["ints.npy", "scalar.npy"] and len(err) == 2
+    want = ([("ints.npy", mixed, None), ("scalar.npy", mixed, None), ("notes.txt", mixed, "bad magic"),
+             ("pickled.pkl", mixed, "bad magic")] if args else ["ints.npy", "scalar.npy"])
+    check(r.returncode == 3 and shown == want and len(err) == 2
           and err[0].startswith(mixed + ":notes.txt: bad magic: ")
           and err[1].startswith(mixed + ":pickled.pkl: bad magic: "),
           "mixed.npz %s: %d %r %r" % (args, r.returncode, shown, err))

@@ -183,16 +183,20 @@ expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- 
 expect_usage "unknown option" "npydt check: unknown option '--bogus'" -- \
     --bogus --schema "'<f8'" "$BE"
 expect_usage "no FILE" "npydt: check: no FILE" -- --schema "'<f8'"
-expect_usage "unreadable FILE" "$tmp/missing.npy: i/o error: " -- \
-    --json --schema "'<f8'" "$tmp/missing.npy"
+# an unreadable FILE is exit 2 too, and --json reports it
+expect "unreadable FILE" 2 \
+    "{\"file\":\"$tmp/missing.npy\",\"error\":{\"status\":\"i/o error\",\"message\":\"cannot open: No such file or directory\",\"offset\":null}}
+" "$tmp/missing.npy: i/o error: cannot open: No such file or directory
+" -- --json --schema "'<f8'" "$tmp/missing.npy"
 
-# ---- invalid input files: exit 1, nothing on stdout
-run --json --schema "'<f8'" "$F/bad/empty_file.npy"
-if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -q "^$F/bad/empty_file.npy: " "$tmp/err"; then
-    ok
-else
-    bad "invalid file: exit $rc, stdout $(wc -c <"$tmp/out") bytes, stderr $(cat "$tmp/err")"
-fi
+# ---- invalid input files: exit 3, only the error object on stdout
+expect "invalid file" 3 \
+    "{\"file\":\"$F/bad/empty_file.npy\",\"error\":{\"status\":\"truncated\",\"message\":\"the preamble needs at least 10 bytes, 0 given: the input ends inside the magic string and version\",\"offset\":null}}
+" "$F/bad/empty_file.npy: truncated: the preamble needs at least 10 bytes, 0 given: the input ends inside the magic string and version
+" -- --json --schema "'<f8'" "$F/bad/empty_file.npy"
+expect "invalid file without --json" 3 "" \
+    "$F/bad/empty_file.npy: truncated: the preamble needs at least 10 bytes, 0 given: the input ends inside the magic string and version
+" -- --schema "'<f8'" "$F/bad/empty_file.npy"
 
 # ---- the differential test against NumPy
 if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then

@@ -67,28 +67,35 @@ def test_many_files(tmp):
     with open(bad, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00\x04\x00{}  ")
     alone = {p: run(["inspect", p]).stdout for p in (good, other)}
-    # a missing path (2) and an invalid file (1): both readable files are
-    # still printed, in argument order, and the status is 2
+    # a missing path (2) and an invalid file (3): both readable files are
+    # still printed, in argument order, and the status is the highest, 3
     r = run(["inspect", good, missing, bad, other])
     err = r.stderr.decode().splitlines()
-    check(r.returncode == 2 and r.stdout == alone[good] + alone[other] and len(err) == 2
+    check(r.returncode == 3 and r.stdout == alone[good] + alone[other] and len(err) == 2
           and err[0].startswith(missing + ": i/o error: ") and err[1].startswith(bad + ": "),
           "inspect good missing bad good: %d %r" % (r.returncode, err))
     r = run(["inspect", "--json", bad, good])
-    check(r.returncode == 1 and len(r.stdout.splitlines()) == 1
-          and json.loads(r.stdout)["file"] == good, "inspect --json bad good: %d" % r.returncode)
-    # check: the same rule, with --json reports for the files it could read
+    rep = [json.loads(l) for l in r.stdout.splitlines()]
+    check(r.returncode == 3 and [(o["file"], "error" in o) for o in rep] ==
+          [(bad, True), (good, False)], "inspect --json bad good: %d" % r.returncode)
+    # check: the same rule, and --json reports every file, the missing one
+    # with its error
     r = run(["check", "--json", "--schema", "'|S5'", good, missing, other])
     rep = [json.loads(l) for l in r.stdout.splitlines()]
-    check(r.returncode == 2 and [(o["file"], o["match"]) for o in rep] ==
-          [(good, True), (other, False)], "check good missing other: %d %r" % (r.returncode, rep))
+    check(r.returncode == 2 and [(o["file"], o.get("match"), o.get("error", {}).get("status"))
+                                 for o in rep] ==
+          [(good, True, None), (missing, None, "i/o error"), (other, False, None)],
+          "check good missing other: %d %r" % (r.returncode, rep))
 
 
 def test_member_suggestion():
     arc = os.path.join(NPZ, "savez.npz")
     for cmd in (["dump"], ["inspect", "--json"], ["check", "--schema", "'<f8'"], ["cstruct"]):
         r = run(cmd + [arc + ":record"])
-        check(r.returncode == 2 and r.stdout == b"" and r.stderr.decode() ==
+        out = b"" if "--json" not in cmd else (
+            b'{"file":"%s:record","error":{"status":"not found","message":"no member \'record\'",'
+            b'"offset":null}}\n' % arc.encode())
+        check(r.returncode == 2 and r.stdout == out and r.stderr.decode() ==
               "%s:record: not found: no member 'record' (did you mean 'records'?); members: ints, "
               "fortran, big_endian, records, aligned, empty, empty_records, scalar, ... (11 in all)\n"
               % arc, "%s ARCHIVE:record: %d %r" % (cmd, r.returncode, r.stderr))
@@ -147,7 +154,7 @@ def test_pipes(tmp):
     check(got.returncode == 2 and b"holds 11" in got.stderr, "dump --jsonl of a piped archive")
     # an empty stream is a file too short to be one
     r = run(["inspect", "-"], stdin=b"")
-    check(r.returncode == 1 and r.stderr.decode().startswith("-: truncated: "),
+    check(r.returncode == 3 and r.stderr.decode().startswith("-: truncated: "),
           "empty standard input: %d %r" % (r.returncode, r.stderr))
     # the in-memory cap: a clear error, exit 2, nothing on stdout
     over = subprocess.Popen(["head", "-c", str((1 << 30) + 1), "/dev/zero"], stdout=subprocess.PIPE)

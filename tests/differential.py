@@ -12,8 +12,9 @@ npy_reference.inspect_obj; if the binary supports `dump --jsonl` (probed on a
 tiny file) the dump lines are compared with npy_reference.dump_lines too.
 
 --bad mode: for each file listed in tests/fixtures/bad/MANIFEST.txt, the
-binary (inspect --json, and dump --jsonl when supported) must exit 1, print
-nothing on stdout and print a `PATH: WHAT: DETAIL` line on stderr.
+binary (inspect --json, and dump --jsonl when supported) must exit 3, print
+a `PATH: WHAT: DETAIL` line on stderr and on stdout nothing but, for
+inspect --json, the file's error object.
 
 Prints one line per mismatch and ends with the line `N passed, M failed`.
 Exit status 1 if anything failed, 0 otherwise.  Without NumPy it prints
@@ -404,10 +405,17 @@ def bad_mode(binary, bad_dir):
         for sub in subcommands:
             rc, out, err = run(binary, sub + [path])
             what = " ".join(sub)
-            if rc != 1:
-                problems.append("%s: expected exit 1, got %s"
+            if rc != 3:
+                problems.append("%s: expected exit 3, got %s"
                                 % (what, describe_rc(rc, err)))
-            if out:
+            if sub[0] == "inspect":
+                try:
+                    obj = json.loads(out)
+                except ValueError:
+                    obj = {}
+                if obj.get("file") != path or "status" not in obj.get("error", {}):
+                    problems.append("%s: no error object on stdout: %r" % (what, out[:60]))
+            elif out:
                 problems.append("%s: stdout not empty: %r" % (what, out[:60]))
             lines = err.decode("utf-8", "replace").splitlines()
             prefix = path + ": "

@@ -6,7 +6,7 @@
 
 1. Every FIXTURES/*.npy (and quirks/*.npy) with a .dump.jsonl: the dump's
    lines, parsed, equal the expectation (same JSON types; floats by value,
-   -0.0 keeps its sign). Files without one (object arrays) must exit 1 with
+   -0.0 keeps its sign). Files without one (object arrays) must exit 3 with
    nothing on stdout.
 2. When this interpreter has NumPy: N random files (random nested dtypes,
    byte orders, subarrays, shapes, fortran order, raw random bytes in every
@@ -83,16 +83,16 @@ def run(cmd):
 
 
 def check_dump(res, npydt, path, expected):
-    """expected: list of values, or None for 'must refuse with exit 1'."""
+    """expected: list of values, or None for 'must refuse with exit 3'."""
     rc, out, err = run([npydt, "dump", "--jsonl", path])
     if rc < 0:
         res.fail("%s: killed by signal %d" % (path, -rc))
         return
     if expected is None:
-        if rc == 1 and out == b"" and err:
+        if rc == 3 and out == b"" and err:
             res.ok()
         else:
-            res.fail("%s: expected exit 1 and no output, got %d, %d bytes" %
+            res.fail("%s: expected exit 3 and no output, got %d, %d bytes" %
                      (path, rc, len(out)))
         return
     if rc != 0:

@@ -2,7 +2,7 @@
 # The command under valgrind's memcheck on every fixture: inspect, dump,
 # check, cstruct, swap and schema on each .npy (valid, quirky and damaged)
 # and each archive, and inspect and dump reading each from a pipe. Exit
-# statuses 0, 1 and 2 are the command's own; valgrind's 99
+# statuses 0 to 3 are the command's own; valgrind's 99
 # (an error or a definite/indirect leak) fails the run. VALGRIND_CLI_EVERY=N
 # takes every Nth file only (CI's sample); the default is every file.
 #   usage: tests/valgrind_cli.sh NPYDT VALGRIND...

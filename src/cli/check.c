@@ -31,16 +31,18 @@ static const struct cli_command check_command = {
     "FILE (ARCHIVE.npz:NAME, '-' included). --safe-cast is NumPy's\n"
     "can_cast(..., 'safe').\n"
     "\n"
-    "With --json each file gets one line on stdout, also when the exit status\n"
-    "is 1: {\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
+    "With --json each file gets one line on stdout, whatever the exit status:\n"
+    "{\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
     "\"path\":...,\"expected\":...,\"found\":...}]}; a file that cannot be read\n"
-    "gets none; an archive member adds \"member\" (its name in the archive)\n"
-    "after \"file\" (the archive's path).\n"
+    "or is not valid gets {\"file\":...,\"error\":{\"status\":...,\"message\":...,\n"
+    "\"offset\":N|null}}; an archive member adds \"member\" (its name in the\n"
+    "archive) after \"file\" (the archive's path).\n"
     "\n"
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
     "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
-    "when every file matches, 1 when one does not (or is not a valid .npy file),\n"
-    "2 on usage errors (a malformed SPEC included) or unreadable paths.\n"
+    "when every file matches, 1 when one does not, 2 on usage errors (a\n"
+    "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
+    ".npy file or archive; the highest of these over the files.\n"
     "\n"
     "Only headers are read, except from '-' (standard input) or a pipe, which\n"
     "is read whole into memory first (at most 1 GiB), with a progress line on\n"
@@ -117,19 +119,19 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
     npydt_header *h;
     npydt_error err;
     if (cli_input_header(in, &h, &err) != NPYDT_OK)
-        return cli_report(in->name, &err);
+        return cli_report_input(in, &err, json);
     npydt_check_result *r;
     npydt_status st = npydt_check(schema, h, flags, &r, &err);
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
-        return cli_report(in->name, &err);
+        return cli_report_input(in, &err, json);
     size_t n = npydt_check_result_count(r);
     for (size_t i = 0; i < n; i++)
         print_mismatch(in->name, npydt_check_result_get(r, i));
     if (json)
         json_result(in, r);
     npydt_check_result_free(r);
-    return n ? EXIT_INVALID : EXIT_OK;
+    return n ? EXIT_MISMATCH : EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
@@ -195,6 +197,8 @@ int cmd_check(int argc, char **argv)
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
+        if (s != EXIT_OK && json)
+            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {

@@ -11,16 +11,33 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+struct cli_input;
+
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
 
-/* Exit statuses of every subcommand (doc/cli-json.md). */
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+/* Exit statuses of every subcommand (doc/cli-json.md); with several
+ * inputs the highest wins. */
+enum {
+    EXIT_OK = 0,
+    EXIT_MISMATCH = 1,   /* check: an input was read and does not match */
+    EXIT_USAGE = 2,      /* usage, unreadable path, out of memory, failing output */
+    EXIT_INVALID = 3     /* an input is not a valid file, archive or descriptor */
+};
 
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the
- * exit status it maps to (2 for unreadable paths, 1 otherwise). */
+ * exit status it maps to (cli_error_status). */
 int cli_report(const char *path, const npydt_error *err);
+/* The object of a --json mode (inspect, check) for an input that cannot
+ * be read or is not valid, on one line:
+ * {"file":FILE[,"archive":FILE,"member":MEMBER],"error":{"status":NAME,
+ * "message":TEXT,"offset":N|null}}; member NULL for a FILE. The message
+ * is the DETAIL of the error line (with "field PATH: " when err names one). */
+void cli_json_error(FILE *out, const char *file, const char *member, const npydt_error *err);
+/* cli_report for an input, and with json its error object on stdout too:
+ * the exit status. */
+int cli_report_input(const struct cli_input *in, const npydt_error *err, int json);
 /* The same for an error in a spec the user typed (a descriptor or type
  * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
 int cli_report_spec(const char *what, const npydt_error *err);
@@ -198,6 +215,7 @@ struct cli_inputs {
     size_t narchives, archives_cap;
     npydt_npz_options opts;
     int quiet;             /* no progress line while a pipe is read */
+    npydt_error error;     /* why cli_inputs_add last returned a status other than 0 */
 };
 
 /* Start an empty list; opts (NULL: defaults) bounds every archive opened. */
@@ -210,8 +228,9 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
  * member NAME (else NAME.npy) of ARCHIVE:NAME. Items appended by this call
  * are items[old count .. count). A refused archive, a missing member or
  * a lack of memory is reported on stderr ("ARG: WHAT: DETAIL") and gives
- * its exit status (1 or 2); 0 otherwise. A path that cannot be opened is
- * added as a FILE: reading its header reports it. */
+ * its exit status (2 or 3), the error kept in list->error for a --json
+ * report; 0 otherwise. A path that cannot be opened is added as a FILE:
+ * reading its header reports it. */
 int cli_inputs_add(struct cli_inputs *list, const char *arg);
 /* 1 when path is a regular file that starts as a zip archive does (as
  * np.load decides); never blocks on a FIFO. */
@@ -281,9 +300,11 @@ const char *cli_spec_file(const char *arg);
  * directory nor a block device (a FIFO, a terminal, a socket). */
 int cli_is_pipe_arg(const char *arg);
 /* Read all of arg ('-': standard input) into *buf (malloc'd, *len bytes);
- * 0, or an exit status after reporting "ARG: WHAT: DETAIL" (2 past
- * CLI_PIPE_MAX_BYTES or on a read error). quiet: no progress line. */
-int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len);
+ * 0, or an exit status (2) after reporting "ARG: WHAT: DETAIL" (past
+ * CLI_PIPE_MAX_BYTES or on a read error), the error in *err. quiet: no
+ * progress line. */
+int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len,
+                  npydt_error *err);
 
 /* ---- Progress on standard error (progress.c) --------------------------- */
 

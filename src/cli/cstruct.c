@@ -37,9 +37,9 @@ static const struct cli_command cstruct_command = {
     "Nested structs are named NAME_FIELD, NAME_FIELD_SUBFIELD, ...\n"
     "\n"
     "Field names that are not C identifiers are sanitised (the original name is\n"
-    "kept in a comment). Object ('O') dtypes have no C layout: exit 1.\n"
-    "Exit 0 on success, 1 for an invalid file or descriptor, 2 on usage errors\n"
-    "or unreadable paths. FILE may be '-' (standard input) or a pipe.\n",
+    "kept in a comment). Object ('O') dtypes have no C layout: exit 3.\n"
+    "Exit 0 on success, 2 on usage errors or unreadable paths, 3 for an\n"
+    "invalid file or descriptor. FILE may be '-' (standard input) or a pipe.\n",
     cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0], 1,
 };
 

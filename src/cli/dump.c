@@ -49,7 +49,7 @@ static const struct cli_command dump_command = {
     "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
     "pts.y for the field y of every element of an array of structs pts) and\n"
     "prints an object of them per element. Object arrays cannot be dumped\n"
-    "(exit 1). A CSV or TSV row holds at most 67108864 cells (exit 1 for a\n"
+    "(exit 3). A CSV or TSV row holds at most 67108864 cells (exit 3 for a\n"
     "wider element).\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"

@@ -16,9 +16,18 @@ struct cli_archive {
     unsigned char *buf;  /* the archive's bytes when read from a pipe */
 };
 
-static int nomem(const char *path)
+/* Report err for path and keep it as the list's error: the exit status. */
+static int fail(struct cli_inputs *list, const char *path, const npydt_error *err)
 {
-    return cli_fail(path, NPYDT_E_NOMEM, "%s", "out of memory");
+    if (err != &list->error)
+        list->error = *err;
+    return cli_report(path, &list->error);
+}
+
+static int nomem(struct cli_inputs *list, const char *path)
+{
+    cli_error(&list->error, NPYDT_E_NOMEM, "%s", "out of memory");
+    return fail(list, path, &list->error);
 }
 
 void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
@@ -69,7 +78,7 @@ static int add_file(struct cli_inputs *list, const char *arg)
     struct cli_input *in = new_item(list);
     char *name = in ? strdup(arg) : NULL;
     if (!name)
-        return nomem(arg);
+        return nomem(list, arg);
     in->name = name;
     in->path = arg;
     list->count++;
@@ -84,7 +93,7 @@ static int add_member(struct cli_inputs *list, const struct cli_archive *a, size
     struct cli_input *in = new_item(list);
     char *name = in && plen < SIZE_MAX - 2 - mlen ? malloc(plen + mlen + 2) : NULL;
     if (!name)
-        return nomem(a->path);
+        return nomem(list, a->path);
     memcpy(name, a->path, plen);
     name[plen] = ':';
     memcpy(name + plen + 1, m->name, mlen + 1);
@@ -110,7 +119,7 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
                                      : NULL;
         if (!as) {
             free(buf);
-            return nomem(path);
+            return nomem(list, path);
         }
         list->archives = as;
         list->archives_cap = cap;
@@ -120,7 +129,7 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
     a->buf = buf;
     if (!a->path) {
         free(buf);
-        return nomem(path);
+        return nomem(list, path);
     }
     npydt_error err;
     if (!buf)
@@ -128,7 +137,7 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
     npydt_status st = buf ? npydt_npz_open_buffer(buf, buf_len, &list->opts, &a->npz, &err)
                           : npydt_npz_open_path(a->path, &list->opts, &a->npz, &err);
     if (st != NPYDT_OK) {
-        int status = cli_report(a->path, &err);
+        int status = fail(list, a->path, &err);
         free(a->path);
         free(buf);
         return status;
@@ -170,7 +179,7 @@ static int add_pipe(struct cli_inputs *list, const char *arg)
 {
     unsigned char *buf;
     size_t len;
-    int status = cli_read_pipe(arg, list->quiet, &buf, &len);
+    int status = cli_read_pipe(arg, list->quiet, &buf, &len, &list->error);
     if (status != EXIT_OK)
         return status;
     if (npydt_npz_is_archive(buf, len)) {
@@ -200,7 +209,8 @@ static char *short_name(const char *member)
 
 /* "ARG: not found: no member 'NAME' (did you mean 'X'?); members: A, B":
  * the nearest member name, and the first few names. */
-static int no_member(const char *arg, const npydt_npz *z, const char *name)
+static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *z,
+                     const char *name)
 {
     enum { SHOWN = 8 };
     size_t n = npydt_npz_count(z);
@@ -212,8 +222,9 @@ static int no_member(const char *arg, const npydt_npz *z, const char *name)
         for (size_t i = 0; names && i < n; i++)
             free(names[i]);
         free(names);
-        return nomem(arg);
+        return nomem(list, arg);
     }
+    cli_error(&list->error, NPYDT_E_NOT_FOUND, "no member '%s'", name);
     char *want = short_name(name);
     const char *near = want ? cli_nearest(want, (const char *const *)names, n) : NULL;
     free(want);
@@ -260,24 +271,25 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         size_t len = (size_t)(colon - arg);
         char *prefix = strndup(arg, len);
         if (!prefix)
-            return nomem(arg);
+            return nomem(list, arg);
         int exists = stat(prefix, &st) == 0, archive = exists && cli_is_archive(prefix);
         free(prefix);
         if (!exists)
             continue;
-        if (!archive)
-            return cli_fail(arg, NPYDT_E_ARG, "%s",
-                            "the part before ':' is not a zip (.npz) archive, so it has no "
-                            "members");
-        if (colon[1] == '\0')
-            return cli_fail(arg, NPYDT_E_ARG, "%s", "no member name after ':'");
+        if (!archive || colon[1] == '\0') {
+            cli_error(&list->error, NPYDT_E_ARG, "%s",
+                      !archive ? "the part before ':' is not a zip (.npz) archive, so it has "
+                                 "no members"
+                               : "no member name after ':'");
+            return fail(list, arg, &list->error);
+        }
         if ((status = open_archive(list, arg, len, NULL, 0, &a)) != EXIT_OK)
             return status;
         size_t i;
         npydt_error err;
         if (npydt_npz_find(a->npz, colon + 1, &i, &err) != NPYDT_OK)
-            return err.code == NPYDT_E_NOT_FOUND ? no_member(arg, a->npz, colon + 1)
-                                                 : cli_report(arg, &err);
+            return err.code == NPYDT_E_NOT_FOUND ? no_member(list, arg, a->npz, colon + 1)
+                                                 : fail(list, arg, &err);
         return add_member(list, a, i);
     }
     return add_file(list, arg); /* reading it will say why it cannot be opened */

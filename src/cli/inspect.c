@@ -23,9 +23,10 @@ static const struct cli_command inspect_command = {
     "(\"descr\", usable as check --schema SPEC).\n"
     "\n"
     "Each array that can be read is printed, each that cannot gets one line\n"
-    "'PATH: WHAT: DETAIL' on stderr. Exit status, the highest over the\n"
-    "arrays: 0 valid, 1 not a valid .npy file or archive, 2 usage error,\n"
-    "unreadable path or out of memory.\n",
+    "'PATH: WHAT: DETAIL' on stderr, and with --json also its object\n"
+    "{\"file\":...,\"error\":{\"status\":...,\"message\":...,\"offset\":N|null}}.\n"
+    "Exit status, the highest over the arrays: 0 valid, 2 usage error,\n"
+    "unreadable path or out of memory, 3 not a valid .npy file or archive.\n",
     inspect_options, sizeof inspect_options / sizeof inspect_options[0], 1,
 };
 
@@ -118,10 +119,13 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
  * it. The exit status. */
 static int print_one(const struct cli_input *in, const npydt_header *h, int json)
 {
-    if (json)
-        return print_json(stdout, in, h) == 0
-                   ? EXIT_OK
-                   : cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory");
+    if (json) {
+        if (print_json(stdout, in, h) == 0)
+            return EXIT_OK;
+        npydt_error err;
+        cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
+        return cli_report_input(in, &err, json);
+    }
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
@@ -162,13 +166,15 @@ int cmd_inspect(int argc, char **argv)
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
+        if (s != EXIT_OK && json)
+            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {
             npydt_header *h;
             npydt_error err;
             if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
-                s = cli_report(inputs.items[k].name, &err);
+                s = cli_report_input(&inputs.items[k], &err, json);
             } else {
                 s = print_one(&inputs.items[k], h, json);
                 npydt_header_free(h);

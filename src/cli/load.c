@@ -43,7 +43,7 @@ static const struct cli_option load_options[] = {
     "field paths (subarray elements as name[i] or name[i,j]), a row per element.\n"          \
     "Every value must fit its field exactly (300 does not fit u1, 2.5 no integer):\n"       \
     "the first that does not is reported as INPUT:LINE: WHAT: field PATH: VALUE..\n"        \
-    "(exit 1), and nothing is written.\n"
+    "(exit 3), and nothing is written.\n"
 
 static const struct cli_command load_command = {
     "load",

@@ -39,8 +39,9 @@ static void print_usage(FILE *out)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fputs("\n"
           "Run 'npydt help COMMAND' (or 'npydt COMMAND --help') for a command's\n"
-          "options. Exit status: 0 success, 1 invalid input, 2 usage error,\n"
-          "unreadable path or out of memory. The manual: man npydt. The JSON\n"
+          "options. Exit status: 0 success, 1 check mismatch, 2 usage error,\n"
+          "unreadable path or out of memory, 3 invalid input; with several\n"
+          "inputs the highest. The manual: man npydt. The JSON\n"
           "output of inspect, dump and check: cli-json.md (doc/ in the sources,\n"
           "share/doc/npydt/ where npydt is installed).\n",
           out);

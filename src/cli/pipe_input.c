@@ -24,8 +24,9 @@ int cli_is_pipe_arg(const char *arg)
 }
 
 /* Read fd to its end into *buf (malloc'd). 0, or an exit status after
- * reporting under name. */
-static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_t *len)
+ * reporting under name (the error in *err). */
+static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_t *len,
+                 npydt_error *err)
 {
     size_t cap = 0, n = 0;
     unsigned char *b = NULL;
@@ -42,11 +43,12 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
                     break;   /* exactly the limit */
                 free(b);
                 cli_progress_end(&progress);
-                cli_fail(name, NPYDT_E_LIMIT,
-                         "input that cannot seek (a pipe) is read into memory, at most %u MiB; "
-                         "save it to a file first",
-                         (unsigned)(CLI_PIPE_MAX_BYTES >> 20));
-                return EXIT_USAGE;
+                cli_error(err, NPYDT_E_LIMIT,
+                          "input that cannot seek (a pipe) is read into memory, at most %u MiB; "
+                          "save it to a file first",
+                          (unsigned)(CLI_PIPE_MAX_BYTES >> 20));
+                cli_report(name, err);
+                return EXIT_USAGE;   /* the command's limit, not the input's fault */
             }
             size_t want = cap ? cap * 2 : (size_t)64 << 10;
             if (want > CLI_PIPE_MAX_BYTES)
@@ -55,7 +57,8 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
             if (!bigger) {
                 free(b);
                 cli_progress_end(&progress);
-                return cli_fail(name, NPYDT_E_NOMEM, "%s", "out of memory");
+                cli_error(err, NPYDT_E_NOMEM, "%s", "out of memory");
+                return cli_report(name, err);
             }
             b = bigger;
             cap = want;
@@ -67,7 +70,8 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
             int e = errno;
             free(b);
             cli_progress_end(&progress);
-            return cli_fail(name, NPYDT_E_IO, "cannot read: %s", strerror(e));
+            cli_error(err, NPYDT_E_IO, "cannot read: %s", strerror(e));
+            return cli_report(name, err);
         }
         if (got == 0)
             break;
@@ -76,8 +80,10 @@ static int slurp(int fd, const char *name, int quiet, unsigned char **buf, size_
     }
     cli_progress_end(&progress);
     /* an empty input is still an input in memory (too short to be a file) */
-    if (!b && !(b = malloc(1)))
-        return cli_fail(name, NPYDT_E_NOMEM, "%s", "out of memory");
+    if (!b && !(b = malloc(1))) {
+        cli_error(err, NPYDT_E_NOMEM, "%s", "out of memory");
+        return cli_report(name, err);
+    }
     *buf = b;
     *len = n;
     return EXIT_OK;
@@ -110,19 +116,23 @@ static int open_waiting(const char *arg)
     return fd;
 }
 
-int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len)
+int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len,
+                  npydt_error *err)
 {
     *buf = NULL;
     *len = 0;
     if (strcmp(arg, "-") == 0)
-        return slurp(STDIN_FILENO, arg, quiet, buf, len);
+        return slurp(STDIN_FILENO, arg, quiet, buf, len, err);
     int fd = open_waiting(arg);
-    if (fd < 0 && errno == EINTR)
-        return cli_fail(arg, NPYDT_E_IO, "no writer opened the FIFO within %u seconds",
-                        CLI_FIFO_WAIT_SECONDS);
-    if (fd < 0)
-        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
-    int status = slurp(fd, arg, quiet, buf, len);
+    if (fd < 0) {
+        if (errno == EINTR)
+            cli_error(err, NPYDT_E_IO, "no writer opened the FIFO within %u seconds",
+                      CLI_FIFO_WAIT_SECONDS);
+        else
+            cli_error(err, NPYDT_E_IO, "cannot open: %s", strerror(errno));
+        return cli_report(arg, err);
+    }
+    int status = slurp(fd, arg, quiet, buf, len, err);
     close(fd);
     return status;
 }

@@ -78,8 +78,8 @@ static int report(const char *path, const npydt_error *err, const char *where)
     putc('\n', stderr);
     /* unreadable paths, bad arguments and field paths that the file does
      * not have are the caller's mistakes, and a lack of memory is no fault
-     * of the file (status 1 would call a valid file invalid, or say for
-     * check that it does not match); the rest is the file's */
+     * of the file (status 3 would call a valid file invalid); the rest is
+     * the file's */
     return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_NOT_FOUND ||
                    err->code == NPYDT_E_NOMEM
                ? EXIT_USAGE

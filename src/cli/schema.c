@@ -17,8 +17,8 @@ static const struct cli_command schema_command = {
     "Edit it to loosen it (-1 in a dimension matches any length), or give\n"
     "--schema @ref.npy to check against the file itself. FILE may be\n"
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
-    "Exit 0 on success, 1 for an invalid file, 2 on usage errors or unreadable\n"
-    "paths.\n",
+    "Exit 0 on success, 2 on usage errors or unreadable paths, 3 for an\n"
+    "invalid file.\n",
     NULL, 0, 1,
 };
 
