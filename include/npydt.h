@@ -1161,8 +1161,11 @@ typedef struct npydt_mismatch {
     size_t path_len, expected_len, found_len;
 } npydt_mismatch;
 
-/* The mismatches of one check, in a stable order. */
+/* The mismatches of one check, in a stable order: the first
+ * NPYDT_CHECK_MISMATCH_MAX of them, and the count of all (a check past the
+ * cap builds no text for the rest, so its memory does not grow with them). */
 typedef struct npydt_check_result npydt_check_result;
+#define NPYDT_CHECK_MISMATCH_MAX 1000u
 
 /* Compile a spec: a descriptor literal as in a header ("[('x', '<f8')]",
  * "'<f8'", "('<i4', (3,))"), a type string ("f8, (3,)i4, S5", "float64") or a
@@ -1191,8 +1194,12 @@ NPYDT_API npydt_status npydt_check(const npydt_schema *schema, const npydt_heade
 NPYDT_API npydt_status npydt_check_dtype(const npydt_schema *schema, const npydt_dtype *dt,
                                          unsigned flags, npydt_check_result **out,
                                          npydt_error *err);
-/* Number of mismatches in a result (0 for NULL). */
+/* Number of mismatches a result holds, at most NPYDT_CHECK_MISMATCH_MAX
+ * (0 for NULL). */
 NPYDT_API size_t npydt_check_result_count(const npydt_check_result *r);
+/* Number of mismatches the check found, those past the cap included (0 for
+ * NULL). */
+NPYDT_API size_t npydt_check_result_total(const npydt_check_result *r);
 /* Mismatch i of a result, or NULL when i is out of range. */
 NPYDT_API const npydt_mismatch *npydt_check_result_get(const npydt_check_result *r, size_t i);
 /* Release a result; NULL is a no-op. */

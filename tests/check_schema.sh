@@ -134,17 +134,38 @@ expect "mixed files: worst status" 1 "" \
 
 # ---- --json: one object per file on stdout, also when the status is 1
 expect "json match" 0 \
-    "{\"file\":\"$S\",\"match\":true,\"mismatches\":[]}
+    "{\"file\":\"$S\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0}
 " "" -- --json --schema "$SIMPLE" "$S"
 expect "json mismatch" 1 \
-    "{\"file\":\"$BE\",\"match\":false,\"mismatches\":[{\"code\":\"byteorder\",\"path\":\"\",\"expected\":\"<f8\",\"found\":\">f8\"}]}
+    "{\"file\":\"$BE\",\"match\":false,\"mismatches\":[{\"code\":\"byteorder\",\"path\":\"\",\"expected\":\"<f8\",\"found\":\">f8\"}],\"mismatches_total\":1}
 " "$BE: schema mismatch: dtype: byteorder: expected <f8, found >f8
 " -- --json --strict --schema "<f8" "$BE"
 expect "json many files" 1 \
-    "{\"file\":\"$S\",\"match\":false,\"mismatches\":[{\"code\":\"missing_field\",\"path\":\"b\",\"expected\":\"<f8\",\"found\":\"\"}]}
-{\"file\":\"$T\",\"match\":true,\"mismatches\":[]}
+    "{\"file\":\"$S\",\"match\":false,\"mismatches\":[{\"code\":\"missing_field\",\"path\":\"b\",\"expected\":\"<f8\",\"found\":\"\"}],\"mismatches_total\":1}
+{\"file\":\"$T\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0}
 " "$S: schema mismatch: field b: missing_field: expected <f8, found (none)
 " -- --json --allow-extra --schema "[('b', '<f8')]" "$S" "$T"
+
+# ---- past 1000 mismatches (NPYDT_CHECK_MISMATCH_MAX) a file gets the first
+# 1000 lines and one that counts the rest; --json lists the first 1000 and
+# gives the count of all in "mismatches_total"
+seq 0 1004 | awk 'BEGIN { printf "[" } { printf "%s(\047a%d\047, \047<f8\047)", (NR > 1 ? ", " : ""), $1 }
+    END { print "]" }' >"$tmp/wide.txt"
+run --allow-extra --schema "@$tmp/wide.txt" "$S"
+if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1001 ] &&
+    [ "$(sed -n 1000p "$tmp/err")" = "$S: schema mismatch: field a999: missing_field: expected <f8, found (none)" ] &&
+    [ "$(sed -n 1001p "$tmp/err")" = "$S: schema mismatch: 5 more mismatches not shown (1005 in all)" ]; then
+    ok
+else
+    bad "1005 mismatches: exit $rc, $(wc -l <"$tmp/err") lines, the last: $(tail -n 1 "$tmp/err" | head -c 200)"
+fi
+run --json --allow-extra --schema "@$tmp/wide.txt" "$S"
+if [ "$rc" -eq 1 ] && [ "$(grep -o '"code":' "$tmp/out" | wc -l)" -eq 1000 ] &&
+    grep -q '"path":"a999","expected":"<f8","found":""}],"mismatches_total":1005}$' "$tmp/out"; then
+    ok
+else
+    bad "1005 mismatches in --json: exit $rc, $(grep -o '"code":' "$tmp/out" | wc -l) listed, ends $(tail -c 80 "$tmp/out")"
+fi
 
 # ---- a schema reads Python 2 'L' suffixes as a 1.0 header does
 PY2="$F/quirks/hdr_py2_long_suffix.npy"   # {'descr': [('a', '<i2', (2L,))], ..., 'shape': (1L, 3L)}

@@ -843,6 +843,92 @@ static void test_schema_wide_struct(void **state)
     free(spec);
 }
 
+/* ---- the cap on kept mismatches ----------------------------------------------------- */
+
+/* "[('f0', T), ('f1', T), ...]" of n fields, to free */
+static char *flat_struct(int n, const char *type)
+{
+    char *s = malloc((size_t)n * 32 + 8);
+    assert_non_null(s);
+    size_t a = 0;
+    s[a++] = '[';
+    for (int i = 0; i < n; i++)
+        a += (size_t)sprintf(s + a, "%s('f%d', '%s')", i ? ", " : "", i, type);
+    s[a++] = ']';
+    s[a] = '\0';
+    return s;
+}
+
+static void test_schema_check_keeps_the_first_mismatches_and_counts_all(void **state)
+{
+    (void)state;
+    enum { N = 3 * NPYDT_CHECK_MISMATCH_MAX + 7 };
+    char *file = flat_struct(N, "<f8"), *spec = flat_struct(N, "<i4");
+    npydt_dtype *dt = test_parse_literal(file);
+    npydt_schema *s = compile_ok(spec);
+    npydt_check_result *r = NULL;
+    npydt_error err;
+    assert_int_equal(npydt_check_dtype(s, dt, 0, &r, &err), NPYDT_E_MISMATCH);
+    assert_int_equal(npydt_check_result_count(r), NPYDT_CHECK_MISMATCH_MAX);
+    assert_int_equal(npydt_check_result_total(r), N);
+    assert_string_equal(npydt_check_result_get(r, 0)->path, "f0");
+    char last[32];
+    sprintf(last, "f%u", NPYDT_CHECK_MISMATCH_MAX - 1);
+    assert_string_equal(npydt_check_result_get(r, NPYDT_CHECK_MISMATCH_MAX - 1)->path, last);
+    assert_null(npydt_check_result_get(r, NPYDT_CHECK_MISMATCH_MAX));
+    /* the error counts them all */
+    char want[64];
+    sprintf(want, "%d mismatches; first: kind: expected <i4, found <f8", N);
+    assert_string_equal(err.message, want);
+    npydt_check_result_free(r);
+    npydt_schema_free(s);
+    npydt_dtype_free(dt);
+    free(file);
+    free(spec);
+}
+
+/* Bytes a result holds for n fields of the wrong kind with long names. */
+static size_t result_bytes(int n)
+{
+    char *file = malloc((size_t)n * 300 + 8), *spec = malloc((size_t)n * 300 + 8);
+    assert_non_null(file);
+    assert_non_null(spec);
+    size_t a = 0, b = 0;
+    file[a++] = spec[b++] = '[';
+    for (int i = 0; i < n; i++) {
+        a += (size_t)sprintf(file + a, "%s('%0256d', '<f8')", i ? ", " : "", i);
+        b += (size_t)sprintf(spec + b, "%s('%0256d', '<i4')", i ? ", " : "", i);
+    }
+    file[a++] = spec[b++] = ']';
+    file[a] = spec[b] = '\0';
+    struct test_alloc t;
+    test_alloc_init(&t, -1, 0);
+    npydt_options o;
+    npydt_options_init(&o);
+    o.allocator = &t.alloc;
+    npydt_schema *s = NULL;
+    assert_int_equal(npydt_schema_compile(spec, b, &o, &s, NULL), NPYDT_OK);
+    npydt_dtype *dt = test_parse_literal(file);
+    size_t before = t.live_bytes;
+    npydt_check_result *r = NULL;
+    assert_int_equal(npydt_check_dtype(s, dt, 0, &r, NULL), NPYDT_E_MISMATCH);
+    assert_int_equal(npydt_check_result_total(r), n);
+    size_t held = t.live_bytes - before;
+    npydt_check_result_free(r);
+    npydt_schema_free(s);
+    npydt_dtype_free(dt);
+    free(file);
+    free(spec);
+    return held;
+}
+
+static void test_schema_check_result_memory_stops_at_the_cap(void **state)
+{
+    (void)state;
+    size_t at_cap = result_bytes(NPYDT_CHECK_MISMATCH_MAX);
+    assert_int_equal(result_bytes(8 * NPYDT_CHECK_MISMATCH_MAX), at_cap);
+}
+
 /* ---- allocation failures ---------------------------------------------------------- */
 
 static void test_schema_compile_survives_every_allocation_failure(void **state)
@@ -992,6 +1078,8 @@ TEST_LIST("schema",
     cmocka_unit_test(test_schema_result_accessors),
     cmocka_unit_test(test_schema_mismatch_code_names_are_stable),
     cmocka_unit_test(test_schema_wide_struct),
+    cmocka_unit_test(test_schema_check_keeps_the_first_mismatches_and_counts_all),
+    cmocka_unit_test(test_schema_check_result_memory_stops_at_the_cap),
     cmocka_unit_test(test_schema_compile_survives_every_allocation_failure),
     cmocka_unit_test(test_schema_check_survives_every_allocation_failure),
     cmocka_unit_test(test_schema_can_cast_safe_follows_numpy),

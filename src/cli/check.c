@@ -33,13 +33,16 @@ static const struct cli_command check_command = {
     "\n"
     "With --json each file gets one line on stdout, whatever the exit status:\n"
     "{\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
-    "\"path\":...,\"expected\":...,\"found\":...}]}; a file that cannot be read\n"
-    "or is not valid gets {\"file\":...,\"error\":{\"status\":...,\"message\":...,\n"
-    "\"offset\":N|null}}; an archive member adds \"member\" (its name in the\n"
-    "archive) after \"file\" (the archive's path).\n"
+    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N}; a file\n"
+    "that cannot be read or is not valid gets {\"file\":...,\"error\":{\"status\":\n"
+    "...,\"message\":...,\"offset\":N|null}}; an archive member adds \"member\" (its\n"
+    "name in the archive) after \"file\" (the archive's path). The list holds the\n"
+    "first 1000 mismatches, \"mismatches_total\" counts them all.\n"
     "\n"
     "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
-    "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'. Exit 0\n"
+    "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'; past\n"
+    "1000, one line counts the rest. Names and values past 512 bytes are cut\n"
+    "in the middle: '...(N bytes)...' stands for the whole N bytes. Exit 0\n"
     "when every file matches, 1 when one does not, 2 on usage errors (a\n"
     "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
     ".npy file or archive; the highest of these over the files.\n"
@@ -57,30 +60,35 @@ static int usage_fail(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
+/* A value of a mismatch, "(none)" when the side has none. */
+static void put_value(struct cli_line *l, const char *s, size_t len)
+{
+    if (len)
+        cli_line_text(l, s, len);
+    else
+        cli_line_puts(l, "(none)");
+}
+
 static void print_mismatch(const char *file, const npydt_mismatch *m)
 {
-    cli_put_text(stderr, file);
-    fputs(": schema mismatch: ", stderr);
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: schema mismatch: ", file);
     if (m->path_len) {
-        fputs("field ", stderr);
-        cli_put_text_n(stderr, m->path, m->path_len);
-        fputs(": ", stderr);
+        cli_line_puts(&l, "field ");
+        cli_line_text(&l, m->path, m->path_len);
+        cli_line_puts(&l, ": ");
     } else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER) {
-        fputs("array: ", stderr);
+        cli_line_puts(&l, "array: ");
     } else {
-        fputs("dtype: ", stderr);
+        cli_line_puts(&l, "dtype: ");
     }
-    fprintf(stderr, "%s: expected ", npydt_mismatch_code_name(m->code));
-    if (m->expected_len)
-        cli_put_text_n(stderr, m->expected, m->expected_len);
-    else
-        fputs("(none)", stderr);
-    fputs(", found ", stderr);
-    if (m->found_len)
-        cli_put_text_n(stderr, m->found, m->found_len);
-    else
-        fputs("(none)", stderr);
-    putc('\n', stderr);
+    cli_line_puts(&l, npydt_mismatch_code_name(m->code));
+    cli_line_puts(&l, ": expected ");
+    put_value(&l, m->expected, m->expected_len);
+    cli_line_puts(&l, ", found ");
+    put_value(&l, m->found, m->found_len);
+    cli_line_end(&l);
 }
 
 /* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the
@@ -108,7 +116,7 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r)
         json_string_n(stdout, m->found, m->found_len);
         putc('}', stdout);
     }
-    fputs("]}\n", stdout);
+    fprintf(stdout, "],\"mismatches_total\":%zu}\n", npydt_check_result_total(r));
 }
 
 /* Check one array: a .npy file, or an archive member (its header only:
@@ -125,13 +133,16 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
         return cli_report_input(in, &err, json);
-    size_t n = npydt_check_result_count(r);
+    size_t n = npydt_check_result_count(r), total = npydt_check_result_total(r);
     for (size_t i = 0; i < n; i++)
         print_mismatch(in->name, npydt_check_result_get(r, i));
+    if (total > n)
+        cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
+                    total - n, total);
     if (json)
         json_result(in, r);
     npydt_check_result_free(r);
-    return n ? EXIT_MISMATCH : EXIT_OK;
+    return total ? EXIT_MISMATCH : EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)

@@ -41,9 +41,37 @@ int cli_report_input(const struct cli_input *in, const npydt_error *err, int jso
 /* The same for an error in a spec the user typed (a descriptor or type
  * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
 int cli_report_spec(const char *what, const npydt_error *err);
-/* Write s with control characters and Unicode line breaks escaped. */
-void cli_put_text(FILE *out, const char *s);
-/* The same for len bytes (a NUL among them is written \x00). */
+
+/* One line for stderr, built whole and written with one call. */
+struct cli_line {
+    char *buf;          /* small, or the heap */
+    size_t len, cap;    /* len < cap: room for the newline */
+    bool full;          /* out of memory: the line ends where it is */
+    char small[256];
+};
+/* A name, path or descriptor longer than this many bytes is shown in a
+ * message as its first and last CLI_TEXT_KEEP / 2 bytes (to whole UTF-8
+ * characters) joined by "...(N bytes)...", N being its whole length. */
+#define CLI_TEXT_KEEP 512
+void cli_line_init(struct cli_line *l);
+/* s as it is (the command's own words). */
+void cli_line_puts(struct cli_line *l, const char *s);
+/* len bytes of s, control characters and Unicode line breaks escaped (a NUL
+ * is written \x00), cut in the middle past CLI_TEXT_KEEP bytes. */
+void cli_line_text(struct cli_line *l, const char *s, size_t len);
+/* printf's format, each %s (or %.*s) argument written as by cli_line_text;
+ * the literal text is escaped too. */
+void cli_line_format(struct cli_line *l, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Add the newline, write the line to stderr in one call and release it;
+ * l is empty again. */
+void cli_line_end(struct cli_line *l);
+/* Add the newline and hand the line over instead of writing it: malloc'd,
+ * its length in *len; NULL when memory ran out. l is empty again. */
+char *cli_line_take(struct cli_line *l, size_t *len);
+/* Write len bytes of s to out with control characters and Unicode line
+ * breaks escaped as cli_line_text does, never cut (text output: tables,
+ * inspect). */
 void cli_put_text_n(FILE *out, const char *s, size_t len);
 /* The escaped text of cli_put_text_n into dst, which holds
  * CLI_TEXT_ESCAPED_MAX(len) bytes; returns the bytes written. */
@@ -62,8 +90,8 @@ npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...
 /* cli_error, then cli_report for path: the exit status. */
 int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Write lead, then the formatted message with control characters escaped
- * (cli_put_text), then a newline, to stderr. */
+/* Write lead, then the formatted message (as cli_line_format), then a
+ * newline, to stderr as one line. */
 void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /* cli_vmessage with no lead: a line to stderr that is not an error. */

@@ -228,24 +228,17 @@ static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *
     char *want = short_name(name);
     const char *near = want ? cli_nearest(want, (const char *const *)names, n) : NULL;
     free(want);
-    cli_put_text(stderr, arg);
-    fputs(": not found: no member '", stderr);
-    cli_put_text(stderr, name);
-    putc('\'', stderr);
-    if (near) {
-        fputs(" (did you mean '", stderr);
-        cli_put_text(stderr, near);
-        fputs("'?)", stderr);
-    }
-    fputs(n ? "; members: " : "; the archive is empty", stderr);
-    for (size_t i = 0; i < n && i < SHOWN; i++) {
-        if (i)
-            fputs(", ", stderr);
-        cli_put_text(stderr, names[i]);
-    }
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: not found: no member '%s'", arg, name);
+    if (near)
+        cli_line_format(&l, " (did you mean '%s'?)", near);
+    cli_line_puts(&l, n ? "; members: " : "; the archive is empty");
+    for (size_t i = 0; i < n && i < SHOWN; i++)
+        cli_line_format(&l, i ? ", %s" : "%s", names[i]);
     if (n > SHOWN)
-        fprintf(stderr, ", ... (%zu in all)", n);
-    putc('\n', stderr);
+        cli_line_format(&l, ", ... (%zu in all)", n);
+    cli_line_end(&l);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);

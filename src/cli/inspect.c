@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum { OPT_JSON = 1 };
 
@@ -93,7 +94,7 @@ static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
 static int print_text(FILE *out, const char *path, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
-    cli_put_text(out, path);   /* a member's name may hold controls */
+    cli_put_text_n(out, path, strlen(path));   /* a member's name may hold controls */
     putc('\n', out);
     fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
             npydt_header_version_major(h), npydt_header_version_minor(h),
@@ -114,10 +115,28 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
     return inspect_print_table(out, dt);
 }
 
-/* Print one array, whole or not at all: the text block is laid out in
- * memory first, so that running out of memory halfway prints nothing of
- * it. The exit status. */
-static int print_one(const struct cli_input *in, const npydt_header *h, int json)
+/* The text block of an array is laid out in memory first, in one memory
+ * stream that every array of the run reuses (opening one per array costs
+ * more than printing a small array). */
+struct page {
+    FILE *m;        /* NULL until the first array, and after a failure */
+    char *text;
+    size_t len;
+};
+
+static void page_close(struct page *p)
+{
+    if (p->m)
+        fclose(p->m);
+    free(p->text);
+    p->m = NULL;
+    p->text = NULL;
+    p->len = 0;
+}
+
+/* Print one array, whole or not at all: running out of memory halfway
+ * prints nothing of it. The exit status. */
+static int print_one(struct page *p, const struct cli_input *in, const npydt_header *h, int json)
 {
     if (json) {
         if (print_json(stdout, in, h) == 0)
@@ -126,20 +145,20 @@ static int print_one(const struct cli_input *in, const npydt_header *h, int json
         cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
         return cli_report_input(in, &err, json);
     }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    int bad = !m || print_text(m, in->name, h) != 0;
-    /* a write that could not grow the buffer sets the error flag only,
-     * and a failed final resize leaves text NULL */
-    if (m) {
-        bad |= ferror(m);
-        bad |= fclose(m) != 0 || !text;
+    if (p->m)
+        rewind(p->m);
+    else
+        p->m = open_memstream(&p->text, &p->len);
+    /* a write that could not grow the buffer sets the error flag only;
+     * a flush sets len to the position, the bytes written since rewind */
+    int bad = !p->m || print_text(p->m, in->name, h) != 0 || ferror(p->m) ||
+              fflush(p->m) != 0 || !p->text;
+    if (bad) {
+        page_close(p);
+        return cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory");
     }
-    if (!bad)
-        fwrite(text, 1, len, stdout);
-    free(text);
-    return bad ? cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory") : EXIT_OK;
+    fwrite(p->text, 1, p->len, stdout);
+    return EXIT_OK;
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -163,6 +182,7 @@ int cmd_inspect(int argc, char **argv)
      * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    struct page page = {NULL, NULL, 0};
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
@@ -176,13 +196,14 @@ int cmd_inspect(int argc, char **argv)
             if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
                 s = cli_report_input(&inputs.items[k], &err, json);
             } else {
-                s = print_one(&inputs.items[k], h, json);
+                s = print_one(&page, &inputs.items[k], h, json);
                 npydt_header_free(h);
             }
             if (s > status)
                 status = s;
         }
     }
+    page_close(&page);
     cli_inputs_free(&inputs);
     return status;
 }

@@ -83,26 +83,19 @@ void cli_reading(const char *path)
             return;
         installed = 1;
     }
-    /* the line as cli_report would print it, names escaped the same way
-     * (a byte becomes at most 4); without memory for it a shrinking file
-     * ends the process by SIGBUS */
-    size_t n = strlen(path);
-    size_t cap = n < (SIZE_MAX - 128) / 4 ? 4 * n + 128 : 0;
-    char *text = cap ? malloc(cap) : NULL;
-    FILE *f = text ? fmemopen(text, cap, "w") : NULL;
-    if (!f) {
-        free(text);
-        return;
-    }
-    cli_put_text(f, path);
-    fprintf(f, ": %s: the file shrank while it was read\n", npydt_status_name(NPYDT_E_IO));
-    long len = ftell(f);
-    int failed = ferror(f) != 0 || len <= 0;
-    if (fclose(f) != 0 || failed || !(reading = strdup(path))) {
+    /* the line as cli_report would print it, built the same way; without
+     * memory for it a shrinking file ends the process by SIGBUS */
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: %s: the file shrank while it was read", path,
+                    npydt_status_name(NPYDT_E_IO));
+    size_t len;
+    char *text = cli_line_take(&l, &len);
+    if (!text || !(reading = strdup(path))) {
         free(text);
         return;
     }
     line = text;
-    line_len = (size_t)len;
+    line_len = len;
     line_ready = 1;
 }

@@ -1,46 +1,120 @@
-/* Error lines of the command: PATH: WHAT: DETAIL. */
+/* Lines of the command's stderr, error lines PATH: WHAT: DETAIL among them.
+ * Each line is built whole in memory and written with one call: stderr is
+ * unbuffered, so one write(2) per line instead of one per byte, and lines
+ * of processes that share the stream do not interleave. Names, paths and
+ * descriptors in a line are escaped and cut (CLI_TEXT_KEEP). */
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Names, keys and paths come from the file or the user and may hold line
- * breaks or terminal controls: the line stays one line (for splitlines()
- * too: U+0085, U+2028 and U+2029 break lines there) and inert. */
-void cli_put_text(FILE *out, const char *s)
+void cli_line_init(struct cli_line *l)
 {
-    cli_put_text_n(out, s, strlen(s));
+    l->buf = l->small;
+    l->len = 0;
+    l->cap = sizeof l->small;
+    l->full = false;
+}
+
+/* Room for n more bytes and the final newline (len < cap always holds);
+ * false when memory runs out, and the line then ends where it is. */
+static bool room(struct cli_line *l, size_t n)
+{
+    if (l->full)
+        return false;
+    if (n < l->cap - l->len)
+        return true;
+    size_t cap = l->cap;
+    while (n >= cap - l->len) {
+        if (cap > SIZE_MAX / 2) {
+            l->full = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *b = l->buf == l->small ? malloc(cap) : realloc(l->buf, cap);
+    if (!b) {
+        l->full = true;
+        return false;
+    }
+    if (l->buf == l->small)
+        memcpy(b, l->small, l->len);
+    l->buf = b;
+    l->cap = cap;
+    return true;
+}
+
+static void put(struct cli_line *l, const char *s, size_t n)
+{
+    if (room(l, n)) {
+        memcpy(l->buf + l->len, s, n);
+        l->len += n;
+    }
+}
+
+void cli_line_puts(struct cli_line *l, const char *s)
+{
+    put(l, s, strlen(s));
+}
+
+/* The escape for the bytes at p, into esc; how many bytes it stands for
+ * (0: p needs none). A line stays one line (for splitlines() too: U+0085,
+ * U+2028 and U+2029 break lines there) and inert. */
+static size_t escape_at(const unsigned char *p, const unsigned char *end, char esc[8])
+{
+    if (*p < 0x20 || *p == 0x7f) {
+        static const char names[] = "0000000abtnvfr";
+        if (*p >= '\a' && *p <= '\r')
+            snprintf(esc, 8, "\\%c", names[*p]);
+        else
+            snprintf(esc, 8, "\\x%02x", *p);
+        return 1;
+    }
+    if (end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 */
+        snprintf(esc, 8, "\\u%04x", p[1]);
+        return 2;
+    }
+    if (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+        snprintf(esc, 8, "\\u%04x", 0x2000 + p[2] - 0x80);
+        return 3;
+    }
+    return 0;
+}
+
+static void put_escaped(struct cli_line *l, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        const unsigned char *run = p;
+        char esc[8];
+        size_t n = 0;
+        while (p < end && (n = escape_at(p, end, esc)) == 0)
+            p++;
+        put(l, (const char *)run, (size_t)(p - run));
+        if (p < end) {
+            cli_line_puts(l, esc);
+            p += n;
+        }
+    }
 }
 
 size_t cli_text_escape_into(char *dst, const char *s, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
     char *o = dst;
-    const unsigned char *end = (const unsigned char *)s + len;
-    for (const unsigned char *p = (const unsigned char *)s; p < end; p++) {
-        if (*p < 0x20 || *p == 0x7f) {
-            static const char names[] = "0000000abtnvfr";
-            *o++ = '\\';
-            if (*p >= '\a' && *p <= '\r') {
-                *o++ = names[*p];
-            } else {
-                *o++ = 'x';
-                *o++ = hex[*p >> 4];
-                *o++ = hex[*p & 15];
-            }
-        } else if ((end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) ||   /* C1 */
-                   (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 &&
-                    (p[2] == 0xa8 || p[2] == 0xa9))) {
-            unsigned code = p[0] == 0xc2 ? p[1] : 0x2000u + p[2] - 0x80;
-            memcpy(o, "\\u", 2);
-            for (int k = 3; k >= 0; k--)
-                o[2 + 3 - k] = hex[(code >> (4 * k)) & 15];
-            o += 6;
-            p += p[0] == 0xc2 ? 1 : 2;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        char esc[8];
+        size_t n = escape_at(p, end, esc);
+        if (n == 0) {
+            *o++ = (char)*p++;
         } else {
-            *o++ = (char)*p;
+            size_t e = strlen(esc);
+            memcpy(o, esc, e);
+            o += e;
+            p += n;
         }
     }
     return (size_t)(o - dst);
@@ -62,20 +136,172 @@ void cli_put_text_n(FILE *out, const char *s, size_t len)
     }
 }
 
+void cli_line_text(struct cli_line *l, const char *s, size_t len)
+{
+    if (len <= CLI_TEXT_KEEP) {
+        put_escaped(l, s, len);
+        return;
+    }
+    /* the start and the end (a path's leaf, a file's extension), each at
+     * a character's start: continuation bytes stay with their lead byte */
+    size_t head = CLI_TEXT_KEEP / 2, tail = len - CLI_TEXT_KEEP / 2;
+    for (int i = 0; i < 3 && ((unsigned char)s[head] & 0xc0) == 0x80; i++)
+        head--;
+    for (int i = 0; i < 3 && tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80; i++)
+        tail++;
+    put_escaped(l, s, head);
+    char mark[48];
+    int n = snprintf(mark, sizeof mark, "...(%zu bytes)...", len);
+    put(l, mark, n > 0 ? (size_t)n : 0);
+    put_escaped(l, s + tail, len - tail);
+}
+
+/* One number of a format: spec is its conversion without any '*'. */
+static void put_number(struct cli_line *l, const char *spec, char conv, const char *mod,
+                       va_list *ap)
+{
+    char num[128];
+    int n = -1;
+    bool l1 = strcmp(mod, "l") == 0, l2 = strcmp(mod, "ll") == 0;
+    bool z = strcmp(mod, "z") == 0 || strcmp(mod, "t") == 0, j = strcmp(mod, "j") == 0;
+    switch (conv) {
+    case 'd':
+    case 'i':
+        n = l1   ? snprintf(num, sizeof num, spec, va_arg(*ap, long))
+            : l2 ? snprintf(num, sizeof num, spec, va_arg(*ap, long long))
+            : z  ? snprintf(num, sizeof num, spec, va_arg(*ap, ptrdiff_t))
+            : j  ? snprintf(num, sizeof num, spec, va_arg(*ap, intmax_t))
+                 : snprintf(num, sizeof num, spec, va_arg(*ap, int));
+        break;
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+        n = l1   ? snprintf(num, sizeof num, spec, va_arg(*ap, unsigned long))
+            : l2 ? snprintf(num, sizeof num, spec, va_arg(*ap, unsigned long long))
+            : z  ? snprintf(num, sizeof num, spec, va_arg(*ap, size_t))
+            : j  ? snprintf(num, sizeof num, spec, va_arg(*ap, uintmax_t))
+                 : snprintf(num, sizeof num, spec, va_arg(*ap, unsigned));
+        break;
+    case 'c':
+        n = snprintf(num, sizeof num, spec, va_arg(*ap, int));
+        break;
+    case 'e':
+    case 'E':
+    case 'f':
+    case 'F':
+    case 'g':
+    case 'G':
+        n = snprintf(num, sizeof num, spec, va_arg(*ap, double));
+        break;
+    case 'p':
+        n = snprintf(num, sizeof num, spec, va_arg(*ap, void *));
+        break;
+    default:
+        break;
+    }
+    if (n > 0)
+        put_escaped(l, num, (size_t)n < sizeof num ? (size_t)n : sizeof num - 1);
+}
+
+/* printf's conversions, each %s argument (%.*s too) as cli_line_text: the
+ * arguments of the command's messages are names and texts from outside. */
+static void line_vformat(struct cli_line *l, const char *fmt, va_list *ap)
+{
+    const char *p = fmt;
+    while (*p) {
+        const char *lit = p;
+        while (*p && *p != '%')
+            p++;
+        put_escaped(l, lit, (size_t)(p - lit));
+        if (!*p)
+            break;
+        if (p[1] == '%') {
+            put(l, "%", 1);
+            p += 2;
+            continue;
+        }
+        /* %[flags][width][.precision][length]conversion */
+        char spec[48];
+        size_t k = 0;
+        spec[k++] = *p++;
+        for (; *p && strchr("-+ #0123456789", *p); p++)
+            if (k < 20)
+                spec[k++] = *p;
+        long prec = -1;
+        if (*p == '.') {
+            p++;
+            if (*p == '*') {
+                p++;
+                prec = va_arg(*ap, int);
+            } else {
+                prec = 0;
+                for (; *p >= '0' && *p <= '9'; p++)
+                    if (prec < 100000)
+                        prec = prec * 10 + (*p - '0');
+            }
+            k += (size_t)snprintf(spec + k, sizeof spec - k, ".%ld", prec < 0 ? 0 : prec);
+        }
+        char mod[3] = "";
+        for (size_t m = 0; m < 2 && *p && strchr("hlzjt", *p); m++)
+            mod[m] = spec[k++] = *p++;
+        char conv = *p;
+        if (!conv)
+            break;
+        p++;
+        spec[k++] = conv;
+        spec[k] = '\0';
+        if (conv == 's') {
+            const char *s = va_arg(*ap, const char *);
+            cli_line_text(l, s, prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s));
+        } else {
+            put_number(l, spec, conv, mod, ap);
+        }
+    }
+}
+
+void cli_line_format(struct cli_line *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    line_vformat(l, fmt, &ap);
+    va_end(ap);
+}
+
+void cli_line_end(struct cli_line *l)
+{
+    l->buf[l->len++] = '\n';
+    fwrite(l->buf, 1, l->len, stderr);
+    if (l->buf != l->small)
+        free(l->buf);
+    cli_line_init(l);
+}
+
+char *cli_line_take(struct cli_line *l, size_t *len)
+{
+    l->buf[l->len++] = '\n';
+    char *text = l->full ? NULL : l->buf != l->small ? l->buf : malloc(l->len);
+    if (text && l->buf == l->small)
+        memcpy(text, l->small, l->len);
+    else if (!text && l->buf != l->small)
+        free(l->buf);
+    *len = l->len;
+    cli_line_init(l);
+    return text;
+}
+
 /* `where` names the text the error's offset counts in. */
 static int report(const char *path, const npydt_error *err, const char *where)
 {
-    cli_put_text(stderr, path);
-    fprintf(stderr, ": %s: ", npydt_status_name(err->code));
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: %s: ", path, npydt_status_name(err->code));
     if (err->offset != NPYDT_NO_OFFSET)
-        fprintf(stderr, "%s offset %zu: ", where, err->offset);
-    if (err->path[0]) {
-        fputs("field ", stderr);
-        cli_put_text(stderr, err->path);
-        fputs(": ", stderr);
-    }
-    cli_put_text(stderr, err->message);
-    putc('\n', stderr);
+        cli_line_format(&l, "%s offset %zu: ", where, err->offset);
+    if (err->path[0])
+        cli_line_format(&l, "field %s: ", err->path);
+    cli_line_format(&l, "%s", err->message);
+    cli_line_end(&l);
     /* unreadable paths, bad arguments and field paths that the file does
      * not have are the caller's mistakes, and a lack of memory is no fault
      * of the file (status 3 would call a valid file invalid); the rest is
@@ -129,21 +355,14 @@ int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
 
 void cli_vmessage(const char *lead, const char *fmt, va_list ap)
 {
-    char small[512];
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_puts(&l, lead);
     va_list again;
     va_copy(again, ap);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    if (n < 0)
-        small[0] = '\0';
-    char *text = small;
-    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
-        vsnprintf(text, (size_t)n + 1, fmt, again);
+    line_vformat(&l, fmt, &again);
     va_end(again);
-    fputs(lead, stderr);
-    cli_put_text(stderr, text ? text : small);
-    putc('\n', stderr);
-    if (text != small)
-        free(text);
+    cli_line_end(&l);
 }
 
 void cli_message(const char *fmt, ...)

@@ -24,7 +24,8 @@ struct npydt_schema {
 struct npydt_check_result {
     struct arena arena;
     npydt_mismatch *items;
-    size_t n, cap;
+    size_t n, cap;      /* n <= NPYDT_CHECK_MISMATCH_MAX */
+    size_t total;       /* every mismatch found, those not kept included */
 };
 
 const char *npydt_mismatch_code_name(npydt_mismatch_code code)
@@ -257,10 +258,19 @@ struct chk {
     npydt_status st;             /* first failure (allocation, depth) */
 };
 
-static char *ctext(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static char *ctext(struct chk *c, const char *fmt, ...)
+/* Past NPYDT_CHECK_MISMATCH_MAX a mismatch is only counted: the texts of
+ * its path and values are not built (each builder below gives "" then). */
+static bool keeping(const struct chk *c)
 {
+    return c->res->n < NPYDT_CHECK_MISMATCH_MAX;
+}
+
+static const char *ctext(struct chk *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static const char *ctext(struct chk *c, const char *fmt, ...)
+{
+    if (!keeping(c))
+        return "";
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
@@ -281,6 +291,8 @@ static char *ctext(struct chk *c, const char *fmt, ...)
 /* "<f8" for a scalar, the descriptor literal for anything else. */
 static const char *type_text(struct chk *c, const npydt_dtype *dt)
 {
+    if (!keeping(c))
+        return "";
     size_t n = dt->cls == NPYDT_SCALAR ? npydt_dtype_str(dt, NULL, 0) : npydt_dtype_descr(dt, NULL, 0);
     char *s = arena_alloc(c->ar, n + 1);
     if (!s) {
@@ -310,6 +322,10 @@ static void shape_out(struct outbuf *o, const int64_t *dims, size_t ndim)
 static const char *outbuf_text_n(struct chk *c, void (*write)(struct outbuf *, const void *),
                                  const void *arg, size_t *len)
 {
+    if (len)
+        *len = 0;
+    if (!keeping(c))
+        return "";
     struct outbuf m = {NULL, 0, 0};
     write(&m, arg);
     if (len)
@@ -389,13 +405,18 @@ static void add_n(struct chk *c, npydt_mismatch_code code, const struct seg *pat
 {
     if (c->st != NPYDT_OK)
         return;
+    npydt_check_result *r = c->res;
+    r->total++;
+    if (!keeping(c))
+        return;
     size_t plen;
     const char *p = path_text(c, path, &plen);
     if (!p || !expected || !found)
         return;   /* c->st is set */
-    npydt_check_result *r = c->res;
     if (r->n == r->cap) {
         size_t cap = r->cap ? r->cap * 2 : 8;
+        if (cap > NPYDT_CHECK_MISMATCH_MAX)
+            cap = NPYDT_CHECK_MISMATCH_MAX;
         npydt_mismatch *items = arena_alloc_array(c->ar, cap, sizeof *items);
         if (!items) {
             c->st = set_nomem(c->err);
@@ -743,8 +764,8 @@ static npydt_status run_check(const npydt_schema *s, const npydt_dtype *dt,
         name_for_message(expected, sizeof expected, m->expected, m->expected_len);
         name_for_message(found, sizeof found, m->found, m->found_len);
         st = set_error(err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, path,
-                       "%zu mismatch%s; first: %s: expected %s, found %s", res->n,
-                       res->n == 1 ? "" : "es", npydt_mismatch_code_name(m->code),
+                       "%zu mismatch%s; first: %s: expected %s, found %s", res->total,
+                       res->total == 1 ? "" : "es", npydt_mismatch_code_name(m->code),
                        m->expected_len ? expected : "(none)", m->found_len ? found : "(none)");
     }
     if (out) {
@@ -777,6 +798,11 @@ npydt_status npydt_check_dtype(const npydt_schema *schema, const npydt_dtype *dt
 size_t npydt_check_result_count(const npydt_check_result *r)
 {
     return r ? r->n : 0;
+}
+
+size_t npydt_check_result_total(const npydt_check_result *r)
+{
+    return r ? r->total : 0;
 }
 
 const npydt_mismatch *npydt_check_result_get(const npydt_check_result *r, size_t i)
