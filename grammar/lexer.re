@@ -194,6 +194,8 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
          * closing quote, which nothing reads again, becomes its NUL */
         s = skip_plain(b, lim, quote);
         if (s < lim && *s == quote) {
+            if (s > b)
+                fc_name(p);
             p->cur = s + 1;
             *val = span_lit(p, bytes ? LIT_BYTES : LIT_STR, off, b, s);
             return !*val ? -1 : bytes ? BYTES : STRING;
@@ -218,6 +220,8 @@ static int lex_string(struct lit_parser *p, const unsigned char *start, const un
     const unsigned char *e = s;
     p->cur = s + (triple ? 3 : 1);
     *val = decode_string(p, off, (size_t)(p->cur - p->text), b, e, raw, bytes);
+    if (*val && (*val)->u.str.len > 0)
+        fc_name(p);
     return *val ? (bytes ? BYTES : STRING) : -1;
 }
 
@@ -299,7 +303,7 @@ again:
         "]" { tok = close_bracket(p, RBRACK); goto done; }
         ")" { tok = close_bracket(p, RPAREN); goto done; }
         ":" { tok = COLON; goto done; }
-        "," { tok = COMMA; goto done; }
+        "," { fc_comma(p); tok = COMMA; goto done; }
         "+" { tok = PLUS; goto done; }
         "-" { tok = MINUS; goto done; }
 

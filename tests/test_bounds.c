@@ -67,6 +67,7 @@ static unsigned char *npy_v2(const char *header, size_t hlen, size_t *len)
 struct meter {
     npydt_allocator alloc;
     size_t live, peak, max_block;
+    size_t cap;   /* refuse what would hold more than this; 0: no cap */
     long calls, live_blocks;
 };
 
@@ -82,7 +83,7 @@ static void meter_note(struct meter *m, size_t size)
 static void *m_malloc(void *ctx, size_t size)
 {
     struct meter *m = ctx;
-    void *p = malloc(size);
+    void *p = m->cap && size > m->cap - m->live ? NULL : malloc(size);
     if (p) {
         m->live += size;
         m->live_blocks++;
@@ -94,7 +95,9 @@ static void *m_malloc(void *ctx, size_t size)
 static void *m_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
 {
     struct meter *m = ctx;
-    void *p = realloc(ptr, new_size);
+    void *p = m->cap && new_size > old_size && new_size - old_size > m->cap - m->live
+                  ? NULL
+                  : realloc(ptr, new_size);
     if (p) {
         m->live += new_size - old_size;
         m->live_blocks += ptr == NULL;
@@ -565,6 +568,139 @@ static void test_bounds_paths_below_empty_names_start_without_a_dot(void **state
     npydt_dtype_free(dt);
 }
 
+/* ---- the field limit, counted as the text is read ------------------------------ */
+
+/* A version 2.0 header with descr (the rest of the dict around it). */
+static unsigned char *npy_with_descr(const char *descr, size_t *len, size_t *descr_at)
+{
+    struct text t = {0};
+    put(&t, "{'descr': ");
+    *descr_at = t.len;
+    put(&t, descr);
+    put(&t, ", 'fortran_order': False, 'shape': (), }\n");
+    unsigned char *file = npy_v2(t.s, t.len, len);
+    free(t.s);
+    return file;
+}
+
+/* Peak bytes a header parse held, with max_fields set; the status, and
+ * the error in *err. */
+static npydt_status parse_metered(const unsigned char *file, size_t len, size_t max_fields,
+                                  size_t cap, size_t *peak, npydt_error *err)
+{
+    struct meter m;
+    npydt_options opts;
+    meter_init(&m, &opts);
+    m.cap = cap;
+    opts.limits.max_fields = max_fields;
+    npydt_header *h = NULL;
+    npydt_status st = npydt_header_parse(file, len, &opts, &h, err);
+    npydt_header_free(h);
+    assert_int_equal(m.live_blocks, 0);
+    *peak = m.peak;
+    return st;
+}
+
+/* 100,000 fields against a limit of 100: refused at field 101's entry,
+ * holding the copy of the text and at most the first MiB of its syntax
+ * tree's arena, where building them all took 13 bytes per byte. */
+static void test_bounds_fields_past_max_fields_are_refused_at_the_entry_that_passes(void **state)
+{
+    (void)state;
+    struct text d = {0};
+    put(&d, "[");
+    for (size_t i = 0; i < 100000; i++)
+        putf(&d, "('f%zu', 'u1'), ", i);
+    put(&d, "]");
+    size_t len, at, peak;
+    unsigned char *file = npy_with_descr(d.s, &len, &at);
+    TEST_ERROR(err);
+    assert_int_equal(parse_metered(file, len, 100, 0, &peak, &err), NPYDT_E_LIMIT);
+    assert_string_equal(err.message, "more than 100 fields in the dtype");
+    assert_int_equal(err.offset, at + (size_t)(strstr(d.s, "('f100',") - d.s));
+    print_message("%zu header bytes: peak %zu\n", len - 12, peak);
+    assert_true(peak < len + (1u << 20) + MEM_CONSTANT);
+    free(file);
+    free(d.s);
+}
+
+/* The same for the fields of a comma type string: refused at the item
+ * that passes the limit, not once all are made (80 bytes per byte),
+ * holding the copy of the text and the first blocks of the arenas. */
+static void test_bounds_comma_typestr_past_max_fields_is_refused_as_it_is_read(void **state)
+{
+    (void)state;
+    struct text d = {0};
+    put(&d, "'b");
+    put_n(&d, ",b", 99999);
+    put(&d, "'");
+    size_t len, at, peak;
+    unsigned char *file = npy_with_descr(d.s, &len, &at);
+    TEST_ERROR(err);
+    assert_int_equal(parse_metered(file, len, 100, 0, &peak, &err), NPYDT_E_LIMIT);
+    assert_string_equal(err.message, "more than 100 fields in the dtype");
+    print_message("%zu header bytes: peak %zu\n", len - 12, peak);
+    assert_true(peak < len + 2 * MEM_CONSTANT);
+    free(file);
+    free(d.s);
+}
+
+/* Only what becomes a field counts: padding entries (also in
+ * parentheses, and a subarray's), the ignored items after a type tuple's
+ * shape, the names and shapes of entries. Each descr below has 3 fields:
+ * accepted at a limit of 3, refused at 2. */
+static void test_bounds_field_count_takes_only_what_becomes_a_field(void **state)
+{
+    (void)state;
+    static const char *const descrs[] = {
+        "[('a', 'u1'), ('', '|V4'), ('b', 'u1'), ('c', 'u1'), ('', '|V2')]",
+        "[('a', 'u1'), (('', '|V4')), ('b', 'u1'), ('', ('u1', 2)), ('c', 'u1')]",
+        "[('a', [('b', 'u1'), ('', 'V3'), ('c', 'u1')])]",
+        "[('a', ('u1', 2, [('x', 'u1'), ('y', 'u1'), ('z', 'u1')])), ('b', 'u1'), "
+        "('c', 'u1')]",
+        "[(('t', 'a'), 'u1'), ('b', 'u1', (2,)), ['c', 'u1'], ('', 'V1')]",
+        "[\n('a', 'u1'), ('b', 'u1'),\n ('c', 'u1')]",
+        "([('a', 'u1'), ('b', 'u1'), ('c', 'u1'), ('', 'V1')], (2,))",
+        "'u1, u1, u1'",
+    };
+    for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
+        size_t len, at, peak;
+        unsigned char *file = npy_with_descr(descrs[i], &len, &at);
+        TEST_ERROR(err);
+        if (parse_metered(file, len, 3, 0, &peak, &err) != NPYDT_OK)
+            fail_msg("%s: %s", descrs[i], err.message);
+        assert_int_equal(parse_metered(file, len, 2, 0, &peak, &err), NPYDT_E_LIMIT);
+        assert_string_equal(err.message, "more than 2 fields in the dtype");
+        free(file);
+    }
+}
+
+/* A caller's capped allocator is charged for what a parse uses, not for
+ * reservations in proportion to the header: a 6 MB header with a syntax
+ * error near its start reports that error under a cap of the header's
+ * copy and 2 MiB (it needed 78 MB). */
+static void test_bounds_capped_allocator_gets_the_syntax_error_of_a_large_header(void **state)
+{
+    (void)state;
+    struct text d = {0};
+    put(&d, "[");
+    for (int i = 0; d.len < 760; i++)
+        putf(&d, "('a%d', 'u1'), ", i);
+    put(&d, "('b', 'u1') ('c', 'u1'), ");   /* no ',' before the second '(' */
+    while (d.len < (size_t)6 << 20)
+        put(&d, "('fxxxxxxx', 'u1'), ");
+    put(&d, "]");
+    size_t len, at, peak;
+    unsigned char *file = npy_with_descr(d.s, &len, &at);
+    TEST_ERROR(err);
+    assert_int_equal(parse_metered(file, len, 1000000, len + (2u << 20), &peak, &err),
+                     NPYDT_E_SYNTAX);
+    assert_int_equal(err.offset, at + (size_t)(strstr(d.s, "('c'") - d.s));
+    assert_string_equal(err.message, "unexpected '('");
+    free(file);
+    free(d.s);
+}
+
 TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_100000_brackets_in_header_is_limit_error),
     cmocka_unit_test(test_bounds_100000_brackets_in_descr_is_limit_error),
@@ -590,4 +726,8 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_share_their_prefix),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
     cmocka_unit_test(test_bounds_paths_below_empty_names_start_without_a_dot),
+    cmocka_unit_test(test_bounds_fields_past_max_fields_are_refused_at_the_entry_that_passes),
+    cmocka_unit_test(test_bounds_comma_typestr_past_max_fields_is_refused_as_it_is_read),
+    cmocka_unit_test(test_bounds_field_count_takes_only_what_becomes_a_field),
+    cmocka_unit_test(test_bounds_capped_allocator_gets_the_syntax_error_of_a_large_header),
 );

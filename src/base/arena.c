@@ -157,21 +157,27 @@ void arena_expect(struct arena *ar, size_t text_len)
 }
 
 /* A parse's syntax tree takes up to about 12 bytes per text byte (np.save's
- * headers of short names; fewer with long ones). It is freed at the end of
- * each parse, and as one block rather than a doubling series: malloc hands
- * the top of its heap back to the kernel when more than twice the largest
- * block ever freed lies free there, so with small blocks every parse of a
- * large header faulted its pages in again; a block never touched costs
- * nothing. */
+ * headers of short names; fewer with long ones). Its arena starts with
+ * that expectation halved until it is at most 1 MiB, and doubles: a parse
+ * refused early (a syntax error, a limit) has taken at most 1 MiB of it
+ * from a caller's allocator, and one that needs it all gets it in a few
+ * blocks, the last half of it. The size of that last block matters:
+ * malloc hands the top of its heap back to the kernel when more than twice
+ * the largest block ever freed lies free there, so with a long series of
+ * small blocks every parse of a large header would fault its pages in
+ * again; the series here frees about twice its largest block. A block
+ * never touched costs nothing. */
 #define ARENA_NODE_BYTES_PER_TEXT_BYTE 12u
+#define ARENA_NODES_FIRST_MAX ((size_t)1 << 20)
 
 void arena_expect_nodes(struct arena *ar, size_t text_len)
 {
     size_t want;
     if (text_len <= ARENA_SMALL_TEXT ||
-        __builtin_mul_overflow(text_len, (size_t)ARENA_NODE_BYTES_PER_TEXT_BYTE, &want) ||
-        want > SIZE_MAX / 2)
+        __builtin_mul_overflow(text_len, (size_t)ARENA_NODE_BYTES_PER_TEXT_BYTE, &want))
         return;
+    while (want > ARENA_NODES_FIRST_MAX)
+        want /= 2;
     if (want > ar->first)
         ar->first = want;
 }

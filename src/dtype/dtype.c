@@ -399,13 +399,18 @@ static size_t first_duplicate(struct arena *ar, const struct npydt_field *specs,
     return first_duplicate_sorted(ar, specs, n, nrefs);
 }
 
+npydt_status dtype_fields_error(struct dtype_ctx *c, size_t off)
+{
+    return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c), "more than %zu fields in the dtype",
+                     c->limits->max_fields);
+}
+
 npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_field *fields,
                                     size_t n, uint64_t itemsize, size_t off, size_t *dup,
                                     const npydt_dtype **out)
 {
     if (n > c->limits->max_fields || c->nfields > c->limits->max_fields - n)
-        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
-                         "more than %zu fields in the dtype", c->limits->max_fields);
+        return dtype_fields_error(c, off);
     c->nfields += n;
     npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     if (!dt)

@@ -187,6 +187,18 @@ static inline npydt_status dtype_check_ndim(struct dtype_ctx *c, size_t ndim, si
     return ndim > c->limits->max_ndim ? dtype_ndim_error(c, ndim, off) : NPYDT_OK;
 }
 
+/* The limit error for more than max_fields fields. */
+npydt_status dtype_fields_error(struct dtype_ctx *c, size_t off);
+
+/* That error when n more fields would pass max_fields, else OK: readers
+ * that build a struct's fields one by one check as they go. */
+static inline npydt_status dtype_check_fields(struct dtype_ctx *c, size_t n, size_t off)
+{
+    return n > c->limits->max_fields || c->nfields > c->limits->max_fields - n
+               ? dtype_fields_error(c, off)
+               : NPYDT_OK;
+}
+
 /* The error for a dimension that does not fit a C int (or a uint64_t),
  * which readers report as they meet it, before later dimensions. */
 npydt_status dtype_dim_overflow(struct dtype_ctx *c, size_t off);

@@ -399,6 +399,11 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
                                  (int)(len > 64 ? 64 : len), s);
             }
         }
+        /* two items or more are fields: a string of more than the limit
+         * is refused at the item that passes it, not once all are made */
+        npydt_status st = n > 0 ? dtype_check_fields(c, n + 1, type_off) : NPYDT_OK;
+        if (st != NPYDT_OK)
+            return st;
         if (n == cap) {
             const npydt_dtype **bigger = arena_alloc_array(c->arena, cap * 2, sizeof *bigger);
             if (!bigger)
@@ -407,7 +412,7 @@ static npydt_status parse_commastring(struct dtype_ctx *c, const char *s, size_t
             items = bigger;
             cap *= 2;
         }
-        npydt_status st = comma_item_dtype(c, &it, type_off, rep_off, &items[n]);
+        st = comma_item_dtype(c, &it, type_off, rep_off, &items[n]);
         if (st != NPYDT_OK)
             return st;
         n++;

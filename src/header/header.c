@@ -65,7 +65,8 @@ static npydt_status parse_root(const char *text, size_t len, const npydt_options
         st = typestr_parse_text(&c, text, len, 0, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text(&ar, &scratch, text, len, 3, &opts->limits, err, &v);
+        st = lit_parse_text(&ar, &scratch, text, len, 3, LIT_ROOT_DESCR, &opts->limits, err,
+                            &v);
         if (st == NPYDT_OK)
             st = descr_from_lit(&c, v, &dt);
     }
@@ -272,8 +273,8 @@ static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ct
                                          const char *text, size_t len, const npydt_dtype **dt)
 {
     struct lit *d;
-    npydt_status st = lit_parse_text(&h->arena, c->scratch, text, len, h->major, c->limits,
-                                     c->err, &d);
+    npydt_status st = lit_parse_text(&h->arena, c->scratch, text, len, h->major,
+                                     LIT_ROOT_HEADER, c->limits, c->err, &d);
     if (st != NPYDT_OK)
         return st;
     const struct lit *vals[NKEYS];

@@ -172,7 +172,9 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
             p->cur = p->tok + 1;
             return open_bracket(p, LPAREN);
         }
-        if (open_bracket(p, HEAD) < 0)
+        fc_name(p);   /* a tuple, as a name */
+        if (open_bracket(p, HEAD) < 0 ||
+            (p->depth == p->fc_top + 1 && fc_open(p, HEAD, ae > a + 1) < 0))
             return -1;
         struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), 0);
         struct lit *s = span_lit(p, LIT_STR, (size_t)(a - p->text), a + 1, ae);
@@ -184,12 +186,14 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         p->cur = c + 1;
         return HEAD;
     }
+    bool entry = fc_position(p) == FC_POS_ENTRY;   /* each pair here is an entry */
+    fc_name(p);
     if (open_bracket(p, PAIR) < 0)
         return -1;
     close_bracket(p, PAIR);
     p->cur = end;
     struct lit *t = pair_lit(p, p->tok, &ps, end);
-    if (!t)
+    if (!t || (entry && ps.e1 > ps.q1 + 1 && fc_count(p, (size_t)(p->tok - p->text)) < 0))
         return -1;
     *val = t;
     if (p->prev != LBRACK)
@@ -216,7 +220,8 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
             seq->u.seq.n = 1;
         } else {
             struct lit *u = pair_lit(p, last, &last_ps, last_end);
-            if (!u)
+            if (!u || (entry && last_ps.e1 > last_ps.q1 + 1 &&
+                       fc_count(p, (size_t)(last - p->text)) < 0))
                 return -1;
             seq->u.seq.tail->next = u;
             seq->u.seq.tail = u;
@@ -249,6 +254,10 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
     const unsigned char *at = skip_hs(p->tok + 1, lim), *last = NULL, *end = NULL;
     struct lit *before_last = NULL;
     bool whole = false;
+    /* a field list: each pair with a name is a field, counted as it is
+     * read (the last one again when it is read again) */
+    bool fields = fc_position(p) == FC_POS_DESCR;
+    size_t left = fields ? fc_left(p) : SIZE_MAX, named = 0, counted_last = 0;
     while (p->depth + 2 <= p->limits->max_depth) {
         struct pair_scan ps;
         const unsigned char *e = scan_pair(p, at, &ps);
@@ -257,6 +266,10 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
         struct lit *u = pair_lit(p, at, &ps, e);
         if (!u || (!seq && !(seq = new_lit(p, LIT_LIST, (size_t)(p->tok - p->text), 0))))
             return -1;
+        counted_last = ps.e1 > ps.q1 + 1;
+        named += counted_last;
+        if (named > left)
+            return fc_limit_error(p, (size_t)(at - p->text));
         before_last = seq->u.seq.tail;
         if (before_last)
             before_last->next = u;
@@ -278,6 +291,8 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
         at = c;
     }
     if (whole) {
+        if (fields)
+            p->nfields += named;
         if (open_bracket(p, LIST) < 0)
             return -1;
         close_bracket(p, LIST);
@@ -289,7 +304,10 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
     p->cur = p->tok + 1;
     int tok = open_bracket(p, LBRACK);
     if (seq) {
-        /* the last pair is read again: its closing quotes come back */
+        /* the last pair is read again: its closing quotes come back, and
+         * it is counted then */
+        if (fields)
+            p->nfields += named - counted_last;
         const struct lit *name = seq->u.seq.tail->u.seq.head, *type = name->next;
         name->u.str.s[name->u.str.len] = '\'';
         type->u.str.s[type->u.str.len] = '\'';

@@ -5,6 +5,20 @@
 
 #include "literal/literal.h"
 
+/* Where a value goes: the root of a header, a descriptor, an entry of a
+ * field list, or a place that holds no counted field (see field_count.c). */
+enum fc_position { FC_POS_HEADER, FC_POS_DESCR, FC_POS_ENTRY, FC_POS_OTHER };
+
+/* A bracket whose items may hold fields, as the lexer reads it (see
+ * field_count.c). */
+struct fc_level {
+    size_t start;                /* where the bracket opened */
+    uint8_t pos[3];              /* enum fc_position of its items 0, 1, 2 and on */
+    uint8_t item;                /* commas read at its level, up to 2 */
+    bool entry;                  /* an entry of a field list */
+    bool named;                  /* its item 0 is known not to be an empty name */
+};
+
 /* Parser input and state; everything a parse touches lives here. */
 struct lit_parser {
     unsigned char *text;         /* NUL-terminated copy of the header text; the
@@ -26,11 +40,34 @@ struct lit_parser {
     int outer;                   /* the bracket token that opened depth 1 */
     struct lit *run;             /* a RUN token read ahead, or NULL */
     const unsigned char *run_end;   /* where the text goes on after it */
+    /* fields counted as they are read, against limits->max_fields:
+     * fc[d] is the open bracket at depth d (fc[0] the root) for d up to
+     * fc_top, the brackets that may hold counted fields */
+    struct fc_level *fc;
+    uint32_t fc_top, fc_cap;
+    size_t nfields;
 };
 
 /* Parse the whole text as one Python literal (ast.literal_eval subset).
  * On success p->result is set; on failure err is filled. */
 npydt_status lit_parse(struct lit_parser *p);
+
+/* Start counting fields (field_count.c) for a literal read as root, with
+ * room[0..n) for the first n levels of brackets (n >= 1). The root of a
+ * header may be its dict, whose values (and keys: a header with a
+ * bracket there is refused) are descriptors; the root of a descriptor is
+ * one. */
+static inline void fc_init(struct lit_parser *p, struct fc_level *room, size_t n,
+                           enum lit_root root)
+{
+    p->fc = room;
+    p->fc_cap = (uint32_t)n;
+    p->fc_top = 0;
+    p->nfields = 0;
+    memset(room, 0, sizeof *room);
+    memset(room[0].pos, root == LIT_ROOT_HEADER ? FC_POS_HEADER : FC_POS_DESCR,
+           sizeof room[0].pos);
+}
 
 /* Lexer entry used by the push-parser driver. Returns a token number from
  * the Bison parser; fills *val and the byte span. */

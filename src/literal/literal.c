@@ -32,14 +32,15 @@ static size_t check_indent(const unsigned char *t, size_t len, size_t *bad)
 }
 
 npydt_status lit_parse_text(struct arena *ar, struct arena *nodes, const char *text, size_t len,
-                            int major, const npydt_limits *limits, npydt_error *err,
-                            struct lit **out)
+                            int major, enum lit_root root, const npydt_limits *limits,
+                            npydt_error *err, struct lit **out)
 {
-    return lit_parse_text_as(ar, nodes, text, len, major >= 3, major < 3, limits, err, out);
+    return lit_parse_text_as(ar, nodes, text, len, major >= 3, major < 3, root, limits, err,
+                             out);
 }
 
 npydt_status lit_parse_text_as(struct arena *ar, struct arena *nodes, const char *text,
-                               size_t len, bool utf8, bool long_suffix,
+                               size_t len, bool utf8, bool long_suffix, enum lit_root root,
                                const npydt_limits *limits, npydt_error *err, struct lit **out)
 {
     const unsigned char *t = (const unsigned char *)text;
@@ -76,6 +77,8 @@ npydt_status lit_parse_text_as(struct arena *ar, struct arena *nodes, const char
         .limits = limits, .arena = ar, .nodes = nodes ? nodes : ar,
         .err = err, .status = NPYDT_OK, .cur = copy,
     };
+    struct fc_level room[8];
+    fc_init(&p, room, sizeof room / sizeof room[0], root);
     npydt_status st = lit_parse(&p);
     if (st == NPYDT_OK)
         *out = p.result;

@@ -81,6 +81,59 @@ static inline struct lit *span_lit(struct lit_parser *p, enum lit_kind kind, siz
     return v;
 }
 
+/* ---- fields counted as they are read (field_count.c) ---- */
+
+/* Where a value that begins at p->depth goes. */
+static inline enum fc_position fc_position(const struct lit_parser *p)
+{
+    const struct fc_level *lv = &p->fc[p->fc_top];
+    return p->depth == p->fc_top ? (enum fc_position)lv->pos[lv->item] : FC_POS_OTHER;
+}
+
+/* The limit error at byte at: -1. */
+int fc_limit_error(struct lit_parser *p, size_t at);
+
+/* One more field, whose entry is at byte at: -1 (p->status set) when it
+ * passes limits->max_fields. */
+static inline int fc_count(struct lit_parser *p, size_t at)
+{
+    return ++p->nfields <= p->limits->max_fields ? 0 : fc_limit_error(p, at);
+}
+
+/* Fields that may still be counted (nfields never passes the limit). */
+static inline size_t fc_left(const struct lit_parser *p)
+{
+    return p->limits->max_fields - p->nfields;
+}
+
+/* The bracket tok (LBRACE, LBRACK, LPAREN, or HEAD with a name that is
+ * not empty when named) opened at p->tok, at the depth one below fc_top:
+ * tok, or -1 when out of memory. */
+int fc_open(struct lit_parser *p, int tok, bool named);
+/* The bracket at fc_top closes: 0, or -1 when it is an entry that passes
+ * the limit. An entry counts when it has two items or more (not a value
+ * in parentheses) and a name known not to be empty. */
+static inline int fc_close(struct lit_parser *p)
+{
+    const struct fc_level *lv = &p->fc[p->fc_top--];
+    return lv->entry && lv->named && lv->item > 0 ? fc_count(p, lv->start) : 0;
+}
+
+/* A ',' at p->depth. */
+static inline void fc_comma(struct lit_parser *p)
+{
+    if (p->depth == p->fc_top && p->fc[p->fc_top].item < 2)
+        p->fc[p->fc_top].item++;
+}
+
+/* A name at p->depth that is known not to be empty (a string of one byte
+ * or more, or a tuple): the entry it is item 0 of is a field. */
+static inline void fc_name(struct lit_parser *p)
+{
+    if (p->depth == p->fc_top && p->fc[p->fc_top].item == 0)
+        p->fc[p->fc_top].named = true;   /* read only in an entry */
+}
+
 static inline int open_bracket(struct lit_parser *p, int tok)
 {
     if (++p->depth > p->limits->max_depth) {
@@ -91,11 +144,16 @@ static inline int open_bracket(struct lit_parser *p, int tok)
     }
     if (p->depth == 1)
         p->outer = tok;
+    if (p->depth == p->fc_top + 1 && (tok == LBRACE || tok == LBRACK || tok == LPAREN))
+        return fc_open(p, tok, false);
     return tok;
 }
 
+/* tok, or -1 when the bracket closed passes the field limit. */
 static inline int close_bracket(struct lit_parser *p, int tok)
 {
+    if (p->depth == p->fc_top && p->fc_top > 0 && fc_close(p) < 0)
+        return -1;
     if (p->depth > 0)
         p->depth--;
     return tok;

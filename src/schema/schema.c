@@ -171,7 +171,7 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
         st = typestr_parse_text(&c, t, n, b, &dt);
     } else {
         struct lit *v;
-        st = lit_parse_text_as(ar, NULL, t, n, true, true, lim, err, &v);
+        st = lit_parse_text_as(ar, NULL, t, n, true, true, LIT_ROOT_DESCR, lim, err, &v);
         if (st == NPYDT_OK)
             st = v->kind == LIT_DICT ? parse_dict_spec(s, &c, v, &dt) : descr_from_lit(&c, v, &dt);
         if (st != NPYDT_OK && err && err->offset != NPYDT_NO_OFFSET)
