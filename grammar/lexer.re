@@ -16,15 +16,15 @@
     re2c:eof = 0;
 */
 
+/* The lexer stops at its first error (the parser aborts on it), so this
+ * is the parse's only error. */
 __attribute__((format(printf, 4, 5)))
 static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const char *fmt, ...)
 {
-    if (p->status == NPYDT_OK) {
-        va_list ap;
-        va_start(ap, fmt);
-        p->status = set_errorv(p->err, code, off, NULL, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    p->status = set_errorv(p->err, code, off, NULL, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
@@ -74,21 +74,13 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
                 lex_error(p, NPYDT_E_SYNTAX, off, "bytes can only contain ASCII characters");
                 return NULL;
             }
-            if (utf8) {
-                uint32_t cp;
-                size_t k = utf8_decode(s, (size_t)(e - s), &cp);
-                if (k == 0) {   /* validated before lexing: never, but never loop */
-                    lex_error(p, NPYDT_E_ENCODING, off, "invalid UTF-8 in string");
-                    return NULL;
-                }
-                memcpy(out + n, s, k);
-                n += k;
-                s += k;
-            } else {
-                if (!put_cp(p, out, &n, *s, off))
-                    return NULL;
-                s++;
-            }
+            /* UTF-8 text was validated before lexing: its bytes are
+             * copied as they are; a latin-1 byte is its code point */
+            if (utf8)
+                out[n++] = (char)*s;
+            else
+                n += utf8_encode(*s, out + n);
+            s++;
             continue;
         }
         if (*s == '\r') {

@@ -32,13 +32,16 @@ struct lit_span { size_t start, end; };
 
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
 static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
-static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item);
-static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
-                         const struct lit_span *loc);
+static struct lit *append(struct lit *seq, struct lit *item);
+static struct lit *entry(struct lit *dict, struct lit *key);
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
-static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc);
+static struct lit *negate(struct lit *n, const struct lit_span *loc);
 
+/* An action runs only while p->status is NPYDT_OK: an error of the lexer
+ * reaches the parser as its error token, which no rule shifts, and an
+ * action that fails aborts the parse (NEED) with p->status set. Only node,
+ * pieces and join can fail. */
 #define NEED(x) do { if (!(x)) YYABORT; } while (0)
 
 /* Bison's stack grows through the caller's allocator: p is in scope in
@@ -72,10 +75,10 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 top:
     value { p->result = $1; }
   | value COMMA
-        { NEED(p->result = node(p, LIT_TUPLE, &@$)); NEED(append(p, p->result, $1)); }
+        { NEED(p->result = node(p, LIT_TUPLE, &@$)); append(p->result, $1); }
   | value COMMA items opt_comma
         { NEED(p->result = node(p, LIT_TUPLE, &@$));
-          NEED(append(p, p->result, $1));
+          append(p->result, $1);
           $1->next = $3->u.seq.head; p->result->u.seq.tail = $3->u.seq.tail;
           p->result->u.seq.n += $3->u.seq.n; }
 ;
@@ -84,7 +87,7 @@ value:
     strings          { NEED($$ = join(p, $1)); }
   | number
   | PLUS number      { $$ = $2; $$->start = @$.start; }
-  | MINUS number     { NEED($$ = negate(p, $2, &@$)); }
+  | MINUS number     { $$ = negate($2, &@$); }
   | TRUE             { $$ = $1; }
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
@@ -119,10 +122,10 @@ tuple:
         { $$ = $1; $$->end = @$.end;
           $$->u.seq.head->next = $2->u.seq.head; $$->u.seq.tail = $2->u.seq.tail;
           $$->u.seq.n += $2->u.seq.n; }
-  | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $2)); }
+  | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $2); }
   | LPAREN value COMMA items opt_comma RPAREN
         { NEED($$ = node(p, LIT_TUPLE, &@$));
-          NEED(append(p, $$, $2));
+          append($$, $2);
           $2->next = $4->u.seq.head; $$->u.seq.tail = $4->u.seq.tail; $$->u.seq.n += $4->u.seq.n; }
 ;
 
@@ -132,9 +135,9 @@ list:
 ;
 
 items:
-    value              { NEED($$ = node(p, LIT_TUPLE, &@$)); NEED(append(p, $$, $1)); }
-  | RUN value          { NEED($$ = append(p, $1, $2)); }
-  | items COMMA value  { NEED($$ = append(p, $1, $3)); }
+    value              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $1); }
+  | RUN value          { $$ = append($1, $2); }
+  | items COMMA value  { $$ = append($1, $3); }
 ;
 
 dict:
@@ -147,21 +150,21 @@ dict:
  * the lexer read whole comes with or without its ',' (ENTRYC, ENTRY). */
 pairs:
     value COLON value
-        { NEED($$ = node(p, LIT_DICT, &@$)); NEED(append(p, $$, $1)); NEED(append(p, $$, $3)); }
+        { NEED($$ = node(p, LIT_DICT, &@$)); append($$, $1); append($$, $3); }
   | ENTRY
-        { NEED($$ = entry(p, NULL, $1, &@$)); }
+        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
   | pairs_c value COLON value
-        { NEED(append(p, $1, $2)); NEED($$ = append(p, $1, $4)); }
+        { append($1, $2); $$ = append($1, $4); }
   | pairs_c ENTRY
-        { NEED($$ = entry(p, $1, $2, &@$)); }
+        { $$ = entry($1, $2); }
 ;
 
 pairs_c:
     pairs COMMA
   | ENTRYC
-        { NEED($$ = entry(p, NULL, $1, &@$)); }
+        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
   | pairs_c ENTRYC
-        { NEED($$ = entry(p, $1, $2, &@$)); }
+        { $$ = entry($1, $2); }
 ;
 
 opt_comma:
@@ -175,17 +178,15 @@ static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct l
 {
     struct lit *n = arena_alloc_raw(p->nodes, sizeof *n);
     if (!n) {
-        if (p->status == NPYDT_OK)
-            p->status = set_nomem(p->err);
+        p->status = set_nomem(p->err);
         return NULL;
     }
     *n = (struct lit){.kind = kind, .start = loc->start, .end = loc->end};
     return n;
 }
 
-static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *item)
+static struct lit *append(struct lit *seq, struct lit *item)
 {
-    (void)p;
     item->next = NULL;
     if (seq->u.seq.tail)
         seq->u.seq.tail->next = item;
@@ -196,16 +197,13 @@ static struct lit *append(struct lit_parser *p, struct lit *seq, struct lit *ite
     return seq;
 }
 
-/* dict (NULL: a new one at loc) with a key and its value after it, as
- * the lexer reads an entry: key->next is the value. */
-static struct lit *entry(struct lit_parser *p, struct lit *dict, struct lit *key,
-                         const struct lit_span *loc)
+/* dict with a key and its value after it, as the lexer reads an entry:
+ * key->next is the value. */
+static struct lit *entry(struct lit *dict, struct lit *key)
 {
     struct lit *v = key->next;
-    if (!dict && !(dict = node(p, LIT_DICT, loc)))
-        return NULL;
-    append(p, dict, key);
-    return append(p, dict, v);
+    append(dict, key);
+    return append(dict, v);
 }
 
 /* The strings rule's value with s after it: parts is one string, or the
@@ -217,9 +215,9 @@ static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s
         struct lit *first = parts;
         if (!(parts = node(p, LIT_TUPLE, &loc)))
             return NULL;
-        append(p, parts, first);
+        append(parts, first);
     }
-    return append(p, parts, s);
+    return append(parts, s);
 }
 
 /* Adjacent string literals concatenate, as in Python; str and bytes do not
@@ -233,17 +231,15 @@ static struct lit *join(struct lit_parser *p, struct lit *parts)
     size_t len = 0;
     for (const struct lit *b = a; b; b = b->next) {
         if (b->kind != a->kind) {
-            if (p->status == NPYDT_OK)
-                p->status = set_error(p->err, NPYDT_E_SYNTAX, b->start, NULL,
-                                      "cannot mix bytes and nonbytes literals");
+            p->status = set_error(p->err, NPYDT_E_SYNTAX, b->start, NULL,
+                                  "cannot mix bytes and nonbytes literals");
             return NULL;
         }
         len += b->u.str.len;   /* no overflow: each piece is shorter than the text */
     }
     char *s = arena_alloc(p->arena, len + 1);
     if (!s) {
-        if (p->status == NPYDT_OK)
-            p->status = set_nomem(p->err);
+        p->status = set_nomem(p->err);
         return NULL;
     }
     size_t at = 0;
@@ -259,26 +255,28 @@ static struct lit *join(struct lit_parser *p, struct lit *parts)
     return a;
 }
 
-static struct lit *negate(struct lit_parser *p, struct lit *n, const struct lit_span *loc)
+static struct lit *negate(struct lit *n, const struct lit_span *loc)
 {
-    (void)p;
     n->u.num.neg = !n->u.num.neg;
     n->start = loc->start;
     return n;
 }
 
+/* With parse.error custom, Bison reports through this only that its stack
+ * could not grow ("memory exhausted"): the caller's allocator failed, or
+ * YYMAXDEPTH, which the depth limit keeps out of reach, was passed. */
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg)
 {
-    if (p->status == NPYDT_OK)
-        p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL, "%s", msg);
+    (void)loc;
+    (void)msg;
+    p->status = set_nomem(p->err);
 }
 
-/* "expected ',' or '}'": the report reads like the grammar, and a lexer
- * error reported first (bad escape, NUL, depth) is kept. */
+/* "expected ',' or '}'": the report reads like the grammar. A lexer error
+ * (bad escape, NUL, depth) is its own report: the lexer gives the parser
+ * its error token, which Bison takes for an error without calling this. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
 {
-    if (p->status != NPYDT_OK)
-        return 0;
     enum { MAX_EXPECTED = 5 };
     /* a pair, a run of pairs, a shape or a tuple head is a '(', a list
      * of pairs a '[', and an entry a string, that the lexer read on: each
@@ -295,30 +293,29 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     if (n > MAX_EXPECTED)
         n = 0;
     const struct lit_span *loc = yypcontext_location(ctx);
+    /* what was found: never a run of pairs (one comes right after a '[',
+     * where it is expected) nor an entry (one comes right after the
+     * top-level '{' or a ',' inside it, where it is expected) */
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_RUN || got == YYSYMBOL_SHAPE ||
-        got == YYSYMBOL_HEAD)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_SHAPE || got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
     else if (got == YYSYMBOL_LIST)
         got = YYSYMBOL_LBRACK;
-    else if (got == YYSYMBOL_ENTRY || got == YYSYMBOL_ENTRYC)
-        got = YYSYMBOL_STRING;
-    char msg[200];
-    size_t len = 0;
-    msg[0] = '\0';
-    if (n > 0) {
-        len += (size_t)snprintf(msg + len, sizeof msg - len, "expected ");
-        for (int i = 0; i < n && len < sizeof msg; i++)
-            len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
-                                    i == 0 ? "" : (i == n - 1 ? " or " : ", "),
-                                    yysymbol_name(expected[i]));
-        if (len < sizeof msg)
-            len += (size_t)snprintf(msg + len, sizeof msg - len, ", found %s",
-                                    yysymbol_name(got));
-    } else {
-        snprintf(msg, sizeof msg, "unexpected %s", yysymbol_name(got));
+    const char *found = yysymbol_name(got);
+    if (n == 0) {
+        p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL, "unexpected %s", found);
+        return 0;
     }
-    p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL, "%s", msg);
+    /* "expected A, B or C, found D": each of the MAX_EXPECTED slots is a
+     * separator and a name, empty past n */
+    const char *sep[MAX_EXPECTED], *name[MAX_EXPECTED];
+    for (int i = 0; i < MAX_EXPECTED; i++) {
+        sep[i] = i == 0 || i >= n ? "" : i == n - 1 ? " or " : ", ";
+        name[i] = i < n ? yysymbol_name(expected[i]) : "";
+    }
+    p->status = set_error(p->err, NPYDT_E_SYNTAX, loc->start, NULL,
+                          "expected %s%s%s%s%s%s%s%s%s%s, found %s", sep[0], name[0], sep[1],
+                          name[1], sep[2], name[2], sep[3], name[3], sep[4], name[4], found);
     return 0;
 }
 
@@ -331,12 +328,11 @@ static void *lit_stack_alloc(struct lit_parser *p, size_t size)
     return blk + 2;
 }
 
+/* Bison frees only the stacks it allocated: ptr is never NULL */
 static void lit_stack_free(struct lit_parser *p, void *ptr)
 {
-    if (ptr) {
-        size_t *blk = (size_t *)ptr - 2;
-        free_bytes(p->arena->alloc, blk, blk[0]);
-    }
+    size_t *blk = (size_t *)ptr - 2;
+    free_bytes(p->arena->alloc, blk, blk[0]);
 }
 
 static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p)
@@ -348,15 +344,9 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p)
 
 npydt_status lit_parse(struct lit_parser *p)
 {
-    int r = lit_yyparse(p);
-    /* 2: the stack could not grow. Bison has already reported "memory
-     * exhausted" through lit_yyerror, as a syntax error: replace it. */
-    if (r == 2)
-        p->status = set_nomem(p->err);
-    else if (r != 0 && p->status == NPYDT_OK)
-        p->status = set_error(p->err, NPYDT_E_SYNTAX, NPYDT_NO_OFFSET, NULL,
-                              "invalid header literal");
-    if (r == 0 && p->status != NPYDT_OK)
-        p->result = NULL;
+    /* every way yyparse fails sets p->status first: an action's
+     * allocation (NEED), a lexer error, a syntax error (reported above),
+     * the stack (lit_yyerror) */
+    (void)lit_yyparse(p);
     return p->status;
 }

@@ -32,6 +32,7 @@ static const struct bad_header cases[] = {
     {"{'descr': '<f8' 'fortran_order': False}", 1, NPYDT_E_SYNTAX, 31},
     {"{'descr': '<f8',, }", 1, NPYDT_E_SYNTAX, 16},
     {"{,}", 1, NPYDT_E_SYNTAX, 1},
+    {"{'descr': Tru", 1, NPYDT_E_SYNTAX, 10},
     {"{'descr': }", 1, NPYDT_E_SYNTAX, 10},
     {"{'descr': '<f8', 'shape': (3,), 'fortran_order': False}}", 1, NPYDT_E_SYNTAX, 55},
     {"{'descr': '<f8', 'shape': (3,), 'fortran_order': False} x", 1, NPYDT_E_SYNTAX, 56},

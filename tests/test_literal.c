@@ -1,6 +1,8 @@
 /* The header literal: Python's syntax, as far as a header can use it. */
 #include "test_util.h"
 
+#include "literal/literal.h"   /* the syntax tree, for integers past 64 bits */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +352,123 @@ static void test_literal_header_length_limit_is_checked_before_reading(void **st
     assert_fails(NPYDT_E_TRUNCATED, &err, npydt_header_parse(b, sizeof b, &opts, &h, &err));
 }
 
+/* Descriptor literals refused by the lexer or the grammar: exact code,
+ * offset and message, under the limits given (0: the default). */
+static void test_literal_descriptor_errors_have_code_offset_and_message(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        uint32_t max_depth;
+        size_t max_fields;
+        npydt_status code;
+        size_t offset;
+        const char *message;
+    } cases[] = {
+        /* a pair, a tuple head and a list of pairs are read whole, and
+         * named as the bracket they begin with */
+        {"'<i4' ('a', '<i4')", 0, 0, NPYDT_E_SYNTAX, 6, "unexpected '('"},
+        {"'<i4' ('a', 1)", 0, 0, NPYDT_E_SYNTAX, 6, "unexpected '('"},
+        {"'<i4' [('a', '<i4')]", 0, 0, NPYDT_E_SYNTAX, 6, "unexpected '['"},
+        /* strings that end with the text */
+        {"[('a\\\r", 0, 0, NPYDT_E_SYNTAX, 2, "unterminated string"},
+        {"[('''a', '<i4')]", 0, 0, NPYDT_E_SYNTAX, 2, "unterminated string"},
+        {"[('''a'", 0, 0, NPYDT_E_SYNTAX, 2, "unterminated string"},
+        {"[('\\x 1', '<i4')]", 0, 0, NPYDT_E_SYNTAX, 3, "truncated \\xXX escape in string"},
+        /* a name is cut in the message after 32 characters */
+        {"abcdefghijklmnopqrstuvwxyzabcdefghij", 0, 0, NPYDT_E_SYNTAX, 0,
+         "name 'abcdefghijklmnopqrstuvwxyzabcdef...' is not a literal"},
+        /* the depth limit stops a pair's shape, a shape, a shape in a run
+         * of pairs (after a newline, read pair by pair) at its '(' */
+        {"[('a', '<i4', (2,))]", 2, 0, NPYDT_E_LIMIT, 14, "nesting deeper than 2 brackets"},
+        {"[(1,)]", 1, 0, NPYDT_E_LIMIT, 1, "nesting deeper than 1 brackets"},
+        {"[\n('a', '<i4'), ('b', '<i4', (2,))]", 2, 0, NPYDT_E_LIMIT, 29,
+         "nesting deeper than 2 brackets"},
+        /* the fields of such a run are counted as they are read */
+        {"[\n('a', '<i4'), ('b', '<i4'), ('c', '<i4'), ('d', '<i4')]", 0, 2, NPYDT_E_LIMIT, 30,
+         "more than 2 fields in the dtype"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npydt_options opts;
+        npydt_options_init(&opts);
+        if (cases[i].max_depth)
+            opts.limits.max_depth = cases[i].max_depth;
+        if (cases[i].max_fields)
+            opts.limits.max_fields = cases[i].max_fields;
+        npydt_dtype *dt;
+        TEST_ERROR(err);
+        npydt_status st = npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), &opts,
+                                                    &dt, &err);
+        if (st != cases[i].code || err.offset != cases[i].offset ||
+            strcmp(err.message, cases[i].message) != 0)
+            fail_msg("%s: got %s at %zu: %s", cases[i].text, npydt_status_name(st), err.offset,
+                     err.message);
+        test_assert_error_filled(st, &err);
+    }
+}
+
+/* The depth limit stops a shape the lexer would read with its key, as the
+ * tokens one by one, at the shape's '('. */
+static void test_literal_header_shape_beyond_depth_limit_is_refused_at_its_paren(void **state)
+{
+    (void)state;
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 1;
+    npydt_header *h;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err,
+                 parse_header("{'descr': '<i4', 'fortran_order': False, 'shape': (2,)}", 1, &opts,
+                              &h, &err));
+    assert_int_equal(err.offset, 50);
+    assert_string_equal(err.message, "nesting deeper than 1 brackets");
+}
+
+/* Python's string rules at the edges: a backslash before a lone CR
+ * continues the line, an octal escape ends at the first character that is
+ * not an octal digit, an empty string may end the text. */
+static void test_literal_string_escapes_at_their_edges(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a\\\r', '<i4'), ('b\\\rc', '<i4'), ('\\1 ', '<i4')]");
+    assert_string_equal(npydt_dtype_field_name(dt, 0), "a");
+    assert_string_equal(npydt_dtype_field_name(dt, 1), "bc");
+    assert_string_equal(npydt_dtype_field_name(dt, 2), "\x01 ");
+    npydt_dtype_free(dt);
+    dt = test_parse_literal("'<i4' ''");
+    npydt_dtype *want = test_parse_literal("'<i4'");
+    assert_true(npydt_dtype_equal(dt, want));
+    npydt_dtype_free(dt);
+    npydt_dtype_free(want);
+}
+
+/* An integer of more than 64 bits is marked big, whether the last digit's
+ * multiplication or its addition passes 2^64 - 1. */
+static void test_literal_integers_past_64_bits_are_big(void **state)
+{
+    (void)state;
+    static const struct { const char *text; uint64_t mag; bool big; } cases[] = {
+        {"18446744073709551615", UINT64_MAX, false},
+        {"18446744073709551616", UINT64_MAX, true},    /* 1844674407370955161 * 10 + 6 */
+        {"18446744073709551620", UINT64_MAX, true},    /* 1844674407370955162 * 10 */
+        {"0x1_0000_0000_0000_0000", UINT64_MAX, true},
+    };
+    npydt_options opts;
+    npydt_options_init(&opts);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct arena ar;
+        arena_init(&ar, NULL);
+        struct lit *v;
+        TEST_ERROR(err);
+        assert_int_equal(lit_parse_text(&ar, NULL, cases[i].text, strlen(cases[i].text), 3,
+                                        LIT_ROOT_DESCR, &opts.limits, &err, &v), NPYDT_OK);
+        assert_int_equal(v->kind, LIT_INT);
+        assert_true(v->u.num.mag == cases[i].mag);
+        assert_int_equal(v->u.num.big, cases[i].big);
+        arena_release(&ar);
+    }
+}
+
 TEST_LIST("literal",
     cmocka_unit_test(test_literal_escapes_decode),
     cmocka_unit_test(test_literal_name_type_pairs_err_at_their_paren),
@@ -370,4 +489,8 @@ TEST_LIST("literal",
     cmocka_unit_test(test_literal_nesting_beyond_limit_is_refused_at_the_bracket),
     cmocka_unit_test(test_literal_raising_max_depth_lets_deeper_descriptors_through),
     cmocka_unit_test(test_literal_header_length_limit_is_checked_before_reading),
+    cmocka_unit_test(test_literal_descriptor_errors_have_code_offset_and_message),
+    cmocka_unit_test(test_literal_header_shape_beyond_depth_limit_is_refused_at_its_paren),
+    cmocka_unit_test(test_literal_string_escapes_at_their_edges),
+    cmocka_unit_test(test_literal_integers_past_64_bits_are_big),
 );

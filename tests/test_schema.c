@@ -662,6 +662,7 @@ struct spec_error {
     const char *path;
 };
 
+#define DIMS8 "1, 1, 1, 1, 1, 1, 1, 1, "
 static const struct spec_error spec_errors[] = {
     {"[('x', '<f8') ('y', '<i4')]", 0, NPYDT_E_SYNTAX, 14, ""},
     {"  [('x', '<q9')]", 0, NPYDT_E_TYPE, 9, "x"},
@@ -693,6 +694,9 @@ static const struct spec_error spec_errors[] = {
     {"{'shape': (2L L,)}", 0, NPYDT_E_SYNTAX, 14, ""},
     /* a NUL from an escape makes another key, never 'descr' */
     {"{'descr\\x00': '<f8'}", 0, NPYDT_E_KEY, 1, ""},
+    /* a shape of more dimensions than max_ndim (32), a dimension past int64 */
+    {"{'shape': (" DIMS8 DIMS8 DIMS8 DIMS8 "1)}", 0, NPYDT_E_LIMIT, 10, ""},
+    {"{'shape': (2, 9223372036854775808)}", 0, NPYDT_E_OVERFLOW, 14, ""},
 };
 
 /* A schema reads Python 2 'L' suffixes after integers as a 1.0 header

@@ -293,8 +293,8 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
     if (whole) {
         if (fields)
             p->nfields += named;
-        if (open_bracket(p, LIST) < 0)
-            return -1;
+        /* within the limit: the loop ran with two levels more */
+        (void)open_bracket(p, LIST);
         close_bracket(p, LIST);
         seq->end = (size_t)(end - p->text);
         p->cur = end;

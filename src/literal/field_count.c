@@ -49,11 +49,11 @@ static const uint8_t field_list[3] = {FC_POS_ENTRY, FC_POS_ENTRY, FC_POS_ENTRY};
 static const uint8_t type_tuple[3] = {FC_POS_DESCR, FC_POS_OTHER, FC_POS_OTHER};
 static const uint8_t entry[3] = {FC_POS_OTHER, FC_POS_DESCR, FC_POS_OTHER};
 
+/* Like every error of the lexer, the parse's only one (see lex_error). */
 int fc_limit_error(struct lit_parser *p, size_t at)
 {
-    if (p->status == NPYDT_OK)
-        p->status = set_error(p->err, NPYDT_E_LIMIT, at, NULL, "more than %zu fields in the dtype",
-                              p->limits->max_fields);
+    p->status = set_error(p->err, NPYDT_E_LIMIT, at, NULL, "more than %zu fields in the dtype",
+                          p->limits->max_fields);
     return -1;
 }
 
@@ -63,8 +63,7 @@ static int fc_grow(struct lit_parser *p)
 {
     struct fc_level *more = arena_alloc_array_raw(p->nodes, 2 * (size_t)p->fc_cap, sizeof *more);
     if (!more) {
-        if (p->status == NPYDT_OK)
-            p->status = set_nomem(p->err);
+        p->status = set_nomem(p->err);
         return -1;
     }
     memcpy(more, p->fc, p->fc_cap * sizeof *more);
