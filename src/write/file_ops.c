@@ -192,8 +192,14 @@ npydt_status io_publish(npydt_writer *w, npydt_error *err)
                              "%s: cannot rename %s to it: %s", w->path, w->tmp_path,
                              strerror(errno));
     }
+    bool linked = w->publish == PUBLISH_LINK;
     str_free(w->alloc, w->tmp_path);
     w->tmp_path = NULL;
     w->publish = PUBLISH_NONE;
-    return sync_folder(w, err);
+    npydt_status st = sync_folder(w, err);
+    /* a new name that may not survive a power cut is taken back: the
+     * caller is told the file was not made, and it is not there */
+    if (st != NPYDT_OK && linked)
+        unlink(w->path);
+    return st;
 }
