@@ -154,6 +154,9 @@ fresh; case_ "folder sync fails" fsync:2=EIO "fsync 2" create \
     "create i/o error: $P: fsync of its folder failed: Input/output error" empty
 # file systems that cannot sync a folder: the name is as safe as they make it
 fresh; case_ "folder sync unsupported" fsync:2=EINVAL "fsync 2" create OK as "$dir/ref.create.npy"
+fresh; case_ "folder on a read-only mount" fsync:2=EROFS "fsync 2" create OK as "$dir/ref.create.npy"
+fresh; case_ "folder not syncable by descriptor" fsync:2=EBADF "fsync 2" create OK \
+    as "$dir/ref.create.npy"
 fresh; case_ "interrupted write" pwrite:2=EINTR "pwrite 2" create OK as "$dir/ref.create.npy"
 fresh; case_ "short writes" "pwrite:1+=short" "pwrite 2" create OK as "$dir/ref.create.npy"
 fresh; case_ "interrupted sync" fsync:3=EINTR "fsync 3" create OK as "$dir/ref.create.npy"
@@ -169,10 +172,13 @@ fresh; case_ "records write fails at close" pwrite:4=ENOSPC "pwrite 4" create \
     "close i/o error: $P: write failed: $ENOSPC" counts 3
 fresh; case_ "count write fails at close" pwrite:5=ENOSPC "pwrite 5" create \
     "close i/o error: $P: write failed: $ENOSPC" counts 3
-# a buffer of 16 bytes: 2 records buffered, then a block of 8 goes past it
-fresh; case_ "buffered records fail before a block" pwrite:2=ENOSPC "pwrite 2" block \
+# a buffer of 16 bytes: 4 records fill it, the 5th drains it, then a block
+# of 8 goes past it
+fresh; case_ "a full buffer fails to drain" pwrite:2=ENOSPC "pwrite 2" block \
     "write i/o error: $P: write failed: $ENOSPC" counts 0
-fresh; case_ "a block written past the buffer fails" pwrite:3=ENOSPC "pwrite 3" block \
+fresh; case_ "buffered records fail before a block" pwrite:3=ENOSPC "pwrite 3" block \
+    "write i/o error: $P: write failed: $ENOSPC" counts 0
+fresh; case_ "a block written past the buffer fails" pwrite:4=ENOSPC "pwrite 4" block \
     "write i/o error: $P: write failed: $ENOSPC" counts 0
 fresh; case_ "block scenario unhindered" "open:1000000" armed block OK as "$dir/ref.block.npy"
 # an incomplete last row is cut off at close
@@ -193,6 +199,7 @@ fresh; case_ "0-d: folder sync fails" fsync:2=EIO "fsync 2" scalar \
 
 # ---- replacing: the old file stays whole until the first flush ----------------
 old=$FX/v2.npy
+fresh; case_ "replace: no old file" "open:1000000" armed replace OK as "$dir/ref.create.npy"
 fresh "$old"; case_ "replace: temporary file refused" open=EACCES "open 1" replace \
     "create i/o error: $P: cannot create a temporary file beside it: Permission denied" unchanged
 fresh "$old"; case_ "replace: records write fails" pwrite:2=ENOSPC "pwrite 2" replace \

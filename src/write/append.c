@@ -139,7 +139,7 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
     free_bytes(w->alloc, file_text, (size_t)old_offset);
     if (st != NPYDT_OK)
         return st;
-    if (opts && opts->no_room == NPYDT_NO_ROOM_FAIL)
+    if (opts->no_room == NPYDT_NO_ROOM_FAIL)
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "%s: its header has no room to grow in place (not written as "
                          "np.save does since NumPy 1.23)",

@@ -83,10 +83,8 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
 {
     *fd = -1;
     *tmp = NULL;
-    size_t len = strlen(path);
-    size_t size = len + 48;
-    if (size < len)
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL, "path too long");
+    /* a C string is far shorter than SIZE_MAX: the sum cannot wrap */
+    size_t size = strlen(path) + 48;
     char *name = alloc_bytes(a, size);
     if (!name)
         return set_nomem(err);

@@ -11,8 +11,9 @@
  *   writer_fault scalar OUT    a 0-d array: its one record, close
  *   writer_fault rows OUT      shape (n, 2): 3 records, close (the half row
  *                              is cut off)
- *   writer_fault block OUT     a 16-byte buffer: 2 records buffered, then a
- *                              block of 8 written past it, close
+ *   writer_fault block OUT     a 16-byte buffer: 4 records fill it, a 5th
+ *                              drains it, then a block of 8 is written past
+ *                              it (after the 5th), close
  *
  * Prints "OK" and exits 0, or "STEP STATUS: MESSAGE" (STEP: create,
  * append, write, flush or close) and exits 1 when a call fails. */
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
     } else if (ndim == 2) {
         rc = finish(w, put(w, 0, 3));
     } else if (opts.buffer_bytes == 16) {
-        rc = finish(w, put(w, 0, 2) || put(w, 2, 8));
+        rc = finish(w, put(w, 0, 2) || put(w, 2, 2) || put(w, 4, 1) || put(w, 5, 8));
     } else {
         rc = finish(w, put(w, 0, 3) || flush(w) || put(w, 3, 2));
     }
