@@ -389,6 +389,7 @@ CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/write_probe
 CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
+CHECK_DEPS += $(O)/tests/tools/writer_fault
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)
@@ -429,5 +430,9 @@ $(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 $(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+# one writer scenario under the fault injector, for tests/check_writer_faults.sh
+$(O)/tests/tools/writer_fault: tests/tools/writer_fault.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

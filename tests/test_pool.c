@@ -1,6 +1,9 @@
 /* The ready-made allocators: the pool over a caller's buffer and the
- * huge-page one. */
+ * huge-page one; and the per-parse arena's refusals of sizes that do not
+ * fit. */
 #include "test_util.h"
+
+#include "base/arena.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,9 +153,82 @@ static void test_pool_huge_page_allocator_parses_like_malloc(void **state)
     free(hdr);
 }
 
+static void test_pool_realloc_shrinks_in_place_and_frees_the_tail(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char buf[1024];
+    npydt_allocator a;
+    assert_int_equal(npydt_pool_allocator_init(&a, buf, sizeof buf), 1);
+    /* realloc of NULL is malloc */
+    unsigned char *p = a.realloc(a.ctx, NULL, 0, 100);
+    assert_non_null(p);
+    memset(p, 7, 100);
+    /* the same rounded size, then a smaller one: the block stays put */
+    assert_ptr_equal(a.realloc(a.ctx, p, 100, 112), p);
+    assert_ptr_equal(a.realloc(a.ctx, p, 112, 20), p);
+    assert_int_equal(p[19], 7);
+    /* the 80 bytes freed behind it are the next block handed out */
+    assert_ptr_equal(a.malloc(a.ctx, 80), p + 32);
+    /* a realloc with no room left fails and keeps the block */
+    assert_null(a.realloc(a.ctx, p, 20, 2000));
+    assert_int_equal(p[19], 7);
+    /* sizes that do not round to a whole unit are refused */
+    assert_null(a.malloc(a.ctx, SIZE_MAX));
+    assert_null(a.realloc(a.ctx, p, 20, SIZE_MAX));
+    a.free(a.ctx, NULL, 10);
+    /* a zero-byte block takes one unit */
+    unsigned char *z = a.malloc(a.ctx, 0);
+    assert_ptr_equal(z, p + 112);
+    a.free(a.ctx, z, 0);
+    /* freed between two free stretches, a block merges with both */
+    a.free(a.ctx, p, 20);
+    a.free(a.ctx, p + 32, 80);
+    assert_ptr_equal(a.malloc(a.ctx, sizeof buf - 32), p);
+}
+
+static void test_pool_huge_page_allocator_moves_blocks_across_the_threshold(void **state)
+{
+    (void)state;
+    const npydt_allocator *huge = npydt_huge_page_allocator();
+    /* NULL is malloc; small stays small; small to big copies into a mapping */
+    unsigned char *p = huge->realloc(huge->ctx, NULL, 0, 64);
+    assert_non_null(p);
+    memset(p, 3, 64);
+    p = huge->realloc(huge->ctx, p, 64, 128);
+    assert_non_null(p);
+    /* a mapping the kernel cannot give fails the realloc, which keeps p */
+    assert_null(huge->realloc(huge->ctx, p, 128, SIZE_MAX / 2));
+    assert_int_equal(p[63], 3);
+    p = huge->realloc(huge->ctx, p, 128, (size_t)6 << 20);
+    assert_non_null(p);
+    assert_int_equal(p[63], 3);
+    p[((size_t)6 << 20) - 1] = 4;
+    huge->free(huge->ctx, p, (size_t)6 << 20);
+    /* a mapping the kernel cannot give is NULL */
+    assert_null(huge->malloc(huge->ctx, SIZE_MAX / 2));
+}
+
+static void test_pool_arena_refuses_sizes_that_do_not_fit(void **state)
+{
+    (void)state;
+    struct arena ar;
+    arena_init(&ar, NULL);
+    assert_null(arena_alloc_raw(&ar, SIZE_MAX - 3));
+    assert_null(arena_alloc_array(&ar, SIZE_MAX / 2, 3));
+    assert_null(arena_alloc_array_raw(&ar, SIZE_MAX / 2, 3));
+    /* a first chunk, or one beside the head, that cannot have its header */
+    assert_null(arena_alloc_raw(&ar, SIZE_MAX - 20));
+    assert_non_null(arena_alloc(&ar, 64));
+    assert_null(arena_alloc_raw(&ar, SIZE_MAX - 20));
+    arena_release(&ar);
+}
+
 TEST_LIST("pool",
     cmocka_unit_test(test_pool_serves_many_parses_and_is_whole_again_after_each),
     cmocka_unit_test(test_pool_full_is_nomem_and_keeps_nothing),
     cmocka_unit_test(test_pool_blocks_are_aligned_distinct_and_reused),
     cmocka_unit_test(test_pool_refuses_a_buffer_too_small_or_missing),
-    cmocka_unit_test(test_pool_huge_page_allocator_parses_like_malloc));
+    cmocka_unit_test(test_pool_huge_page_allocator_parses_like_malloc),
+    cmocka_unit_test(test_pool_realloc_shrinks_in_place_and_frees_the_tail),
+    cmocka_unit_test(test_pool_huge_page_allocator_moves_blocks_across_the_threshold),
+    cmocka_unit_test(test_pool_arena_refuses_sizes_that_do_not_fit));

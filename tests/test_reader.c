@@ -306,6 +306,138 @@ static void test_reader_rewind_starts_from_the_first_element(void **state)
     npydt_npz_close(z);
 }
 
+/* A .npy file in memory: descr, shape text, then data_len bytes of data
+ * (the '<f8' values 0, 1, 2, ... when f8 is set); free() it. */
+static unsigned char *npy_in_memory(const char *descr, const char *shape, size_t data_len,
+                                    int f8, size_t *len)
+{
+    char text[256];
+    int n = snprintf(text, sizeof text, "{'descr': %s, 'fortran_order': False, 'shape': %s, }",
+                     descr, shape);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    size_t hlen = ((size_t)n + 1 + 10 + 63) / 64 * 64 - 10;
+    unsigned char *b = calloc(1, 10 + hlen + data_len + 1);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY\x01\x00", 8);
+    b[8] = (unsigned char)hlen;
+    b[9] = (unsigned char)(hlen >> 8);
+    memcpy(b + 10, text, (size_t)n);
+    memset(b + 10 + n, ' ', hlen - (size_t)n - 1);
+    b[10 + hlen - 1] = '\n';
+    for (size_t i = 0; f8 && i < data_len / 8; i++)
+        test_store_f8((double)i, '<', b + 10 + hlen + 8 * i);
+    *len = 10 + hlen + data_len;
+    return b;
+}
+
+static void test_reader_c_order_in_place_batches_point_into_the_data(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *file = npy_in_memory("'<f8'", "(10,)", 80, 1, &len);
+    npydt_reader *r;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_reader_open_buffer(file, len, NULL, &r, &err), NPYDT_OK);
+    const unsigned char *data = npydt_reader_bytes(r);
+    assert_ptr_equal(data, file + len - 80);
+    const void *batch;
+    uint64_t n;
+    assert_int_equal(npydt_reader_next_c(r, 4, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 4);
+    assert_ptr_equal(batch, data);
+    assert_int_equal(npydt_reader_next_c(r, 100, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 6);
+    assert_ptr_equal(batch, data + 32);
+    assert_int_equal(npydt_reader_next_c(r, 100, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(npydt_reader_rewind(r, &err), NPYDT_OK);
+    assert_int_equal(expect_c_order_counting(r, 3, 24), 4);
+    npydt_reader_close(r);
+    free(file);
+}
+
+static void test_reader_elements_of_itemsize_0_come_all_at_once(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *file = npy_in_memory("'|V0'", "(1000,)", 0, 0, &len);
+    npydt_reader *r;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_reader_open_buffer(file, len, NULL, &r, &err), NPYDT_OK);
+    const void *batch;
+    uint64_t n;
+    assert_int_equal(npydt_reader_next_c(r, UINT64_MAX, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 1000);
+    assert_non_null(batch);
+    assert_int_equal(npydt_reader_next_c(r, UINT64_MAX, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 0);
+    npydt_reader_close(r);
+    free(file);
+}
+
+static void test_reader_null_arguments_are_refused(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *file = npy_in_memory("'<f8'", "(2,)", 16, 1, &len);
+    npydt_reader *r;
+    const void *p;
+    uint64_t n;
+    size_t sz;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_open_buffer(file, len, NULL, NULL, &err));
+    assert_string_equal(err.message, "out is NULL");
+    assert_int_equal(npydt_reader_open_buffer(file, len, NULL, &r, &err), NPYDT_OK);
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_c(NULL, 1, &p, &n, &err));
+    assert_string_equal(err.message, "argument is NULL");
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_c(r, 1, NULL, &n, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_c(r, 1, &p, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_chunk(NULL, &p, &sz, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_chunk(r, NULL, &sz, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_next_chunk(r, &p, NULL, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_reader_rewind(NULL, &err));
+    npydt_reader_close(r);
+    npydt_reader_close(NULL);
+    /* a header that does not parse is the parse's error */
+    file[0] = 'x';
+    assert_fails(NPYDT_E_MAGIC, &err, npydt_reader_open_buffer(file, len, NULL, &r, &err));
+    free(file);
+}
+
+/* next_c after next_chunk on a deflated member goes on from the element
+ * after its own last batch: the member is read again up to it. */
+static void test_reader_c_order_after_chunks_goes_on_from_its_own_place(void **state)
+{
+    (void)state;
+    npydt_npz *z;
+    npydt_reader_options opts;
+    npydt_reader_options_init(&opts);
+    npydt_reader *r;
+    TEST_ERROR(err);
+    size_t i;
+    assert_int_equal(npydt_npz_open_path(npz_path("savez_compressed.npz"), NULL, &z, &err),
+                     NPYDT_OK);
+    assert_int_equal(npydt_npz_find(z, "ints", &i, &err), NPYDT_OK);
+    assert_int_equal(npydt_reader_open_member(z, i, &opts, &r, &err), NPYDT_OK);
+    const void *batch;
+    uint64_t n;
+    assert_int_equal(npydt_reader_next_c(r, 2, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 2);
+    int64_t first[2];
+    memcpy(first, batch, sizeof first);
+    const void *chunk;
+    size_t len;
+    assert_int_equal(npydt_reader_next_chunk(r, &chunk, &len, &err), NPYDT_OK);
+    assert_int_equal(len, 24);
+    int64_t rest[3];
+    memcpy(rest, chunk, sizeof rest);
+    assert_int_equal(npydt_reader_next_c(r, 10, &batch, &n, &err), NPYDT_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(batch, rest, sizeof rest);
+    npydt_reader_close(r);
+    npydt_npz_close(z);
+}
+
 static void test_reader_truncated_buffer_is_refused(void **state)
 {
     (void)state;
@@ -428,4 +560,8 @@ TEST_LIST("reader",
           cmocka_unit_test(test_reader_file_that_shrinks_gives_an_io_error),
           cmocka_unit_test(test_reader_options_with_reserved_room_set_are_refused),
           cmocka_unit_test(test_reader_object_dtype_is_refused),
-          cmocka_unit_test(test_reader_failed_allocations_leak_nothing));
+          cmocka_unit_test(test_reader_failed_allocations_leak_nothing),
+          cmocka_unit_test(test_reader_c_order_in_place_batches_point_into_the_data),
+          cmocka_unit_test(test_reader_elements_of_itemsize_0_come_all_at_once),
+          cmocka_unit_test(test_reader_null_arguments_are_refused),
+          cmocka_unit_test(test_reader_c_order_after_chunks_goes_on_from_its_own_place));

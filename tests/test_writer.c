@@ -914,7 +914,6 @@ static void test_writer_every_allocation_failure_is_clean(void **state)
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
         opts.base.allocator = &ta.alloc;
-        opts.no_sync = 1;
         npydt_writer *w;
         npydt_error err;
         unlink(s->path);

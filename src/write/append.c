@@ -30,6 +30,28 @@ static npydt_status header_has_room(npydt_writer *w, const unsigned char *file_t
     return NPYDT_OK;
 }
 
+/* Read n bytes at off of the file appended to (fd): an error names the
+ * file, and so does a file that ends before them (it shrank since its
+ * header was parsed). */
+static npydt_status read_old(const npydt_writer *w, int fd, void *buf, size_t n, uint64_t off,
+                             npydt_error *err)
+{
+    size_t got;
+    npydt_status st = io_pread(fd, buf, n, off, &got, err);
+    if (st != NPYDT_OK) {
+        if (err) {
+            char what[sizeof err->message];
+            memcpy(what, err->message, sizeof what);
+            set_error(err, st, NPYDT_NO_OFFSET, NULL, "%s: %s", w->path, what);
+        }
+        return st;
+    }
+    if (got < n)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "%s: the file shrank while it was read", w->path);
+    return NPYDT_OK;
+}
+
 /* Copy the counted data of the file at fd into a temporary file beside it
  * behind np.save's header (already in w->text), make it durable and
  * rename it over the path: the writer then appends to the copy. */
@@ -47,12 +69,8 @@ static npydt_status rewrite_with_room(npydt_writer *w, int old_fd, uint64_t old_
     uint64_t total = w->file_bytes;
     for (uint64_t done = 0; done < total;) {
         size_t n = total - done < w->buf_cap ? (size_t)(total - done) : w->buf_cap;
-        size_t got;
-        if ((st = io_pread(old_fd, w->buf, n, old_offset + done, &got, err)) != NPYDT_OK)
+        if ((st = read_old(w, old_fd, w->buf, n, old_offset + done, err)) != NPYDT_OK)
             return st;
-        if (got < n)
-            return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                             "%s: the file shrank while it was copied", w->path);
         if ((st = io_pwrite_all(w, w->buf, n, w->data_offset + done, err)) != NPYDT_OK)
             return st;
         done += n;
@@ -98,10 +116,9 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
     unsigned char *file_text = alloc_bytes(w->alloc, (size_t)old_offset);
     if (!file_text)
         return set_nomem(err);
-    size_t got;
-    st = io_pread(fd, file_text, (size_t)old_offset, 0, &got, err);
+    st = read_old(w, fd, file_text, (size_t)old_offset, 0, err);
     bool room = false;
-    if (st == NPYDT_OK && got == old_offset)
+    if (st == NPYDT_OK)
         st = header_has_room(w, file_text, (size_t)old_offset, &room, err);
     if (st == NPYDT_OK && room) {
         /* append in place, in the file's own version */
@@ -122,7 +139,7 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
     free_bytes(w->alloc, file_text, (size_t)old_offset);
     if (st != NPYDT_OK)
         return st;
-    if (opts && opts->no_room == NPYDT_NO_ROOM_FAIL)
+    if (opts->no_room == NPYDT_NO_ROOM_FAIL)
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                          "%s: its header has no room to grow in place (not written as "
                          "np.save does since NumPy 1.23)",

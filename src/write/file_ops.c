@@ -83,10 +83,8 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
 {
     *fd = -1;
     *tmp = NULL;
-    size_t len = strlen(path);
-    size_t size = len + 48;
-    if (size < len)
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL, "path too long");
+    /* a C string is far shorter than SIZE_MAX: the sum cannot wrap */
+    size_t size = strlen(path) + 48;
     char *name = alloc_bytes(a, size);
     if (!name)
         return set_nomem(err);
@@ -192,8 +190,14 @@ npydt_status io_publish(npydt_writer *w, npydt_error *err)
                              "%s: cannot rename %s to it: %s", w->path, w->tmp_path,
                              strerror(errno));
     }
+    bool linked = w->publish == PUBLISH_LINK;
     str_free(w->alloc, w->tmp_path);
     w->tmp_path = NULL;
     w->publish = PUBLISH_NONE;
-    return sync_folder(w, err);
+    npydt_status st = sync_folder(w, err);
+    /* a new name that may not survive a power cut is taken back: the
+     * caller is told the file was not made, and it is not there */
+    if (st != NPYDT_OK && linked)
+        unlink(w->path);
+    return st;
 }

@@ -58,7 +58,7 @@ npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *er
      * within one 512-byte sector (README, "Durability") */
     size_t first, end;
     header_diff(w->text, text, len, &first, &end);
-    st = first < end ? io_pwrite_all(w, text + first, end - first, first, err) : NPYDT_OK;
+    st = io_pwrite_all(w, text + first, end - first, first, err);
     if (st == NPYDT_OK)
         st = io_sync(w, err);
     if (st != NPYDT_OK) {

@@ -94,7 +94,8 @@ npydt_status io_sync(const npydt_writer *w, npydt_error *err);
 npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd, char **tmp,
                             npydt_error *err);
 /* Give the temporary file its name: link (refused with NPYDT_E_IO when
- * path exists) or rename over path, then sync the folder. Frees tmp_path. */
+ * path exists) or rename over path, then sync the folder; when that sync
+ * fails, a linked name is removed again. Frees tmp_path. */
 npydt_status io_publish(npydt_writer *w, npydt_error *err);
 /* A copy of a C string from the writer's allocator (NULL when out of memory). */
 char *str_copy(const npydt_allocator *a, const char *s);

@@ -101,10 +101,8 @@ npydt_status writer_new(const npydt_dtype *dt, const uint64_t *shape, size_t ndi
     w->data_offset = len;
     w->major = w->text[6];
     w->dtype = npydt_header_dtype(w->header);
-    /* a buffer of at least one record */
+    /* a buffer of at least one record (buffer_bytes is never 0 here) */
     w->buf_cap = opts->buffer_bytes > w->itemsize ? opts->buffer_bytes : w->itemsize;
-    if (w->buf_cap == 0)
-        w->buf_cap = 1;
     w->buf = alloc_bytes(a, w->buf_cap);
     w->record = alloc_bytes(a, w->itemsize ? w->itemsize : 1);
     if (!w->buf || !w->record) {

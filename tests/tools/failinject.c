@@ -8,14 +8,15 @@
  *   RULE = FUNC[@tmp][>=SIZE][:N[+]|:*][=ERRNO|=eof|=short|!SIGNAL]
  *
  * FUNC is alloc (malloc, calloc, realloc, strdup... all count as one),
- * open, mkstemp, fchmod, fsync, close, rename, write, pwrite, pread, read,
- * mmap, fstat or open_memstream. @tmp: only calls on the descriptor that
+ * open, mkstemp, fchmod, fsync, close, rename, link, ftruncate, write,
+ * pwrite, pread, read, mmap, fstat or open_memstream. @tmp: only calls on the descriptor that
  * mkstemp returned. >=SIZE: only requests of at least SIZE bytes (alloc,
  * read, pread, write, pwrite).
  * :N: the Nth matching call (default 1); N+: that one and every later one;
  * :*: every one. The action: fail with ERRNO (a number or a name such as
  * EIO; ENOMEM for alloc, EIO otherwise by default), end of file (=eof,
- * read and pread), at most one byte (=short, read and pread), raise the
+ * read and pread; for pwrite: 0 bytes written), at most one byte (=short,
+ * read, pread and pwrite), raise the
  * signal (!TERM, !INT, !HUP) and then make the call, or shrink a file and
  * then make the call (=shrink: truncate the file NPYDT_FAIL_SHRINK names
  * to NPYDT_FAIL_SHRINK_TO bytes, 0 when unset, as another process could).
@@ -72,6 +73,8 @@ static int (*real_fchmod)(int, mode_t);
 static int (*real_fsync)(int);
 static int (*real_close)(int);
 static int (*real_rename)(const char *, const char *);
+static int (*real_link)(const char *, const char *);
+static int (*real_ftruncate)(int, off_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
 static ssize_t (*real_pread)(int, void *, size_t, off_t);
@@ -91,7 +94,8 @@ static void find(void *fnptr, size_t size, const char *name)
 #define FIND(var, name) find(&(var), sizeof(var), name)
 
 /* Built like the command, with 64-bit file offsets: glibc's headers then
- * name open, mkstemp, pread, pwrite, mmap and fstat open64, mkstemp64, ...
+ * name open, mkstemp, pread, pwrite, ftruncate, mmap and fstat open64,
+ * mkstemp64, ...
  * (the definitions below too), and the real ones are found by those names. */
 #ifdef __USE_FILE_OFFSET64
 #define LFS(name) name "64"
@@ -114,7 +118,7 @@ static const struct { const char *name; int value; } errnos[] = {
     {"EIO", EIO}, {"ENOSPC", ENOSPC}, {"ENOMEM", ENOMEM}, {"EACCES", EACCES},
     {"EINTR", EINTR}, {"EFBIG", EFBIG}, {"EBADF", EBADF}, {"EPERM", EPERM},
     {"EXDEV", EXDEV}, {"EROFS", EROFS}, {"EDQUOT", EDQUOT}, {"EMFILE", EMFILE},
-    {"EAGAIN", EAGAIN}, {"ENODEV", ENODEV},
+    {"EAGAIN", EAGAIN}, {"ENODEV", ENODEV}, {"EEXIST", EEXIST}, {"EINVAL", EINVAL},
 };
 
 static void bad_spec(const char *spec)
@@ -204,6 +208,8 @@ __attribute__((constructor)) static void init(void)
     FIND(real_fsync, "fsync");
     FIND(real_close, "close");
     FIND(real_rename, "rename");
+    FIND(real_link, "link");
+    FIND(real_ftruncate, LFS("ftruncate"));
     FIND(real_write, "write");
     FIND(real_pwrite, LFS("pwrite"));
     FIND(real_pread, LFS("pread"));
@@ -362,6 +368,16 @@ int rename(const char *from, const char *to)
     return fails("rename", -1, 0) ? -1 : real_rename(from, to);
 }
 
+int link(const char *from, const char *to)
+{
+    return fails("link", -1, 0) ? -1 : real_link(from, to);
+}
+
+int ftruncate(int fd, off_t size)
+{
+    return fails("ftruncate", fd, 0) ? -1 : real_ftruncate(fd, size);
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
     return fails("write", fd, n) ? -1 : real_write(fd, buf, n);
@@ -369,7 +385,20 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-    return fails("pwrite", fd, n) ? -1 : real_pwrite(fd, buf, n, off);
+    struct rule *r = hit("pwrite", fd, n);
+    if (r && r->act == ACT_EOF)
+        return 0;
+    if (r && r->act == ACT_SHORT)
+        return real_pwrite(fd, buf, n ? 1 : 0, off);
+    if (r && r->act == ACT_SIGNAL)
+        raise(r->value);
+    else if (r && r->act == ACT_SHRINK)
+        shrink();
+    else if (r) {
+        errno = r->value;
+        return -1;
+    }
+    return real_pwrite(fd, buf, n, off);
 }
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
