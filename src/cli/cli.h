@@ -209,8 +209,12 @@ void cli_input_limits(npydt_npz_options *o);
 void cli_reader_options(npydt_reader_options *o);
 
 /* inspect's table of the leaves of a struct or subarray dtype
- * (inspect_table.c); -1 when out of memory. */
-int inspect_print_table(FILE *out, const npydt_dtype *dt);
+ * (inspect_table.c): laid out first (-1 when out of memory), then printed
+ * with nothing allocated, so that it is printed whole or not at all. */
+struct inspect_table;
+int inspect_table_prepare(const npydt_dtype *dt, struct inspect_table **out);
+void inspect_table_print(FILE *out, struct inspect_table *t);
+void inspect_table_free(struct inspect_table *t);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
