@@ -262,10 +262,13 @@ if fired "open 1" && [ "$rc" = 0 ] && cmp -s "$dir/out" "$dir/ref.dump"; then pa
 expect "dump fstat fails" "fstat:2=EIO" "fstat 2" 2 \
     "$pf: i/o error: cannot stat: Input/output error" dump --jsonl "$pf"
 
-# ---- cstruct of a whole archive: the in-memory dry run -------------------------
+# ---- cstruct: declarations past 1 MiB go on in a temporary file ----------------
 
-expect "cstruct archive memstream" "open_memstream=ENOMEM" "open_memstream 1" 2 \
-    "npydt: out of memory" cstruct "$Z/savez.npz"
+# 3000 fields below 33 levels of names: 3.4 MB of declarations
+python3 "$(dirname "$0")/tools/deep_names.py" 3000 "$dir/deep.npy"
+expect "cstruct temporary file" "tmpfile" "tmpfile 1" 2 \
+    "$dir/deep.npy: i/o error: cannot write a temporary file: Input/output error" \
+    cstruct "$dir/deep.npy"
 
 # ---- allocation sweeps ----------------------------------------------------------
 
