@@ -209,8 +209,12 @@ void cli_input_limits(npydt_npz_options *o);
 void cli_reader_options(npydt_reader_options *o);
 
 /* inspect's table of the leaves of a struct or subarray dtype
- * (inspect_table.c); -1 when out of memory. */
-int inspect_print_table(FILE *out, const npydt_dtype *dt);
+ * (inspect_table.c): laid out first (-1 when out of memory), then printed
+ * with nothing allocated, so that it is printed whole or not at all. */
+struct inspect_table;
+int inspect_table_prepare(const npydt_dtype *dt, struct inspect_table **out);
+void inspect_table_print(FILE *out, struct inspect_table *t);
+void inspect_table_free(struct inspect_table *t);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -271,14 +275,15 @@ void cli_inputs_free(struct cli_inputs *list);
 npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
                               npydt_error *err);
 
-/* A reader of the data of an input whose header h came from
- * cli_input_header. A member not yet verified (verified == 0) is read in
- * full first (declared size, deflate stream and CRC-32: one extra inflate
- * pass for deflated ones) so that a command can refuse a damaged member
- * before it prints anything. A file is opened again and must still have
- * the header h. */
-npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
-                              npydt_reader **out, npydt_error *err);
+/* A reader of an input's header and data: the header is the reader's
+ * (npydt_reader_header), parsed once from the bytes it reads, so a file
+ * replaced since an earlier cli_input_header cannot pass off other data.
+ * A member not yet verified (verified == 0) is read in full first
+ * (declared size, deflate stream and CRC-32: one extra inflate pass for
+ * deflated ones) so that a command can refuse a damaged member before it
+ * prints anything. */
+npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,
+                              npydt_error *err);
 
 /* ---- Mapped input files (mapped.c) ---------------------------------------- */
 

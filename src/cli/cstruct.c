@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cstruct_gen.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,11 +81,11 @@ static int idset_add(struct nameset *set, const char *id)
     return nameset_has(set, id) ? 0 : nameset_add(set, id);
 }
 
-/* Call fn on every identifier text declares: the tag of each line
- * "struct TAG {", and the root's macros. Returns the first nonzero result
- * of fn, 0, or -1 without memory. Identifiers have no length limit. */
-static int each_id(const char *text, const char *root, int (*fn)(void *, const char *),
-                   void *ctx)
+/* Call fn on every identifier a text declares: its struct tags, and the
+ * root's macros. Returns the first nonzero result of fn, 0, or -1 without
+ * memory. Identifiers have no length limit. */
+static int each_id(const cstruct_text *text, const char *root,
+                   int (*fn)(void *, const char *), void *ctx)
 {
     struct sbuf id = {0};
     for (const char *p = root; *p; p++) {
@@ -98,17 +99,10 @@ static int each_id(const char *text, const char *root, int (*fn)(void *, const c
     sb_puts(&id, "_ITEMSIZE");
     if (rc == 0)
         rc = id.nomem ? -1 : fn(ctx, id.data);
-    for (const char *line = text; rc == 0 && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        if (len > 9 && strncmp(line, "struct ", 7) == 0 && strncmp(line + len - 2, " {", 2) == 0) {
-            id.len = 0;
-            sb_putn(&id, line + 7, len - 9);
-            rc = id.nomem ? -1 : fn(ctx, id.data);
-        }
-        line += len + (end != NULL);
-    }
     free(id.data);
+    for (size_t i = 0; rc == 0 && i < text->tags.cap; i++)
+        if (text->tags.slot[i])
+            rc = fn(ctx, text->tags.slot[i]);
     return rc;
 }
 
@@ -157,8 +151,27 @@ static char *member_root(const char *prefix, const char *member)
  * taken blocks one suffix at most. PREFIX_STEM itself may be a reserved
  * name (INT8_MIN), PREFIX_STEM_K never is: taken->count + 2 tries find a
  * free root. */
+static void put_file(void *f, const char *s, size_t n)
+{
+    fwrite(s, 1, n, f);
+}
+
+static void put_sbuf(void *b, const char *s, size_t n)
+{
+    sb_putn(b, s, n);
+}
+
+/* Text to the archive's dry run (all), else to stdout. */
+static void put_text(struct sbuf *all, const char *s, size_t n)
+{
+    if (all)
+        put_sbuf(all, s, n);
+    else
+        put_file(stdout, s, n);
+}
+
 static int cstruct_one(const struct cli_input *in, const char *name, struct nameset *taken,
-                       FILE *out, size_t *printed)
+                       struct sbuf *all, size_t *printed)
 {
     npydt_header *h;
     npydt_error err;
@@ -166,12 +179,12 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         return cli_report(in->name, &err);
     cstruct_source src = {in->name, h, in->member != NULL};
     const npydt_dtype *dt = npydt_header_dtype(h);
-    char *text = NULL, *base = NULL;
+    cstruct_text text = {0};
+    char *base = NULL;
     struct sbuf root = {0};
-    int status = EXIT_OK;
+    int status = EXIT_OK, found = 0;
     if (!taken) {
-        text = cstruct_generate(dt, name, &src, &err);
-        if (!text)
+        if (cstruct_generate(dt, name, &src, &text, &err) != 0)
             status = cli_report(in->name, &err);
         goto out;
     }
@@ -180,7 +193,6 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         status = cli_usage_error("out of memory");
         goto out;
     }
-    int found = 0;
     for (size_t k = 1; !found && k <= taken->count + 2; k++) {
         root.len = 0;
         if (k == 1)
@@ -193,35 +205,32 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         }
         if (!cstruct_name_ok(root.data) || nameset_has(taken, root.data))
             continue;
-        text = cstruct_generate(dt, root.data, &src, &err);
-        if (!text) {
+        if (cstruct_generate(dt, root.data, &src, &text, &err) != 0) {
             status = cli_report(in->name, &err);
             goto out;
         }
-        int rc = each_id(text, root.data, id_taken, taken);
+        int rc = each_id(&text, root.data, id_taken, taken);
         if (rc < 0) {
             status = cli_usage_error("out of memory");
             goto out;
         }
         found = rc == 0;
-        if (!found) {
-            free(text);
-            text = NULL;
-        }
+        if (!found)
+            cstruct_text_free(&text);
     }
     if (!found)
         status = cli_fail(in->name, NPYDT_E_NAME, "no free name for the root struct");
-    else if (each_id(text, root.data, id_take, taken) != 0)
+    else if (each_id(&text, root.data, id_take, taken) != 0)
         status = cli_usage_error("out of memory");
 out:
     if (status == EXIT_OK) {
-        /* a memory stream that cannot grow fails the write without setting
-         * its error flag: only the result tells (stdout's are seen at exit) */
-        int lost = ((*printed)++ && putc('\n', out) == EOF) || fputs(text, out) == EOF;
-        if (lost && out != stdout)
-            status = cli_usage_error("out of memory");
+        if ((*printed)++)
+            put_text(all, "\n", 1);
+        if (cstruct_text_put(&text, all ? put_sbuf : put_file, all ? (void *)all : stdout,
+                             &err) != 0)
+            status = cli_report(in->name, &err);
     }
-    free(text);
+    cstruct_text_free(&text);
     free(base);
     free(root.data);
     npydt_header_free(h);
@@ -241,28 +250,23 @@ static int cstruct_inputs(const char *path, const char *name)
     struct nameset taken = {0};
     size_t printed = 0;
     if (status == EXIT_OK && whole) {
-        /* a dry run first: stdout is written only when every member works */
-        char *all = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&all, &len);
-        if (!mem) {
-            status = cli_usage_error("out of memory");
-        } else {
-            for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
-                status = cstruct_one(&inputs.items[i], name, &taken, mem, &printed);
-            /* a write that could not grow the buffer sets the error flag
-             * only, and a failed final resize leaves all NULL: neither
-             * shows in fclose's result */
-            int bad = ferror(mem);
-            if ((fclose(mem) != 0 || bad || !all) && status == EXIT_OK)
-                status = cli_usage_error("out of memory");
-            if (status == EXIT_OK && all)
-                fwrite(all, 1, len, stdout);
-            free(all);
-        }
+        /* a dry run first (a long text spilled to a temporary file):
+         * stdout is written only when every member works */
+        struct sbuf all = {0};
+        all.spills = 1;
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = cstruct_one(&inputs.items[i], name, &taken, &all, &printed);
+        if (status == EXIT_OK && all.nomem)
+            status = all.spill_failed && all.spill_errno != ENOMEM
+                         ? cli_usage_error("cannot write a temporary file: %s",
+                                           strerror(all.spill_errno))
+                         : cli_usage_error("out of memory");
+        if (status == EXIT_OK && sb_drain(&all, put_file, stdout) != 0)
+            status = cli_usage_error("cannot read a temporary file: %s", strerror(errno));
+        sb_free(&all);
     } else if (status == EXIT_OK) {
         for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
-            status = cstruct_one(&inputs.items[i], name, NULL, stdout, &printed);
+            status = cstruct_one(&inputs.items[i], name, NULL, NULL, &printed);
     }
     nameset_free(&taken);
     cli_inputs_free(&inputs);
@@ -300,13 +304,12 @@ static int cstruct_descr(const char *descr, const char *name)
         return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
     cstruct_source src = {"descriptor", NULL, 0};
-    char *text = cstruct_generate(own, name, &src, &err);
+    cstruct_text text;
     int status = EXIT_OK;
-    if (!text)
+    if (cstruct_generate(own, name, &src, &text, &err) != 0 ||
+        cstruct_text_put(&text, put_file, stdout, &err) != 0)
         status = cli_report("descr", &err);
-    else
-        fputs(text, stdout);
-    free(text);
+    cstruct_text_free(&text);
     npydt_dtype_free(own);
     return status;
 }

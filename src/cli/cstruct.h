@@ -31,10 +31,4 @@ void nameset_free(struct nameset *set);
  * headers the output includes. */
 int cstruct_name_ok(const char *name);
 
-/* Generate the declarations for dt (a root dtype) with root tag `name`.
- * Returns a malloc'd NUL-terminated text, or NULL with err filled (object
- * fields, overlapping fields, out of memory). */
-char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
-                       npydt_error *err);
-
 #endif

@@ -3,6 +3,7 @@
  * layout. */
 #include "cstruct_gen.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,16 @@ int gen_fail_nomem(struct gen *g)
 {
     gen_fail(g, NPYDT_E_NOMEM, NULL, "out of memory");
     return -1;
+}
+
+int gen_fail_body(struct gen *g)
+{
+    if (g->body.spill_failed && g->body.spill_errno != ENOMEM) {
+        gen_fail(g, NPYDT_E_IO, NULL, "cannot write a temporary file: %s",
+                 strerror(g->body.spill_errno));
+        return -1;
+    }
+    return gen_fail_nomem(g);
 }
 
 
@@ -177,18 +188,22 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
         const struct member *s = sorted[i];
         if (s->zero)
             continue;
-        if (s->offset < cursor) {
-            gen_fail(g, NPYDT_E_VALUE, s->path,
-                 "overlaps the field before it (offset %llu < %llu); a C struct cannot express "
-                 "overlapping fields",
-                 (unsigned long long)s->offset, (unsigned long long)cursor);
+        int overlaps = s->offset < cursor;
+        if (overlaps || s->size > itemsize || s->offset > itemsize - s->size) {
+            size_t len;
+            char *spath = gen_member_path(path, path_len, s, &len);
             free(sorted);
-            return -1;
-        }
-        if (s->size > itemsize || s->offset > itemsize - s->size) {
-            gen_fail(g, NPYDT_E_VALUE, s->path, "field ends beyond the itemsize %llu",
-                 (unsigned long long)itemsize);
-            free(sorted);
+            if (!spath)
+                return gen_fail_nomem(g);
+            if (overlaps)
+                gen_fail(g, NPYDT_E_VALUE, spath,
+                         "overlaps the field before it (offset %llu < %llu); a C struct cannot "
+                         "express overlapping fields",
+                         (unsigned long long)s->offset, (unsigned long long)cursor);
+            else
+                gen_fail(g, NPYDT_E_VALUE, spath, "field ends beyond the itemsize %llu",
+                         (unsigned long long)itemsize);
+            free(spath);
             return -1;
         }
         cursor = s->offset + s->size;
@@ -284,7 +299,7 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
     free(sorted);
     *align_out = packed ? 1 : align;
     if (b->nomem)
-        return gen_fail_nomem(g);
+        return gen_fail_body(g);
     return 0;
 }
 

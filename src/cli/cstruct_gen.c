@@ -5,6 +5,7 @@
  * when the output is compiled. */
 #include "cstruct_gen.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, c
 
 /* Fills in everything about m from m->dtype: dimensions, C type, nested
  * struct (emitted now, so it precedes its user), alignment. */
-static int prepare_member(struct gen *g, struct member *m, const char *parent_tag, unsigned depth)
+static int prepare_member(struct gen *g, struct member *m, const char *parent_tag,
+                          const char *parent_path, size_t parent_len, unsigned depth)
 {
     const npydt_dtype *e = m->dtype;
     size_t ndims = 0;
@@ -58,14 +60,13 @@ static int prepare_member(struct gen *g, struct member *m, const char *parent_ta
         }
         m->tag = cstruct_unique_name(&g->tags, t.data);
         free(t.data);
-        if (!m->tag)
+        size_t len;
+        char *path = m->tag ? gen_member_path(parent_path, parent_len, m, &len) : NULL;
+        if (!path)
             return gen_fail_nomem(g);
-        return build_struct(g, e, m->tag, m->path, m->path_len, depth + 1, &m->align);
-    }
-    if (npydt_dtype_kind(e) == 'O') {
-        gen_fail(g, NPYDT_E_OBJECT, m->path,
-             "object ('O') fields hold pickled Python objects and have no C layout");
-        return -1;
+        int rc = build_struct(g, e, m->tag, path, len, depth + 1, &m->align);
+        free(path);
+        return rc;
     }
     cstruct_map_scalar(e, &m->map);
     if (npydt_dtype_kind(e) == 'c' && !m->map.ext80)
@@ -84,23 +85,20 @@ static void free_members(struct member *m, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(m[i].cname);
-        free(m[i].path);
         free(m[i].dims);
         free(m[i].tag);
     }
     free(m);
 }
 
-/* "parent.name" of plen and nlen bytes (names may hold NULs); its
- * length in *len. */
-static char *join_path(const char *parent, size_t plen, const char *name, size_t nlen,
-                       size_t *len)
+char *gen_member_path(const char *parent, size_t plen, const struct member *m, size_t *len)
 {
     struct sbuf b = {0};
     sb_putn(&b, parent, plen);
-    if (plen)
+    if (plen && m->name)
         sb_putn(&b, ".", 1);
-    sb_putn(&b, name, nlen);
+    if (m->name)
+        sb_putn(&b, m->name, m->name_len);
     if (b.nomem) {
         free(b.data);
         return NULL;
@@ -137,14 +135,13 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, c
         char *base = cstruct_sanitize(m[i].name, m[i].name_len);
         m[i].cname = base ? cstruct_unique_name(&names, base) : NULL;
         free(base);
-        m[i].path = join_path(path, path_len, m[i].name, m[i].name_len, &m[i].path_len);
-        if (!m[i].cname || !m[i].path) {
+        if (!m[i].cname) {
             gen_fail_nomem(g);
             goto out;
         }
     }
     for (size_t i = 0; i < n; i++)
-        if (prepare_member(g, &m[i], tag, depth) != 0)
+        if (prepare_member(g, &m[i], tag, path, path_len, depth) != 0)
             goto out;
     rc = gen_emit_struct(g, tag, path, path_len, npydt_dtype_itemsize(dt), m, n, &names, align_out);
 out:
@@ -185,10 +182,11 @@ static int host_is_little(void)
     return first == 1;
 }
 
-char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
-                       npydt_error *err)
+int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
+                     cstruct_text *text, npydt_error *err)
 {
     struct gen g = {0};
+    memset(text, 0, sizeof *text);
     g.err = err;
     g.root = name;
     g.host_little = host_is_little();
@@ -196,16 +194,15 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
         char path[sizeof g.err->path];
         gen_fail(&g, NPYDT_E_OBJECT, object_path(dt, path, sizeof path),
              "object ('O') fields hold pickled Python objects and have no C layout");
-        return NULL;
+        return -1;
     }
+    g.body.spills = 1;
     uint64_t itemsize = npydt_dtype_itemsize(dt);
     int rc = 0;
     size_t align = 1;
     if (nameset_add(&g.tags, name) != 0) {
-        gen_fail_nomem(&g);
-        return NULL;
-    }
-    if (itemsize == 0) {
+        rc = gen_fail_nomem(&g);
+    } else if (itemsize == 0) {
         sb_printf(&g.body,
                   "/* The records have no bytes (itemsize 0): there is no struct %s, ISO C has\n"
                   " * no empty structs. */\n\n",
@@ -217,10 +214,9 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
         struct member *m = calloc(1, sizeof *m);
         struct nameset names = {0};
         rc = -1;
-        if (m && (m->cname = xstrdup("value")) && (m->path = xstrdup("")) &&
-            nameset_add(&names, "value") == 0) {
+        if (m && (m->cname = xstrdup("value")) && nameset_add(&names, "value") == 0) {
             m->dtype = dt;
-            rc = prepare_member(&g, m, name, 0);
+            rc = prepare_member(&g, m, name, "", 0, 0);
             if (rc == 0)
                 rc = gen_emit_struct(&g, name, "", 0, itemsize, m, 1, &names, &align);
         } else {
@@ -230,14 +226,17 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
             free_members(m, 1);
         nameset_free(&names);
     }
-    if (rc == 0 && g.body.nomem) {
-        gen_fail_nomem(&g);
-        rc = -1;
+    if (rc == 0) {
+        sb_puts(&g.body, "#endif /* ");
+        put_upper(&g.body, name);
+        sb_puts(&g.body, "_H */\n");
+        if (g.body.nomem)
+            rc = gen_fail_body(&g);
     }
     if (rc != 0) {
-        free(g.body.data);
+        sb_free(&g.body);
         nameset_free(&g.tags);
-        return NULL;
+        return -1;
     }
 
     struct sbuf out = {0};
@@ -316,17 +315,33 @@ char *cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_so
     sb_puts(&out, "\n#define ");
     put_upper(&out, name);
     sb_printf(&out, "_ITEMSIZE %llu\n\n", (unsigned long long)itemsize);
-    sb_putn(&out, g.body.data ? g.body.data : "", g.body.len);
-    sb_puts(&out, "#endif /* ");
-    put_upper(&out, name);
-    sb_puts(&out, "_H */\n");
-    free(g.body.data);
-    nameset_free(&g.tags);
     if (out.nomem) {
-        free(out.data);
-        gen_fail_nomem(&g);
-        return NULL;
+        sb_free(&out);
+        sb_free(&g.body);
+        nameset_free(&g.tags);
+        return gen_fail_nomem(&g);
     }
-    return out.data;
+    text->head = out;
+    text->body = g.body;
+    text->tags = g.tags;
+    return 0;
 }
 
+int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size_t n), void *ctx,
+                     npydt_error *err)
+{
+    if (sb_drain(&t->head, put, ctx) != 0 || sb_drain(&t->body, put, ctx) != 0) {
+        struct gen g = {0};
+        g.err = err;
+        gen_fail(&g, NPYDT_E_IO, NULL, "cannot read a temporary file: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void cstruct_text_free(cstruct_text *t)
+{
+    sb_free(&t->head);
+    sb_free(&t->body);
+    nameset_free(&t->tags);
+}

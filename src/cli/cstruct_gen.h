@@ -9,17 +9,31 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- growable text (cstruct_text.c) ---- */
 
 /* Text being written; after a failed allocation nomem is set and every
- * later write does nothing. Zero-initialise to start. */
+ * later write does nothing. Zero-initialise to start. With spills set,
+ * text past SBUF_SPILL_AT bytes held goes on to an unnamed temporary file
+ * (spill), created then: small texts never touch the disk, long ones are
+ * not held (a failed temporary file sets nomem and spill_failed, with
+ * spill_errno). */
 struct sbuf {
     char *data;
     size_t len, cap;
     int nomem;
+    int spills;
+    FILE *spill;
+    int spill_failed, spill_errno;
 };
+#define SBUF_SPILL_AT ((size_t)1 << 20)
 void sb_putn(struct sbuf *b, const char *s, size_t n);
+/* The whole text of b, spilled part first, handed to put in pieces: 0, or
+ * -1 when the temporary file cannot be read (errno set). */
+int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), void *ctx);
+/* Release the buffer and the temporary file. */
+void sb_free(struct sbuf *b);
 void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "(2, 3)", or "(2,)" for one dimension, as Python writes a shape. */
@@ -35,6 +49,30 @@ size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp);
 void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max);
 /* The same for a NUL-terminated s. */
 void put_quoted(struct sbuf *b, const char *s, size_t max);
+
+/* ---- the generator's result (cstruct_gen.c) ---- */
+
+/* The declarations generated for one dtype (filled by cstruct_generate,
+ * released by cstruct_text_free): the leading comment, the struct
+ * definitions (past a size, in an unnamed temporary file: they can be far
+ * longer than the header, a tag and its members being spelled on every
+ * static_assert), and the struct tags they declare. */
+typedef struct cstruct_text {
+    struct sbuf head, body;
+    struct nameset tags;
+} cstruct_text;
+
+/* Generate the declarations for dt (a root dtype) with root tag `name`
+ * into *out. 0, or -1 with err filled (object fields, overlapping fields,
+ * out of memory, a temporary file that cannot be written); *out then
+ * holds nothing. */
+int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
+                     cstruct_text *out, npydt_error *err);
+/* Hand the whole text to put, in pieces. 0, or -1 with err filled when
+ * the temporary file cannot be read. */
+int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size_t n), void *ctx,
+                     npydt_error *err);
+void cstruct_text_free(cstruct_text *t);
 
 /* ---- names (cstruct_names.c) ---- */
 
@@ -80,8 +118,6 @@ struct member {
     const char *title;         /* NULL when none */
     size_t name_len, title_len; /* a name or title may hold a NUL */
     char *cname;               /* C member name */
-    char *path;                /* "pos.x" for messages */
-    size_t path_len;
     uint64_t offset, size;
     const npydt_dtype *dtype;  /* the field's dtype (may be a subarray) */
     const npydt_dtype *elem;   /* innermost non-subarray node */
@@ -94,11 +130,19 @@ struct member {
     size_t order;              /* index in NumPy's field order */
 };
 
+/* The member's path below the struct at parent ("pos.x"), for messages
+ * and nested structs; malloc'd, its length in *len; NULL without memory.
+ * Built when needed: one per member would hold depth x name bytes per
+ * field. */
+char *gen_member_path(const char *parent, size_t plen, const struct member *m, size_t *len);
 /* Fill g's error (code, field path, message); the caller then fails. */
 void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* gen_fail for out of memory; returns -1. */
 int gen_fail_nomem(struct gen *g);
+/* gen_fail for g's body that could not be written (out of memory, or its
+ * temporary file); returns -1. */
+int gen_fail_body(struct gen *g);
 /* How a member stored in byte order `order` reads on this machine, for
  * its comment; NULL when byte order does not apply. */
 const char *gen_order_phrase(const struct gen *g, char order);

@@ -2,14 +2,57 @@
  * and names and paths quoted for a C comment. */
 #include "cstruct_gen.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 
+static void sb_spill(struct sbuf *b)
+{
+    if (!b->spill)
+        b->spill = tmpfile();
+    if (!b->spill || fwrite(b->data, 1, b->len, b->spill) != b->len) {
+        b->spill_errno = errno;
+        b->nomem = 1;
+        b->spill_failed = 1;
+        return;
+    }
+    b->len = 0;
+}
+
+int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), void *ctx)
+{
+    if (b->spill) {
+        if (fflush(b->spill) != 0 || fseek(b->spill, 0, SEEK_SET) != 0)
+            return -1;
+        char buf[1 << 14];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, b->spill)) > 0)
+            put(ctx, buf, n);
+        if (ferror(b->spill))
+            return -1;
+    }
+    if (b->len)
+        put(ctx, b->data, b->len);
+    return 0;
+}
+
+void sb_free(struct sbuf *b)
+{
+    free(b->data);
+    if (b->spill)
+        fclose(b->spill);
+    memset(b, 0, sizeof *b);
+}
+
 static void sb_reserve(struct sbuf *b, size_t extra)
 {
+    if (b->nomem)
+        return;
+    if (b->spills && b->len && (b->len >= SBUF_SPILL_AT || extra >= SBUF_SPILL_AT - b->len))
+        sb_spill(b);
     if (b->nomem)
         return;
     if (extra > SIZE_MAX - b->len - 1) {

@@ -194,22 +194,22 @@ static void make_title(char *title, size_t size, const char *name, const npydt_h
 static int dump_input(const struct cli_input *in, const struct dump_opts *o,
                       enum dump_phase phase, size_t *printed)
 {
-    npydt_header *h;
+    /* the header is the reader's: one parse, and the data read is the
+     * data of the header checked */
+    npydt_reader *src;
     npydt_error err;
-    if (cli_input_header(in, &h, &err) != NPYDT_OK)
-        return cli_report(in->name, &err);
+    if (cli_input_reader(in, phase == DUMP_PRINT, &src, &err) != NPYDT_OK)
+        return err.code == NPYDT_E_OBJECT
+                   ? cli_fail(in->name, NPYDT_E_OBJECT, "%s",
+                              "object arrays hold pickled Python objects and cannot be dumped")
+                   : cli_report(in->name, &err);
+    const npydt_header *h = npydt_reader_header(src);
     const npydt_dtype *dt = npydt_header_dtype(h);
     struct selected *sel = NULL;
     size_t nsel = 0;
     char *storage = NULL;
     struct dumper d = {0};
-    npydt_reader *src = NULL;
     int status = EXIT_OK;
-    if (npydt_dtype_has_object(dt)) {
-        status = cli_fail(in->name, NPYDT_E_OBJECT, "%s",
-                          "object arrays hold pickled Python objects and cannot be dumped");
-        goto out;
-    }
     if (o->fields &&
         (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
         goto out;
@@ -234,14 +234,6 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     if (o->format == FORMAT_TABLE)
         d.style.float_native = true;   /* for people: NumPy's repr of float32 */
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
-    /* a .npy file's size was checked with its header; a member's data is
-     * checked (CRC included) when it is opened */
-    if (phase == DUMP_CHECK && !check_text && !in->npz)
-        goto out;
-    if (cli_input_reader(in, h, phase == DUMP_PRINT, &src, &err) != NPYDT_OK) {
-        status = cli_report(in->name, &err);
-        goto out;
-    }
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
     if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
@@ -317,7 +309,6 @@ out:
     free(d.ubuf);
     free(sel);
     free(storage);
-    npydt_header_free(h);
     return status;
 }
 

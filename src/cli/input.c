@@ -304,8 +304,8 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 
 /* ---- data ------------------------------------------------------------------- */
 
-npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h, int verified,
-                              npydt_reader **out, npydt_error *err)
+npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,
+                              npydt_error *err)
 {
     *out = NULL;
     npydt_status st;
@@ -318,19 +318,7 @@ npydt_status cli_input_reader(const struct cli_input *in, const npydt_header *h,
             return st;
         return npydt_reader_open_member(in->npz, in->index, &opts, out, err);
     }
-    if (in->buf)   /* the bytes the header was parsed from: nothing can change */
+    if (in->buf)
         return npydt_reader_open_buffer(in->buf, in->len, &opts, out, err);
-    /* the header is parsed again from what is opened, so a file replaced
-     * since cli_input_header cannot pass off other data */
-    if ((st = npydt_reader_open_path(in->path, &opts, out, err)) != NPYDT_OK)
-        return st;
-    const npydt_header *again = npydt_reader_header(*out);
-    if (npydt_header_data_offset(again) != npydt_header_data_offset(h) ||
-        npydt_header_data_bytes(again) != npydt_header_data_bytes(h) ||
-        !npydt_dtype_equal(npydt_header_dtype(again), npydt_header_dtype(h))) {
-        npydt_reader_close(*out);
-        *out = NULL;
-        return cli_error(err, NPYDT_E_IO, "%s", "the file changed while it was read");
-    }
-    return NPYDT_OK;
+    return npydt_reader_open_path(in->path, &opts, out, err);
 }

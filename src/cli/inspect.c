@@ -90,10 +90,15 @@ static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
     putc(')', out);
 }
 
-/* 1 when out of memory (the table is cut short). */
+/* The text block of one array, whole or not at all: its table is laid
+ * out before anything is printed. 1 when out of memory (nothing
+ * printed). */
 static int print_text(FILE *out, const char *path, const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
+    struct inspect_table *table = NULL;
+    if (npydt_dtype_get_class(dt) != NPYDT_SCALAR && inspect_table_prepare(dt, &table) != 0)
+        return 1;
     cli_put_text_n(out, path, strlen(path));   /* a member's name may hold controls */
     putc('\n', out);
     fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
@@ -110,55 +115,20 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
     npydt_dtype_descr(dt, small, sizeof small);
     fprintf(out, "  dtype      %s%s\n", small, need >= sizeof small ? "..." : "");
     fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
-    if (npydt_dtype_get_class(dt) == NPYDT_SCALAR)
-        return 0;
-    return inspect_print_table(out, dt);
+    if (table)
+        inspect_table_print(out, table);
+    inspect_table_free(table);
+    return 0;
 }
 
-/* The text block of an array is laid out in memory first, in one memory
- * stream that every array of the run reuses (opening one per array costs
- * more than printing a small array). */
-struct page {
-    FILE *m;        /* NULL until the first array, and after a failure */
-    char *text;
-    size_t len;
-};
-
-static void page_close(struct page *p)
+/* Print one array. The exit status. */
+static int print_one(const struct cli_input *in, const npydt_header *h, int json)
 {
-    if (p->m)
-        fclose(p->m);
-    free(p->text);
-    p->m = NULL;
-    p->text = NULL;
-    p->len = 0;
-}
-
-/* Print one array, whole or not at all: running out of memory halfway
- * prints nothing of it. The exit status. */
-static int print_one(struct page *p, const struct cli_input *in, const npydt_header *h, int json)
-{
-    if (json) {
-        if (print_json(stdout, in, h) == 0)
-            return EXIT_OK;
-        npydt_error err;
-        cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
-        return cli_report_input(in, &err, json);
-    }
-    if (p->m)
-        rewind(p->m);
-    else
-        p->m = open_memstream(&p->text, &p->len);
-    /* a write that could not grow the buffer sets the error flag only;
-     * a flush sets len to the position, the bytes written since rewind */
-    int bad = !p->m || print_text(p->m, in->name, h) != 0 || ferror(p->m) ||
-              fflush(p->m) != 0 || !p->text;
-    if (bad) {
-        page_close(p);
-        return cli_fail(in->name, NPYDT_E_NOMEM, "%s", "out of memory");
-    }
-    fwrite(p->text, 1, p->len, stdout);
-    return EXIT_OK;
+    if ((json ? print_json(stdout, in, h) : print_text(stdout, in->name, h)) == 0)
+        return EXIT_OK;
+    npydt_error err;
+    cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
+    return cli_report_input(in, &err, json);
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -182,7 +152,6 @@ int cmd_inspect(int argc, char **argv)
      * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    struct page page = {NULL, NULL, 0};
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
@@ -196,14 +165,13 @@ int cmd_inspect(int argc, char **argv)
             if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
                 s = cli_report_input(&inputs.items[k], &err, json);
             } else {
-                s = print_one(&page, &inputs.items[k], h, json);
+                s = print_one(&inputs.items[k], h, json);
                 npydt_header_free(h);
             }
             if (s > status)
                 status = s;
         }
     }
-    page_close(&page);
     cli_inputs_free(&inputs);
     return status;
 }

@@ -94,14 +94,15 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
     if (status == EXIT_OK && inputs.count != 1)
         status = cli_usage_error("pack: '%s' holds %zu arrays: name one as '%s:NAME'", file,
                                  inputs.count, file);
-    npydt_header *h = NULL;
+    const npydt_header *h = NULL;
     npydt_reader *r = NULL;
     npydt_writer *w = NULL;
     npydt_error err;
     const struct cli_input *in = status == EXIT_OK ? &inputs.items[0] : NULL;
-    if (in && (cli_input_header(in, &h, &err) != NPYDT_OK ||
-               cli_input_reader(in, h, 0, &r, &err) != NPYDT_OK))
+    if (in && cli_input_reader(in, 0, &r, &err) != NPYDT_OK)
         status = cli_report(in->name, &err);
+    else if (in)
+        h = npydt_reader_header(r);
     char *member = NULL;
     if (status == EXIT_OK) {
         size_t n = strlen(name);
@@ -142,7 +143,6 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
     }
     free(member);
     npydt_reader_close(r);
-    npydt_header_free(h);
     cli_inputs_free(&inputs);
     return status;
 }

@@ -9,7 +9,7 @@
  *
  * FUNC is alloc (malloc, calloc, realloc, strdup... all count as one),
  * open, mkstemp, fchmod, fsync, close, rename, link, ftruncate, write,
- * pwrite, pread, read, mmap, fstat or open_memstream. @tmp: only calls on the descriptor that
+ * pwrite, pread, read, mmap, fstat, open_memstream or tmpfile. @tmp: only calls on the descriptor that
  * mkstemp returned. >=SIZE: only requests of at least SIZE bytes (alloc,
  * read, pread, write, pwrite).
  * :N: the Nth matching call (default 1); N+: that one and every later one;
@@ -82,6 +82,7 @@ static ssize_t (*real_read)(int, void *, size_t);
 static void *(*real_mmap)(void *, size_t, int, int, int, off_t);
 static int (*real_fstat)(int, struct stat *);
 static FILE *(*real_open_memstream)(char **, size_t *);
+static FILE *(*real_tmpfile)(void);
 
 static void find(void *fnptr, size_t size, const char *name)
 {
@@ -217,6 +218,7 @@ __attribute__((constructor)) static void init(void)
     FIND(real_mmap, LFS("mmap"));
     FIND(real_fstat, LFS("fstat"));
     FIND(real_open_memstream, "open_memstream");
+    FIND(real_tmpfile, LFS("tmpfile"));
     const char *spec = getenv("NPYDT_FAIL");
     if (spec) {
         static char copy[512];
@@ -450,6 +452,11 @@ int fstat(int fd, struct stat *st)
 FILE *open_memstream(char **buf, size_t *size)
 {
     return fails("open_memstream", -1, 0) ? NULL : real_open_memstream(buf, size);
+}
+
+FILE *tmpfile(void)
+{
+    return fails("tmpfile", -1, 0) ? NULL : real_tmpfile();
 }
 
 /* ---- counting only while main runs ---- */
