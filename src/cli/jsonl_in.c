@@ -261,8 +261,8 @@ static npydt_status fill_scalar(struct jwalk *w, const npydt_dtype *node, uint64
     if (t->type == JSMN_ARRAY || t->type == JSMN_OBJECT) {
         char tn[64], what[128];
         npydt_dtype_str(node, tn, sizeof tn);
-        snprintf(what, sizeof what, "a %s is not a value of %s",
-                 t->type == JSMN_ARRAY ? "list" : "object", tn);
+        snprintf(what, sizeof what, "%s is not a value of %s",
+                 t->type == JSMN_ARRAY ? "a list" : "an object", tn);
         return node_error(w, node, off, NPYDT_E_VALUE, what);
     }
     if ((st = scalar_value(w, t, kind, &v[0])) != NPYDT_OK) {

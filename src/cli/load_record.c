@@ -213,17 +213,18 @@ npydt_status load_record_lookup(struct load_record *rec, const npydt_dtype *node
     memcpy(word, path, n);
     word[n] = '\0';
     const char *near = NULL;
+    /* the nearest of every field's name (no memory: no suggestion) */
+    const char **names = NULL;
     if (npydt_dtype_get_class(node) == NPYDT_STRUCT && strlen(word) == n) {
         size_t nf = npydt_dtype_nfields(node);
-        const char *names[64];
-        if (nf > 64)
-            nf = 64;
-        for (size_t i = 0; i < nf; i++)
+        names = calloc(nf ? nf : 1, sizeof *names);
+        for (size_t i = 0; names && i < nf; i++)
             names[i] = npydt_dtype_field_name(node, i);
-        near = cli_nearest(word, names, nf);
+        near = names ? cli_nearest(word, names, nf) : NULL;
     }
     cli_error(err, NPYDT_E_KEY, "unknown field '%.*s'%s%s%s", (int)(len > 100 ? 100 : len), path,
               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    free(names);
     return NPYDT_E_KEY;
 }
 
