@@ -11,6 +11,7 @@
 #include "load.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,7 +304,7 @@ npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct 
                                                            : csv_strerror(csv_error(&p))));
     }
     if (c.st == NPYDT_OK && ferror(in))
-        fail(&c, cli_error(err, NPYDT_E_IO, "read failed"));
+        fail(&c, cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno)));
     if (c.st == NPYDT_OK && csv_fini(&p, on_cell, on_row, &c) != 0 && c.st == NPYDT_OK)
         fail(&c, cli_error(err, NPYDT_E_SYNTAX, "CSV: a quoted cell is not closed"));
     if (c.st == NPYDT_OK && !c.header_done)
