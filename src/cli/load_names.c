@@ -30,7 +30,7 @@ static void collect(const npydt_dtype *dt, struct load_name *e, size_t *n)
     case NPYDT_SUBARRAY:
         collect(npydt_dtype_base(dt), e, n);
         return;
-    case NPYDT_STRUCT:
+    default:   /* NPYDT_STRUCT */
         break;
     }
     for (size_t k = 0, nf = npydt_dtype_nfields(dt); k < nf; k++) {

@@ -42,7 +42,7 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
                 return st;
         }
         return NPYDT_OK;
-    case NPYDT_SUBARRAY: {
+    default: {   /* NPYDT_SUBARRAY */
         const npydt_dtype *base = npydt_dtype_base(dt);
         uint64_t n = 1;
         for (size_t k = 0; k < npydt_dtype_ndim(dt); k++) {
@@ -61,13 +61,6 @@ static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t o
         return NPYDT_OK;
     }
     }
-    return cli_error(err, NPYDT_E_ARG, "unknown dtype node");
-}
-
-static int by_offset(const void *a, const void *b)
-{
-    const struct load_slot *x = a, *y = b;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
 npydt_status load_record_init(struct load_record *rec, const npydt_dtype *dt, npydt_error *err)
@@ -81,13 +74,8 @@ npydt_status load_record_init(struct load_record *rec, const npydt_dtype *dt, np
         free(s.items);
         return st;
     }
-    /* in record order already unless fields were given explicit offsets */
-    for (size_t i = 1; i < s.n; i++) {
-        if (s.items[i].offset < s.items[i - 1].offset) {
-            qsort(s.items, s.n, sizeof *s.items, by_offset);
-            break;
-        }
-    }
+    /* the slots are in offset order (find_slot's binary search needs it):
+     * a descriptor places each field after the one before it */
     rec->dtype = dt;
     rec->itemsize = npydt_dtype_itemsize(dt);
     rec->slots = s.items;
