@@ -75,6 +75,7 @@ shape_is() {
 
 put one.jsonl 1
 put two.jsonl 1 2
+put in2.csv value 1 2
 refuse "two inputs" 2 "npydt load: one input at most
 Try 'npydt load --help'." load --dtype '<i4' -o out.npy one.jsonl two.jsonl
 refuse "no -o" 2 "npydt load: -o OUT is required
@@ -87,6 +88,10 @@ refuse "unknown option" 2 "npydt load: unknown option '--bogus'
 Try 'npydt load --help'." load --dtype '<i4' -o out.npy --bogus one.jsonl
 refuse "missing input" 2 "missing.jsonl: i/o error: cannot open: No such file or directory" \
     load --dtype '<i4' -o out.npy missing.jsonl
+refuse "--shape with a letter" 2 "npydt: load: --shape '3,x': give dimensions as 3,4" \
+    load --dtype '<i4' -o out.npy --shape 3,x one.jsonl
+loads "--csv given twice" "1
+2" load --csv --csv --dtype '<i4' -o out.npy in2.csv
 refuse "--shape not digits" 2 "npydt: load: --shape 'x': give dimensions as 3,4" \
     load --dtype '<i4' -o out.npy --shape x one.jsonl
 refuse "--shape of 65 dimensions" 2 \
@@ -116,6 +121,22 @@ refuse "object dtype" 3 "one.jsonl: object dtype: object fields cannot be loaded
 refuse "a record of too many scalars" 3 \
     "one.jsonl: limit exceeded: a record of more than 67108864 scalar elements" \
     load --dtype "('u1', (100000000,))" -o out.npy one.jsonl
+# refused before anything is allocated for the record: in 100 MB of
+# address space (no sanitizer or emulator, which need more), not after
+# taking a GB for its slots
+limited() {
+    if [ -n "${SANITIZE:-}" ] || [ -n "${EXEC:-}" ]; then
+        "$NPYDT" "$@"
+    else
+        (ulimit -v 100000; exec "$NPYDT" "$@")
+    fi
+}
+rm -f out.npy
+limited load --dtype "[('a', [('x', 'u1', (9000,))], (9000,))]" -o out.npy one.jsonl >stdout 2>stderr
+case $?:$(cat stderr) in
+"3:one.jsonl: limit exceeded: a record of more than 67108864 scalar elements") ok ;;
+*) bad "81 million scalars in nested subarrays, in 100 MB: $(cat stderr)" ;;
+esac
 refuse "a spec with no dtype" 2 "npydt: --dtype: the spec gives no dtype" \
     load --dtype "{'shape': (3,)}" -o out.npy one.jsonl
 refuse "a spec that does not parse" 3 "--dtype: syntax error: spec offset 7: unexpected character '<'" \
@@ -176,6 +197,53 @@ json "a number for a subarray" '[("g", "<i2", (2,))]' 'bad value: field g: expec
     '{"g":5}'
 json "a 2-d subarray element named" '[("g", "<i2", (2, 2))]' \
     'bad value: field g[1,1]: "x" is not a value of <i2' '{"g":[[1,2],[3,"x"]]}'
+
+json "a bad primitive" '<i4' "syntax error: '+1' is not a JSON value" '+1'
+json "a long bad primitive" '<i4' \
+    "syntax error: 'nullnullnullnullnullnullnullnullnullnull' is not a JSON value" \
+    'nullnullnullnullnullnullnullnullnullnullnullnull'
+json "not a JSON value as the real part" '<c16' "syntax error: 'nul' is not a JSON value" '[nul,1]'
+json "an object inside a complex" '<c16' 'bad value: a list is not a value of <c16' '[{},1]'
+json "an object as the imaginary part" '<c16' 'bad value: a list is not a value of <c16' '[1,{}]'
+json "a complex given twice" '[("c", "<c8")]' 'bad key: field c: given twice' '{"c":[1,2],"c":[3,4]}'
+json "a leading zero for an integer" '<i4' 'syntax error: -01 is not a JSON number, for <i4' '-01'
+json "a fraction for a timedelta" '<m8[s]' 'bad value: 1.5 is not an integer count of <m8[s]' '1.5'
+json "true for a timedelta" '<m8[s]' 'bad value: true is not a value of <m8[s]' 'true'
+json "true for unicode" '<U2' 'bad value: true is not a value of <U2' 'true'
+json "false for void" 'V2' 'bad value: false is not a value of |V2' 'false'
+json "a number for unicode" '<U3' 'bad value: 12 is a number, not a string for <U3' '12'
+json "a number for void" 'V2' 'bad value: 12 is a number, not a string for |V2' '12'
+json "NaX for a datetime" '<M8[s]' 'bad value: "NaX" is not a count or "NaT" for <M8[s]' '"NaX"'
+json "V not hex, upper case" 'V2' 'bad value: "0G0g" is not hex text for |V2' '"0G0g"'
+json "V far too long" 'V2' \
+    "out of range: \"$(printf '%040d' 0)...\" is not 4 hex digits for |V2" "\"$(printf '%050d' 0)\""
+json "a long unknown key" '[("a", "u1")]' \
+    "bad key: unknown field '$(printf 'k%.0s' $(seq 100))'" "{\"$(printf 'k%.0s' $(seq 120))\":1}"
+json "a key with a NUL: no suggestion" '[("ab", "u1")]' "bad key: unknown field 'a'" '{"a\u0000":1}'
+
+put in.jsonl '"-nan"' '1e2' '1E2' 'false' null
+loads "-nan, exponents for integers, false" '"nan"
+100.0
+100.0
+0.0
+"nan"' load --dtype '<f8' -o out.npy in.jsonl
+put in.jsonl '1e2' '1E2' 'false' 'true'
+loads "exponents for integers, booleans" '100
+100
+0
+1' load --dtype '<i4' -o out.npy in.jsonl
+put in.jsonl null
+loads "null for a timedelta" '"NaT"' load --dtype '<m8[s]' -o out.npy in.jsonl
+put in.jsonl '{"T":1}' '{"a":2}'
+loads "a field by its title" '{"a":1}
+{"a":2}' load --dtype "[(('T', 'a'), 'u1')]" -o out.npy in.jsonl
+put in.jsonl '""' '"ab"'
+loads "records of more than the 1 MiB block" '""
+"ab"' load --dtype S1100000 -o out.npy in.jsonl
+seq 1 150000 >many.jsonl
+"$NPYDT" load --dtype '<i8' -o out.npy many.jsonl 2>stderr && [ ! -s stderr ] &&
+    [ "$("$NPYDT" dump --jsonl out.npy | sed -n '1p;131072p;131073p;150000p' | tr '\n' ' ')" = "1 131072 131073 150000 " ] &&
+    ok || bad "records in several blocks: $(cat stderr)"
 
 put in.jsonl '{"p":{"x":1},"q":1}' '   ' '' '	 {"p":{"x":2},"q":2}'
 loads "blank lines and indented lines" '{"p":{"x":1},"q":1}
@@ -241,6 +309,34 @@ loads "CSV: NumPy's spellings" '{"b":true,"f":"nan","c":[100000.0,2.0],"s":"\u00
 {"b":false,"f":"nan","c":["nan",0.0],"s":"","v":"abcd","t":1,"i":1,"u":1}
 {"b":true,"f":1.0,"c":[1.0,0.0],"s":"a","v":"abcd","t":1,"i":1,"u":1}' load --dtype "$D" -o out.npy in.csv
 
+put in.csv 'c,s' '1E+05+2j,\x4G\q\' '"(1+2j",a'
+refuse "CSV: an open parenthesis alone, after an earlier row" 3 \
+    'in.csv:3: bad value: field c: "(1" is not a value of <c16' \
+    load --dtype "[('c', '<c16'), ('s', 'S8')]" -o out.npy in.csv
+put in.csv 'c,s' '1E+05+2j,\x4G\q\'
+loads "CSV: E+ in a complex, escapes not taken" '{"c":[100000.0,2.0],"s":"\\x4G\\q\\"}' \
+    load --dtype "[('c', '<c16'), ('s', 'S8')]" -o out.npy in.csv
+put in.csv b Fa
+refuse "CSV: the start of False" 3 'in.csv:2: bad value: field b: "Fa" is not a value of |b1' \
+    load --dtype "[('b', '?')]" -o out.npy in.csv
+put in.csv a 1 x '"'
+refuse "CSV: a bad value, then a stray quote in the same block" 3 \
+    'in.csv:3: bad value: field a: "x" is not a value of |u1' load --dtype "[('a', 'u1')]" -o out.npy in.csv
+put in.csv ',a' 1
+refuse "CSV: an empty first header cell (the whole record)" 3 \
+    "in.csv:1: bad value: column '' holds more than one value: name its elements" \
+    load --dtype "[('a', 'u1')]" -o out.npy in.csv
+L=$(printf 'n%.0s' $(seq 101))
+put in.csv "$L" 1
+refuse "CSV: a long name of a subarray column" 3 \
+    "in.csv:1: bad value: column '$(printf 'n%.0s' $(seq 100))' holds more than one value: name its elements" \
+    load --dtype "[('$L', 'u1', (2,))]" -o out.npy in.csv
+put v.csv valuf 1
+refuse "CSV: a column almost named value" 3 "v.csv:1: bad key: unknown field 'valuf'" \
+    load --dtype '<i4' -o out.npy v.csv
+printf 'a\tb\nx\\\t\\q\n' >in.tsv
+loads "TSV: a backslash ending a cell, an unknown escape" '{"a":"x\\","b":"\\q"}' \
+    load --dtype "[('a', 'S4'), ('b', 'S4')]" -o out.npy in.tsv
 put v.csv value 1 2
 loads "CSV: value, the column of an array without fields" "1
 2" load --dtype '<i4' -o out.npy v.csv
@@ -319,6 +415,11 @@ cmp -s rows.npy rows.ref && ok || bad "append: not whole rows: rows.npy changed"
 printf 'value\n5\n6\n' | "$NPYDT" append --no-sync --csv frows.npy - 2>stderr &&
     [ "$("$NPYDT" dump --jsonl frows.npy | tr '\n' ' ')" = "1 5 2 6 " ] && ok ||
     bad "append --csv to a Fortran-order file from a pipe: $(cat stderr)"
+
+"$NPYDT" load --dtype '<i4' -o std.npy one.jsonl
+"$NPYDT" append std.npy <two.jsonl 2>stderr &&
+    [ "$("$NPYDT" dump --jsonl std.npy | tr '\n' ' ')" = "1 1 2 " ] && ok ||
+    bad "append from standard input: $(cat stderr)"
 
 echo "load-errors: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

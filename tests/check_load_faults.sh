@@ -48,7 +48,7 @@ status() {
 
 printf '1\n2\n' >in.jsonl
 printf 'value\n1\n2\n' >in2.csv
-seq 1 100 >in100.jsonl
+seq 1 5000 >in5000.jsonl
 seq 1 100000 >inbig.jsonl
 mkdir indir.jsonl
 
@@ -66,14 +66,15 @@ status "CSV read fails" 2 "indir.jsonl:1: i/o error: read failed: Is a directory
 only "read failures"
 
 # the records wait in a temporary file, written in blocks of 256 KiB: a
-# limit of 512 bytes refuses the first block (800,000 bytes of records),
-# or the last flush (800 bytes)
-sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$0\" load --dtype '<i8' -o out.npy inbig.jsonl" \
+# limit of 32 KiB refuses the first block (800,000 bytes of records), or
+# the last flush (40,000 bytes); the limit leaves room for a coverage
+# build's counter files
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inbig.jsonl" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
 status "a block of the temporary file refused" 2 \
     "inbig.jsonl:32769: i/o error: cannot write the temporary file: File too large"
-sh -c "trap '' XFSZ; ulimit -f 1; exec \"\$0\" load --dtype '<i8' -o out.npy in100.jsonl" \
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy in5000.jsonl" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
 status "the temporary file's last flush refused" 2 \
