@@ -79,6 +79,21 @@ sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy in
 rc=$?
 status "the temporary file's last flush refused" 2 \
     "out.npy: i/o error: cannot write the temporary file: File too large"
+{ echo value; cat inbig.jsonl; } >inbig.csv
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inbig.csv" \
+    "$NPYDT" >stdout 2>stderr
+rc=$?
+status "a block of the temporary file refused, CSV" 2 \
+    "inbig.csv:32770: i/o error: cannot write the temporary file: File too large"
+"$NPYDT" load --dtype '<i8' -o app.npy in.jsonl
+"$NPYDT" dump --jsonl app.npy >ref.dump
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" append app.npy in5000.jsonl" \
+    "$NPYDT" >stdout 2>stderr
+rc=$?
+status "append: the temporary file's last flush refused" 2 \
+    "app.npy: i/o error: cannot write the temporary file: File too large"
+"$NPYDT" dump --jsonl app.npy | cmp -s - ref.dump && ok || bad "append: the temporary file refused: app.npy changed"
+rm -f app.npy ref.dump
 only "temporary file refused"
 
 if [ -n "${SANITIZE:-}" ]; then
@@ -154,6 +169,11 @@ expect_tmp "load: rename fails" "rename=EXDEV" "rename 1" "out.npy: i/o error: o
 expect "load: the temporary file cannot be created" "open=EACCES" "open 1" 2 \
     "out.npy: i/o error: out.npy: cannot create a temporary file beside it: Permission denied" \
     load --dtype '<i4' -o out.npy in.jsonl
+# 1.2 MB of records: the writer writes its first MiB while they are read back
+seq 1 150000 >inmany.jsonl
+expect_tmp "load: a write while the records are read back fails" "pwrite:2=ENOSPC" "pwrite 2" \
+    "out.npy: i/o error: out.npy." ".tmp: write failed: No space left on device" \
+    load --dtype '<i8' -o out.npy inmany.jsonl
 only "load's output failures"
 
 # ---- append: FILE.npy loads its old elements after each failure ------------------
@@ -178,6 +198,11 @@ case $("$NPYDT" dump --jsonl app.npy | tr '\n' ' ') in
 "1 2 " | "1 2 1 2 ") ok ;;
 *) bad "append: the count's fsync fails: app.npy holds $("$NPYDT" dump --jsonl app.npy | tr '\n' ' ')" ;;
 esac
+"$NPYDT" load --dtype '<i8' -o bapp.npy in.jsonl
+expect "append: a write while the records are read back fails" "pwrite:1=EIO" "pwrite 1" 2 \
+    "bapp.npy: i/o error: bapp.npy: write failed: Input/output error" append bapp.npy inmany.jsonl
+[ "$("$NPYDT" dump --jsonl bapp.npy | tr '\n' ' ')" = "1 2 " ] && ok || bad "append: bapp.npy changed"
+rm -f bapp.npy
 "$NPYDT" load --dtype '<i4' --shape 1 --fortran -o fapp.npy in.jsonl
 "$NPYDT" dump --jsonl fapp.npy >ref.fdump
 expect "append --fortran: the data write fails" "pwrite:1=EIO" "pwrite 1" 2 \

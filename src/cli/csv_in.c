@@ -79,11 +79,11 @@ static size_t unescape_bytes(const char *s, size_t n, char *o)
     return k;
 }
 
-/* A real part or an imaginary part's text as a value. */
+/* A real part or an imaginary part's text (n > 0) as a value. */
 static struct load_value part(const char *s, size_t n)
 {
     struct load_value v = {LOAD_STRING, s, n};
-    if (n && s[0] == '+') {
+    if (s[0] == '+') {
         v.text++;
         v.len--;
     }
@@ -112,10 +112,11 @@ static int split_complex(const char *s, size_t n, struct load_value *re, struct 
     return -1;
 }
 
+/* Keep st as the result: called only while no error has been kept (every
+ * caller stops at the first one). */
 static npydt_status fail(struct csv_state *c, npydt_status st)
 {
-    if (c->st == NPYDT_OK)
-        c->st = st;
+    c->st = st;
     return st;
 }
 
@@ -300,7 +301,7 @@ npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct 
     }
     if (c.st == NPYDT_OK && ferror(in))
         fail(&c, cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno)));
-    if (c.st == NPYDT_OK && csv_fini(&p, on_cell, on_row, &c) != 0 && c.st == NPYDT_OK)
+    if (c.st == NPYDT_OK && csv_fini(&p, on_cell, on_row, &c) != 0)   /* no callback then */
         fail(&c, cli_error(err, NPYDT_E_SYNTAX, "CSV: a quoted cell is not closed"));
     if (c.st == NPYDT_OK && !c.header_done)
         fail(&c, cli_error(err, NPYDT_E_VALUE, "no header row"));

@@ -295,12 +295,10 @@ npydt_status load_record_complete(const struct load_record *rec, npydt_error *er
 {
     if (rec->nseen == rec->nslots)
         return NPYDT_OK;
-    for (size_t i = 0; i < rec->nslots; i++) {
-        if (!rec->seen[i]) {
-            cli_error(err, NPYDT_E_KEY, "missing field");
-            load_record_path(rec, rec->slots[i].offset, rec->slots[i].dtype, err);
-            return NPYDT_E_KEY;
-        }
-    }
-    return NPYDT_OK;
+    size_t i = 0;
+    while (rec->seen[i])   /* fewer seen than slots: one is not */
+        i++;
+    cli_error(err, NPYDT_E_KEY, "missing field");
+    load_record_path(rec, rec->slots[i].offset, rec->slots[i].dtype, err);
+    return NPYDT_E_KEY;
 }
