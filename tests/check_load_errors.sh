@@ -217,6 +217,8 @@ json "NaX for a datetime" '<M8[s]' 'bad value: "NaX" is not a count or "NaT" for
 json "V not hex, upper case" 'V2' 'bad value: "0G0g" is not hex text for |V2' '"0G0g"'
 json "V far too long" 'V2' \
     "out of range: \"$(printf '%040d' 0)...\" is not 4 hex digits for |V2" "\"$(printf '%050d' 0)\""
+json "an empty list for a subarray of 300,000" '[("big", "<i4", (300000,))]' \
+    'bad value: field big: expected a list of 300000 values' '{"big":[]}'
 json "a long unknown key" '[("a", "u1")]' \
     "bad key: unknown field '$(printf 'k%.0s' $(seq 100))'" "{\"$(printf 'k%.0s' $(seq 120))\":1}"
 json "a key with a NUL: no suggestion" '[("ab", "u1")]' "bad key: unknown field 'a'" '{"a\u0000":1}'
