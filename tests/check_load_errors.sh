@@ -219,6 +219,12 @@ json "V far too long" 'V2' \
     "out of range: \"$(printf '%040d' 0)...\" is not 4 hex digits for |V2" "\"$(printf '%050d' 0)\""
 json "an empty list for a subarray of 300,000" '[("big", "<i4", (300000,))]' \
     'bad value: field big: expected a list of 300000 values' '{"big":[]}'
+json "a NUL in a field's name, escaped in its path" "[('a\\x00b', 'u1'), ('b', 'u1')]" \
+    'bad key: field a\x00b: missing field' '{"b":1}'
+json "a path cut at 255 bytes" "[('$(printf 'n%.0s' $(seq 300))', [('x', 'u1')])]" \
+    "bad key: field $(printf 'n%.0s' $(seq 255)): missing field" "{\"$(printf 'n%.0s' $(seq 300))\":{}}"
+json "an empty field left out" "[('z', 'S0'), ('s', 'u1', (1,)), ('w', 'V0')]" \
+    'bad key: field z: missing field' '{"s":[1]}'
 json "a long unknown key" '[("a", "u1")]' \
     "bad key: unknown field '$(printf 'k%.0s' $(seq 100))'" "{\"$(printf 'k%.0s' $(seq 120))\":1}"
 json "a key with a NUL: no suggestion" '[("ab", "u1")]' "bad key: unknown field 'a'" '{"a\u0000":1}'
@@ -236,6 +242,9 @@ loads "exponents for integers, booleans" '100
 1' load --dtype '<i4' -o out.npy in.jsonl
 put in.jsonl null
 loads "null for a timedelta" '"NaT"' load --dtype '<m8[s]' -o out.npy in.jsonl
+put in.jsonl '{"s":[1],"z":"","w":""}'
+loads "empty fields given" '{"z":"","s":[1],"w":""}' \
+    load --dtype "[('z', 'S0'), ('s', 'u1', (1,)), ('w', 'V0')]" -o out.npy in.jsonl
 put in.jsonl '{"T":1}' '{"a":2}'
 loads "a field by its title" '{"a":1}
 {"a":2}' load --dtype "[(('T', 'a'), 'u1')]" -o out.npy in.jsonl
