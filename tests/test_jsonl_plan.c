@@ -179,11 +179,37 @@ static void test_jsonl_plan_leaves_other_key_orders_to_the_general_walk(void **s
     npydt_dtype_free(dt);
 }
 
+static void test_jsonl_plan_leaves_other_nestings_to_the_general_walk(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('p',[('q','<i4'),('t','<i4')]),('r','<i4',(2,))]");
+    struct jsonl_plan *plan = jsonl_plan_new(dt);
+    assert_non_null(plan);
+    /* as many tokens as the plan's line, in another nesting */
+    const char *lines[] = {"{\"p\":[1,2],\"r\":[1,2]}", "{\"p\":{\"q\":1,\"t\":2},\"r\":{\"a\":1}}",
+                           "{\"p\":{\"q\":1,\"t\":2},\"r\":[[1,2]]}"};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        jsmntok_t toks[16];
+        unsigned char bytes[16];
+        jsmn_parser p;
+        jsmn_init(&p);
+        int nt = jsmn_parse(&p, lines[i], strlen(lines[i]), toks, 16);
+        assert_true(nt > 0);
+        assert_int_equal(jsonl_plan_fill(plan, lines[i], toks, nt, bytes), 0);
+    }
+    jsonl_plan_free(plan);
+    npydt_dtype_free(dt);
+}
+
 static void test_jsonl_plan_is_not_made_for_kinds_it_does_not_convert(void **state)
 {
     (void)state;
+    /* kinds without a step, empty elements, more tokens than a plan holds
+     * (in one subarray, or in all fields together) */
     const char *const others[] = {"[('u','<U3')]", "[('v','|V4')]", "[('h','<f2')]",
-                                  "[('a\\\\b','<i4')]"};
+                                  "[('a\\\\b','<i4')]", "[('e','|S0')]",
+                                  "[('big','<i4',(300000,))]",
+                                  "[('a','<i4',(200000,)),('b','<i4',(100000,))]"};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
         npydt_dtype *dt = test_parse_literal(others[i]);
         struct jsonl_plan *plan = jsonl_plan_new(dt);
@@ -197,4 +223,5 @@ TEST_LIST("jsonl_plan",
     cmocka_unit_test(test_jsonl_plan_takes_only_what_the_general_walk_reads_alike),
     cmocka_unit_test(test_jsonl_plan_takes_ordinary_lines),
     cmocka_unit_test(test_jsonl_plan_leaves_other_key_orders_to_the_general_walk),
+    cmocka_unit_test(test_jsonl_plan_leaves_other_nestings_to_the_general_walk),
     cmocka_unit_test(test_jsonl_plan_is_not_made_for_kinds_it_does_not_convert));

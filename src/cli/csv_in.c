@@ -11,6 +11,7 @@
 #include "load.h"
 
 #include <csv.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,11 +79,11 @@ static size_t unescape_bytes(const char *s, size_t n, char *o)
     return k;
 }
 
-/* A real part or an imaginary part's text as a value. */
+/* A real part or an imaginary part's text (n > 0) as a value. */
 static struct load_value part(const char *s, size_t n)
 {
     struct load_value v = {LOAD_STRING, s, n};
-    if (n && s[0] == '+') {
+    if (s[0] == '+') {
         v.text++;
         v.len--;
     }
@@ -111,10 +112,11 @@ static int split_complex(const char *s, size_t n, struct load_value *re, struct 
     return -1;
 }
 
+/* Keep st as the result: called only while no error has been kept (every
+ * caller stops at the first one). */
 static npydt_status fail(struct csv_state *c, npydt_status st)
 {
-    if (c->st == NPYDT_OK)
-        c->st = st;
+    c->st = st;
     return st;
 }
 
@@ -205,9 +207,7 @@ static void on_row(int term, void *ctx)
     if (c->st != NPYDT_OK)
         return;
     if (!c->header_done) {
-        c->header_done = 1;
-        if (c->ncols == 0)
-            fail(c, cli_error(c->err, NPYDT_E_VALUE, "no columns in the header row"));
+        c->header_done = 1;   /* with a column: libcsv ends no row without a cell */
     } else if (c->cell < c->ncols) {
         /* a short row: the first column left out is missing */
         const struct column *col = &c->cols[c->cell];
@@ -289,10 +289,7 @@ npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct 
     }
     where->line = 1;
     struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-        free(c.cols);
-        return cli_error(err, NPYDT_E_NOMEM, "out of memory");
-    }
+    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI);   /* fails only for a NULL parser */
     char block[1 << 16];
     size_t n;
     while (c.st == NPYDT_OK && (n = fread(block, 1, sizeof block, in)) > 0) {
@@ -303,8 +300,8 @@ npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct 
                                                            : csv_strerror(csv_error(&p))));
     }
     if (c.st == NPYDT_OK && ferror(in))
-        fail(&c, cli_error(err, NPYDT_E_IO, "read failed"));
-    if (c.st == NPYDT_OK && csv_fini(&p, on_cell, on_row, &c) != 0 && c.st == NPYDT_OK)
+        fail(&c, cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno)));
+    if (c.st == NPYDT_OK && csv_fini(&p, on_cell, on_row, &c) != 0)   /* no callback then */
         fail(&c, cli_error(err, NPYDT_E_SYNTAX, "CSV: a quoted cell is not closed"));
     if (c.st == NPYDT_OK && !c.header_done)
         fail(&c, cli_error(err, NPYDT_E_VALUE, "no header row"));

@@ -26,23 +26,15 @@ static const char *token_text(const struct jwalk *w, const jsmntok_t *t, size_t 
     return w->s + t->start;
 }
 
-static int hex4(const char *s, unsigned *out)
+/* The value of the four hex digits at s (the tokenizer checked them). */
+static unsigned hex4(const char *s)
 {
     unsigned v = 0;
     for (int k = 0; k < 4; k++) {
-        char c = s[k];
-        v <<= 4;
-        if (c >= '0' && c <= '9')
-            v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v |= (unsigned)(c - 'A' + 10);
-        else
-            return -1;
+        unsigned c = (unsigned char)s[k];
+        v = v << 4 | (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
     }
-    *out = v;
-    return 0;
+    return v;
 }
 
 static size_t put_utf8(char *o, unsigned cp)
@@ -72,7 +64,7 @@ static size_t put_utf8(char *o, unsigned cp)
 /* Unescape the string token's text into w->sbuf. bytes: \u00XX is the
  * byte XX (an S field) and larger code points are refused; otherwise
  * UTF-8, a lone surrogate as its 3-byte sequence (as the library reads U
- * data). jsmn (strict) has checked the escapes' form. */
+ * data). */
 static npydt_status unescape(struct jwalk *w, const char *s, size_t n, int bytes,
                              struct load_value *v)
 {
@@ -103,9 +95,7 @@ static npydt_status unescape(struct jwalk *w, const char *s, size_t n, int bytes
         case 'u': break;
         default: *o++ = c; continue;   /* " \ / */
         }
-        unsigned cp, lo;
-        if (i + 4 > n || hex4(s + i, &cp) != 0)
-            return cli_error(w->err, NPYDT_E_SYNTAX, "bad \\u escape in a string");
+        unsigned cp = hex4(s + i);   /* jsonl_tokenize checked every escape's form */
         i += 4;
         if (bytes) {
             if (cp > 0xFF)
@@ -115,10 +105,12 @@ static npydt_status unescape(struct jwalk *w, const char *s, size_t n, int bytes
             *o++ = (char)cp;
             continue;
         }
-        if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u' &&
-            hex4(s + i + 2, &lo) == 0 && lo >= 0xDC00 && lo < 0xE000) {
-            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-            i += 6;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u') {
+            unsigned lo = hex4(s + i + 2);
+            if (lo >= 0xDC00 && lo < 0xE000) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            }
         }
         o += put_utf8(o, cp);
     }
@@ -261,8 +253,8 @@ static npydt_status fill_scalar(struct jwalk *w, const npydt_dtype *node, uint64
     if (t->type == JSMN_ARRAY || t->type == JSMN_OBJECT) {
         char tn[64], what[128];
         npydt_dtype_str(node, tn, sizeof tn);
-        snprintf(what, sizeof what, "a %s is not a value of %s",
-                 t->type == JSMN_ARRAY ? "list" : "object", tn);
+        snprintf(what, sizeof what, "%s is not a value of %s",
+                 t->type == JSMN_ARRAY ? "a list" : "an object", tn);
         return node_error(w, node, off, NPYDT_E_VALUE, what);
     }
     if ((st = scalar_value(w, t, kind, &v[0])) != NPYDT_OK) {
@@ -282,10 +274,9 @@ static npydt_status fill(struct jwalk *w, const npydt_dtype *node, uint64_t off,
         return fill_struct(w, node, off, depth);
     case NPYDT_SUBARRAY:
         return fill_subarray(w, node, off, 0, npydt_dtype_itemsize(node), depth);
-    case NPYDT_SCALAR:
-        break;
+    default:   /* NPYDT_SCALAR */
+        return fill_scalar(w, node, off);
     }
-    return fill_scalar(w, node, off);
 }
 
 npydt_status jsonl_walk(const char *line, const jsmntok_t *t, int nt, struct load_record *rec,

@@ -129,9 +129,11 @@ static void add_lists(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset
     uint64_t step = npydt_dtype_itemsize(npydt_dtype_base(dt));
     for (size_t k = level + 1; k < nd; k++)
         step *= npydt_dtype_shape(dt)[k];   /* within the itemsize: no overflow */
-    struct step *s = add(p, STEP_ARRAY, 1);
-    if (!s || dim > MAX_PLAN_TOKENS)
+    struct step *s = dim > MAX_PLAN_TOKENS ? NULL : add(p, STEP_ARRAY, 1);
+    if (!s) {
+        p->ok = 0;   /* no plan: a list of another length must not pass as this one */
         return;
+    }
     s->n = (size_t)dim;
     for (uint64_t e = 0; e < dim && p->ok; e++)
         add_lists(p, dt, offset + (size_t)(e * step), level + 1, depth);

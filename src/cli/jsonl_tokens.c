@@ -39,7 +39,7 @@ static size_t dump_tokens(const npydt_dtype *dt, size_t *depth)
         *depth = sat_add(*depth, nd);
         return sat_add(lists, sat_mul(t, outer));
     }
-    case NPYDT_STRUCT:
+    default:   /* NPYDT_STRUCT */
         break;
     }
     size_t t = 1, deepest = 0;

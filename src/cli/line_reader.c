@@ -24,8 +24,6 @@ void load_lines_free(struct load_lines *r)
  * grown when a line fills it. 0 at the end of the input. */
 static int fill(struct load_lines *r, npydt_error *err)
 {
-    if (r->eof)
-        return 0;
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
         r->end -= r->start;

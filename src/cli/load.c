@@ -123,25 +123,21 @@ static int read_input(const char *arg, int format, const npydt_dtype *dt, struct
 
 /* ---- the records' order --------------------------------------------------------- */
 
-/* Write n records given in C order as an array of shape dims (ndim, the
- * last the growth axis) in Fortran order. */
-static npydt_status write_fortran(npydt_writer *w, struct load_spool *spool, const uint64_t *dims,
-                                  size_t ndim, npydt_error *err)
+/* spool->block (every record, in C order) reordered into Fortran order
+ * for an array of shape dims (ndim of them, the last the growth axis). */
+static npydt_status to_fortran(struct load_spool *spool, const uint64_t *dims, size_t ndim,
+                               npydt_error *err)
 {
-    unsigned char *c;
-    npydt_status st = load_spool_slurp(spool, &c, err);
-    if (st != NPYDT_OK)
-        return st;
     size_t size = spool->itemsize;
-    size_t bytes = (size_t)spool->count * size;   /* slurp checked the product */
+    size_t bytes = (size_t)spool->count * size;   /* load_spool_finish checked the product */
     unsigned char *f = malloc(bytes ? bytes : 1);
-    uint64_t *idx = calloc(ndim ? ndim : 1, sizeof *idx);
+    uint64_t *idx = calloc(ndim, sizeof *idx);
     if (!f || !idx) {
-        free(c);
         free(f);
         free(idx);
         return cli_error(err, NPYDT_E_NOMEM, "out of memory");
     }
+    const unsigned char *c = spool->block;
     for (uint64_t i = 0; i < spool->count; i++) {
         uint64_t pos = 0;
         for (size_t k = ndim; k-- > 0;)
@@ -153,23 +149,36 @@ static npydt_status write_fortran(npydt_writer *w, struct load_spool *spool, con
             idx[k] = 0;
         }
     }
-    st = npydt_writer_write(w, f, spool->count, err);
-    free(c);
-    free(f);
+    free(spool->block);
+    spool->block = f;
     free(idx);
-    return st;
+    return NPYDT_OK;
 }
 
-/* The records of spool into w: the growth axis gets count / row steps. */
-static npydt_status write_records(npydt_writer *w, struct load_spool *spool, const uint64_t *other,
-                                  size_t nother, int fortran, uint64_t row, npydt_error *err)
+/* Everything that can fail before the destination is touched: the records
+ * flushed to the temporary file, the memory to read them back and, for
+ * Fortran order of more than one dimension, all of them read back and
+ * reordered (*whole set). other: the nother dimensions besides the growth
+ * axis; row: records per step of it. */
+static npydt_status prepare(struct load_spool *spool, const uint64_t *other, size_t nother,
+                            int fortran, uint64_t row, int *whole, npydt_error *err)
 {
-    if (!fortran || nother == 0)
-        return load_spool_drain(spool, w, err);
+    *whole = fortran && nother > 0;
+    npydt_status st = load_spool_finish(spool, *whole, err);
+    if (st != NPYDT_OK || !*whole)
+        return st;
     uint64_t dims[65];
     memcpy(dims, other, nother * sizeof *dims);
     dims[nother] = row ? spool->count / row : 0;
-    return write_fortran(w, spool, dims, nother + 1, err);
+    return to_fortran(spool, dims, nother + 1, err);
+}
+
+/* The prepared records into w. */
+static npydt_status put_records(npydt_writer *w, struct load_spool *spool, int whole,
+                                npydt_error *err)
+{
+    return whole ? npydt_writer_write(w, spool->block, spool->count, err)
+                 : load_spool_drain(spool, w, err);
 }
 
 /* Records per step of the growth axis; refuses a count that is not whole
@@ -258,17 +267,20 @@ static int write_new(const struct load_args *a, const struct load_spec *spec,
         memcpy(shape + (fortran ? 0 : 1), other, nother * sizeof *other);
         shape[fortran ? nother : 0] = 0;
     }
+    npydt_error err;
+    int whole;
+    if (prepare(spool, other, nother, fortran, row, &whole, &err) != NPYDT_OK)
+        return cli_report(a->out, &err);
     npydt_writer_options opts;
     npydt_writer_options_init(&opts);
     opts.fortran_order = fortran;
     opts.replace = 1;
     opts.no_sync = a->no_sync;
     npydt_writer *w;
-    npydt_error err;
     npydt_status st = npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, &w, &err);
     if (st != NPYDT_OK)
         return cli_report(a->out, &err);
-    st = write_records(w, spool, other, nother, fortran, row, &err);
+    st = put_records(w, spool, whole, &err);
     npydt_error cerr;
     npydt_status cst = npydt_writer_close(w, &cerr);
     if (st != NPYDT_OK)
@@ -371,6 +383,9 @@ int cmd_append(int argc, char **argv)
         memcpy(other, npydt_header_shape(h) + (fortran ? 0 : 1), nother * sizeof *other);
         status = whole_rows(file, other, nother, spool.count, &row);
     }
+    int whole = 0;
+    if (status == EXIT_OK && prepare(&spool, other, nother, fortran, row, &whole, &err) != NPYDT_OK)
+        status = cli_report(file, &err);
     npydt_writer *w = NULL;
     if (status == EXIT_OK) {
         npydt_writer_options opts;
@@ -380,7 +395,7 @@ int cmd_append(int argc, char **argv)
             status = cli_report(file, &err);
     }
     if (status == EXIT_OK) {
-        npydt_status st = write_records(w, &spool, other, nother, fortran, row, &err);
+        npydt_status st = put_records(w, &spool, whole, &err);
         npydt_error cerr;
         npydt_status cst = npydt_writer_close(w, &cerr);
         if (st != NPYDT_OK)

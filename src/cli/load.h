@@ -173,16 +173,22 @@ void load_spec_free(struct load_spec *spec);
  * destination until the whole input is valid). */
 struct load_spool {
     FILE *f;
+    char *iobuf;              /* f's stdio buffer */
     size_t itemsize;
     uint64_t count;
+    unsigned char *block;     /* records read back (load_spool_finish) */
+    size_t block_records;     /* ... that many at a time */
 };
 
 int load_spool_open(struct load_spool *s, size_t itemsize);
 npydt_status load_spool_record(void *ctx, const unsigned char *bytes, npydt_error *err);
-/* Give every record to w, in the order stored. */
+/* Once every record is stored: flush them, and take the memory to read
+ * them back, a block at a time (whole 0) or all of them into s->block
+ * (whole 1, read here). The last step that can fail before the
+ * destination is touched. */
+npydt_status load_spool_finish(struct load_spool *s, int whole, npydt_error *err);
+/* Give every record to w, in the order stored (after finish with whole 0). */
 npydt_status load_spool_drain(struct load_spool *s, npydt_writer *w, npydt_error *err);
-/* Read every record into memory (count * itemsize bytes, malloc'd). */
-npydt_status load_spool_slurp(struct load_spool *s, unsigned char **out, npydt_error *err);
 void load_spool_close(struct load_spool *s);
 
 /* The commands. */

@@ -30,7 +30,7 @@ static void collect(const npydt_dtype *dt, struct load_name *e, size_t *n)
     case NPYDT_SUBARRAY:
         collect(npydt_dtype_base(dt), e, n);
         return;
-    case NPYDT_STRUCT:
+    default:   /* NPYDT_STRUCT */
         break;
     }
     for (size_t k = 0, nf = npydt_dtype_nfields(dt); k < nf; k++) {
@@ -53,7 +53,7 @@ static int compare(const struct load_name *a, const struct load_name *b)
         return a->node < b->node ? -1 : 1;
     if (a->len != b->len)
         return a->len < b->len ? -1 : 1;
-    return a->len ? memcmp(a->s, b->s, a->len) : 0;
+    return memcmp(a->s, b->s, a->len);
 }
 
 static int by_name(const void *a, const void *b)

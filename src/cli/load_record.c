@@ -8,66 +8,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct slots {
-    struct load_slot *items;
-    size_t n, cap;
-};
+/* The scalar elements of a record of dt, counted before anything is
+ * allocated; MORE when there are more than CLI_MAX_RECORD_SCALARS (a
+ * record of a billion empty strings would otherwise take the memory for
+ * its slots). */
+#define MORE ((uint64_t)CLI_MAX_RECORD_SCALARS + 1)
 
-static npydt_status add_slots(struct slots *s, const npydt_dtype *dt, uint64_t off,
-                              npydt_error *err)
+static uint64_t count_scalars(const npydt_dtype *dt)
 {
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
-        if (s->n == s->cap) {
-            /* a record of a billion empty strings would otherwise take
-             * the memory for its slots */
-            if (s->cap >= CLI_MAX_RECORD_SCALARS)
-                return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements",
-                                 CLI_MAX_RECORD_SCALARS);
-            size_t cap = s->cap ? s->cap * 2 : 16;
-            struct load_slot *items = realloc(s->items, cap * sizeof *items);
-            if (!items)
-                return cli_error(err, NPYDT_E_NOMEM, "out of memory");
-            s->items = items;
-            s->cap = cap;
-        }
-        s->items[s->n++] = (struct load_slot){off, dt};
-        return NPYDT_OK;
-    case NPYDT_STRUCT:
-        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
-            npydt_status st = add_slots(s, npydt_dtype_field_dtype(dt, i),
-                                        off + npydt_dtype_field_offset(dt, i), err);
-            if (st != NPYDT_OK)
-                return st;
-        }
-        return NPYDT_OK;
-    case NPYDT_SUBARRAY: {
-        const npydt_dtype *base = npydt_dtype_base(dt);
-        uint64_t n = 1;
+        return 1;
+    case NPYDT_STRUCT: {
+        uint64_t n = 0;
+        for (size_t i = 0; i < npydt_dtype_nfields(dt) && n < MORE; i++)
+            n += count_scalars(npydt_dtype_field_dtype(dt, i));   /* each at most MORE */
+        return n < MORE ? n : MORE;
+    }
+    default: {   /* NPYDT_SUBARRAY */
+        uint64_t n = count_scalars(npydt_dtype_base(dt));
         for (size_t k = 0; k < npydt_dtype_ndim(dt); k++) {
             uint64_t d = npydt_dtype_shape(dt)[k];
-            if (d && n > CLI_MAX_RECORD_SCALARS / d)
-                return cli_error(err, NPYDT_E_LIMIT,
-                                 "a record of more than %zu scalar elements",
-                                 CLI_MAX_RECORD_SCALARS);
-            n *= d;
+            n = d && n > MORE / d ? MORE : n * d;
         }
-        for (uint64_t e = 0; e < n; e++) {
-            npydt_status st = add_slots(s, base, off + e * npydt_dtype_itemsize(base), err);
-            if (st != NPYDT_OK)
-                return st;
-        }
-        return NPYDT_OK;
+        return n;
     }
     }
-    return cli_error(err, NPYDT_E_ARG, "unknown dtype node");
 }
 
-static int by_offset(const void *a, const void *b)
+/* Store the slots of dt's scalar elements at slots + *n, in offset order
+ * (find_slot's binary search needs it): a descriptor places each field
+ * after the one before it. count_scalars(dt) of them, checked. */
+static void add_slots(struct load_slot *slots, size_t *n, const npydt_dtype *dt, uint64_t off)
 {
-    const struct load_slot *x = a, *y = b;
-    return x->offset < y->offset ? -1 : x->offset > y->offset;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SCALAR:
+        slots[(*n)++] = (struct load_slot){off, dt};
+        return;
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+            add_slots(slots, n, npydt_dtype_field_dtype(dt, i),
+                      off + npydt_dtype_field_offset(dt, i));
+        return;
+    default: {   /* NPYDT_SUBARRAY */
+        const npydt_dtype *base = npydt_dtype_base(dt);
+        if (count_scalars(base) == 0)
+            return;   /* elements without scalars, however many */
+        uint64_t elements = 1;   /* at most the record's scalars: checked */
+        for (size_t k = 0; k < npydt_dtype_ndim(dt); k++)
+            elements *= npydt_dtype_shape(dt)[k];
+        for (uint64_t e = 0; e < elements; e++)
+            add_slots(slots, n, base, off + e * npydt_dtype_itemsize(base));
+        return;
+    }
+    }
 }
 
 npydt_status load_record_init(struct load_record *rec, const npydt_dtype *dt, npydt_error *err)
@@ -75,26 +69,18 @@ npydt_status load_record_init(struct load_record *rec, const npydt_dtype *dt, np
     memset(rec, 0, sizeof *rec);
     if (npydt_dtype_has_object(dt))
         return cli_error(err, NPYDT_E_OBJECT, "object fields cannot be loaded");
-    struct slots s = {0};
-    npydt_status st = add_slots(&s, dt, 0, err);
-    if (st != NPYDT_OK) {
-        free(s.items);
-        return st;
-    }
-    /* in record order already unless fields were given explicit offsets */
-    for (size_t i = 1; i < s.n; i++) {
-        if (s.items[i].offset < s.items[i - 1].offset) {
-            qsort(s.items, s.n, sizeof *s.items, by_offset);
-            break;
-        }
-    }
+    uint64_t count = count_scalars(dt);
+    if (count == MORE)
+        return cli_error(err, NPYDT_E_LIMIT, "a record of more than %zu scalar elements",
+                         CLI_MAX_RECORD_SCALARS);
     rec->dtype = dt;
     rec->itemsize = npydt_dtype_itemsize(dt);
-    rec->slots = s.items;
-    rec->nslots = s.n;
+    rec->slots = malloc(count ? (size_t)count * sizeof *rec->slots : 1);
     rec->bytes = calloc(rec->itemsize ? rec->itemsize : 1, 1);
-    rec->seen = calloc(s.n ? s.n : 1, 1);
-    if (!rec->bytes || !rec->seen) {
+    rec->seen = calloc(count ? (size_t)count : 1, 1);
+    if (rec->slots)
+        add_slots(rec->slots, &rec->nslots, dt, 0);
+    if (!rec->slots || !rec->bytes || !rec->seen) {
         load_record_free(rec);
         return cli_error(err, NPYDT_E_NOMEM, "out of memory");
     }
@@ -213,17 +199,18 @@ npydt_status load_record_lookup(struct load_record *rec, const npydt_dtype *node
     memcpy(word, path, n);
     word[n] = '\0';
     const char *near = NULL;
+    /* the nearest of every field's name (no memory: no suggestion) */
+    const char **names = NULL;
     if (npydt_dtype_get_class(node) == NPYDT_STRUCT && strlen(word) == n) {
         size_t nf = npydt_dtype_nfields(node);
-        const char *names[64];
-        if (nf > 64)
-            nf = 64;
-        for (size_t i = 0; i < nf; i++)
+        names = calloc(nf ? nf : 1, sizeof *names);
+        for (size_t i = 0; names && i < nf; i++)
             names[i] = npydt_dtype_field_name(node, i);
-        near = cli_nearest(word, names, nf);
+        near = names ? cli_nearest(word, names, nf) : NULL;
     }
     cli_error(err, NPYDT_E_KEY, "unknown field '%.*s'%s%s%s", (int)(len > 100 ? 100 : len), path,
               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    free(names);
     return NPYDT_E_KEY;
 }
 
@@ -308,12 +295,10 @@ npydt_status load_record_complete(const struct load_record *rec, npydt_error *er
 {
     if (rec->nseen == rec->nslots)
         return NPYDT_OK;
-    for (size_t i = 0; i < rec->nslots; i++) {
-        if (!rec->seen[i]) {
-            cli_error(err, NPYDT_E_KEY, "missing field");
-            load_record_path(rec, rec->slots[i].offset, rec->slots[i].dtype, err);
-            return NPYDT_E_KEY;
-        }
-    }
-    return NPYDT_OK;
+    size_t i = 0;
+    while (rec->seen[i])   /* fewer seen than slots: one is not */
+        i++;
+    cli_error(err, NPYDT_E_KEY, "missing field");
+    load_record_path(rec, rec->slots[i].offset, rec->slots[i].dtype, err);
+    return NPYDT_E_KEY;
 }

@@ -105,13 +105,11 @@ static int open_waiting(const char *arg)
     sa.sa_handler = wake;   /* no SA_RESTART: open() returns EINTR */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, &old);
-    unsigned left = alarm(CLI_FIFO_WAIT_SECONDS);
+    alarm(CLI_FIFO_WAIT_SECONDS);   /* the command sets no other alarm */
     int fd = open(arg, O_RDONLY | O_CLOEXEC);
     int e = errno;
     alarm(0);
     sigaction(SIGALRM, &old, NULL);
-    if (left)
-        alarm(left);
     errno = e;
     return fd;
 }

@@ -5,9 +5,11 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Largest text spec read from a file, as for headers. */
 #define MAX_SPEC_BYTES ((size_t)64 << 20)
@@ -96,19 +98,21 @@ static int read_text(const char *what, const char *path, char **out, size_t *len
 }
 
 /* 1 when path is a regular file that starts with the .npy magic string
- * (only regular files are looked at: a peek would eat a pipe's bytes). */
+ * (only regular files are looked at: a peek would eat a pipe's bytes).
+ * Read without stdio, as cli_is_archive does: no allocation that could
+ * fail and pass a .npy file off as a text spec. */
 static int starts_as_npy(const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;   /* read as a text spec, which then says why it cannot be */
     char magic[6];
-    size_t n = fread(magic, 1, sizeof magic, f);
-    fclose(f);
-    return n == sizeof magic && memcmp(magic, "\x93NUMPY", 6) == 0;
+    ssize_t n = read(fd, magic, sizeof magic);
+    close(fd);
+    return n == (ssize_t)sizeof magic && memcmp(magic, "\x93NUMPY", 6) == 0;
 }
 
 const char *cli_spec_file(const char *arg)
