@@ -123,9 +123,6 @@ size_t json_escape_into(char *dst, const char *s, size_t len, enum json_mode mod
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);
-/* A double as Python's repr() writes it (float_format.c); NaN and the
- * infinities, which JSON has no number for, as "nan", "inf", "-inf". */
-void json_double(FILE *out, double v);
 
 /* ---- The command line (args.c) ---------------------------------------- */
 
