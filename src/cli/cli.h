@@ -59,8 +59,9 @@ void cli_line_puts(struct cli_line *l, const char *s);
 /* len bytes of s, control characters and Unicode line breaks escaped (a NUL
  * is written \x00), cut in the middle past CLI_TEXT_KEEP bytes. */
 void cli_line_text(struct cli_line *l, const char *s, size_t len);
-/* printf's format, each %s (or %.*s) argument written as by cli_line_text;
- * the literal text is escaped too. */
+/* A printf format of the conversions %s, %.*s, %u, %zu, %lld and %llu
+ * only, each %s (or %.*s) argument written as by cli_line_text; the
+ * literal text is escaped too. */
 void cli_line_format(struct cli_line *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Add the newline, write the line to stderr in one call and release it;
