@@ -11,7 +11,8 @@ tests/dump_check.py when NumPy is importable):
   small one's (callgrind);
 * --float native, --datetime iso, --nan null, --big-int string against
   str() of NumPy's scalars;
-* --fields with m[1,1] and pts.y (a field of an array of structs) against
+* --fields with m[1,1] and pts.y (a field of an array of structs), in JSON,
+  the table and the CSV header, against
   a['m'][..., 1, 1] and a['pts']['y']; "did you mean" for an unknown path;
 * JSON strings escaped as json.dumps escapes them.
 """
@@ -332,6 +333,17 @@ def field_checks(res, npydt, tmp):
         else:
             res.fail("--fields %s: exit %d %r: got %s expected %s" %
                      (spec, rc, err[:200], got[:2], want[:2]))
+    # the table: a column per path, headed by it; pts.q.r as nested lists
+    rc, out, err = run([npydt, "dump", "--fields", "pts.q.r,m[1,1]", path])
+    rows = [line.split() for line in out.decode().splitlines()[1:]]
+    want = [["index", "pts.q.r", "m[1,1]"]] + \
+        [["(%d,%d)" % divmod(i, 3), json.dumps(e["pts"]["q"]["r"].tolist()).replace(" ", ""),
+          str(e["m"][1, 1])] for i, e in enumerate(flat)]
+    if rc == 0 and err == b"" and rows == want:
+        res.ok()
+    else:
+        res.fail("table --fields pts.q.r,m[1,1]: exit %d %r: got %s expected %s" %
+                 (rc, err[:200], rows[:2], want[:2]))
     # the CSV columns of pts.y name each element's field
     rc, out, err = run([npydt, "dump", "--csv", "--fields", "pts.y,m[1,2]", path])
     head = out.decode().splitlines()[:1]

@@ -21,8 +21,10 @@ import glob
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unicodedata
 import zipfile
 
@@ -151,6 +153,36 @@ def main():
         with open(npy, "rb") as f:
             texts[npy] = expected_text(npy, f)
         check([npy], texts[npy], npy)
+    # files made here: titles and names quoted as repr() quotes them
+    # (backslash, quotes, line breaks, tab and controls), structs nested
+    # 20 deep, and a descriptor that is a subarray (one leaf, no field)
+    tmp = tempfile.mkdtemp(prefix="npydt-inspect-")
+    try:
+        deep = "<i2"
+        for k in range(20):
+            deep = [("n%d" % k, deep)]
+        made = {
+            "titles.npy": np.zeros(1, [(("a'b\\c\n\r\t\x01\x7f", "x"), "<f8"),
+                                       (("q'\"", "it's"), "<i4"),
+                                       (("plain", 'say "hi"'), "u1")]),
+            "deep.npy": np.zeros(1, [("top", deep), ("end", "u1")]),
+        }
+        for name, a in made.items():
+            np.save(os.path.join(tmp, name), a)
+        h = "{'descr': ('<f8', (2,)), 'fortran_order': False, 'shape': (1,), }"
+        h += " " * (63 - (10 + len(h)) % 64) + "\n"
+        with open(os.path.join(tmp, "subarray.npy"), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode() + bytes(16))
+        for name in sorted(made) + ["subarray.npy"]:
+            path = os.path.join(tmp, name)
+            with open(path, "rb") as f:
+                want = expected_text(path, f)
+            # dtype_to_descr writes a subarray dtype as '|V16'; the command
+            # shows the descriptor the file holds
+            check([path], want.replace("'|V16'", "('<f8', (2,))"), name)
+    finally:
+        shutil.rmtree(tmp)
+
     # several files: the blocks in argument order, "--" ends the options
     some = [p for p in npys if "struct_nested3" in p or "shape0d_f8" in p or "fortran_3d" in p]
     check(["--"] + some[::-1], "".join(texts[p] for p in some[::-1]), "three files after --")

@@ -38,9 +38,7 @@ static int walk(const npydt_dtype *root, struct leaf_info *info, size_t n)
     while (npydt_dtype_get_class(base) == NPYDT_SUBARRAY)
         base = npydt_dtype_base(base);
     if (npydt_dtype_get_class(base) != NPYDT_STRUCT) {
-        if (n != 1)
-            return 1;
-        info[0] = (struct leaf_info){NULL, 0, root};
+        info[0] = (struct leaf_info){NULL, 0, root};   /* its one leaf */
         return 0;
     }
     struct frame *stack = malloc(cap * sizeof *stack);
