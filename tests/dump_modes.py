@@ -287,6 +287,36 @@ def option_checks(res, npydt, tmp):
         want = [json.dumps(str(int(v))) if abs(int(v)) > 2 ** 53 - 1 else str(int(v)) for v in a]
         expect("--big-int string of %s" % tag, path, ["--big-int", "string"], want)
         expect("default integers of %s" % tag, path, [], [str(int(v)) for v in a])
+    # CSV and TSV cells: --nan null empties the cells of NaN, the
+    # infinities (a complex with either part not finite) and NaT; --datetime
+    # iso writes M as NumPy's str(), a generic M (no unit, no calendar) as
+    # its count; CSV quotes a cell with a line break, TSV escapes tab, CR,
+    # LF and backslash
+    dt = np.dtype([("f", "<f8"), ("c", "<c16"), ("t", "<M8[s]"), ("g", "<M8"), ("u", "<U3")])
+    a = np.zeros(3, dt)
+    a["f"] = [np.nan, -np.inf, 1.5]
+    a["c"] = [complex(1, np.nan), complex(np.inf, 0), 1 - 2j]
+    a["t"] = np.array([-2 ** 63, 0, 86400], "<i8").view("<M8[s]")
+    a["g"] = np.array([-2 ** 63, 7, 0], "<i8").view("<M8")
+    a["u"] = ["a\tb", "\r\n", "\\"]
+    path = os.path.join(tmp, "cells.npy")
+    np.save(path, a)
+    for fmt, opts, want in (
+            ("--csv", ["--nan", "null", "--datetime", "iso"],
+             'f,c,t,g,u\n,,,,a\tb\n,,1970-01-01T00:00:00,7,"\r\n"\n'
+             "1.5,1.0-2.0j,1970-01-02T00:00:00,0,\\\n"),
+            ("--csv", [],
+             'f,c,t,g,u\nnan,1.0+nanj,NaT,NaT,a\tb\n-inf,inf+0.0j,0,7,"\r\n"\n'
+             "1.5,1.0-2.0j,86400,0,\\\n"),
+            ("--tsv", ["--nan", "null"],
+             "f\tc\tt\tg\tu\n\t\t\t\ta\\tb\n\t\t0\t7\t\\r\\n\n"
+             "1.5\t1.0-2.0j\t86400\t0\t\\\\\n")):
+        rc, out, err = run([npydt, "dump", fmt] + opts + [path])
+        if rc == 0 and out.decode() == want:
+            res.ok()
+        else:
+            res.fail("dump %s %s: exit %d %r: got %r, expected %r" %
+                     (fmt, " ".join(opts), rc, err[:200], out.decode(), want))
     # bad option values
     for opts in (["--float", "half"], ["--nan", "none"], ["--datetime", "ISO"],
                  ["--big-int", "str"], ["--csv", "--jsonl"]):
