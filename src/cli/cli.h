@@ -372,7 +372,8 @@ int cli_output_check(struct cli_output *o, const char *file, const char *target,
 /* Refuse to start when statvfs says OUT's filesystem has fewer than
  * bytes free for an unprivileged writer; 0 or an exit status. */
 int cli_output_check_space(const struct cli_output *o, uint64_t bytes);
-/* Create the temporary file next to the target. */
+/* Create the temporary file next to the target, once, after
+ * cli_output_check of it succeeded. */
 int cli_output_open(struct cli_output *o);
 /* After writing (status says how it went): give the file the target's mode
  * (or the umask's), flush it, rename it over the target and flush the
