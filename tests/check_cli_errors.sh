@@ -139,6 +139,11 @@ expect_msg 2 "npydt: --schema: cannot read '$dir': Is a directory" check --schem
 expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap --help
 expect_msg 2 "npydt: swap: more than one FILE ('$S' and 'x')" swap $S x --to big -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: no FILE given" swap --to big -o "$dir/o.npy"
+for sel in "--index 0" "--range 1:"; do
+    # shellcheck disable=SC2086
+    expect_msg 2 "npydt: dump: $F/shape0d_f8.npy: an array of shape () has no axis to index or slice" \
+        dump $sel $F/shape0d_f8.npy
+done
 # an OUT whose temporary name ("DIR/.BASE.npydt-XXXXXX") would pass
 # PATH_MAX, by a long name or a long folder: refused before anything is
 # read or written

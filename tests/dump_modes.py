@@ -188,7 +188,9 @@ def selection_checks(res, npydt, tmp):
         idx = np.arange(a.size).reshape(a.shape)
         for opts, pick in SELECTIONS + (SELECTIONS_2D if a.ndim >= 2 else []):
             want = [every[i] for i in np.asarray(pick(idx)).reshape(-1)]
-            for fmt in (["--jsonl"], []):
+            # --no-mmap: read(2) in batches, back to the start for a
+            # selection that goes backwards
+            for fmt in (["--jsonl"], [], ["--jsonl", "--no-mmap"]):
                 rc, out, err = run([npydt, "dump"] + fmt + opts + [path])
                 if fmt:
                     got = out.decode().splitlines()
@@ -209,7 +211,10 @@ def selection_checks(res, npydt, tmp):
     # out of bounds and malformed selections: exit 2, nothing on stdout
     path = os.path.join(tmp, "sel_2d_c.npy")
     for opts in (["--index", "4"], ["--index", "0,5"], ["--index", "1,1,1"], ["--range", "1:2:0"],
-                 ["--range", "x"], ["--tail", "-1"], ["--index", "1", "--tail", "1"]):
+                 ["--range", "x"], ["--tail", "-1"], ["--index", "1", "--tail", "1"],
+                 ["--index", "-5"], ["--index", "-"], ["--index", "1x"],
+                 ["--index", "99999999999999999999"], ["--range", "a:2"], ["--range", "1:b"],
+                 ["--range", "1:2:c"], ["--tail", "x"]):
         rc, out, err = run([npydt, "dump", "--jsonl"] + opts + [path])
         if rc == 2 and out == b"" and err:
             res.ok()
@@ -390,6 +395,17 @@ def field_checks(res, npydt, tmp):
         else:
             res.fail("--fields %s: expected a suggestion of %s, got exit %d %r" %
                      (spec, near, rc, err))
+    # a path through a field that is no struct (nor an array of structs);
+    # a long path below an array of structs is named by its first 255 bytes
+    long = "pts." + "z" * 300
+    for spec, want in (("s.x", "field s.x: the field is not a struct (after 's')\n"),
+                       ("m.x", "field m.x: the field is not a struct (after 'm')\n"),
+                       (long, "field %s: no field '%s'" % (long[:255], "z" * 100))):
+        rc, out, err = run([npydt, "dump", "--jsonl", "--fields", spec, path])
+        if rc == 2 and out == b"" and err.decode().startswith("%s: not found: %s" % (path, want)):
+            res.ok()
+        else:
+            res.fail("--fields %s: exit %d, stderr %r" % (spec[:20], rc, err[:300]))
     # JSON strings are escaped as json.dumps escapes them (\b \f \n short)
     rc, got, err = lines_of(npydt, ["--fields", "s"], path)
     want = ['{"s":%s}' % json.dumps(str(e["s"]), ensure_ascii=False)
