@@ -99,8 +99,13 @@ def expected_text(label, f):
     header_len = data_offset - start - (2 if major == 1 else 4)
     count = int(np.prod(shape, dtype=np.int64))
     descr = repr(np.lib.format.dtype_to_descr(dt))
-    if len(descr) > DESCR_SHOWN:
-        descr = descr[:DESCR_SHOWN] + "..."
+    if len(descr.encode()) > DESCR_SHOWN:
+        # cut in bytes, before a whole character
+        b = descr.encode()
+        k = DESCR_SHOWN
+        while k > 0 and (b[k] & 0xC0) == 0x80:
+            k -= 1
+        descr = b[:k].decode() + "..."
     t = io.StringIO()
     t.write("%s\n" % text_escaped(label))
     t.write("  format     %d.%d (header %d bytes, data at offset %d)\n"
@@ -154,8 +159,8 @@ def main():
             texts[npy] = expected_text(npy, f)
         check([npy], texts[npy], npy)
     # files made here: titles and names quoted as repr() quotes them
-    # (backslash, quotes, line breaks, tab and controls), structs nested
-    # 20 deep, and a descriptor that is a subarray (one leaf, no field)
+    # (backslash, quotes, line breaks, tab and controls), a long UTF-8 name,
+    # structs nested 20 deep, and a descriptor that is a subarray (one leaf, no field)
     tmp = tempfile.mkdtemp(prefix="npydt-inspect-")
     try:
         deep = "<i2"
@@ -166,6 +171,8 @@ def main():
                                        (("q'\"", "it's"), "<i4"),
                                        (("plain", 'say "hi"'), "u1")]),
             "deep.npy": np.zeros(1, [("top", deep), ("end", "u1")]),
+            # written in chunks of at most 256 bytes, never inside a character
+            "long_name.npy": np.zeros(1, [("a" + "\u00e9" * 300 + "\u2028", "<i2")]),
         }
         for name, a in made.items():
             np.save(os.path.join(tmp, name), a)

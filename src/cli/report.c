@@ -125,12 +125,10 @@ void cli_put_text_n(FILE *out, const char *s, size_t len)
     char buf[CLI_TEXT_ESCAPED_MAX(256)];
     for (size_t at = 0; at < len;) {
         /* a chunk ends after a whole character (a C1 control or line
-         * break is 2 or 3 bytes) */
+         * break is 2 or 3 bytes): back over at most 3 continuation bytes */
         size_t n = len - at < 256 ? len - at : 256;
-        while (at + n < len && n > 0 && ((unsigned char)s[at + n] & 0xC0) == 0x80)
+        for (int i = 0; i < 3 && at + n < len && ((unsigned char)s[at + n] & 0xC0) == 0x80; i++)
             n--;
-        if (n == 0)
-            n = len - at < 256 ? len - at : 256;
         fwrite(buf, 1, cli_text_escape_into(buf, s + at, n), out);
         at += n;
     }
