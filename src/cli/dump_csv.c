@@ -410,12 +410,13 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         d->failed = 1;
         return -1;
     }
-    struct walk w = {.visit = VISIT_HEADER, .out = out, .format = format, .d = d};
-    int rc = walk_columns(&w, dt, sel, nsel);
-    if (rc == 0)
-        sink_putc(out, '\n');
-    /* the scratch of put_scalar (only when a value is printed: an empty
-     * array's itemsize is no promise of data) */
+    struct walk w = {.out = out, .format = format, .d = d};
+    int rc = 0;
+    /* what the rows need is allocated before the header row is written:
+     * out of memory prints nothing (the caller drops a header row that a
+     * path's buffer could not grow for). The scratch of put_scalar only
+     * when a value is printed: an empty array's itemsize is no promise of
+     * data. */
     size_t tmp_size = 0, nleaves;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
     for (size_t i = 0; i < nleaves; i++) {
@@ -435,6 +436,11 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         w.ncolumns = (size_t)cells;
         w.columns = malloc((cells ? cells : 1) * sizeof *w.columns);
         rc = w.columns && walk_columns(&w, dt, sel, nsel) == 0 && w.n == cells ? 0 : -1;
+    }
+    if (rc == 0) {
+        w.visit = VISIT_HEADER;
+        rc = walk_columns(&w, dt, sel, nsel);
+        sink_putc(out, '\n');
     }
     w.visit = VISIT_VALUE;
     char sep = format == FORMAT_TSV ? '\t' : ',';
