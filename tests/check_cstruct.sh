@@ -147,6 +147,27 @@ cp "$FIXTURES/scalar_i1.npy" "$tmp/$n.npy"
 expect 0 "a file name that is not all UTF-8" "$NPYDT" cstruct "$tmp/$n.npy"
 has "a file name that is not all UTF-8" "records of \"$tmp/a\\xffb\\xc3(c\\xed\\xa0\\x80d\\xe0\\x80\\x80e\\u0085\\u00ad\\u061c\\u180e\\u200b\\u202a\\u2066\\ufeff\\ufffa\\ue0001f$(printf '\303\251\360\237\231\202')g?.npy\","
 compiles "a file name that is not all UTF-8"
+# said WHAT LINE: the last command's stderr is exactly LINE
+said() {
+    if [ "$(cat "$tmp/err")" = "$2" ]; then ok; else bad "$1: stderr '$(head -c 300 "$tmp/err")', want '$2'"; fi
+}
+# an operand that is not a file: a descriptor literal (whatever space
+# leads it; one that starts like a literal is reported as one) or a type
+# string; a name that looks like a path is a file
+expect 3 "--descr a literal after blanks" "$NPYDT" cstruct --descr "$(printf '\t\n [(1,')"
+said "--descr a literal after blanks" "descr: syntax error: spec offset 2: unexpected indent"
+expect 3 "--descr a dict literal" "$NPYDT" cstruct --descr "{x"
+said "--descr a dict literal" "descr: syntax error: spec offset 1: name 'x' is not a literal"
+expect 3 "--descr a string literal" "$NPYDT" cstruct --descr '"x'
+said "--descr a string literal" "descr: syntax error: spec offset 0: unterminated string"
+expect 3 "--descr a type string" "$NPYDT" cstruct --descr "q8"
+said "--descr a type string" "descr: bad type: spec offset 0: data type 'q8' not understood"
+expect 3 "an operand neither file nor descriptor" "$NPYDT" cstruct ":x"
+said "an operand neither file nor descriptor" "descr: bad type: spec offset 0: data type ':x' not understood"
+expect 2 "a missing .npy" "$NPYDT" cstruct "$tmp/nope.npy"
+said "a missing .npy" "$tmp/nope.npy: i/o error: cannot open: No such file or directory"
+expect 2 "a missing member of an archive" "$NPYDT" cstruct "tests/fixtures_npz/savez.npz:nope"
+said "a missing member of an archive" "tests/fixtures_npz/savez.npz:nope: not found: no member 'nope'; members: ints, fortran, big_endian, records, aligned, empty, empty_records, scalar, ... (11 in all)"
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cstruct_gen.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,7 +89,7 @@ static int each_id(const char *text, const char *root, int (*fn)(void *, const c
 {
     struct sbuf id = {0};
     for (const char *p = root; *p; p++) {
-        char c = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        char c = (char)toupper((unsigned char)*p);   /* root is ASCII: [A-Za-z0-9_] */
         sb_putn(&id, &c, 1);
     }
     size_t n = id.len;
@@ -98,15 +99,15 @@ static int each_id(const char *text, const char *root, int (*fn)(void *, const c
     sb_puts(&id, "_ITEMSIZE");
     if (rc == 0)
         rc = id.nomem ? -1 : fn(ctx, id.data);
-    for (const char *line = text; rc == 0 && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
+    /* text is whole lines, each ended by '\n' */
+    const char *end;
+    for (const char *line = text; rc == 0 && (end = strchr(line, '\n')); line = end + 1) {
+        size_t len = (size_t)(end - line);
         if (len > 9 && strncmp(line, "struct ", 7) == 0 && strncmp(line + len - 2, " {", 2) == 0) {
             id.len = 0;
             sb_putn(&id, line + 7, len - 9);
             rc = id.nomem ? -1 : fn(ctx, id.data);
         }
-        line += len + (end != NULL);
     }
     free(id.data);
     return rc;
