@@ -43,6 +43,8 @@ usage_error "npydt dump: option '--head' needs a value (N)" dump $S --head
 usage_error "npydt swap: option '-o' needs a value (OUT)" swap $S --to big -o
 usage_error "npydt dump: option '--jsonl' takes no value" dump --jsonl=yes $S
 usage_error "npydt inspect: option '--json' takes no value" inspect --json= $S
+usage_error "npydt: schema: no FILE given" schema
+usage_error "npydt: schema: more than one FILE ('$S' and '$B')" schema $S $B
 # the word after an option that takes a value is its value, whatever it starts with
 "$NPYDT" dump --head -1 $S >"$dir/out" 2>"$dir/err"
 if [ "$(head -n 1 "$dir/err")" = "npydt: dump: --head needs a count (0 or more)" ]; then

@@ -139,6 +139,33 @@ expect_msg 2 "npydt: --schema: cannot read '$dir': Is a directory" check --schem
 expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap --help
 expect_msg 2 "npydt: swap: more than one FILE ('$S' and 'x')" swap $S x --to big -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: no FILE given" swap --to big -o "$dir/o.npy"
+for sel in "--index 0" "--range 1:"; do
+    # shellcheck disable=SC2086
+    expect_msg 2 "npydt: dump: $F/shape0d_f8.npy: an array of shape () has no axis to index or slice" \
+        dump $sel $F/shape0d_f8.npy
+done
+# an OUT whose temporary name ("DIR/.BASE.npydt-XXXXXX") would pass
+# PATH_MAX, by a long name or a long folder: refused before anything is
+# read or written
+long_base=$(awk 'BEGIN { for (i = 0; i < 4080; i++) printf "a" }')
+long_dir=$(awk 'BEGIN { for (i = 0; i < 2100; i++) printf "d/" }')
+for out in "$dir/$long_base.npy" "$long_dir/x.npy"; do
+    timeout 10 "$NPYDT" swap $S --to big -o "$out" >"$dir/out" 2>"$dir/err"
+    got=$?
+    case $(cat "$dir/err") in
+    "npydt: '"*" bytes)..."*"': path too long")
+        if [ "$got" = 2 ] && [ ! -s "$dir/out" ]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "cli-errors: swap -o (${#out}-byte path) -> exit $got (want 2)"
+        fi ;;
+    *)
+        failed=$((failed + 1))
+        echo "cli-errors: swap -o (${#out}-byte path): '$(head -c 200 "$dir/err")'" ;;
+    esac
+done
+ls -A "$dir" | grep -q npydt- && { failed=$((failed + 1)); echo "cli-errors: a temporary file was left"; }
 expect_msg 2 "npydt swap: option '--to' needs a value (ORDER)" swap $S -o "$dir/o.npy" --to
 expect_msg 2 "npydt: swap: --to ORDER is required" swap $S -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: --to must be little (<, le), big (>, be) or native (=), not 'sideways'" \

@@ -186,6 +186,10 @@ zswap_fails "first write" "write@tmp=ENOSPC" "write 1" "write failed: No space l
 zswap_fails "a member's data" "write@tmp:2=EDQUOT" "write 2" "write failed: Disk quota exceeded"
 zswap_fails "the central directory" "write@tmp>=46:6+=ENOSPC" "write 6" \
     "write failed: No space left on device"
+# the 23rd write is the first of the central directory (11 members of two
+# writes each, local header and data, before it)
+zswap_fails "the central directory's first entry" "write@tmp:23=ENOSPC" "write 23" \
+    "write failed: No space left on device"
 zswap_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
 zswap_fails rename "rename=EXDEV" "rename 1" \
     "cannot rename the temporary file to it: Invalid cross-device link"
@@ -214,7 +218,10 @@ pack_fails() {  # pack_fails NAME SPEC FIRED 'DETAIL': OUT as it was, no tempora
 }
 pack_fails mkstemp mkstemp=EACCES "mkstemp 1" \
     "cannot create a temporary file next to it: Permission denied"
-pack_fails "a member's data" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
+pack_fails "a member's header" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
+pack_fails "a member's data" "write@tmp:3=EIO" "write 3" "write failed: Input/output error"
+pack_fails "the central directory" "write@tmp:4=ENOSPC" "write 4" \
+    "write failed: No space left on device"
 pack_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
 pack_fails fsync "fsync@tmp=EIO" "fsync 1" "fsync failed: Input/output error"
 pack_fails rename "rename=EXDEV" "rename 1" \
@@ -357,6 +364,11 @@ sweep "$F/fortran_struct.npy" dump "$F/fortran_struct.npy"
 sweep "$F/fortran_struct.npy" dump --jsonl --fields a --head 3 "$F/fortran_struct.npy"
 sweep "$Z/savez_compressed.npz $Z/savez_compressed.npz:records.npy" dump --jsonl "$Z/savez_compressed.npz:records.npy"
 sweep "$Z/savez_compressed.npz $Z/savez_compressed.npz:records.npy" dump "$Z/savez_compressed.npz:records.npy"
+sweep "$F/struct_subarray_of_struct.npy" dump --csv "$F/struct_subarray_of_struct.npy"
+sweep "$F/struct_subarray_of_struct.npy" dump --tsv --fields pts.y,n "$F/struct_subarray_of_struct.npy"
+sweep "$F/struct_subarray_of_struct.npy" dump --fields pts.y "$F/struct_subarray_of_struct.npy"
+sweep "$F/struct_nested3.npy" inspect "$F/struct_nested3.npy"
+sweep "$dir/packed.npz $F/fortran_struct.npy" pack "$dir/packed.npz" "a=$F/fortran_struct.npy"
 sweep "$(members "$Z/savez.npz")" cstruct "$Z/savez.npz"
 sweep "$F/fortran_struct.npy" cstruct "$F/fortran_struct.npy"
 sweep "descr" cstruct --descr "[('a', '<i4'), ('b', [('c', '>f8', (2,))])]"

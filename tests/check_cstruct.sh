@@ -138,6 +138,36 @@ expect 0 "--descr x87" "$NPYDT" cstruct --descr "[('a', '<f16'), ('c', '>c32')]"
 has "--descr x87" "uint8_t a[16]; /* <f16; x87 80-bit extended precision in 16 bytes"
 has "--descr x87" "uint8_t c[32]; /* >c32; complex of two x87 80-bit extended precision"
 compiles "--descr x87"
+# a file name in the opening comment: bytes that are not UTF-8 (a bad
+# lead byte, a bad continuation, a surrogate, an overlong form) as \xNN,
+# format characters and bidirectional controls as \uXXXX, other
+# characters as they are, a '?' that ends the name as it is
+n=$(printf 'a\377b\303(c\355\240\200d\340\200\200e\302\205\302\255\330\234\341\240\216\342\200\213\342\200\252\342\201\246\357\273\277\357\277\272\363\240\200\201f\303\251\360\237\231\202g?')
+cp "$FIXTURES/scalar_i1.npy" "$tmp/$n.npy"
+expect 0 "a file name that is not all UTF-8" "$NPYDT" cstruct "$tmp/$n.npy"
+has "a file name that is not all UTF-8" "records of \"$tmp/a\\xffb\\xc3(c\\xed\\xa0\\x80d\\xe0\\x80\\x80e\\u0085\\u00ad\\u061c\\u180e\\u200b\\u202a\\u2066\\ufeff\\ufffa\\ue0001f$(printf '\303\251\360\237\231\202')g?.npy\","
+compiles "a file name that is not all UTF-8"
+# said WHAT LINE: the last command's stderr is exactly LINE
+said() {
+    if [ "$(cat "$tmp/err")" = "$2" ]; then ok; else bad "$1: stderr '$(head -c 300 "$tmp/err")', want '$2'"; fi
+}
+# an operand that is not a file: a descriptor literal (whatever space
+# leads it; one that starts like a literal is reported as one) or a type
+# string; a name that looks like a path is a file
+expect 3 "--descr a literal after blanks" "$NPYDT" cstruct --descr "$(printf '\t\n [(1,')"
+said "--descr a literal after blanks" "descr: syntax error: spec offset 2: unexpected indent"
+expect 3 "--descr a dict literal" "$NPYDT" cstruct --descr "{x"
+said "--descr a dict literal" "descr: syntax error: spec offset 1: name 'x' is not a literal"
+expect 3 "--descr a string literal" "$NPYDT" cstruct --descr '"x'
+said "--descr a string literal" "descr: syntax error: spec offset 0: unterminated string"
+expect 3 "--descr a type string" "$NPYDT" cstruct --descr "q8"
+said "--descr a type string" "descr: bad type: spec offset 0: data type 'q8' not understood"
+expect 3 "an operand neither file nor descriptor" "$NPYDT" cstruct ":x"
+said "an operand neither file nor descriptor" "descr: bad type: spec offset 0: data type ':x' not understood"
+expect 2 "a missing .npy" "$NPYDT" cstruct "$tmp/nope.npy"
+said "a missing .npy" "$tmp/nope.npy: i/o error: cannot open: No such file or directory"
+expect 2 "a missing member of an archive" "$NPYDT" cstruct "tests/fixtures_npz/savez.npz:nope"
+said "a missing member of an archive" "tests/fixtures_npz/savez.npz:nope: not found: no member 'nope'; members: ints, fortran, big_endian, records, aligned, empty, empty_records, scalar, ... (11 in all)"
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"

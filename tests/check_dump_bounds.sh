@@ -49,6 +49,18 @@ for fmt in csv tsv; do
     done
 done
 
+# an element of more scalars than 64 bits count (2147483647^3 empty
+# strings): refused the same way, the count said to be beyond 2^64 - 1
+npy_v1 "$dir/over.npy" "{'descr':[('a',[('b',[('c',[('d','S0')],(2147483647,))],(2147483647,))],(2147483647,))],'fortran_order':False,'shape':(0,)}"
+limited dump --csv "$dir/over.npy" >"$dir/out" 2>"$dir/err"
+got=$?
+want="$dir/over.npy: limit exceeded: an element of over 18446744073709551615 scalars, more than the 67108864 cells a CSV row holds (--fields selects fewer; --jsonl streams any element)"
+if [ "$got" = 3 ] && [ ! -s "$dir/out" ] && [ "$(cat "$dir/err")" = "$want" ]; then
+    pass
+else
+    fail "dump --csv of an element past 2^64 scalars -> exit $got: $(head -c 300 "$dir/err")"
+fi
+
 # the formats that stream, and inspect, print the empty array
 for cmd in "dump --jsonl" "dump" "inspect" "inspect --json"; do
     if limited $cmd "$dir/huge.npy" >"$dir/out" 2>"$dir/err" && [ ! -s "$dir/err" ]; then

@@ -70,6 +70,18 @@ npy "$tmp/ctl.npy" "$(printf '\033')$a600$(printf '\a')"
 same "a cut name is escaped" "$(sed -n 2p "$tmp/err")" \
     "$tmp/ctl.npy: schema mismatch: field \\x1b$(rep 255 a)...(602 bytes)...$(rep 255 a)\\a: extra_field: expected (none), found <f8"
 
+# ---- in an error line, C1 controls and U+2028/U+2029 are escaped (they
+# break lines for Python's splitlines()); their neighbours, a lone lead
+# byte at the end included, are kept as they are
+p=$(printf '/nonexistent/a\302\205b\302\240c\342\200\250d\342\200\251e\342\200\252f\342\201\200g\342\200')
+"$NPYDT" inspect "$p" 2>"$tmp/err"
+same "C1 controls and line separators escaped in a path" "$(cat "$tmp/err")" \
+    "$(printf '/nonexistent/a\\u0085b\302\240c\\u2028d\\u2029e\342\200\252f\342\201\200g\342\200'): i/o error: cannot open: No such file or directory"
+p=$(printf '/nonexistent/a\302')
+"$NPYDT" inspect "$p" 2>"$tmp/err"
+same "a lead byte of C1 at the end of a path" "$(cat "$tmp/err")" \
+    "$p: i/o error: cannot open: No such file or directory"
+
 # ---- a long path in an error line, and in a line made from a format
 long=$tmp/$(rep 700 d).npy
 "$NPYDT" inspect "$long" 2>"$tmp/err"
@@ -81,6 +93,43 @@ esac
 "$NPYDT" inspect --bogus-$a600 2>"$tmp/err"
 same "a long option in a usage line" "$(sed -n 1p "$tmp/err")" \
     "npydt inspect: unknown option '--bogus-$(rep 248 a)...(608 bytes)...$(rep 256 a)'"
+
+# ---- the conversions of the line formatter (src/cli/report.c), each in a
+# real message: %lld (negative), %zu and %llu; %u; %.*s
+F=tests/fixtures
+"$NPYDT" dump --index -99 $F/empty_3x0.npy >/dev/null 2>"$tmp/err"
+same "%lld, %zu and %llu in a message" "$(cat "$tmp/err")" \
+    "npydt: dump: $F/empty_3x0.npy: --index -99: index -99 is out of bounds for axis 0 with size 3"
+"$PYTHON" -c '
+import sys
+h = "{\x27descr\x27: \x27|u1\x27, \x27fortran_order\x27: False, \x27shape\x27: (100001,), }"
+h += " " * (63 - (10 + len(h)) % 64) + "\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode() + bytes(100001))
+' >"$tmp/many.npy"
+"$NPYDT" dump --head 100001 "$tmp/many.npy" >/dev/null 2>"$tmp/err"
+same "%u in a message" "$(cat "$tmp/err")" \
+    "npydt: dump: the table shows at most 100000 rows (--head); use --jsonl for more"
+"$NPYDT" dump --hea=1 $F/empty_3x0.npy >/dev/null 2>"$tmp/err"
+same "%.*s in a message" "$(sed -n 1p "$tmp/err")" \
+    "npydt dump: unknown option '--hea' (did you mean '--head'?)"
+
+# every format given to the functions that format through it uses only
+# those conversions (and no %%): any other would print a wrong number
+if [ -d src/cli ]; then
+    "$PYTHON" - src/cli/*.c >"$tmp/formats" <<'EOF'
+import re, sys
+call = re.compile(r'\b(cli_line_format\s*\(\s*[^,()]+,|cli_message\s*\(|cli_usage_error\s*\(|'
+                  r'cli_command_error\s*\(\s*[^,()]+,|usage_fail\s*\()\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+known = {"%s", "%.*s", "%u", "%zu", "%lld", "%llu"}
+for path in sys.argv[1:]:
+    text = open(path, encoding="utf-8").read()
+    for m in call.finditer(text):
+        for conv in re.findall(r'%[-+ #0-9]*(?:\.(?:\*|[0-9]+))?[hlzjtL]*[a-zA-Z%]', m.group(2)):
+            if conv not in known:
+                print("%s: %s in %s" % (path, conv, m.group(2).strip()[:80]))
+EOF
+    same "message formats use only %s %.*s %u %zu %lld %llu" "$(cat "$tmp/formats")" ""
+fi
 
 # ---- one write(2) per line (strace counts them)
 if [ -n "${EXEC:-}" ]; then

@@ -320,6 +320,27 @@ else:
     check(r.returncode == 0, "cstruct of clashing names: exit %d" % r.returncode)
     compiles(r.stdout, "cstruct of clashing names")
 
+# ---- pack: an array of empty elements, an archive given whole, no OUT ---------------
+if np is not None:
+    e0 = os.path.join(tmp, "empty_elements.npy")
+    np.save(e0, np.zeros(3, dtype=[]))
+    ref = os.path.join(tmp, "empty_elements_ref.npz")
+    np.savez(ref, e=np.zeros(3, dtype=[]))
+    out = os.path.join(tmp, "empty_elements.npz")
+    r = run("pack", out, "e=" + e0)
+    check(r.returncode == 0 and open(out, "rb").read() == open(ref, "rb").read(),
+          "pack of 3 elements of 0 bytes is np.savez's archive: exit %d %r" % (r.returncode, r.stderr))
+many = os.path.join(d, "savez.npz")
+out = os.path.join(tmp, "whole.npz")
+r = run("pack", out, many)
+check(r.returncode == 2 and r.stdout == b"" and not os.path.exists(out) and r.stderr ==
+      ("npydt: pack: '%s' holds 11 arrays: name one as '%s:NAME'\n" % (many, many)).encode(),
+      "pack of a whole archive: exit %d %r" % (r.returncode, r.stderr))
+r = run("pack")
+check(r.returncode == 2 and r.stdout == b"" and
+      r.stderr == b"npydt pack: OUT.npz is required\nTry 'npydt pack --help'.\n",
+      "pack without OUT: exit %d %r" % (r.returncode, r.stderr))
+
 # ---- member names the writers refuse ----------------------------------------------
 # pack (and swap) refuse absolute names, drives, directories and control
 # characters, naming the member; the readers read archives holding them,

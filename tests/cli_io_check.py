@@ -301,6 +301,16 @@ def test_swap(tmp):
         r = run(["swap", mine, "--to", "little", "--in-place"])
         check(r.returncode == 0 and os.stat(mine).st_mtime != 1000000000,
               "--in-place to the other order rewrites: %d" % r.returncode)
+    # --to native names the order of the machine the command runs on
+    mine = os.path.join(tmp, "native.npy")
+    subprocess.run([NPYDT, "swap", src, "--to", "native", "-o", mine], check=True)
+    with open(mine, "rb") as f:
+        f.seek(10)
+        native = "big" if b"'>" in f.read(118) else "little"
+    r = run(["swap", mine, "--to", "native", "--in-place"])
+    check(r.returncode == 0 and r.stderr.decode() ==
+          "%s: already %s-endian; nothing to do, the file is unchanged\n" % (mine, native),
+          "--in-place --to native of a native file: %d %r" % (r.returncode, r.stderr))
     # a folder that cannot be written in, and a filesystem with too little
     # room: refused before anything is written, the folder left empty
     big = os.path.join(tmp, "two_mib.npy")

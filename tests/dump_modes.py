@@ -11,7 +11,8 @@ tests/dump_check.py when NumPy is importable):
   small one's (callgrind);
 * --float native, --datetime iso, --nan null, --big-int string against
   str() of NumPy's scalars;
-* --fields with m[1,1] and pts.y (a field of an array of structs) against
+* --fields with m[1,1] and pts.y (a field of an array of structs), in JSON,
+  the table and the CSV header, against
   a['m'][..., 1, 1] and a['pts']['y']; "did you mean" for an unknown path;
 * JSON strings escaped as json.dumps escapes them.
 """
@@ -187,7 +188,9 @@ def selection_checks(res, npydt, tmp):
         idx = np.arange(a.size).reshape(a.shape)
         for opts, pick in SELECTIONS + (SELECTIONS_2D if a.ndim >= 2 else []):
             want = [every[i] for i in np.asarray(pick(idx)).reshape(-1)]
-            for fmt in (["--jsonl"], []):
+            # --no-mmap: read(2) in batches, back to the start for a
+            # selection that goes backwards
+            for fmt in (["--jsonl"], [], ["--jsonl", "--no-mmap"]):
                 rc, out, err = run([npydt, "dump"] + fmt + opts + [path])
                 if fmt:
                     got = out.decode().splitlines()
@@ -208,7 +211,10 @@ def selection_checks(res, npydt, tmp):
     # out of bounds and malformed selections: exit 2, nothing on stdout
     path = os.path.join(tmp, "sel_2d_c.npy")
     for opts in (["--index", "4"], ["--index", "0,5"], ["--index", "1,1,1"], ["--range", "1:2:0"],
-                 ["--range", "x"], ["--tail", "-1"], ["--index", "1", "--tail", "1"]):
+                 ["--range", "x"], ["--tail", "-1"], ["--index", "1", "--tail", "1"],
+                 ["--index", "-5"], ["--index", "-"], ["--index", "1x"],
+                 ["--index", "99999999999999999999"], ["--range", "a:2"], ["--range", "1:b"],
+                 ["--range", "1:2:c"], ["--tail", "x"]):
         rc, out, err = run([npydt, "dump", "--jsonl"] + opts + [path])
         if rc == 2 and out == b"" and err:
             res.ok()
@@ -286,6 +292,36 @@ def option_checks(res, npydt, tmp):
         want = [json.dumps(str(int(v))) if abs(int(v)) > 2 ** 53 - 1 else str(int(v)) for v in a]
         expect("--big-int string of %s" % tag, path, ["--big-int", "string"], want)
         expect("default integers of %s" % tag, path, [], [str(int(v)) for v in a])
+    # CSV and TSV cells: --nan null empties the cells of NaN, the
+    # infinities (a complex with either part not finite) and NaT; --datetime
+    # iso writes M as NumPy's str(), a generic M (no unit, no calendar) as
+    # its count; CSV quotes a cell with a line break, TSV escapes tab, CR,
+    # LF and backslash
+    dt = np.dtype([("f", "<f8"), ("c", "<c16"), ("t", "<M8[s]"), ("g", "<M8"), ("u", "<U3")])
+    a = np.zeros(3, dt)
+    a["f"] = [np.nan, -np.inf, 1.5]
+    a["c"] = [complex(1, np.nan), complex(np.inf, 0), 1 - 2j]
+    a["t"] = np.array([-2 ** 63, 0, 86400], "<i8").view("<M8[s]")
+    a["g"] = np.array([-2 ** 63, 7, 0], "<i8").view("<M8")
+    a["u"] = ["a\tb", "\r\n", "\\"]
+    path = os.path.join(tmp, "cells.npy")
+    np.save(path, a)
+    for fmt, opts, want in (
+            ("--csv", ["--nan", "null", "--datetime", "iso"],
+             'f,c,t,g,u\n,,,,a\tb\n,,1970-01-01T00:00:00,7,"\r\n"\n'
+             "1.5,1.0-2.0j,1970-01-02T00:00:00,0,\\\n"),
+            ("--csv", [],
+             'f,c,t,g,u\nnan,1.0+nanj,NaT,NaT,a\tb\n-inf,inf+0.0j,0,7,"\r\n"\n'
+             "1.5,1.0-2.0j,86400,0,\\\n"),
+            ("--tsv", ["--nan", "null"],
+             "f\tc\tt\tg\tu\n\t\t\t\ta\\tb\n\t\t0\t7\t\\r\\n\n"
+             "1.5\t1.0-2.0j\t86400\t0\t\\\\\n")):
+        rc, out, err = run([npydt, "dump", fmt] + opts + [path])
+        if rc == 0 and out.decode() == want:
+            res.ok()
+        else:
+            res.fail("dump %s %s: exit %d %r: got %r, expected %r" %
+                     (fmt, " ".join(opts), rc, err[:200], out.decode(), want))
     # bad option values
     for opts in (["--float", "half"], ["--nan", "none"], ["--datetime", "ISO"],
                  ["--big-int", "str"], ["--csv", "--jsonl"]):
@@ -332,6 +368,17 @@ def field_checks(res, npydt, tmp):
         else:
             res.fail("--fields %s: exit %d %r: got %s expected %s" %
                      (spec, rc, err[:200], got[:2], want[:2]))
+    # the table: a column per path, headed by it; pts.q.r as nested lists
+    rc, out, err = run([npydt, "dump", "--fields", "pts.q.r,m[1,1]", path])
+    rows = [line.split() for line in out.decode().splitlines()[1:]]
+    want = [["index", "pts.q.r", "m[1,1]"]] + \
+        [["(%d,%d)" % divmod(i, 3), json.dumps(e["pts"]["q"]["r"].tolist()).replace(" ", ""),
+          str(e["m"][1, 1])] for i, e in enumerate(flat)]
+    if rc == 0 and err == b"" and rows == want:
+        res.ok()
+    else:
+        res.fail("table --fields pts.q.r,m[1,1]: exit %d %r: got %s expected %s" %
+                 (rc, err[:200], rows[:2], want[:2]))
     # the CSV columns of pts.y name each element's field
     rc, out, err = run([npydt, "dump", "--csv", "--fields", "pts.y,m[1,2]", path])
     head = out.decode().splitlines()[:1]
@@ -348,6 +395,17 @@ def field_checks(res, npydt, tmp):
         else:
             res.fail("--fields %s: expected a suggestion of %s, got exit %d %r" %
                      (spec, near, rc, err))
+    # a path through a field that is no struct (nor an array of structs);
+    # a long path below an array of structs is named by its first 255 bytes
+    long = "pts." + "z" * 300
+    for spec, want in (("s.x", "field s.x: the field is not a struct (after 's')\n"),
+                       ("m.x", "field m.x: the field is not a struct (after 'm')\n"),
+                       (long, "field %s: no field '%s'" % (long[:255], "z" * 100))):
+        rc, out, err = run([npydt, "dump", "--jsonl", "--fields", spec, path])
+        if rc == 2 and out == b"" and err.decode().startswith("%s: not found: %s" % (path, want)):
+            res.ok()
+        else:
+            res.fail("--fields %s: exit %d, stderr %r" % (spec[:20], rc, err[:300]))
     # JSON strings are escaped as json.dumps escapes them (\b \f \n short)
     rc, got, err = lines_of(npydt, ["--fields", "s"], path)
     want = ['{"s":%s}' % json.dumps(str(e["s"]), ensure_ascii=False)

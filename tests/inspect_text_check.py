@@ -21,8 +21,10 @@ import glob
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import unicodedata
 import zipfile
 
@@ -97,8 +99,13 @@ def expected_text(label, f):
     header_len = data_offset - start - (2 if major == 1 else 4)
     count = int(np.prod(shape, dtype=np.int64))
     descr = repr(np.lib.format.dtype_to_descr(dt))
-    if len(descr) > DESCR_SHOWN:
-        descr = descr[:DESCR_SHOWN] + "..."
+    if len(descr.encode()) > DESCR_SHOWN:
+        # cut in bytes, before a whole character
+        b = descr.encode()
+        k = DESCR_SHOWN
+        while k > 0 and (b[k] & 0xC0) == 0x80:
+            k -= 1
+        descr = b[:k].decode() + "..."
     t = io.StringIO()
     t.write("%s\n" % text_escaped(label))
     t.write("  format     %d.%d (header %d bytes, data at offset %d)\n"
@@ -151,6 +158,38 @@ def main():
         with open(npy, "rb") as f:
             texts[npy] = expected_text(npy, f)
         check([npy], texts[npy], npy)
+    # files made here: titles and names quoted as repr() quotes them
+    # (backslash, quotes, line breaks, tab and controls), a long UTF-8 name,
+    # structs nested 20 deep, and a descriptor that is a subarray (one leaf, no field)
+    tmp = tempfile.mkdtemp(prefix="npydt-inspect-")
+    try:
+        deep = "<i2"
+        for k in range(20):
+            deep = [("n%d" % k, deep)]
+        made = {
+            "titles.npy": np.zeros(1, [(("a'b\\c\n\r\t\x01\x7f", "x"), "<f8"),
+                                       (("q'\"", "it's"), "<i4"),
+                                       (("plain", 'say "hi"'), "u1")]),
+            "deep.npy": np.zeros(1, [("top", deep), ("end", "u1")]),
+            # written in chunks of at most 256 bytes, never inside a character
+            "long_name.npy": np.zeros(1, [("a" + "\u00e9" * 300 + "\u2028", "<i2")]),
+        }
+        for name, a in made.items():
+            np.save(os.path.join(tmp, name), a)
+        h = "{'descr': ('<f8', (2,)), 'fortran_order': False, 'shape': (1,), }"
+        h += " " * (63 - (10 + len(h)) % 64) + "\n"
+        with open(os.path.join(tmp, "subarray.npy"), "wb") as f:
+            f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode() + bytes(16))
+        for name in sorted(made) + ["subarray.npy"]:
+            path = os.path.join(tmp, name)
+            with open(path, "rb") as f:
+                want = expected_text(path, f)
+            # dtype_to_descr writes a subarray dtype as '|V16'; the command
+            # shows the descriptor the file holds
+            check([path], want.replace("'|V16'", "('<f8', (2,))"), name)
+    finally:
+        shutil.rmtree(tmp)
+
     # several files: the blocks in argument order, "--" ends the options
     some = [p for p in npys if "struct_nested3" in p or "shape0d_f8" in p or "fortran_3d" in p]
     check(["--"] + some[::-1], "".join(texts[p] for p in some[::-1]), "three files after --")

@@ -59,8 +59,9 @@ void cli_line_puts(struct cli_line *l, const char *s);
 /* len bytes of s, control characters and Unicode line breaks escaped (a NUL
  * is written \x00), cut in the middle past CLI_TEXT_KEEP bytes. */
 void cli_line_text(struct cli_line *l, const char *s, size_t len);
-/* printf's format, each %s (or %.*s) argument written as by cli_line_text;
- * the literal text is escaped too. */
+/* A printf format of the conversions %s, %.*s, %u, %zu, %lld and %llu
+ * only, each %s (or %.*s) argument written as by cli_line_text; the
+ * literal text is escaped too. */
 void cli_line_format(struct cli_line *l, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Add the newline, write the line to stderr in one call and release it;
@@ -123,9 +124,6 @@ size_t json_escape_into(char *dst, const char *s, size_t len, enum json_mode mod
 void json_string(FILE *out, const char *s);
 void json_string_n(FILE *out, const char *s, size_t len);
 void json_dtype(FILE *out, const npydt_dtype *dt);
-/* A double as Python's repr() writes it (float_format.c); NaN and the
- * infinities, which JSON has no number for, as "nan", "inf", "-inf". */
-void json_double(FILE *out, double v);
 
 /* ---- The command line (args.c) ---------------------------------------- */
 
@@ -379,7 +377,8 @@ int cli_output_check(struct cli_output *o, const char *file, const char *target,
 /* Refuse to start when statvfs says OUT's filesystem has fewer than
  * bytes free for an unprivileged writer; 0 or an exit status. */
 int cli_output_check_space(const struct cli_output *o, uint64_t bytes);
-/* Create the temporary file next to the target. */
+/* Create the temporary file next to the target, once, after
+ * cli_output_check of it succeeded. */
 int cli_output_open(struct cli_output *o);
 /* After writing (status says how it went): give the file the target's mode
  * (or the umask's), flush it, rename it over the target and flush the

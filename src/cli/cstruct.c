@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "cstruct_gen.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,7 @@ static int each_id(const cstruct_text *text, const char *root,
 {
     struct sbuf id = {0};
     for (const char *p = root; *p; p++) {
-        char c = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        char c = (char)toupper((unsigned char)*p);   /* root is ASCII: [A-Za-z0-9_] */
         sb_putn(&id, &c, 1);
     }
     size_t n = id.len;

@@ -40,8 +40,8 @@ void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(print
 void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim);
 /* A malloc'd copy of s, or NULL. */
 char *xstrdup(const char *s);
-/* The length of the UTF-8 sequence at p, its code point in *cp; 0 when
- * the bytes are not valid UTF-8. */
+/* The length of the UTF-8 sequence at p (p[0] >= 0x80), its code point
+ * in *cp; 0 when the bytes are not valid UTF-8. */
 size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* s[0..len) in double quotes, safe inside a C comment (no end of
  * comment, trigraph, control character or invalid UTF-8), cut after max

@@ -118,17 +118,15 @@ char *xstrdup(const char *s)
 }
 
 
-/* Decodes one UTF-8 sequence at p; returns its length and sets *cp, or 0
- * when the bytes are not valid UTF-8. */
+/* Decodes one UTF-8 sequence at p, whose first byte is not ASCII (the
+ * callers write ASCII their own way); returns its length and sets *cp, or
+ * 0 when the bytes are not valid UTF-8. */
 size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp)
 {
     uint32_t c = p[0];
     size_t n;
     uint32_t min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
+    if (c >= 0xC2 && c <= 0xDF) {
         n = 2, c &= 0x1F, min = 0x80;
     } else if (c >= 0xE0 && c <= 0xEF) {
         n = 3, c &= 0x0F, min = 0x800;

@@ -3,88 +3,63 @@
 
 #include <string.h>
 
+/* The scalar types with a C type of their size on this machine: kind,
+ * itemsize, the C type and its alignment; ext80 for the x87 extended
+ * types (f16, c32), written as their bytes. */
+static const struct {
+    char kind;
+    size_t size;
+    const char *ctype;
+    size_t calign;
+    int ext80;
+} c_types[] = {
+    {'b', 1, "uint8_t", _Alignof(uint8_t), 0},
+    {'i', 1, "int8_t", _Alignof(int8_t), 0},
+    {'i', 2, "int16_t", _Alignof(int16_t), 0},
+    {'i', 4, "int32_t", _Alignof(int32_t), 0},
+    {'i', 8, "int64_t", _Alignof(int64_t), 0},
+    {'u', 1, "uint8_t", _Alignof(uint8_t), 0},
+    {'u', 2, "uint16_t", _Alignof(uint16_t), 0},
+    {'u', 4, "uint32_t", _Alignof(uint32_t), 0},
+    {'u', 8, "uint64_t", _Alignof(uint64_t), 0},
+    {'f', 2, "uint16_t", _Alignof(uint16_t), 0},
+    {'f', sizeof(float), "float", _Alignof(float), 0},
+    {'f', sizeof(double), "double", _Alignof(double), 0},
+    {'f', 16, "uint8_t", 1, 1},
+    {'c', 2 * sizeof(float), "npydt_cfloat_t", _Alignof(float _Complex), 0},
+    {'c', 2 * sizeof(double), "npydt_cdouble_t", _Alignof(double _Complex), 0},
+    {'c', 32, "uint8_t", 1, 1},
+    {'M', 8, "int64_t", _Alignof(int64_t), 0},
+    {'m', 8, "int64_t", _Alignof(int64_t), 0},
+};
+
 void cstruct_map_scalar(const npydt_dtype *dt, struct scalar_map *m)
 {
     size_t n = npydt_dtype_itemsize(dt);
+    char kind = npydt_dtype_kind(dt);
     memset(m, 0, sizeof *m);
-    switch (npydt_dtype_kind(dt)) {
-    case 'b':
-        if (n == 1) {
-            m->ctype = "uint8_t", m->csize = 1, m->calign = _Alignof(uint8_t);
-            return;
-        }
-        break;
-    case 'i':
-    case 'u': {
-        int s = npydt_dtype_kind(dt) == 'i';
-        switch (n) {
-        case 1:
-            m->ctype = s ? "int8_t" : "uint8_t", m->calign = _Alignof(int8_t);
-            break;
-        case 2:
-            m->ctype = s ? "int16_t" : "uint16_t", m->calign = _Alignof(int16_t);
-            break;
-        case 4:
-            m->ctype = s ? "int32_t" : "uint32_t", m->calign = _Alignof(int32_t);
-            break;
-        case 8:
-            m->ctype = s ? "int64_t" : "uint64_t", m->calign = _Alignof(int64_t);
-            break;
-        default:
-            break;
-        }
-        if (m->ctype) {
-            m->csize = n;
-            return;
-        }
-        break;
-    }
-    case 'f':
-        if (n == 2) {
-            m->ctype = "uint16_t", m->csize = 2, m->calign = _Alignof(uint16_t);
-            return;
-        } else if (n == sizeof(float)) {
-            m->ctype = "float", m->csize = n, m->calign = _Alignof(float);
-            return;
-        } else if (n == sizeof(double)) {
-            m->ctype = "double", m->csize = n, m->calign = _Alignof(double);
-            return;
-        } else if (n == 16) {
-            m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->ext80 = 1;
-            return;
-        }
-        break;
-    case 'c':
-        if (n == 2 * sizeof(float)) {
-            m->ctype = "npydt_cfloat_t", m->csize = n, m->calign = _Alignof(float _Complex);
-            return;
-        } else if (n == 2 * sizeof(double)) {
-            m->ctype = "npydt_cdouble_t", m->csize = n, m->calign = _Alignof(double _Complex);
-            return;
-        } else if (n == 32) {
-            m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->ext80 = 1;
-            return;
-        }
-        break;
-    case 'S':
+    /* strings and raw bytes: an array of their units */
+    if (kind == 'S' || kind == 'V') {
         m->ctype = "char", m->csize = 1, m->calign = 1, m->inner = n;
+        if (kind == 'V')
+            m->ctype = "uint8_t";
         return;
-    case 'U':
+    }
+    if (kind == 'U') {
         m->ctype = "uint32_t", m->csize = 4, m->calign = _Alignof(uint32_t), m->inner = n / 4;
         return;
-    case 'V':
-        m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n;
-        return;
-    case 'M':
-    case 'm':
-        if (n == 8) {
-            m->ctype = "int64_t", m->csize = 8, m->calign = _Alignof(int64_t);
+    }
+    for (size_t i = 0; i < sizeof c_types / sizeof c_types[0]; i++) {
+        if (c_types[i].kind == kind && c_types[i].size == n) {
+            m->ctype = c_types[i].ctype;
+            m->calign = c_types[i].calign;
+            m->ext80 = c_types[i].ext80;
+            /* the extended types: an array of their bytes */
+            m->csize = m->ext80 ? 1 : n;
+            m->inner = m->ext80 ? n : 0;
             return;
         }
-        break;
-    default:
-        break;
     }
+    /* a size this machine's float or double does not have */
     m->ctype = "uint8_t", m->csize = 1, m->calign = 1, m->inner = n, m->raw = 1;
 }
-

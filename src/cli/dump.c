@@ -272,8 +272,10 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         if (planned)
             plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
-        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed)
+        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed) {
+            out->len = 0;   /* the header row, unless 64 KiB of it went out */
             status = cli_usage_error("out of memory");
+        }
     } else {
         /* room for the whole title, however long the path: the name, each
          * dimension (20 digits and ", "), the descriptor cut at 199 bytes

@@ -113,12 +113,11 @@ static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
             return -1;
         w->columns[c] = (struct column){offset, dt};
         return 0;
-    case VISIT_VALUE:
+    default:   /* VISIT_VALUE */
         if (c)
             sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
         return put_scalar(w->d, w->out, w->format, dt, w->rec + offset, w->tmp);
     }
-    return -1;
 }
 
 /* Every scalar leaf of dt at offset under the path held. */
@@ -141,7 +140,7 @@ static int walk_leaves(struct walk *w, uint64_t offset, const npydt_dtype *dt, u
             w->path.len = keep;
         }
         return 0;
-    case NPYDT_SUBARRAY: {
+    default: {   /* NPYDT_SUBARRAY */
         const npydt_dtype *base = npydt_dtype_base(dt);
         size_t nd = npydt_dtype_ndim(dt);
         if (nd > SELECT_MAX_DIMS)
@@ -158,7 +157,6 @@ static int walk_leaves(struct walk *w, uint64_t offset, const npydt_dtype *dt, u
         return 0;
     }
     }
-    return -1;
 }
 
 /* The columns of the selected fields (or of the whole element), in
@@ -215,7 +213,7 @@ static uint64_t count_scalars(const npydt_dtype *dt, unsigned depth)
                                        &n))
                 return UINT64_MAX;
         return n;
-    case NPYDT_SUBARRAY:
+    default:   /* NPYDT_SUBARRAY */
         n = count_scalars(npydt_dtype_base(dt), depth + 1);
         for (size_t k = 0; k < npydt_dtype_ndim(dt); k++)
             if (__builtin_mul_overflow(n, npydt_dtype_shape(dt)[k], &m))
@@ -224,7 +222,6 @@ static uint64_t count_scalars(const npydt_dtype *dt, unsigned depth)
                 n = m;
         return n;
     }
-    return UINT64_MAX;
 }
 
 /* Cells of a row: the scalars of the selected fields (or the element). */
@@ -375,7 +372,7 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
         n *= 2;
         break;
     }
-    case 'M': case 'm': {
+    default: {   /* 'M', 'm': dump refused 'O', and the reader refuses any other kind */
         npydt_datetime t;
         if ((st = npydt_read_datetime(dt, p, &t, &d->err)) != NPYDT_OK)
             break;
@@ -390,9 +387,6 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
         }
         break;
     }
-    default:
-        st = cli_error(&d->err, NPYDT_E_OBJECT, "kind '%c' cannot be dumped",
-                       npydt_dtype_kind(dt));
     }
     if (st != NPYDT_OK) {
         d->failed = 1;
@@ -416,12 +410,13 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         d->failed = 1;
         return -1;
     }
-    struct walk w = {.visit = VISIT_HEADER, .out = out, .format = format, .d = d};
-    int rc = walk_columns(&w, dt, sel, nsel);
-    if (rc == 0)
-        sink_putc(out, '\n');
-    /* the scratch of put_scalar (only when a value is printed: an empty
-     * array's itemsize is no promise of data) */
+    struct walk w = {.out = out, .format = format, .d = d};
+    int rc = 0;
+    /* what the rows need is allocated before the header row is written:
+     * out of memory prints nothing (the caller drops a header row that a
+     * path's buffer could not grow for). The scratch of put_scalar only
+     * when a value is printed: an empty array's itemsize is no promise of
+     * data. */
     size_t tmp_size = 0, nleaves;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
     for (size_t i = 0; i < nleaves; i++) {
@@ -441,6 +436,11 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         w.ncolumns = (size_t)cells;
         w.columns = malloc((cells ? cells : 1) * sizeof *w.columns);
         rc = w.columns && walk_columns(&w, dt, sel, nsel) == 0 && w.n == cells ? 0 : -1;
+    }
+    if (rc == 0) {
+        w.visit = VISIT_HEADER;
+        rc = walk_columns(&w, dt, sel, nsel);
+        sink_putc(out, '\n');
     }
     w.visit = VISIT_VALUE;
     char sep = format == FORMAT_TSV ? '\t' : ',';

@@ -110,10 +110,15 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
             npydt_header_fortran_order(h) ? "Fortran" : "C",
             (unsigned long long)npydt_header_count(h),
             (unsigned long long)npydt_header_data_bytes(h));
-    size_t need = npydt_dtype_descr(dt, NULL, 0);
-    char small[160];
+    /* at most 159 bytes of the descriptor, cut before a whole character
+     * (the bytes after the cut tell where characters start) */
+    size_t need = npydt_dtype_descr(dt, NULL, 0), shown = need;
+    char small[160 + 3];
     npydt_dtype_descr(dt, small, sizeof small);
-    fprintf(out, "  dtype      %s%s\n", small, need >= sizeof small ? "..." : "");
+    if (need > 159)
+        for (shown = 159; shown > 0 && ((unsigned char)small[shown] & 0xC0) == 0x80; shown--)
+            ;
+    fprintf(out, "  dtype      %.*s%s\n", (int)shown, small, need > 159 ? "..." : "");
     fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
     if (table)
         inspect_table_print(out, table);

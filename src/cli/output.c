@@ -149,9 +149,7 @@ int cli_output_check_space(const struct cli_output *o, uint64_t bytes)
 
 int cli_output_open(struct cli_output *o)
 {
-    if (make_tmp_name(o->target, o->dir, sizeof o->dir) != 0)
-        return cli_usage_error("'%s': path too long", o->target);
-    catch_signals(1);
+    catch_signals(1);   /* tmp_path: the template cli_output_check made */
     o->fd = mkstemp(tmp_path);
     if (o->fd < 0) {
         catch_signals(0);

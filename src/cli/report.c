@@ -125,12 +125,10 @@ void cli_put_text_n(FILE *out, const char *s, size_t len)
     char buf[CLI_TEXT_ESCAPED_MAX(256)];
     for (size_t at = 0; at < len;) {
         /* a chunk ends after a whole character (a C1 control or line
-         * break is 2 or 3 bytes) */
+         * break is 2 or 3 bytes): back over at most 3 continuation bytes */
         size_t n = len - at < 256 ? len - at : 256;
-        while (at + n < len && n > 0 && ((unsigned char)s[at + n] & 0xC0) == 0x80)
+        for (int i = 0; i < 3 && at + n < len && ((unsigned char)s[at + n] & 0xC0) == 0x80; i++)
             n--;
-        if (n == 0)
-            n = len - at < 256 ? len - at : 256;
         fwrite(buf, 1, cli_text_escape_into(buf, s + at, n), out);
         at += n;
     }
@@ -156,107 +154,44 @@ void cli_line_text(struct cli_line *l, const char *s, size_t len)
     put_escaped(l, s + tail, len - tail);
 }
 
-/* One number of a format: spec is its conversion without any '*'. */
-static void put_number(struct cli_line *l, const char *spec, char conv, const char *mod,
-                       va_list *ap)
-{
-    char num[128];
-    int n = -1;
-    bool l1 = strcmp(mod, "l") == 0, l2 = strcmp(mod, "ll") == 0;
-    bool z = strcmp(mod, "z") == 0 || strcmp(mod, "t") == 0, j = strcmp(mod, "j") == 0;
-    switch (conv) {
-    case 'd':
-    case 'i':
-        n = l1   ? snprintf(num, sizeof num, spec, va_arg(*ap, long))
-            : l2 ? snprintf(num, sizeof num, spec, va_arg(*ap, long long))
-            : z  ? snprintf(num, sizeof num, spec, va_arg(*ap, ptrdiff_t))
-            : j  ? snprintf(num, sizeof num, spec, va_arg(*ap, intmax_t))
-                 : snprintf(num, sizeof num, spec, va_arg(*ap, int));
-        break;
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o':
-        n = l1   ? snprintf(num, sizeof num, spec, va_arg(*ap, unsigned long))
-            : l2 ? snprintf(num, sizeof num, spec, va_arg(*ap, unsigned long long))
-            : z  ? snprintf(num, sizeof num, spec, va_arg(*ap, size_t))
-            : j  ? snprintf(num, sizeof num, spec, va_arg(*ap, uintmax_t))
-                 : snprintf(num, sizeof num, spec, va_arg(*ap, unsigned));
-        break;
-    case 'c':
-        n = snprintf(num, sizeof num, spec, va_arg(*ap, int));
-        break;
-    case 'e':
-    case 'E':
-    case 'f':
-    case 'F':
-    case 'g':
-    case 'G':
-        n = snprintf(num, sizeof num, spec, va_arg(*ap, double));
-        break;
-    case 'p':
-        n = snprintf(num, sizeof num, spec, va_arg(*ap, void *));
-        break;
-    default:
-        break;
-    }
-    if (n > 0)
-        put_escaped(l, num, (size_t)n < sizeof num ? (size_t)n : sizeof num - 1);
-}
-
-/* printf's conversions, each %s argument (%.*s too) as cli_line_text: the
- * arguments of the command's messages are names and texts from outside. */
+/* The conversions of the command's messages: %s and %.*s, each argument
+ * written as by cli_line_text (names and texts from outside); %u, %zu,
+ * %lld and %llu (tests/check_messages.sh holds every message to these).
+ * The literal text is escaped too. */
 static void line_vformat(struct cli_line *l, const char *fmt, va_list *ap)
 {
-    const char *p = fmt;
-    while (*p) {
+    for (const char *p = fmt; *p;) {
         const char *lit = p;
-        while (*p && *p != '%')
-            p++;
+        p += strcspn(p, "%");
         put_escaped(l, lit, (size_t)(p - lit));
         if (!*p)
             break;
-        if (p[1] == '%') {
-            put(l, "%", 1);
-            p += 2;
+        p++;
+        if (*p == '.') {   /* ".*s" */
+            int prec = va_arg(*ap, int);
+            const char *s = va_arg(*ap, const char *);
+            cli_line_text(l, s, strnlen(s, (size_t)prec));   /* < 0: all of s */
+            p += 3;
             continue;
         }
-        /* %[flags][width][.precision][length]conversion */
-        char spec[48];
-        size_t k = 0;
-        spec[k++] = *p++;
-        for (; *p && strchr("-+ #0123456789", *p); p++)
-            if (k < 20)
-                spec[k++] = *p;
-        long prec = -1;
-        if (*p == '.') {
-            p++;
-            if (*p == '*') {
-                p++;
-                prec = va_arg(*ap, int);
-            } else {
-                prec = 0;
-                for (; *p >= '0' && *p <= '9'; p++)
-                    if (prec < 100000)
-                        prec = prec * 10 + (*p - '0');
-            }
-            k += (size_t)snprintf(spec + k, sizeof spec - k, ".%ld", prec < 0 ? 0 : prec);
-        }
-        char mod[3] = "";
-        for (size_t m = 0; m < 2 && *p && strchr("hlzjt", *p); m++)
-            mod[m] = spec[k++] = *p++;
-        char conv = *p;
-        if (!conv)
-            break;
-        p++;
-        spec[k++] = conv;
-        spec[k] = '\0';
-        if (conv == 's') {
+        if (*p == 's') {
             const char *s = va_arg(*ap, const char *);
-            cli_line_text(l, s, prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s));
-        } else {
-            put_number(l, spec, conv, mod, ap);
+            cli_line_text(l, s, strlen(s));
+            p++;
+            continue;
         }
+        size_t mod = strspn(p, "lz");   /* "u", "zu", "lld" or "llu" */
+        char num[24];
+        int n;
+        if (p[mod] == 'd')
+            n = snprintf(num, sizeof num, "%lld", va_arg(*ap, long long));
+        else
+            n = snprintf(num, sizeof num, "%llu",
+                         mod == 2 ? va_arg(*ap, unsigned long long)
+                         : mod    ? (unsigned long long)va_arg(*ap, size_t)
+                                  : (unsigned long long)va_arg(*ap, unsigned));
+        put(l, num, (size_t)n);
+        p += mod + 1;
     }
 }
 
