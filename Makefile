@@ -274,6 +274,12 @@ fuzz-bins: $(patsubst %,$(O)/fuzz_%,$(FUZZERS))
 $(O)/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(LIB_A)
 	$(Q)$(CC) -fsanitize=fuzzer -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+# fuzz_load reads through the command's readers: it links the command's
+# objects but its main (as the replay binary below does)
+FUZZ_CLI_OBJS = $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
+$(O)/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(FUZZ_CLI_OBJS) $(LIB_A)
+	$(Q)$(CC) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
+
 # Every harness on its seed and regression corpora with its dictionary, JOBS
 # at a time (default: the number of processors); libFuzzer writes new inputs
 # into the first (scratch) directory.
@@ -287,6 +293,10 @@ fuzz-run: fuzz
 $(O)/fuzz-replay/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(O)/fuzz-obj/replay_main.o $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $< $(O)/fuzz-obj/replay_main.o $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/fuzz-replay/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(O)/fuzz-obj/replay_main.o \
+    $(FUZZ_CLI_OBJS) $(LIB_A)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
 # the command's shortest float text against strtof/strtod, NumPy and
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all

@@ -85,6 +85,16 @@ err() {
 err "bad JSON" 3 "in.jsonl:2: syntax error: the JSON text ends early at byte 62" \
     '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]'
 err "text after the value" 3 "in.jsonl:2: syntax error: text after the JSON value at byte 5" '[1] [2]'
+# the tokens (jsmn's) take a key without a value and a ':' after any
+# value; the reader refuses both before it reads past the line's tokens
+err "key without a value" 3 "in.jsonl:2: syntax error: not valid JSON at byte 53: a key without a value" \
+    '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c"}'
+err "key without a value, last" 3 "in.jsonl:2: syntax error: not valid JSON at byte 53: a key without a value" \
+    '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":}'
+err "a colon after a number" 3 "in.jsonl:2: syntax error: field c: not valid JSON at byte 58: ':' after a value" \
+    '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1 :2, 3]}'
+err "a colon after a string value" 3 "in.jsonl:2: syntax error: field name: not valid JSON at byte 48: ':' after a value" \
+    '{"id":1,"pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab": 5,"c":[1,2]}'
 err "wrong type" 3 'in.jsonl:2: bad value: field id: "a" is not a value of |u1' \
     '{"id":"a","pos":{"x":1.5,"y":2},"s":[1,2],"name":"ab","c":[1,2]}'
 err "out of range" 3 "in.jsonl:2: out of range: field id: 300 does not fit u1 (0 to 255)" \

@@ -125,6 +125,10 @@ static npydt_status scalar_value(struct jwalk *w, const jsmntok_t *t, char kind,
 {
     size_t n;
     const char *s = token_text(w, t, &n);
+    /* jsmn gives the tokens after a ':' to the value before it */
+    if (t->size != 0)
+        return cli_error(w->err, NPYDT_E_SYNTAX, "not valid JSON at byte %d: ':' after a value",
+                         t->start + (t->type != JSMN_STRING));
     if (t->type == JSMN_STRING)
         return unescape(w, s, n, kind == 'S', v);
     v->text = s;
@@ -181,6 +185,11 @@ static npydt_status fill_struct(struct jwalk *w, const npydt_dtype *node, uint64
                           "expected an object or a list of the fields' values");
     for (int k = 0; k < t->size; k++) {
         const jsmntok_t *key = &w->t[w->i++];
+        /* jsmn takes a key without a value ({"a"}, {"a":}) and a second
+         * value after one; its tokens then are not a tree to walk */
+        if (key->size != 1)
+            return cli_error(w->err, NPYDT_E_SYNTAX, "not valid JSON at byte %d: %s", key->start,
+                             key->size ? "a second value after a key" : "a key without a value");
         struct load_value name;
         size_t n;
         const char *s = token_text(w, key, &n);
