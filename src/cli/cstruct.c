@@ -79,7 +79,7 @@ static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error
  * and the root's NAME_H / NAME_ITEMSIZE macros) live in a nameset. */
 static int idset_add(struct nameset *set, const char *id)
 {
-    return nameset_has(set, id) ? 0 : nameset_add(set, id);
+    return nameset_has(set, id) ? 0 : nameset_add(set, id, NULL);
 }
 
 /* Call fn on every identifier a text declares: its struct tags, and the
@@ -101,9 +101,8 @@ static int each_id(const cstruct_text *text, const char *root,
     if (rc == 0)
         rc = id.nomem ? -1 : fn(ctx, id.data);
     free(id.data);
-    for (size_t i = 0; rc == 0 && i < text->tags.cap; i++)
-        if (text->tags.slot[i])
-            rc = fn(ctx, text->tags.slot[i]);
+    for (size_t at = 0; rc == 0 && at < text->tags.len; at += strlen(text->tags.text + at) + 1)
+        rc = fn(ctx, text->tags.text + at);
     return rc;
 }
 

@@ -5,6 +5,8 @@
 
 #include "npydt.h"
 
+#include <stdint.h>
+
 /* Where the dtype came from, for the comment at the top of the output. */
 typedef struct cstruct_source {
     const char *label;          /* file path, ARCHIVE:MEMBER, or "descriptor" */
@@ -14,16 +16,30 @@ typedef struct cstruct_source {
 } cstruct_source;
 
 /* A set of strings (member names of one struct, struct tags, the
- * identifiers earlier archive members took); zero-initialise to start. */
+ * identifiers earlier archive members took); zero-initialise to start.
+ * The names are held once, NUL-terminated one after the other in text in
+ * the order added; a name is known by its offset there, and the table
+ * holds offset + 1 (0: an empty slot). */
 struct nameset {
-    char **slot;
+    char *text;
+    size_t len, text_cap;
+    uint32_t *slot;
     size_t cap, count;   /* cap a power of two, at most half full */
 };
 /* True when name is in the set. */
 int nameset_has(const struct nameset *set, const char *name);
-/* Add a copy of name, which must not be in the set yet; -1 without memory. */
-int nameset_add(struct nameset *set, const char *name);
-/* Release every copy and the table. */
+/* Add a copy of name, which must not be in the set yet, its offset in
+ * *at (when at is not NULL); -1 without memory or past 4 GiB of names. */
+int nameset_add(struct nameset *set, const char *name, uint32_t *at);
+/* Make room for n more names in the table (not their text); -1 without
+ * memory. */
+int nameset_reserve(struct nameset *set, size_t n);
+/* The name at offset at; valid until the next nameset_add. */
+static inline const char *nameset_name(const struct nameset *set, uint32_t at)
+{
+    return set->text + at;
+}
+/* Release the names and the table. */
 void nameset_free(struct nameset *set);
 
 /* True when name can be the root struct tag: a C identifier that is not a

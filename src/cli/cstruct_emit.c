@@ -57,7 +57,7 @@ static void put_sep(struct sbuf *b, int *first)
 
 /* The comment after a member: NumPy type, what the bytes mean, byte order,
  * original name and title. */
-static void member_comment(struct gen *g, struct sbuf *b, const struct member *m)
+static void member_comment(struct gen *g, struct sbuf *b, const struct field *m)
 {
     int first = 1;
     const npydt_dtype *e = m->elem;
@@ -134,15 +134,42 @@ static void member_comment(struct gen *g, struct sbuf *b, const struct member *m
     sb_puts(b, first ? "\n" : " */\n");
 }
 
-static void put_decl(struct sbuf *b, const struct member *m)
+/* The C array dimensions of f, outermost first: its subarrays' shapes,
+ * then the scalar's innermost one (S, U, V, raw). */
+static void put_dims(struct sbuf *b, const struct field *f)
 {
-    if (m->tag)
-        sb_printf(b, "    struct %s %s", m->tag, m->cname);
+    for (const npydt_dtype *d = f->dtype; npydt_dtype_get_class(d) == NPYDT_SUBARRAY;
+         d = npydt_dtype_base(d)) {
+        const uint64_t *shape = npydt_dtype_shape(d);
+        for (size_t k = 0; k < npydt_dtype_ndim(d); k++)
+            sb_printf(b, "[%llu]", (unsigned long long)shape[k]);
+    }
+    if (!f->tag && f->map.inner)
+        sb_printf(b, "[%llu]", (unsigned long long)f->map.inner);
+}
+
+static void put_decl(struct sbuf *b, const struct field *f)
+{
+    if (f->tag)
+        sb_printf(b, "    struct %s %s", f->tag, f->cname);
     else
-        sb_printf(b, "    %s %s", m->map.ctype, m->cname);
-    for (size_t k = 0; k < m->ndims; k++)
-        sb_printf(b, "[%llu]", (unsigned long long)m->dims[k]);
+        sb_printf(b, "    %s %s", f->map.ctype, f->cname);
+    put_dims(b, f);
     sb_puts(b, ";");
+}
+
+/* ", shape (2, 3)" for a field below subarrays, as Python writes it;
+ * nothing for one that is not. */
+static void put_subarray_shape(struct sbuf *b, const npydt_dtype *d)
+{
+    size_t n = 0;
+    for (; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
+        const uint64_t *shape = npydt_dtype_shape(d);
+        for (size_t k = 0; k < npydt_dtype_ndim(d); k++)
+            sb_printf(b, "%s%llu", n++ ? ", " : ", shape (", (unsigned long long)shape[k]);
+    }
+    if (n)
+        sb_puts(b, n == 1 ? ",)" : ")");
 }
 
 void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim)
@@ -153,67 +180,118 @@ void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim)
     sb_puts(b, ndim == 1 ? ",)" : ")");
 }
 
-static int member_cmp(const void *pa, const void *pb)
+/* Field i before field j in the struct: by offset, a zero-size field
+ * before one with bytes at the same offset, then in NumPy's order. */
+static int member_before(const struct gen *g, const struct members *ms, size_t i, size_t j)
 {
-    const struct member *a = *(const struct member *const *)pa;
-    const struct member *b = *(const struct member *const *)pb;
-    if (a->offset != b->offset)
-        return a->offset < b->offset ? -1 : 1;
-    if (a->zero != b->zero)
-        return a->zero ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
+    struct field a, b;
+    member_get(g, ms, i, &a);
+    member_get(g, ms, j, &b);
+    if (a.offset != b.offset)
+        return a.offset < b.offset;
+    if (a.zero != b.zero)
+        return a.zero;
+    return i < j;
 }
 
-
-/* Writes struct `tag` for the prepared members m[0..n) of a record of
- * `itemsize` bytes; sets *align_out to the struct's C alignment. */
-int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t path_len,
-                        uint64_t itemsize,
-                        struct member *m, size_t n, struct nameset *names, size_t *align_out)
+static void sift_down(const struct gen *g, const struct members *ms, uint32_t *h, size_t at,
+                      size_t n)
 {
-    struct member **sorted = malloc((n ? n : 1) * sizeof *sorted);
-    if (!sorted)
+    for (;;) {
+        size_t c = 2 * at + 1;
+        if (c >= n)
+            return;
+        if (c + 1 < n && member_before(g, ms, h[c], h[c + 1]))
+            c++;
+        if (!member_before(g, ms, h[at], h[c]))
+            return;
+        uint32_t t = h[at];
+        h[at] = h[c];
+        h[c] = t;
+        at = c;
+    }
+}
+
+/* The fields of ms in the order the struct declares them: *order NULL
+ * when that is NumPy's (the usual case, which needs no memory), else a
+ * malloc'd array of indexes. 0, or -1 without memory. */
+static int member_order(const struct gen *g, const struct members *ms, uint32_t **order)
+{
+    *order = NULL;
+    size_t n = ms->n;
+    size_t i = 1;
+    while (i < n && member_before(g, ms, i - 1, i))
+        i++;
+    if (i >= n)
+        return 0;
+    if (n > UINT32_MAX || !(*order = malloc(n * sizeof **order)))
+        return -1;
+    uint32_t *h = *order;
+    for (i = 0; i < n; i++)
+        h[i] = (uint32_t)i;
+    /* heapsort: in place, with the members as context */
+    for (i = n / 2; i-- > 0;)
+        sift_down(g, ms, h, i, n);
+    for (i = n; i-- > 1;) {
+        uint32_t t = h[0];
+        h[0] = h[i];
+        h[i] = t;
+        sift_down(g, ms, h, 0, i);
+    }
+    return 0;
+}
+
+/* Writes struct `tag` for the prepared members ms of a record of
+ * `itemsize` bytes; sets *align_out to the struct's C alignment. */
+int gen_emit_struct(struct gen *g, uint32_t tag_at, const char *path, size_t path_len,
+                    uint64_t itemsize, struct members *ms, size_t *align_out)
+{
+    uint32_t *order;
+    if (member_order(g, ms, &order) != 0)
         return gen_fail_nomem(g);
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = &m[i];
-    qsort(sorted, n, sizeof *sorted, member_cmp);
+    size_t n = ms->n;
+#define SORTED(i) (order ? order[i] : (i))
 
     /* Natural C layout, given explicit padding for every gap: it matches
      * NumPy's exactly when every member sits at a multiple of its alignment
      * and the itemsize is a multiple of the largest alignment. */
     size_t align = 1;
-    const struct member *misplaced = NULL;
+    struct field s, misplaced;
+    int has_misplaced = 0;
     uint64_t cursor = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct member *s = sorted[i];
-        if (s->zero)
+        member_get(g, ms, SORTED(i), &s);
+        if (s.zero)
             continue;
-        int overlaps = s->offset < cursor;
-        if (overlaps || s->size > itemsize || s->offset > itemsize - s->size) {
+        int overlaps = s.offset < cursor;
+        if (overlaps || s.size > itemsize || s.offset > itemsize - s.size) {
             size_t len;
-            char *spath = gen_member_path(path, path_len, s, &len);
-            free(sorted);
+            char *spath = gen_member_path(path, path_len, &s, &len);
+            free(order);
             if (!spath)
                 return gen_fail_nomem(g);
             if (overlaps)
                 gen_fail(g, NPYDT_E_VALUE, spath,
                          "overlaps the field before it (offset %llu < %llu); a C struct cannot "
                          "express overlapping fields",
-                         (unsigned long long)s->offset, (unsigned long long)cursor);
+                         (unsigned long long)s.offset, (unsigned long long)cursor);
             else
                 gen_fail(g, NPYDT_E_VALUE, spath, "field ends beyond the itemsize %llu",
                          (unsigned long long)itemsize);
             free(spath);
             return -1;
         }
-        cursor = s->offset + s->size;
-        if (s->align > align)
-            align = s->align;
-        if (!misplaced && s->offset % s->align != 0)
+        cursor = s.offset + s.size;
+        if (s.align > align)
+            align = s.align;
+        if (!has_misplaced && s.offset % s.align != 0) {
             misplaced = s;
+            has_misplaced = 1;
+        }
     }
-    int packed = misplaced != NULL || itemsize % align != 0;
+    int packed = has_misplaced || itemsize % align != 0;
 
+    const char *tag = nameset_name(&g->tags, tag_at);
     struct sbuf *b = &g->body;
     sb_puts(b, "/* ");
     if (strcmp(tag, g->root) == 0) {
@@ -227,9 +305,9 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
     }
     sb_printf(b, "%llu bytes", (unsigned long long)itemsize);
     if (packed) {
-        if (misplaced)
-            sb_printf(b, "; packed: %s (alignment %zu) is at offset %llu", misplaced->cname,
-                      misplaced->align, (unsigned long long)misplaced->offset);
+        if (has_misplaced)
+            sb_printf(b, "; packed: %s (alignment %zu) is at offset %llu", misplaced.cname,
+                      misplaced.align, (unsigned long long)misplaced.offset);
         else
             sb_printf(b, "; packed: the size is not a multiple of the alignment %zu", align);
         g->packed++;
@@ -242,14 +320,16 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
     unsigned long padno = 0;
     char padname[64];
     for (size_t i = 0;; i++) {
+        if (i < n)
+            member_get(g, ms, SORTED(i), &s);
         /* a zero-size field inside the member before it needs no padding */
-        uint64_t next = i < n ? sorted[i]->offset : itemsize;
+        uint64_t next = i < n ? s.offset : itemsize;
         if (next < cursor)
             next = cursor;
         if (next > cursor) {
             do
                 snprintf(padname, sizeof padname, "_pad%lu", padno++);
-            while (nameset_has(names, padname));
+            while (nameset_has(&ms->names, padname));
             sb_printf(b, "    uint8_t %s[%llu]; /* padding, bytes %llu..%llu */\n", padname,
                       (unsigned long long)(next - cursor), (unsigned long long)cursor,
                       (unsigned long long)(next - 1));
@@ -257,49 +337,45 @@ int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t pat
         }
         if (i == n)
             break;
-        const struct member *s = sorted[i];
-        if (s->zero) {
+        if (s.zero) {
             g->zero++;
             sb_puts(b, "    /* ");
-            if (s->name)
-                put_quoted_n(b, s->name, s->name_len, 4096);
+            if (s.name)
+                put_quoted_n(b, s.name, s.name_len, 4096);
             else
-                sb_puts(b, s->cname);
+                sb_puts(b, s.cname);
             char str[64] = "struct";
-            if (npydt_dtype_get_class(s->elem) != NPYDT_STRUCT)
-                npydt_dtype_str(s->elem, str, sizeof str);
+            if (npydt_dtype_get_class(s.elem) != NPYDT_STRUCT)
+                npydt_dtype_str(s.elem, str, sizeof str);
             sb_printf(b, " (%s", str);
-            if (s->ndims) {
-                sb_puts(b, ", shape ");
-                sb_put_shape(b, s->dims, s->ndims);
-            }
+            put_subarray_shape(b, s.dtype);
             sb_printf(b, " at offset %llu) has no bytes: no member, ISO C has no "
                          "zero-length arrays or empty structs */\n",
-                      (unsigned long long)s->offset);
+                      (unsigned long long)s.offset);
             continue;
         }
-        put_decl(b, s);
-        member_comment(g, b, s);
-        cursor = s->offset + s->size;
+        put_decl(b, &s);
+        member_comment(g, b, &s);
+        cursor = s.offset + s.size;
     }
+#undef SORTED
+    free(order);
     sb_puts(b, "};\n");
     if (packed)
         sb_puts(b, "#pragma pack(pop)\n");
     sb_printf(b, "static_assert(sizeof(struct %s) == %llu, \"struct %s: NumPy itemsize %llu\");\n",
               tag, (unsigned long long)itemsize, tag, (unsigned long long)itemsize);
     for (size_t i = 0; i < n; i++) {
-        const struct member *s = &m[i];
-        if (s->zero)
+        member_get(g, ms, i, &s);
+        if (s.zero)
             continue;
         sb_printf(b, "static_assert(offsetof(struct %s, %s) == %llu, \"%s.%s: NumPy offset %llu\");\n",
-                  tag, s->cname, (unsigned long long)s->offset, tag, s->cname,
-                  (unsigned long long)s->offset);
+                  tag, s.cname, (unsigned long long)s.offset, tag, s.cname,
+                  (unsigned long long)s.offset);
     }
     sb_puts(b, "\n");
-    free(sorted);
     *align_out = packed ? 1 : align;
     if (b->nomem)
         return gen_fail_body(g);
     return 0;
 }
-

@@ -15,90 +15,114 @@
 /* The dtype quoted in the leading comment is cut after this many bytes. */
 #define DESCR_QUOTE_MAX 240
 
-static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, const char *path,
+static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, const char *path,
                         size_t path_len, unsigned depth, size_t *align_out);
 
-/* Fills in everything about m from m->dtype: dimensions, C type, nested
- * struct (emitted now, so it precedes its user), alignment. */
-static int prepare_member(struct gen *g, struct member *m, const char *parent_tag,
+/* True when a field of dtype d has no bytes (a zero dimension, a
+ * zero-size element); *elem gets its innermost non-subarray node. */
+static int field_is_zero(const npydt_dtype *d, const npydt_dtype **elem)
+{
+    int zero = npydt_dtype_itemsize(d) == 0;
+    for (; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
+        const uint64_t *shape = npydt_dtype_shape(d);
+        for (size_t k = 0; k < npydt_dtype_ndim(d); k++)
+            if (shape[k] == 0)
+                zero = 1;
+    }
+    *elem = d;
+    return zero || npydt_dtype_itemsize(d) == 0;
+}
+
+void member_get(const struct gen *g, const struct members *ms, size_t i, struct field *f)
+{
+    memset(f, 0, sizeof *f);
+    if (ms->dt) {
+        f->name = npydt_dtype_field_name(ms->dt, i);
+        f->name_len = npydt_dtype_field_name_len(ms->dt, i);
+        f->title = npydt_dtype_field_title(ms->dt, i);
+        f->title_len = npydt_dtype_field_title_len(ms->dt, i);
+        f->offset = npydt_dtype_field_offset(ms->dt, i);
+        f->dtype = npydt_dtype_field_dtype(ms->dt, i);
+    } else {
+        f->dtype = ms->value;
+    }
+    f->cname = nameset_name(&ms->names, ms->cname[i]);
+    f->size = npydt_dtype_itemsize(f->dtype);
+    f->zero = field_is_zero(f->dtype, &f->elem);
+    if (npydt_dtype_get_class(f->elem) == NPYDT_STRUCT) {
+        /* prepared unless it has no bytes */
+        size_t lo = 0, hi = ms->nnested;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ms->nested[mid].field < i)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < ms->nnested && ms->nested[lo].field == i) {
+            f->tag = nameset_name(&g->tags, ms->nested[lo].tag);
+            f->align = ms->nested[lo].align;
+        }
+    } else {
+        cstruct_map_scalar(f->elem, &f->map);
+        f->align = f->map.calign;
+    }
+}
+
+/* Builds the struct of field i when it is one (emitted now, so it
+ * precedes its user), and counts what the leading comment reports. */
+static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t parent_tag,
                           const char *parent_path, size_t parent_len, unsigned depth)
 {
-    const npydt_dtype *e = m->dtype;
-    size_t ndims = 0;
-    for (const npydt_dtype *d = e; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
-        if (ndims + npydt_dtype_ndim(d) < ndims)
-            return gen_fail_nomem(g);
-        ndims += npydt_dtype_ndim(d);
-    }
-    if (ndims + 1 > SIZE_MAX / sizeof(uint64_t))
-        return gen_fail_nomem(g);
-    m->dims = malloc((ndims + 1) * sizeof(uint64_t));
-    if (!m->dims)
-        return gen_fail_nomem(g);
-    for (; npydt_dtype_get_class(e) == NPYDT_SUBARRAY; e = npydt_dtype_base(e)) {
-        const uint64_t *shape = npydt_dtype_shape(e);
-        for (size_t k = 0; k < npydt_dtype_ndim(e); k++) {
-            m->dims[m->ndims++] = shape[k];
-            if (shape[k] == 0)
-                m->zero = 1;
-        }
-    }
-    m->elem = e;
-    m->size = npydt_dtype_itemsize(m->dtype);
-    if (npydt_dtype_itemsize(e) == 0 || m->size == 0)
-        m->zero = 1;
-    if (m->zero)
+    struct field f;
+    member_get(g, ms, i, &f);
+    if (f.zero)
         return 0;
+    const npydt_dtype *e = f.elem;
     if (npydt_dtype_get_class(e) == NPYDT_STRUCT) {
         struct sbuf t = {0};
-        sb_printf(&t, "%s_%s", parent_tag, m->cname);
+        sb_printf(&t, "%s_%s", nameset_name(&g->tags, parent_tag), f.cname);
         if (!t.nomem && cstruct_reserved_word(t.data))
             sb_puts(&t, "_");
-        if (t.nomem) {
-            free(t.data);
-            return gen_fail_nomem(g);
+        if (ms->nnested == ms->nested_cap) {
+            size_t cap = ms->nested_cap ? ms->nested_cap * 2 : 4;
+            struct nested_member *nm =
+                cap < ms->nested_cap || cap > SIZE_MAX / sizeof *nm ? NULL
+                                                                   : realloc(ms->nested, cap * sizeof *nm);
+            if (!nm)
+                t.nomem = 1;
+            else
+                ms->nested = nm, ms->nested_cap = cap;
         }
-        m->tag = cstruct_unique_name(&g->tags, t.data);
+        uint32_t tag = 0;
+        int rc = t.nomem ? -1 : cstruct_unique_name(&g->tags, t.data, &tag);
         free(t.data);
         size_t len;
-        char *path = m->tag ? gen_member_path(parent_path, parent_len, m, &len) : NULL;
+        char *path = rc == 0 ? gen_member_path(parent_path, parent_len, &f, &len) : NULL;
         if (!path)
             return gen_fail_nomem(g);
-        int rc = build_struct(g, e, m->tag, path, len, depth + 1, &m->align);
+        size_t align = 1;
+        rc = build_struct(g, e, tag, path, len, depth + 1, &align);
+        ms->nested[ms->nnested++] = (struct nested_member){(uint32_t)i, tag, (uint32_t)align};
         free(path);
         return rc;
     }
-    cstruct_map_scalar(e, &m->map);
-    if (npydt_dtype_kind(e) == 'c' && !m->map.ext80)
+    if (npydt_dtype_kind(e) == 'c' && !f.map.ext80)
         g->uses_complex = 1;
-    if (m->map.inner)
-        m->dims[m->ndims++] = m->map.inner;
-    m->align = m->map.calign;
     if (gen_order_phrase(g, npydt_dtype_byteorder(e)) &&
         (npydt_dtype_byteorder(e) == '<') != (g->host_little != 0))
         g->nonnative++;
     return 0;
 }
 
-
-static void free_members(struct member *m, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(m[i].cname);
-        free(m[i].dims);
-        free(m[i].tag);
-    }
-    free(m);
-}
-
-char *gen_member_path(const char *parent, size_t plen, const struct member *m, size_t *len)
+char *gen_member_path(const char *parent, size_t plen, const struct field *f, size_t *len)
 {
     struct sbuf b = {0};
     sb_putn(&b, parent, plen);
-    if (plen && m->name)
+    if (plen && f->name)
         sb_putn(&b, ".", 1);
-    if (m->name)
-        sb_putn(&b, m->name, m->name_len);
+    if (f->name)
+        sb_putn(&b, f->name, f->name_len);
     if (b.nomem) {
         free(b.data);
         return NULL;
@@ -109,44 +133,43 @@ char *gen_member_path(const char *parent, size_t plen, const struct member *m, s
     return b.data;
 }
 
-static int build_struct(struct gen *g, const npydt_dtype *dt, const char *tag, const char *path,
+static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, const char *path,
                         size_t path_len, unsigned depth, size_t *align_out)
 {
     if (depth > MAX_NESTING) {
         gen_fail(g, NPYDT_E_LIMIT, path, "structs nested deeper than %d levels", MAX_NESTING);
         return -1;
     }
-    size_t n = npydt_dtype_nfields(dt);
-    struct member *m = calloc(n ? n : 1, sizeof *m);
-    struct nameset names = {0};
+    struct members ms = {0};
+    ms.dt = dt;
+    ms.n = npydt_dtype_nfields(dt);
+    /* every field is at least 2 bytes of header text, so the counts fit */
+    ms.cname = ms.n <= UINT32_MAX ? malloc((ms.n ? ms.n : 1) * sizeof *ms.cname) : NULL;
     int rc = -1;
-    if (!m) {
+    if (!ms.cname || nameset_reserve(&ms.names, ms.n) != 0) {
+        free(ms.cname);
+        nameset_free(&ms.names);
         gen_fail_nomem(g);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) {
-        m[i].name = npydt_dtype_field_name(dt, i);
-        m[i].name_len = npydt_dtype_field_name_len(dt, i);
-        m[i].title = npydt_dtype_field_title(dt, i);
-        m[i].title_len = npydt_dtype_field_title_len(dt, i);
-        m[i].offset = npydt_dtype_field_offset(dt, i);
-        m[i].dtype = npydt_dtype_field_dtype(dt, i);
-        m[i].order = i;
-        char *base = cstruct_sanitize(m[i].name, m[i].name_len);
-        m[i].cname = base ? cstruct_unique_name(&names, base) : NULL;
+    for (size_t i = 0; i < ms.n; i++) {
+        char *base = cstruct_sanitize(npydt_dtype_field_name(dt, i),
+                                      npydt_dtype_field_name_len(dt, i));
+        int added = base ? cstruct_unique_name(&ms.names, base, &ms.cname[i]) : -1;
         free(base);
-        if (!m[i].cname) {
+        if (added != 0) {
             gen_fail_nomem(g);
             goto out;
         }
     }
-    for (size_t i = 0; i < n; i++)
-        if (prepare_member(g, &m[i], tag, path, path_len, depth) != 0)
+    for (size_t i = 0; i < ms.n; i++)
+        if (prepare_member(g, &ms, i, tag, path, path_len, depth) != 0)
             goto out;
-    rc = gen_emit_struct(g, tag, path, path_len, npydt_dtype_itemsize(dt), m, n, &names, align_out);
+    rc = gen_emit_struct(g, tag, path, path_len, npydt_dtype_itemsize(dt), &ms, align_out);
 out:
-    free_members(m, n);
-    nameset_free(&names);
+    free(ms.cname);
+    free(ms.nested);
+    nameset_free(&ms.names);
     return rc;
 }
 
@@ -200,7 +223,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
     uint64_t itemsize = npydt_dtype_itemsize(dt);
     int rc = 0;
     size_t align = 1;
-    if (nameset_add(&g.tags, name) != 0) {
+    if (nameset_add(&g.tags, name, NULL) != 0) {
         rc = gen_fail_nomem(&g);
     } else if (itemsize == 0) {
         sb_printf(&g.body,
@@ -208,23 +231,21 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
                   " * no empty structs. */\n\n",
                   name);
     } else if (npydt_dtype_get_class(dt) == NPYDT_STRUCT) {
-        rc = build_struct(&g, dt, name, "", 0, 0, &align);
+        rc = build_struct(&g, dt, 0, "", 0, 0, &align);
     } else {
         /* A plain or subarray dtype: one member named "value". */
-        struct member *m = calloc(1, sizeof *m);
-        struct nameset names = {0};
-        rc = -1;
-        if (m && (m->cname = xstrdup("value")) && nameset_add(&names, "value") == 0) {
-            m->dtype = dt;
-            rc = prepare_member(&g, m, name, "", 0, 0);
-            if (rc == 0)
-                rc = gen_emit_struct(&g, name, "", 0, itemsize, m, 1, &names, &align);
-        } else {
-            gen_fail_nomem(&g);
-        }
-        if (m)
-            free_members(m, 1);
-        nameset_free(&names);
+        uint32_t cname = 0;
+        struct members ms = {0};
+        ms.value = dt;
+        ms.n = 1;
+        ms.cname = &cname;
+        rc = nameset_add(&ms.names, "value", &cname) == 0 ? 0 : gen_fail_nomem(&g);
+        if (rc == 0)
+            rc = prepare_member(&g, &ms, 0, 0, "", 0, 0);
+        if (rc == 0)
+            rc = gen_emit_struct(&g, 0, "", 0, itemsize, &ms, &align);
+        free(ms.nested);
+        nameset_free(&ms.names);
     }
     if (rc == 0) {
         sb_puts(&g.body, "#endif /* ");

@@ -81,9 +81,9 @@ int cstruct_reserved_word(const char *s);
 /* The member name for a NumPy field name of len bytes (the rule in the
  * README); malloc'd, NULL without memory. */
 char *cstruct_sanitize(const char *name, size_t len);
-/* base, else base_2, base_3, ...: the first not in set, added to it;
- * malloc'd, NULL without memory. */
-char *cstruct_unique_name(struct nameset *set, const char *base);
+/* base, else base_2, base_3, ...: the first not in set, added to it, its
+ * offset in *at; -1 without memory. */
+int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at);
 
 /* ---- scalar types (cstruct_types.c) ---- */
 
@@ -113,28 +113,50 @@ struct gen {
     npydt_error *err;
 };
 
-struct member {
+/* A field of a struct being written whose element is itself a struct:
+ * the tag and C alignment given to it. */
+struct nested_member {
+    uint32_t field;  /* index of the field */
+    uint32_t tag;    /* offset in the generator's tags */
+    uint32_t align;
+};
+
+/* The fields of one struct being written: what it holds per field is the
+ * offset of its C name in names (4 bytes), plus a record per nested
+ * struct; the rest is read from the dtype when needed (member_get), so
+ * that a struct of many fields costs little more than its names. */
+struct members {
+    const npydt_dtype *dt;     /* the struct; NULL for the one member "value" */
+    const npydt_dtype *value;  /* of a plain or subarray dtype: the member's dtype */
+    size_t n;
+    uint32_t *cname;           /* [n]: offsets in names */
+    struct nested_member *nested; /* by field index */
+    size_t nnested, nested_cap;
+    struct nameset names;      /* the member names taken */
+};
+
+/* Field i of a struct, as read from its dtype. */
+struct field {
     const char *name;          /* NumPy name; NULL for the root's "value" */
     const char *title;         /* NULL when none */
     size_t name_len, title_len; /* a name or title may hold a NUL */
-    char *cname;               /* C member name */
+    const char *cname;         /* C member name (valid until names grows) */
+    const char *tag;           /* struct tag when elem is a struct, else NULL */
     uint64_t offset, size;
     const npydt_dtype *dtype;  /* the field's dtype (may be a subarray) */
     const npydt_dtype *elem;   /* innermost non-subarray node */
-    uint64_t *dims;            /* C array dimensions, outermost first */
-    size_t ndims;
-    char *tag;                 /* struct tag when elem is a struct */
     struct scalar_map map;     /* when elem is a scalar */
     size_t align;              /* C alignment of the member */
     int zero;                  /* no bytes: a comment, no member */
-    size_t order;              /* index in NumPy's field order */
 };
 
-/* The member's path below the struct at parent ("pos.x"), for messages
+/* Fill *f for field i of ms. */
+void member_get(const struct gen *g, const struct members *ms, size_t i, struct field *f);
+/* The field's path below the struct at parent ("pos.x"), for messages
  * and nested structs; malloc'd, its length in *len; NULL without memory.
  * Built when needed: one per member would hold depth x name bytes per
  * field. */
-char *gen_member_path(const char *parent, size_t plen, const struct member *m, size_t *len);
+char *gen_member_path(const char *parent, size_t plen, const struct field *f, size_t *len);
 /* Fill g's error (code, field path, message); the caller then fails. */
 void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -146,11 +168,10 @@ int gen_fail_body(struct gen *g);
 /* How a member stored in byte order `order` reads on this machine, for
  * its comment; NULL when byte order does not apply. */
 const char *gen_order_phrase(const struct gen *g, char order);
-/* Write struct `tag` for the prepared members m[0..n) of a record of
- * itemsize bytes (names: the member names taken, for padding names); sets
- * *align_out to the struct's C alignment. 0, or -1 with g's error set. */
-int gen_emit_struct(struct gen *g, const char *tag, const char *path, size_t path_len,
-                    uint64_t itemsize, struct member *m, size_t n, struct nameset *names,
-                    size_t *align_out);
+/* Write struct `tag` (at that offset in g's tags) for the prepared
+ * members ms of a record of itemsize bytes; sets *align_out to the
+ * struct's C alignment. 0, or -1 with g's error set. */
+int gen_emit_struct(struct gen *g, uint32_t tag, const char *path, size_t path_len,
+                    uint64_t itemsize, struct members *ms, size_t *align_out);
 
 #endif

@@ -19,49 +19,77 @@ int nameset_has(const struct nameset *set, const char *name)
     for (size_t i = (size_t)name_hash(name) & (set->cap - 1);; i = (i + 1) & (set->cap - 1)) {
         if (!set->slot[i])
             return 0;
-        if (strcmp(set->slot[i], name) == 0)
+        if (strcmp(set->text + set->slot[i] - 1, name) == 0)
             return 1;
     }
 }
 
-/* Adds a copy of name (not already present). Returns 0 or -1 (no memory). */
-int nameset_add(struct nameset *set, const char *name)
+static void slot_put(uint32_t *slot, size_t cap, const char *name, uint32_t at)
 {
-    if ((set->count + 1) * 2 > set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 16;
-        char **slot = calloc(cap, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (size_t i = 0; i < set->cap; i++) {
-            if (!set->slot[i])
-                continue;
-            size_t j = (size_t)name_hash(set->slot[i]) & (cap - 1);
-            while (slot[j])
-                j = (j + 1) & (cap - 1);
-            slot[j] = set->slot[i];
-        }
-        free(set->slot);
-        set->slot = slot;
-        set->cap = cap;
-    }
-    char *copy = xstrdup(name);
-    if (!copy)
+    size_t j = (size_t)name_hash(name) & (cap - 1);
+    while (slot[j])
+        j = (j + 1) & (cap - 1);
+    slot[j] = at + 1;
+}
+
+/* The table grown to cap slots (a power of two, more than twice count). */
+static int slot_grow(struct nameset *set, size_t cap)
+{
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
         return -1;
-    size_t j = (size_t)name_hash(name) & (set->cap - 1);
-    while (set->slot[j])
-        j = (j + 1) & (set->cap - 1);
-    set->slot[j] = copy;
+    for (size_t i = 0; i < set->cap; i++)
+        if (set->slot[i])
+            slot_put(slot, cap, set->text + set->slot[i] - 1, set->slot[i] - 1);
+    free(set->slot);
+    set->slot = slot;
+    set->cap = cap;
+    return 0;
+}
+
+int nameset_reserve(struct nameset *set, size_t n)
+{
+    size_t cap = set->cap ? set->cap : 16;
+    if (n > SIZE_MAX / 4 - set->count)
+        return -1;
+    while ((set->count + n) * 2 > cap)
+        cap *= 2;
+    return cap == set->cap ? 0 : slot_grow(set, cap);
+}
+
+int nameset_add(struct nameset *set, const char *name, uint32_t *at)
+{
+    size_t n = strlen(name) + 1;
+    /* offsets + 1 fit the table's 32 bits */
+    if (n > UINT32_MAX - 1 - set->len)
+        return -1;
+    if (set->len + n > set->text_cap) {
+        size_t cap = set->text_cap ? set->text_cap : 64;
+        while (cap < set->len + n)
+            cap *= 2;
+        char *text = realloc(set->text, cap);
+        if (!text)
+            return -1;
+        set->text = text;
+        set->text_cap = cap;
+    }
+    if ((set->count + 1) * 2 > set->cap && slot_grow(set, set->cap ? set->cap * 2 : 16) != 0)
+        return -1;
+    uint32_t off = (uint32_t)set->len;
+    memcpy(set->text + off, name, n);
+    set->len += n;
+    slot_put(set->slot, set->cap, name, off);
     set->count++;
+    if (at)
+        *at = off;
     return 0;
 }
 
 void nameset_free(struct nameset *set)
 {
-    for (size_t i = 0; i < set->cap; i++)
-        free(set->slot[i]);
+    free(set->text);
     free(set->slot);
-    set->slot = NULL;
-    set->cap = set->count = 0;
+    memset(set, 0, sizeof *set);
 }
 
 
@@ -210,9 +238,9 @@ char *cstruct_sanitize(const char *name, size_t len)
     return r.data;
 }
 
-/* base, or base_2, base_3, ... whichever is not in set yet; adds it.
- * Returns a malloc'd name or NULL (no memory). */
-char *cstruct_unique_name(struct nameset *set, const char *base)
+/* base, or base_2, base_3, ... whichever is not in set yet; adds it, its
+ * offset in *at. 0, or -1 without memory. */
+int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at)
 {
     struct sbuf b = {0};
     sb_puts(&b, base);
@@ -220,10 +248,7 @@ char *cstruct_unique_name(struct nameset *set, const char *base)
         b.len = 0;
         sb_printf(&b, "%s_%lu", base, k);
     }
-    if (b.nomem || nameset_add(set, b.data) != 0) {
-        free(b.data);
-        return NULL;
-    }
-    return b.data;
+    int rc = b.nomem || nameset_add(set, b.data, at) != 0 ? -1 : 0;
+    free(b.data);
+    return rc;
 }
-
