@@ -294,7 +294,9 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
     char *o = sink_room(out, p->room);
     if (!o)
         return 0;   /* out of memory: out->failed tells */
-    for (const struct plan_step *s = p->steps, *end = s + p->n; s < end; s++) {
+    /* indexed: an element of no fields has no steps (steps is NULL) */
+    for (size_t step = 0; step < p->n; step++) {
+        const struct plan_step *s = &p->steps[step];
         o = put_literal(o, text + s->lit, s->lit_len);
         const unsigned char *v = rec + s->offset;
         int64_t iv;

@@ -351,8 +351,8 @@ int jsonl_plan_fill(const struct jsonl_plan *plan, const char *line, const jsmnt
     if ((size_t)nt != plan->ntokens)
         return 0;
     memset(bytes, 0, plan->itemsize);
-    const struct step *s = plan->steps, *end = s + plan->nsteps;
-    for (; s < end; s++) {
+    for (size_t k = 0; k < plan->nsteps; k++) {
+        const struct step *s = &plan->steps[k];
         switch (s->op) {
         case STEP_OBJECT:
             if (t->type != JSMN_OBJECT || (size_t)t->size != s->n)
