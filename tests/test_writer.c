@@ -6,6 +6,7 @@
  * every refusal:
  * existing files, object dtypes, 0-d arrays, incomplete rows, I/O errors
  * that leave the writer unusable, and every allocation failed in turn. */
+#include "test_scratch.h"
 #include "test_util.h"
 
 #include <errno.h>
@@ -25,37 +26,6 @@ static const char *fixture(const char *name)
     const char *dir = getenv("FIXTURES_WRITER");
     snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : "tests/fixtures_writer", name);
     return path;
-}
-
-/* A fresh folder per test, removed with everything in it by teardown. */
-struct scratch {
-    char dir[64];
-    char path[128];  /* dir/out.npy */
-};
-
-static int setup(void **state)
-{
-    struct scratch *s = calloc(1, sizeof *s);
-    if (!s)
-        return -1;
-    strcpy(s->dir, "/tmp/npydt_writer_XXXXXX");
-    if (!mkdtemp(s->dir)) {
-        free(s);
-        return -1;
-    }
-    snprintf(s->path, sizeof s->path, "%s/out.npy", s->dir);
-    *state = s;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct scratch *s = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
-    int rc = system(cmd);
-    free(s);
-    return rc == 0 ? 0 : -1;
 }
 
 /* Files in the scratch folder (the writer must leave no temporary file). */

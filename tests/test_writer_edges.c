@@ -6,6 +6,7 @@
  * header's format text (a version 1.0 header np.save's text would not fit,
  * latin-1 names in a version 3.0 file). The file operations' failures are
  * in tests/check_writer_faults.sh. */
+#include "test_scratch.h"
 #include "test_util.h"
 
 #include <errno.h>
@@ -14,36 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-struct scratch {
-    char dir[64];
-    char path[128];  /* dir/out.npy */
-};
-
-static int setup(void **state)
-{
-    struct scratch *s = calloc(1, sizeof *s);
-    if (!s)
-        return -1;
-    strcpy(s->dir, "/tmp/npydt_wedge_XXXXXX");
-    if (!mkdtemp(s->dir)) {
-        free(s);
-        return -1;
-    }
-    snprintf(s->path, sizeof s->path, "%s/out.npy", s->dir);
-    *state = s;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct scratch *s = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
-    int rc = system(cmd);
-    free(s);
-    return rc == 0 ? 0 : -1;
-}
 
 static void write_bytes(const char *path, const void *b, size_t n)
 {
