@@ -68,12 +68,15 @@ endif
 # "Architecture"; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := base dtype literal header records schema npz access write
+LIB_STAGES := text base dtype literal header records schema npz access write
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
-CLI_SRCS := $(wildcard src/cli/*.c)
+CLI_SRCS := $(wildcard src/cli/*.c src/cli/*/*.c)
 CLI_OBJS := $(patsubst src/cli/%.c,$(O)/cli/%.o,$(CLI_SRCS))
+# the text stage's objects, which the command links besides the library
+# (whose copy of them is internal)
+TEXT_OBJS := $(filter $(O)/lib/text/%,$(LIB_OBJS))
 TEST_SRCS := $(filter-out tests/test_main.c,$(wildcard tests/test_*.c))
 TEST_BINS := $(patsubst tests/%.c,$(O)/tests/%,$(TEST_SRCS))
 
@@ -163,13 +166,14 @@ $(LIB_SO): $(LIB_OBJS) npydt.map
 	$(Q)ln -sf libnpydt.so.$(VERSION) $(O)/$(SONAME)
 	$(Q)ln -sf $(SONAME) $(O)/libnpydt.so
 
-# the command links like any user: only the public header, the static library
+# the command links like any user: the public header and the static
+# library, plus the text stage (src/text/text.h) for spelling values
 $(O)/cli/%.o: src/cli/%.c include/npydt.h $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(CLI): $(CLI_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
+$(CLI): $(CLI_OBJS) $(TEXT_OBJS) $(LIB_A)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(TEXT_OBJS) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
 $(O)/tests/%.o: tests/%.c $(FLAGS)
 	@mkdir -p $(@D)
@@ -276,7 +280,7 @@ $(O)/fuzz_%: $(O)/fuzz-obj/fuzz_%.o $(LIB_A)
 
 # fuzz_load reads through the command's readers: it links the command's
 # objects but its main (as the replay binary below does)
-FUZZ_CLI_OBJS = $(filter-out $(O)/cli/main.o,$(CLI_OBJS))
+FUZZ_CLI_OBJS = $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(TEXT_OBJS)
 $(O)/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(FUZZ_CLI_OBJS) $(LIB_A)
 	$(Q)$(CC) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
@@ -315,7 +319,7 @@ $(O)/tests/test_load_number: $(O)/tests/test_load_number.o $(O)/tests/test_main.
 # the JSON Lines plan against the general walk, and the tokenizer against
 # jsmn's, linked with the command's objects but its main
 $(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
-    $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(LIB_A)
+    $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(TEXT_OBJS) $(LIB_A)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) -lcmocka $(LDLIBS_ALL)
 
 check-floats: $(O)/tests/tools/float_check
@@ -381,7 +385,7 @@ bench-run: $(O)/npydt_bench $(CLI)
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
 	    --npydt $(CLI) --tmp "$$d" --out $(O)/results.tsv $(BENCH_ARGS)
 
--include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/tests/*.d)
+-include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/cli/*/*.d $(O)/tests/*.d)
 
 # @failinject@
 # tests/check_cli_faults.sh preloads this into the command to make chosen

@@ -14,14 +14,19 @@ failed=0
 # header and one source file that includes only what it may
 tree() {
     t=$dir/$1
-    mkdir -p "$t/src/base" "$t/src/write" "$t/src/cli" "$t/include" "$t/tests"
-    echo 'LIB_STAGES := base write' > "$t/Makefile"
+    mkdir -p "$t/src/text" "$t/src/base" "$t/src/write" "$t/src/cli/dump" "$t/include" "$t/tests"
+    echo 'LIB_STAGES := text base write' > "$t/Makefile"
+    printf '#include <stddef.h>\n' > "$t/src/text/text.h"
+    printf '#include "text.h"\n' > "$t/src/text/digits.c"
+    printf '/* private */\n' > "$t/src/text/float_tables.h"
     printf '#include "npydt.h"\n' > "$t/src/base/base.h"
     printf '#include "base.h"\n#include <stdio.h>\n' > "$t/src/base/io.c"
     printf '#include "base/base.h"\n#include "write/helper.h"\n' > "$t/src/write/write.h"
     printf '/* helper */\n' > "$t/src/write/helper.h"
     printf '#include "write.h"\n' > "$t/src/write/write.c"
     printf '#include <npydt.h>\n#include "../../include/npydt.h"\n' > "$t/src/cli/main.c"
+    printf '/* the dump command */\n' > "$t/src/cli/dump/dump.h"
+    printf '#include "dump.h"\n#include "../../../include/npydt.h"\n' > "$t/src/cli/dump/dump.c"
     printf '/* public */\n' > "$t/include/npydt.h"
     printf '/* tests */\n' > "$t/tests/test_util.h"
 }
@@ -61,6 +66,13 @@ expect 1 private_angle src/write/write.c '#include <base/io.c>'
 # the command, through any path, uses only the public header
 expect 1 cli_angle src/cli/main.c '#include <base/base.h>'
 expect 1 cli_parent src/cli/main.c '#include "../base/base.h"'
+expect 1 cli_folder_angle src/cli/dump/dump.c '#include <base/base.h>'
+# ... and the text stage's header, not its other files
+expect 0 cli_text src/cli/main.c '#include "text/text.h"'
+expect 0 cli_folder_text src/cli/dump/dump.c '#include "../../text/text.h"'
+expect 1 cli_text_private src/cli/main.c '#include "text/float_tables.h"'
+# the lowest stage uses no other
+expect 1 text_up src/text/digits.c '#include "base/base.h"'
 # nothing of the tree outside src/ but the public header
 expect 1 outside src/base/io.c '#include "../../tests/test_util.h"'
 
