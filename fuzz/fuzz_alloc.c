@@ -145,16 +145,21 @@ static npydt_status run_schema_compile(const uint8_t *data, size_t size,
 
 static void release_schema(void *p) { npydt_schema_free(p); }
 
-static npydt_status run_file_from_buffer(const uint8_t *data, size_t size,
-                                         const npydt_options *opts, void **out, npydt_error *err)
+static npydt_status run_reader_open_buffer(const uint8_t *data, size_t size,
+                                           const npydt_options *opts, void **out,
+                                           npydt_error *err)
 {
-    npydt_file *f = (npydt_file *)out;
-    npydt_status st = npydt_file_from_buffer(data, size, opts, &f, err);
-    *out = f;
+    npydt_reader_options ro;
+    npydt_reader_options_init(&ro);
+    ro.base = *opts;
+    ro.in_memory = 1;
+    npydt_reader *r = (npydt_reader *)out;
+    npydt_status st = npydt_reader_open_buffer(data, size, &ro, &r, err);
+    *out = r;
     return st;
 }
 
-static void release_file(void *p) { npydt_file_close(p); }
+static void release_reader(void *p) { npydt_reader_close(p); }
 
 static npydt_status run_npz_open(const uint8_t *data, size_t size, const npydt_options *opts,
                                  void **out, npydt_error *err)
@@ -180,7 +185,7 @@ static const struct entry entries[] = {
     {"swap_plan_new", run_swap_plan, release_with_dtype},
     {"dtype_newbyteorder", run_newbyteorder, release_with_dtype},
     {"schema_compile", run_schema_compile, release_schema},
-    {"file_from_buffer", run_file_from_buffer, release_file},
+    {"reader_open_buffer", run_reader_open_buffer, release_reader},
     {"npz_open_buffer", run_npz_open, release_npz},
 };
 #define NENTRIES (sizeof entries / sizeof entries[0])

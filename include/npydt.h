@@ -459,58 +459,14 @@ NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape
                                     void *buf, size_t size, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
-/* Records: data access, typed readers, gather/scatter, byteswap       */
+/* Records: fields, typed readers, gather/scatter, byteswap           */
 /* ------------------------------------------------------------------ */
 /* @records-api@ */
 
 /* Records live in the data of a file as count * itemsize contiguous bytes
- * (the element order is C or Fortran per the header). Every call below
- * works from any stored byte order. Dtypes containing an object ('O')
- * field cannot be read: their data is a pickle (NPYDT_E_OBJECT). */
-
-/* ---- Opening the data ---- */
-
-/* Flags of npydt_file_open. */
-#define NPYDT_OPEN_READ 0u     /* read-only: map the file, or read it where mapping fails */
-#define NPYDT_OPEN_WRITE 1u    /* map read-write and shared: stores reach the file */
-#define NPYDT_OPEN_NO_MMAP 2u  /* read-only copy in memory, never mapped */
-
-/* An open .npy file: its header and its data bytes. One thread at a time. */
-typedef struct npydt_file npydt_file;
-
-/* Open a path: parse the header, check the data size, then map or read
- * the data. NPYDT_E_OBJECT for object dtypes. Release with npydt_file_close. */
-NPYDT_API npydt_status npydt_file_open(const char *path, unsigned flags,
-                                       const npydt_options *opts, npydt_file **out,
-                                       npydt_error *err);
-/* As npydt_file_open on an open descriptor (not closed, not moved). */
-NPYDT_API npydt_status npydt_file_open_fd(int fd, unsigned flags, const npydt_options *opts,
-                                          npydt_file **out, npydt_error *err);
-/* Wrap a whole file held in memory (not copied; must outlive the handle). */
-NPYDT_API npydt_status npydt_file_from_buffer(const void *buf, size_t len,
-                                              const npydt_options *opts, npydt_file **out,
-                                              npydt_error *err);
-/* The parsed header (owned by the handle). */
-NPYDT_API const npydt_header *npydt_file_header(const npydt_file *f);
-/* The first data byte (valid while the handle lives; not NULL). */
-NPYDT_API const void *npydt_file_data(const npydt_file *f);
-/* Writable data of a file opened with NPYDT_OPEN_WRITE, else NULL. */
-NPYDT_API void *npydt_file_data_mut(npydt_file *f);
-/* True when the data is a mapping of the file (not a copy or a buffer). */
-NPYDT_API int npydt_file_is_mapped(const npydt_file *f);
-/* Flush stores to a writable mapping to the file (msync). */
-NPYDT_API npydt_status npydt_file_sync(npydt_file *f, npydt_error *err);
-/* Unmap or free and release the handle; NULL is a no-op. */
-NPYDT_API void npydt_file_close(npydt_file *f);
-
-/* Byte offset from the first data byte of the element at index[0..nindex)
- * of the logical array (nindex == ndim), honouring fortran_order.
- * NPYDT_E_ARG for a wrong number of indices or an index out of bounds. */
-NPYDT_API npydt_status npydt_element_offset(const npydt_header *h, const uint64_t *index,
-                                            size_t nindex, uint64_t *offset, npydt_error *err);
-/* Same for position i of the C-order (row-major) flattening of the array. */
-NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t i,
-                                                 uint64_t *offset, npydt_error *err);
+ * (the element order is C or Fortran per the header); an npydt_reader
+ * (below, "Data access") opens them. Every call below works from any
+ * stored byte order. */
 
 /* ---- Fields ---- */
 
@@ -881,12 +837,18 @@ NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
 /* ------------------------------------------------------------------ */
 /* @access-api@ */
 
-/* A reader gives the data bytes of one array (count * itemsize after the
- * header) whole and in place where they are (a mapped file, a buffer, a
- * stored member), else in bounded chunks (a file that cannot be mapped is
- * read with pread, a deflated member is inflated), in the stored order or
- * in C order (a Fortran-order array is gathered). Memory is bounded by
- * the options below whatever the array's size. One thread at a time. */
+/* A reader is the one handle on the data bytes of one array (count *
+ * itemsize after the header), opened from a path, a descriptor, a buffer
+ * or an archive member (npydt_reader_open_*). It gives them whole and in
+ * place where they are (a mapped file, a buffer, a stored member), else in
+ * bounded chunks (a file that cannot be mapped is read with pread, a
+ * deflated member is inflated), in the stored order or in C order (a
+ * Fortran-order array is gathered). Memory is bounded by the options
+ * below whatever the array's size; with in_memory the bytes are always in
+ * place (read or inflated into one copy where they cannot be mapped), and
+ * with writable stores to them reach the file. Dtypes containing an object
+ * ('O') field are refused (NPYDT_E_OBJECT): their data is a pickle; their
+ * headers stay readable (npydt_parse_*). One thread at a time. */
 typedef struct npydt_reader npydt_reader;
 
 /* Bounds of a reader. Initialise with npydt_reader_options_init; it grows
@@ -897,7 +859,18 @@ typedef struct npydt_reader_options {
                             * raised to one element where that is larger */
     size_t window_bytes;   /* C-order elements gathered by one pass over a
                             * Fortran-order array read in sequence (0: 64 MiB) */
-    int no_mmap;           /* nonzero: never map a file, read it in chunks */
+    int no_mmap;           /* nonzero: never map a file, read it in chunks
+                            * (or into one copy, with in_memory) */
+    int in_memory;         /* nonzero: all the data bytes in place at once
+                            * (npydt_reader_bytes is never NULL): a file
+                            * mapped, else read into one copy; a deflated
+                            * member inflated into one copy when opened */
+    int writable;          /* nonzero: map a file read-write and shared:
+                            * npydt_reader_bytes_mut, stores reach the file
+                            * (npydt_reader_sync); a path is opened read-write.
+                            * NPYDT_E_ARG with no_mmap, for a buffer or a
+                            * member; NPYDT_E_IO where the file cannot be
+                            * mapped so */
     uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
 } npydt_reader_options;
 
@@ -911,8 +884,9 @@ NPYDT_API void npydt_reader_options_init(npydt_reader_options *opts);
 NPYDT_API npydt_status npydt_reader_open_path(const char *path,
                                               const npydt_reader_options *opts,
                                               npydt_reader **out, npydt_error *err);
-/* As npydt_reader_open_path on an open descriptor of a regular file. The
- * reader reads it with pread while it lives (not closed, not moved). */
+/* As npydt_reader_open_path on an open descriptor of a regular file (not
+ * closed, not moved). A reader that reads it with pread (not mapped, not
+ * in_memory) needs it open while the reader lives. */
 NPYDT_API npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
                                             npydt_reader **out, npydt_error *err);
 /* A whole .npy file held in memory (not copied; buf must outlive the
@@ -930,9 +904,17 @@ NPYDT_API npydt_status npydt_reader_open_member(const npydt_npz *z, size_t i,
 /* The header parsed when the reader was opened (owned by the reader). */
 NPYDT_API const npydt_header *npydt_reader_header(const npydt_reader *r);
 /* All the data bytes, contiguous and in place (valid while the reader
- * lives), or NULL when they are only read in chunks. Not NULL for an
- * array without data bytes. */
+ * lives), or NULL when they are only read in chunks (never with
+ * in_memory). Not NULL for an array without data bytes. */
 NPYDT_API const void *npydt_reader_bytes(const npydt_reader *r);
+/* The same bytes, writable, of a reader opened writable; else NULL. */
+NPYDT_API void *npydt_reader_bytes_mut(npydt_reader *r);
+/* True when the data bytes are a mapping of the file (not a copy, a
+ * buffer, a member or chunks). */
+NPYDT_API int npydt_reader_is_mapped(const npydt_reader *r);
+/* Flush stores to a writable mapping to the file (msync); nothing to do
+ * for any other reader. */
+NPYDT_API npydt_status npydt_reader_sync(npydt_reader *r, npydt_error *err);
 
 /* The next data bytes in stored order: whole elements, at most
  * chunk_bytes of them (at least one element), valid until the next call
@@ -955,6 +937,15 @@ NPYDT_API npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max,
 NPYDT_API npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err);
 /* Unmap, free and release the reader; NULL is a no-op. */
 NPYDT_API void npydt_reader_close(npydt_reader *r);
+
+/* Byte offset from the first data byte of the element at index[0..nindex)
+ * of the logical array (nindex == ndim), honouring fortran_order.
+ * NPYDT_E_ARG for a wrong number of indices or an index out of bounds. */
+NPYDT_API npydt_status npydt_element_offset(const npydt_header *h, const uint64_t *index,
+                                            size_t nindex, uint64_t *offset, npydt_error *err);
+/* Same for position i of the C-order (row-major) flattening of the array. */
+NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t i,
+                                                 uint64_t *offset, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Writing .npy files: create, append, crash-safe                      */

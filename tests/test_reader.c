@@ -494,16 +494,6 @@ static void test_reader_options_with_reserved_room_set_are_refused(void **state)
     assert_non_null(strstr(err.message, "reserved"));
 }
 
-static void test_reader_object_dtype_is_refused(void **state)
-{
-    (void)state;
-    npydt_reader *r;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_OBJECT, &err,
-                 npydt_reader_open_path(test_fixture("object_O.npy"), NULL, &r, &err));
-    assert_null(r);
-}
-
 static void test_reader_failed_allocations_leak_nothing(void **state)
 {
     (void)state;
@@ -559,7 +549,6 @@ TEST_LIST("reader",
           cmocka_unit_test(test_reader_truncated_buffer_is_refused),
           cmocka_unit_test(test_reader_file_that_shrinks_gives_an_io_error),
           cmocka_unit_test(test_reader_options_with_reserved_room_set_are_refused),
-          cmocka_unit_test(test_reader_object_dtype_is_refused),
           cmocka_unit_test(test_reader_failed_allocations_leak_nothing),
           cmocka_unit_test(test_reader_c_order_in_place_batches_point_into_the_data),
           cmocka_unit_test(test_reader_elements_of_itemsize_0_come_all_at_once),

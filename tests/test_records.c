@@ -1,4 +1,4 @@
-/* Opening data, element addressing, field lookup and the typed readers. */
+/* Field lookup and the typed readers. */
 #include "test_util.h"
 
 #include "records/records.h"   /* float conversions, checked against the FPU */
@@ -8,245 +8,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
 
-static npydt_file *open_fixture(const char *name, unsigned flags)
+/* A fixture's data, all in memory. */
+static npydt_reader *open_fixture(const char *name)
 {
-    npydt_file *f = NULL;
+    npydt_reader_options opts;
+    npydt_reader_options_init(&opts);
+    opts.in_memory = 1;
+    npydt_reader *r = NULL;
     TEST_ERROR(err);
-    npydt_status st = npydt_file_open(test_fixture(name), flags, NULL, &f, &err);
+    npydt_status st = npydt_reader_open_path(test_fixture(name), &opts, &r, &err);
     if (st != NPYDT_OK)
         fail_msg("opening %s: %s", name, err.message);
-    return f;
+    return r;
 }
 
-/* Pointer to element i (C order) of an open file. */
-static const unsigned char *element(npydt_file *f, uint64_t i)
+/* Pointer to element i (C order) of an open array. */
+static const unsigned char *element(npydt_reader *r, uint64_t i)
 {
     uint64_t off;
-    assert_int_equal(npydt_element_offset_flat(npydt_file_header(f), i, &off, NULL), NPYDT_OK);
-    return (const unsigned char *)npydt_file_data(f) + off;
+    assert_int_equal(npydt_element_offset_flat(npydt_reader_header(r), i, &off, NULL), NPYDT_OK);
+    return (const unsigned char *)npydt_reader_bytes(r) + off;
 }
 
-static const npydt_dtype *file_dtype(npydt_file *f)
+static const npydt_dtype *file_dtype(npydt_reader *r)
 {
-    return npydt_header_dtype(npydt_file_header(f));
-}
-
-/* ---- opening ---------------------------------------------------------------- */
-
-static void test_records_open_maps_file_data(void **state)
-{
-    (void)state;
-    size_t len;
-    unsigned char *raw = test_read_file(test_fixture("struct_simple.npy"), &len);
-    npydt_file *f = open_fixture("struct_simple.npy", NPYDT_OPEN_READ);
-    assert_true(npydt_file_is_mapped(f));
-    const npydt_header *h = npydt_file_header(f);
-    assert_memory_equal(npydt_file_data(f), raw + npydt_header_data_offset(h),
-                        npydt_header_data_bytes(h));
-    assert_null(npydt_file_data_mut(f));
-    npydt_file_close(f);
-    free(raw);
-}
-
-static void test_records_open_no_mmap_reads_a_copy(void **state)
-{
-    (void)state;
-    size_t len;
-    unsigned char *raw = test_read_file(test_fixture("struct_nested3.npy"), &len);
-    npydt_file *f = open_fixture("struct_nested3.npy", NPYDT_OPEN_NO_MMAP);
-    assert_false(npydt_file_is_mapped(f));
-    const npydt_header *h = npydt_file_header(f);
-    assert_memory_equal(npydt_file_data(f), raw + npydt_header_data_offset(h),
-                        npydt_header_data_bytes(h));
-    npydt_file_close(f);
-    free(raw);
-}
-
-static void test_records_open_write_stores_reach_the_file(void **state)
-{
-    (void)state;
-    size_t len;
-    unsigned char *raw = test_read_file(test_fixture("scalar_i4_be.npy"), &len);
-    char path[] = "/tmp/npydt-test-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, raw, len), (ssize_t)len);
-    close(fd);
-    npydt_file *f;
-    TEST_ERROR(err);
-    assert_int_equal(npydt_file_open(path, NPYDT_OPEN_WRITE, NULL, &f, &err), NPYDT_OK);
-    unsigned char *d = npydt_file_data_mut(f);
-    assert_non_null(d);
-    d[3] ^= 0xff;
-    assert_int_equal(npydt_file_sync(f, &err), NPYDT_OK);
-    uint64_t off = npydt_header_data_offset(npydt_file_header(f));
-    npydt_file_close(f);
-    size_t len2;
-    unsigned char *after = test_read_file(path, &len2);
-    assert_int_equal(len2, len);
-    assert_int_equal(after[off + 3], raw[off + 3] ^ 0xff);
-    unlink(path);
-    free(after);
-    free(raw);
-}
-
-static void test_records_open_write_without_mmap_is_refused(void **state)
-{
-    (void)state;
-    npydt_file *f = (npydt_file *)1;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_file_open(test_fixture("scalar_b1.npy"),
-                                     NPYDT_OPEN_WRITE | NPYDT_OPEN_NO_MMAP, NULL, &f, &err));
-    assert_null(f);
-}
-
-static void test_records_open_object_dtype_is_refused(void **state)
-{
-    (void)state;
-    npydt_file *f;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_OBJECT, &err,
-                 npydt_file_open(test_fixture("object_in_struct.npy"), 0, NULL, &f, &err));
-    assert_null(f);
-    /* while the header stays readable */
-    npydt_header *h;
-    assert_int_equal(npydt_parse_path(test_fixture("object_in_struct.npy"), NULL, &h, &err),
-                     NPYDT_OK);
-    npydt_header_free(h);
-}
-
-static void test_records_open_missing_path_is_io(void **state)
-{
-    (void)state;
-    npydt_file *f;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_IO, &err, npydt_file_open("/nonexistent/x.npy", 0, NULL, &f, &err));
-}
-
-static void test_records_buffer_short_data_is_refused(void **state)
-{
-    (void)state;
-    size_t len;
-    unsigned char *raw = test_read_file(test_fixture("scalar_f8_le.npy"), &len);
-    npydt_file *f;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_DATA, &err, npydt_file_from_buffer(raw, len - 1, NULL, &f, &err));
-    assert_int_equal(npydt_file_from_buffer(raw, len, NULL, &f, &err), NPYDT_OK);
-    const npydt_header *h = npydt_file_header(f);
-    assert_ptr_equal(npydt_file_data(f), raw + npydt_header_data_offset(h));
-    npydt_file_close(f);
-    free(raw);
-}
-
-static void test_records_empty_array_data_is_not_null(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("empty_f8.npy", 0);
-    assert_non_null(npydt_file_data(f));
-    assert_int_equal(npydt_header_count(npydt_file_header(f)), 0);
-    npydt_file_close(f);
-}
-
-static void test_records_open_allocation_failures_leak_nothing(void **state)
-{
-    (void)state;
-    for (long n = 0;; n++) {
-        struct test_alloc ta;
-        test_alloc_init(&ta, n, 0);
-        npydt_options opts;
-        npydt_options_init(&opts);
-        opts.allocator = &ta.alloc;
-        npydt_file *f;
-        TEST_ERROR(err);
-        npydt_status st = npydt_file_open(test_fixture("struct_nested3.npy"),
-                                          NPYDT_OPEN_NO_MMAP, &opts, &f, &err);
-        if (st == NPYDT_OK) {
-            npydt_file_close(f);
-            assert_int_equal(ta.live_blocks, 0);
-            assert_true(n > 1);
-            break;
-        }
-        assert_int_equal(st, NPYDT_E_NOMEM);
-        test_assert_error_filled(st, &err);
-        assert_null(f);
-        assert_int_equal(ta.live_blocks, 0);
-        assert_int_equal(ta.live_bytes, 0);
-    }
-}
-
-/* ---- element addressing ------------------------------------------------------ */
-
-static void test_records_element_offset_c_order(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("shape_2x2x2.npy", 0);
-    uint64_t idx[3] = {1, 0, 1}, off;
-    assert_int_equal(npydt_element_offset(npydt_file_header(f), idx, 3, &off, NULL), NPYDT_OK);
-    assert_int_equal(off, 5 * 2);
-    npydt_file_close(f);
-}
-
-static void test_records_element_offset_fortran_order(void **state)
-{
-    (void)state;
-    /* np.asfortranarray(np.arange(24, dtype='>f8').reshape(2, 3, 4)) */
-    npydt_file *f = open_fixture("fortran_3d.npy", 0);
-    const npydt_header *h = npydt_file_header(f);
-    for (uint64_t i = 0; i < 2; i++)
-        for (uint64_t j = 0; j < 3; j++)
-            for (uint64_t k = 0; k < 4; k++) {
-                uint64_t idx[3] = {i, j, k}, off;
-                assert_int_equal(npydt_element_offset(h, idx, 3, &off, NULL), NPYDT_OK);
-                assert_int_equal(off, (i + 2 * j + 6 * k) * 8);
-                double v;
-                assert_int_equal(npydt_read_double(file_dtype(f),
-                                                   (const char *)npydt_file_data(f) + off, &v,
-                                                   NULL),
-                                 NPYDT_OK);
-                assert_true(v == (double)(i * 12 + j * 4 + k));
-            }
-    npydt_file_close(f);
-}
-
-static void test_records_element_offset_flat_is_c_order_for_fortran(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("fortran_3d.npy", 0);
-    for (uint64_t i = 0; i < 24; i++) {
-        double v;
-        assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
-        assert_true(v == (double)i);
-    }
-    npydt_file_close(f);
-}
-
-static void test_records_element_offset_rejects_bad_indices(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("shape_2x2x2.npy", 0);
-    const npydt_header *h = npydt_file_header(f);
-    uint64_t idx[3] = {0, 2, 0}, off;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, idx, 3, &off, &err));
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, idx, 2, &off, &err));
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(h, 8, &off, &err));
-    npydt_file_close(f);
-}
-
-static void test_records_element_offset_0d(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("shape0d_f8.npy", 0);
-    uint64_t off = 99;
-    assert_int_equal(npydt_element_offset(npydt_file_header(f), NULL, 0, &off, NULL), NPYDT_OK);
-    assert_int_equal(off, 0);
-    double v;
-    assert_int_equal(npydt_read_double(file_dtype(f), element(f, 0), &v, NULL), NPYDT_OK);
-    assert_true(v == 2.5);
-    npydt_file_close(f);
+    return npydt_header_dtype(npydt_reader_header(r));
 }
 
 /* ---- field lookup ------------------------------------------------------------- */
@@ -267,51 +54,51 @@ static void lookup_ok(const npydt_dtype *dt, const char *path, uint64_t want_off
 static void test_records_field_nested_names(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("struct_nested3.npy", 0);
+    npydt_reader *f = open_fixture("struct_nested3.npy");
     lookup_ok(file_dtype(f), "a.b.d", 2, 'f', 4);
     lookup_ok(file_dtype(f), "a.e", 6, 'u', 1);
     lookup_ok(file_dtype(f), "g", 15, 'f', 16);
     lookup_ok(file_dtype(f), "a.b", 0, 'V', 6);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_field_titles(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("struct_titles.npy", 0);
+    npydt_reader *f = open_fixture("struct_titles.npy");
     lookup_ok(file_dtype(f), "Title A", 4, 'i', 4);
     lookup_ok(file_dtype(f), "a", 4, 'i', 4);
     lookup_ok(file_dtype(f), "t\xc3\xa9", 16, 'u', 1);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_field_subarray_indices(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("struct_subarray_fields.npy", 0);
+    npydt_reader *f = open_fixture("struct_subarray_fields.npy");
     lookup_ok(file_dtype(f), "m[1][2]", 12 + 5 * 2, 'i', 2);
     lookup_ok(file_dtype(f), "m[1,2]", 12 + 5 * 2, 'i', 2);
     lookup_ok(file_dtype(f), "v[2]", 8, 'f', 4);
     lookup_ok(file_dtype(f), "m", 12, 'V', 12);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_field_subarray_of_struct(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("struct_subarray_of_struct.npy", 0);
+    npydt_reader *f = open_fixture("struct_subarray_of_struct.npy");
     lookup_ok(file_dtype(f), "pts[1].y", 12 + 4, 'i', 8);
     lookup_ok(file_dtype(f), "pts[0].x", 0, 'f', 4);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_field_nested_subarrays_take_more_indices(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("struct_nested_subarray.npy", 0);
+    npydt_reader *f = open_fixture("struct_nested_subarray.npy");
     lookup_ok(file_dtype(f), "x[2][1]", 2 * 16 + 8, 'f', 8);
     lookup_ok(file_dtype(f), "x[2]", 2 * 16, 'V', 16);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_field_empty_path_is_the_dtype(void **state)
@@ -373,21 +160,21 @@ static void test_records_read_i64_all_sizes_both_orders(void **state)
     static const int64_t maxs[] = {INT16_MAX, INT16_MAX, INT32_MAX, INT32_MAX, INT64_MAX,
                                    INT64_MAX};
     for (size_t k = 0; k < 6; k++) {
-        npydt_file *f = open_fixture(files[k], 0);
+        npydt_reader *f = open_fixture(files[k]);
         int64_t want[6] = {mins[k], mins[k] + 1, -1, 0, 1, maxs[k]};
         for (uint64_t i = 0; i < 6; i++) {
             int64_t v;
             assert_int_equal(npydt_read_i64(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
             assert_true(v == want[i]);
         }
-        npydt_file_close(f);
+        npydt_reader_close(f);
     }
 }
 
 static void test_records_read_u64_max_and_range(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("scalar_u8_be.npy", 0);
+    npydt_reader *f = open_fixture("scalar_u8_be.npy");
     uint64_t u;
     int64_t s;
     TEST_ERROR(err);
@@ -397,10 +184,10 @@ static void test_records_read_u64_max_and_range(void **state)
     assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(file_dtype(f), element(f, 2), &s, &err));
     assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 1), &s, &err), NPYDT_OK);
     assert_true(s == 1);
-    npydt_file_close(f);
-    f = open_fixture("scalar_i1.npy", 0);
+    npydt_reader_close(f);
+    f = open_fixture("scalar_i1.npy");
     assert_fails(NPYDT_E_RANGE, &err, npydt_read_u64(file_dtype(f), element(f, 0), &u, &err));
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_read_i64_from_float_needs_integers(void **state)
@@ -435,7 +222,7 @@ static void test_records_read_double_half_both_orders(void **state)
                                   0.0999755859375, 0.333251953125};
     static const char *files[] = {"scalar_f2_le.npy", "scalar_f2_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_file *f = open_fixture(files[k], 0);
+        npydt_reader *f = open_fixture(files[k]);
         for (uint64_t i = 0; i < 13; i++) {
             double v;
             assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
@@ -444,7 +231,7 @@ static void test_records_read_double_half_both_orders(void **state)
                 fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
                          want[i]);
         }
-        npydt_file_close(f);
+        npydt_reader_close(f);
     }
 }
 
@@ -457,7 +244,7 @@ static void test_records_read_double_long_double_both_orders(void **state)
                                   INFINITY, -INFINITY, 1.0, 5e-324, INFINITY};
     static const char *files[] = {"scalar_f16_le.npy", "scalar_f16_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_file *f = open_fixture(files[k], 0);
+        npydt_reader *f = open_fixture(files[k]);
         for (uint64_t i = 0; i < 16; i++) {
             double v;
             assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
@@ -466,7 +253,7 @@ static void test_records_read_double_long_double_both_orders(void **state)
                 fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
                          want[i]);
         }
-        npydt_file_close(f);
+        npydt_reader_close(f);
     }
 }
 
@@ -565,7 +352,7 @@ static void test_records_ext80_matches_the_fpu(void **state)
 static void test_records_read_complex_c32_big_endian(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("scalar_c32_be.npy", 0);
+    npydt_reader *f = open_fixture("scalar_c32_be.npy");
     double v[2];
     assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 0), v, NULL), NPYDT_OK);
     assert_true(v[0] == 1.0 && v[1] == 2.0);
@@ -574,7 +361,7 @@ static void test_records_read_complex_c32_big_endian(void **state)
     assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 4), v, NULL), NPYDT_OK);
     /* the casts drop x87 excess precision */
     assert_true(v[0] == (double)0.1 && v[1] == (double)1e300);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_read_bool_any_nonzero_byte(void **state)
@@ -593,7 +380,7 @@ static void test_records_read_bool_any_nonzero_byte(void **state)
 static void test_records_read_bytes_trims_trailing_nuls_only(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("scalar_S5.npy", 0);
+    npydt_reader *f = open_fixture("scalar_S5.npy");
     const void *b;
     size_t n;
     /* b"\xff\x00a" and b"a\x00\x00" */
@@ -604,7 +391,7 @@ static void test_records_read_bytes_trims_trailing_nuls_only(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 2), &b, &n, NULL), NPYDT_OK);
     assert_int_equal(n, 0);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_read_unicode_to_utf8(void **state)
@@ -612,7 +399,7 @@ static void test_records_read_unicode_to_utf8(void **state)
     (void)state;
     static const char *files[] = {"scalar_U3_le.npy", "scalar_U3_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_file *f = open_fixture(files[k], 0);
+        npydt_reader *f = open_fixture(files[k]);
         char buf[16];
         size_t n;
         assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 0), buf, sizeof buf, &n,
@@ -634,7 +421,7 @@ static void test_records_read_unicode_to_utf8(void **state)
         assert_fails(NPYDT_E_RANGE, &err,
                      npydt_read_unicode(file_dtype(f), element(f, 0), buf, 5, &n, &err));
         assert_int_equal(n, 5);
-        npydt_file_close(f);
+        npydt_reader_close(f);
     }
 }
 
@@ -656,7 +443,7 @@ static void test_records_read_unicode_surrogates_and_bad_units(void **state)
 static void test_records_read_datetime_unit_and_nat(void **state)
 {
     (void)state;
-    npydt_file *f = open_fixture("scalar_M8_25s_be.npy", 0);
+    npydt_reader *f = open_fixture("scalar_M8_25s_be.npy");
     npydt_datetime t;
     assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 3), &t, NULL), NPYDT_OK);
     assert_true(t.count == 1700000000);
@@ -668,7 +455,7 @@ static void test_records_read_datetime_unit_and_nat(void **state)
     assert_true(t.count == NPYDT_NAT);
     assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 5), &t, NULL), NPYDT_OK);
     assert_false(t.is_nat);
-    npydt_file_close(f);
+    npydt_reader_close(f);
 }
 
 static void test_records_readers_refuse_wrong_kinds(void **state)
@@ -692,96 +479,6 @@ static void test_records_readers_refuse_wrong_kinds(void **state)
 
 
 /* ---- arguments and the rarer paths ------------------------------------------------ */
-
-static void test_records_open_refuses_bad_arguments(void **state)
-{
-    (void)state;
-    npydt_file *f = (npydt_file *)1;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_file_open_fd(0, 0, NULL, NULL, &err));
-    assert_string_equal(err.message, "out is NULL");
-    assert_fails(NPYDT_E_ARG, &err,
-                 npydt_file_open(test_fixture("scalar_S5.npy"), 0x100, NULL, &f, &err));
-    assert_null(f);
-    assert_string_equal(err.message, "invalid flags (NPYDT_OPEN_WRITE needs a mapping)");
-    assert_fails(NPYDT_E_ARG, &err, npydt_file_from_buffer("", 0, NULL, NULL, &err));
-    assert_string_equal(err.message, "out is NULL");
-}
-
-/* Write access needs a shared writable mapping, which a read-only
- * descriptor cannot give. */
-static void test_records_open_write_on_read_only_fd_is_io(void **state)
-{
-    (void)state;
-    int fd = open(test_fixture("scalar_S5.npy"), O_RDONLY);
-    assert_true(fd >= 0);
-    npydt_file *f = (npydt_file *)1;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_IO, &err, npydt_file_open_fd(fd, NPYDT_OPEN_WRITE, NULL, &f, &err));
-    assert_null(f);
-    assert_string_equal(err.message, "cannot map the file for writing: Permission denied");
-    close(fd);
-}
-
-static void test_records_element_offset_refuses_null_arguments(void **state)
-{
-    (void)state;
-    npydt_file *f = open_fixture("scalar_S5.npy", 0);
-    const npydt_header *h = npydt_file_header(f);
-    uint64_t off = 77, idx = 0;
-    TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(NULL, &idx, 1, &off, &err));
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, &idx, 1, NULL, &err));
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset(h, NULL, 1, &off, &err));
-    assert_string_equal(err.message, "argument is NULL");
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(NULL, 0, &off, &err));
-    assert_fails(NPYDT_E_ARG, &err, npydt_element_offset_flat(h, 0, NULL, &err));
-    assert_string_equal(err.message, "argument is NULL");
-    assert_int_equal(off, 77);
-    npydt_file_close(f);
-}
-
-/* 70 dimensions (more than the 64-entry stride table): shape (2, 1, ...,
- * 1, 3) in Fortran order puts C-order element 5, index (1, 0, ..., 0, 2),
- * at (1 + 2 * 2) * 2 bytes. */
-static void test_records_element_offset_flat_fortran_70_dimensions(void **state)
-{
-    (void)state;
-    char text[512];
-    size_t n = (size_t)snprintf(text, sizeof text,
-                                "{'descr': '<i2', 'fortran_order': True, 'shape': (2, ");
-    for (int k = 1; k < 69; k++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "1, ");
-    n += (size_t)snprintf(text + n, sizeof text - n, "3), }");
-    npydt_options opts;
-    npydt_options_init(&opts);
-    opts.limits.max_ndim = 70;
-    npydt_header *h;
-    TEST_ERROR(err);
-    unsigned char npy[640];
-    size_t hlen = (10 + n + 1 + 63) / 64 * 64 - 10;
-    memcpy(npy, "\x93NUMPY\x01\x00", 8);
-    npy[8] = (unsigned char)hlen;
-    npy[9] = (unsigned char)(hlen >> 8);
-    memcpy(npy + 10, text, n);
-    memset(npy + 10 + n, ' ', hlen - n - 1);
-    npy[10 + hlen - 1] = '\n';
-    npydt_status st = npydt_header_parse(npy, 10 + hlen, &opts, &h, &err);
-    if (st != NPYDT_OK)
-        fail_msg("%s", err.message);
-    assert_int_equal(npydt_header_ndim(h), 70);
-    uint64_t off, idx[70] = {0};
-    for (uint64_t i = 0; i < 6; i++) {
-        assert_int_equal(npydt_element_offset_flat(h, i, &off, &err), NPYDT_OK);
-        assert_int_equal(off, (i / 3 + (i % 3) * 2) * 2);
-        idx[0] = i / 3;
-        idx[69] = i % 3;
-        uint64_t off2;
-        assert_int_equal(npydt_element_offset(h, idx, 70, &off2, &err), NPYDT_OK);
-        assert_int_equal(off2, off);
-    }
-    npydt_header_free(h);
-}
 
 static void test_records_readers_refuse_null_and_non_scalars(void **state)
 {
@@ -996,20 +693,6 @@ static void test_records_field_index_spacing_and_errors(void **state)
 }
 
 TEST_LIST("records",
-    cmocka_unit_test(test_records_open_maps_file_data),
-    cmocka_unit_test(test_records_open_no_mmap_reads_a_copy),
-    cmocka_unit_test(test_records_open_write_stores_reach_the_file),
-    cmocka_unit_test(test_records_open_write_without_mmap_is_refused),
-    cmocka_unit_test(test_records_open_object_dtype_is_refused),
-    cmocka_unit_test(test_records_open_missing_path_is_io),
-    cmocka_unit_test(test_records_buffer_short_data_is_refused),
-    cmocka_unit_test(test_records_empty_array_data_is_not_null),
-    cmocka_unit_test(test_records_open_allocation_failures_leak_nothing),
-    cmocka_unit_test(test_records_element_offset_c_order),
-    cmocka_unit_test(test_records_element_offset_fortran_order),
-    cmocka_unit_test(test_records_element_offset_flat_is_c_order_for_fortran),
-    cmocka_unit_test(test_records_element_offset_rejects_bad_indices),
-    cmocka_unit_test(test_records_element_offset_0d),
     cmocka_unit_test(test_records_field_nested_names),
     cmocka_unit_test(test_records_field_titles),
     cmocka_unit_test(test_records_field_subarray_indices),
@@ -1032,10 +715,6 @@ TEST_LIST("records",
     cmocka_unit_test(test_records_read_unicode_surrogates_and_bad_units),
     cmocka_unit_test(test_records_read_datetime_unit_and_nat),
     cmocka_unit_test(test_records_readers_refuse_wrong_kinds),
-    cmocka_unit_test(test_records_open_refuses_bad_arguments),
-    cmocka_unit_test(test_records_open_write_on_read_only_fd_is_io),
-    cmocka_unit_test(test_records_element_offset_refuses_null_arguments),
-    cmocka_unit_test(test_records_element_offset_flat_fortran_70_dimensions),
     cmocka_unit_test(test_records_readers_refuse_null_and_non_scalars),
     cmocka_unit_test(test_records_read_bool_of_numbers),
     cmocka_unit_test(test_records_read_complex_of_a_real),

@@ -398,11 +398,11 @@ static void test_writer_0d_array_appears_at_close_with_its_record(void **state)
     assert_int_equal(npydt_writer_write(w, rec, 1, &err), NPYDT_OK);
     assert_int_equal(files_in(s), 0);
     assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
-    npydt_file *f;
-    assert_int_equal(npydt_file_open(s->path, NPYDT_OPEN_READ, NULL, &f, &err), NPYDT_OK);
-    assert_int_equal(npydt_header_ndim(npydt_file_header(f)), 0);
-    assert_memory_equal(npydt_file_data(f), rec, 4);
-    npydt_file_close(f);
+    npydt_reader *r;
+    assert_int_equal(npydt_reader_open_path(s->path, NULL, &r, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_ndim(npydt_reader_header(r)), 0);
+    assert_memory_equal(npydt_reader_bytes(r), rec, 4);
+    npydt_reader_close(r);
     assert_int_equal(files_in(s), 1);
     npydt_dtype_free(dt);
 }

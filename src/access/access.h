@@ -1,7 +1,8 @@
 /* The data-access stage: one array's data bytes from a file, a buffer or
  * an archive member, in stored or C order. The reader's state, shared by
- * the files of this stage (opening and sequential reads in reader.c,
- * C-order batches in corder.c). Not installed. */
+ * the files of this stage (opening, in-memory bytes and writable mappings
+ * in open.c, sequential reads in reader.c, C-order batches in corder.c,
+ * element addressing in element.c). Not installed. */
 #ifndef NPYDT_ACCESS_H
 #define NPYDT_ACCESS_H
 
@@ -17,7 +18,10 @@ struct npydt_reader {
     int c_order;                  /* stored in C order, or no more than one
                                    * dimension above 1 (the same bytes) */
     const unsigned char *bytes;   /* all the data in place, or NULL */
-    struct io_region region;      /* a mapping of the file, or nothing */
+    struct io_region region;      /* a mapping of the file, a copy of the data
+                                   * (read or inflated), or nothing */
+    int writable;                 /* region is a shared read-write mapping */
+    unsigned char empty[1];       /* the writable bytes of an array without data */
     int fd;                       /* read with pread when not in place; -1: none */
     int own_fd;                   /* opened by the reader, closed by it */
     uint64_t file_offset;         /* of the first data byte in the file */
@@ -33,6 +37,8 @@ struct npydt_reader {
     uint64_t *index, *cstride;    /* a pass's multi-index and C strides */
 };
 
+/* A fresh stream of the member, positioned at its first data byte. */
+npydt_status reader_open_stream(npydt_reader *r, npydt_error *err);
 /* Room for size bytes in *buf (of *have bytes), keeping nothing. */
 npydt_status reader_room(npydt_reader *r, unsigned char **buf, size_t *have, size_t size,
                          npydt_error *err);

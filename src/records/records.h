@@ -1,6 +1,5 @@
-/* Private helpers of the record modules (data, field, convert, gather,
- * swap): unaligned loads and stores, byte swaps and float format
- * conversions. */
+/* Private helpers of the record modules (field, convert, gather, swap):
+ * unaligned loads and stores, byte swaps and float format conversions. */
 #ifndef NPYDT_RECORDS_H
 #define NPYDT_RECORDS_H
 

@@ -22,7 +22,8 @@
  *      ndarray.byteswap(inplace=True) and astype(newbyteorder('=')).
  *   3. gather of pos.y into a native double array against a read-only pass
  *      over the records and NumPy's copyto.
- *   4. open + header + map of a 1 GB (sparse) file: npydt_file_open against
+ *   4. open + header + map of a 1 GB (sparse) file: npydt_reader_open_path
+ *      (in_memory) against
  *      the bare system calls and np.load(mmap_mode='r').
  *   5. process time of `npydt inspect` against python3 + NumPy np.load.
  *   6. appending 128 MB of records to a new file through npydt_writer (in
@@ -935,7 +936,7 @@ struct open_ctx {
     const char *path;
     size_t header_len;
     size_t file_len;
-    const npydt_options *opts;
+    npydt_reader_options ropts;   /* in_memory: mapped, else read whole */
     unsigned char buf[4096];
 };
 
@@ -954,15 +955,15 @@ static void op_bare(void *v)
     close(fd);
 }
 
-static void op_file_open(void *v)
+static void op_reader_open(void *v)
 {
     struct open_ctx *c = v;
-    npydt_file *f;
+    npydt_reader *r;
     npydt_error err;
-    check(npydt_file_open(c->path, NPYDT_OPEN_READ, c->opts, &f, &err), &err, "file open");
-    const npydt_header *h = npydt_file_header(f);
-    sink += npydt_header_count(h) + (uintptr_t)npydt_file_data(f);
-    npydt_file_close(f);
+    check(npydt_reader_open_path(c->path, &c->ropts, &r, &err), &err, "reader open");
+    const npydt_header *h = npydt_reader_header(r);
+    sink += npydt_header_count(h) + (uintptr_t)npydt_reader_bytes(r);
+    npydt_reader_close(r);
 }
 
 /* ---- section 5: processes ------------------------------------------------------------------------ */
@@ -1016,7 +1017,9 @@ static void section_files(const struct config *cfg, struct worker *w, const char
     uint64_t count = cfg->big_bytes / npydt_dtype_itemsize(dt);
     uint64_t shape[1] = {count};
     struct open_ctx *c = xmalloc(sizeof *c);
-    c->opts = opts;
+    npydt_reader_options_init(&c->ropts);
+    c->ropts.base = *opts;
+    c->ropts.in_memory = 1;
     c->header_len = npydt_header_write(dt, shape, 1, 0, c->buf, sizeof c->buf, &err);
     if (c->header_len == 0 || c->header_len > sizeof c->buf)
         die("header_write: %s", err.message);
@@ -1037,14 +1040,14 @@ static void section_files(const struct config *cfg, struct worker *w, const char
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "load %s", c->path);
     long it_bare = calibrate(op_bare, c, cfg->round_ns);
-    long it_npydt = calibrate(op_file_open, c, cfg->round_ns);
+    long it_npydt = calibrate(op_reader_open, c, cfg->round_ns);
     long it_py = worker_calibrate(w, cfg->round_ns, cmd);
     struct series *s_bare = series_new(4, "open+pread+mmap+munmap+close");
-    struct series *s_open = series_new(4, "npydt_file_open+close");
+    struct series *s_open = series_new(4, "npydt_reader_open_path+close");
     struct series *s_np = series_new(4, "np.load(mmap_mode='r')");
     for (int r = 0; r < cfg->rounds; r++) {
         series_add(s_bare, time_op(op_bare, c, it_bare));
-        series_add(s_open, time_op(op_file_open, c, it_npydt));
+        series_add(s_open, time_op(op_reader_open, c, it_npydt));
         double t = worker_time(w, it_py, NULL, "%s", cmd);
         if (t < 0)
             s_np->na = true;
@@ -1053,7 +1056,7 @@ static void section_files(const struct config *cfg, struct worker *w, const char
     }
     char title[100];
     snprintf(title, sizeof title,
-             "4. open + header + map of a %.1f GB file: npydt_file_open (mmap) + npydt_file_close",
+             "4. open + header + map of a %.1f GB file: npydt_reader_open_path (mmap) + close",
              (double)c->file_len / 1e9);
     heading(title);
     row_add(4, "open + header + map", "open+pread(header)+mmap+munmap+close", s_open, s_bare,

@@ -58,13 +58,22 @@ static int write_chunks(npydt_writer *w, const unsigned char *data, uint64_t n, 
     return 0;
 }
 
+/* The reference array at path, all its data in memory. */
+static npydt_status open_in_memory(const char *path, npydt_reader **out, npydt_error *err)
+{
+    npydt_reader_options opts;
+    npydt_reader_options_init(&opts);
+    opts.in_memory = 1;
+    return npydt_reader_open_path(path, &opts, out, err);
+}
+
 static int drive_npy(const char *ref, const char *out, int split_given, uint64_t split)
 {
     npydt_error err;
-    npydt_file *f;
-    if (npydt_file_open(ref, NPYDT_OPEN_READ, NULL, &f, &err) != NPYDT_OK)
+    npydt_reader *f;
+    if (open_in_memory(ref, &f, &err) != NPYDT_OK)
         return fail("open", &err);
-    const npydt_header *h = npydt_file_header(f);
+    const npydt_header *h = npydt_reader_header(f);
     const npydt_dtype *dt = npydt_header_dtype(h);
     size_t ndim = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
@@ -75,7 +84,7 @@ static int drive_npy(const char *ref, const char *out, int split_given, uint64_t
     for (size_t k = 0; k < ndim; k++)
         if (k != (fortran ? ndim - 1 : 0))
             row *= shape[k];
-    const unsigned char *data = npydt_file_data(f);
+    const unsigned char *data = npydt_reader_bytes(f);
     npydt_writer_options opts;
     npydt_writer_options_init(&opts);
     opts.fortran_order = fortran;
@@ -102,7 +111,7 @@ static int drive_npy(const char *ref, const char *out, int split_given, uint64_t
                 rc = fail("close", &err);
         }
     }
-    npydt_file_close(f);
+    npydt_reader_close(f);
     return rc;
 }
 
@@ -134,12 +143,12 @@ static int drive_npz(const char *out, npydt_npz_method method, int nrefs, char *
         return fail("npz", &err);
     }
     for (int i = 0; i + 1 < nrefs && rc == 0; i += 2) {
-        npydt_file *f;
-        if (npydt_file_open(refs[i + 1], NPYDT_OPEN_READ, NULL, &f, &err) != NPYDT_OK) {
+        npydt_reader *f;
+        if (open_in_memory(refs[i + 1], &f, &err) != NPYDT_OK) {
             rc = fail("open", &err);
             break;
         }
-        const npydt_header *h = npydt_file_header(f);
+        const npydt_header *h = npydt_reader_header(f);
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
         opts.fortran_order = npydt_header_fortran_order(h);
@@ -150,12 +159,12 @@ static int drive_npz(const char *out, npydt_npz_method method, int nrefs, char *
                                        &err) != NPYDT_OK) {
             rc = fail("member", &err);
         } else {
-            rc = write_chunks(w, npydt_file_data(f), npydt_header_count(h),
+            rc = write_chunks(w, npydt_reader_bytes(f), npydt_header_count(h),
                               npydt_dtype_itemsize(npydt_header_dtype(h)));
             if (npydt_writer_close(w, &err) != NPYDT_OK && rc == 0)
                 rc = fail("close", &err);
         }
-        npydt_file_close(f);
+        npydt_reader_close(f);
     }
     if (rc == 0 && npydt_npz_writer_finish(z, NULL, &err) != NPYDT_OK)
         rc = fail("finish", &err);
