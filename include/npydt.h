@@ -844,9 +844,9 @@ NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
  * bounded chunks (a file that cannot be mapped is read with pread, a
  * deflated member is inflated), in the stored order or in C order (a
  * Fortran-order array is gathered). Memory is bounded by the options
- * below whatever the array's size; with in_memory the bytes are always in
- * place (read or inflated into one copy where they cannot be mapped), and
- * with writable stores to them reach the file. Dtypes containing an object
+ * below whatever the array's size, unless in_memory asks for the bytes
+ * always in place (read or inflated into one copy where they cannot be
+ * mapped); with writable, stores to them reach the file. Dtypes containing an object
  * ('O') field are refused (NPYDT_E_OBJECT): their data is a pickle; their
  * headers stay readable (npydt_parse_*). One thread at a time. */
 typedef struct npydt_reader npydt_reader;
@@ -878,8 +878,8 @@ typedef struct npydt_reader_options {
 NPYDT_API void npydt_reader_options_init(npydt_reader_options *opts);
 
 /* Open the data of the .npy file at path: the header is parsed, then the
- * data mapped, else read in chunks as asked for. opts may be NULL for the
- * defaults. NPYDT_E_OBJECT for object dtypes (their data is a pickle).
+ * data mapped, else read in chunks (into one copy with in_memory). opts
+ * may be NULL for the defaults. NPYDT_E_OBJECT for object dtypes (their data is a pickle).
  * Release with npydt_reader_close. */
 NPYDT_API npydt_status npydt_reader_open_path(const char *path,
                                               const npydt_reader_options *opts,
@@ -895,7 +895,7 @@ NPYDT_API npydt_status npydt_reader_open_buffer(const void *buf, size_t len,
                                                 const npydt_reader_options *opts,
                                                 npydt_reader **out, npydt_error *err);
 /* Member i of an archive: in place when stored, else inflated through a
- * stream (z must outlive the reader). The bytes of a stored member are not
+ * stream, or whole when opened with in_memory (z must outlive the reader). The bytes of a stored member are not
  * CRC-checked (see npydt_npz_member_verify); a deflated member's are when
  * its last byte is read. */
 NPYDT_API npydt_status npydt_reader_open_member(const npydt_npz *z, size_t i,
