@@ -458,6 +458,13 @@ NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape
                                     size_t ndim, int fortran_order,
                                     void *buf, size_t size, npydt_error *err);
 
+/* Print the dict of that header as np.save writes it, without the room
+ * and padding after it: "{'descr': '<f8', 'fortran_order': False,
+ * 'shape': (3,), }", names in UTF-8. Returns the length it needs, like
+ * snprintf (0 when dt is NULL, or shape is NULL with ndim > 0). */
+NPYDT_API size_t npydt_header_dict(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
+                                   int fortran_order, char *buf, size_t size);
+
 /* ------------------------------------------------------------------ */
 /* Records: data access, typed readers, gather/scatter, byteswap       */
 /* ------------------------------------------------------------------ */
