@@ -346,9 +346,9 @@ NPYDT_API size_t npydt_dtype_leaf_path(const npydt_dtype *root, size_t i, char *
  * a quoted type string ("'<f8'"), a list of fields, or a (type, shape)
  * tuple. text need not be NUL-terminated. On success *out is a root dtype
  * to release with npydt_dtype_free. Error offsets are into text. */
-NPYDT_API npydt_status npydt_dtype_parse_literal(const char *text, size_t len,
-                                                 const npydt_options *opts,
-                                                 npydt_dtype **out, npydt_error *err);
+NPYDT_API npydt_status npydt_header_parse_descr(const char *text, size_t len,
+                                                const npydt_options *opts,
+                                                npydt_dtype **out, npydt_error *err);
 
 /* Parse a bare NumPy type string as np.dtype() would: "<f8", "float64",
  * "d", "M8[ns]", "(2,3)f4", "i4, (2,3)f8, S5". */
@@ -356,7 +356,8 @@ NPYDT_API npydt_status npydt_dtype_parse_typestr(const char *text, size_t len,
                                                  const npydt_options *opts,
                                                  npydt_dtype **out, npydt_error *err);
 
-/* Release a root dtype from npydt_dtype_parse_*; NULL is a no-op. */
+/* Release a root dtype from npydt_header_parse_descr,
+ * npydt_dtype_parse_typestr or npydt_dtype_newbyteorder; NULL is a no-op. */
 NPYDT_API void npydt_dtype_free(npydt_dtype *root);
 
 /* Print a dtype as the descriptor literal np.save writes ("'<f8'" or

@@ -98,9 +98,6 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
     const npydt_dtype *dt = NULL;
     npydt_status st;
     if (!looks_literal(t, n)) {
-        for (size_t i = 0; i < n; i++)
-            if (t[i] == '\0')
-                return set_error(err, NPYDT_E_ENCODING, b + i, NULL, "NUL byte in type string");
         st = typestr_parse_text(&c, t, n, b, &dt);
     } else {
         struct lit *v;
