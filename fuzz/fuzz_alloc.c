@@ -42,7 +42,7 @@ static npydt_status run_literal(const uint8_t *data, size_t size, const npydt_op
                                 void **out, npydt_error *err)
 {
     npydt_dtype *dt = (npydt_dtype *)out;
-    npydt_status st = npydt_dtype_parse_literal((const char *)data, size, opts, &dt, err);
+    npydt_status st = npydt_header_parse_descr((const char *)data, size, opts, &dt, err);
     *out = dt;
     return st;
 }
@@ -70,7 +70,7 @@ struct with_dtype {
 static npydt_dtype *input_dtype(const uint8_t *data, size_t size)
 {
     npydt_dtype *dt = NULL;
-    if (npydt_dtype_parse_literal((const char *)data, size, NULL, &dt, NULL) != NPYDT_OK)
+    if (npydt_header_parse_descr((const char *)data, size, NULL, &dt, NULL) != NPYDT_OK)
         return NULL;
     return dt;
 }

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     npydt_dtype *dt = (npydt_dtype *)&dt;
     npydt_error err;
     fuzz_poison_error(&err);
-    npydt_status st = npydt_dtype_parse_literal(text, size, NULL, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(text, size, NULL, &dt, &err);
     check_result(st, dt, &err, size);
     npydt_dtype_free(dt);
 
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         quoted[size + 1] = '\'';
         npydt_dtype *q = (npydt_dtype *)&q;
         fuzz_poison_error(&err);
-        npydt_status qst = npydt_dtype_parse_literal(quoted, size + 2, NULL, &q, &err);
+        npydt_status qst = npydt_header_parse_descr(quoted, size + 2, NULL, &q, &err);
         check_result(qst, q, &err, size + 2);
         FUZZ_CHECK(qst == tst);
         if (qst == NPYDT_OK)

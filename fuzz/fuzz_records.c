@@ -368,7 +368,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     npydt_dtype *dt = (npydt_dtype *)&dt;
     npydt_error err;
     fuzz_poison_error(&err);
-    npydt_status st = npydt_dtype_parse_literal(text, len, NULL, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(text, len, NULL, &dt, &err);
     if (st != NPYDT_OK) {
         FUZZ_CHECK(dt == NULL);
         fuzz_check_error(st, &err, len);

@@ -2,7 +2,7 @@
  *
  * Input format: SPEC NUL DESCR. The bytes before the first NUL are a
  * schema spec (npydt_schema_compile), the bytes after it a descriptor
- * literal (npydt_dtype_parse_literal). Without a NUL the whole input is
+ * literal (npydt_header_parse_descr). Without a NUL the whole input is
  * both, so a plain spec seed also checks a dtype against itself.
  *
  * Oracles: a refused compile or parse leaves no result and a complete
@@ -285,7 +285,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     npydt_dtype *dt = (npydt_dtype *)&dt;
     fuzz_poison_error(&err);
-    npydt_status dst = npydt_dtype_parse_literal(descr, descr_len, NULL, &dt, &err);
+    npydt_status dst = npydt_header_parse_descr(descr, descr_len, NULL, &dt, &err);
     if (dst != NPYDT_OK) {
         FUZZ_CHECK(dt == NULL);
         fuzz_check_error(dst, &err, descr_len);

@@ -416,7 +416,7 @@ static inline void fuzz_check_canonical(const npydt_dtype *dt)
     fuzz_reparse_options(&o);
     npydt_dtype *again = NULL;
     npydt_error err;
-    npydt_status st = npydt_dtype_parse_literal(text, len, &o, &again, &err);
+    npydt_status st = npydt_header_parse_descr(text, len, &o, &again, &err);
     if (st != NPYDT_OK)
         fuzz_fail_status("canonical descr does not parse", st, &err, text, len);
     FUZZ_CHECK(fuzz_same_after_text(dt, again));
@@ -451,7 +451,7 @@ static inline void fuzz_check_leaf_typestrs(const npydt_dtype *root)
         npydt_dtype_free(dt);
         s[0] = '\'';
         s[len + 1] = '\'';
-        st = npydt_dtype_parse_literal(s, len + 2, NULL, &dt, &err);
+        st = npydt_header_parse_descr(s, len + 2, NULL, &dt, &err);
         if (st != NPYDT_OK)
             fuzz_fail_status("quoted leaf dtype.str does not parse", st, &err, s, len + 2);
         FUZZ_CHECK(fuzz_same_after_text(lv[i].dtype, dt));

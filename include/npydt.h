@@ -346,9 +346,9 @@ NPYDT_API size_t npydt_dtype_leaf_path(const npydt_dtype *root, size_t i, char *
  * a quoted type string ("'<f8'"), a list of fields, or a (type, shape)
  * tuple. text need not be NUL-terminated. On success *out is a root dtype
  * to release with npydt_dtype_free. Error offsets are into text. */
-NPYDT_API npydt_status npydt_dtype_parse_literal(const char *text, size_t len,
-                                                 const npydt_options *opts,
-                                                 npydt_dtype **out, npydt_error *err);
+NPYDT_API npydt_status npydt_header_parse_descr(const char *text, size_t len,
+                                                const npydt_options *opts,
+                                                npydt_dtype **out, npydt_error *err);
 
 /* Parse a bare NumPy type string as np.dtype() would: "<f8", "float64",
  * "d", "M8[ns]", "(2,3)f4", "i4, (2,3)f8, S5". */
@@ -356,7 +356,8 @@ NPYDT_API npydt_status npydt_dtype_parse_typestr(const char *text, size_t len,
                                                  const npydt_options *opts,
                                                  npydt_dtype **out, npydt_error *err);
 
-/* Release a root dtype from npydt_dtype_parse_*; NULL is a no-op. */
+/* Release a root dtype from npydt_header_parse_descr,
+ * npydt_dtype_parse_typestr or npydt_dtype_newbyteorder; NULL is a no-op. */
 NPYDT_API void npydt_dtype_free(npydt_dtype *root);
 
 /* Print a dtype as the descriptor literal np.save writes ("'<f8'" or
@@ -457,6 +458,13 @@ NPYDT_API const npydt_dtype *npydt_header_dtype(const npydt_header *h);
 NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape,
                                     size_t ndim, int fortran_order,
                                     void *buf, size_t size, npydt_error *err);
+
+/* Print the dict of that header as np.save writes it, without the room
+ * and padding after it: "{'descr': '<f8', 'fortran_order': False,
+ * 'shape': (3,), }", names in UTF-8. Returns the length it needs, like
+ * snprintf (0 when dt is NULL, or shape is NULL with ndim > 0). */
+NPYDT_API size_t npydt_header_dict(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
+                                   int fortran_order, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ */
 /* Records: fields, typed readers, gather/scatter, byteswap           */

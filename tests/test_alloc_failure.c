@@ -91,7 +91,7 @@ static npydt_status call_parse_literal(const void *arg, const npydt_options *opt
                                        npydt_error *err)
 {
     npydt_dtype *dt = NULL;
-    npydt_status st = npydt_dtype_parse_literal(arg, strlen(arg), opts, &dt, err);
+    npydt_status st = npydt_header_parse_descr(arg, strlen(arg), opts, &dt, err);
     *out = dt;
     return st;
 }

@@ -101,15 +101,15 @@ static void test_api_options_with_reserved_room_set_are_refused(void **state)
     npydt_options_init(&o);
     o.reserved[3] = 1;
     test_poison_error(&err);
-    assert_int_equal(npydt_dtype_parse_literal(text, strlen(text), &o, &dt, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_header_parse_descr(text, strlen(text), &o, &dt, &err), NPYDT_E_ARG);
     test_assert_error_filled(NPYDT_E_ARG, &err);
     assert_null(dt);
     assert_non_null(strstr(err.message, "reserved"));
     npydt_options_init(&o);
     o.limits.reserved[0] = 1;
-    assert_int_equal(npydt_dtype_parse_literal(text, strlen(text), &o, &dt, &err), NPYDT_E_ARG);
+    assert_int_equal(npydt_header_parse_descr(text, strlen(text), &o, &dt, &err), NPYDT_E_ARG);
     npydt_options_init(&o);
-    assert_int_equal(npydt_dtype_parse_literal(text, strlen(text), &o, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(text, strlen(text), &o, &dt, &err), NPYDT_OK);
 
     npydt_swap_plan *plan = NULL;
     o.reserved[0] = 1;

@@ -155,7 +155,7 @@ static void test_bounds_100000_brackets_in_descr_is_limit_error(void **state)
     put_n(&t, "(", 100000);
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err));
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err));
     assert_null(dt);
     assert_int_equal(err.offset, 128);
     free(t.s);
@@ -176,7 +176,7 @@ static void test_bounds_nesting_over_default_depth_is_limit_error(void **state)
     nested_structs(&t, 65);   /* 130 brackets */
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err));
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err));
     free(t.s);
 }
 
@@ -190,7 +190,7 @@ static void test_bounds_raised_max_depth_lets_deeper_nesting_through(void **stat
     opts.limits.max_depth = 1001;
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
     assert_int_equal(n, 1);
@@ -210,7 +210,7 @@ static void test_bounds_ceiling_depth_parses_without_exhausting_the_stack(void *
     opts.limits.max_depth = 4096;
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, &opts, &dt, &err), NPYDT_OK);
     /* printing and comparing recurse too */
     char *printed = malloc(t.len + 1);
     assert_non_null(printed);
@@ -230,7 +230,7 @@ static void test_bounds_max_depth_above_ceiling_is_arg_error(void **state)
     opts.limits.max_depth = 4097;
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal("'<f8'", 5, &opts, &dt, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse_descr("'<f8'", 5, &opts, &dt, &err));
     assert_null(dt);
 }
 
@@ -409,7 +409,7 @@ static npydt_status check_memory(family_fn fam, size_t n, const char *name)
     meter_init(&m, &opts);
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    npydt_status st = npydt_dtype_parse_literal(t.s, t.len, &opts, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(t.s, t.len, &opts, &dt, &err);
     double factor = (double)m.peak / (double)t.len;
     print_message("%s: %zu bytes, %s, peak %zu bytes (%.1f per byte), largest block %zu\n", name,
                   t.len, npydt_status_name(st), m.peak, factor, m.max_block);
@@ -511,7 +511,7 @@ static void test_bounds_long_paths_over_many_fields_share_their_prefix(void **st
     fam_long_paths(&t, 1 << 20);
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
     size_t n;
     (void)npydt_dtype_leaves(dt, &n);
     assert_int_equal(n, (1 << 20) / 24);
@@ -546,7 +546,7 @@ static void test_bounds_long_paths_of_real_size_are_accepted(void **state)
     put_n(&t, ")]", 10);
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    assert_int_equal(npydt_dtype_parse_literal(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
     size_t n;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
     assert_int_equal(n, 1000);

@@ -9,7 +9,7 @@
 
 static npydt_status parse_lit(const char *text, npydt_dtype **dt, npydt_error *err)
 {
-    return npydt_dtype_parse_literal(text, strlen(text), NULL, dt, err);
+    return npydt_header_parse_descr(text, strlen(text), NULL, dt, err);
 }
 
 static npydt_status parse_ts(const char *text, npydt_dtype **dt, npydt_error *err)
@@ -288,7 +288,7 @@ static void test_dtype_names_equal_up_to_a_nul_are_not_duplicates(void **state)
     npydt_dtype *out = NULL;
     TEST_ERROR(err);
     const char *dup = "[('x\\x00', '<i4'), ('y', '<i4'), ('x\\0', '<i4')]";
-    assert_fails(NPYDT_E_NAME, &err, npydt_dtype_parse_literal(dup, strlen(dup), NULL, &out, &err));
+    assert_fails(NPYDT_E_NAME, &err, npydt_header_parse_descr(dup, strlen(dup), NULL, &out, &err));
     assert_string_equal(err.message, "field name 'x\\x00' already used as a name or title");
 }
 

@@ -39,7 +39,7 @@ static void test_error_success_parse_calls_write_ok(void **state)
     (void)state;
     npydt_error err;
     npydt_dtype *dt;
-    assert_ok_written(&err, npydt_dtype_parse_literal("'<f8'", 5, NULL, &dt, &err));
+    assert_ok_written(&err, npydt_header_parse_descr("'<f8'", 5, NULL, &dt, &err));
     npydt_dtype_free(dt);
     assert_ok_written(&err, npydt_dtype_parse_typestr("f8", 2, NULL, &dt, &err));
     const char *path = test_fixture("fortran_2d.npy");
@@ -358,8 +358,8 @@ static void test_error_success_after_a_failure_clears_it(void **state)
     (void)state;
     npydt_dtype *dt;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_SYNTAX, &err, npydt_dtype_parse_literal("[", 1, NULL, &dt, &err));
-    assert_int_equal(npydt_dtype_parse_literal("'<f8'", 5, NULL, &dt, &err), NPYDT_OK);
+    assert_fails(NPYDT_E_SYNTAX, &err, npydt_header_parse_descr("[", 1, NULL, &dt, &err));
+    assert_int_equal(npydt_header_parse_descr("'<f8'", 5, NULL, &dt, &err), NPYDT_OK);
     assert_success_written(&err);
     npydt_dtype_free(dt);
 }

@@ -84,7 +84,7 @@ static void descr_round_trips(const char *path, const unsigned char *buf, size_t
     assert_non_null(text);
     npydt_dtype_descr(dt, text, need + 1);
     npydt_dtype *again;
-    if (npydt_dtype_parse_literal(text, need, NULL, &again, &err) != NPYDT_OK)
+    if (npydt_header_parse_descr(text, need, NULL, &again, &err) != NPYDT_OK)
         fail_msg("%s: printed descr %s does not parse: %s", path, text, err.message);
     assert_true(npydt_dtype_equal(dt, again));
     npydt_dtype_free(again);
@@ -96,6 +96,68 @@ static void test_header_descr_print_parse_is_identity_for_every_fixture(void **s
 {
     (void)state;
     assert_true(for_each_fixture(descr_round_trips) > 50);
+}
+
+/* The file's header text after its preamble, up to the spaces and newline
+ * np.save puts after the dict. */
+static void dict_is_header_text(const char *path, const unsigned char *buf, size_t len)
+{
+    npydt_header *h;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_parse_buffer(buf, len, NULL, &h, &err), NPYDT_OK);
+    size_t start = npydt_header_version_major(h) == 1 ? 10 : 12;
+    size_t end = (size_t)npydt_header_data_offset(h) - 1;
+    while (end > start && buf[end - 1] == ' ')
+        end--;
+    bool ascii = true;
+    for (size_t i = start; i < end; i++)
+        ascii &= buf[i] < 0x80;
+    /* 1.0 and 2.0 headers spell names in latin-1; the dict text in UTF-8 */
+    if (ascii || npydt_header_version_major(h) == 3) {
+        size_t need = npydt_header_dict(npydt_header_dtype(h), npydt_header_shape(h),
+                                        npydt_header_ndim(h), npydt_header_fortran_order(h),
+                                        NULL, 0);
+        char *text = malloc(need + 1);
+        assert_non_null(text);
+        assert_int_equal(npydt_header_dict(npydt_header_dtype(h), npydt_header_shape(h),
+                                           npydt_header_ndim(h),
+                                           npydt_header_fortran_order(h), text, need + 1),
+                         need);
+        if (need != end - start || memcmp(text, buf + start, need) != 0)
+            fail_msg("%s: dict text differs:\n%s\nvs\n%.*s", path, text, (int)(end - start),
+                     buf + start);
+        free(text);
+    }
+    npydt_header_free(h);
+}
+
+static void test_header_dict_is_the_text_np_save_writes_for_every_fixture(void **state)
+{
+    (void)state;
+    assert_true(for_each_fixture(dict_is_header_text) > 50);
+}
+
+static void test_header_dict_measures_and_cuts_like_snprintf(void **state)
+{
+    (void)state;
+    npydt_dtype *dt;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_dtype_parse_typestr("<f8", 3, NULL, &dt, &err), NPYDT_OK);
+    const uint64_t shape[2] = {2, 3};
+    const char *want = "{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }";
+    char buf[16];
+    assert_int_equal(npydt_header_dict(dt, shape, 2, 1, buf, sizeof buf), strlen(want));
+    assert_string_equal(buf, "{'descr': '<f8'");
+    assert_int_equal(npydt_header_dict(dt, shape, 2, 1, NULL, 0), strlen(want));
+    npydt_dtype_free(dt);
+}
+
+static void test_header_dict_of_no_dtype_is_empty(void **state)
+{
+    (void)state;
+    char buf[8] = "x";
+    assert_int_equal(npydt_header_dict(NULL, NULL, 0, 0, buf, sizeof buf), 0);
+    assert_string_equal(buf, "x");
 }
 
 static void test_header_parse_path_reads_only_header(void **state)
@@ -330,6 +392,9 @@ TEST_LIST("header",
     cmocka_unit_test(test_header_object_arrays_need_no_count_times_itemsize_bytes),
     cmocka_unit_test(test_header_write_matches_np_save_for_every_fixture),
     cmocka_unit_test(test_header_descr_print_parse_is_identity_for_every_fixture),
+    cmocka_unit_test(test_header_dict_is_the_text_np_save_writes_for_every_fixture),
+    cmocka_unit_test(test_header_dict_measures_and_cuts_like_snprintf),
+    cmocka_unit_test(test_header_dict_of_no_dtype_is_empty),
     cmocka_unit_test(test_header_parse_path_reads_only_header),
     cmocka_unit_test(test_header_parse_path_null_is_argument_error),
     cmocka_unit_test(test_header_parse_fd_unreadable_descriptor_is_io_error),

@@ -37,7 +37,7 @@ static npydt_dtype *long_name_dtype(size_t name_len)
     memcpy(text + sizeof head - 1 + name_len, tail, sizeof tail - 1);
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    npydt_status st = npydt_dtype_parse_literal(text, len, NULL, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(text, len, NULL, &dt, &err);
     free(text);
     if (st != NPYDT_OK)
         fail_msg("%s", err.message);

@@ -67,7 +67,7 @@ static void test_literal_carriage_returns_in_triple_quoted_strings_become_newlin
     npydt_dtype_free(dt);
     TEST_ERROR(err);
     assert_fails(NPYDT_E_SYNTAX, &err,
-                 npydt_dtype_parse_literal("[('a\rb', '<i4')]", 16, NULL, &dt, &err));
+                 npydt_header_parse_descr("[('a\rb', '<i4')]", 16, NULL, &dt, &err));
 }
 
 /* Comments and line continuations end at CR as well as LF, as Python's
@@ -282,7 +282,7 @@ static void test_literal_truncated_hex_escapes_name_their_letter(void **state)
         npydt_dtype *dt;
         TEST_ERROR(err);
         assert_fails(NPYDT_E_SYNTAX, &err,
-                     npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), NULL,
+                     npydt_header_parse_descr(cases[i].text, strlen(cases[i].text), NULL,
                                                    &dt, &err));
         assert_string_equal(err.message, cases[i].message);
     }
@@ -300,7 +300,7 @@ static void test_literal_nesting_beyond_limit_is_refused_at_the_bracket(void **s
     text[n + DEPTH] = '\0';
     npydt_dtype *dt;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(text + n, DEPTH, NULL, &dt, &err));
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(text + n, DEPTH, NULL, &dt, &err));
     assert_int_equal(err.offset, 128);   /* the 129th bracket, with the default of 128 */
     npydt_header *h;
     assert_int_equal(parse_header(text, 2, NULL, &h, &err), NPYDT_E_LIMIT);
@@ -325,9 +325,9 @@ static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void 
     npydt_options_init(&opts);
     npydt_dtype *dt;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(text, n, &opts, &dt, &err));
     opts.limits.max_depth = 400;
-    assert_int_equal(npydt_dtype_parse_literal(text, n, &opts, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(text, n, &opts, &dt, &err), NPYDT_OK);
     size_t nl;
     const npydt_leaf *l = npydt_dtype_leaves(dt, &nl);
     assert_int_equal(nl, 1);
@@ -335,7 +335,7 @@ static void test_literal_raising_max_depth_lets_deeper_descriptors_through(void 
     assert_int_equal(npydt_dtype_leaf_path(dt, 0, NULL, 0), 2 * LEVELS - 1);
     npydt_dtype_free(dt);
     opts.limits.max_depth = 100000;
-    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse_descr(text, n, &opts, &dt, &err));
     free(text);
 }
 
@@ -397,7 +397,7 @@ static void test_literal_descriptor_errors_have_code_offset_and_message(void **s
             opts.limits.max_fields = cases[i].max_fields;
         npydt_dtype *dt;
         TEST_ERROR(err);
-        npydt_status st = npydt_dtype_parse_literal(cases[i].text, strlen(cases[i].text), &opts,
+        npydt_status st = npydt_header_parse_descr(cases[i].text, strlen(cases[i].text), &opts,
                                                     &dt, &err);
         if (st != cases[i].code || err.offset != cases[i].offset ||
             strcmp(err.message, cases[i].message) != 0)

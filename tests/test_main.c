@@ -41,7 +41,7 @@ npydt_dtype *test_parse_literal(const char *text)
     npydt_dtype *dt = NULL;
     npydt_error err;
     test_poison_error(&err);
-    npydt_status st = npydt_dtype_parse_literal(text, strlen(text), NULL, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(text, strlen(text), NULL, &dt, &err);
     if (st != NPYDT_OK)
         fail_msg("parsing %s: %s at %zu: %s", text, npydt_status_name(st), err.offset,
                  err.message);

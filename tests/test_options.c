@@ -62,7 +62,7 @@ static void test_options_zero_limit_is_the_default_not_unlimited(void **state)
         text[n++] = ']';
     npydt_dtype *dt;
     TEST_ERROR(err);
-    assert_fails(NPYDT_E_LIMIT, &err, npydt_dtype_parse_literal(text, n, &opts, &dt, &err));
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(text, n, &opts, &dt, &err));
     assert_string_equal(err.message, "nesting deeper than 128 brackets");
 }
 
@@ -73,7 +73,7 @@ static void test_options_zeroed_options_parse_descriptors_and_schemas(void **sta
     npydt_dtype *dt;
     TEST_ERROR(err);
     const char *lit = "[('a', [('b', '<f8')]), ('c', '<i4', (2, 3))]";
-    assert_int_equal(npydt_dtype_parse_literal(lit, strlen(lit), &opts, &dt, &err), NPYDT_OK);
+    assert_int_equal(npydt_header_parse_descr(lit, strlen(lit), &opts, &dt, &err), NPYDT_OK);
     npydt_dtype_free(dt);
     const char *ts = "i4, (2,3)f8";
     assert_int_equal(npydt_dtype_parse_typestr(ts, strlen(ts), &opts, &dt, &err), NPYDT_OK);

@@ -14,7 +14,7 @@ static npydt_dtype *parse_ok(const char *text, const npydt_options *opts)
 {
     npydt_dtype *dt = NULL;
     TEST_ERROR(err);
-    npydt_status st = npydt_dtype_parse_literal(text, strlen(text), opts, &dt, &err);
+    npydt_status st = npydt_header_parse_descr(text, strlen(text), opts, &dt, &err);
     if (st != NPYDT_OK)
         fail_msg("%s: %s at %zu: %s", text, npydt_status_name(st), err.offset, err.message);
     return dt;
@@ -23,7 +23,7 @@ static npydt_dtype *parse_ok(const char *text, const npydt_options *opts)
 static npydt_status parse_status(const char *text, const npydt_options *opts, npydt_error *err)
 {
     npydt_dtype *dt = NULL;
-    npydt_status st = npydt_dtype_parse_literal(text, strlen(text), opts, &dt, err);
+    npydt_status st = npydt_header_parse_descr(text, strlen(text), opts, &dt, err);
     npydt_dtype_free(dt);
     return st;
 }
@@ -141,7 +141,7 @@ static void test_parse_edges_null_arguments_are_arg_errors(void **state)
     assert_fails(NPYDT_E_ARG, &err, npydt_header_parse("x", 1, NULL, NULL, &err));
     assert_fails(NPYDT_E_ARG, &err, npydt_header_parse(NULL, 4, NULL, &h, &err));
     assert_null(h);
-    assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_literal(NULL, 3, NULL, &dt, &err));
+    assert_fails(NPYDT_E_ARG, &err, npydt_header_parse_descr(NULL, 3, NULL, &dt, &err));
     assert_fails(NPYDT_E_ARG, &err, npydt_dtype_parse_typestr(NULL, 3, NULL, &dt, &err));
     assert_null(dt);
     assert_fails(NPYDT_E_ARG, &err, npydt_parse_fd(0, NULL, NULL, &err));

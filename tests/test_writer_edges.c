@@ -385,6 +385,51 @@ static void test_writer_edges_append_past_version_1_room_rewrites_in_version_2(v
     npydt_header_free(h);
 }
 
+/* Appends to np.save's own 2.0 and 3.0 headers of a short text (written
+ * with an explicit version=) keep the file's version and header bytes:
+ * the header is encoded for that version, not the one np.save chooses. */
+static void append_keeps_version(struct scratch *s, const char *fixture, int major,
+                                 const void *record, size_t itemsize)
+{
+    size_t len;
+    unsigned char *orig = test_read_file(test_fixture(fixture), &len);
+    write_bytes(s->path, orig, len);
+    npydt_writer_options opts;
+    npydt_writer_options_init(&opts);
+    opts.no_sync = 1;
+    npydt_writer *w;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_writer_append_path(s->path, &opts, &w, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_write(w, record, 1, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    size_t got_len;
+    unsigned char *got = test_read_file(s->path, &got_len);
+    assert_int_equal(got_len, len + itemsize);
+    assert_int_equal(got[6], major);
+    /* only the count's digit and the data changed: (3,) became (4,) */
+    size_t data = len - 3 * itemsize;
+    const unsigned char *three = memchr(orig, '3', data);
+    for (size_t i = 0; three && i < data; i++)
+        if (i != (size_t)(three - orig) && got[i] != orig[i])
+            fail_msg("%s: header byte %zu changed", fixture, i);
+    assert_non_null(three);
+    assert_int_equal(got[three - orig], '4');
+    free(got);
+    free(orig);
+}
+
+static void test_writer_edges_append_to_version_2_short_header_stays_version_2(void **state)
+{
+    static const double one = 1.0;
+    append_keeps_version(*state, "version2_small.npy", 2, &one, 8);
+}
+
+static void test_writer_edges_append_to_version_3_ascii_header_stays_version_3(void **state)
+{
+    static const int32_t one = 1;
+    append_keeps_version(*state, "version3_small.npy", 3, &one, 4);
+}
+
 static void test_writer_edges_append_to_version_3_keeps_latin1_names_in_utf8(void **state)
 {
     struct scratch *s = *state;
@@ -435,4 +480,6 @@ TEST_LIST("writer_edges",
           T(test_writer_edges_every_setter_names_a_path_that_is_no_field),
           T(test_writer_edges_a_member_whose_sink_fails_at_close_reports_it),
           T(test_writer_edges_append_past_version_1_room_rewrites_in_version_2),
-          T(test_writer_edges_append_to_version_3_keeps_latin1_names_in_utf8));
+          T(test_writer_edges_append_to_version_3_keeps_latin1_names_in_utf8),
+          T(test_writer_edges_append_to_version_2_short_header_stays_version_2),
+          T(test_writer_edges_append_to_version_3_ascii_header_stays_version_3));

@@ -149,6 +149,8 @@ void out_putc(struct outbuf *o, char c);
 void out_puts(struct outbuf *o, const char *s);
 /* Append formatted text of at most 63 bytes (numbers and short names). */
 void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* End the text with a NUL, cutting it to the buffer (nothing when size is 0). */
+void out_finish(struct outbuf *o);
 
 /* UTF-8 helpers. */
 /* Decode one code point; returns bytes used or 0 on invalid input. */

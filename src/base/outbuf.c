@@ -25,3 +25,9 @@ void out_printf(struct outbuf *o, const char *fmt, ...)
     va_end(ap);
     out_puts(o, tmp);
 }
+
+void out_finish(struct outbuf *o)
+{
+    if (o->size)
+        o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+}

@@ -58,7 +58,7 @@ static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error
 {
     npydt_error lit_err;
     size_t len = strlen(text);
-    if (npydt_dtype_parse_literal(text, len, NULL, out, &lit_err) == NPYDT_OK)
+    if (npydt_header_parse_descr(text, len, NULL, out, &lit_err) == NPYDT_OK)
         return NPYDT_OK;
     npydt_status st = npydt_dtype_parse_typestr(text, len, NULL, out, err);
     if (st == NPYDT_OK)

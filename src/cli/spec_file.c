@@ -17,24 +17,13 @@
 char *cli_spec_of_header(const npydt_header *h)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
-    size_t dlen = npydt_dtype_descr(dt, NULL, 0);
+    const uint64_t *shape = npydt_header_shape(h);
     size_t ndim = npydt_header_ndim(h);
-    /* the fixed words, and 20 digits and ", " per dimension */
-    size_t extra = 64 + 22 * ndim;
-    if (dlen > SIZE_MAX - extra)
-        return NULL;
-    char *text = malloc(dlen + extra);
-    if (!text)
-        return NULL;
-    size_t n = (size_t)snprintf(text, extra, "{'descr': ");
-    npydt_dtype_descr(dt, text + n, dlen + 1);
-    n += dlen;
-    n += (size_t)sprintf(text + n, ", 'fortran_order': %s, 'shape': (",
-                         npydt_header_fortran_order(h) ? "True" : "False");
-    for (size_t i = 0; i < ndim; i++)
-        n += (size_t)sprintf(text + n, "%s%llu", i ? ", " : "",
-                             (unsigned long long)npydt_header_shape(h)[i]);
-    sprintf(text + n, "%s), }", ndim == 1 ? "," : "");
+    int fortran = npydt_header_fortran_order(h);
+    size_t n = npydt_header_dict(dt, shape, ndim, fortran, NULL, 0);
+    char *text = n < SIZE_MAX ? malloc(n + 1) : NULL;
+    if (text)
+        npydt_header_dict(dt, shape, ndim, fortran, text, n + 1);
     return text;
 }
 
@@ -109,10 +98,13 @@ static int starts_as_npy(const char *path)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return 0;   /* read as a text spec, which then says why it cannot be */
-    char magic[6];
+    unsigned char magic[6];
     ssize_t n = read(fd, magic, sizeof magic);
     close(fd);
-    return n == (ssize_t)sizeof magic && memcmp(magic, "\x93NUMPY", 6) == 0;
+    /* whole, the magic string is too short to tell the rest */
+    uint64_t total;
+    return n == (ssize_t)sizeof magic &&
+           npydt_header_size(magic, sizeof magic, NULL, &total, NULL) == NPYDT_E_TRUNCATED;
 }
 
 const char *cli_spec_file(const char *arg)

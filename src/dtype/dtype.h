@@ -7,6 +7,13 @@
 
 #include "base/base.h"
 
+/* The byte order character of this host's scalars. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NATIVE_ORDER '>'
+#else
+#define NATIVE_ORDER '<'
+#endif
+
 /* ---- the tree ----------------------------------------------------------- */
 
 struct npydt_field {
@@ -157,9 +164,33 @@ const npydt_dtype *typestr_saved(struct dtype_ctx *c, const char *s, size_t n, b
 npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len,
                            size_t offset, const npydt_dtype **out);
 /* The same for s written as it is at `offset` of the text (a spec typed
- * by a user): an error in one item of a comma string points at the item. */
+ * by a user): an error in one item of a comma string points at the item,
+ * and a NUL byte anywhere is refused before anything is read. */
 npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len,
                                 size_t offset, const npydt_dtype **out);
+
+/* ---- root dtypes a caller owns (root.c) ----------------------------------- */
+
+/* Bytes of a parse's scratch arena taken from the stack: the syntax tree
+ * of a header of a dozen fields. */
+#define SCRATCH_ROOM 4096
+
+/* A reader of text into a dtype: nodes go where c says. */
+typedef npydt_status (*dtype_text_reader)(struct dtype_ctx *c, const char *text, size_t len,
+                                          const npydt_dtype **out);
+
+/* Run read over text in a fresh arena owned by the root it returns in
+ * *out (released with npydt_dtype_free), as the public parse calls do. */
+npydt_status dtype_parse_root(const char *text, size_t len, const npydt_options *opts,
+                              dtype_text_reader read, npydt_dtype **out, npydt_error *err);
+
+/* ---- printing (repr.c) --------------------------------------------------- */
+
+/* Python's repr of dtype.descr, as np.save writes it: code points of names
+ * as UTF-8, or as one latin-1 byte each with latin1 (1.0 and 2.0 headers). */
+void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1);
+/* Python's repr of a shape tuple: "()", "(3,)", "(2, 3)". */
+void dtype_shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim);
 
 /* ---- np.dtype((base, v)), v read into plain values ---------------------- */
 

@@ -1,16 +1,9 @@
-/* Printing dtypes back as NumPy writes them: the type string, the
- * descriptor literal (Python repr of dtype.descr) and whole np.save
- * headers. */
+/* Printing dtypes back as NumPy writes them: the type string and the
+ * descriptor literal (Python repr of dtype.descr). */
 #include "dtype/dtype.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static void out_finish(struct outbuf *o)
-{
-    if (o->size)
-        o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
-}
 
 /* A code point, as UTF-8 or (for 1.0/2.0 headers) as one latin-1 byte. */
 static void out_cp(struct outbuf *o, uint32_t cp, bool latin1)
@@ -62,7 +55,7 @@ static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
     out_putc(o, q);
 }
 
-static void shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
+void dtype_shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
 {
     out_putc(o, '(');
     for (size_t i = 0; i < ndim; i++)
@@ -71,8 +64,6 @@ static void shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
         out_putc(o, ',');
     out_putc(o, ')');
 }
-
-static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1);
 
 static void scalar_repr(struct outbuf *o, const npydt_dtype *dt)
 {
@@ -101,7 +92,7 @@ static bool sized_apart(const npydt_dtype *dt)
 }
 
 /* numpy.core._internal._array_descr, printed with Python's repr. */
-static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
+void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
 {
     switch (dt->cls) {
     case NPYDT_SCALAR:
@@ -111,9 +102,9 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
         out_putc(o, '(');
         if (sized_apart(dt))
             out_putc(o, '(');
-        descr_repr(o, dt->base, latin1);
+        dtype_descr_repr(o, dt->base, latin1);
         out_puts(o, ", ");
-        shape_repr(o, dt->shape, dt->ndim);
+        dtype_shape_repr(o, dt->shape, dt->ndim);
         out_putc(o, ')');
         if (sized_apart(dt))
             out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
@@ -144,11 +135,11 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             }
             out_puts(o, ", ");
             if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
-                descr_repr(o, f->dtype->base, latin1);
+                dtype_descr_repr(o, f->dtype->base, latin1);
                 out_puts(o, ", ");
-                shape_repr(o, f->dtype->shape, f->dtype->ndim);
+                dtype_shape_repr(o, f->dtype->shape, f->dtype->ndim);
             } else {
-                descr_repr(o, f->dtype, latin1);
+                dtype_descr_repr(o, f->dtype, latin1);
             }
             out_putc(o, ')');
             offset += f->dtype->itemsize;
@@ -191,113 +182,7 @@ size_t npydt_dtype_str(const npydt_dtype *dt, char *buf, size_t size)
 size_t npydt_dtype_descr(const npydt_dtype *dt, char *buf, size_t size)
 {
     struct outbuf o = {buf, size, 0};
-    descr_repr(&o, dt, false);
+    dtype_descr_repr(&o, dt, false);
     out_finish(&o);
     return o.len;
-}
-
-/* ---- whole headers ---------------------------------------------------------- */
-
-/* Does every code point of the descriptor fit latin-1? Non-ASCII only
- * comes from names and titles. */
-static bool names_fit_latin1(const npydt_dtype *dt)
-{
-    switch (dt->cls) {
-    case NPYDT_SCALAR:
-        return true;
-    case NPYDT_SUBARRAY:
-        return names_fit_latin1(dt->base);
-    case NPYDT_STRUCT:
-        for (size_t i = 0; i < dt->nfields; i++) {
-            const struct npydt_field *f = &dt->fields[i];
-            const char *strs[2] = {f->name, f->title};
-            size_t lens[2] = {f->name_len, f->title_len};
-            for (int k = 0; k < 2; k++) {
-                const unsigned char *s = (const unsigned char *)strs[k];
-                if (!s)
-                    continue;
-                size_t len = lens[k];
-                for (size_t j = 0; j < len;) {
-                    uint32_t cp;
-                    size_t n = utf8_decode(s + j, len - j, &cp);
-                    /* repr escapes what is not printable: only the rest
-                     * must fit latin-1, as NumPy checks its header */
-                    if (n == 0 || (cp > 0xFF && unicode_is_printable(cp)))
-                        return false;
-                    j += n;
-                }
-            }
-            if (!names_fit_latin1(dt->fields[i].dtype))
-                return false;
-        }
-        return true;
-    }
-    return true;
-}
-
-static void dict_repr(struct outbuf *o, const npydt_dtype *dt, const uint64_t *shape,
-                      size_t ndim, int fortran_order, bool latin1)
-{
-    /* np.save: sorted keys, "'key': repr(value), ", then room for the
-     * growth axis to get longer digits */
-    out_puts(o, "{'descr': ");
-    descr_repr(o, dt, latin1);
-    out_puts(o, ", 'fortran_order': ");
-    out_puts(o, fortran_order ? "True" : "False");
-    out_puts(o, ", 'shape': ");
-    shape_repr(o, shape, ndim);
-    out_puts(o, ", }");
-    if (ndim > 0) {
-        char digits[24];
-        int n = snprintf(digits, sizeof digits, "%llu",
-                         (unsigned long long)shape[fortran_order ? ndim - 1 : 0]);
-        for (int i = n; i < 21; i++)
-            out_putc(o, ' ');
-    }
-}
-
-size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
-                          int fortran_order, void *buf, size_t size, npydt_error *err)
-{
-    error_clear(err);
-    if (!dt || (ndim && !shape) || (!buf && size)) {
-        set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "invalid argument");
-        return 0;
-    }
-    bool latin1 = names_fit_latin1(dt);
-    struct outbuf measure = {NULL, 0, 0};
-    dict_repr(&measure, dt, shape, ndim, fortran_order, latin1);
-    uint64_t hlen = (uint64_t)measure.len + 1;   /* + the final newline */
-    int major = latin1 ? 1 : 3;   /* 2.0 only when 1.0's length field is too small */
-    unsigned prefix = major == 1 ? 10 : 12;
-    uint64_t pad = 64 - ((prefix + hlen) % 64);
-    uint64_t total_hlen = hlen + pad;
-    if (major == 1 && total_hlen > 65535) {
-        major = 2;
-        prefix = 12;
-        pad = 64 - ((prefix + hlen) % 64);
-        total_hlen = hlen + pad;
-    }
-    /* the limit is far below what version 2.0's length field holds */
-    if (header_len_writable(total_hlen, err) != NPYDT_OK)
-        return 0;
-    uint64_t total = prefix + total_hlen;
-    if (size < total)
-        return (size_t)total;
-    unsigned char *b = buf;
-    static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-    memcpy(b, magic, 6);
-    b[6] = (unsigned char)major;
-    b[7] = 0;
-    b[8] = (unsigned char)(total_hlen & 0xFF);
-    b[9] = (unsigned char)((total_hlen >> 8) & 0xFF);
-    if (major > 1) {
-        b[10] = (unsigned char)((total_hlen >> 16) & 0xFF);
-        b[11] = (unsigned char)((total_hlen >> 24) & 0xFF);
-    }
-    struct outbuf o = {(char *)b + prefix, measure.len + 1, 0};
-    dict_repr(&o, dt, shape, ndim, fortran_order, latin1);
-    memset(b + prefix + measure.len, ' ', (size_t)pad);
-    b[total - 1] = '\n';
-    return (size_t)total;
 }

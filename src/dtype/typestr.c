@@ -547,6 +547,10 @@ npydt_status typestr_parse(struct dtype_ctx *c, const char *s, size_t len, size_
 npydt_status typestr_parse_text(struct dtype_ctx *c, const char *s, size_t len, size_t off,
                                 const npydt_dtype **out)
 {
+    const char *nul = memchr(s, '\0', len);
+    if (nul)
+        return set_error(c->err, NPYDT_E_ENCODING, off + (size_t)(nul - s), NULL,
+                         "NUL byte in type string");
     return parse(c, s, len, off, true, out);
 }
 

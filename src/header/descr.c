@@ -2,7 +2,8 @@
  * descr_to_dtype does: a type string, a (type, shape) tuple, or a list of
  * (name, type[, shape]) entries in which ('', V-type) entries are padding.
  * This reads the literal tree; the dtype stage builds the nodes from the
- * plain values read here. */
+ * plain values read here. npydt_header_parse_descr reads such a literal
+ * from text into a root dtype. */
 #include "header/header.h"
 
 static bool lit_is_int(const struct lit *v)
@@ -177,4 +178,20 @@ npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npyd
         return set_error(c->err, NPYDT_E_VALUE, v->start, dtype_path(c),
                          "descr is not a valid dtype descriptor");
     }
+}
+
+static npydt_status read_descr(struct dtype_ctx *c, const char *text, size_t len,
+                               const npydt_dtype **out)
+{
+    struct lit *v;
+    npydt_status st = lit_parse_text(c->arena, c->scratch, text, len, 3, LIT_ROOT_DESCR,
+                                     c->limits, c->err, &v);
+    return st == NPYDT_OK ? descr_from_lit(c, v, out) : st;
+}
+
+npydt_status npydt_header_parse_descr(const char *text, size_t len, const npydt_options *opts,
+                                      npydt_dtype **out, npydt_error *err)
+{
+    error_clear(err);
+    return dtype_parse_root(text, len, opts, read_descr, out, err);
 }

@@ -19,226 +19,7 @@ struct npydt_header {
     const npydt_dtype *dtype;
 };
 
-static const unsigned char magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-
-/* Bytes of a parse's scratch arena taken from the stack: the syntax tree
- * of a header of a dozen fields. */
-#define SCRATCH_ROOM 4096
-
-/* ---- root dtypes ---------------------------------------------------------- */
-
-void npydt_dtype_free(npydt_dtype *root)
-{
-    if (!root || !root->root || !root->root->owns_arena)
-        return;
-    struct arena ar = root->root->arena;
-    arena_release(&ar);
-}
-
-/* Run one descriptor parse in a fresh arena owned by the returned root. */
-static npydt_status parse_root(const char *text, size_t len, const npydt_options *opts,
-                               bool typestr, npydt_dtype **out, npydt_error *err)
-{
-    npydt_options defaults;
-    opts = options_or_default(opts, &defaults);
-    *out = NULL;
-    if (!text && len)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "text is NULL");
-    npydt_status st = options_check(opts, err);
-    if (st != NPYDT_OK)
-        return st;
-    _Alignas(16) unsigned char room[SCRATCH_ROOM];
-    struct arena ar, scratch;
-    arena_init(&ar, opts->allocator);
-    arena_init_buffer(&scratch, opts->allocator, room, sizeof room);
-    arena_expect(&ar, len);
-    arena_expect_nodes(&scratch, len);
-    struct dtype_ctx c;
-    dtype_ctx_init(&c, &ar, &scratch, &opts->limits, err);
-    const npydt_dtype *dt = NULL;
-    if (typestr) {
-        for (size_t i = 0; i < len; i++)
-            if (text[i] == '\0') {
-                st = set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in type string");
-                goto fail;
-            }
-        st = typestr_parse_text(&c, text, len, 0, &dt);
-    } else {
-        struct lit *v;
-        st = lit_parse_text(&ar, &scratch, text, len, 3, LIT_ROOT_DESCR, &opts->limits, err,
-                            &v);
-        if (st == NPYDT_OK)
-            st = descr_from_lit(&c, v, &dt);
-    }
-    if (st != NPYDT_OK || (st = dtype_make_root(&c, dt, &ar, out)) != NPYDT_OK)
-        goto fail;
-    arena_release(&scratch);
-    return NPYDT_OK;
-fail:
-    arena_release(&scratch);
-    arena_release(&ar);
-    return st;
-}
-
-npydt_status npydt_dtype_parse_literal(const char *text, size_t len, const npydt_options *opts,
-                                       npydt_dtype **out, npydt_error *err)
-{
-    error_clear(err);
-    return parse_root(text, len, opts, false, out, err);
-}
-
-npydt_status npydt_dtype_parse_typestr(const char *text, size_t len, const npydt_options *opts,
-                                       npydt_dtype **out, npydt_error *err)
-{
-    error_clear(err);
-    return parse_root(text, len, opts, true, out, err);
-}
-
 /* ---- headers --------------------------------------------------------------- */
-
-/* Preamble: magic, version, HEADER_LEN. Offsets in errors are file
- * offsets here; none point into the header text. *hstart is the
- * preamble's length (10 or 12) when OK or E_LIMIT, and on E_TRUNCATED the
- * bytes needed to read it (10 while the version is unknown); *hlen is set
- * when OK or E_LIMIT. A partial magic string is checked as far as it goes. */
-static npydt_status parse_preamble(const unsigned char *b, size_t len, const npydt_limits *lim,
-                                   int *major, uint32_t *hlen, size_t *hstart, npydt_error *err)
-{
-    size_t have = len < 6 ? len : 6;
-    if (have && memcmp(b, magic, have) != 0)
-        return set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
-                         "not a NumPy file: the magic string \\x93NUMPY is missing");
-    *hstart = 10;
-    if (len < 8)
-        return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
-                         "the preamble needs at least 10 bytes, %zu given: the input ends "
-                         "inside the magic string and version", len);
-    if ((b[6] != 1 && b[6] != 2 && b[6] != 3) || b[7] != 0)
-        return set_error(err, NPYDT_E_VERSION, NPYDT_NO_OFFSET, NULL,
-                         "format version %u.%u is not supported (1.0, 2.0 and 3.0 are)", b[6],
-                         b[7]);
-    *major = b[6];
-    size_t lenbytes = *major == 1 ? 2 : 4;
-    *hstart = 8 + lenbytes;
-    if (len < 8 + lenbytes)
-        return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
-                         "the preamble needs %zu bytes, %zu given: the input ends inside the "
-                         "header length field", 8 + lenbytes, len);
-    uint32_t h = (uint32_t)b[8] | (uint32_t)b[9] << 8;
-    if (lenbytes == 4)
-        h |= (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
-    *hlen = h;
-    if (h > lim->max_header_bytes)
-        return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
-                         "header length %u is above the limit of %zu bytes", h,
-                         lim->max_header_bytes);
-    return NPYDT_OK;
-}
-
-npydt_status npydt_header_size(const void *prefix, size_t len, const npydt_options *opts,
-                               uint64_t *total, npydt_error *err)
-{
-    error_clear(err);
-    npydt_options resolved;
-    opts = options_or_default(opts, &resolved);
-    if (!total)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "total is NULL");
-    *total = 0;
-    if (!prefix && len)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "prefix is NULL");
-    npydt_status st = options_check(opts, err);
-    if (st != NPYDT_OK)
-        return st;
-    int major;
-    uint32_t hlen = 0;
-    size_t hstart = 0;
-    st = parse_preamble(prefix, len, &opts->limits, &major, &hlen, &hstart, err);
-    if (st == NPYDT_OK || st == NPYDT_E_LIMIT)
-        *total = (uint64_t)hstart + hlen;
-    else if (st == NPYDT_E_TRUNCATED)
-        *total = hstart;
-    return st;
-}
-
-/* The header keys, in the order their absence is reported. */
-enum { KEY_DESCR, KEY_FORTRAN_ORDER, KEY_SHAPE, NKEYS };
-static const char *const header_keys[NKEYS] = {"descr", "fortran_order", "shape"};
-
-/* Which header key a string literal is, or -1 (a NUL inside never
- * matches). */
-static int header_key(const struct lit *k)
-{
-    const char *s = k->u.str.s;
-    switch (k->u.str.len) {
-    case 5:
-        return memcmp(s, "descr", 5) == 0 ? KEY_DESCR : memcmp(s, "shape", 5) == 0 ? KEY_SHAPE : -1;
-    case 13:
-        return memcmp(s, "fortran_order", 13) == 0 ? KEY_FORTRAN_ORDER : -1;
-    default:
-        return -1;
-    }
-}
-
-/* The header dict's values by key (vals[KEY_...]), once it is checked to
- * hold each key once and nothing else. */
-static npydt_status check_dict(const struct lit *d, const struct lit *vals[NKEYS],
-                               npydt_error *err)
-{
-    if (d->kind != LIT_DICT)
-        return set_error(err, NPYDT_E_VALUE, d->start, NULL, "header is not a dictionary");
-    vals[0] = vals[1] = vals[2] = NULL;
-    for (const struct lit *k = d->u.seq.head; k; k = k->next->next) {
-        if (k->kind != LIT_STR)
-            return set_error(err, NPYDT_E_KEY, k->start, NULL, "header keys must be strings");
-        int which = header_key(k);
-        if (which < 0)
-            return set_error(err, NPYDT_E_KEY, k->start, NULL, "unexpected key '%.40s'",
-                             k->u.str.s);
-        if (vals[which])
-            return set_error(err, NPYDT_E_KEY, k->start, NULL, "duplicate key '%s'",
-                             header_keys[which]);
-        vals[which] = k->next;
-    }
-    for (int i = 0; i < NKEYS; i++)
-        if (!vals[i])
-            return set_error(err, NPYDT_E_KEY, d->start, NULL, "missing key '%s'",
-                             header_keys[i]);
-    return NPYDT_OK;
-}
-
-static npydt_status parse_shape(struct npydt_header *h, const struct lit *v,
-                                const npydt_limits *lim, npydt_error *err)
-{
-    if (v->kind != LIT_TUPLE)
-        return set_error(err, NPYDT_E_VALUE, v->start, NULL, "shape is not a tuple");
-    if (v->u.seq.n > lim->max_ndim)
-        return set_error(err, NPYDT_E_LIMIT, v->start, NULL,
-                         "shape has %zu dimensions, more than the limit of %u", v->u.seq.n,
-                         lim->max_ndim);
-    h->ndim = v->u.seq.n;
-    h->shape = arena_alloc_array(&h->arena, h->ndim ? h->ndim : 1, sizeof *h->shape);
-    if (!h->shape)
-        return set_nomem(err);
-    size_t i = 0;
-    for (const struct lit *d = v->u.seq.head; d; d = d->next, i++) {
-        /* True passes NumPy's header check (a bool is an int in Python),
-         * but np.load refuses it ("an integer is required"): so do we */
-        if (d->kind == LIT_BOOL)
-            return set_error(err, NPYDT_E_VALUE, d->start, NULL,
-                             "shape dimensions must be integers, not %s",
-                             d->u.b ? "True" : "False");
-        if (d->kind != LIT_INT)
-            return set_error(err, NPYDT_E_VALUE, d->start, NULL,
-                             "shape dimensions must be integers");
-        if (d->u.num.neg && d->u.num.mag != 0)
-            return set_error(err, NPYDT_E_SHAPE, d->start, NULL, "negative dimension in shape");
-        if (d->u.num.big || d->u.num.mag > (uint64_t)INT64_MAX)
-            return set_error(err, NPYDT_E_OVERFLOW, d->start, NULL,
-                             "shape dimension does not fit 64 bits");
-        h->shape[i] = d->u.num.mag;
-    }
-    return NPYDT_OK;
-}
 
 /* NumPy's rule: a zero dimension makes the array empty whatever the others
  * say, and itemsize times the nonzero dimensions must fit an intp. */
@@ -277,16 +58,14 @@ static npydt_status parse_header_literal(struct npydt_header *h, struct dtype_ct
                                      LIT_ROOT_HEADER, c->limits, c->err, &d);
     if (st != NPYDT_OK)
         return st;
-    const struct lit *vals[NKEYS];
-    if ((st = check_dict(d, vals, c->err)) != NPYDT_OK)
+    struct header_dict vals;
+    if ((st = header_dict_read(c, d, HEADER_DICT_FILE, &vals)) != NPYDT_OK)
         return st;
-    const struct lit *fo = vals[KEY_FORTRAN_ORDER];
-    if (fo->kind != LIT_BOOL)
-        return set_error(c->err, NPYDT_E_VALUE, fo->start, NULL, "fortran_order is not a bool");
-    h->fortran_order = fo->u.b;
-    if ((st = parse_shape(h, vals[KEY_SHAPE], c->limits, c->err)) != NPYDT_OK)
-        return st;
-    return descr_from_lit(c, vals[KEY_DESCR], dt);
+    h->fortran_order = vals.fortran_order;
+    h->ndim = vals.ndim;
+    h->shape = vals.shape;
+    *dt = vals.dtype;
+    return NPYDT_OK;
 }
 
 /* The dtype and shape of the header text, with its leaf table. */
@@ -340,7 +119,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
     int major;
     uint32_t hlen;
     size_t hstart;
-    if ((st = parse_preamble(b, len, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
+    if ((st = header_preamble_read(b, len, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
         return st;
     if (len - hstart < hlen)
         return set_error(err, NPYDT_E_TRUNCATED, len - hstart, NULL,
@@ -427,7 +206,7 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
     uint32_t hlen;
     size_t hstart;
     if ((st = options_check(opts, err)) != NPYDT_OK ||
-        (st = parse_preamble(pre, got, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
+        (st = header_preamble_read(pre, got, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
         return st;
     /* never allocate more than the file holds */
     size_t want = hstart + hlen;

@@ -7,12 +7,6 @@
 
 #include <string.h>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define NATIVE_ORDER '>'
-#else
-#define NATIVE_ORDER '<'
-#endif
-
 /* ---- unaligned access: memcpy compiles to one load or store ------------ */
 
 static inline uint16_t ld16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return v; }

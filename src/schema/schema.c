@@ -18,7 +18,7 @@ struct npydt_schema {
     bool has_fortran;
     bool fortran;
     size_t ndim;
-    int64_t *shape;             /* -1 matches any length */
+    const uint64_t *shape;      /* HEADER_DIM_ANY matches any length */
 };
 
 struct npydt_check_result {
@@ -69,87 +69,20 @@ static bool looks_literal(const char *t, size_t n)
     return i < n && (t[i] == '\'' || t[i] == '"' || t[i] == '[' || t[i] == '(');
 }
 
-static npydt_status parse_shape_constraint(struct npydt_schema *s, struct arena *ar,
-                                           const struct lit *v, const npydt_limits *lim,
-                                           npydt_error *err)
-{
-    if (v->kind == LIT_NONE)
-        return NPYDT_OK;
-    if (v->kind != LIT_TUPLE && v->kind != LIT_LIST)
-        return set_error(err, NPYDT_E_VALUE, v->start, NULL,
-                         "shape must be a tuple of integers (-1 matches any length)");
-    if (v->u.seq.n > lim->max_ndim)
-        return set_error(err, NPYDT_E_LIMIT, v->start, NULL,
-                         "shape has %zu dimensions, more than the limit of %u", v->u.seq.n,
-                         lim->max_ndim);
-    s->ndim = v->u.seq.n;
-    s->shape = arena_alloc_array(ar, s->ndim ? s->ndim : 1, sizeof *s->shape);
-    if (!s->shape)
-        return set_nomem(err);
-    size_t i = 0;
-    for (const struct lit *d = v->u.seq.head; d; d = d->next, i++) {
-        if (d->kind != LIT_INT)
-            return set_error(err, NPYDT_E_VALUE, d->start, NULL,
-                             "shape dimensions must be integers (-1 matches any length)");
-        if (d->u.num.neg && d->u.num.mag != 0) {
-            if (d->u.num.mag != 1 || d->u.num.big)
-                return set_error(err, NPYDT_E_SHAPE, d->start, NULL,
-                                 "negative dimension in shape (only -1, any length, is allowed)");
-            s->shape[i] = -1;
-            continue;
-        }
-        if (d->u.num.big || d->u.num.mag > (uint64_t)INT64_MAX)
-            return set_error(err, NPYDT_E_OVERFLOW, d->start, NULL,
-                             "shape dimension does not fit 64 bits");
-        s->shape[i] = (int64_t)d->u.num.mag;
-    }
-    s->has_shape = true;
-    return NPYDT_OK;
-}
-
 /* {'descr': ..., 'shape': ..., 'fortran_order': ...}, every key optional. */
 static npydt_status parse_dict_spec(struct npydt_schema *s, struct dtype_ctx *c,
                                     const struct lit *d, const npydt_dtype **dt)
 {
-    static const char *const keys[] = {"descr", "shape", "fortran_order"};
-    bool seen[3] = {false, false, false};
-    for (const struct lit *k = d->u.seq.head; k; k = k->next->next) {
-        const struct lit *v = k->next;
-        if (k->kind != LIT_STR)
-            return set_error(c->err, NPYDT_E_KEY, k->start, NULL, "schema keys must be strings");
-        int which = -1;
-        for (int i = 0; i < 3; i++)
-            if (lit_str_is(k, keys[i]))
-                which = i;
-        if (which < 0)
-            return set_error(c->err, NPYDT_E_KEY, k->start, NULL,
-                             "unexpected key '%.40s' (a schema has descr, shape and fortran_order)",
-                             k->u.str.s);
-        if (seen[which])
-            return set_error(c->err, NPYDT_E_KEY, k->start, NULL, "duplicate key '%s'",
-                             keys[which]);
-        seen[which] = true;
-        npydt_status st = NPYDT_OK;
-        switch (which) {
-        case 0:
-            st = descr_from_lit(c, v, dt);
-            break;
-        case 1:
-            st = parse_shape_constraint(s, c->arena, v, c->limits, c->err);
-            break;
-        case 2:
-            if (v->kind == LIT_BOOL) {
-                s->has_fortran = true;
-                s->fortran = v->u.b;
-            } else if (v->kind != LIT_NONE) {
-                st = set_error(c->err, NPYDT_E_VALUE, v->start, NULL,
-                               "fortran_order is not a bool");
-            }
-            break;
-        }
-        if (st != NPYDT_OK)
-            return st;
-    }
+    struct header_dict vals;
+    npydt_status st = header_dict_read(c, d, HEADER_DICT_SCHEMA, &vals);
+    if (st != NPYDT_OK)
+        return st;
+    *dt = vals.dtype;
+    s->has_fortran = vals.has_fortran_order;
+    s->fortran = vals.fortran_order;
+    s->has_shape = vals.has_shape;
+    s->ndim = vals.ndim;
+    s->shape = vals.shape;
     return NPYDT_OK;
 }
 
@@ -165,9 +98,6 @@ static npydt_status compile_into(struct npydt_schema *s, struct arena *ar, const
     const npydt_dtype *dt = NULL;
     npydt_status st;
     if (!looks_literal(t, n)) {
-        for (size_t i = 0; i < n; i++)
-            if (t[i] == '\0')
-                return set_error(err, NPYDT_E_ENCODING, b + i, NULL, "NUL byte in type string");
         st = typestr_parse_text(&c, t, n, b, &dt);
     } else {
         struct lit *v;
@@ -703,16 +633,20 @@ static void cmp_array(struct chk *c, const npydt_schema *s, const npydt_header *
     if (s->has_shape) {
         bool ok = ndim == s->ndim;
         for (size_t i = 0; ok && i < ndim; i++)
-            ok = s->shape[i] < 0 || (uint64_t)s->shape[i] == shape[i];
+            ok = s->shape[i] == HEADER_DIM_ANY || s->shape[i] == shape[i];
         if (!ok) {
+            int64_t *expected = arena_alloc_array(&c->scratch, s->ndim ? s->ndim : 1,
+                                                  sizeof *expected);
             int64_t *found = arena_alloc_array(&c->scratch, ndim ? ndim : 1, sizeof *found);
-            if (!found) {
+            if (!expected || !found) {
                 c->st = set_nomem(c->err);
                 return;
             }
+            for (size_t i = 0; i < s->ndim; i++)
+                expected[i] = s->shape[i] == HEADER_DIM_ANY ? -1 : (int64_t)s->shape[i];
             for (size_t i = 0; i < ndim; i++)
                 found[i] = (int64_t)shape[i];   /* the parser bounds them by INT64_MAX */
-            struct dims_arg ea = {s->shape, s->ndim}, fa = {found, ndim};
+            struct dims_arg ea = {expected, s->ndim}, fa = {found, ndim};
             add(c, NPYDT_MISMATCH_DIMENSION, NULL, outbuf_text(c, dims_out, &ea),
                 outbuf_text(c, dims_out, &fa));
         }

@@ -590,7 +590,7 @@ static unsigned char *make_header(const char *descr, uint64_t count, const npydt
 {
     npydt_error err;
     npydt_dtype *dt;
-    check(npydt_dtype_parse_literal(descr, strlen(descr), o, &dt, &err), &err, "descriptor");
+    check(npydt_header_parse_descr(descr, strlen(descr), o, &dt, &err), &err, "descriptor");
     uint64_t shape[1] = {count};
     size_t n = npydt_header_write(dt, shape, 1, 0, NULL, 0, &err);
     if (n == 0)
@@ -816,7 +816,7 @@ static void section_records(const struct config *cfg, struct worker *w, int fd,
 {
     npydt_error err;
     npydt_dtype *dt;
-    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+    check(npydt_header_parse_descr(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
           "mixed descriptor");
     struct rec_ctx c;
     memset(&c, 0, sizeof c);
@@ -1012,7 +1012,7 @@ static void section_files(const struct config *cfg, struct worker *w, const char
 {
     npydt_error err;
     npydt_dtype *dt;
-    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+    check(npydt_header_parse_descr(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
           "mixed descriptor");
     uint64_t count = cfg->big_bytes / npydt_dtype_itemsize(dt);
     uint64_t shape[1] = {count};
@@ -1167,7 +1167,7 @@ static void section_append(const struct config *cfg, const char *dir, const npyd
 {
     npydt_error err;
     npydt_dtype *dt;
-    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+    check(npydt_header_parse_descr(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
           "mixed descriptor");
     struct append_ctx *c = xmalloc(sizeof *c);
     c->dt = dt;
@@ -1225,7 +1225,7 @@ static const char *records_file(const char *dir, const char *name, uint64_t coun
 {
     npydt_error err;
     npydt_dtype *dt;
-    check(npydt_dtype_parse_literal(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
+    check(npydt_header_parse_descr(mixed_descr, strlen(mixed_descr), opts, &dt, &err), &err,
           "mixed descriptor");
     uint64_t shape[1] = {count};
     size_t itemsize = npydt_dtype_itemsize(dt);

@@ -18,7 +18,7 @@ int main(int argc, char **argv)
             line[--n] = '\0';
         npydt_dtype *dt;
         npydt_error err;
-        npydt_status st = literal ? npydt_dtype_parse_literal(line, (size_t)n, NULL, &dt, &err)
+        npydt_status st = literal ? npydt_header_parse_descr(line, (size_t)n, NULL, &dt, &err)
                                   : npydt_dtype_parse_typestr(line, (size_t)n, NULL, &dt, &err);
         if (st != NPYDT_OK) {
             printf("ERROR %s\n", npydt_status_name(st));

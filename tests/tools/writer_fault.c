@@ -70,7 +70,7 @@ int main(int argc, char **argv)
     const char *what = argv[1], *out = argv[2];
     npydt_error err;
     npydt_dtype *dt;
-    if (npydt_dtype_parse_literal("'<i4'", 5, NULL, &dt, &err) != NPYDT_OK)
+    if (npydt_header_parse_descr("'<i4'", 5, NULL, &dt, &err) != NPYDT_OK)
         return failed("dtype", &err);
     npydt_writer_options opts;
     npydt_writer_options_init(&opts);

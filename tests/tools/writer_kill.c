@@ -74,7 +74,7 @@ static int run(const char *path, uint64_t flush, const char *ack_path, size_t bu
         npydt_dtype *dt;
         static const char descr[] = "[('i', '<u8'), ('neg', '<i8')]";
         uint64_t shape[1] = {0};
-        if (npydt_dtype_parse_literal(descr, sizeof descr - 1, NULL, &dt, &err) != NPYDT_OK)
+        if (npydt_header_parse_descr(descr, sizeof descr - 1, NULL, &dt, &err) != NPYDT_OK)
             return fail("dtype", &err);
         npydt_status st = npydt_writer_create_path(path, dt, shape, 1, &opts, &w, &err);
         npydt_dtype_free(dt);
