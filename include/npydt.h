@@ -1105,6 +1105,66 @@ NPYDT_API npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err);
 NPYDT_API npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Durable output: a whole file put in place at once                   */
+/* ------------------------------------------------------------------ */
+
+/* An output writes a file whole, then puts it in place: the bytes go to a
+ * temporary file beside the destination (same folder, named
+ * PATH.XXXXXXXX.tmp: NPYDT_OUTPUT_TEMP_EXTRA bytes longer than PATH), and
+ * npydt_output_commit gives it the mode of the regular file it replaces
+ * (through a symbolic link, the file it names; a new file has 0666 less
+ * the umask), fsyncs and closes it, renames it over the destination and
+ * fsyncs the folder. The destination is never half-written: until the
+ * rename it is as it was, and a failed or discarded output removes its
+ * temporary file. npydt_writer writes its files the same way.
+ *
+ * Policies, the same for npydt_writer:
+ * - A write is made again through EINTR and short writes; a write that
+ *   takes no byte at all is an error (NPYDT_E_IO, errno text EIO), never
+ *   retried.
+ * - A failed fsync of the folder after the rename is an error
+ *   (NPYDT_E_IO "PATH: the new file is in place, but fsync of its folder
+ *   failed: ..."), except on file systems that cannot sync a folder
+ *   (EINVAL, EROFS, EBADF): the caller asked for a file that survives a
+ *   power cut and did not get that promise. The rename is not taken back
+ *   (the file it replaced is gone): the destination holds the new file,
+ *   whole, and only its name may not survive a power cut.
+ *
+ * One thread at a time. After an I/O error the output keeps it: every
+ * later write and the commit return it, and only commit or discard is
+ * left to call. The library installs no signal handler: a program that
+ * ends on a signal removes npydt_output_temp_path itself. */
+typedef struct npydt_output npydt_output;
+
+/* The temporary file's name is its destination's and this many bytes. */
+#define NPYDT_OUTPUT_TEMP_EXTRA 13
+
+/* Create the temporary file for path (opts: the allocator; NULL for
+ * libc). NPYDT_E_IO "PATH: cannot create a temporary file beside it". */
+NPYDT_API npydt_status npydt_output_open(const char *path, const npydt_options *opts,
+                                         npydt_output **out, npydt_error *err);
+/* The temporary file's path, while the output holds one (else NULL). */
+NPYDT_API const char *npydt_output_temp_path(const npydt_output *o);
+/* Append len bytes at the end of what was written. */
+NPYDT_API npydt_status npydt_output_write(npydt_output *o, const void *buf, size_t len,
+                                          npydt_error *err);
+/* Write len bytes at offset (over bytes already written, or past them). */
+NPYDT_API npydt_status npydt_output_pwrite(npydt_output *o, const void *buf, size_t len,
+                                           uint64_t offset, npydt_error *err);
+/* A sink for npydt_npz_writer_new writing to o (o must outlive the
+ * archive writer): when the archive writer reports NPYDT_E_IO,
+ * npydt_output_status tells the write that failed. */
+NPYDT_API void npydt_output_sink(npydt_output *o, npydt_npz_sink *sink);
+/* NPYDT_OK, or the I/O error that stopped the output. */
+NPYDT_API npydt_status npydt_output_status(const npydt_output *o, npydt_error *err);
+/* Put the file in place (mode, fsync, close, rename, folder fsync) and
+ * free o, whatever the status. On an error before the rename the
+ * destination is as it was and the temporary file is removed. */
+NPYDT_API npydt_status npydt_output_commit(npydt_output *o, npydt_error *err);
+/* Remove the temporary file and free o; NULL is a no-op. */
+NPYDT_API void npydt_output_discard(npydt_output *o);
+
+/* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */
 /* @schema-api@ */

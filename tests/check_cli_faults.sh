@@ -4,8 +4,10 @@
 # tests/tools/failinject.c loaded with LD_PRELOAD (NPYDT_FAIL=RULE, see
 # there). Each test asserts the exact exit status and stderr, and what is on
 # disk afterwards: a failed swap leaves no temporary file and OUT (or the
-# --in-place FILE) as it was. The allocation sweeps fail the 1st, 2nd, ...
-# allocation of a run in turn, until a run has none left to fail: every run
+# --in-place FILE) as it was (but after a folder fsync that fails once OUT
+# was renamed: OUT is then the new file, and the error says so). The
+# allocation sweeps fail the 1st, 2nd, ... allocation of a run in turn,
+# until a run has none left to fail: every run
 # either prints exactly what an unhindered run prints, or says "out of
 # memory" (exit 2) and prints nothing else.
 # Skipped in sanitizer builds (the sanitizers' allocator and an allocation
@@ -39,7 +41,8 @@ pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "cli-faults: $*"; }
 
 # run SPEC ARGS...: the command with NPYDT_FAIL=SPEC; sets rc, fills
-# $dir/out, $dir/err and $dir/log (the injector's: "armed", "FUNC N")
+# $dir/out, $dir/err (the random part of a temporary file's name shown as
+# XXXXXXXX) and $dir/log (the injector's: "armed", "FUNC N")
 run() {
     spec=$1
     shift
@@ -47,6 +50,7 @@ run() {
     # shellcheck disable=SC2086
     timeout 60 env NPYDT_FAIL="$spec" NPYDT_FAIL_LOG="$dir/log" $preloaded "$@" >"$dir/out" 2>"$dir/err"
     rc=$?
+    sed -i 's/\.[0-9a-f]\{8\}\.tmp/.XXXXXXXX.tmp/g' "$dir/err"
 }
 fired() { [ -f "$dir/log" ] && grep -qx "$1" "$dir/log"; }
 
@@ -83,6 +87,8 @@ only() {
 }
 
 # ---- swap of a .npy: every step of the atomic replacement ----------------------
+# (through the library's npydt_output: the temporary file OUT.XXXXXXXX.tmp,
+# named in the messages of the steps on it)
 
 in=$F/fortran_struct.npy
 w=$dir/w
@@ -94,11 +100,14 @@ fresh() {  # an output directory holding out.npy (an older file) and nothing els
     cp "$dir/ref.old.npy" "$w/out.npy"
     cp "$dir/ref.old.npy" "$dir/ref.out.npy"
 }
-# swap_fails NAME SPEC FIRED 'DETAIL': exit 2, "OUT: i/o error: DETAIL",
+# swap_fails NAME SPEC FIRED 'DETAIL': exit 2, "OUT: i/o error: DETAIL" ($T
+# in DETAIL: the temporary file),
 # out.npy as it was, nothing else in its directory
 swap_fails() {
     fresh
-    expect "swap $1" "$2" "$3" 2 "$w/out.npy: i/o error: $4" swap "$in" --to big -o "$w/out.npy"
+    T=$w/out.npy.XXXXXXXX.tmp
+    expect "swap $1" "$2" "$3" 2 "$w/out.npy: i/o error: $(eval "echo \"$4\"")" \
+        swap "$in" --to big -o "$w/out.npy"
     same "swap $1" "$2" out.npy
     only "$w" out.npy
 }
@@ -106,15 +115,18 @@ swap_fails() {
 same() {
     if cmp -s "$w/$3" "$dir/ref.$3"; then pass; else fail "$1: $2: $3 changed or wrong"; fi
 }
-swap_fails mkstemp mkstemp=EACCES "mkstemp 1" \
-    "cannot create a temporary file next to it: Permission denied"
-swap_fails "header write" "write@tmp=ENOSPC" "write 1" "write failed: No space left on device"
-swap_fails "data write" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
-swap_fails fchmod "fchmod@tmp=EPERM" "fchmod 1" "cannot set the mode: Operation not permitted"
-swap_fails fsync "fsync@tmp=EIO" "fsync 1" "fsync failed: Input/output error"
-swap_fails close "close@tmp=EIO" "close 1" "close failed: Input/output error"
+swap_fails "temporary file" open@tmp=EACCES "open 1" \
+    '$w/out.npy: cannot create a temporary file beside it: Permission denied'
+swap_fails "header write" "write@tmp=ENOSPC" "write 1" '$T: write failed: No space left on device'
+swap_fails "data write" "write@tmp:2=ENOSPC" "write 2" '$T: write failed: No space left on device'
+# a write that takes no byte is an error, not made again
+swap_fails "write of no byte" "write@tmp:2=eof" "write 2" '$T: write failed: Input/output error'
+swap_fails fchmod "fchmod@tmp=EPERM" "fchmod 1" \
+    '$w/out.npy: cannot give $T its mode: Operation not permitted'
+swap_fails fsync "fsync@tmp=EIO" "fsync 1" '$T: fsync failed: Input/output error'
+swap_fails close "close@tmp=EIO" "close 1" '$T: close failed: Input/output error'
 swap_fails rename "rename=EXDEV" "rename 1" \
-    "cannot rename the temporary file to it: Invalid cross-device link"
+    '$w/out.npy: cannot rename $T to it: Invalid cross-device link'
 
 # a write interrupted by a signal is made again: the same file as without
 fresh
@@ -125,22 +137,40 @@ cp "$dir/ref.new.npy" "$dir/ref.out.npy"
 same "swap EINTR" "write@tmp:2=EINTR" out.npy
 only "$w" out.npy
 
-# the directory's fsync after the rename is best effort: it cannot undo a
-# finished swap (the second fsync is the directory's)
+# short writes are made again
 fresh
-run "fsync:2=EIO" swap "$in" --to big -o "$w/out.npy"
-if fired "fsync 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; then pass; else
-    fail "swap with the directory's fsync failing: exit $rc: $(head -c 200 "$dir/err")"; fi
+run "write@tmp:1+=short" swap "$in" --to big -o "$w/out.npy"
+if fired "write 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; then pass; else
+    fail "swap with short writes: exit $rc: $(head -c 200 "$dir/err")"; fi
 cp "$dir/ref.new.npy" "$dir/ref.out.npy"
-same "swap directory fsync" "fsync:2=EIO" out.npy
+same "swap short writes" "write@tmp:1+=short" out.npy
+only "$w" out.npy
+
+# the folder's fsync after the rename (the second fsync) failing is an
+# error; the rename cannot be taken back: OUT is the new file, whole
+fresh
+expect "swap folder fsync" "fsync:2=EIO" "fsync 2" 2 \
+    "$w/out.npy: i/o error: $w/out.npy: the new file is in place, but fsync of its folder failed: Input/output error" \
+    swap "$in" --to big -o "$w/out.npy"
+cp "$dir/ref.new.npy" "$dir/ref.out.npy"
+same "swap folder fsync" "fsync:2=EIO" out.npy
+only "$w" out.npy
+# a file system that cannot sync a folder: the swap succeeds
+fresh
+run "fsync:2=EINVAL" swap "$in" --to big -o "$w/out.npy"
+if fired "fsync 2" && [ "$rc" = 0 ] && [ ! -s "$dir/err" ]; then pass; else
+    fail "swap where folders cannot be synced: exit $rc: $(head -c 200 "$dir/err")"; fi
+cp "$dir/ref.new.npy" "$dir/ref.out.npy"
+same "swap folder fsync unsupported" "fsync:2=EINVAL" out.npy
 
 # --in-place whose rename fails: FILE unchanged, no temporary file
 rm -rf "$w"
 mkdir "$w"
 cp "$in" "$w/in.npy"
 cp "$in" "$dir/ref.in.npy"
+real=$(cd "$w" && pwd -P)/in.npy
 expect "swap --in-place rename" "rename=EACCES" "rename 1" 2 \
-    "$(cd "$w" && pwd -P)/in.npy: i/o error: cannot rename the temporary file to it: Permission denied" \
+    "$real: i/o error: $real: cannot rename $real.XXXXXXXX.tmp to it: Permission denied" \
     swap "$w/in.npy" --to big --in-place
 same "swap --in-place" "rename=EACCES" in.npy
 only "$w" in.npy
@@ -155,14 +185,16 @@ if [ "$rc" = 143 ] && [ ! -s "$dir/out" ] && ! grep -q npydt "$dir/err"; then pa
     fail "swap killed by SIGTERM: exit $rc (want 143): $(head -c 200 "$dir/err")"; fi
 same "swap SIGTERM" "fsync@tmp!TERM" out.npy
 only "$w" out.npy
-# SIGINT before the temporary file exists (inside mkstemp): nothing to remove
+# SIGINT while the temporary file is created (the injector raises it, then
+# the open is made): the signal waits until its name is known, then the
+# handler removes it
 rm -rf "$w"
 mkdir "$w"
-env NPYDT_FAIL='mkstemp!INT' $preloaded swap "$in" --to big -o "$w/new.npy" \
+env NPYDT_FAIL='open@tmp!INT' $preloaded swap "$in" --to big -o "$w/new.npy" \
     >"$dir/out" 2>"$dir/err"
 rc=$?
 if [ "$rc" = 130 ] && ! grep -q npydt "$dir/err"; then pass; else
-    fail "swap killed by SIGINT in mkstemp: exit $rc (want 130): $(head -c 200 "$dir/err")"; fi
+    fail "swap killed by SIGINT as its temporary file is created: exit $rc (want 130): $(head -c 200 "$dir/err")"; fi
 only "$w"
 
 # ---- swap of an archive: the zip writer's writes and patches -------------------
@@ -177,22 +209,24 @@ zfresh() {
 }
 zswap_fails() {  # zswap_fails NAME SPEC FIRED 'DETAIL'
     zfresh
-    expect "swap archive $1" "$2" "$3" 2 "$w/out.npz: i/o error: $4" \
+    T=$w/out.npz.XXXXXXXX.tmp
+    expect "swap archive $1" "$2" "$3" 2 "$w/out.npz: i/o error: $(eval "echo \"$4\"")" \
         swap "$zin" --to big -o "$w/out.npz"
     same "swap archive $1" "$2" out.npz
     only "$w" out.npz
 }
-zswap_fails "first write" "write@tmp=ENOSPC" "write 1" "write failed: No space left on device"
-zswap_fails "a member's data" "write@tmp:2=EDQUOT" "write 2" "write failed: Disk quota exceeded"
+zswap_fails "first write" "write@tmp=ENOSPC" "write 1" '$T: write failed: No space left on device'
+zswap_fails "a member's data" "write@tmp:2=EDQUOT" "write 2" '$T: write failed: Disk quota exceeded'
 zswap_fails "the central directory" "write@tmp>=46:6+=ENOSPC" "write 6" \
-    "write failed: No space left on device"
+    '$T: write failed: No space left on device'
 # the 23rd write is the first of the central directory (11 members of two
 # writes each, local header and data, before it)
 zswap_fails "the central directory's first entry" "write@tmp:23=ENOSPC" "write 23" \
-    "write failed: No space left on device"
-zswap_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
+    '$T: write failed: No space left on device'
+zswap_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" '$T: write failed: Input/output error'
+zswap_fails "a patch of no byte" "pwrite@tmp=eof" "pwrite 1" '$T: write failed: Input/output error'
 zswap_fails rename "rename=EXDEV" "rename 1" \
-    "cannot rename the temporary file to it: Invalid cross-device link"
+    '$w/out.npz: cannot rename $T to it: Invalid cross-device link'
 # interrupted writes and patches are made again
 zfresh
 run "write@tmp:3=EINTR,pwrite@tmp:2=EINTR" swap "$zin" --to big -o "$w/out.npz"
@@ -212,20 +246,22 @@ pfresh() {  # an output directory holding out.npz (an older file) and nothing el
 }
 pack_fails() {  # pack_fails NAME SPEC FIRED 'DETAIL': OUT as it was, no temporary file
     pfresh
-    expect "pack $1" "$2" "$3" 2 "$w/out.npz: i/o error: $4" pack "$w/out.npz" "a=$in"
+    T=$w/out.npz.XXXXXXXX.tmp
+    expect "pack $1" "$2" "$3" 2 "$w/out.npz: i/o error: $(eval "echo \"$4\"")" \
+        pack "$w/out.npz" "a=$in"
     same "pack $1" "$2" out.npz
     only "$w" out.npz
 }
-pack_fails mkstemp mkstemp=EACCES "mkstemp 1" \
-    "cannot create a temporary file next to it: Permission denied"
-pack_fails "a member's header" "write@tmp:2=ENOSPC" "write 2" "write failed: No space left on device"
-pack_fails "a member's data" "write@tmp:3=EIO" "write 3" "write failed: Input/output error"
+pack_fails "temporary file" open@tmp=EACCES "open 1" \
+    '$w/out.npz: cannot create a temporary file beside it: Permission denied'
+pack_fails "a member's header" "write@tmp:2=ENOSPC" "write 2" '$T: write failed: No space left on device'
+pack_fails "a member's data" "write@tmp:3=EIO" "write 3" '$T: write failed: Input/output error'
 pack_fails "the central directory" "write@tmp:4=ENOSPC" "write 4" \
-    "write failed: No space left on device"
-pack_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" "write failed: Input/output error"
-pack_fails fsync "fsync@tmp=EIO" "fsync 1" "fsync failed: Input/output error"
+    '$T: write failed: No space left on device'
+pack_fails "a patched local header" "pwrite@tmp=EIO" "pwrite 1" '$T: write failed: Input/output error'
+pack_fails fsync "fsync@tmp=EIO" "fsync 1" '$T: fsync failed: Input/output error'
 pack_fails rename "rename=EXDEV" "rename 1" \
-    "cannot rename the temporary file to it: Invalid cross-device link"
+    '$w/out.npz: cannot rename $T to it: Invalid cross-device link'
 # SIGTERM while the temporary file exists: removed, OUT untouched
 pfresh
 env NPYDT_FAIL='fsync@tmp!TERM' $preloaded pack "$w/out.npz" "a=$in" >"$dir/out" 2>"$dir/err"

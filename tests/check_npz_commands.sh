@@ -248,7 +248,7 @@ for b in ["crc_stored.npz", "crc_deflated.npz", "size_long.npz", "corrupt_data.n
     refused(run("swap", p, "--to", "big", "-o", out), 3, "swap of damaged %s" % b, p)
     with open(out, "rb") as f:
         check(f.read() == b"keep me", "swap of damaged %s touched OUT" % b)
-check([f for f in os.listdir(tmp) if "npydt-" in f] == [], "swap left temporary files: %r" % os.listdir(tmp))
+check([f for f in os.listdir(tmp) if f.endswith(".tmp")] == [], "swap left temporary files: %r" % os.listdir(tmp))
 # --in-place replaces the archive atomically: a new inode, the new content
 ino = os.stat(cp).st_ino
 r = run("swap", cp, "--to", "big", "--in-place")

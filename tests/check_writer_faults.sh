@@ -208,6 +208,11 @@ fresh "$old"; case_ "replace: mode cannot be given" fchmod=EPERM "fchmod 1" repl
     "flush i/o error: $P: cannot give $T its mode: Operation not permitted" unchanged
 fresh "$old"; case_ "replace: rename fails" rename=EXDEV "rename 1" replace \
     "flush i/o error: $P: cannot rename $T to it: Invalid cross-device link" unchanged
+# a folder sync that fails after the rename is an error; the rename stays
+# (the old file is gone): out.npy is the new file, whole
+fresh "$old"; case_ "replace: folder sync fails after the rename" fsync:4=EIO "fsync 4" replace \
+    "flush i/o error: $P: the new file is in place, but fsync of its folder failed: Input/output error" \
+    counts 3
 
 # ---- appending in place: the header keeps its count until a flush -------------
 # (calls: open, fstat, pread of the header (3), fstat, [ftruncate])

@@ -14,6 +14,9 @@
   fixture, and `@FILE.npy` / `like:FILE` take a file's header as the spec;
 - swap refuses destinations it cannot write before writing anything, and
   leaves a file already in the asked order untouched;
+- swap and pack keep the mode of the file they replace (--in-place, -o,
+  through a symbolic link), give a new file 0666 less the umask, and leave
+  no temporary file;
 - the progress line appears on a terminal (a pty) for large inputs, is
   erased, and never appears when stderr is a file or with --quiet.
 
@@ -405,6 +408,56 @@ def test_progress(tmp):
     check(rc == 0 and got == b"", "small swap on a terminal: %r" % got[:60])
 
 
+# --------------------------------------------------------- output modes --
+
+def test_output_modes(tmp):
+    src = os.path.join(FIX, "struct_nested3.npy")
+    d = os.path.join(tmp, "modes")
+    os.mkdir(d)
+
+    def mode(path):
+        return os.stat(path).st_mode & 0o7777
+
+    def older(path, m):  # a file of mode m that OUT replaces
+        with open(path, "wb") as f:
+            f.write(b"older")
+        os.chmod(path, m)
+
+    out = os.path.join(d, "out.npy")
+    older(out, 0o640)
+    r = run(["swap", src, "--to", "big", "-o", out])
+    check(r.returncode == 0 and mode(out) == 0o640 and open(out, "rb").read() != b"older",
+          "swap -o over a 0640 file: %d, mode %o" % (r.returncode, mode(out)))
+    inplace = os.path.join(d, "inplace.npy")
+    subprocess.run([NPYDT, "swap", src, "--to", "little", "-o", inplace], check=True)
+    os.chmod(inplace, 0o604)
+    r = run(["swap", inplace, "--to", "big", "--in-place"])
+    check(r.returncode == 0 and mode(inplace) == 0o604,
+          "swap --in-place of a 0604 file: %d, mode %o" % (r.returncode, mode(inplace)))
+    # -o through a symbolic link: the link is replaced by the new file,
+    # which takes the mode of the file the link named
+    target = os.path.join(d, "target.npy")
+    older(target, 0o600)
+    link = os.path.join(d, "link.npy")
+    os.symlink("target.npy", link)
+    r = run(["swap", src, "--to", "big", "-o", link])
+    check(r.returncode == 0 and not os.path.islink(link) and mode(link) == 0o600 and
+          open(target, "rb").read() == b"older",
+          "swap -o through a symbolic link: %d, mode %o" % (r.returncode, mode(link)))
+    # a new file: 0666 less the umask
+    new = os.path.join(d, "new.npy")
+    r = run(["swap", src, "--to", "big", "-o", new], preexec_fn=lambda: os.umask(0o027))
+    check(r.returncode == 0 and mode(new) == 0o640,
+          "swap -o to a new file under umask 027: %d, mode %o" % (r.returncode, mode(new)))
+    packed = os.path.join(d, "packed.npz")
+    older(packed, 0o604)
+    r = run(["pack", packed, "a=" + src])
+    check(r.returncode == 0 and mode(packed) == 0o604,
+          "pack over a 0604 file: %d, mode %o" % (r.returncode, mode(packed)))
+    left = sorted(f for f in os.listdir(d) if f.endswith(".tmp"))
+    check(left == [], "temporary files left: %r" % left)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_many_files(tmp)
@@ -413,6 +466,7 @@ def main():
         test_closed_pipe()
         test_schema()
         test_swap(tmp)
+        test_output_modes(tmp)
         test_progress(tmp)
     print("cli-io: %d passed, %d failed" % (passed, failed))
 

@@ -326,6 +326,26 @@ static void test_error_success_writer_calls_write_ok(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+static void test_error_success_output_calls_write_ok(void **state)
+{
+    (void)state;
+    npydt_error err;
+    char dir[] = "/tmp/npydt_error_success_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    npydt_output *o;
+    assert_ok_written(&err, npydt_output_open(path, NULL, &o, &err));
+    assert_ok_written(&err, npydt_output_write(o, "abc", 3, &err));
+    assert_ok_written(&err, npydt_output_pwrite(o, "B", 1, 1, &err));
+    assert_ok_written(&err, npydt_output_status(o, &err));
+    assert_ok_written(&err, npydt_output_commit(o, &err));
+    assert_ok_written(&err, npydt_output_open(path, NULL, &o, &err));
+    npydt_output_discard(o);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_error_success_schema_calls_write_ok(void **state)
 {
     (void)state;
@@ -373,6 +393,7 @@ TEST_LIST("error_success",
     cmocka_unit_test(test_error_success_archive_writer_calls_write_ok),
     cmocka_unit_test(test_error_success_reader_calls_write_ok),
     cmocka_unit_test(test_error_success_writer_calls_write_ok),
+    cmocka_unit_test(test_error_success_output_calls_write_ok),
     cmocka_unit_test(test_error_success_schema_calls_write_ok),
     cmocka_unit_test(test_error_success_after_a_failure_clears_it),
 );

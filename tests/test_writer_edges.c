@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void write_bytes(const char *path, const void *b, size_t n)
@@ -465,6 +466,35 @@ static void test_writer_edges_append_to_version_3_keeps_latin1_names_in_utf8(voi
     free(got);
 }
 
+/* Replacing through a symbolic link: the link becomes the new file, which
+ * takes the mode of the file the link named (as npydt_output does). */
+static void test_writer_edges_replace_through_a_link_keeps_the_mode_of_its_file(void **state)
+{
+    struct scratch *s = *state;
+    TEST_ERROR(err);
+    char target[160];
+    snprintf(target, sizeof target, "%s/target.npy", s->dir);
+    FILE *f = fopen(target, "wb");
+    assert_non_null(f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(target, 0604), 0);
+    assert_int_equal(symlink("target.npy", s->path), 0);
+    npydt_dtype *dt = test_parse_literal("'<i4'");
+    npydt_writer_options opts;
+    npydt_writer_options_init(&opts);
+    opts.replace = 1;
+    const uint64_t shape[1] = {0};
+    npydt_writer *w;
+    assert_int_equal(npydt_writer_create_path(s->path, dt, shape, 1, &opts, &w, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_write(w, "\1\0\0\0", 1, &err), NPYDT_OK);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+    struct stat sb;
+    assert_int_equal(lstat(s->path, &sb), 0);
+    assert_true(S_ISREG(sb.st_mode));
+    assert_int_equal(sb.st_mode & 07777, 0604);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 TEST_LIST("writer_edges",
@@ -482,4 +512,5 @@ TEST_LIST("writer_edges",
           T(test_writer_edges_append_past_version_1_room_rewrites_in_version_2),
           T(test_writer_edges_append_to_version_3_keeps_latin1_names_in_utf8),
           T(test_writer_edges_append_to_version_2_short_header_stays_version_2),
-          T(test_writer_edges_append_to_version_3_ascii_header_stays_version_3));
+          T(test_writer_edges_append_to_version_3_ascii_header_stays_version_3),
+          T(test_writer_edges_replace_through_a_link_keeps_the_mode_of_its_file));

@@ -359,40 +359,39 @@ void cli_progress_update(struct cli_progress *p, uint64_t done);
 /* Erase the line, if one was drawn. */
 void cli_progress_end(struct cli_progress *p);
 
-/* ---- the atomic output of swap and pack (output.c) ------------------------ */
+/* ---- the output of swap and pack (output.c) -------------------------------- */
 
-/* OUT, written as a temporary file in its folder and renamed over it. */
+/* OUT, written through the library's npydt_output (a temporary file beside
+ * it, renamed over it at the end); this side checks OUT before anything is
+ * written and removes the temporary file when a signal ends the process. */
 struct cli_output {
     const char *target;
-    int fd;
-    int target_exists;
-    struct stat target_st;
+    npydt_output *out;
     char dir[PATH_MAX];  /* the target's folder, "" for the current one */
 };
 
 /* Checks before anything is read or written: OUT is not FILE (without
- * --in-place; file NULL when there is no one input), not a directory, and
- * its folder can be written in. 0 or an exit status after reporting. */
+ * --in-place; file NULL when there is no one input), not a directory, its
+ * path leaves room for the temporary file's name, and its folder can be
+ * written in. 0 or an exit status after reporting. */
 int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place);
 /* Refuse to start when statvfs says OUT's filesystem has fewer than
  * bytes free for an unprivileged writer; 0 or an exit status. */
 int cli_output_check_space(const struct cli_output *o, uint64_t bytes);
-/* Create the temporary file next to the target, once, after
- * cli_output_check of it succeeded. */
+/* Create the temporary file next to the target (o->out), once, after
+ * cli_output_check of it succeeded; 0 or an exit status. */
 int cli_output_open(struct cli_output *o);
-/* After writing (status says how it went): give the file the target's mode
- * (or the umask's), flush it, rename it over the target and flush the
- * folder; on any failure remove it. Returns the final status. */
+/* Report a failure met while writing OUT: the output's own I/O error under
+ * OUT when it has one (an archive writer only says its sink failed), else
+ * err under name. Returns the exit status. */
+int cli_output_failed(const struct cli_output *o, const char *name, const npydt_error *err);
+/* After writing (status says how it went): commit the output (mode, fsync,
+ * rename, folder fsync) or, on a failure, discard it. Returns the final
+ * status. */
 int cli_output_close(struct cli_output *o, int status);
 
 /* Remove the temporary file of an output being written, if there is one;
  * async-signal-safe, for a handler that ends the process. */
 void cli_output_discard(void);
-
-/* write()/pwrite() all of buf, through EINTR; -1 with errno. */
-int cli_write_all(int fd, const void *buf, size_t n);
-int cli_pwrite_all(int fd, const void *buf, size_t n, uint64_t offset);
-/* "PATH: i/o error: WHAT: strerror(errno)" on stderr; EXIT_USAGE. */
-int cli_io_error(const char *path, const char *what);
 
 #endif

@@ -1,8 +1,10 @@
-/* The output of swap and pack: a temporary file in the destination's
- * folder, flushed to disk, then renamed over the destination (keeping a
- * replaced file's mode) and the folder flushed, so that an interrupted run
- * leaves the old destination (or none) and never a partial one; and the
- * checks that refuse a destination before anything is written. */
+/* The output of swap and pack: the checks that refuse a destination before
+ * anything is written (a directory, a folder that cannot be written in,
+ * too little free space), and the temporary file removed when a signal
+ * ends the process. The file itself is written by the library's
+ * npydt_output: a temporary file in the destination's folder, renamed over
+ * it once whole, so that an interrupted run leaves the old destination (or
+ * none) and never a partial one. */
 #include "cli.h"
 
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+/* the temporary file's name, for the signal handlers */
 static char tmp_path[PATH_MAX];
 static volatile sig_atomic_t tmp_active;
 
@@ -42,81 +45,27 @@ static void catch_signals(int on)
     }
 }
 
-int cli_write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-int cli_pwrite_all(int fd, const void *buf, size_t n, uint64_t offset)
-{
-    const char *p = buf;
-    while (n > 0) {
-        if (offset > (uint64_t)INT64_MAX) {
-            errno = EFBIG;
-            return -1;
-        }
-        ssize_t w = pwrite(fd, p, n, (off_t)offset);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        p += w;
-        n -= (size_t)w;
-        offset += (uint64_t)w;
-    }
-    return 0;
-}
-
-int cli_io_error(const char *path, const char *what)
-{
-    const char *reason = strerror(errno);
-    cli_message("%s: i/o error: %s: %s", path, what, reason);
-    return EXIT_USAGE;
-}
-
-/* Split target into its directory ("" for the current one) and make the
- * temporary name "DIR.BASE.npydt-XXXXXX". */
-static int make_tmp_name(const char *target, char *dir, size_t dirsize)
-{
-    const char *slash = strrchr(target, '/');
-    size_t dlen = slash ? (size_t)(slash - target) + 1 : 0;
-    const char *base = target + dlen;
-    if (dlen >= dirsize)
-        return -1;
-    memcpy(dir, target, dlen);
-    dir[dlen] = '\0';
-    int n = snprintf(tmp_path, sizeof tmp_path, "%s.%s.npydt-XXXXXX", dir, base);
-    return n < 0 || (size_t)n >= sizeof tmp_path ? -1 : 0;
-}
-
-/* ---- the atomic output ------------------------------------------------------ */
+/* ---- checks before anything is written ------------------------------------ */
 
 int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place)
 {
-    struct stat in_st;
+    struct stat in_st, target_st;
     o->target = target;
-    o->fd = -1;
-    o->target_exists = stat(target, &o->target_st) == 0;
-    if (file && !in_place && o->target_exists && stat(file, &in_st) == 0 &&
-        in_st.st_dev == o->target_st.st_dev && in_st.st_ino == o->target_st.st_ino)
+    o->out = NULL;
+    int target_exists = stat(target, &target_st) == 0;
+    if (file && !in_place && target_exists && stat(file, &in_st) == 0 &&
+        in_st.st_dev == target_st.st_dev && in_st.st_ino == target_st.st_ino)
         return cli_usage_error("swap: OUT '%s' is FILE; use --in-place to replace it", target);
-    if (o->target_exists && S_ISDIR(o->target_st.st_mode))
+    if (target_exists && S_ISDIR(target_st.st_mode))
         return cli_fail(target, NPYDT_E_IO, "%s",
                         "is a directory; give the path of the file to write");
-    if (make_tmp_name(target, o->dir, sizeof o->dir) != 0)
+    /* the temporary file's name is the target's and a few bytes more */
+    const char *slash = strrchr(target, '/');
+    size_t dlen = slash ? (size_t)(slash - target) + 1 : 0;
+    if (strlen(target) >= sizeof tmp_path - NPYDT_OUTPUT_TEMP_EXTRA || dlen >= sizeof o->dir)
         return cli_usage_error("'%s': path too long", target);
+    memcpy(o->dir, target, dlen);
+    o->dir[dlen] = '\0';
     /* the temporary file is created in the folder and renamed there: a
      * folder that cannot be written in is refused before anything is
      * read (as root only a read-only filesystem refuses) */
@@ -147,51 +96,51 @@ int cli_output_check_space(const struct cli_output *o, uint64_t bytes)
                     dir, (unsigned long long)bytes, (unsigned long long)free_bytes);
 }
 
+/* ---- the output ------------------------------------------------------------- */
+
 int cli_output_open(struct cli_output *o)
 {
-    catch_signals(1);   /* tmp_path: the template cli_output_check made */
-    o->fd = mkstemp(tmp_path);
-    if (o->fd < 0) {
-        catch_signals(0);
-        return cli_io_error(o->target, "cannot create a temporary file next to it");
+    /* the signals wait while the file is created and its name noted: one
+     * that came meanwhile then finds the name to remove */
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        sigaddset(&block, caught[i]);
+    catch_signals(1);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    npydt_error err;
+    npydt_status st = npydt_output_open(o->target, NULL, &o->out, &err);
+    if (st == NPYDT_OK) {
+        /* cli_output_check made sure the name fits */
+        const char *name = npydt_output_temp_path(o->out);
+        memcpy(tmp_path, name, strlen(name) + 1);
+        tmp_active = 1;
     }
-    tmp_active = 1;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (st != NPYDT_OK) {
+        catch_signals(0);
+        return cli_report(o->target, &err);
+    }
     return EXIT_OK;
+}
+
+int cli_output_failed(const struct cli_output *o, const char *name, const npydt_error *err)
+{
+    npydt_error own;
+    if (npydt_output_status(o->out, &own) != NPYDT_OK)
+        return cli_report(o->target, &own);
+    return cli_report(name, err);
 }
 
 int cli_output_close(struct cli_output *o, int status)
 {
-    if (status == EXIT_OK) {
-        mode_t mode;
-        if (o->target_exists) {
-            mode = o->target_st.st_mode & 07777;
-        } else {
-            mode_t mask = umask(0);
-            umask(mask);
-            mode = 0666 & ~mask;
-        }
-        if (fchmod(o->fd, mode) != 0)
-            status = cli_io_error(o->target, "cannot set the mode");
-        else if (fsync(o->fd) != 0)
-            status = cli_io_error(o->target, "fsync failed");
-    }
-    if (close(o->fd) != 0 && status == EXIT_OK)
-        status = cli_io_error(o->target, "close failed");
-    o->fd = -1;
-    if (status == EXIT_OK && rename(tmp_path, o->target) != 0)
-        status = cli_io_error(o->target, "cannot rename the temporary file to it");
-    if (status != EXIT_OK)
-        unlink(tmp_path);
+    npydt_error err;
+    if (status == EXIT_OK && npydt_output_commit(o->out, &err) != NPYDT_OK)
+        status = cli_report(o->target, &err);
+    else if (status != EXIT_OK)
+        npydt_output_discard(o->out);
+    o->out = NULL;
     tmp_active = 0;
     catch_signals(0);
-    if (status == EXIT_OK) {
-        /* make the rename itself durable; best effort */
-        int dfd = open(o->dir[0] ? o->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            fsync(dfd);
-            close(dfd);
-        }
-    }
     return status;
 }
-

@@ -2,11 +2,11 @@
  * np.savez_compressed (deflated) writes the arrays they hold: members
  * NAME.npy in the order np.savez takes them (named ones first, then the
  * unnamed as arr_0, arr_1, ...), each with the header np.save writes for
- * its array. The archive is written as swap writes its output
- * (cli_output_open, cli_output_close): a failure leaves OUT as it was. */
+ * its array. The archive is written as swap writes its output, through
+ * the library's npydt_output (cli_output_open, cli_output_close): a
+ * failure leaves OUT as it was. */
 #include "load.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,49 +28,12 @@ static const struct cli_command pack_command = {
     pack_options, sizeof pack_options / sizeof pack_options[0], 1,
 };
 
-/* The zip writer's sink on the temporary file: errno of the first failed
- * write in error. */
-struct fd_sink {
-    int fd;
-    int error;
-};
-
-static int sink_write(void *ctx, const void *buf, size_t len)
-{
-    struct fd_sink *s = ctx;
-    if (cli_write_all(s->fd, buf, len) == 0)
-        return 0;
-    s->error = errno;
-    return -1;
-}
-
-static int sink_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset)
-{
-    struct fd_sink *s = ctx;
-    if (cli_pwrite_all(s->fd, buf, len, offset) == 0)
-        return 0;
-    s->error = errno;
-    return -1;
-}
-
 /* One run of pack: the archive being written into OUT's temporary file. */
 struct pack {
     npydt_npz_writer *z;
     npydt_npz_method method;
-    struct fd_sink sink;
-    const char *out;
+    struct cli_output o;
 };
-
-/* A failure while FILE's member was made: a failed write to OUT as
- * cli_io_error words it, anything else under FILE's name. */
-static int pack_failed(const struct pack *p, const char *file, const npydt_error *err)
-{
-    if (p->sink.error) {
-        errno = p->sink.error;
-        return cli_io_error(p->out, "write failed");
-    }
-    return cli_report(file, err);
-}
 
 /* Fortran order as np.save writes it for the loaded array: an array whose
  * two layouts coincide (no data, at most one dimension above 1) is
@@ -119,7 +82,7 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
         if (npydt_writer_create_member(p->z, member, p->method, npydt_header_dtype(h),
                                        npydt_header_shape(h), npydt_header_ndim(h), &opts, &w,
                                        &err) != NPYDT_OK)
-            status = pack_failed(p, in->name, &err);
+            status = cli_output_failed(&p->o, in->name, &err);
     }
     size_t itemsize = h ? npydt_dtype_itemsize(npydt_header_dtype(h)) : 0;
     npydt_status st = NPYDT_OK;
@@ -135,11 +98,11 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
         st = npydt_writer_write(w, chunk, len / itemsize, &err);
     }
     if (status == EXIT_OK && st != NPYDT_OK)
-        status = pack_failed(p, in->name, &err);
+        status = cli_output_failed(&p->o, in->name, &err);
     if (w) {
         npydt_error cerr;
         if (npydt_writer_close(w, &cerr) != NPYDT_OK && status == EXIT_OK)
-            status = pack_failed(p, in->name, &cerr);
+            status = cli_output_failed(&p->o, in->name, &cerr);
     }
     free(member);
     npydt_reader_close(r);
@@ -192,20 +155,20 @@ int cmd_pack(int argc, char **argv)
     }
     if (args.noperands < 1)
         return cli_command_error(&pack_command, "OUT.npz is required");
-    struct pack p = {NULL, method, {-1, 0}, args.operands[0]};
-    struct cli_output o;
-    int status = cli_output_check(&o, NULL, p.out, 0);
-    if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
+    struct pack p = {NULL, method, {0}};
+    const char *out = args.operands[0];
+    int status = cli_output_check(&p.o, NULL, out, 0);
+    if (status != EXIT_OK || (status = cli_output_open(&p.o)) != EXIT_OK)
         return status;
-    p.sink.fd = o.fd;
-    npydt_npz_sink sink = {sink_write, sink_pwrite, &p.sink};
+    npydt_npz_sink sink;
+    npydt_output_sink(p.o.out, &sink);
     npydt_error err;
     if (npydt_npz_writer_new(&sink, NULL, &p.z, &err) != NPYDT_OK)
-        status = cli_report(p.out, &err);
+        status = cli_report(out, &err);
     if (status == EXIT_OK)
         status = pack_all(&p, args.operands + 1, args.noperands - 1);
     if (status == EXIT_OK && npydt_npz_writer_finish(p.z, NULL, &err) != NPYDT_OK)
-        status = pack_failed(&p, p.out, &err);
+        status = cli_output_failed(&p.o, out, &err);
     npydt_npz_writer_free(p.z);
-    return cli_output_close(&o, status);
+    return cli_output_close(&p.o, status);
 }

@@ -1,6 +1,7 @@
 /* npydt swap: rewrite a file, or every member of an archive, with another
- * byte order. This file reads the command line; the output is written by
- * output.c (shared with pack), a .npy file by swap_npy.c, an archive by
+ * byte order. This file reads the command line; the output is checked and
+ * opened by output.c (shared with pack) and written through the library's
+ * npydt_output, a .npy file by swap_npy.c, an archive by
  * swap_npz.c.
  *
  * Each array gets the header np.save would write for the swapped dtype

@@ -72,11 +72,12 @@ static uint64_t records_per_chunk(uint64_t count, size_t itemsize)
 /* Write the swapped file to the temporary path: the new header, then the
  * records as the reader gives them in stored order, swapped per chunk of
  * whole records into buf; 0 or an exit status. */
-static int write_swapped(int fd, const char *file, const char *target, const struct swapper *s,
-                         const struct swap_opts *opts, npydt_reader *r)
+static int write_swapped(npydt_output *out, const char *file, const char *target,
+                         const struct swapper *s, const struct swap_opts *opts, npydt_reader *r)
 {
-    if (cli_write_all(fd, s->hdr, s->hlen) != 0)
-        return cli_io_error(target, "write failed");
+    npydt_error err;
+    if (npydt_output_write(out, s->hdr, s->hlen, &err) != NPYDT_OK)
+        return cli_report(target, &err);
     const npydt_header *h = npydt_reader_header(r);
     uint64_t count = npydt_header_count(h);
     size_t itemsize = npydt_dtype_itemsize(npydt_header_dtype(h));
@@ -93,7 +94,6 @@ static int write_swapped(int fd, const char *file, const char *target, const str
     while (rc == 0) {
         const void *chunk;
         size_t len;
-        npydt_error err;
         if (npydt_reader_next_chunk(r, &chunk, &len, &err) != NPYDT_OK) {
             rc = cli_report(file, &err);
             break;
@@ -107,8 +107,8 @@ static int write_swapped(int fd, const char *file, const char *target, const str
             uint64_t k = records - i < per ? records - i : per;
             if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
                 rc = cli_report(target, &err);
-            else if (cli_write_all(fd, buf, (size_t)(k * itemsize)) != 0)
-                rc = cli_io_error(target, "write failed");
+            else if (npydt_output_write(out, buf, (size_t)(k * itemsize), &err) != NPYDT_OK)
+                rc = cli_report(target, &err);
             done += k * itemsize;
             cli_progress_update(&progress, done);
         }
@@ -152,7 +152,7 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     if (status == EXIT_OK)
         status = cli_output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
     if (status == EXIT_OK && (status = cli_output_open(&o)) == EXIT_OK) {
-        status = write_swapped(o.fd, file, target, &s, opts, r);
+        status = write_swapped(o.out, file, target, &s, opts, r);
         status = cli_output_close(&o, status);
     }
 out:

@@ -5,44 +5,8 @@
  * member (bad CRC, lying sizes) stops the run before the rename. */
 #include "swap.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The zip writer's sink: the temporary file, appended to and patched;
- * the errno of a failed write is kept for the message. */
-struct fd_sink {
-    int fd;
-    int error;
-};
-
-static int sink_write(void *ctx, const void *buf, size_t len)
-{
-    struct fd_sink *s = ctx;
-    int rc = cli_write_all(s->fd, buf, len);
-    if (rc != 0)
-        s->error = errno;
-    return rc;
-}
-
-static int sink_pwrite(void *ctx, const void *buf, size_t len, uint64_t offset)
-{
-    struct fd_sink *s = ctx;
-    int rc = cli_pwrite_all(s->fd, buf, len, offset);
-    if (rc != 0)
-        s->error = errno;
-    return rc;
-}
-
-/* A writer's error: a failed write as cli_io_error words it, else as is. */
-static int writer_error(const char *target, const struct fd_sink *sink, const npydt_error *err)
-{
-    if (err->code == NPYDT_E_IO && sink->error) {
-        errno = sink->error;
-        return cli_io_error(target, "write failed");
-    }
-    return cli_report(target, err);
-}
 
 /* "ARCHIVE:MEMBER" for messages. */
 static char *member_label(const char *archive, const char *member)
@@ -147,7 +111,7 @@ static npydt_status read_exact(npydt_npz_stream *st, void *buf, size_t n, npydt_
  * does not check a stored member's CRC, and an archive is only replaced
  * once every member was read whole and its CRC matched. */
 static int swap_member(const char *file, const char *target, const npydt_npz *z, size_t i,
-                       npydt_npz_writer *w, const struct fd_sink *sink, npydt_order to,
+                       npydt_npz_writer *w, const struct cli_output *o, npydt_order to,
                        unsigned char *buf, size_t buf_size, struct cli_progress *progress,
                        uint64_t *progress_done)
 {
@@ -178,7 +142,7 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
         goto out;
     }
     if (begun != NPYDT_OK || npydt_npz_writer_write(w, s.hdr, s.hlen, &err) != NPYDT_OK) {
-        status = writer_error(target, sink, &err);
+        status = cli_output_failed(o, target, &err);
         goto out;
     }
     /* skip the old header */
@@ -203,7 +167,7 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
                 goto out;
             }
             if (npydt_npz_writer_write(w, buf, n, &err) != NPYDT_OK) {
-                status = writer_error(target, sink, &err);
+                status = cli_output_failed(o, target, &err);
                 goto out;
             }
             done += k;
@@ -222,7 +186,7 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
             break;
     }
     if (npydt_npz_writer_end(w, &err) != NPYDT_OK)
-        status = writer_error(target, sink, &err);
+        status = cli_output_failed(o, target, &err);
 out:
     swapper_free(&s);
     npydt_npz_stream_close(st);
@@ -261,18 +225,18 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
         status = cli_usage_error("out of memory");
     if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
         goto out;
-    struct fd_sink fs = {o.fd, 0};
-    npydt_npz_sink sink = {sink_write, sink_pwrite, &fs};
+    npydt_npz_sink sink;
+    npydt_output_sink(o.out, &sink);
     struct cli_progress progress;
     uint64_t done = 0;
     cli_progress_start(&progress, "swapping", plan.total, opts->quiet);
     if (npydt_npz_writer_new(&sink, NULL, &w, &err) != NPYDT_OK)
         status = cli_report(target, &err);
     for (size_t i = 0; status == EXIT_OK && i < npydt_npz_count(z); i++)
-        status = swap_member(file, target, z, i, w, &fs, opts->to, buf, plan.chunk, &progress,
+        status = swap_member(file, target, z, i, w, &o, opts->to, buf, plan.chunk, &progress,
                              &done);
     if (status == EXIT_OK && npydt_npz_writer_finish(w, NULL, &err) != NPYDT_OK)
-        status = writer_error(target, &fs, &err);
+        status = cli_output_failed(&o, target, &err);
     cli_progress_end(&progress);
     status = cli_output_close(&o, status);
 out:

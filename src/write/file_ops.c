@@ -1,6 +1,8 @@
-/* The file operations of the writer: whole writes, syncs, temporary files
- * beside the destination and their publication under its name. Errors
- * name the file and give errno's text. */
+/* The one owner of durable output in npydt: whole writes through EINTR,
+ * syncs, temporary files beside a destination and their publication under
+ * its name (mode kept, rename or link, folder synced). The record writer
+ * (npydt_writer) and the public npydt_output (output.c) both go through
+ * these. Errors name the file and give errno's text. */
 #include "write/write.h"
 
 #include <errno.h>
@@ -10,58 +12,59 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The writer's file as messages name it. */
-static const char *file_name(const npydt_writer *w, char *buf, size_t size)
+/* ---- on a descriptor ---------------------------------------------------------- */
+
+static npydt_status io_failed(const char *name, const char *what, int errnum, npydt_error *err)
 {
-    if (w->tmp_path && w->publish != PUBLISH_NONE)
-        return w->tmp_path;
-    if (w->path)
-        return w->path;
-    snprintf(buf, size, "file descriptor %d", w->fd);
-    return buf;
+    return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "%s: %s failed: %s", name, what,
+                     strerror(errnum));
 }
 
-npydt_status writer_io_error(const npydt_writer *w, const char *what, int errnum,
-                              npydt_error *err)
-{
-    char fdname[48];
-    return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "%s: %s failed: %s",
-                     file_name(w, fdname, sizeof fdname), what, strerror(errnum));
-}
-
-npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uint64_t off,
-                           npydt_error *err)
+npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, uint64_t off,
+                          npydt_error *err)
 {
     const unsigned char *p = buf;
+    bool at_end = off == IO_AT_END;
     while (n > 0) {
-        if (off > (uint64_t)INT64_MAX - n)
+        if (!at_end && off > (uint64_t)INT64_MAX - n)
             return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                              "the file would pass the largest file offset");
-        ssize_t r = pwrite(w->fd, p, n, (off_t)off);
+        ssize_t r = at_end ? write(fd, p, n) : pwrite(fd, p, n, (off_t)off);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
-            return writer_io_error(w, "write", errno, err);
+            return io_failed(name, "write", errno, err);
         }
+        /* a write that takes nothing would be made again forever */
         if (r == 0)
-            return writer_io_error(w, "write", EIO, err);
+            return io_failed(name, "write", EIO, err);
         p += r;
         n -= (size_t)r;
-        off += (uint64_t)r;
+        if (!at_end)
+            off += (uint64_t)r;
     }
     return NPYDT_OK;
 }
 
-npydt_status io_sync(const npydt_writer *w, npydt_error *err)
+npydt_status io_sync_fd(int fd, const char *name, npydt_error *err)
 {
-    if (w->no_sync)
-        return NPYDT_OK;
-    while (fsync(w->fd) != 0) {
+    while (fsync(fd) != 0) {
         if (errno != EINTR)
-            return writer_io_error(w, "fsync", errno, err);
+            return io_failed(name, "fsync", errno, err);
     }
     return NPYDT_OK;
 }
+
+npydt_status io_close(int fd, const char *name, npydt_error *err)
+{
+    /* Linux releases the descriptor whatever close says, EINTR included:
+     * never closed twice */
+    if (close(fd) != 0 && errno != EINTR)
+        return io_failed(name, "close", errno, err);
+    return NPYDT_OK;
+}
+
+/* ---- temporary files and their publication ----------------------------------- */
 
 char *str_copy(const npydt_allocator *a, const char *s)
 {
@@ -84,7 +87,7 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
     *fd = -1;
     *tmp = NULL;
     /* a C string is far shorter than SIZE_MAX: the sum cannot wrap */
-    size_t size = strlen(path) + 48;
+    size_t size = strlen(path) + NPYDT_OUTPUT_TEMP_EXTRA + 1;
     char *name = alloc_bytes(a, size);
     if (!name)
         return set_nomem(err);
@@ -92,25 +95,18 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
      * system; the name is new (O_EXCL) and the umask applies to its mode as
      * it does to a file np.save creates */
     uint64_t seed = (uint64_t)getpid() * 0x9E3779B97F4A7C15u ^ (uint64_t)(uintptr_t)name;
-    for (int attempt = 0; attempt < 64; attempt++) {
+    int e = EEXIST;
+    for (int attempt = 0; attempt < 64 && *fd < 0 && e == EEXIST; attempt++) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
         snprintf(name, size, "%s.%08llx.tmp", path, (unsigned long long)(seed >> 32));
         *fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (*fd >= 0)
-            break;
-        if (errno != EEXIST) {
-            int e = errno;
-            set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                      "%s: cannot create a temporary file beside it: %s", path, strerror(e));
-            free_bytes(a, name, size);
-            return NPYDT_E_IO;
-        }
+        if (*fd < 0)
+            e = errno;
     }
     if (*fd < 0) {
-        set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                  "%s: cannot create a temporary file beside it: %s", path, strerror(EEXIST));
         free_bytes(a, name, size);
-        return NPYDT_E_IO;
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "%s: cannot create a temporary file beside it: %s", path, strerror(e));
     }
     /* the allocation is strlen + 1 bytes from here on, as str_free frees it */
     char *exact = str_copy(a, name);
@@ -126,29 +122,43 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
     return NPYDT_OK;
 }
 
-/* fsync the folder that holds path, so that a new name survives a power
- * cut. */
-static npydt_status sync_folder(const npydt_writer *w, npydt_error *err)
+npydt_status io_keep_mode(int fd, const char *path, const char *tmp, npydt_error *err)
 {
-    if (w->no_sync)
-        return NPYDT_OK;
-    const char *slash = strrchr(w->path, '/');
-    int dfd;
-    if (!slash) {
-        dfd = open(".", O_RDONLY | O_CLOEXEC);
-    } else {
-        size_t n = slash == w->path ? 1 : (size_t)(slash - w->path);
-        char *dir = alloc_bytes(w->alloc, n + 1);
-        if (!dir)
-            return set_nomem(err);
-        memcpy(dir, w->path, n);
+    /* a file replaced keeps its permission bits, as one np.save writes
+     * over does; through a symbolic link, those of the file it names */
+    struct stat old;
+    if (stat(path, &old) == 0 && S_ISREG(old.st_mode) && fchmod(fd, old.st_mode & 07777) != 0)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "%s: cannot give %s its mode: %s", path, tmp, strerror(errno));
+    return NPYDT_OK;
+}
+
+/* The folder that holds path, allocated (str_free). */
+static char *folder_of(const npydt_allocator *a, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return str_copy(a, ".");
+    size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = alloc_bytes(a, n + 1);
+    if (dir) {
+        memcpy(dir, path, n);
         dir[n] = '\0';
-        dfd = open(dir, O_RDONLY | O_CLOEXEC);
-        free_bytes(w->alloc, dir, n + 1);
     }
+    return dir;
+}
+
+/* fsync the folder dir that holds path, so that a new name survives a
+ * power cut. */
+static npydt_status sync_folder(const char *dir, const char *path, bool renamed,
+                                npydt_error *err)
+{
+    const char *done = renamed ? "the new file is in place, but " : "";
+    int dfd = open(dir, O_RDONLY | O_CLOEXEC);
     if (dfd < 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: cannot open its folder to sync it: %s", w->path, strerror(errno));
+                         "%s: %scannot open its folder to sync it: %s", path, done,
+                         strerror(errno));
     int rc;
     while ((rc = fsync(dfd)) != 0 && errno == EINTR)
         ;
@@ -158,46 +168,93 @@ static npydt_status sync_folder(const npydt_writer *w, npydt_error *err)
      * they make it */
     if (rc != 0 && e != EINVAL && e != EROFS && e != EBADF)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: fsync of its folder failed: %s", w->path, strerror(e));
+                         "%s: %sfsync of its folder failed: %s", path, done, strerror(e));
     return NPYDT_OK;
+}
+
+npydt_status io_place(const npydt_allocator *a, const char *tmp, const char *path, bool link_it,
+                      bool no_sync, bool *placed, npydt_error *err)
+{
+    *placed = false;
+    /* the folder's name before anything changes: running out of memory
+     * then leaves the destination as it was */
+    char *dir = no_sync ? NULL : folder_of(a, path);
+    if (!no_sync && !dir)
+        return set_nomem(err);
+    npydt_status st = NPYDT_OK;
+    if (link_it) {
+        if (link(tmp, path) != 0) {
+            int e = errno;
+            st = e == EEXIST ? set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                                         "%s: the file exists (not replaced)", path)
+                             : set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                                         "%s: cannot create it: %s", path, strerror(e));
+        } else {
+            unlink(tmp);
+        }
+    } else if (rename(tmp, path) != 0) {
+        st = set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "%s: cannot rename %s to it: %s",
+                       path, tmp, strerror(errno));
+    }
+    if (st == NPYDT_OK) {
+        *placed = true;
+        if (dir)
+            st = sync_folder(dir, path, !link_it, err);
+        /* a new name that may not survive a power cut is taken back: the
+         * caller is told the file was not made, and it is not there; a
+         * rename cannot be taken back (the file it replaced is gone) */
+        if (st != NPYDT_OK && link_it)
+            unlink(path);
+    }
+    str_free(a, dir);
+    return st;
+}
+
+/* ---- the record writer's file -------------------------------------------------- */
+
+/* The writer's file as messages name it. */
+static const char *file_name(const npydt_writer *w, char *buf, size_t size)
+{
+    if (w->tmp_path && w->publish != PUBLISH_NONE)
+        return w->tmp_path;
+    if (w->path)
+        return w->path;
+    snprintf(buf, size, "file descriptor %d", w->fd);
+    return buf;
+}
+
+npydt_status writer_io_error(const npydt_writer *w, const char *what, int errnum,
+                             npydt_error *err)
+{
+    char fdname[48];
+    return io_failed(file_name(w, fdname, sizeof fdname), what, errnum, err);
+}
+
+npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uint64_t off,
+                           npydt_error *err)
+{
+    char fdname[48];
+    return io_write_all(w->fd, file_name(w, fdname, sizeof fdname), buf, n, off, err);
+}
+
+npydt_status io_sync(const npydt_writer *w, npydt_error *err)
+{
+    char fdname[48];
+    return w->no_sync ? NPYDT_OK : io_sync_fd(w->fd, file_name(w, fdname, sizeof fdname), err);
 }
 
 npydt_status io_publish(npydt_writer *w, npydt_error *err)
 {
     if (w->publish == PUBLISH_NONE)
         return NPYDT_OK;
-    if (w->publish == PUBLISH_LINK) {
-        if (link(w->tmp_path, w->path) != 0) {
-            int e = errno;
-            if (e == EEXIST)
-                return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                                 "%s: the file exists (not replaced)", w->path);
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                             "%s: cannot create it: %s", w->path, strerror(e));
-        }
-        unlink(w->tmp_path);
-    } else {
-        /* a file replaced keeps its permission bits, as one np.save
-         * writes over does */
-        struct stat old;
-        if (lstat(w->path, &old) == 0 && S_ISREG(old.st_mode) &&
-            fchmod(w->fd, old.st_mode & 07777) != 0)
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                             "%s: cannot give %s its mode: %s", w->path, w->tmp_path,
-                             strerror(errno));
-        if (rename(w->tmp_path, w->path) != 0)
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                             "%s: cannot rename %s to it: %s", w->path, w->tmp_path,
-                             strerror(errno));
+    bool linked = w->publish == PUBLISH_LINK, placed = false;
+    npydt_status st = linked ? NPYDT_OK : io_keep_mode(w->fd, w->path, w->tmp_path, err);
+    if (st == NPYDT_OK)
+        st = io_place(w->alloc, w->tmp_path, w->path, linked, w->no_sync, &placed, err);
+    if (st == NPYDT_OK || placed) {
+        str_free(w->alloc, w->tmp_path);
+        w->tmp_path = NULL;
+        w->publish = PUBLISH_NONE;
     }
-    bool linked = w->publish == PUBLISH_LINK;
-    str_free(w->alloc, w->tmp_path);
-    w->tmp_path = NULL;
-    w->publish = PUBLISH_NONE;
-    npydt_status st = sync_folder(w, err);
-    /* a new name that may not survive a power cut is taken back: the
-     * caller is told the file was not made, and it is not there */
-    if (st != NPYDT_OK && linked)
-        unlink(w->path);
     return st;
 }

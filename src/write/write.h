@@ -79,28 +79,59 @@ void header_diff(const unsigned char *a, const unsigned char *b, size_t len, siz
 
 /* ---- file_ops.c ------------------------------------------------------------- */
 
-/* Every call below fills err with the writer's file name and the errno
- * text; none poisons the writer by itself. */
+/* The one owner of durable output: the writer and npydt_output (output.c)
+ * write, sync, create temporary files and publish them only through these.
+ * Errors are NPYDT_E_IO "NAME: WHAT failed: ERRNO TEXT" unless said. */
+
+/* io_write_all's offset for "at the file position" (write, not pwrite). */
+#define IO_AT_END UINT64_MAX
+
+/* Write all n bytes at offset off (IO_AT_END: at the file position),
+ * retrying short writes and EINTR; a write that takes no byte is an error
+ * (EIO), never retried. NPYDT_E_OVERFLOW past the largest file offset.
+ * name: the file in messages. */
+npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, uint64_t off,
+                          npydt_error *err);
+/* fsync fd through EINTR. */
+npydt_status io_sync_fd(int fd, const char *name, npydt_error *err);
+/* close fd; an error (not EINTR) is reported, the descriptor released. */
+npydt_status io_close(int fd, const char *name, npydt_error *err);
+/* Create a new empty file beside path (same folder, named
+ * PATH.XXXXXXXX.tmp), opened read-write, mode 0666 less the umask; *tmp is
+ * allocated (str_free). "PATH: cannot create a temporary file beside it". */
+npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd, char **tmp,
+                            npydt_error *err);
+/* Give the temporary file fd (named tmp) the permission bits of the
+ * regular file path names (through a symbolic link, the file it names), if
+ * there is one. */
+npydt_status io_keep_mode(int fd, const char *path, const char *tmp, npydt_error *err);
+/* Give tmp the name path: link (refused with NPYDT_E_IO when path exists;
+ * tmp then removed) or rename over it, then fsync the folder (not with
+ * no_sync). *placed: the temporary name is gone (linked and removed, or
+ * renamed), whatever the folder's sync gave. A folder sync that fails (but
+ * for file systems that cannot sync a folder: EINVAL, EROFS, EBADF) is an
+ * error: a linked name is then removed again; a rename cannot be taken
+ * back, and the message says the new file is in place. */
+npydt_status io_place(const npydt_allocator *a, const char *tmp, const char *path, bool link_it,
+                      bool no_sync, bool *placed, npydt_error *err);
+/* A copy of a C string from the allocator (NULL when out of memory). */
+char *str_copy(const npydt_allocator *a, const char *s);
+/* Release a string from str_copy or io_create_temp; NULL is a no-op. */
+void str_free(const npydt_allocator *a, char *s);
+
+/* The writer's file through the calls above; none poisons the writer by
+ * itself. Messages name the temporary file while there is one. */
 
 /* An NPYDT_E_IO error: "FILE: WHAT failed: ERRNO TEXT". */
 npydt_status writer_io_error(const npydt_writer *w, const char *what, int errnum, npydt_error *err);
-/* Write n bytes at offset off, retrying short writes and EINTR. */
+/* io_write_all on the writer's file. */
 npydt_status io_pwrite_all(const npydt_writer *w, const void *buf, size_t n, uint64_t off,
                            npydt_error *err);
 /* fsync the writer's file (nothing with no_sync). */
 npydt_status io_sync(const npydt_writer *w, npydt_error *err);
-/* Create a new empty file beside path (same folder, a name of its own),
- * opened read-write; *tmp is allocated (free_bytes with strlen + 1). */
-npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd, char **tmp,
-                            npydt_error *err);
-/* Give the temporary file its name: link (refused with NPYDT_E_IO when
- * path exists) or rename over path, then sync the folder; when that sync
- * fails, a linked name is removed again. Frees tmp_path. */
+/* Publish the writer's temporary file (io_keep_mode when it replaces,
+ * then io_place); frees tmp_path once the name is the new file's. */
 npydt_status io_publish(npydt_writer *w, npydt_error *err);
-/* A copy of a C string from the writer's allocator (NULL when out of memory). */
-char *str_copy(const npydt_allocator *a, const char *s);
-/* Release a string from str_copy or io_create_temp; NULL is a no-op. */
-void str_free(const npydt_allocator *a, char *s);
 
 /* ---- writer.c --------------------------------------------------------------- */
 

@@ -10,13 +10,14 @@
  * FUNC is alloc (malloc, calloc, realloc, strdup... all count as one),
  * open, mkstemp, fchmod, fsync, close, rename, link, ftruncate, write,
  * pwrite, pread, read, mmap, fstat, open_memstream or tmpfile. @tmp: only calls on the descriptor that
- * mkstemp returned. >=SIZE: only requests of at least SIZE bytes (alloc,
+ * mkstemp, or the last open with O_CREAT | O_EXCL (a temporary file),
+ * returned; for open, only the opens with O_CREAT | O_EXCL. >=SIZE: only requests of at least SIZE bytes (alloc,
  * read, pread, write, pwrite).
  * :N: the Nth matching call (default 1); N+: that one and every later one;
  * :*: every one. The action: fail with ERRNO (a number or a name such as
  * EIO; ENOMEM for alloc, EIO otherwise by default), end of file (=eof,
- * read and pread; for pwrite: 0 bytes written), at most one byte (=short,
- * read, pread and pwrite), raise the
+ * read and pread; for write and pwrite: 0 bytes written), at most one byte
+ * (=short, read, pread, write and pwrite), raise the
  * signal (!TERM, !INT, !HUP) and then make the call, or shrink a file and
  * then make the call (=shrink: truncate the file NPYDT_FAIL_SHRINK names
  * to NPYDT_FAIL_SHRINK_TO bytes, 0 when unset, as another process could).
@@ -63,6 +64,8 @@ static struct rule rules[MAX_RULES];
 static int nrules;
 static int armed;
 static int tmp_fd = -1;
+/* as the descriptor of an open call: one that creates a temporary file */
+#define NEW_TMP (-2)
 static int log_fd = -1;
 static int trace;
 
@@ -249,7 +252,8 @@ static struct rule *hit(const char *func, int fd, size_t size)
     }
     for (int i = 0; i < nrules; i++) {
         struct rule *r = &rules[i];
-        if (strcmp(r->func, func) != 0 || (r->tmp_only && (fd < 0 || fd != tmp_fd)) ||
+        if (strcmp(r->func, func) != 0 ||
+            (r->tmp_only && fd != NEW_TMP && (fd < 0 || fd != tmp_fd)) ||
             size < r->min_size)
             continue;
         r->seen++;
@@ -326,9 +330,14 @@ int open(const char *path, int flags, ...)
         mode = (mode_t)va_arg(ap, int);
         va_end(ap);
     }
-    if (fails("open", -1, 0))
+    /* a new file of its own name: the temporary file of an output */
+    int excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+    if (fails("open", excl ? NEW_TMP : -1, 0))
         return -1;
-    return real_open(path, flags, mode);
+    int fd = real_open(path, flags, mode);
+    if (fd >= 0 && excl)
+        tmp_fd = fd;
+    return fd;
 }
 
 int mkstemp(char *template)
@@ -382,7 +391,20 @@ int ftruncate(int fd, off_t size)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
-    return fails("write", fd, n) ? -1 : real_write(fd, buf, n);
+    struct rule *r = hit("write", fd, n);
+    if (r && r->act == ACT_EOF)
+        return 0;
+    if (r && r->act == ACT_SHORT)
+        return real_write(fd, buf, n ? 1 : 0);
+    if (r && r->act == ACT_SIGNAL)
+        raise(r->value);
+    else if (r && r->act == ACT_SHRINK)
+        shrink();
+    else if (r) {
+        errno = r->value;
+        return -1;
+    }
+    return real_write(fd, buf, n);
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
