@@ -1272,6 +1272,60 @@ NPYDT_API const char *npydt_mismatch_code_name(npydt_mismatch_code code);
  * fields are paired by position, as NumPy pairs them). */
 NPYDT_API int npydt_can_cast_safe(const npydt_dtype *from, const npydt_dtype *to);
 
+/* ------------------------------------------------------------------ */
+/* C declarations of record types                                      */
+/* ------------------------------------------------------------------ */
+
+/* A C translation unit being written: the C11 (and C++11) declarations
+ * of one or more record types, the text `npydt cstruct` prints. Each type
+ * gets one struct per nested struct (declared before use), arrays for
+ * subarrays, explicit padding members, packing where NumPy's layout is
+ * not the natural C one, static_asserts on every offset and the size,
+ * ROOT_H and ROOT_ITEMSIZE macros, and a comment per member (NumPy type,
+ * byte order). Text past 1 MiB is held in an unnamed temporary file. */
+typedef struct npydt_cstruct npydt_cstruct;
+
+/* Where a dtype came from, for the comment heading its declarations. */
+typedef struct npydt_cstruct_source {
+    const char *label;          /* the input's name (a path, ARCHIVE:MEMBER) */
+    const npydt_header *header; /* its header (shape, order, data offset), or
+                                 * NULL for a bare descriptor */
+    int member;                 /* nonzero: header is an archive member's */
+} npydt_cstruct_source;
+
+/* Start an empty unit in *out; opts gives the allocator (NULL: libc).
+ * Release it with npydt_cstruct_free. */
+NPYDT_API npydt_status npydt_cstruct_create(const npydt_options *opts, npydt_cstruct **out,
+                                            npydt_error *err);
+/* Add the declarations of dt with root struct tag `tag`. source may be
+ * NULL (a descriptor). NPYDT_E_NAME when npydt_cstruct_tag_ok refuses
+ * tag or an identifier the declarations need was declared by an earlier
+ * add; NPYDT_E_OBJECT for object fields (no C layout), NPYDT_E_VALUE for
+ * overlapping fields, NPYDT_E_LIMIT past 512 levels of nesting (err's path
+ * names the field); NPYDT_E_NOMEM, NPYDT_E_IO (the temporary file). */
+NPYDT_API npydt_status npydt_cstruct_add(npydt_cstruct *u, const npydt_dtype *dt, const char *tag,
+                                         const npydt_cstruct_source *source, npydt_error *err);
+/* As npydt_cstruct_add for an archive member: the root tag is
+ * PREFIX_STEM (STEM the member name without ".npy", every character that
+ * cannot be in a C identifier as '_'), with _2, _3, ... appended until no
+ * identifier it declares clashes with the unit's. */
+NPYDT_API npydt_status npydt_cstruct_add_member(npydt_cstruct *u, const npydt_dtype *dt,
+                                                const char *prefix, const char *member,
+                                                const npydt_cstruct_source *source,
+                                                npydt_error *err);
+/* Hand the unit's whole text to put, in pieces and in order (a blank line
+ * between two types). NPYDT_E_IO when the temporary file cannot be
+ * written or read back. */
+NPYDT_API npydt_status npydt_cstruct_write(npydt_cstruct *u,
+                                           void (*put)(void *ctx, const char *s, size_t n),
+                                           void *ctx, npydt_error *err);
+/* Release a unit; NULL is a no-op. */
+NPYDT_API void npydt_cstruct_free(npydt_cstruct *u);
+/* True when name can be a root struct tag: a C identifier that is not a
+ * keyword of C or C++, not reserved (a leading "__" or "_X") and not a
+ * macro of the headers the declarations include. */
+NPYDT_API int npydt_cstruct_tag_ok(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -372,6 +372,25 @@ static void test_error_success_schema_calls_write_ok(void **state)
     npydt_schema_free(schema);
 }
 
+static void discard(void *ctx, const char *s, size_t n)
+{
+    (void)ctx, (void)s, (void)n;
+}
+
+static void test_error_success_cstruct_calls_write_ok(void **state)
+{
+    (void)state;
+    npydt_error err;
+    npydt_dtype *dt = test_parse_literal("[('x', '<f8'), ('n', '<i4')]");
+    npydt_cstruct *u;
+    assert_ok_written(&err, npydt_cstruct_create(NULL, &u, &err));
+    assert_ok_written(&err, npydt_cstruct_add(u, dt, "rec", NULL, &err));
+    assert_ok_written(&err, npydt_cstruct_add_member(u, dt, "rec", "a.npy", NULL, &err));
+    assert_ok_written(&err, npydt_cstruct_write(u, discard, NULL, &err));
+    npydt_cstruct_free(u);
+    npydt_dtype_free(dt);
+}
+
 /* After a failure, a success on the same struct leaves no trace of it. */
 static void test_error_success_after_a_failure_clears_it(void **state)
 {
@@ -395,5 +414,6 @@ TEST_LIST("error_success",
     cmocka_unit_test(test_error_success_writer_calls_write_ok),
     cmocka_unit_test(test_error_success_output_calls_write_ok),
     cmocka_unit_test(test_error_success_schema_calls_write_ok),
+    cmocka_unit_test(test_error_success_cstruct_calls_write_ok),
     cmocka_unit_test(test_error_success_after_a_failure_clears_it),
 );

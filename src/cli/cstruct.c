@@ -1,10 +1,8 @@
 /* npydt cstruct: print C11 declarations for the record type of a file or
- * of a descriptor. The generator is in cstruct_gen.c. */
+ * of a descriptor, as the library's npydt_cstruct_* write them. */
 #include "cli.h"
-#include "cstruct_gen.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -75,164 +73,32 @@ static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error
 
 /* ---- one archive, one translation unit ------------------------------------- */
 
-/* The identifiers the declarations of earlier members took (struct tags
- * and the root's NAME_H / NAME_ITEMSIZE macros) live in a nameset. */
-static int idset_add(struct nameset *set, const char *id)
-{
-    return nameset_has(set, id) ? 0 : nameset_add(set, id, NULL);
-}
-
-/* Call fn on every identifier a text declares: its struct tags, and the
- * root's macros. Returns the first nonzero result of fn, 0, or -1 without
- * memory. Identifiers have no length limit. */
-static int each_id(const cstruct_text *text, const char *root,
-                   int (*fn)(void *, const char *), void *ctx)
-{
-    struct sbuf id = {0};
-    for (const char *p = root; *p; p++) {
-        char c = (char)toupper((unsigned char)*p);   /* root is ASCII: [A-Za-z0-9_] */
-        sb_putn(&id, &c, 1);
-    }
-    size_t n = id.len;
-    sb_puts(&id, "_H");
-    int rc = id.nomem ? -1 : fn(ctx, id.data);
-    id.len = n;
-    sb_puts(&id, "_ITEMSIZE");
-    if (rc == 0)
-        rc = id.nomem ? -1 : fn(ctx, id.data);
-    free(id.data);
-    for (size_t at = 0; rc == 0 && at < text->tags.len; at += strlen(text->tags.text + at) + 1)
-        rc = fn(ctx, text->tags.text + at);
-    return rc;
-}
-
-static int id_taken(void *set, const char *id)
-{
-    return nameset_has(set, id);
-}
-
-static int id_take(void *set, const char *id)
-{
-    return idset_add(set, id) == 0 ? 0 : -1;
-}
-
-/* PREFIX_STEM for a member: the name without ".npy", each character that
- * cannot be in a C identifier (a whole UTF-8 sequence) as '_'. */
-static char *member_root(const char *prefix, const char *member)
-{
-    size_t plen = strlen(prefix), mlen = strlen(member);
-    if (mlen > 4 && strcmp(member + mlen - 4, ".npy") == 0)
-        mlen -= 4;
-    char *root = malloc(plen + mlen + 2);
-    if (!root)
-        return NULL;
-    memcpy(root, prefix, plen);
-    size_t o = plen;
-    root[o++] = '_';
-    for (size_t i = 0; i < mlen;) {
-        unsigned char c = (unsigned char)member[i];
-        int ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_';
-        root[o++] = ident ? (char)c : '_';
-        i++;
-        if (c >= 0xC0)
-            while (i < mlen && ((unsigned char)member[i] & 0xC0) == 0x80)
-                i++;
-    }
-    root[o] = '\0';
-    return root;
-}
-
-/* Declarations for one input. With taken (a whole archive), the root tag
- * is PREFIX_STEM, with _2, _3, ... appended until neither it nor any
- * identifier its declarations take is in taken, which then gets them.
- * Every identifier of root R is R, R_H, R_ITEMSIZE (R upper-cased) or
- * R_ + a member name, which never starts with a digit: an identifier in
- * taken blocks one suffix at most. PREFIX_STEM itself may be a reserved
- * name (INT8_MIN), PREFIX_STEM_K never is: taken->count + 2 tries find a
- * free root. */
 static void put_file(void *f, const char *s, size_t n)
 {
     fwrite(s, 1, n, f);
 }
 
-static void put_sbuf(void *b, const char *s, size_t n)
+/* A failed write of the unit: its temporary file (exit 2), as any
+ * failing output. */
+static int write_failed(const npydt_error *err)
 {
-    sb_putn(b, s, n);
+    return err->code == NPYDT_E_NOMEM ? cli_usage_error("out of memory")
+                                      : cli_usage_error("%s", err->message);
 }
 
-/* Text to the archive's dry run (all), else to stdout. */
-static void put_text(struct sbuf *all, const char *s, size_t n)
-{
-    if (all)
-        put_sbuf(all, s, n);
-    else
-        put_file(stdout, s, n);
-}
-
-static int cstruct_one(const struct cli_input *in, const char *name, struct nameset *taken,
-                       struct sbuf *all, size_t *printed)
+/* Declarations for one input added to u: named `name` for a file or one
+ * member, NAME_STEM for a member of a whole archive. */
+static int cstruct_one(npydt_cstruct *u, const struct cli_input *in, const char *name, int whole)
 {
     npydt_header *h;
     npydt_error err;
     if (cli_input_header(in, &h, &err) != NPYDT_OK)
         return cli_report(in->name, &err);
-    cstruct_source src = {in->name, h, in->member != NULL};
+    npydt_cstruct_source src = {in->name, h, in->member != NULL};
     const npydt_dtype *dt = npydt_header_dtype(h);
-    cstruct_text text = {0};
-    char *base = NULL;
-    struct sbuf root = {0};
-    int status = EXIT_OK, found = 0;
-    if (!taken) {
-        if (cstruct_generate(dt, name, &src, &text, &err) != 0)
-            status = cli_report(in->name, &err);
-        goto out;
-    }
-    base = member_root(name, in->member);
-    if (!base) {
-        status = cli_usage_error("out of memory");
-        goto out;
-    }
-    for (size_t k = 1; !found && k <= taken->count + 2; k++) {
-        root.len = 0;
-        if (k == 1)
-            sb_puts(&root, base);
-        else
-            sb_printf(&root, "%s_%zu", base, k);
-        if (root.nomem) {
-            status = cli_usage_error("out of memory");
-            goto out;
-        }
-        if (!cstruct_name_ok(root.data) || nameset_has(taken, root.data))
-            continue;
-        if (cstruct_generate(dt, root.data, &src, &text, &err) != 0) {
-            status = cli_report(in->name, &err);
-            goto out;
-        }
-        int rc = each_id(&text, root.data, id_taken, taken);
-        if (rc < 0) {
-            status = cli_usage_error("out of memory");
-            goto out;
-        }
-        found = rc == 0;
-        if (!found)
-            cstruct_text_free(&text);
-    }
-    if (!found)
-        status = cli_fail(in->name, NPYDT_E_NAME, "no free name for the root struct");
-    else if (each_id(&text, root.data, id_take, taken) != 0)
-        status = cli_usage_error("out of memory");
-out:
-    if (status == EXIT_OK) {
-        if ((*printed)++)
-            put_text(all, "\n", 1);
-        if (cstruct_text_put(&text, all ? put_sbuf : put_file, all ? (void *)all : stdout,
-                             &err) != 0)
-            status = cli_report(in->name, &err);
-    }
-    cstruct_text_free(&text);
-    free(base);
-    free(root.data);
+    npydt_status st = whole ? npydt_cstruct_add_member(u, dt, name, in->member, &src, &err)
+                            : npydt_cstruct_add(u, dt, name, &src, &err);
+    int status = st == NPYDT_OK ? EXIT_OK : cli_report(in->name, &err);
     npydt_header_free(h);
     return status;
 }
@@ -247,28 +113,28 @@ static int cstruct_inputs(const char *path, const char *name)
     int status = cli_inputs_add(&inputs, path);
     int whole = inputs.count > 0 && inputs.items[0].member &&
                 strcmp(inputs.items[0].path, path) == 0;
-    struct nameset taken = {0};
-    size_t printed = 0;
-    if (status == EXIT_OK && whole) {
-        /* a dry run first (a long text spilled to a temporary file):
-         * stdout is written only when every member works */
-        struct sbuf all = {0};
-        all.spills = 1;
-        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
-            status = cstruct_one(&inputs.items[i], name, &taken, &all, &printed);
-        if (status == EXIT_OK && all.nomem)
-            status = all.spill_failed && all.spill_errno != ENOMEM
-                         ? cli_usage_error("cannot write a temporary file: %s",
-                                           strerror(all.spill_errno))
-                         : cli_usage_error("out of memory");
-        if (status == EXIT_OK && sb_drain(&all, put_file, stdout) != 0)
-            status = cli_usage_error("cannot read a temporary file: %s", strerror(errno));
-        sb_free(&all);
-    } else if (status == EXIT_OK) {
-        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
-            status = cstruct_one(&inputs.items[i], name, NULL, NULL, &printed);
+    npydt_cstruct *u = NULL;
+    npydt_error err;
+    if (status == EXIT_OK && npydt_cstruct_create(NULL, &u, &err) != NPYDT_OK)
+        status = cli_usage_error("out of memory");
+    for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++) {
+        status = cstruct_one(u, &inputs.items[i], name, whole);
+        if (!whole && status == EXIT_OK) {
+            /* one file or several members named alike: each printed alone */
+            if (npydt_cstruct_write(u, put_file, stdout, &err) != NPYDT_OK)
+                status = write_failed(&err);
+            npydt_cstruct_free(u);
+            u = NULL;
+            if (status == EXIT_OK && i + 1 < inputs.count &&
+                npydt_cstruct_create(NULL, &u, &err) != NPYDT_OK)
+                status = cli_usage_error("out of memory");
+            if (status == EXIT_OK && i + 1 < inputs.count)
+                put_file(stdout, "\n", 1);
+        }
     }
-    nameset_free(&taken);
+    if (whole && status == EXIT_OK && npydt_cstruct_write(u, put_file, stdout, &err) != NPYDT_OK)
+        status = write_failed(&err);
+    npydt_cstruct_free(u);
     cli_inputs_free(&inputs);
     return status;
 }
@@ -303,13 +169,14 @@ static int cstruct_descr(const char *descr, const char *name)
         int s = cli_report_spec("descr", &err);
         return s == EXIT_USAGE && err.code != NPYDT_E_NOMEM ? EXIT_INVALID : s;
     }
-    cstruct_source src = {"descriptor", NULL, 0};
-    cstruct_text text;
+    npydt_cstruct *u;
     int status = EXIT_OK;
-    if (cstruct_generate(own, name, &src, &text, &err) != 0 ||
-        cstruct_text_put(&text, put_file, stdout, &err) != 0)
+    if (npydt_cstruct_create(NULL, &u, &err) != NPYDT_OK)
+        status = cli_usage_error("out of memory");
+    else if (npydt_cstruct_add(u, own, name, NULL, &err) != NPYDT_OK ||
+             npydt_cstruct_write(u, put_file, stdout, &err) != NPYDT_OK)
         status = cli_report("descr", &err);
-    cstruct_text_free(&text);
+    npydt_cstruct_free(u);
     npydt_dtype_free(own);
     return status;
 }
@@ -335,7 +202,7 @@ int cmd_cstruct(int argc, char **argv)
     if (args.noperands > 1)
         return usage_fail("cstruct: more than one FILE given ('%s')", args.operands[1]);
     const char *path = args.noperands ? args.operands[0] : NULL;
-    if (!cstruct_name_ok(name))
+    if (!npydt_cstruct_tag_ok(name))
         return usage_fail("cstruct: --name '%s' is not a usable C identifier (a keyword, a "
                           "reserved name or not an identifier)",
                           name);

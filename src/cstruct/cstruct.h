@@ -1,25 +1,66 @@
-/* npydt cstruct: the pieces of the generator (cstruct_gen.c) shared by
- * its files: text (cstruct_text.c), names (cstruct_names.c), C types of
- * scalars (cstruct_types.c) and struct definitions (cstruct_emit.c).
- * Private to the command. */
-#ifndef NPYDT_CLI_CSTRUCT_GEN_H
-#define NPYDT_CLI_CSTRUCT_GEN_H
+/* The cstruct stage: C declarations that reproduce a NumPy record
+ * layout (npydt_cstruct_* in npydt.h). No later stage uses it; this
+ * header holds what its files share: text (text.c), names (names.c), C
+ * types of scalars (types.c), struct definitions (emit.c), one dtype's
+ * declarations (generate.c) and the translation unit (unit.c). Memory
+ * comes from the caller's allocator (options), released piece by piece as
+ * the generator goes: it holds names and text, not a tree. */
+#ifndef NPYDT_CSTRUCT_H
+#define NPYDT_CSTRUCT_H
 
-#include "cstruct.h"
+#include "npydt.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/* Where the dtype came from, for the comment at the top of the output. */
+typedef struct cstruct_source {
+    const char *label;          /* file path, ARCHIVE:MEMBER; NULL for a descriptor */
+    const npydt_header *header; /* the file's header, NULL for a descriptor */
+    int member;                 /* the header is an archive member's: its data
+                                 * offset counts from the member's first byte */
+} cstruct_source;
+
+/* A set of strings (member names of one struct, struct tags, the
+ * identifiers earlier archive members took); start it with
+ * NAMESET_INIT(allocator). The names are held once, NUL-terminated one
+ * after the other in text in the order added; a name is known by its
+ * offset there, and the table holds offset + 1 (0: an empty slot). */
+struct nameset {
+    const npydt_allocator *alloc;
+    char *text;
+    size_t len, text_cap;
+    uint32_t *slot;
+    size_t cap, count;   /* cap a power of two, at most half full */
+};
+#define NAMESET_INIT(a) {.alloc = (a)}
+/* True when name is in the set. */
+int nameset_has(const struct nameset *set, const char *name);
+/* Add a copy of name, which must not be in the set yet, its offset in
+ * *at (when at is not NULL); -1 without memory or past 4 GiB of names. */
+int nameset_add(struct nameset *set, const char *name, uint32_t *at);
+/* Make room for n more names in the table (not their text); -1 without
+ * memory. */
+int nameset_reserve(struct nameset *set, size_t n);
+/* The name at offset at; valid until the next nameset_add. */
+static inline const char *nameset_name(const struct nameset *set, uint32_t at)
+{
+    return set->text + at;
+}
+/* Release the names and the table. */
+void nameset_free(struct nameset *set);
+
 /* ---- growable text (cstruct_text.c) ---- */
 
 /* Text being written; after a failed allocation nomem is set and every
- * later write does nothing. Zero-initialise to start. With spills set,
+ * later write does nothing. Start it with SBUF_INIT(allocator). With spills set,
  * text past SBUF_SPILL_AT bytes held goes on to an unnamed temporary file
  * (spill), created then: small texts never touch the disk, long ones are
  * not held (a failed temporary file sets nomem and spill_failed, with
  * spill_errno). */
 struct sbuf {
+    const npydt_allocator *alloc;
     char *data;
     size_t len, cap;
     int nomem;
@@ -27,6 +68,7 @@ struct sbuf {
     FILE *spill;
     int spill_failed, spill_errno;
 };
+#define SBUF_INIT(a) {.alloc = (a)}
 #define SBUF_SPILL_AT ((size_t)1 << 20)
 void sb_putn(struct sbuf *b, const char *s, size_t n);
 /* The whole text of b, spilled part first, handed to put in pieces: 0, or
@@ -38,8 +80,6 @@ void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "(2, 3)", or "(2,)" for one dimension, as Python writes a shape. */
 void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim);
-/* A malloc'd copy of s, or NULL. */
-char *xstrdup(const char *s);
 /* The length of the UTF-8 sequence at p (p[0] >= 0x80), its code point
  * in *cp; 0 when the bytes are not valid UTF-8. */
 size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp);
@@ -53,7 +93,7 @@ void put_quoted(struct sbuf *b, const char *s, size_t max);
 /* ---- the generator's result (cstruct_gen.c) ---- */
 
 /* The declarations generated for one dtype (filled by cstruct_generate,
- * released by cstruct_text_free): the leading comment, the struct
+ * released by cstruct_text_free; memory from opts' allocator): the leading comment, the struct
  * definitions (past a size, in an unnamed temporary file: they can be far
  * longer than the header, a tag and its members being spelled on every
  * static_assert), and the struct tags they declare. */
@@ -67,7 +107,7 @@ typedef struct cstruct_text {
  * out of memory, a temporary file that cannot be written); *out then
  * holds nothing. */
 int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
-                     cstruct_text *out, npydt_error *err);
+                     const npydt_allocator *alloc, cstruct_text *out, npydt_error *err);
 /* Hand the whole text to put, in pieces. 0, or -1 with err filled when
  * the temporary file cannot be read. */
 int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size_t n), void *ctx,
@@ -78,9 +118,13 @@ void cstruct_text_free(cstruct_text *t);
 
 /* A keyword of C or C++, or a macro of the headers the output includes. */
 int cstruct_reserved_word(const char *s);
-/* The member name for a NumPy field name of len bytes (the rule in the
- * README); malloc'd, NULL without memory. */
-char *cstruct_sanitize(const char *name, size_t len);
+/* The member name for a NumPy field name of len bytes (the rule in
+ * names.c), appended to out; -1 without memory. */
+int cstruct_sanitize(const char *name, size_t len, struct sbuf *out);
+/* True when name can be the root struct tag: a C identifier that is not a
+ * keyword, not reserved (leading "__" or "_X") and not a macro of the
+ * headers the output includes. */
+int cstruct_name_ok(const char *name);
 /* base, else base_2, base_3, ...: the first not in set, added to it, its
  * offset in *at; -1 without memory. */
 int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at);
@@ -102,6 +146,7 @@ void cstruct_map_scalar(const npydt_dtype *dt, struct scalar_map *m);
 /* ---- one run of the generator ---- */
 
 struct gen {
+    const npydt_allocator *alloc;
     const char *root;      /* tag of the record struct */
     struct sbuf body;      /* struct definitions, innermost first */
     struct nameset tags;   /* struct tags handed out */
@@ -153,10 +198,10 @@ struct field {
 /* Fill *f for field i of ms. */
 void member_get(const struct gen *g, const struct members *ms, size_t i, struct field *f);
 /* The field's path below the struct at parent ("pos.x"), for messages
- * and nested structs; malloc'd, its length in *len; NULL without memory.
- * Built when needed: one per member would hold depth x name bytes per
- * field. */
-char *gen_member_path(const char *parent, size_t plen, const struct field *f, size_t *len);
+ * and nested structs, appended to out (never NULL data on success); -1
+ * without memory. Built when needed: one per member would hold depth x
+ * name bytes per field. */
+int gen_member_path(const char *parent, size_t plen, const struct field *f, struct sbuf *out);
 /* Fill g's error (code, field path, message); the caller then fails. */
 void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

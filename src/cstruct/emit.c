@@ -1,7 +1,8 @@
 /* npydt cstruct: writing one struct definition, its members' comments,
  * explicit padding, packing where needed and the assertions on its
  * layout. */
-#include "cstruct_gen.h"
+#include "cstruct/cstruct.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -214,7 +215,7 @@ static void sift_down(const struct gen *g, const struct members *ms, uint32_t *h
 
 /* The fields of ms in the order the struct declares them: *order NULL
  * when that is NumPy's (the usual case, which needs no memory), else a
- * malloc'd array of indexes. 0, or -1 without memory. */
+ * an array of ms->n indexes from g's allocator. 0, or -1 without memory. */
 static int member_order(const struct gen *g, const struct members *ms, uint32_t **order)
 {
     *order = NULL;
@@ -224,7 +225,7 @@ static int member_order(const struct gen *g, const struct members *ms, uint32_t 
         i++;
     if (i >= n)
         return 0;
-    if (n > UINT32_MAX || !(*order = malloc(n * sizeof **order)))
+    if (n > UINT32_MAX || !(*order = alloc_bytes(g->alloc, n * sizeof **order)))
         return -1;
     uint32_t *h = *order;
     for (i = 0; i < n; i++)
@@ -265,20 +266,21 @@ int gen_emit_struct(struct gen *g, uint32_t tag_at, const char *path, size_t pat
             continue;
         int overlaps = s.offset < cursor;
         if (overlaps || s.size > itemsize || s.offset > itemsize - s.size) {
-            size_t len;
-            char *spath = gen_member_path(path, path_len, &s, &len);
-            free(order);
-            if (!spath)
+            struct sbuf spath = SBUF_INIT(g->alloc);
+            free_bytes(g->alloc, order, n * sizeof *order);
+            if (gen_member_path(path, path_len, &s, &spath) != 0) {
+                sb_free(&spath);
                 return gen_fail_nomem(g);
+            }
             if (overlaps)
-                gen_fail(g, NPYDT_E_VALUE, spath,
+                gen_fail(g, NPYDT_E_VALUE, spath.data,
                          "overlaps the field before it (offset %llu < %llu); a C struct cannot "
                          "express overlapping fields",
                          (unsigned long long)s.offset, (unsigned long long)cursor);
             else
-                gen_fail(g, NPYDT_E_VALUE, spath, "field ends beyond the itemsize %llu",
+                gen_fail(g, NPYDT_E_VALUE, spath.data, "field ends beyond the itemsize %llu",
                          (unsigned long long)itemsize);
-            free(spath);
+            sb_free(&spath);
             return -1;
         }
         cursor = s.offset + s.size;
@@ -359,7 +361,7 @@ int gen_emit_struct(struct gen *g, uint32_t tag_at, const char *path, size_t pat
         cursor = s.offset + s.size;
     }
 #undef SORTED
-    free(order);
+    free_bytes(g->alloc, order, n * sizeof *order);
     sb_puts(b, "};\n");
     if (packed)
         sb_puts(b, "#pragma pack(pop)\n");

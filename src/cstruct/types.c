@@ -1,5 +1,5 @@
 /* npydt cstruct: the C type of each NumPy scalar type. */
-#include "cstruct_gen.h"
+#include "cstruct/cstruct.h"
 
 #include <string.h>
 

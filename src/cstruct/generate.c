@@ -3,7 +3,8 @@
  * explicit padding members for every gap, packing only where the natural C
  * layout cannot reproduce the offsets, and static assertions that prove it
  * when the output is compiled. */
-#include "cstruct_gen.h"
+#include "cstruct/cstruct.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -80,15 +81,16 @@ static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t 
         return 0;
     const npydt_dtype *e = f.elem;
     if (npydt_dtype_get_class(e) == NPYDT_STRUCT) {
-        struct sbuf t = {0};
+        struct sbuf t = SBUF_INIT(g->alloc);
         sb_printf(&t, "%s_%s", nameset_name(&g->tags, parent_tag), f.cname);
         if (!t.nomem && cstruct_reserved_word(t.data))
             sb_puts(&t, "_");
         if (ms->nnested == ms->nested_cap) {
             size_t cap = ms->nested_cap ? ms->nested_cap * 2 : 4;
             struct nested_member *nm =
-                cap < ms->nested_cap || cap > SIZE_MAX / sizeof *nm ? NULL
-                                                                   : realloc(ms->nested, cap * sizeof *nm);
+                cap < ms->nested_cap || cap > SIZE_MAX / sizeof *nm
+                    ? NULL
+                    : realloc_bytes(g->alloc, ms->nested, ms->nested_cap * sizeof *nm, cap * sizeof *nm);
             if (!nm)
                 t.nomem = 1;
             else
@@ -96,15 +98,16 @@ static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t 
         }
         uint32_t tag = 0;
         int rc = t.nomem ? -1 : cstruct_unique_name(&g->tags, t.data, &tag);
-        free(t.data);
-        size_t len;
-        char *path = rc == 0 ? gen_member_path(parent_path, parent_len, &f, &len) : NULL;
-        if (!path)
+        sb_free(&t);
+        struct sbuf path = SBUF_INIT(g->alloc);
+        if (rc != 0 || gen_member_path(parent_path, parent_len, &f, &path) != 0) {
+            sb_free(&path);
             return gen_fail_nomem(g);
+        }
         size_t align = 1;
-        rc = build_struct(g, e, tag, path, len, depth + 1, &align);
+        rc = build_struct(g, e, tag, path.data, path.len, depth + 1, &align);
         ms->nested[ms->nnested++] = (struct nested_member){(uint32_t)i, tag, (uint32_t)align};
-        free(path);
+        sb_free(&path);
         return rc;
     }
     if (npydt_dtype_kind(e) == 'c' && !f.map.ext80)
@@ -115,22 +118,15 @@ static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t 
     return 0;
 }
 
-char *gen_member_path(const char *parent, size_t plen, const struct field *f, size_t *len)
+int gen_member_path(const char *parent, size_t plen, const struct field *f, struct sbuf *out)
 {
-    struct sbuf b = {0};
-    sb_putn(&b, parent, plen);
+    sb_putn(out, parent, plen);
     if (plen && f->name)
-        sb_putn(&b, ".", 1);
+        sb_putn(out, ".", 1);
     if (f->name)
-        sb_putn(&b, f->name, f->name_len);
-    if (b.nomem) {
-        free(b.data);
-        return NULL;
-    }
-    *len = b.len;
-    if (!b.data)
-        return xstrdup("");
-    return b.data;
+        sb_putn(out, f->name, f->name_len);
+    sb_putn(out, "", 0);   /* data is never NULL */
+    return out->nomem ? -1 : 0;
 }
 
 static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, const char *path,
@@ -141,22 +137,26 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, cons
         return -1;
     }
     struct members ms = {0};
+    ms.names.alloc = g->alloc;
     ms.dt = dt;
     ms.n = npydt_dtype_nfields(dt);
     /* every field is at least 2 bytes of header text, so the counts fit */
-    ms.cname = ms.n <= UINT32_MAX ? malloc((ms.n ? ms.n : 1) * sizeof *ms.cname) : NULL;
+    size_t cname_size = (ms.n ? ms.n : 1) * sizeof *ms.cname;
+    ms.cname = ms.n <= UINT32_MAX ? alloc_bytes(g->alloc, cname_size) : NULL;
     int rc = -1;
     if (!ms.cname || nameset_reserve(&ms.names, ms.n) != 0) {
-        free(ms.cname);
+        free_bytes(g->alloc, ms.cname, cname_size);
         nameset_free(&ms.names);
         gen_fail_nomem(g);
         return -1;
     }
     for (size_t i = 0; i < ms.n; i++) {
-        char *base = cstruct_sanitize(npydt_dtype_field_name(dt, i),
-                                      npydt_dtype_field_name_len(dt, i));
-        int added = base ? cstruct_unique_name(&ms.names, base, &ms.cname[i]) : -1;
-        free(base);
+        struct sbuf base = SBUF_INIT(g->alloc);
+        int added = cstruct_sanitize(npydt_dtype_field_name(dt, i),
+                                     npydt_dtype_field_name_len(dt, i), &base) == 0
+                        ? cstruct_unique_name(&ms.names, base.data, &ms.cname[i])
+                        : -1;
+        sb_free(&base);
         if (added != 0) {
             gen_fail_nomem(g);
             goto out;
@@ -167,8 +167,8 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, cons
             goto out;
     rc = gen_emit_struct(g, tag, path, path_len, npydt_dtype_itemsize(dt), &ms, align_out);
 out:
-    free(ms.cname);
-    free(ms.nested);
+    free_bytes(g->alloc, ms.cname, cname_size);
+    free_bytes(g->alloc, ms.nested, ms.nested_cap * sizeof *ms.nested);
     nameset_free(&ms.names);
     return rc;
 }
@@ -206,10 +206,14 @@ static int host_is_little(void)
 }
 
 int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
-                     cstruct_text *text, npydt_error *err)
+                     const npydt_allocator *alloc, cstruct_text *text, npydt_error *err)
 {
     struct gen g = {0};
     memset(text, 0, sizeof *text);
+    text->head.alloc = text->body.alloc = text->tags.alloc = alloc;
+    g.alloc = alloc;
+    g.body.alloc = alloc;
+    g.tags.alloc = alloc;
     g.err = err;
     g.root = name;
     g.host_little = host_is_little();
@@ -236,6 +240,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         /* A plain or subarray dtype: one member named "value". */
         uint32_t cname = 0;
         struct members ms = {0};
+        ms.names.alloc = g.alloc;
         ms.value = dt;
         ms.n = 1;
         ms.cname = &cname;
@@ -244,7 +249,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
             rc = prepare_member(&g, &ms, 0, 0, "", 0, 0);
         if (rc == 0)
             rc = gen_emit_struct(&g, 0, "", 0, itemsize, &ms, &align);
-        free(ms.nested);
+        free_bytes(g.alloc, ms.nested, ms.nested_cap * sizeof *ms.nested);
         nameset_free(&ms.names);
     }
     if (rc == 0) {
@@ -260,7 +265,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         return -1;
     }
 
-    struct sbuf out = {0};
+    struct sbuf out = SBUF_INIT(g.alloc);
     sb_printf(&out, "/* struct %s: C11 declarations for the records of ", name);
     if (src->header)
         put_quoted(&out, src->label, 1024);
@@ -268,13 +273,13 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         sb_puts(&out, "a descriptor");
     sb_printf(&out, ",\n * generated by npydt %s cstruct.\n", npydt_version());
     size_t need = npydt_dtype_descr(dt, NULL, 0);
-    char *descr = malloc(need + 1);
+    char *descr = need < SIZE_MAX ? alloc_bytes(g.alloc, need + 1) : NULL;
     if (descr) {
         npydt_dtype_descr(dt, descr, need + 1);
         sb_puts(&out, " * dtype ");
         put_quoted(&out, descr, DESCR_QUOTE_MAX);
         sb_puts(&out, "\n");
-        free(descr);
+        free_bytes(g.alloc, descr, need + 1);
     } else {
         out.nomem = 1;   /* never a header without its dtype line */
     }

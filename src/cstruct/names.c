@@ -1,7 +1,8 @@
-/* npydt cstruct: C identifiers. The sets of names taken, the words a
+/* C identifiers. The sets of names taken, the words a
  * member cannot be called, and the sanitising rule that turns a NumPy
  * field name into a member name. */
-#include "cstruct_gen.h"
+#include "cstruct/cstruct.h"
+#include "base/base.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +36,15 @@ static void slot_put(uint32_t *slot, size_t cap, const char *name, uint32_t at)
 /* The table grown to cap slots (a power of two, more than twice count). */
 static int slot_grow(struct nameset *set, size_t cap)
 {
-    uint32_t *slot = calloc(cap, sizeof *slot);
+    uint32_t *slot = cap <= SIZE_MAX / sizeof *slot ? alloc_bytes(set->alloc, cap * sizeof *slot) : NULL;
     if (!slot)
         return -1;
+    memset(slot, 0, cap * sizeof *slot);
     for (size_t i = 0; i < set->cap; i++)
         if (set->slot[i])
             slot_put(slot, cap, set->text + set->slot[i] - 1, set->slot[i] - 1);
-    free(set->slot);
+    if (set->slot)
+        free_bytes(set->alloc, set->slot, set->cap * sizeof *set->slot);
     set->slot = slot;
     set->cap = cap;
     return 0;
@@ -67,7 +70,7 @@ int nameset_add(struct nameset *set, const char *name, uint32_t *at)
         size_t cap = set->text_cap ? set->text_cap : 64;
         while (cap < set->len + n)
             cap *= 2;
-        char *text = realloc(set->text, cap);
+        char *text = realloc_bytes(set->alloc, set->text, set->text_cap, cap);
         if (!text)
             return -1;
         set->text = text;
@@ -87,9 +90,13 @@ int nameset_add(struct nameset *set, const char *name, uint32_t *at)
 
 void nameset_free(struct nameset *set)
 {
-    free(set->text);
-    free(set->slot);
+    if (set->text)
+        free_bytes(set->alloc, set->text, set->text_cap);
+    if (set->slot)
+        free_bytes(set->alloc, set->slot, set->cap * sizeof *set->slot);
+    const npydt_allocator *a = set->alloc;
     memset(set, 0, sizeof *set);
+    set->alloc = a;
 }
 
 
@@ -182,7 +189,7 @@ int cstruct_name_ok(const char *name)
  *   "" becomes "unnamed"; a leading digit gets the prefix "f_"; a leading
  *   "__" or "_" + capital gets the prefix "f"; a keyword or macro name
  *   gets a trailing '_'. Duplicates then get "_2", "_3", ... in field order.
- * Returns a malloc'd name or NULL (no memory). */
+ * The name is appended to out; -1 without memory. */
 /* The output defines ROOT_H and ROOT_ITEMSIZE (ROOT upper-cased, one per
  * archive member): a member named like them would be macro-expanded. */
 static int is_macro_shaped(const char *s)
@@ -195,9 +202,9 @@ static int is_macro_shaped(const char *s)
            (n > 9 && strcmp(s + n - 9, "_ITEMSIZE") == 0);
 }
 
-char *cstruct_sanitize(const char *name, size_t len)
+int cstruct_sanitize(const char *name, size_t len, struct sbuf *out)
 {
-    struct sbuf b = {0};
+    struct sbuf b = SBUF_INIT(out->alloc);
     const unsigned char *p = (const unsigned char *)name, *end = p + len;
     while (p < end) {
         if (*p < 0x80) {
@@ -219,36 +226,33 @@ char *cstruct_sanitize(const char *name, size_t len)
     if (b.len == 0)
         sb_puts(&b, "unnamed");
     if (b.nomem) {
-        free(b.data);
-        return NULL;
+        sb_free(&b);
+        return -1;
     }
-    struct sbuf r = {0};
+    struct sbuf *r = out;
+    size_t start = r->len;
     if (b.data[0] >= '0' && b.data[0] <= '9')
-        sb_puts(&r, "f_");
+        sb_puts(r, "f_");
     else if (b.data[0] == '_' && (b.data[1] == '_' || (b.data[1] >= 'A' && b.data[1] <= 'Z')))
-        sb_puts(&r, "f");
-    sb_puts(&r, b.data);
-    free(b.data);
-    if (!r.nomem && (cstruct_reserved_word(r.data) || is_macro_shaped(r.data)))
-        sb_puts(&r, "_");
-    if (r.nomem) {
-        free(r.data);
-        return NULL;
-    }
-    return r.data;
+        sb_puts(r, "f");
+    sb_puts(r, b.data);
+    sb_free(&b);
+    if (!r->nomem && (cstruct_reserved_word(r->data + start) || is_macro_shaped(r->data + start)))
+        sb_puts(r, "_");
+    return r->nomem ? -1 : 0;
 }
 
 /* base, or base_2, base_3, ... whichever is not in set yet; adds it, its
  * offset in *at. 0, or -1 without memory. */
 int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at)
 {
-    struct sbuf b = {0};
+    struct sbuf b = SBUF_INIT(set->alloc);
     sb_puts(&b, base);
     for (unsigned long k = 2; !b.nomem && nameset_has(set, b.data); k++) {
         b.len = 0;
         sb_printf(&b, "%s_%lu", base, k);
     }
     int rc = b.nomem || nameset_add(set, b.data, at) != 0 ? -1 : 0;
-    free(b.data);
+    sb_free(&b);
     return rc;
 }

@@ -1,6 +1,7 @@
-/* npydt cstruct: the text the generator writes, in a growable buffer,
- * and names and paths quoted for a C comment. */
-#include "cstruct_gen.h"
+/* The text the generator writes, in a growable buffer, and names and
+ * paths quoted for a C comment. */
+#include "cstruct/cstruct.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,10 +42,13 @@ int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), vo
 
 void sb_free(struct sbuf *b)
 {
-    free(b->data);
+    if (b->data)
+        free_bytes(b->alloc, b->data, b->cap);
     if (b->spill)
         fclose(b->spill);
+    const npydt_allocator *a = b->alloc;
     memset(b, 0, sizeof *b);
+    b->alloc = a;
 }
 
 static void sb_reserve(struct sbuf *b, size_t extra)
@@ -65,7 +69,7 @@ static void sb_reserve(struct sbuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc(b->data, cap);
+    char *p = realloc_bytes(b->alloc, b->data, b->cap, cap);
     if (!p) {
         b->nomem = 1;
         return;
@@ -106,15 +110,6 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
-}
-
-char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
 }
 
 
