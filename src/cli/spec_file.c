@@ -29,12 +29,12 @@ char *cli_spec_of_header(const npydt_header *h)
     size_t n = (size_t)snprintf(text, extra, "{'descr': ");
     npydt_dtype_descr(dt, text + n, dlen + 1);
     n += dlen;
-    n += (size_t)sprintf(text + n, ", 'fortran_order': %s, 'shape': (",
+    n += (size_t)sprintf(text + n, ", 'fortran_order': %s, 'shape': ",
                          npydt_header_fortran_order(h) ? "True" : "False");
-    for (size_t i = 0; i < ndim; i++)
-        n += (size_t)sprintf(text + n, "%s%llu", i ? ", " : "",
-                             (unsigned long long)npydt_header_shape(h)[i]);
-    sprintf(text + n, "%s), }", ndim == 1 ? "," : "");
+    struct text_buf b = text_buf_fixed(text + n, dlen + extra - n);
+    text_shape_tuple(&b, npydt_header_shape(h), ndim);
+    text_buf_puts(&b, ", }");
+    text_buf_terminate(&b);
     return text;
 }
 

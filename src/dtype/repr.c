@@ -20,7 +20,7 @@ static void out_cp(struct outbuf *o, uint32_t cp, bool latin1)
         return;
     }
     char b[4];
-    size_t n = utf8_encode(cp, b);
+    size_t n = text_utf8_encode(cp, b);
     for (size_t i = 0; i < n; i++)
         out_putc(o, b[i]);
 }
@@ -34,7 +34,7 @@ static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
     out_putc(o, q);
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t k = utf8_decode(s + i, len - i, &cp);
+        size_t k = text_utf8_decode(s + i, len - i, &cp);
         if (k == 0) {           /* cannot happen for parsed names */
             cp = 0xFFFD;
             k = 1;
@@ -60,16 +60,6 @@ static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
         }
     }
     out_putc(o, q);
-}
-
-static void shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
-{
-    out_putc(o, '(');
-    for (size_t i = 0; i < ndim; i++)
-        out_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    if (ndim == 1)
-        out_putc(o, ',');
-    out_putc(o, ')');
 }
 
 static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1);
@@ -113,7 +103,7 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             out_putc(o, '(');
         descr_repr(o, dt->base, latin1);
         out_puts(o, ", ");
-        shape_repr(o, dt->shape, dt->ndim);
+        out_shape(o, dt->shape, dt->ndim);
         out_putc(o, ')');
         if (sized_apart(dt))
             out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
@@ -146,7 +136,7 @@ static void descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
                 descr_repr(o, f->dtype->base, latin1);
                 out_puts(o, ", ");
-                shape_repr(o, f->dtype->shape, f->dtype->ndim);
+                out_shape(o, f->dtype->shape, f->dtype->ndim);
             } else {
                 descr_repr(o, f->dtype, latin1);
             }
@@ -219,7 +209,7 @@ static bool names_fit_latin1(const npydt_dtype *dt)
                 size_t len = lens[k];
                 for (size_t j = 0; j < len;) {
                     uint32_t cp;
-                    size_t n = utf8_decode(s + j, len - j, &cp);
+                    size_t n = text_utf8_decode(s + j, len - j, &cp);
                     /* repr escapes what is not printable: only the rest
                      * must fit latin-1, as NumPy checks its header */
                     if (n == 0 || (cp > 0xFF && unicode_is_printable(cp)))
@@ -245,7 +235,7 @@ static void dict_repr(struct outbuf *o, const npydt_dtype *dt, const uint64_t *s
     out_puts(o, ", 'fortran_order': ");
     out_puts(o, fortran_order ? "True" : "False");
     out_puts(o, ", 'shape': ");
-    shape_repr(o, shape, ndim);
+    out_shape(o, shape, ndim);
     out_puts(o, ", }");
     if (ndim > 0) {
         char digits[24];
