@@ -64,7 +64,8 @@ struct text_buf {
     size_t first;             /* the first capacity a growing buffer takes */
     bool failed;
 };
-/* An empty growing buffer; it takes nothing until the first append. */
+/* An empty growing buffer whose first block is first bytes (0: 64); it
+ * takes nothing until the first append. */
 struct text_buf text_buf_growing(text_realloc_fn *grow, void *ctx, size_t first);
 /* A measuring buffer over buf[0..size) (buf may be NULL when size is 0). */
 struct text_buf text_buf_fixed(char *buf, size_t size);
