@@ -165,19 +165,20 @@ static size_t dump_line(struct dumper *d, const npydt_dtype *dt, const unsigned 
     int rc = dump_put_element(d, &s, dt, p, NULL, 0);
     if (rc != 0)
         fuzz_fail_status("dump of a record read", d->err.code, &d->err, "", 0);
-    FUZZ_CHECK(!s.failed);
+    FUZZ_CHECK(!s.bytes.failed);
     struct json_plan jp;
     if (plan_build(&jp, dt, NULL, 0) == 0) {
         struct sink t;
         sink_init(&t, NULL);
         FUZZ_CHECK(plan_put(d, &t, &jp, p) == 0);
-        FUZZ_CHECK(!t.failed);
-        FUZZ_CHECK(t.len == s.len && (s.len == 0 || memcmp(t.buf, s.buf, s.len) == 0));
+        FUZZ_CHECK(!t.bytes.failed);
+        FUZZ_CHECK(t.bytes.len == s.bytes.len &&
+                   (s.bytes.len == 0 || memcmp(t.bytes.buf, s.bytes.buf, s.bytes.len) == 0));
         sink_free(&t);
         plan_free(&jp);
     }
-    *out = s.buf;
-    return s.len;
+    *out = s.bytes.buf;
+    return s.bytes.len;
 }
 
 /* Every record printed as dump --jsonl prints it reads back. */

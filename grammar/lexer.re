@@ -48,7 +48,7 @@ static bool put_cp(struct lit_parser *p, char *out, size_t *n, uint32_t cp, size
         lex_error(p, NPYDT_E_SYNTAX, off, "code point out of range");
         return false;
     }
-    *n += utf8_encode(cp, out + *n);
+    *n += text_utf8_encode(cp, out + *n);
     return true;
 }
 
@@ -79,7 +79,7 @@ static struct lit *decode_string(struct lit_parser *p, size_t start, size_t end,
             if (utf8)
                 out[n++] = (char)*s;
             else
-                n += utf8_encode(*s, out + n);
+                n += text_utf8_encode(*s, out + n);
             s++;
             continue;
         }

@@ -1,19 +1,28 @@
-/* The string builder behind every printed name, type and header. */
+/* The string builder behind every printed name, type and header: the
+ * text stage's measuring buffer over the outbuf's three fields. */
 #include "base/base.h"
 
 #include <stdio.h>
 
+static struct text_buf view(const struct outbuf *o)
+{
+    struct text_buf b = text_buf_fixed(o->buf, o->size);
+    b.len = o->len;
+    return b;
+}
+
 void out_putc(struct outbuf *o, char c)
 {
-    if (o->len + 1 < o->size)
-        o->buf[o->len] = c;
-    o->len++;
+    struct text_buf b = view(o);
+    text_buf_putc(&b, c);
+    o->len = b.len;
 }
 
 void out_puts(struct outbuf *o, const char *s)
 {
-    while (*s)
-        out_putc(o, *s++);
+    struct text_buf b = view(o);
+    text_buf_puts(&b, s);
+    o->len = b.len;
 }
 
 void out_printf(struct outbuf *o, const char *fmt, ...)
@@ -30,4 +39,18 @@ void out_finish(struct outbuf *o)
 {
     if (o->size)
         o->buf[o->len < o->size ? o->len : o->size - 1] = '\0';
+}
+
+void out_shape(struct outbuf *o, const uint64_t *dims, size_t ndim)
+{
+    struct text_buf b = view(o);
+    text_shape_tuple(&b, dims, ndim);
+    o->len = b.len;
+}
+
+void out_shape_signed(struct outbuf *o, const int64_t *dims, size_t ndim)
+{
+    struct text_buf b = view(o);
+    text_shape_tuple_signed(&b, dims, ndim);
+    o->len = b.len;
 }

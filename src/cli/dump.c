@@ -176,16 +176,14 @@ static void make_title(char *title, size_t size, const char *name, const npydt_h
     char descr[200];
     size_t need = npydt_dtype_descr(dt, descr, sizeof descr);
     size_t named = cli_text_escape_into(title, name, strlen(name));
-    int t = snprintf(title + named, size - named, ": shape (");
-    t = t < 0 ? t : t + (int)named;
-    for (size_t k = 0; k < npydt_header_ndim(h) && t > 0 && (size_t)t < size; k++)
-        t += snprintf(title + t, size - (size_t)t, "%s%llu", k ? ", " : "",
-                      (unsigned long long)npydt_header_shape(h)[k]);
-    if (t > 0 && (size_t)t < size)
-        snprintf(title + t, size - (size_t)t, "%s), %s order, dtype %s%s\n",
-                 npydt_header_ndim(h) == 1 ? "," : "",
-                 npydt_header_fortran_order(h) ? "Fortran" : "C", descr,
-                 need >= sizeof descr ? "..." : "");
+    struct text_buf t = text_buf_fixed(title, size);
+    t.len = named;
+    text_buf_puts(&t, ": shape ");
+    text_shape_tuple(&t, npydt_header_shape(h), npydt_header_ndim(h));
+    text_buf_puts(&t, npydt_header_fortran_order(h) ? ", Fortran order, dtype " : ", C order, dtype ");
+    text_buf_puts(&t, descr);
+    text_buf_puts(&t, need >= sizeof descr ? "...\n" : "\n");
+    text_buf_terminate(&t);
 }
 
 /* Check and/or print one input (a .npy file or an archive member).
@@ -273,7 +271,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
         if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed) {
-            out->len = 0;   /* the header row, unless 64 KiB of it went out */
+            out->bytes.len = 0;   /* the header row, unless 64 KiB of it went out */
             status = cli_usage_error("out of memory");
         }
     } else {
@@ -299,7 +297,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         free(title);
     }
     sink_flush(out);
-    if (out->failed && !d.failed && status == EXIT_OK)
+    if (out->bytes.failed && !d.failed && status == EXIT_OK)
         status = cli_usage_error("out of memory");
     sink_free(out);
     if (d.failed) {

@@ -107,7 +107,7 @@ static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
         if (c)
             sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
         put_cell(w->out, w->format, w->path.s ? w->path.s : "", w->path.len);
-        return w->out->failed ? -1 : 0;
+        return w->out->bytes.failed ? -1 : 0;
     case VISIT_TABLE:
         if (c >= w->ncolumns)
             return -1;

@@ -101,11 +101,11 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
         elem = op;
         op = OP_SMALL_INTS;
     }
-    size_t lit_len = p->text.len - p->pending;
+    size_t lit_len = p->text.bytes.len - p->pending;
     /* the literal's block, the values (a typed one reserves its own; each
      * small integer a comma and decimal_i64's room) */
     size_t room = lit_len > LIT_BLOCK ? lit_len : LIT_BLOCK;
-    size_t value = op == OP_BYTES ? JSON_ESCAPED_MAX(size) + 2
+    size_t value = op == OP_BYTES ? TEXT_JSON_ESCAPED_MAX(size) + 2
                    : op == OP_TYPED ? 0
                    : op == OP_SMALL_INTS ? (size_t)count * 22 : DUMP_NUMBER_ROOM;
     if (room > SIZE_MAX - value || p->room > SIZE_MAX - (room + value))
@@ -118,7 +118,7 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
     p->steps[p->n++] = (struct plan_step){p->pending, lit_len, p->room, offset, dt, size,
                                           count, stride, op, elem, swap,
                                           (unsigned char)npydt_dtype_kind(dt)};
-    p->pending = p->text.len;
+    p->pending = p->text.bytes.len;
     return 0;
 }
 
@@ -168,7 +168,7 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
     for (uint64_t i = 0; i < shape[level]; i++) {
         if (i)
             sink_putc(&p->text, ',');
-        if (p->text.len > PLAN_MAX_TEXT ||
+        if (p->text.bytes.len > PLAN_MAX_TEXT ||
             walk_lists(p, dt, shape, nd, level + 1, offset + i * inner, inner, stride, depth) != 0)
             return -1;
     }
@@ -178,7 +178,7 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth)
 {
-    if (depth > 64 || p->text.len > PLAN_MAX_TEXT || p->text.failed)
+    if (depth > 64 || p->text.bytes.len > PLAN_MAX_TEXT || p->text.bytes.failed)
         return -1;
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
@@ -189,7 +189,7 @@ static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, uns
             if (i)
                 sink_putc(&p->text, ',');
             sink_json(&p->text, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i),
-                      JSON_TEXT);
+                      TEXT_JSON_TEXT);
             sink_putc(&p->text, ':');
             if (walk(p, npydt_dtype_field_dtype(dt, i), offset + npydt_dtype_field_offset(dt, i),
                      depth + 1) != 0)
@@ -220,7 +220,7 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
             const struct selected *s = &sel[i];
             if (i)
                 sink_putc(&p->text, ',');
-            sink_json(&p->text, s->path, s->path_len, JSON_TEXT);
+            sink_json(&p->text, s->path, s->path_len, TEXT_JSON_TEXT);
             sink_putc(&p->text, ':');
             uint64_t span = s->stride;
             for (size_t k = 0; k < s->ndim; k++)
@@ -234,9 +234,9 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     char *pad = sink_room(&p->text, LIT_BLOCK);
     if (pad)
         memset(pad, 0, LIT_BLOCK);
-    size_t trail = p->text.len - p->pending;
+    size_t trail = p->text.bytes.len - p->pending;
     trail = trail > LIT_BLOCK ? trail : LIT_BLOCK;
-    if (rc != 0 || p->text.failed || p->room > SIZE_MAX - trail) {
+    if (rc != 0 || p->text.bytes.failed || p->room > SIZE_MAX - trail) {
         plan_free(p);
         return -1;
     }
@@ -290,7 +290,7 @@ static inline char *put_literal(char *o, const char *text, size_t n)
 int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
              const unsigned char *rec)
 {
-    const char *text = p->text.buf;
+    const char *text = p->text.bytes.buf;
     char *o = sink_room(out, p->room);
     if (!o)
         return 0;   /* out of memory: out->failed tells */
@@ -335,7 +335,7 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
             while (n > 0 && v[n - 1] == 0)
                 n--;
             o[0] = '"';
-            o += 1 + json_escape_into(o + 1, (const char *)v, n, JSON_BYTES);
+            o += 1 + text_json_escape_into(o + 1, (const char *)v, n, TEXT_JSON_BYTES);
             *o++ = '"';
             continue;
         }
@@ -351,7 +351,7 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
             break;
         default:
         typed:
-            out->len = (size_t)(o - out->buf);
+            out->bytes.len = (size_t)(o - out->bytes.buf);
             if (dump_put_value(d, out, s->dt, v) != 0)
                 return -1;
             if (!(o = sink_room(out, s->rest)))
@@ -360,8 +360,8 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         }
         o += dump_int_json(d, iv, o);
     }
-    o = put_literal(o, text + p->pending, p->text.len - p->pending);
-    out->len = (size_t)(o - out->buf);
+    o = put_literal(o, text + p->pending, p->text.bytes.len - p->pending);
+    out->bytes.len = (size_t)(o - out->bytes.buf);
     return 0;
 }
 

@@ -150,7 +150,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
                 put_index(&m, h, flat);
             else if (dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
                 rc = -1;
-            char *text = m.failed ? NULL : cell_text(m.buf, m.len);
+            char *text = m.bytes.failed ? NULL : cell_text(m.bytes.buf, m.bytes.len);
             sink_free(&m);
             if (!text) {
                 rc = -1;

@@ -27,21 +27,21 @@ void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v)
 {
     char *p = sink_room(out, DUMP_NUMBER_ROOM);
     if (p)
-        out->len += dump_float_json(d, size, v, p);
+        out->bytes.len += dump_float_json(d, size, v, p);
 }
 
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v)
 {
     char *p = sink_room(out, DUMP_NUMBER_ROOM);
     if (p)
-        out->len += dump_int_json(d, v, p);
+        out->bytes.len += dump_int_json(d, v, p);
 }
 
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v)
 {
     char *p = sink_room(out, DUMP_NUMBER_ROOM);
     if (p)
-        out->len += dump_uint_json(d, v, p);
+        out->bytes.len += dump_uint_json(d, v, p);
 }
 
 static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetime *t, char kind)
@@ -91,7 +91,7 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
         for (size_t i = 0; i < npydt_dtype_nfields(dt) && !sink_full(out); i++) {
             if (i)
                 sink_putc(out, ',');
-            sink_json(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i), JSON_TEXT);
+            sink_json(out, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i), TEXT_JSON_TEXT);
             sink_putc(out, ':');
             if (dump_put_value(d, out, npydt_dtype_field_dtype(dt, i),
                           p + npydt_dtype_field_offset(dt, i)) != 0)
@@ -145,13 +145,13 @@ int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, co
         const void *b;
         size_t n;
         if ((st = npydt_read_bytes(dt, p, &b, &n, &d->err)) == NPYDT_OK)
-            sink_json(out, b, n, JSON_BYTES);
+            sink_json(out, b, n, TEXT_JSON_BYTES);
         break;
     }
     case 'U': {
         size_t n;
         if ((st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err)) == NPYDT_OK)
-            sink_json(out, d->ubuf, n, JSON_TEXT);
+            sink_json(out, d->ubuf, n, TEXT_JSON_TEXT);
         break;
     }
     case 'V': {
@@ -218,7 +218,7 @@ int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
     for (size_t i = 0; i < nsel && !sink_full(out); i++) {
         if (i)
             sink_putc(out, ',');
-        sink_json(out, sel[i].path, sel[i].path_len, JSON_TEXT);
+        sink_json(out, sel[i].path, sel[i].path_len, TEXT_JSON_TEXT);
         sink_putc(out, ':');
         if (dump_put_selected(d, out, &sel[i], p) != 0)
             return -1;

@@ -80,16 +80,6 @@ static int print_json(FILE *out, const struct cli_input *in, const npydt_header 
     return 0;
 }
 
-static void print_shape(FILE *out, const uint64_t *shape, size_t ndim)
-{
-    putc('(', out);
-    for (size_t i = 0; i < ndim; i++)
-        fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    if (ndim == 1)
-        putc(',', out);
-    putc(')', out);
-}
-
 /* The text block of one array, whole or not at all: its table is laid
  * out before anything is printed. 1 when out of memory (nothing
  * printed). */
@@ -99,13 +89,20 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
     struct inspect_table *table = NULL;
     if (npydt_dtype_get_class(dt) != NPYDT_SCALAR && inspect_table_prepare(dt, &table) != 0)
         return 1;
+    struct text_buf shape = text_buf_growing(text_libc_realloc, NULL, 0);
+    text_shape_tuple(&shape, npydt_header_shape(h), npydt_header_ndim(h));
+    if (shape.failed) {
+        inspect_table_free(table);
+        return 1;
+    }
     cli_put_text_n(out, path, strlen(path));   /* a member's name may hold controls */
     putc('\n', out);
     fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
             npydt_header_version_major(h), npydt_header_version_minor(h),
             (unsigned long)npydt_header_len(h), (unsigned long long)npydt_header_data_offset(h));
     fputs("  shape      ", out);
-    print_shape(out, npydt_header_shape(h), npydt_header_ndim(h));
+    fwrite(shape.buf, 1, shape.len, out);
+    text_buf_free(&shape);
     fprintf(out, ", %s order, %llu elements, %llu data bytes\n",
             npydt_header_fortran_order(h) ? "Fortran" : "C",
             (unsigned long long)npydt_header_count(h),

@@ -110,12 +110,6 @@ static int walk_next(struct inspect_table *t, struct leaf_info *info)
     return 0;
 }
 
-static void put_number(struct sink *s, unsigned long long v)
-{
-    char num[24];
-    sink_write(s, num, (size_t)snprintf(num, sizeof num, "%llu", v));
-}
-
 /* The type of a field as NumPy writes a subarray's shape and base:
  * "(2, 2)<f8"; a subarray of subarrays (which NumPy keeps as levels) one
  * shape per level, outermost first: "(3,)(2,)<f8"; a plain scalar as its
@@ -123,16 +117,8 @@ static void put_number(struct sink *s, unsigned long long v)
 static void type_text(struct sink *out, const npydt_dtype *field)
 {
     const npydt_dtype *b = field;
-    for (; npydt_dtype_get_class(b) == NPYDT_SUBARRAY; b = npydt_dtype_base(b)) {
-        size_t ndim = npydt_dtype_ndim(b);
-        sink_putc(out, '(');
-        for (size_t d = 0; d < ndim; d++) {
-            if (d)
-                sink_puts(out, ", ");
-            put_number(out, (unsigned long long)npydt_dtype_shape(b)[d]);
-        }
-        sink_puts(out, ndim == 1 ? ",)" : ")");
-    }
+    for (; npydt_dtype_get_class(b) == NPYDT_SUBARRAY; b = npydt_dtype_base(b))
+        text_shape_tuple(&out->bytes, npydt_dtype_shape(b), npydt_dtype_ndim(b));
     char str[64];
     npydt_dtype_str(b, str, sizeof str);
     sink_puts(out, str);
@@ -172,12 +158,12 @@ static void put_quoted(struct sink *out, const char *s, size_t len)
 static void put_text(struct sink *out, const char *s, size_t len)
 {
     if (len > SIZE_MAX / 4) {
-        out->failed = 1;
+        out->bytes.failed = true;
         return;
     }
     char *room = sink_room(out, CLI_TEXT_ESCAPED_MAX(len));
     if (room)
-        out->len += cli_text_escape_into(room, s, len);
+        out->bytes.len += cli_text_escape_into(room, s, len);
 }
 
 /* Spell leaf i's path into p; -1 when out of memory. */
@@ -221,13 +207,13 @@ static void field_text(struct sink *out, const struct path *p, const struct leaf
 
 static void print_row(FILE *out, const struct inspect_table *t, const npydt_leaf *l)
 {
-    size_t fw = npydt_text_width(t->field.buf, t->field.len);
-    size_t tw = npydt_text_width(t->type.buf, t->type.len);
+    size_t fw = npydt_text_width(t->field.bytes.buf, t->field.bytes.len);
+    size_t tw = npydt_text_width(t->type.bytes.buf, t->type.bytes.len);
     fputs("  ", out);
-    fwrite(t->field.buf, 1, t->field.len, out);
+    fwrite(t->field.bytes.buf, 1, t->field.bytes.len, out);
     fprintf(out, "%*s %8llu  ", fw < FIELD_MIN_WIDTH ? (int)(FIELD_MIN_WIDTH - fw) : 0, "",
             (unsigned long long)l->offset);
-    fwrite(t->type.buf, 1, t->type.len, out);
+    fwrite(t->type.bytes.buf, 1, t->type.bytes.len, out);
     fprintf(out, "%*s %5c  %llu", tw < 12 ? (int)(12 - tw) : 0, "", l->byteorder,
             (unsigned long long)l->count);
     for (uint32_t k = 0; k < l->nrepeats; k++)
@@ -254,7 +240,7 @@ static int rows(struct inspect_table *t, FILE *out)
         if (path_of(&t->p, t->dt, i) != 0)
             return -1;
         const npydt_leaf *l = &t->leaves[i];
-        t->field.len = t->type.len = 0;
+        t->field.bytes.len = t->type.bytes.len = 0;
         field_text(&t->field, &t->p, ip);
         if (ip) {
             type_text(&t->type, ip->field);
@@ -263,7 +249,7 @@ static int rows(struct inspect_table *t, FILE *out)
             npydt_dtype_str(l->dtype, str, sizeof str);
             sink_puts(&t->type, str);
         }
-        if (t->field.failed || t->type.failed)
+        if (t->field.bytes.failed || t->type.bytes.failed)
             return -1;
         if (out)
             print_row(out, t, l);

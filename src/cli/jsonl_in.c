@@ -37,30 +37,6 @@ static unsigned hex4(const char *s)
     return v;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | cp >> 6);
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | cp >> 12);
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | cp >> 18);
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* Unescape the string token's text into w->sbuf. bytes: \u00XX is the
  * byte XX (an S field) and larger code points are refused; otherwise
  * UTF-8, a lone surrogate as its 3-byte sequence (as the library reads U
@@ -112,7 +88,7 @@ static npydt_status unescape(struct jwalk *w, const char *s, size_t n, int bytes
                 i += 6;
             }
         }
-        o += put_utf8(o, cp);
+        o += text_utf8_encode(cp, o);
     }
     v->text = w->sbuf;
     v->len = (size_t)(o - w->sbuf);

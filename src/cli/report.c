@@ -73,13 +73,10 @@ static size_t escape_at(const unsigned char *p, const unsigned char *end, char e
             snprintf(esc, 8, "\\x%02x", *p);
         return 1;
     }
-    if (end - p >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {   /* C1 */
-        snprintf(esc, 8, "\\u%04x", p[1]);
-        return 2;
-    }
-    if (end - p >= 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
-        snprintf(esc, 8, "\\u%04x", 0x2000 + p[2] - 0x80);
-        return 3;
+    if (text_breaks_lines(p, (size_t)(end - p))) {   /* a C1 control, U+2028, U+2029 */
+        bool c1 = p[0] == 0xc2;
+        snprintf(esc, 8, "\\u%04x", c1 ? p[1] : 0x2000 + p[2] - 0x80);
+        return c1 ? 2 : 3;
     }
     return 0;
 }
@@ -125,10 +122,8 @@ void cli_put_text_n(FILE *out, const char *s, size_t len)
     char buf[CLI_TEXT_ESCAPED_MAX(256)];
     for (size_t at = 0; at < len;) {
         /* a chunk ends after a whole character (a C1 control or line
-         * break is 2 or 3 bytes): back over at most 3 continuation bytes */
-        size_t n = len - at < 256 ? len - at : 256;
-        for (int i = 0; i < 3 && at + n < len && ((unsigned char)s[at + n] & 0xC0) == 0x80; i++)
-            n--;
+         * break is 2 or 3 bytes) */
+        size_t n = text_utf8_cut(s + at, len - at, 256);
         fwrite(buf, 1, cli_text_escape_into(buf, s + at, n), out);
         at += n;
     }

@@ -189,8 +189,6 @@ npydt_status dtype_parse_root(const char *text, size_t len, const npydt_options 
 /* Python's repr of dtype.descr, as np.save writes it: code points of names
  * as UTF-8, or as one latin-1 byte each with latin1 (1.0 and 2.0 headers). */
 void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1);
-/* Python's repr of a shape tuple: "()", "(3,)", "(2, 3)". */
-void dtype_shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim);
 
 /* ---- np.dtype((base, v)), v read into plain values ---------------------- */
 

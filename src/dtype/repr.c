@@ -13,7 +13,7 @@ static void out_cp(struct outbuf *o, uint32_t cp, bool latin1)
         return;
     }
     char b[4];
-    size_t n = utf8_encode(cp, b);
+    size_t n = text_utf8_encode(cp, b);
     for (size_t i = 0; i < n; i++)
         out_putc(o, b[i]);
 }
@@ -27,7 +27,7 @@ static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
     out_putc(o, q);
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t k = utf8_decode(s + i, len - i, &cp);
+        size_t k = text_utf8_decode(s + i, len - i, &cp);
         if (k == 0) {           /* cannot happen for parsed names */
             cp = 0xFFFD;
             k = 1;
@@ -55,15 +55,6 @@ static void pyrepr(struct outbuf *o, const char *utf8, size_t len, bool latin1)
     out_putc(o, q);
 }
 
-void dtype_shape_repr(struct outbuf *o, const uint64_t *shape, size_t ndim)
-{
-    out_putc(o, '(');
-    for (size_t i = 0; i < ndim; i++)
-        out_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    if (ndim == 1)
-        out_putc(o, ',');
-    out_putc(o, ')');
-}
 
 static void scalar_repr(struct outbuf *o, const npydt_dtype *dt)
 {
@@ -104,7 +95,7 @@ void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             out_putc(o, '(');
         dtype_descr_repr(o, dt->base, latin1);
         out_puts(o, ", ");
-        dtype_shape_repr(o, dt->shape, dt->ndim);
+        out_shape(o, dt->shape, dt->ndim);
         out_putc(o, ')');
         if (sized_apart(dt))
             out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
@@ -137,7 +128,7 @@ void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
             if (f->dtype->cls == NPYDT_SUBARRAY && !sized_apart(f->dtype)) {
                 dtype_descr_repr(o, f->dtype->base, latin1);
                 out_puts(o, ", ");
-                dtype_shape_repr(o, f->dtype->shape, f->dtype->ndim);
+                out_shape(o, f->dtype->shape, f->dtype->ndim);
             } else {
                 dtype_descr_repr(o, f->dtype, latin1);
             }

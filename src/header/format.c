@@ -106,7 +106,7 @@ static bool names_fit_latin1(const npydt_dtype *dt)
                 size_t len = lens[k];
                 for (size_t j = 0; j < len;) {
                     uint32_t cp;
-                    size_t n = utf8_decode(s + j, len - j, &cp);
+                    size_t n = text_utf8_decode(s + j, len - j, &cp);
                     /* repr escapes what is not printable: only the rest
                      * must fit latin-1, as NumPy checks its header */
                     if (n == 0 || (cp > 0xFF && unicode_is_printable(cp)))
@@ -131,7 +131,7 @@ static void dict_repr(struct outbuf *o, const npydt_dtype *dt, const uint64_t *s
     out_puts(o, ", 'fortran_order': ");
     out_puts(o, fortran_order ? "True" : "False");
     out_puts(o, ", 'shape': ");
-    dtype_shape_repr(o, shape, ndim);
+    out_shape(o, shape, ndim);
     out_puts(o, ", }");
 }
 

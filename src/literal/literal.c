@@ -57,7 +57,7 @@ npydt_status lit_parse_text_as(struct arena *ar, struct arena *nodes, const char
             return set_error(err, NPYDT_E_ENCODING, i, NULL, "NUL byte in header");
         if (t[i] >= 0x80) {
             uint32_t cp;
-            size_t k = utf8_decode(t + i, len - i, &cp);
+            size_t k = text_utf8_decode(t + i, len - i, &cp);
             if (k == 0)
                 return set_error(err, NPYDT_E_ENCODING, i, NULL,
                                  "invalid UTF-8 byte 0x%02x in a version 3.0 header", t[i]);

@@ -171,14 +171,14 @@ static const char *decode_name(const unsigned char *raw, size_t len, bool utf8, 
             out[n++] = (char)raw[i++];
         } else if (utf8) {
             uint32_t cp;
-            size_t k = utf8_decode(raw + i, len - i, &cp);
+            size_t k = text_utf8_decode(raw + i, len - i, &cp);
             if (k == 0)
                 return "is flagged UTF-8 but its name is not valid UTF-8";
             memcpy(out + n, raw + i, k);
             n += k;
             i += k;
         } else {
-            n += utf8_encode(cp437_high[raw[i++] - 0x80], out + n);
+            n += text_utf8_encode(cp437_high[raw[i++] - 0x80], out + n);
         }
     }
     out[n] = '\0';

@@ -217,7 +217,7 @@ static const char *name_problem(const char *name, size_t len)
     bool control = false;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t k = utf8_decode(s + i, len - i, &cp);
+        size_t k = text_utf8_decode(s + i, len - i, &cp);
         if (k == 0)
             return "the name is not valid UTF-8";
         control |= cp < 0x20 || (cp >= 0x7f && cp < 0xa0);

@@ -461,7 +461,7 @@ npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf,
                          "the string needs %zu bytes and a NUL, the buffer has %zu", need, size);
     size_t o = 0;
     for (size_t i = 0; i < units; i++)
-        o += utf8_encode((uint32_t)load_uint(b + 4 * i, 4, swap), buf + o);
+        o += text_utf8_encode((uint32_t)load_uint(b + 4 * i, 4, swap), buf + o);
     buf[o] = '\0';
     return NPYDT_OK;
 }

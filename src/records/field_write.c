@@ -335,7 +335,7 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
     size_t chars = 0;
     for (size_t i = 0; i < len; chars++) {
         uint32_t cp;
-        size_t n = wtf8_decode(s + i, len - i, &cp);
+        size_t n = text_wtf8_decode(s + i, len - i, &cp);
         if (n == 0)
             return set_error(err, NPYDT_E_ENCODING, NPYDT_NO_OFFSET, NULL,
                              "the text is not valid UTF-8 at byte %zu (0x%02x)", i, s[i]);
@@ -354,7 +354,7 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
     size_t k = 0;
     for (size_t i = 0; i < len; k++) {
         uint32_t cp;
-        i += wtf8_decode(s + i, len - i, &cp);
+        i += text_wtf8_decode(s + i, len - i, &cp);
         store_uint(d + 4 * k, 4, swap, cp);
     }
     memset(d + 4 * k, 0, (size_t)dt->itemsize - 4 * k);

@@ -54,7 +54,7 @@ void quote_value(char *buf, size_t size, const unsigned char *s, size_t len, boo
         uint32_t cp = s[i];
         size_t n = 1;
         if (text && cp >= 0x80)
-            n = wtf8_decode(s + i, len - i, &cp);
+            n = text_wtf8_decode(s + i, len - i, &cp);
         if (cp == '\'' || cp == '\\') {
             out_putc(&o, '\\');
             out_putc(&o, (char)cp);

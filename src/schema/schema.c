@@ -236,17 +236,6 @@ static const char *type_text(struct chk *c, const npydt_dtype *dt)
     return s;
 }
 
-/* Python's tuple spelling of a shape: "()", "(3,)", "(2, 3)". */
-static void shape_out(struct outbuf *o, const int64_t *dims, size_t ndim)
-{
-    out_putc(o, '(');
-    for (size_t i = 0; i < ndim; i++)
-        out_printf(o, "%s%lld", i ? ", " : "", (long long)dims[i]);
-    if (ndim == 1)
-        out_putc(o, ',');
-    out_putc(o, ')');
-}
-
 /* The text write produces, and its length in *len when len is not NULL
  * (names in it may hold NULs). */
 static const char *outbuf_text_n(struct chk *c, void (*write)(struct outbuf *, const void *),
@@ -287,10 +276,9 @@ static void node_shape_out(struct outbuf *o, const void *arg)
         return;
     }
     for (bool first = true; dt->cls == NPYDT_SUBARRAY; dt = dt->base, first = false) {
-        out_puts(o, first ? "(" : " of (");
-        for (size_t i = 0; i < dt->ndim; i++)
-            out_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)dt->shape[i]);
-        out_puts(o, dt->ndim == 1 ? ",)" : ")");
+        if (!first)
+            out_puts(o, " of ");
+        out_shape(o, dt->shape, dt->ndim);
     }
 }
 
@@ -302,7 +290,7 @@ struct dims_arg {
 static void dims_out(struct outbuf *o, const void *arg)
 {
     const struct dims_arg *d = arg;
-    shape_out(o, d->dims, d->ndim);
+    out_shape_signed(o, d->dims, d->ndim);
 }
 
 static const char *path_text(struct chk *c, const struct seg *p, size_t *path_len)

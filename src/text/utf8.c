@@ -1,7 +1,9 @@
 /* Strict UTF-8, as Python's decoder: no overlongs, no surrogates,
  * nothing above U+10FFFF; and the one relaxation npydt_read_unicode's
- * output needs (surrogates as 3-byte sequences). */
-#include "base/base.h"
+ * output needs (surrogates as 3-byte sequences, WTF-8). */
+#include "text/text.h"
+
+#include <stdbool.h>
 
 static size_t decode(const unsigned char *s, size_t len, uint32_t *cp, bool surrogates)
 {
@@ -31,17 +33,17 @@ static size_t decode(const unsigned char *s, size_t len, uint32_t *cp, bool surr
     return n;
 }
 
-size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+size_t text_utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
     return decode(s, len, cp, false);
 }
 
-size_t wtf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+size_t text_wtf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
 {
     return decode(s, len, cp, true);
 }
 
-size_t utf8_encode(uint32_t cp, char out[4])
+size_t text_utf8_encode(uint32_t cp, char out[4])
 {
     if (cp < 0x80) {
         out[0] = (char)cp;
@@ -65,21 +67,12 @@ size_t utf8_encode(uint32_t cp, char out[4])
     return 4;
 }
 
-size_t npydt_text_width(const char *s, size_t len)
+size_t text_utf8_cut(const char *s, size_t len, size_t max)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t width = 0;
-    while (len > 0) {
-        uint32_t cp;
-        size_t n = utf8_decode(p, len, &cp);
-        if (n == 0) {
-            width++;   /* a byte that is not UTF-8: shown as one replacement */
-            n = 1;
-        } else if (cp >= 0x20 && cp != 0x7F) {
-            width += unicode_width(cp);
-        }
-        p += n;
-        len -= n;
-    }
-    return width;
+    if (len <= max)
+        return len;
+    size_t n = max;
+    for (int k = 0; k < 3 && n > 1 && ((unsigned char)s[n] & 0xC0) == 0x80; k++)
+        n--;
+    return n;
 }

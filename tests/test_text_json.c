@@ -1,0 +1,80 @@
+/* JSON string escaping of the text stage (src/text/json_string.c). */
+#include "test_util.h"
+
+#include <string.h>
+
+#include "text/text.h"
+
+/* s escaped in mode, NUL-terminated in a static array */
+static const char *escaped(const char *s, size_t len, enum text_json_mode mode)
+{
+    static char out[TEXT_JSON_ESCAPED_MAX(64) + 1];
+    assert_true(len <= 64);
+    out[text_json_escape_into(out, s, len, mode)] = '\0';
+    return out;
+}
+
+static void test_text_json_printable_ascii_passes(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("a b~", 4, TEXT_JSON_TEXT), "a b~");
+}
+
+static void test_text_json_short_escapes_as_json_dumps(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("\"\\\b\f\n\r\t", 7, TEXT_JSON_TEXT), "\\\"\\\\\\b\\f\\n\\r\\t");
+}
+
+static void test_text_json_other_controls_and_del_as_u00xx(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("\x01\x1f\x7f", 3, TEXT_JSON_TEXT), "\\u0001\\u001f\\u007f");
+    assert_string_equal(escaped("\0", 1, TEXT_JSON_TEXT), "\\u0000");
+}
+
+static void test_text_json_utf8_passes_through(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("\xc3\xa9\xe2\x82\xac", 5, TEXT_JSON_TEXT), "\xc3\xa9\xe2\x82\xac");
+}
+
+static void test_text_json_line_breaks_and_lone_surrogates_escaped(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("\xc2\x85", 2, TEXT_JSON_TEXT), "\\u0085");
+    assert_string_equal(escaped("\xe2\x80\xa8\xe2\x80\xa9", 6, TEXT_JSON_TEXT), "\\u2028\\u2029");
+    assert_string_equal(escaped("\xed\xa0\x80", 3, TEXT_JSON_TEXT), "\\ud800");
+}
+
+static void test_text_json_bytes_mode_escapes_every_high_byte(void **state)
+{
+    (void)state;
+    assert_string_equal(escaped("a\xc3\xa9\n", 4, TEXT_JSON_BYTES), "a\\u00c3\\u00a9\\n");
+}
+
+static void test_text_json_escaped_max_bounds_the_worst_byte(void **state)
+{
+    (void)state;
+    char out[TEXT_JSON_ESCAPED_MAX(1)];
+    assert_int_equal(text_json_escape_into(out, "\x01", 1, TEXT_JSON_TEXT), sizeof out);
+}
+
+static void test_text_breaks_lines_names_c1_and_u2028(void **state)
+{
+    (void)state;
+    assert_true(text_breaks_lines((const unsigned char *)"\xc2\x9f", 2));
+    assert_true(text_breaks_lines((const unsigned char *)"\xe2\x80\xa9", 3));
+    assert_false(text_breaks_lines((const unsigned char *)"\xc2\xa0", 2));
+    assert_false(text_breaks_lines((const unsigned char *)"\xe2\x80", 2));
+}
+
+TEST_LIST("text_json",
+          cmocka_unit_test(test_text_json_printable_ascii_passes),
+          cmocka_unit_test(test_text_json_short_escapes_as_json_dumps),
+          cmocka_unit_test(test_text_json_other_controls_and_del_as_u00xx),
+          cmocka_unit_test(test_text_json_utf8_passes_through),
+          cmocka_unit_test(test_text_json_line_breaks_and_lone_surrogates_escaped),
+          cmocka_unit_test(test_text_json_bytes_mode_escapes_every_high_byte),
+          cmocka_unit_test(test_text_json_escaped_max_bounds_the_worst_byte),
+          cmocka_unit_test(test_text_breaks_lines_names_c1_and_u2028));
