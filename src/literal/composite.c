@@ -172,7 +172,6 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
             p->cur = p->tok + 1;
             return open_bracket(p, LPAREN);
         }
-        fc_name(p);   /* a tuple, as a name */
         if (open_bracket(p, HEAD) < 0 ||
             (p->depth == p->fc_top + 1 && fc_open(p, HEAD, ae > a + 1) < 0))
             return -1;
@@ -187,7 +186,6 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         return HEAD;
     }
     bool entry = fc_position(p) == FC_POS_ENTRY;   /* each pair here is an entry */
-    fc_name(p);
     if (open_bracket(p, PAIR) < 0)
         return -1;
     close_bracket(p, PAIR);
