@@ -31,8 +31,6 @@ struct lit_span { size_t start, end; };
 #include <string.h>
 
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
-static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
-static struct lit *append(struct lit *seq, struct lit *item);
 static struct lit *entry(struct lit *dict, struct lit *key);
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
@@ -40,7 +38,7 @@ static struct lit *negate(struct lit *n, const struct lit_span *loc);
 
 /* An action runs only while p->status is NPYDT_OK: an error of the lexer
  * reaches the parser as its error token, which no rule shifts, and an
- * action that fails aborts the parse (NEED) with p->status set. Only node,
+ * action that fails aborts the parse (NEED) with p->status set. Only new_lit,
  * pieces and join can fail. */
 #define NEED(x) do { if (!(x)) YYABORT; } while (0)
 
@@ -75,10 +73,10 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 top:
     value { p->result = $1; }
   | value COMMA
-        { NEED(p->result = node(p, LIT_TUPLE, &@$)); append(p->result, $1); }
+        { NEED(p->result = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append(p->result, $1); }
   | value COMMA items opt_comma
-        { NEED(p->result = node(p, LIT_TUPLE, &@$));
-          append(p->result, $1);
+        { NEED(p->result = new_lit(p, LIT_TUPLE, @$.start, @$.end));
+          seq_append(p->result, $1);
           $1->next = $3->u.seq.head; p->result->u.seq.tail = $3->u.seq.tail;
           p->result->u.seq.n += $3->u.seq.n; }
 ;
@@ -116,32 +114,32 @@ strings:
 ;
 
 tuple:
-    LPAREN RPAREN                          { NEED($$ = node(p, LIT_TUPLE, &@$)); }
+    LPAREN RPAREN                          { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); }
   | HEAD RPAREN                            { $$ = $1; $$->end = @$.end; }
   | HEAD items opt_comma RPAREN
         { $$ = $1; $$->end = @$.end;
           $$->u.seq.head->next = $2->u.seq.head; $$->u.seq.tail = $2->u.seq.tail;
           $$->u.seq.n += $2->u.seq.n; }
-  | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $2); }
+  | LPAREN value COMMA RPAREN              { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append($$, $2); }
   | LPAREN value COMMA items opt_comma RPAREN
-        { NEED($$ = node(p, LIT_TUPLE, &@$));
-          append($$, $2);
+        { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end));
+          seq_append($$, $2);
           $2->next = $4->u.seq.head; $$->u.seq.tail = $4->u.seq.tail; $$->u.seq.n += $4->u.seq.n; }
 ;
 
 list:
-    LBRACK RBRACK                    { NEED($$ = node(p, LIT_LIST, &@$)); }
+    LBRACK RBRACK                    { NEED($$ = new_lit(p, LIT_LIST, @$.start, @$.end)); }
   | LBRACK items opt_comma RBRACK    { $$ = $2; $$->kind = LIT_LIST; $$->start = @$.start; $$->end = @$.end; }
 ;
 
 items:
-    value              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $1); }
-  | RUN value          { $$ = append($1, $2); }
-  | items COMMA value  { $$ = append($1, $3); }
+    value              { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append($$, $1); }
+  | RUN value          { $$ = seq_append($1, $2); }
+  | items COMMA value  { $$ = seq_append($1, $3); }
 ;
 
 dict:
-    LBRACE RBRACE                        { NEED($$ = node(p, LIT_DICT, &@$)); }
+    LBRACE RBRACE                        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); }
   | LBRACE pairs RBRACE                  { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
   | LBRACE pairs_c RBRACE                { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
 ;
@@ -150,11 +148,11 @@ dict:
  * the lexer read whole comes with or without its ',' (ENTRYC, ENTRY). */
 pairs:
     value COLON value
-        { NEED($$ = node(p, LIT_DICT, &@$)); append($$, $1); append($$, $3); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); seq_append($$, $1); seq_append($$, $3); }
   | ENTRY
-        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); entry($$, $1); }
   | pairs_c value COLON value
-        { append($1, $2); $$ = append($1, $4); }
+        { seq_append($1, $2); $$ = seq_append($1, $4); }
   | pairs_c ENTRY
         { $$ = entry($1, $2); }
 ;
@@ -162,7 +160,7 @@ pairs:
 pairs_c:
     pairs COMMA
   | ENTRYC
-        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); entry($$, $1); }
   | pairs_c ENTRYC
         { $$ = entry($1, $2); }
 ;
@@ -174,36 +172,13 @@ opt_comma:
 
 %%
 
-static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
-{
-    struct lit *n = arena_alloc_raw(p->nodes, sizeof *n);
-    if (!n) {
-        p->status = set_nomem(p->err);
-        return NULL;
-    }
-    *n = (struct lit){.kind = kind, .start = loc->start, .end = loc->end};
-    return n;
-}
-
-static struct lit *append(struct lit *seq, struct lit *item)
-{
-    item->next = NULL;
-    if (seq->u.seq.tail)
-        seq->u.seq.tail->next = item;
-    else
-        seq->u.seq.head = item;
-    seq->u.seq.tail = item;
-    seq->u.seq.n++;
-    return seq;
-}
-
 /* dict with a key and its value after it, as the lexer reads an entry:
  * key->next is the value. */
 static struct lit *entry(struct lit *dict, struct lit *key)
 {
     struct lit *v = key->next;
-    append(dict, key);
-    return append(dict, v);
+    seq_append(dict, key);
+    return seq_append(dict, v);
 }
 
 /* The strings rule's value with s after it: parts is one string, or the
@@ -211,13 +186,12 @@ static struct lit *entry(struct lit *dict, struct lit *key)
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s)
 {
     if (parts->kind != LIT_TUPLE) {
-        struct lit_span loc = {parts->start, parts->end};
         struct lit *first = parts;
-        if (!(parts = node(p, LIT_TUPLE, &loc)))
+        if (!(parts = new_lit(p, LIT_TUPLE, parts->start, parts->end)))
             return NULL;
-        append(parts, first);
+        seq_append(parts, first);
     }
-    return append(parts, s);
+    return seq_append(parts, s);
 }
 
 /* Adjacent string literals concatenate, as in Python; str and bytes do not

@@ -47,12 +47,7 @@ static const unsigned char *scan_shape(struct lit_parser *p, const unsigned char
             if (!d)
                 return NULL;
             d->u.num.mag = v;
-            if (t->u.seq.tail)
-                t->u.seq.tail->next = d;
-            else
-                t->u.seq.head = d;
-            t->u.seq.tail = d;
-            t->u.seq.n++;
+            seq_append(t, d);
         }
         n++;
         s = skip_hs(e, lim);
@@ -130,18 +125,18 @@ static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
     }
     struct lit *a = t + 1, *b = t + 2;
     *a = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q1 - p->text),
-                      .end = (size_t)(ps->e1 + 1 - p->text), .next = b,
+                      .end = (size_t)(ps->e1 + 1 - p->text),
                       .u.str = {(char *)p->text + (ps->q1 + 1 - p->text), (size_t)(ps->e1 - ps->q1 - 1)}};
     *b = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q2 - p->text),
-                      .end = (size_t)(ps->e2 + 1 - p->text), .next = c,
+                      .end = (size_t)(ps->e2 + 1 - p->text),
                       .u.str = {(char *)p->text + (ps->q2 + 1 - p->text), (size_t)(ps->e2 - ps->q2 - 1)}};
     /* the closing quotes, which nothing reads again, end the strings */
     p->text[ps->e1 - p->text] = '\0';
     p->text[ps->e2 - p->text] = '\0';
     *t = (struct lit){.kind = LIT_TUPLE, .start = (size_t)(lp - p->text),
-                      .end = (size_t)(end - p->text),
-                      .u.seq = {a, c ? c : b, c ? 3 : 2}};
-    return t;
+                      .end = (size_t)(end - p->text)};
+    seq_append(seq_append(t, a), b);
+    return c ? seq_append(t, c) : t;
 }
 
 /* After "(" and spaces, at a quote: a pair (see scan_pair) as one token
@@ -179,8 +174,7 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         struct lit *s = span_lit(p, LIT_STR, (size_t)(a - p->text), a + 1, ae);
         if (!t || !s)
             return -1;
-        t->u.seq.head = t->u.seq.tail = s;
-        t->u.seq.n = 1;
+        seq_append(t, s);
         *val = t;
         p->cur = c + 1;
         return HEAD;
@@ -214,16 +208,13 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         if (!seq) {
             if (!(seq = new_lit(p, LIT_TUPLE, t->start, t->end)))
                 return -1;
-            seq->u.seq.head = seq->u.seq.tail = t;
-            seq->u.seq.n = 1;
+            seq_append(seq, t);
         } else {
             struct lit *u = pair_lit(p, last, &last_ps, last_end);
             if (!u || (entry && last_ps.e1 > last_ps.q1 + 1 &&
                        fc_count(p, (size_t)(last - p->text)) < 0))
                 return -1;
-            seq->u.seq.tail->next = u;
-            seq->u.seq.tail = u;
-            seq->u.seq.n++;
+            seq_append(seq, u);
         }
         last = lp;
         last_end = end;
@@ -269,12 +260,7 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
         if (named > left)
             return fc_limit_error(p, (size_t)(at - p->text));
         before_last = seq->u.seq.tail;
-        if (before_last)
-            before_last->next = u;
-        else
-            seq->u.seq.head = u;
-        seq->u.seq.tail = u;
-        seq->u.seq.n++;
+        seq_append(seq, u);
         last = at;
         const unsigned char *c = skip_hs(e, lim);
         if (*c == ',')
