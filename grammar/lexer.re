@@ -301,7 +301,6 @@ again:
         "#" [^\r\n\x00]* { goto again; }
 
         "(" [ \t\f]* "'" { tok = NPYDT_COMPOSITE ? lit_lex_pair(p, val) : bracket_alone(p, LPAREN); goto done; }
-        "(" [ \t\f]* [0-9)] { tok = NPYDT_COMPOSITE ? lit_lex_shape(p, val) : bracket_alone(p, LPAREN); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
         "[" [ \t\f]* "(" { tok = NPYDT_COMPOSITE ? lit_lex_list(p, val) : bracket_alone(p, LBRACK); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }

@@ -1,6 +1,34 @@
 /* The header literal: the subset of Python literal syntax that
  * ast.literal_eval (and so NumPy's header reader) accepts and that a
- * header can use. Pure push parser fed by the re2c lexer. */
+ * header can use. Pure push parser fed by the re2c lexer.
+ *
+ * Composite tokens. A shift or a reduction here costs far more than a
+ * byte of a scan, and np.save writes its headers in a few fixed shapes,
+ * so the lexer (src/literal/composite.c, called from grammar/lexer.re)
+ * reads these runs whole, each as one token whose value is the tree the
+ * rules below would build for its text: PAIR ('name', 'type'[, shape]),
+ * HEAD "( 'name' ,", RUN (pairs with their ',' after a '['), LIST (a
+ * list of pairs), ENTRY/ENTRYC ('key': value of the top-level dict).
+ * Each is valid wherever its first token is and ends where the parser
+ * reaches the state the tokens one by one would reach; one that would
+ * pass a limit is refused where those tokens would be. A build without
+ * them (make COMPOSITE=0, NPYDT_COMPOSITE=0) parses every input alike,
+ * which tests/check_composite.sh proves on every corpus (trees, errors,
+ * offsets, at the default and at tight limits).
+ *
+ * What they gain: callgrind instructions of one header parse per make
+ * bench family ('<f8' one line / 10 flat fields / 3-level nested, 40
+ * leaves / 2,000 fields / 20,000 fields):
+ *   with the composite tokens       3,901 / 10,352 / 69,888 / 1.25 M / 11.17 M
+ *   without any (COMPOSITE=0)       7,147 / 31,174 / 152,572 / 4.93 M / 47.96 M
+ *   without ENTRY and ENTRYC        +62 % / +14 % / +2 % / same / same
+ *   without PAIR, HEAD and RUN      same / same / +22 % / same / same
+ *   without LIST                    same / +9 % / +12 % / -1 % / -2 %
+ * (each row but the first measured before the node builder was shared,
+ * against 3,960 / 10,466 / 69,583 / 1.26 M / 11.25 M). A shape alone,
+ * once its own token, gained under 3 % on one family and nothing on the
+ * others: it is read by the general rules now (a pair's shape and an
+ * entry's still come whole with them). */
 %require "3.8"
 %define api.pure full
 %define api.prefix {lit_yy}
@@ -64,7 +92,6 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token RUN "pairs" /* pairs after a '[', each with its ',': the list's first items */
 %token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
 %token ENTRYC "entry and comma" /* the same with the ',' after it */
-%token SHAPE "shape" /* a tuple of integers, lexed whole */
 %token HEAD "tuple head" /* ( 'string' , : a tuple begun, lexed whole */
 %token LIST "list of pairs" /* [ pairs ]: a list of pairs, lexed whole */
 
@@ -90,7 +117,6 @@ value:
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
   | PAIR
-  | SHAPE
   | LIST
   | tuple
   | list
@@ -252,7 +278,7 @@ static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const 
 static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
 {
     enum { MAX_EXPECTED = 5 };
-    /* a pair, a run of pairs, a shape or a tuple head is a '(', a list
+    /* a pair, a run of pairs or a tuple head is a '(', a list
      * of pairs a '[', and an entry a string, that the lexer read on: each
      * is named as what it begins with, and never listed (that token is
      * expected wherever it is) */
@@ -261,7 +287,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     for (int i = 0; i < all; i++)
         if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
             expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC &&
-            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD &&
+            expected[i] != YYSYMBOL_HEAD &&
             expected[i] != YYSYMBOL_LIST)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
@@ -271,7 +297,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
      * where it is expected) nor an entry (one comes right after the
      * top-level '{' or a ',' inside it, where it is expected) */
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_SHAPE || got == YYSYMBOL_HEAD)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
     else if (got == YYSYMBOL_LIST)
         got = YYSYMBOL_LBRACK;

@@ -310,31 +310,6 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
     return tok;
 }
 
-/* After "(" and spaces, at a digit or ')': a shape (see scan_shape) as one
- * token, valid wherever '(' may begin a value; else the '(' alone. */
-int lit_lex_shape(struct lit_parser *p, struct lit **val)
-{
-    /* the lits are made as it reads; on anything else they are dropped,
-     * and the nodes arena keeps them until the parse ends */
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), 0);
-    if (!t)
-        return -1;
-    const unsigned char *end = scan_shape(p, p->tok, t);
-    if (!end) {
-        if (p->status != NPYDT_OK)
-            return -1;
-        p->cur = p->tok + 1;
-        return open_bracket(p, LPAREN);
-    }
-    if (open_bracket(p, SHAPE) < 0)
-        return -1;
-    close_bracket(p, SHAPE);
-    p->cur = end;
-    t->end = (size_t)(end - p->text);
-    *val = t;
-    return SHAPE;
-}
-
 /* At a key's quote in the top-level dict, right after its '{' or a ',':
  * 'key': value with a plain single-quoted key, and a value np.save writes
  * (a plain single-quoted string, True, False, or a tuple of integers)

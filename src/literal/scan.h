@@ -176,13 +176,11 @@ static inline const unsigned char *skip_hs(const unsigned char *s, const unsigne
 
 /* np.save's usual runs as one token each (composite.c): after "(" and
  * spaces at a quote, a pair, a run of pairs or a tuple head; after "["
- * and spaces at a '(', a list of pairs; after "(" and spaces at a digit
- * or ')', a shape; at a key's quote in the top-level dict, an entry (0
- * when the text is none). Each returns its token, or -1 on an error
- * reported in p. */
+ * and spaces at a '(', a list of pairs; at a key's quote in the
+ * top-level dict, an entry (0 when the text is none). Each returns its
+ * token, or -1 on an error reported in p. */
 int lit_lex_pair(struct lit_parser *p, struct lit **val);
 int lit_lex_list(struct lit_parser *p, struct lit **val);
-int lit_lex_shape(struct lit_parser *p, struct lit **val);
 int lit_lex_entry(struct lit_parser *p, struct lit **val);
 
 #endif
