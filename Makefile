@@ -8,6 +8,10 @@
 #   make check-cross-full     the whole suite for s390x and i386 (tens of minutes)
 #   make install PREFIX=/usr/local DESTDIR=...
 #   make fuzz / fuzz-run SECONDS=N / coverage / bench
+#   make COMPOSITE=0          the header lexer without composite tokens (np.save's
+#                             usual runs read whole; grammar/parser.y says why):
+#                             same results, slower; tests/check_composite.sh
+#                             compares the two on every corpus
 O ?= build
 CC ?= cc
 PREFIX ?= /usr/local
@@ -43,6 +47,9 @@ BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64 -O2 -g 
 ifneq ($(SANITIZE),)
 BASE_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 BASE_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ifeq ($(COMPOSITE),0)
+BASE_CFLAGS += -DNPYDT_COMPOSITE=0
 endif
 ifneq ($(COVERAGE),)
 BASE_CFLAGS += --coverage -O0
@@ -331,6 +338,20 @@ $(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+# the header literal's parse printed whole, with composite tokens and
+# without (the same generated lexer compiled with NPYDT_COMPOSITE=0), for
+# tests/check_composite.sh
+$(O)/lib-plain/literal/lexer.o: $(O)/gen/lexer.c $(FLAGS) | $(O)/gen/parser.h
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -DNPYDT_COMPOSITE=0 -MMD -MP -c -o $@ $<
+$(O)/tests/tools/literal_replay: tests/tools/literal_replay.c $(LIB_OBJS) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+$(O)/tests/tools/literal_replay_plain: tests/tools/literal_replay.c $(O)/lib-plain/literal/lexer.o \
+    $(filter-out $(O)/lib/literal/lexer.o,$(LIB_OBJS)) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(filter %.o,$^) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+-include $(wildcard $(O)/lib-plain/*/*.d)
 
 # Every test binary, every corpus replay and the command on every fixture
 # (tests/valgrind_cli.sh) under valgrind's memcheck, which must report no
@@ -404,6 +425,7 @@ CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
 CHECK_DEPS += $(O)/tests/write_probe
 CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
 CHECK_DEPS += $(O)/tests/tools/writer_fault
+CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

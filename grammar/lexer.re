@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* NPYDT_COMPOSITE=0 (make COMPOSITE=0) builds the lexer without composite
+ * tokens: each bracket, string and comma is then a token of its own. The
+ * parse is the same either way (tests/check_composite.sh); see the top of
+ * grammar/parser.y for what they cost and gain. */
+#ifndef NPYDT_COMPOSITE
+#define NPYDT_COMPOSITE 1
+#endif
+
 /*!re2c
     re2c:api:style = free-form;
     re2c:define:YYCTYPE = "unsigned char";
@@ -26,6 +34,13 @@ static int lex_error(struct lit_parser *p, npydt_status code, size_t off, const 
     p->status = set_errorv(p->err, code, off, NULL, fmt, ap);
     va_end(ap);
     return -1;
+}
+
+/* The bracket tok at p->tok, alone: the text after it is read again. */
+static int bracket_alone(struct lit_parser *p, int tok)
+{
+    p->cur = p->tok + 1;
+    return open_bracket(p, tok);
 }
 
 static int hexval(unsigned char c)
@@ -285,10 +300,9 @@ again:
         [\r\n]+ { goto again; }
         "#" [^\r\n\x00]* { goto again; }
 
-        "(" [ \t\f]* "'" { tok = lit_lex_pair(p, val); goto done; }
-        "(" [ \t\f]* [0-9)] { tok = lit_lex_shape(p, val); goto done; }
+        "(" [ \t\f]* "'" { tok = NPYDT_COMPOSITE ? lit_lex_pair(p, val) : bracket_alone(p, LPAREN); goto done; }
         "{" { tok = open_bracket(p, LBRACE); goto done; }
-        "[" [ \t\f]* "(" { tok = lit_lex_list(p, val); goto done; }
+        "[" [ \t\f]* "(" { tok = NPYDT_COMPOSITE ? lit_lex_list(p, val) : bracket_alone(p, LBRACK); goto done; }
         "[" { tok = open_bracket(p, LBRACK); goto done; }
         "(" { tok = open_bracket(p, LPAREN); goto done; }
         "}" { tok = close_bracket(p, RBRACE); goto done; }
@@ -315,7 +329,7 @@ again:
 
         "'" {
             /* a key of the top-level dict */
-            if (p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA || p->prev == ENTRYC) &&
+            if (NPYDT_COMPOSITE && p->depth == 1 && p->outer == LBRACE && (p->prev == LBRACE || p->prev == COMMA || p->prev == ENTRYC) &&
                 (tok = lit_lex_entry(p, val)) != 0)
                 goto done;
             tok = lex_string(p, p->tok, p->tok, false, false, val);

@@ -1,6 +1,34 @@
 /* The header literal: the subset of Python literal syntax that
  * ast.literal_eval (and so NumPy's header reader) accepts and that a
- * header can use. Pure push parser fed by the re2c lexer. */
+ * header can use. Pure push parser fed by the re2c lexer.
+ *
+ * Composite tokens. A shift or a reduction here costs far more than a
+ * byte of a scan, and np.save writes its headers in a few fixed shapes,
+ * so the lexer (src/literal/composite.c, called from grammar/lexer.re)
+ * reads these runs whole, each as one token whose value is the tree the
+ * rules below would build for its text: PAIR ('name', 'type'[, shape]),
+ * HEAD "( 'name' ,", RUN (pairs with their ',' after a '['), LIST (a
+ * list of pairs), ENTRY/ENTRYC ('key': value of the top-level dict).
+ * Each is valid wherever its first token is and ends where the parser
+ * reaches the state the tokens one by one would reach; one that would
+ * pass a limit is refused where those tokens would be. A build without
+ * them (make COMPOSITE=0, NPYDT_COMPOSITE=0) parses every input alike,
+ * which tests/check_composite.sh proves on every corpus (trees, errors,
+ * offsets, at the default and at tight limits).
+ *
+ * What they gain: callgrind instructions of one header parse per make
+ * bench family ('<f8' one line / 10 flat fields / 3-level nested, 40
+ * leaves / 2,000 fields / 20,000 fields):
+ *   with the composite tokens       3,901 / 10,352 / 69,888 / 1.25 M / 11.17 M
+ *   without any (COMPOSITE=0)       7,147 / 31,174 / 152,572 / 4.93 M / 47.96 M
+ *   without ENTRY and ENTRYC        +62 % / +14 % / +2 % / same / same
+ *   without PAIR, HEAD and RUN      same / same / +22 % / same / same
+ *   without LIST                    same / +9 % / +12 % / -1 % / -2 %
+ * (each row but the first measured before the node builder was shared,
+ * against 3,960 / 10,466 / 69,583 / 1.26 M / 11.25 M). A shape alone,
+ * once its own token, gained under 3 % on one family and nothing on the
+ * others: it is read by the general rules now (a pair's shape and an
+ * entry's still come whole with them). */
 %require "3.8"
 %define api.pure full
 %define api.prefix {lit_yy}
@@ -31,8 +59,6 @@ struct lit_span { size_t start, end; };
 #include <string.h>
 
 static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const char *msg);
-static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc);
-static struct lit *append(struct lit *seq, struct lit *item);
 static struct lit *entry(struct lit *dict, struct lit *key);
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s);
 static struct lit *join(struct lit_parser *p, struct lit *parts);
@@ -40,7 +66,7 @@ static struct lit *negate(struct lit *n, const struct lit_span *loc);
 
 /* An action runs only while p->status is NPYDT_OK: an error of the lexer
  * reaches the parser as its error token, which no rule shifts, and an
- * action that fails aborts the parse (NEED) with p->status set. Only node,
+ * action that fails aborts the parse (NEED) with p->status set. Only new_lit,
  * pieces and join can fail. */
 #define NEED(x) do { if (!(x)) YYABORT; } while (0)
 
@@ -66,7 +92,6 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 %token RUN "pairs" /* pairs after a '[', each with its ',': the list's first items */
 %token ENTRY "entry" /* 'key': value of the top-level dict, lexed whole */
 %token ENTRYC "entry and comma" /* the same with the ',' after it */
-%token SHAPE "shape" /* a tuple of integers, lexed whole */
 %token HEAD "tuple head" /* ( 'string' , : a tuple begun, lexed whole */
 %token LIST "list of pairs" /* [ pairs ]: a list of pairs, lexed whole */
 
@@ -75,10 +100,10 @@ static int lit_yylex(YYSTYPE *val, YYLTYPE *loc, struct lit_parser *p);
 top:
     value { p->result = $1; }
   | value COMMA
-        { NEED(p->result = node(p, LIT_TUPLE, &@$)); append(p->result, $1); }
+        { NEED(p->result = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append(p->result, $1); }
   | value COMMA items opt_comma
-        { NEED(p->result = node(p, LIT_TUPLE, &@$));
-          append(p->result, $1);
+        { NEED(p->result = new_lit(p, LIT_TUPLE, @$.start, @$.end));
+          seq_append(p->result, $1);
           $1->next = $3->u.seq.head; p->result->u.seq.tail = $3->u.seq.tail;
           p->result->u.seq.n += $3->u.seq.n; }
 ;
@@ -92,7 +117,6 @@ value:
   | FALSE            { $$ = $1; }
   | NONE             { $$ = $1; }
   | PAIR
-  | SHAPE
   | LIST
   | tuple
   | list
@@ -116,32 +140,32 @@ strings:
 ;
 
 tuple:
-    LPAREN RPAREN                          { NEED($$ = node(p, LIT_TUPLE, &@$)); }
+    LPAREN RPAREN                          { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); }
   | HEAD RPAREN                            { $$ = $1; $$->end = @$.end; }
   | HEAD items opt_comma RPAREN
         { $$ = $1; $$->end = @$.end;
           $$->u.seq.head->next = $2->u.seq.head; $$->u.seq.tail = $2->u.seq.tail;
           $$->u.seq.n += $2->u.seq.n; }
-  | LPAREN value COMMA RPAREN              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $2); }
+  | LPAREN value COMMA RPAREN              { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append($$, $2); }
   | LPAREN value COMMA items opt_comma RPAREN
-        { NEED($$ = node(p, LIT_TUPLE, &@$));
-          append($$, $2);
+        { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end));
+          seq_append($$, $2);
           $2->next = $4->u.seq.head; $$->u.seq.tail = $4->u.seq.tail; $$->u.seq.n += $4->u.seq.n; }
 ;
 
 list:
-    LBRACK RBRACK                    { NEED($$ = node(p, LIT_LIST, &@$)); }
+    LBRACK RBRACK                    { NEED($$ = new_lit(p, LIT_LIST, @$.start, @$.end)); }
   | LBRACK items opt_comma RBRACK    { $$ = $2; $$->kind = LIT_LIST; $$->start = @$.start; $$->end = @$.end; }
 ;
 
 items:
-    value              { NEED($$ = node(p, LIT_TUPLE, &@$)); append($$, $1); }
-  | RUN value          { $$ = append($1, $2); }
-  | items COMMA value  { $$ = append($1, $3); }
+    value              { NEED($$ = new_lit(p, LIT_TUPLE, @$.start, @$.end)); seq_append($$, $1); }
+  | RUN value          { $$ = seq_append($1, $2); }
+  | items COMMA value  { $$ = seq_append($1, $3); }
 ;
 
 dict:
-    LBRACE RBRACE                        { NEED($$ = node(p, LIT_DICT, &@$)); }
+    LBRACE RBRACE                        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); }
   | LBRACE pairs RBRACE                  { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
   | LBRACE pairs_c RBRACE                { $$ = $2; $$->start = @$.start; $$->end = @$.end; }
 ;
@@ -150,11 +174,11 @@ dict:
  * the lexer read whole comes with or without its ',' (ENTRYC, ENTRY). */
 pairs:
     value COLON value
-        { NEED($$ = node(p, LIT_DICT, &@$)); append($$, $1); append($$, $3); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); seq_append($$, $1); seq_append($$, $3); }
   | ENTRY
-        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); entry($$, $1); }
   | pairs_c value COLON value
-        { append($1, $2); $$ = append($1, $4); }
+        { seq_append($1, $2); $$ = seq_append($1, $4); }
   | pairs_c ENTRY
         { $$ = entry($1, $2); }
 ;
@@ -162,7 +186,7 @@ pairs:
 pairs_c:
     pairs COMMA
   | ENTRYC
-        { NEED($$ = node(p, LIT_DICT, &@$)); entry($$, $1); }
+        { NEED($$ = new_lit(p, LIT_DICT, @$.start, @$.end)); entry($$, $1); }
   | pairs_c ENTRYC
         { $$ = entry($1, $2); }
 ;
@@ -174,36 +198,13 @@ opt_comma:
 
 %%
 
-static struct lit *node(struct lit_parser *p, enum lit_kind kind, const struct lit_span *loc)
-{
-    struct lit *n = arena_alloc_raw(p->nodes, sizeof *n);
-    if (!n) {
-        p->status = set_nomem(p->err);
-        return NULL;
-    }
-    *n = (struct lit){.kind = kind, .start = loc->start, .end = loc->end};
-    return n;
-}
-
-static struct lit *append(struct lit *seq, struct lit *item)
-{
-    item->next = NULL;
-    if (seq->u.seq.tail)
-        seq->u.seq.tail->next = item;
-    else
-        seq->u.seq.head = item;
-    seq->u.seq.tail = item;
-    seq->u.seq.n++;
-    return seq;
-}
-
 /* dict with a key and its value after it, as the lexer reads an entry:
  * key->next is the value. */
 static struct lit *entry(struct lit *dict, struct lit *key)
 {
     struct lit *v = key->next;
-    append(dict, key);
-    return append(dict, v);
+    seq_append(dict, key);
+    return seq_append(dict, v);
 }
 
 /* The strings rule's value with s after it: parts is one string, or the
@@ -211,13 +212,12 @@ static struct lit *entry(struct lit *dict, struct lit *key)
 static struct lit *pieces(struct lit_parser *p, struct lit *parts, struct lit *s)
 {
     if (parts->kind != LIT_TUPLE) {
-        struct lit_span loc = {parts->start, parts->end};
         struct lit *first = parts;
-        if (!(parts = node(p, LIT_TUPLE, &loc)))
+        if (!(parts = new_lit(p, LIT_TUPLE, parts->start, parts->end)))
             return NULL;
-        append(parts, first);
+        seq_append(parts, first);
     }
-    return append(parts, s);
+    return seq_append(parts, s);
 }
 
 /* Adjacent string literals concatenate, as in Python; str and bytes do not
@@ -278,7 +278,7 @@ static void lit_yyerror(const struct lit_span *loc, struct lit_parser *p, const 
 static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
 {
     enum { MAX_EXPECTED = 5 };
-    /* a pair, a run of pairs, a shape or a tuple head is a '(', a list
+    /* a pair, a run of pairs or a tuple head is a '(', a list
      * of pairs a '[', and an entry a string, that the lexer read on: each
      * is named as what it begins with, and never listed (that token is
      * expected wherever it is) */
@@ -287,7 +287,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
     for (int i = 0; i < all; i++)
         if (expected[i] != YYSYMBOL_PAIR && expected[i] != YYSYMBOL_RUN &&
             expected[i] != YYSYMBOL_ENTRY && expected[i] != YYSYMBOL_ENTRYC &&
-            expected[i] != YYSYMBOL_SHAPE && expected[i] != YYSYMBOL_HEAD &&
+            expected[i] != YYSYMBOL_HEAD &&
             expected[i] != YYSYMBOL_LIST)
             expected[n++] = expected[i];
     if (n > MAX_EXPECTED)
@@ -297,7 +297,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct lit_parser *p)
      * where it is expected) nor an entry (one comes right after the
      * top-level '{' or a ',' inside it, where it is expected) */
     yysymbol_kind_t got = yypcontext_token(ctx);
-    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_SHAPE || got == YYSYMBOL_HEAD)
+    if (got == YYSYMBOL_PAIR || got == YYSYMBOL_HEAD)
         got = YYSYMBOL_LPAREN;
     else if (got == YYSYMBOL_LIST)
         got = YYSYMBOL_LBRACK;

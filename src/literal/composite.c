@@ -47,12 +47,7 @@ static const unsigned char *scan_shape(struct lit_parser *p, const unsigned char
             if (!d)
                 return NULL;
             d->u.num.mag = v;
-            if (t->u.seq.tail)
-                t->u.seq.tail->next = d;
-            else
-                t->u.seq.head = d;
-            t->u.seq.tail = d;
-            t->u.seq.n++;
+            seq_append(t, d);
         }
         n++;
         s = skip_hs(e, lim);
@@ -130,18 +125,18 @@ static struct lit *pair_lit(struct lit_parser *p, const unsigned char *lp,
     }
     struct lit *a = t + 1, *b = t + 2;
     *a = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q1 - p->text),
-                      .end = (size_t)(ps->e1 + 1 - p->text), .next = b,
+                      .end = (size_t)(ps->e1 + 1 - p->text),
                       .u.str = {(char *)p->text + (ps->q1 + 1 - p->text), (size_t)(ps->e1 - ps->q1 - 1)}};
     *b = (struct lit){.kind = LIT_STR, .start = (size_t)(ps->q2 - p->text),
-                      .end = (size_t)(ps->e2 + 1 - p->text), .next = c,
+                      .end = (size_t)(ps->e2 + 1 - p->text),
                       .u.str = {(char *)p->text + (ps->q2 + 1 - p->text), (size_t)(ps->e2 - ps->q2 - 1)}};
     /* the closing quotes, which nothing reads again, end the strings */
     p->text[ps->e1 - p->text] = '\0';
     p->text[ps->e2 - p->text] = '\0';
     *t = (struct lit){.kind = LIT_TUPLE, .start = (size_t)(lp - p->text),
-                      .end = (size_t)(end - p->text),
-                      .u.seq = {a, c ? c : b, c ? 3 : 2}};
-    return t;
+                      .end = (size_t)(end - p->text)};
+    seq_append(seq_append(t, a), b);
+    return c ? seq_append(t, c) : t;
 }
 
 /* After "(" and spaces, at a quote: a pair (see scan_pair) as one token
@@ -172,7 +167,6 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
             p->cur = p->tok + 1;
             return open_bracket(p, LPAREN);
         }
-        fc_name(p);   /* a tuple, as a name */
         if (open_bracket(p, HEAD) < 0 ||
             (p->depth == p->fc_top + 1 && fc_open(p, HEAD, ae > a + 1) < 0))
             return -1;
@@ -180,14 +174,12 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         struct lit *s = span_lit(p, LIT_STR, (size_t)(a - p->text), a + 1, ae);
         if (!t || !s)
             return -1;
-        t->u.seq.head = t->u.seq.tail = s;
-        t->u.seq.n = 1;
+        seq_append(t, s);
         *val = t;
         p->cur = c + 1;
         return HEAD;
     }
     bool entry = fc_position(p) == FC_POS_ENTRY;   /* each pair here is an entry */
-    fc_name(p);
     if (open_bracket(p, PAIR) < 0)
         return -1;
     close_bracket(p, PAIR);
@@ -216,16 +208,13 @@ int lit_lex_pair(struct lit_parser *p, struct lit **val)
         if (!seq) {
             if (!(seq = new_lit(p, LIT_TUPLE, t->start, t->end)))
                 return -1;
-            seq->u.seq.head = seq->u.seq.tail = t;
-            seq->u.seq.n = 1;
+            seq_append(seq, t);
         } else {
             struct lit *u = pair_lit(p, last, &last_ps, last_end);
             if (!u || (entry && last_ps.e1 > last_ps.q1 + 1 &&
                        fc_count(p, (size_t)(last - p->text)) < 0))
                 return -1;
-            seq->u.seq.tail->next = u;
-            seq->u.seq.tail = u;
-            seq->u.seq.n++;
+            seq_append(seq, u);
         }
         last = lp;
         last_end = end;
@@ -271,12 +260,7 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
         if (named > left)
             return fc_limit_error(p, (size_t)(at - p->text));
         before_last = seq->u.seq.tail;
-        if (before_last)
-            before_last->next = u;
-        else
-            seq->u.seq.head = u;
-        seq->u.seq.tail = u;
-        seq->u.seq.n++;
+        seq_append(seq, u);
         last = at;
         const unsigned char *c = skip_hs(e, lim);
         if (*c == ',')
@@ -324,31 +308,6 @@ int lit_lex_list(struct lit_parser *p, struct lit **val)
         p->run_end = last;
     }
     return tok;
-}
-
-/* After "(" and spaces, at a digit or ')': a shape (see scan_shape) as one
- * token, valid wherever '(' may begin a value; else the '(' alone. */
-int lit_lex_shape(struct lit_parser *p, struct lit **val)
-{
-    /* the lits are made as it reads; on anything else they are dropped,
-     * and the nodes arena keeps them until the parse ends */
-    struct lit *t = new_lit(p, LIT_TUPLE, (size_t)(p->tok - p->text), 0);
-    if (!t)
-        return -1;
-    const unsigned char *end = scan_shape(p, p->tok, t);
-    if (!end) {
-        if (p->status != NPYDT_OK)
-            return -1;
-        p->cur = p->tok + 1;
-        return open_bracket(p, LPAREN);
-    }
-    if (open_bracket(p, SHAPE) < 0)
-        return -1;
-    close_bracket(p, SHAPE);
-    p->cur = end;
-    t->end = (size_t)(end - p->text);
-    *val = t;
-    return SHAPE;
 }
 
 /* At a key's quote in the top-level dict, right after its '{' or a ',':

@@ -17,10 +17,12 @@
  * An entry is counted when it closes with at least one ',' at its level
  * (a tuple or list of two items or more, not a parenthesised value) and
  * with a name known not to be empty: a string token at its item 0 that is
- * not empty, or a tuple there (a (title, name) pair). The composite
- * tokens (composite.c) are counted alike: a pair in an entry position
- * with a name that is not empty, every such pair of a run or of a list of
- * pairs in a descriptor position.
+ * not empty. The composite tokens (composite.c) are counted alike, so that
+ * a parse with them and one without (NPYDT_COMPOSITE=0) stop at the same
+ * entry: a pair in an entry position with a name that is not empty, every
+ * such pair of a run or of a list of pairs in a descriptor position. A
+ * (title, name) tuple is not read as a name here: the lexer alone cannot
+ * tell it from a bracket of any other kind.
  *
  * Why a header that is refused here is refused anyway: every counted
  * entry of a header that the later stages accept becomes a field, one
@@ -37,7 +39,7 @@
  *   - a list in a descriptor position is a field list, each of its items
  *     an entry of two or three items; an entry becomes a field unless it
  *     is padding, which needs a plain empty name, so an entry with a
- *     non-empty string name or a tuple name is a field. A name made of
+ *     non-empty string name is a field. A name made of
  *     adjacent strings is empty only when each piece is.
  * Entries that are not counted (a name in parentheses, a list entry whose
  * name is not a plain string) still meet the descriptor stage's count. */

@@ -69,6 +69,36 @@ static inline void fc_init(struct lit_parser *p, struct fc_level *room, size_t n
            sizeof room[0].pos);
 }
 
+/* The syntax tree's one node maker and sequence builder, for the grammar's
+ * rules and the lexer's composite tokens alike. */
+
+/* A node of the syntax tree in the nodes arena, or NULL (p->status set)
+ * when out of memory. */
+static inline struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
+{
+    struct lit *v = arena_alloc_raw(p->nodes, sizeof *v);
+    if (!v) {
+        if (p->status == NPYDT_OK)
+            p->status = set_nomem(p->err);
+        return NULL;
+    }
+    *v = (struct lit){.kind = kind, .start = start, .end = end};
+    return v;
+}
+
+/* item appended to the tuple, list or dict seq: seq. */
+static inline struct lit *seq_append(struct lit *seq, struct lit *item)
+{
+    item->next = NULL;
+    if (seq->u.seq.tail)
+        seq->u.seq.tail->next = item;
+    else
+        seq->u.seq.head = item;
+    seq->u.seq.tail = item;
+    seq->u.seq.n++;
+    return seq;
+}
+
 /* Lexer entry used by the push-parser driver. Returns a token number from
  * the Bison parser; fills *val and the byte span. */
 int lit_lex(struct lit_parser *p, struct lit **val, size_t *start, size_t *end);

@@ -1,7 +1,7 @@
 /* What the lexer (grammar/lexer.re) and its composite tokens (composite.c)
- * share: the syntax tree's node makers, the byte scanners and the bracket
- * depth; inside the literal stage only. Token numbers come from the
- * generated parser.h. */
+ * share: the byte scanners, string spans and the bracket depth (nodes are
+ * made by grammar.h's new_lit and seq_append); inside the literal stage
+ * only. Token numbers come from the generated parser.h. */
 #ifndef NPYDT_LITERAL_SCAN_H
 #define NPYDT_LITERAL_SCAN_H
 
@@ -9,20 +9,6 @@
 #include "parser.h"
 
 #include <string.h>
-
-/* A node of the syntax tree in the nodes arena, or NULL (p->status set)
- * when out of memory. */
-static inline struct lit *new_lit(struct lit_parser *p, enum lit_kind kind, size_t start, size_t end)
-{
-    struct lit *v = arena_alloc_raw(p->nodes, sizeof *v);
-    if (!v) {
-        if (p->status == NPYDT_OK)
-            p->status = set_nomem(p->err);
-        return NULL;
-    }
-    *v = (struct lit){.kind = kind, .start = start, .end = end};
-    return v;
-}
 
 /* Whether byte c of a string body may be handed out as it is: printable
  * ASCII other than a backslash and the quote q. Anything else (escapes,
@@ -190,13 +176,11 @@ static inline const unsigned char *skip_hs(const unsigned char *s, const unsigne
 
 /* np.save's usual runs as one token each (composite.c): after "(" and
  * spaces at a quote, a pair, a run of pairs or a tuple head; after "["
- * and spaces at a '(', a list of pairs; after "(" and spaces at a digit
- * or ')', a shape; at a key's quote in the top-level dict, an entry (0
- * when the text is none). Each returns its token, or -1 on an error
- * reported in p. */
+ * and spaces at a '(', a list of pairs; at a key's quote in the
+ * top-level dict, an entry (0 when the text is none). Each returns its
+ * token, or -1 on an error reported in p. */
 int lit_lex_pair(struct lit_parser *p, struct lit **val);
 int lit_lex_list(struct lit_parser *p, struct lit **val);
-int lit_lex_shape(struct lit_parser *p, struct lit **val);
 int lit_lex_entry(struct lit_parser *p, struct lit **val);
 
 #endif
