@@ -461,7 +461,6 @@ NPYDT_API size_t npydt_header_write(const npydt_dtype *dt, const uint64_t *shape
 /* ------------------------------------------------------------------ */
 /* Records: data access, typed readers, gather/scatter, byteswap       */
 /* ------------------------------------------------------------------ */
-/* @records-api@ */
 
 /* Records live in the data of a file as count * itemsize contiguous bytes
  * (the element order is C or Fortran per the header). Every call below
@@ -702,7 +701,6 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
 /* ------------------------------------------------------------------ */
 /* .npz archives: members of a zip, read without trusting the zip      */
 /* ------------------------------------------------------------------ */
-/* @npz-api@ */
 
 /* An .npz file is a zip archive of .npy members. Opening one checks the
  * whole container before anything is trusted: end records (Zip64
@@ -879,7 +877,6 @@ NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
 /* Data access: one array's data from a path, a descriptor, a buffer   */
 /* or an archive member                                                */
 /* ------------------------------------------------------------------ */
-/* @access-api@ */
 
 /* A reader gives the data bytes of one array (count * itemsize after the
  * header) whole and in place where they are (a mapped file, a buffer, a
@@ -959,7 +956,6 @@ NPYDT_API void npydt_reader_close(npydt_reader *r);
 /* ------------------------------------------------------------------ */
 /* Writing .npy files: create, append, crash-safe                      */
 /* ------------------------------------------------------------------ */
-/* @writer-api@ */
 
 /* A writer appends records to one .npy file (or writes one .npz member).
  * The header is exactly np.save's for the shape written so far, and it is
@@ -1108,7 +1104,6 @@ NPYDT_API npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err);
 /* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */
-/* @schema-api@ */
 
 /* A compiled schema: an expected dtype and optional constraints on the
  * array's shape and memory order. Immutable once compiled: one schema may
