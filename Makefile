@@ -306,6 +306,21 @@ $(O)/fuzz-replay/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(O)/fuzz-obj/replay_main.
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
+# make regen: the tables committed in src/ that a program writes, rebuilt
+# from their generators in tools/; each file's first line names its
+# generator. The Unicode tables follow $(PYTHON)'s unicodedata: with the
+# Python their second line names, every file comes out byte for byte as
+# committed (tests/check_regen.sh writes them under REGEN_DIR to compare).
+REGEN_DIR ?= .
+POW10_C := $(wildcard src/*/float_pow10.c)
+regen_to = mkdir -p $(dir $(REGEN_DIR)/$(2)) && $(PYTHON) $(1) > $(REGEN_DIR)/$(2).tmp && \
+	mv $(REGEN_DIR)/$(2).tmp $(REGEN_DIR)/$(2)
+.PHONY: regen
+regen:
+	$(Q)$(call regen_to,tools/gen_printable.py,src/base/unicode_printable.c)
+	$(Q)$(call regen_to,tools/gen_printable.py width,src/base/unicode_width.c)
+	$(Q)$(call regen_to,tools/gen_float_pow10.py,$(POW10_C))
+
 # the command's shortest float text against strtof/strtod, NumPy and
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all
 # 2^32 float32 patterns and 10^7 doubles)
