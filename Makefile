@@ -64,8 +64,8 @@ else
 Q := @
 endif
 
-# The library's stages, in the order they may use each other (README,
-# "Architecture"; tests/check_layers.sh holds the includes to it). Each
+# The library's stages, in the order they may use each other
+# (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
 LIB_STAGES := text base dtype literal header records schema npz access write

@@ -974,7 +974,7 @@ NPYDT_API void npydt_reader_close(npydt_reader *r);
  * pwrite: a killed process never sees half of it, and a disk writes one
  * 512-byte sector whole. When that span crosses a multiple of 512 bytes
  * (only in headers longer than 512 bytes), a power cut during the pwrite
- * can tear it; README, "Durability", says what then.
+ * can tear it; doc/api.md, "Durability", says what then.
  *
  * One thread at a time. After an I/O error the writer accepts only close,
  * and the file still holds what the last completed flush counted. */

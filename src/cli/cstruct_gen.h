@@ -78,8 +78,8 @@ void cstruct_text_free(cstruct_text *t);
 
 /* A keyword of C or C++, or a macro of the headers the output includes. */
 int cstruct_reserved_word(const char *s);
-/* The member name for a NumPy field name of len bytes (the rule in the
- * README); malloc'd, NULL without memory. */
+/* The member name for a NumPy field name of len bytes (the rule in
+ * doc/command.md); malloc'd, NULL without memory. */
 char *cstruct_sanitize(const char *name, size_t len);
 /* base, else base_2, base_3, ...: the first not in set, added to it, its
  * offset in *at; -1 without memory. */
