@@ -71,8 +71,8 @@ else
 Q := @
 endif
 
-# The library's stages, in the order they may use each other (README,
-# "Architecture"; tests/check_layers.sh holds the includes to it). Each
+# The library's stages, in the order they may use each other
+# (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
 LIB_STAGES := text base dtype literal header records schema npz access write cstruct
@@ -192,14 +192,21 @@ $(O)/tests/test_%: $(O)/tests/test_%.o $(O)/tests/test_main.o $(LIB_INTERNAL_A)
 # helper objects of the test suite that are not test binaries
 $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 
-# small programs the check scripts drive
-$(O)/tests/descr_probe: tests/tools/descr_probe.c $(LIB_A) $(FLAGS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
-$(O)/tests/write_probe: tests/tools/write_probe.c $(LIB_A) $(FLAGS)
+# The small programs the check scripts drive: tests/tools/NAME.c, linked
+# with the static library, is $(O)/tests/tools/NAME (float_check and
+# failinject.so, below, are built their own way).
+TEST_TOOLS := descr_probe write_probe parse_once writer_drive writer_kill writer_fault
+$(O)/tests/tools/%: tests/tools/%.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+
+# npydt.pc, the pkg-config file, one quoted line each, for the install's
+# prefix and directories
+PC_LINES := 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	'Name: npydt' 'Description: NumPy .npy headers and record dtypes, parsed exactly' \
+	'Version: $(VERSION)' 'License: MIT' 'Libs: -L$${libdir} -lnpydt' 'Libs.private: -lz' \
+	'Cflags: -I$${includedir}'
 
 install: all
 	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGCONFIGDIR)
@@ -213,9 +220,7 @@ install: all
 	install -m 644 doc/npydt.1 $(DESTDIR)$(MANDIR)/man1/npydt.1
 	install -m 644 doc/cli-json.md $(DESTDIR)$(DOCDIR)/cli-json.md
 	install -m 644 doc/npydt.bash-completion $(DESTDIR)$(BASHCOMPDIR)/npydt
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
-	    npydt.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
+	printf '%s\n' $(PC_LINES) > $(DESTDIR)$(PKGCONFIGDIR)/npydt.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/npydt.h $(DESTDIR)$(LIBDIR)/libnpydt.a \
@@ -246,7 +251,6 @@ dist: $(O)/gen/parser.c $(O)/gen/parser.h $(O)/gen/lexer.c
 check-dist: $(CLI)
 	$(Q)DIST_FULL=1 NPYDT=$(CLI) sh tests/check_dist.sh
 
-# @fuzz-targets@
 # Fuzzing (fuzz/): one libFuzzer harness fuzz/fuzz_NAME.c per layer, with
 # fuzz/NAME.dict, a seed corpus fuzz/corpus/NAME/ and fuzz/regressions/NAME/.
 #   make fuzz                  clang -fsanitize=fuzzer,address,undefined into $(O)/fuzz/
@@ -309,6 +313,21 @@ $(O)/fuzz-replay/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(O)/fuzz-obj/replay_main.
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
+# make regen: the tables committed in src/ that a program writes, rebuilt
+# from their generators in tools/; each file's first line names its
+# generator. The Unicode tables follow $(PYTHON)'s unicodedata: with the
+# Python their second line names, every file comes out byte for byte as
+# committed (tests/check_regen.sh writes them under REGEN_DIR to compare).
+REGEN_DIR ?= .
+POW10_C := $(wildcard src/*/float_pow10.c)
+regen_to = mkdir -p $(dir $(REGEN_DIR)/$(2)) && $(PYTHON) $(1) > $(REGEN_DIR)/$(2).tmp && \
+	mv $(REGEN_DIR)/$(2).tmp $(REGEN_DIR)/$(2)
+.PHONY: regen
+regen:
+	$(Q)$(call regen_to,tools/gen_printable.py,src/base/unicode_printable.c)
+	$(Q)$(call regen_to,tools/gen_printable.py width,src/base/unicode_width.c)
+	$(Q)$(call regen_to,tools/gen_float_pow10.py,$(POW10_C))
+
 # the command's shortest float text against strtof/strtod, NumPy and
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all
 # 2^32 float32 patterns and 10^7 doubles)
@@ -332,11 +351,6 @@ $(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens: $(O)/tests/%: $(O)/test
 check-floats: $(O)/tests/tools/float_check
 	$(EXEC) $(O)/tests/tools/float_check f32 1
 	$(EXEC) $(O)/tests/tools/float_check f64 10000000 1
-
-# parses files once: tests/check_linear.sh counts its instructions
-$(O)/tests/tools/parse_once: tests/tools/parse_once.c $(LIB_A) $(FLAGS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # the header literal's parse printed whole, with composite tokens and
 # without (the same generated lexer compiled with NPYDT_COMPOSITE=0), for
@@ -376,7 +390,6 @@ coverage:
 
 -include $(wildcard $(O)/fuzz-obj/*.d)
 
-# @bench-targets@
 # Benchmarks (tests/bench/): `make bench` builds the library, the command and
 # tests/bench/bench.c with -O2 and no sanitizer into $(O)/bench/ (whatever
 # SANITIZE or COVERAGE say), then runs npydt next to NumPy (the worker
@@ -408,7 +421,6 @@ bench-run: $(O)/npydt_bench $(CLI)
 
 -include $(wildcard $(O)/lib/*/*.d $(O)/cli/*.d $(O)/cli/*/*.d $(O)/tests/*.d)
 
-# @failinject@
 # tests/check_cli_faults.sh preloads this into the command to make chosen
 # libc calls fail (tests/tools/failinject.c); built without coverage or
 # sanitizers (the script skips sanitizer builds).
@@ -420,11 +432,8 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 # above) is built first; the runner then runs the test binaries and every
 # tests/check_*.sh. EXEC= runs the target programs through an emulator
 # (tests/cross/run.sh sets it).
-CHECK_DEPS = all $(TEST_BINS) $(O)/tests/descr_probe $(REPLAY_BINS) \
-	$(O)/tests/tools/parse_once $(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
-CHECK_DEPS += $(O)/tests/write_probe
-CHECK_DEPS += $(O)/tests/tools/writer_drive $(O)/tests/tools/writer_kill
-CHECK_DEPS += $(O)/tests/tools/writer_fault
+CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
+	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
@@ -460,15 +469,3 @@ check-all:
 	$(MAKE) check-valgrind VALGRIND_CLI_EVERY=16
 	$(MAKE) -j2 WERROR=1 fuzz
 	$(MAKE) fuzz-run SECONDS=60
-
-# drive the writer for tests/check_writer.sh and tests/check_writer_kill.sh
-$(O)/tests/tools/writer_drive: tests/tools/writer_drive.c $(LIB_A) $(FLAGS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
-$(O)/tests/tools/writer_kill: tests/tools/writer_kill.c $(LIB_A) $(FLAGS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
-# one writer scenario under the fault injector, for tests/check_writer_faults.sh
-$(O)/tests/tools/writer_fault: tests/tools/writer_fault.c $(LIB_A) $(FLAGS)
-	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

@@ -469,7 +469,6 @@ NPYDT_API size_t npydt_header_dict(const npydt_dtype *dt, const uint64_t *shape,
 /* ------------------------------------------------------------------ */
 /* Records: fields, typed readers, gather/scatter, byteswap           */
 /* ------------------------------------------------------------------ */
-/* @records-api@ */
 
 /* Records live in the data of a file as count * itemsize contiguous bytes
  * (the element order is C or Fortran per the header); an npydt_reader
@@ -666,7 +665,6 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
 /* ------------------------------------------------------------------ */
 /* .npz archives: members of a zip, read without trusting the zip      */
 /* ------------------------------------------------------------------ */
-/* @npz-api@ */
 
 /* An .npz file is a zip archive of .npy members. Opening one checks the
  * whole container before anything is trusted: end records (Zip64
@@ -843,7 +841,6 @@ NPYDT_API void npydt_npz_writer_free(npydt_npz_writer *w);
 /* Data access: one array's data from a path, a descriptor, a buffer   */
 /* or an archive member                                                */
 /* ------------------------------------------------------------------ */
-/* @access-api@ */
 
 /* A reader is the one handle on the data bytes of one array (count *
  * itemsize after the header), opened from a path, a descriptor, a buffer
@@ -958,7 +955,6 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
 /* ------------------------------------------------------------------ */
 /* Writing .npy files: create, append, crash-safe                      */
 /* ------------------------------------------------------------------ */
-/* @writer-api@ */
 
 /* A writer appends records to one .npy file (or writes one .npz member).
  * The header is exactly np.save's for the shape written so far, and it is
@@ -977,7 +973,7 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
  * pwrite: a killed process never sees half of it, and a disk writes one
  * 512-byte sector whole. When that span crosses a multiple of 512 bytes
  * (only in headers longer than 512 bytes), a power cut during the pwrite
- * can tear it; README, "Durability", says what then.
+ * can tear it; doc/api.md, "Durability", says what then.
  *
  * One thread at a time. After an I/O error the writer accepts only close,
  * and the file still holds what the last completed flush counted. */
@@ -1167,7 +1163,6 @@ NPYDT_API void npydt_output_discard(npydt_output *o);
 /* ------------------------------------------------------------------ */
 /* Schemas: checking headers against an expected descriptor            */
 /* ------------------------------------------------------------------ */
-/* @schema-api@ */
 
 /* A compiled schema: an expected dtype and optional constraints on the
  * array's shape and memory order. Immutable once compiled: one schema may

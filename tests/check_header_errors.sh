@@ -16,7 +16,7 @@ DUMP_CASES_DIR=$dir ${EXEC:-} "$BIN" >/dev/null 2>&1
 import glob, os, sys, warnings
 import numpy as np
 warnings.simplefilter("ignore")
-# Cases where npydt is stricter than NumPy by design (README, "Differences
+# Cases where npydt is stricter than NumPy by design (doc/compatibility.md, "Differences
 # from NumPy"): duplicate keys and negative dimensions (issue 2 makes them
 # errors; np.load fails on them later anyway), \N{...} escapes and NUL in
 # names, non-string titles and None as a subarray shape (not supported), and

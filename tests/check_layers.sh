@@ -1,6 +1,6 @@
 #!/bin/sh
 # The library's stages may only use earlier ones, each through its one
-# private header (README, "Architecture"). This reads every #include of
+# private header (doc/architecture.md). This reads every #include of
 # src/ and grammar/, quoted or in angle brackets, resolves it as the
 # compiler does (a quoted name in the file's folder first, then -Isrc;
 # "./" and "../" followed), and fails, naming file and line, when a file

@@ -5,7 +5,7 @@
 # strings, odd spellings NumPy's parser happens to take) must be accepted
 # or refused exactly as NumPy does, with the same canonical descriptor.
 PY=${PYTHON:-/usr/bin/python3}
-PROBE=${O:-build}/tests/descr_probe
+PROBE=${O:-build}/tests/tools/descr_probe
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
     echo "SKIP: type strings vs np.dtype (NumPy not importable)"
     exit 0

@@ -7,7 +7,7 @@
 # patterns, subnormals and the halfway points between neighbouring f2 / f4
 # values, where rounding must go to even as NumPy's cast does.
 PY=${PYTHON:-/usr/bin/python3}
-PROBE=${O:-build}/tests/write_probe
+PROBE=${O:-build}/tests/tools/write_probe
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
     echo "SKIP: typed writers vs NumPy (NumPy not importable)"
     exit 0

@@ -15,7 +15,7 @@ hard record dtypes generated here into a temporary directory, this
   4. checks that the layout (every static_assert line) does not depend on
      the file's byte order.
 
-The C member names are predicted from the README's sanitising rule, so the
+The C member names are predicted from the sanitising rule in doc/command.md, so the
 test also pins that rule down.
 
 Prints one line per failure and a closing `cstruct-compile: N passed, M failed`.
@@ -71,7 +71,7 @@ STDINT_LIMIT = re.compile(r"^U?INT(_LEAST|_FAST)?(8|16|32|64)_(MIN|MAX)$")
 
 
 def sanitize(name):
-    """The README's rule for one field name."""
+    """The documented rule (doc/command.md) for one field name."""
     out = []
     for ch in name:
         if ord(ch) < 128:

@@ -10,7 +10,7 @@ offset from np.lib.format's header readers, the descriptor from
 dtype_to_descr, and the table of leaves from a walk of the NumPy dtype
 (field paths joined with '.', offsets summed, one repeat per subarray level,
 a level whose scalar elements exactly fill the enclosing repeat's stride
-folded into it, as the README's leaf table describes). The whole stdout must
+folded into it, as doc/command.md's leaf table describes). The whole stdout must
 be equal, byte for byte, exit status 0, nothing on stderr. Several files in
 one call print their blocks in argument order.
 

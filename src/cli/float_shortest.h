@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The decimal exponents float_pow10_table covers (tests/tools/gen_float_pow10.py). */
+/* The decimal exponents float_pow10_table covers (tools/gen_float_pow10.py). */
 #define POW10_MIN (-292)
 #define POW10_MAX 324
 extern const uint64_t float_pow10_table[POW10_MAX - POW10_MIN + 1][2];

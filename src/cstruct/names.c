@@ -182,7 +182,7 @@ int cstruct_name_ok(const char *name)
 }
 
 
-/* The documented sanitising rule (README, "npydt cstruct"):
+/* The documented sanitising rule (doc/command.md, "npydt cstruct"):
  *   ASCII letters, digits and '_' are kept; any other ASCII byte becomes
  *   '_'; a non-ASCII code point U+XXXX becomes "_uXXXX" (lower-case hex,
  *   at least 4 digits); an invalid UTF-8 byte becomes "_xHH".

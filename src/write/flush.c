@@ -55,7 +55,7 @@ npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *er
     /* Only the shape's digits and the spaces after it change: one pwrite
      * of that span, which the kernel applies whole (a killed process
      * cannot tear it) and which a disk writes atomically when it lies
-     * within one 512-byte sector (README, "Durability") */
+     * within one 512-byte sector (doc/api.md, "Durability") */
     size_t first, end;
     header_diff(w->text, text, len, &first, &end);
     st = io_pwrite_all(w, text + first, end - first, first, err);
