@@ -5,7 +5,7 @@
 #ifndef NPYDT_CLI_CSTRUCT_GEN_H
 #define NPYDT_CLI_CSTRUCT_GEN_H
 
-#include "cstruct.h"
+#include "cli/cstruct/cstruct.h"
 
 #include <stddef.h>
 #include <stdint.h>

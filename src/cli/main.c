@@ -1,6 +1,15 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
-#include "cli.h"
-#include "load.h"
+#include "cli/check/check.h"
+#include "cli/cstruct/cstruct.h"
+#include "cli/dump/dump.h"
+#include "cli/inspect/inspect.h"
+#include "cli/load/load.h"
+#include "cli/pack/pack.h"
+#include "cli/schema/schema.h"
+#include "cli/swap/swap.h"
+#include "cli/common/args.h"
+#include "cli/common/report.h"
+#include "cli/load/load.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -1,7 +1,7 @@
 /* The output buffer of npydt dump: values are formatted straight into it
  * (no stdio call per character), and it goes to its FILE in large writes;
  * without a FILE it grows in memory (the table's cells). */
-#include "dump.h"
+#include "cli/dump/dump.h"
 
 #include <stdlib.h>
 
