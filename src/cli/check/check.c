@@ -58,13 +58,6 @@ static const struct cli_command check_command = {
     check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 
-static int usage_fail(const char *fmt, const char *arg)
-{
-    cli_usage_error(fmt, arg);
-    cli_try_help(&check_command);
-    return EXIT_USAGE;
-}
-
 /* A value of a mismatch, "(none)" when the side has none. */
 static void put_value(struct cli_line *l, const char *s, size_t len)
 {
@@ -161,7 +154,7 @@ int cmd_check(int argc, char **argv)
         switch (opt) {
         case OPT_SCHEMA:
             if (spec_arg)
-                return usage_fail("check: %s given twice", "--schema");
+                return cli_usage(&check_command, "--schema given twice");
             spec_arg = args.value;
             break;
         case OPT_STRICT:
@@ -184,28 +177,29 @@ int cmd_check(int argc, char **argv)
         }
     }
     if (!spec_arg)
-        return usage_fail("check: %s SPEC is required", "--schema");
+        return cli_usage(&check_command, "--schema SPEC is required");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
-        return usage_fail("check: %s and --safe-cast exclude each other", "--strict");
+        return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
     if (args.noperands == 0)
-        return usage_fail("check: no FILE %s", "given");
+        return cli_usage(&check_command, "no FILE given");
 
     int status = EXIT_OK;
     char *spec;
     size_t len;
-    if ((status = cli_spec_text("--schema", spec_arg, &spec, &len)) != EXIT_OK)
+    if ((status = cli_spec_text(&check_command, "--schema", spec_arg, &spec, &len)) != EXIT_OK)
         return status;
     npydt_schema *schema;
     npydt_error err;
     npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
     free(spec);
+    if (st == NPYDT_E_NOMEM)
+        return cli_failure("out of memory");
     if (st != NPYDT_OK) {
         char at[64] = "";
         if (err.offset != NPYDT_NO_OFFSET)
             snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
-        cli_usage_error("--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "", err.path,
-                        err.path[0] ? ": " : "", err.message);
-        return EXIT_USAGE;
+        return cli_usage(&check_command, "--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "",
+                         err.path, err.path[0] ? ": " : "", err.message);
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);

@@ -81,10 +81,10 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 
 /* ---- messages ------------------------------------------------------------ */
 
-int cli_command_error(const struct cli_command *cmd, const char *fmt, ...)
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
 {
     char lead[64];
-    snprintf(lead, sizeof lead, "npydt %s: ", cmd->name);
+    snprintf(lead, sizeof lead, "npydt: %s%s", cmd ? cmd->name : "", cmd ? ": " : "");
     va_list ap;
     va_start(ap, fmt);
     cli_vmessage(lead, fmt, ap);
@@ -95,7 +95,7 @@ int cli_command_error(const struct cli_command *cmd, const char *fmt, ...)
 
 void cli_try_help(const struct cli_command *cmd)
 {
-    fprintf(stderr, "Try 'npydt %s --help'.\n", cmd->name);
+    fprintf(stderr, "Try 'npydt %s%s--help'.\n", cmd ? cmd->name : "", cmd ? " " : "");
 }
 
 /* "  -o, --output OUT" or "      --jsonl" into buf; its length. */
@@ -196,9 +196,9 @@ static int unknown_option(struct cli_args *a, const char *typed, size_t name_len
     }
     a->status = EXIT_USAGE;
     if (suggestion)
-        return cli_command_error(cmd, "unknown option '%.*s' (did you mean '--%s'?)",
+        return cli_usage(cmd, "unknown option '%.*s' (did you mean '--%s'?)",
                                  (int)name_len, typed, suggestion);
-    return cli_command_error(cmd, "unknown option '%.*s'", (int)name_len, typed);
+    return cli_usage(cmd, "unknown option '%.*s'", (int)name_len, typed);
 }
 
 int cli_args_next(struct cli_args *a)
@@ -264,13 +264,13 @@ int cli_args_next(struct cli_args *a)
             return unknown_option(a, arg, name_len), -1;
         if (!opt->value && value) {
             a->status = EXIT_USAGE;
-            cli_command_error(cmd, "option '--%s' takes no value", opt->name);
+            cli_usage(cmd, "option '--%s' takes no value", opt->name);
             return -1;
         }
         if (opt->value && !value) {
             if (a->next >= a->argc) {
                 a->status = EXIT_USAGE;
-                cli_command_error(cmd, "option '%.*s' needs a value (%s)", (int)name_len, arg,
+                cli_usage(cmd, "option '%.*s' needs a value (%s)", (int)name_len, arg,
                                   opt->value);
                 return -1;
             }

@@ -54,11 +54,15 @@ void cli_args_init(struct cli_args *a, const struct cli_command *cmd, int argc, 
 int cli_args_next(struct cli_args *a);
 /* Print the help of cmd: synopsis, description, the table of options. */
 void cli_print_help(FILE *out, const struct cli_command *cmd);
-/* Print "npydt CMD: MESSAGE" and "Try 'npydt CMD --help'." to stderr;
- * returns EXIT_USAGE. */
-int cli_command_error(const struct cli_command *cmd, const char *fmt, ...)
+/* The one usage error of every command: "npydt: CMD: MESSAGE" and
+ * "Try 'npydt CMD --help'." on stderr, MESSAGE formatted as
+ * cli_line_format does; with cmd NULL (the command line before a command
+ * is known) "npydt: MESSAGE" and "Try 'npydt --help'.". Returns
+ * EXIT_USAGE. */
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Print "Try 'npydt CMD --help'." to stderr. */
+/* Print "Try 'npydt CMD --help'." (cmd NULL: "Try 'npydt --help'.") to
+ * stderr. */
 void cli_try_help(const struct cli_command *cmd);
 /* The candidate nearest to word, for "did you mean": at an edit distance
  * (insertion, deletion, substitution, swap of neighbours) of at most one

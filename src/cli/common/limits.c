@@ -83,12 +83,12 @@ int cli_limit_option(const struct cli_command *cmd, int id, const char *value)
         return EXIT_OK;
     case CLI_OPT_LIMITS:
         if (strcmp(value, "untrusted") != 0 && strcmp(value, "default") != 0)
-            return cli_command_error(cmd, "--limits takes default or untrusted, not '%s'", value);
+            return cli_usage(cmd, "--limits takes default or untrusted, not '%s'", value);
         asked.untrusted = strcmp(value, "untrusted") == 0;
         return EXIT_OK;
     default:   /* CLI_OPT_MAX_HEADER or CLI_OPT_MAX_INFLATED: the table holds no other */
         if (parse_bytes(value, &v) != 0)
-            return cli_command_error(cmd, "--%s needs a size of 1 or more bytes (digits, then "
+            return cli_usage(cmd, "--%s needs a size of 1 or more bytes (digits, then "
                                           "K, M, G or T for KiB..TiB), not '%s'",
                                      id == CLI_OPT_MAX_HEADER ? "max-header-bytes"
                                                               : "max-inflated",

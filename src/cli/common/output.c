@@ -4,6 +4,7 @@
  * leaves the old destination (or none) and never a partial one; and the
  * checks that refuse a destination before anything is written. */
 #include "cli/common/output.h"
+#include "cli/common/args.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -104,7 +105,8 @@ static int make_tmp_name(const char *target, char *dir, size_t dirsize)
 
 /* ---- the atomic output ------------------------------------------------------ */
 
-int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place)
+int cli_output_check(const struct cli_command *cmd, struct cli_output *o, const char *file,
+                     const char *target, int in_place)
 {
     struct stat in_st;
     o->target = target;
@@ -112,12 +114,12 @@ int cli_output_check(struct cli_output *o, const char *file, const char *target,
     o->target_exists = stat(target, &o->target_st) == 0;
     if (file && !in_place && o->target_exists && stat(file, &in_st) == 0 &&
         in_st.st_dev == o->target_st.st_dev && in_st.st_ino == o->target_st.st_ino)
-        return cli_usage_error("swap: OUT '%s' is FILE; use --in-place to replace it", target);
+        return cli_usage(cmd, "OUT '%s' is FILE; use --in-place to replace it", target);
     if (o->target_exists && S_ISDIR(o->target_st.st_mode))
         return cli_fail(target, NPYDT_E_IO, "%s",
                         "is a directory; give the path of the file to write");
     if (make_tmp_name(target, o->dir, sizeof o->dir) != 0)
-        return cli_usage_error("'%s': path too long", target);
+        return cli_usage(cmd, "'%s': path too long", target);
     /* the temporary file is created in the folder and renamed there: a
      * folder that cannot be written in is refused before anything is
      * read (as root only a read-only filesystem refuses) */

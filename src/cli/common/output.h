@@ -24,7 +24,9 @@ struct cli_output {
 /* Checks before anything is read or written: OUT is not FILE (without
  * --in-place; file NULL when there is no one input), not a directory, and
  * its folder can be written in. 0 or an exit status after reporting. */
-int cli_output_check(struct cli_output *o, const char *file, const char *target, int in_place);
+struct cli_command;
+int cli_output_check(const struct cli_command *cmd, struct cli_output *o, const char *file,
+                     const char *target, int in_place);
 /* Refuse to start when statvfs says OUT's filesystem has fewer than
  * bytes free for an unprivileged writer; 0 or an exit status. */
 int cli_output_check_space(const struct cli_output *o, uint64_t bytes);

@@ -308,7 +308,7 @@ void cli_message(const char *fmt, ...)
     va_end(ap);
 }
 
-int cli_usage_error(const char *fmt, ...)
+int cli_failure(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

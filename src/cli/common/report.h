@@ -88,7 +88,10 @@ void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /* cli_vmessage with no lead: a line to stderr that is not an error. */
 void cli_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE. */
-int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE: a failure of
+ * the command that concerns no input and is no usage error (out of
+ * memory, a temporary file, standard output). Usage errors go through
+ * cli_usage (args.h). */
+int cli_failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

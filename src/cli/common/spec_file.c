@@ -4,6 +4,7 @@
  * whose header is taken) or like:FILE (any input a command takes). */
 #include "cli/common/spec.h"
 #include "cli/common/input.h"
+#include "cli/common/args.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -40,33 +41,35 @@ char *cli_spec_of_header(const npydt_header *h)
     return text;
 }
 
-int cli_spec_of_input(const char *arg, const char *what, char **out)
+int cli_spec_of_input(const struct cli_command *cmd, const char *arg, const char *what,
+                      char **out)
 {
     *out = NULL;
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
     int status = cli_inputs_add(&inputs, arg);
     if (status == EXIT_OK && inputs.count != 1)
-        status = cli_usage_error("%s: '%s' holds %zu arrays, and a spec describes one: name a "
-                                 "member as '%s:NAME'",
-                                 what, arg, inputs.count, arg);
+        status = cli_usage(cmd, "%s%s'%s' holds %zu arrays, and a spec describes one: name a "
+                           "member as '%s:NAME'",
+                           what ? what : "", what ? ": " : "", arg, inputs.count, arg);
     npydt_header *h = NULL;
     npydt_error err;
     if (status == EXIT_OK && cli_input_header(&inputs.items[0], &h, &err) != NPYDT_OK)
         status = cli_report(inputs.items[0].name, &err);
     if (status == EXIT_OK && !(*out = cli_spec_of_header(h)))
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
     npydt_header_free(h);
     cli_inputs_free(&inputs);
     return status;
 }
 
 /* Read the whole of path into a malloc'd, NUL-terminated buffer. */
-static int read_text(const char *what, const char *path, char **out, size_t *len)
+static int read_text(const struct cli_command *cmd, const char *what, const char *path, char **out,
+                     size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cli_usage_error("%s: cannot read '%s': %s", what, path, strerror(errno));
+        return cli_failure("%s: %s: cannot read '%s': %s", cmd->name, what, path, strerror(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     const char *problem = buf ? NULL : "out of memory";
@@ -91,7 +94,7 @@ static int read_text(const char *what, const char *path, char **out, size_t *len
     fclose(f);
     if (problem) {
         free(buf);
-        return cli_usage_error("%s: cannot read '%s': %s", what, path, problem);
+        return cli_failure("%s: %s: cannot read '%s': %s", cmd->name, what, path, problem);
     }
     buf[n] = '\0';
     *out = buf;
@@ -126,20 +129,21 @@ const char *cli_spec_file(const char *arg)
     return NULL;
 }
 
-int cli_spec_text(const char *what, const char *arg, char **out, size_t *len)
+int cli_spec_text(const struct cli_command *cmd, const char *what, const char *arg, char **out,
+                  size_t *len)
 {
     *out = NULL;
     const char *file = cli_spec_file(arg);
     if (file) {
-        int status = cli_spec_of_input(file, what, out);
+        int status = cli_spec_of_input(cmd, file, what, out);
         if (status == EXIT_OK)
             *len = strlen(*out);
         return status;
     }
     if (arg[0] == '@')
-        return read_text(what, arg + 1, out, len);
+        return read_text(cmd, what, arg + 1, out, len);
     *len = strlen(arg);
     if (!(*out = strdup(arg)))
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     return EXIT_OK;
 }

@@ -47,13 +47,6 @@ static const struct cli_command cstruct_command = {
     cstruct_options, sizeof cstruct_options / sizeof cstruct_options[0], 1,
 };
 
-static int usage_fail(const char *fmt, const char *arg)
-{
-    cli_usage_error(fmt, arg);
-    cli_try_help(&cstruct_command);
-    return EXIT_USAGE;
-}
-
 /* A descriptor literal, else a type string; the error reported is the one
  * of the form the text looks like. */
 static npydt_status parse_descr(const char *text, npydt_dtype **out, npydt_error *err)
@@ -192,7 +185,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
     }
     base = member_root(name, in->member);
     if (!base) {
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
         goto out;
     }
     for (size_t k = 1; !found && k <= taken->count + 2; k++) {
@@ -202,7 +195,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         else
             sb_printf(&root, "%s_%zu", base, k);
         if (root.nomem) {
-            status = cli_usage_error("out of memory");
+            status = cli_failure("out of memory");
             goto out;
         }
         if (!cstruct_name_ok(root.data) || nameset_has(taken, root.data))
@@ -213,7 +206,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
         }
         int rc = each_id(&text, root.data, id_taken, taken);
         if (rc < 0) {
-            status = cli_usage_error("out of memory");
+            status = cli_failure("out of memory");
             goto out;
         }
         found = rc == 0;
@@ -223,7 +216,7 @@ static int cstruct_one(const struct cli_input *in, const char *name, struct name
     if (!found)
         status = cli_fail(in->name, NPYDT_E_NAME, "no free name for the root struct");
     else if (each_id(&text, root.data, id_take, taken) != 0)
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
 out:
     if (status == EXIT_OK) {
         if ((*printed)++)
@@ -260,11 +253,11 @@ static int cstruct_inputs(const char *path, const char *name)
             status = cstruct_one(&inputs.items[i], name, &taken, &all, &printed);
         if (status == EXIT_OK && all.nomem)
             status = all.spill_failed && all.spill_errno != ENOMEM
-                         ? cli_usage_error("cannot write a temporary file: %s",
+                         ? cli_failure("cannot write a temporary file: %s",
                                            strerror(all.spill_errno))
-                         : cli_usage_error("out of memory");
+                         : cli_failure("out of memory");
         if (status == EXIT_OK && sb_drain(&all, put_file, stdout) != 0)
-            status = cli_usage_error("cannot read a temporary file: %s", strerror(errno));
+            status = cli_failure("cannot read a temporary file: %s", strerror(errno));
         sb_free(&all);
     } else if (status == EXIT_OK) {
         for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
@@ -335,16 +328,16 @@ int cmd_cstruct(int argc, char **argv)
         }
     }
     if (args.noperands > 1)
-        return usage_fail("cstruct: more than one FILE given ('%s')", args.operands[1]);
+        return cli_usage(&cstruct_command, "more than one FILE given ('%s')", args.operands[1]);
     const char *path = args.noperands ? args.operands[0] : NULL;
     if (!cstruct_name_ok(name))
-        return usage_fail("cstruct: --name '%s' is not a usable C identifier (a keyword, a "
+        return cli_usage(&cstruct_command, "--name '%s' is not a usable C identifier (a keyword, a "
                           "reserved name or not an identifier)",
                           name);
     if (descr && path)
-        return usage_fail("cstruct: give FILE or --descr, not both ('%s')", path);
+        return cli_usage(&cstruct_command, "give FILE or --descr, not both ('%s')", path);
     if (!descr && !path)
-        return usage_fail("cstruct: no FILE or --descr given%s", "");
+        return cli_usage(&cstruct_command, "no FILE or --descr given");
 
     if (path && names_file(path))
         return cstruct_inputs(path, name);

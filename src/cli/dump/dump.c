@@ -43,7 +43,7 @@ static const struct cli_option dump_options[] = {
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
-static const struct cli_command dump_command = {
+const struct cli_command dump_command = {
     "dump",
     "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
     "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
@@ -220,7 +220,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     d.ubuf_size = max_unicode(dt) + 1;
     d.ubuf = malloc(d.ubuf_size);
     if (!d.ubuf) {
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
         goto out;
     }
     uint64_t count = npydt_header_count(h);
@@ -230,7 +230,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
         sl.total = TEXT_DEFAULT_HEAD;
     if (o->format == FORMAT_TABLE && sl.total > TEXT_MAX_ROWS) {
-        status = cli_usage_error("dump: the table shows at most %u rows (--head); use --jsonl for more",
+        status = cli_usage(&dump_command, "the table shows at most %u rows (--head); use --jsonl for more",
                                  TEXT_MAX_ROWS);
         goto out;
     }
@@ -278,7 +278,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
         if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed) {
             out->len = 0;   /* the header row, unless 64 KiB of it went out */
-            status = cli_usage_error("out of memory");
+            status = cli_failure("out of memory");
         }
     } else {
         /* room for the whole title, however long the path: the name, each
@@ -292,7 +292,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             sink_putc(out, '\n');
         if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {
             if (!d.failed)
-                status = cli_usage_error("out of memory");
+                status = cli_failure("out of memory");
         } else if (sl.total < count) {
             char more[96];
             sink_write(out, more, (size_t)snprintf(more, sizeof more,
@@ -304,7 +304,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
     sink_flush(out);
     if (out->failed && !d.failed && status == EXIT_OK)
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
     sink_free(out);
     if (d.failed) {
         /* only reachable for data the checks above let through */
@@ -366,7 +366,7 @@ int cmd_dump(int argc, char **argv)
             enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
                                  : opt == OPT_CSV ? FORMAT_CSV : FORMAT_TSV;
             if (o.format != FORMAT_TABLE && o.format != f)
-                return cli_command_error(&dump_command, "--jsonl, --csv and --tsv exclude each other");
+                return cli_usage(&dump_command, "--jsonl, --csv and --tsv exclude each other");
             o.format = f;
             break;
         }
@@ -384,7 +384,7 @@ int cmd_dump(int argc, char **argv)
         case OPT_NAN:
         case OPT_BIG_INT:
             if (set_style(&o.style, opt, args.value) != 0)
-                return cli_command_error(&dump_command, "--%s takes %s, not '%s'",
+                return cli_usage(&dump_command, "--%s takes %s, not '%s'",
                                          args.option->name, args.option->value, args.value);
             break;
         case OPT_FIELDS:
@@ -392,7 +392,7 @@ int cmd_dump(int argc, char **argv)
             break;
         case OPT_HEAD:
             if (parse_count(args.value, &o.head) != 0)
-                return cli_usage_error("dump: --head needs a count (0 or more)");
+                return cli_usage(&dump_command, "--head needs a count (0 or more)");
             o.have_head = 1;
             break;
         case OPT_QUIET:
@@ -403,11 +403,10 @@ int cmd_dump(int argc, char **argv)
         }
     }
     if (args.noperands > 1)
-        return cli_usage_error("dump: more than one FILE ('%s' and '%s')", args.operands[0],
+        return cli_usage(&dump_command, "more than one FILE ('%s' and '%s')", args.operands[0],
                                args.operands[1]);
     if (args.noperands == 0) {
-        cli_usage_error("dump: no FILE given");
-        cli_try_help(&dump_command);
+        cli_usage(&dump_command, "no FILE given");
         return EXIT_USAGE;
     }
     const char *file = args.operands[0];
@@ -428,10 +427,10 @@ int cmd_dump(int argc, char **argv)
         char names[256];
         list_members(names, sizeof names, &inputs);
         status = inputs.count == 0
-                     ? cli_usage_error("dump: %s prints the elements of one array, and "
+                     ? cli_usage(&dump_command, "%s prints the elements of one array, and "
                                        "'%s' holds none",
                                        flag[o.format], file)
-                     : cli_usage_error("dump: %s prints the elements of one array, and "
+                     : cli_usage(&dump_command, "%s prints the elements of one array, and "
                                        "'%s' holds %zu (%s): name one as '%s:NAME'",
                                        flag[o.format], file, inputs.count, names, file);
         goto done;

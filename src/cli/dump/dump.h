@@ -261,7 +261,9 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel);
 
-/* The command (dump.c). */
+/* The command (dump.c), and its command line for usage errors. */
+struct cli_command;
 int cmd_dump(int argc, char **argv);
+extern const struct cli_command dump_command;
 
 #endif

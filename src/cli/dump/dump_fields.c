@@ -101,7 +101,7 @@ int dump_select_fields(const char *file, const char *spec, const npydt_dtype *dt
 {
     char *copy = strdup(spec);
     if (!copy)
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     /* cut at the commas outside brackets */
     size_t n = 1;
     int depth = 0;
@@ -115,19 +115,19 @@ int dump_select_fields(const char *file, const char *spec, const npydt_dtype *dt
     struct selected *sel = calloc(n, sizeof *sel);
     if (!sel) {
         free(copy);
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     }
     int status = EXIT_OK;
     char *p = copy;
     for (size_t k = 0; k < n && status == EXIT_OK; k++) {
         size_t len = strlen(p);
         if (!len) {
-            status = cli_usage_error("dump: empty field name in --fields '%s'", spec);
+            status = cli_usage(&dump_command, "empty field name in --fields '%s'", spec);
             break;
         }
         for (size_t j = 0; j < k && status == EXIT_OK; j++)
             if (strcmp(sel[j].path, p) == 0)
-                status = cli_usage_error("dump: field '%s' given twice", p);
+                status = cli_usage(&dump_command, "field '%s' given twice", p);
         npydt_error err;
         if (status == EXIT_OK && lookup(dt, p, len, &sel[k], &err) != NPYDT_OK) {
             suggest(&err, dt, p);

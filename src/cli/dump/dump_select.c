@@ -2,6 +2,7 @@
  * and reaching them: in place by offset in a mapped file, so that the
  * last record of a large file costs no more than the first. */
 #include "cli/dump/dump.h"
+#include "cli/common/args.h"
 #include "cli/common/report.h"
 
 #include <string.h>
@@ -102,9 +103,9 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
     struct selection s = {0, 1, count, 1, 0};
     int given = (args->index != NULL) + (args->range != NULL) + (args->tail != NULL);
     if (given > 1)
-        return cli_usage_error("dump: --index, --range and --tail exclude each other");
+        return cli_usage(&dump_command, "--index, --range and --tail exclude each other");
     if ((args->index || args->range) && nd == 0)
-        return cli_usage_error("dump: %s: an array of shape () has no axis to index or slice",
+        return cli_usage(&dump_command, "%s: an array of shape () has no axis to index or slice",
                                name);
     if (args->index) {
         /* i,j,...: a[i, j, ...], the sub-array of the remaining axes */
@@ -117,13 +118,13 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
             int64_t i;
             uint64_t u;
             if (parse_int(p, len, &i) != 0)
-                return cli_usage_error("dump: --index needs integers separated by commas, "
+                return cli_usage(&dump_command, "--index needs integers separated by commas, "
                                        "not '%s'", args->index);
             if (k >= nd)
-                return cli_usage_error("dump: %s: --index %s: too many indices for %zu "
+                return cli_usage(&dump_command, "%s: --index %s: too many indices for %zu "
                                        "dimensions", name, args->index, nd);
             if (resolve_index(i, shape[k], &u) != 0)
-                return cli_usage_error("dump: %s: --index %s: index %lld is out of bounds "
+                return cli_usage(&dump_command, "%s: --index %s: index %lld is out of bounds "
                                        "for axis %zu with size %llu", name, args->index,
                                        (long long)i, k, (unsigned long long)shape[k]);
             row = row * shape[k] + u;
@@ -140,13 +141,13 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
         /* a[START:STOP:STEP]: rows of the first axis */
         s.row_len = shape[0] ? count / shape[0] : 0;
         if (parse_range(args->range, shape[0], &s) != 0)
-            return cli_usage_error("dump: --range needs START:STOP[:STEP] (integers, each "
+            return cli_usage(&dump_command, "--range needs START:STOP[:STEP] (integers, each "
                                    "optional, STEP not 0), not '%s'", args->range);
     } else if (args->tail) {
         /* the last N elements of the flattened array */
         int64_t n;
         if (parse_int(args->tail, strlen(args->tail), &n) != 0 || n < 0)
-            return cli_usage_error("dump: --tail needs a count (0 or more)");
+            return cli_usage(&dump_command, "--tail needs a count (0 or more)");
         s.nrows = (uint64_t)n < count ? (uint64_t)n : count;
         s.row_first = count - s.nrows;
     }

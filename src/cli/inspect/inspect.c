@@ -152,8 +152,7 @@ int cmd_inspect(int argc, char **argv)
             json = 1;
     }
     if (args.noperands == 0) {
-        cli_usage_error("inspect: no FILE given");
-        cli_try_help(&inspect_command);
+        cli_usage(&inspect_command, "no FILE given");
         return EXIT_USAGE;
     }
     /* each array that can be read is printed, in argument order, and each

@@ -219,11 +219,11 @@ static int parse_shape(const char *text, uint64_t *dims, size_t *n, int *zero_d)
     while (*p && *p != ')') {
         char *end;
         if (*p < '0' || *p > '9' || *n == 64)
-            return cli_usage_error("load: --shape '%s': give dimensions as 3,4", text);
+            return cli_usage(&load_command, "--shape '%s': give dimensions as 3,4", text);
         errno = 0;
         unsigned long long v = strtoull(p, &end, 10);
         if (errno)
-            return cli_usage_error("load: --shape '%s': a dimension too large", text);
+            return cli_usage(&load_command, "--shape '%s': a dimension too large", text);
         dims[(*n)++] = v;
         p = end;
         while (*p == ' ' || *p == ',')
@@ -254,7 +254,7 @@ static int write_new(const struct load_args *a, const struct load_spec *spec,
         fortran |= spec->fortran_order;
         nother = spec->ndim ? spec->ndim - 1 : 0;
         if (nother > 64)
-            return cli_usage_error("load: the reference file has more than 65 dimensions");
+            return cli_usage(&load_command, "the reference file has more than 65 dimensions");
         memcpy(other, spec->shape + (spec->fortran_order ? 0 : 1), nother * sizeof *other);
     }
     if (zero_d && spool->count != 1)
@@ -297,7 +297,7 @@ static int set_format(const struct cli_command *cmd, int *format, int opt)
 {
     int f = opt == OPT_JSONL ? LOAD_JSONL : opt == OPT_CSV ? LOAD_CSV : LOAD_TSV;
     if (*format >= 0 && *format != f)
-        return cli_command_error(cmd, "--jsonl, --csv and --tsv exclude each other");
+        return cli_usage(cmd, "--jsonl, --csv and --tsv exclude each other");
     *format = f;
     return EXIT_OK;
 }
@@ -324,15 +324,15 @@ int cmd_load(int argc, char **argv)
         }
     }
     if (!a.dtype)
-        return cli_command_error(&load_command, "--dtype SPEC is required");
+        return cli_usage(&load_command, "--dtype SPEC is required");
     if (!a.out)
-        return cli_command_error(&load_command, "-o OUT is required");
+        return cli_usage(&load_command, "-o OUT is required");
     if (args.noperands > 1)
-        return cli_command_error(&load_command, "one input at most");
+        return cli_usage(&load_command, "one input at most");
     a.input = args.noperands ? args.operands[0] : NULL;
 
     struct load_spec spec;
-    int status = load_spec_read(a.dtype, &spec);
+    int status = load_spec_read(&load_command, a.dtype, &spec);
     if (status != EXIT_OK)
         return status;
     struct load_spool spool = {0};
@@ -361,9 +361,9 @@ int cmd_append(int argc, char **argv)
             return EXIT_USAGE;
     }
     if (args.noperands < 1)
-        return cli_command_error(&append_command, "FILE.npy is required");
+        return cli_usage(&append_command, "FILE.npy is required");
     if (args.noperands > 2)
-        return cli_command_error(&append_command, "one input at most");
+        return cli_usage(&append_command, "one input at most");
     const char *file = args.operands[0];
     const char *input = args.noperands > 1 ? args.operands[1] : NULL;
 

@@ -166,7 +166,8 @@ struct load_spec {
  * --schema takes), @PATH of a text spec, or @FILE.npy / like:FILE (any
  * input a command takes) for a file's dtype, shape and order. 0, or an
  * exit status after reporting. */
-int load_spec_read(const char *arg, struct load_spec *spec);
+struct cli_command;
+int load_spec_read(const struct cli_command *cmd, const char *arg, struct load_spec *spec);
 void load_spec_free(struct load_spec *spec);
 
 /* ---- Records collected before writing (load_spool.c) --------------------- */

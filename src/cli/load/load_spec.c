@@ -6,19 +6,20 @@
  * dimensions and the memory order. */
 #include "cli/load/load.h"
 #include "cli/common/input.h"
+#include "cli/common/args.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int from_file(const char *arg, struct load_spec *spec)
+static int from_file(const struct cli_command *cmd, const char *arg, struct load_spec *spec)
 {
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
     int status = cli_inputs_add(&inputs, arg);
     if (status == EXIT_OK && inputs.count != 1)
-        status = cli_usage_error("--dtype: '%s' holds %zu arrays: name one as '%s:NAME'", arg,
+        status = cli_usage(cmd, "--dtype: '%s' holds %zu arrays: name one as '%s:NAME'", arg,
                                  inputs.count, arg);
     npydt_error err;
     if (status == EXIT_OK && cli_input_header(&inputs.items[0], &spec->header, &err) != NPYDT_OK)
@@ -34,15 +35,15 @@ static int from_file(const char *arg, struct load_spec *spec)
     return EXIT_OK;
 }
 
-int load_spec_read(const char *arg, struct load_spec *spec)
+int load_spec_read(const struct cli_command *cmd, const char *arg, struct load_spec *spec)
 {
     memset(spec, 0, sizeof *spec);
     const char *file = cli_spec_file(arg);
     if (file)
-        return from_file(file, spec);
+        return from_file(cmd, file, spec);
     char *text;
     size_t len;
-    int status = cli_spec_text("--dtype", arg, &text, &len);
+    int status = cli_spec_text(cmd, "--dtype", arg, &text, &len);
     if (status != EXIT_OK)
         return status;
     npydt_error err;
@@ -53,7 +54,7 @@ int load_spec_read(const char *arg, struct load_spec *spec)
     spec->dtype = npydt_schema_dtype(spec->schema);
     if (!spec->dtype) {
         load_spec_free(spec);
-        return cli_usage_error("--dtype: the spec gives no dtype");
+        return cli_usage(cmd, "--dtype: the spec gives no dtype");
     }
     return EXIT_OK;
 }

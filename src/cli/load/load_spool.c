@@ -23,10 +23,10 @@ int load_spool_open(struct load_spool *s, size_t itemsize)
     memset(s, 0, sizeof *s);
     s->itemsize = itemsize;
     if (!(s->iobuf = malloc(SPOOL_BUFFER)))
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     s->f = tmpfile();
     if (!s->f)
-        return cli_usage_error("cannot create a temporary file: %s", strerror(errno));
+        return cli_failure("cannot create a temporary file: %s", strerror(errno));
     setvbuf(s->f, s->iobuf, _IOFBF, SPOOL_BUFFER);   /* before any I/O: cannot fail */
     return EXIT_OK;
 }

@@ -96,7 +96,7 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
     cli_inputs_init(&inputs, NULL);
     int status = cli_inputs_add(&inputs, file);
     if (status == EXIT_OK && inputs.count != 1)
-        status = cli_usage_error("pack: '%s' holds %zu arrays: name one as '%s:NAME'", file,
+        status = cli_usage(&pack_command, "'%s' holds %zu arrays: name one as '%s:NAME'", file,
                                  inputs.count, file);
     const npydt_header *h = NULL;
     npydt_reader *r = NULL;
@@ -112,7 +112,7 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
         size_t n = strlen(name);
         member = malloc(n + 5);
         if (!member)
-            status = cli_usage_error("out of memory");
+            status = cli_failure("out of memory");
         else
             snprintf(member, n + 5, "%s.npy", name);
     }
@@ -195,10 +195,10 @@ int cmd_pack(int argc, char **argv)
         method = NPYDT_NPZ_DEFLATED;
     }
     if (args.noperands < 1)
-        return cli_command_error(&pack_command, "OUT.npz is required");
+        return cli_usage(&pack_command, "OUT.npz is required");
     struct pack p = {NULL, method, {-1, 0}, args.operands[0]};
     struct cli_output o;
-    int status = cli_output_check(&o, NULL, p.out, 0);
+    int status = cli_output_check(&pack_command, &o, NULL, p.out, 0);
     if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
         return status;
     p.sink.fd = o.fd;

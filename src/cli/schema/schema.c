@@ -33,15 +33,14 @@ int cmd_schema(int argc, char **argv)
         return args.status;   /* --no-mmap is taken by cli_args_next: only --help ends here */
     if (args.noperands != 1) {
         if (args.noperands == 0)
-            cli_usage_error("schema: no FILE given");
+            cli_usage(&schema_command, "no FILE given");
         else
-            cli_usage_error("schema: more than one FILE ('%s' and '%s')", args.operands[0],
+            cli_usage(&schema_command, "more than one FILE ('%s' and '%s')", args.operands[0],
                             args.operands[1]);
-        cli_try_help(&schema_command);
         return EXIT_USAGE;
     }
     char *spec;
-    int status = cli_spec_of_input(args.operands[0], "schema", &spec);
+    int status = cli_spec_of_input(&schema_command, args.operands[0], NULL, &spec);
     if (status == EXIT_OK) {
         puts(spec);
         free(spec);

@@ -26,7 +26,7 @@ static const struct cli_option swap_options[] = {
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
-static const struct cli_command swap_command = {
+const struct cli_command swap_command = {
     "swap",
     "swap FILE --to ORDER -o OUT\n"
     "swap FILE --to ORDER --in-place",
@@ -102,7 +102,7 @@ int cmd_swap(int argc, char **argv)
         case OPT_OUTPUT:
             out = args.value;
             if (!*out)
-                return cli_usage_error("swap: -o needs an output path");
+                return cli_usage(&swap_command, "-o needs an output path");
             break;
         case OPT_IN_PLACE:
             in_place = 1;
@@ -115,14 +115,13 @@ int cmd_swap(int argc, char **argv)
         }
     }
     if (args.noperands > 1)
-        return cli_usage_error("swap: more than one FILE ('%s' and '%s')", args.operands[0],
+        return cli_usage(&swap_command, "more than one FILE ('%s' and '%s')", args.operands[0],
                                args.operands[1]);
     const char *file = args.noperands ? args.operands[0] : NULL;
     if (!file || !order || (!out && !in_place) || (out && in_place)) {
-        cli_usage_error(!file ? "swap: no FILE given"
-                        : !order ? "swap: --to ORDER is required"
-                                 : "swap: give exactly one of -o OUT and --in-place");
-        cli_try_help(&swap_command);
+        cli_usage(&swap_command, !file ? "no FILE given"
+                        : !order ? "--to ORDER is required"
+                                 : "give exactly one of -o OUT and --in-place");
         return EXIT_USAGE;
     }
     struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place, quiet};
@@ -130,13 +129,13 @@ int cmd_swap(int argc, char **argv)
     while (k < sizeof orders / sizeof orders[0] && strcmp(order, orders[k].name) != 0)
         k++;
     if (k == sizeof orders / sizeof orders[0])
-        return cli_usage_error("swap: --to must be little (<, le), big (>, be) or native (=), "
+        return cli_usage(&swap_command, "--to must be little (<, le), big (>, be) or native (=), "
                                "not '%s'",
                                order);
     opts.to = orders[k].order;
     const char *target = in_place ? file : out;
     if (is_member_arg(file))
-        return cli_usage_error("swap: '%s' names one member of an archive; swap writes whole "
+        return cli_usage(&swap_command, "'%s' names one member of an archive; swap writes whole "
                                "files, so swap the whole archive (every member), or extract "
                                "the member first",
                                file);
@@ -144,7 +143,7 @@ int cmd_swap(int argc, char **argv)
      * not the link */
     char *resolved = NULL;
     if (in_place && !(target = resolved = realpath(file, NULL)))
-        return cli_usage_error("swap: cannot resolve '%s': %s", file, strerror(errno));
+        return cli_failure("swap: cannot resolve '%s': %s", file, strerror(errno));
     int status = cli_is_archive(file) ? swap_npz(file, target, &opts) : swap_npy(file, target, &opts);
     free(resolved);
     return status;

@@ -48,7 +48,9 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
 /* The name of the order asked for, for messages ("little-endian"). */
 const char *swap_order_name(npydt_order to);
 
-/* The command (swap.c). */
+/* The command (swap.c), and its command line for usage errors. */
+struct cli_command;
 int cmd_swap(int argc, char **argv);
+extern const struct cli_command swap_command;
 
 #endif

@@ -59,7 +59,7 @@ int swapper_header(struct swapper *s, const char *name, const npydt_header *h)
         return cli_report(name, &err);
     s->hdr = malloc(s->hlen);
     if (!s->hdr)
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     npydt_header_write(s->newdt, npydt_header_shape(h), npydt_header_ndim(h), fortran_as_numpy(h),
                        s->hdr, s->hlen, &err);
     return EXIT_OK;
@@ -90,7 +90,7 @@ static int write_swapped(int fd, const char *file, const char *target, const str
     uint64_t per = records_per_chunk(count, itemsize);
     unsigned char *buf = malloc((size_t)per * itemsize);
     if (!buf)
-        return cli_usage_error("out of memory");
+        return cli_failure("out of memory");
     int rc = 0;
     struct cli_progress progress;
     cli_progress_start(&progress, "swapping", count * itemsize, opts->quiet);
@@ -153,7 +153,7 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     if (status == EXIT_OK)
         status = swapper_header(&s, file, h);
     if (status == EXIT_OK)
-        status = cli_output_check(&o, file, target, opts->in_place);
+        status = cli_output_check(&swap_command, &o, file, target, opts->in_place);
     if (status == EXIT_OK)
         status = cli_output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
     if (status == EXIT_OK && (status = cli_output_open(&o)) == EXIT_OK) {

@@ -168,7 +168,7 @@ static int swap_member(const char *file, const char *target, const npydt_npz *z,
         goto out;
     }
     char *label = member_label(file, m->name);
-    status = !label ? cli_usage_error("out of memory") : swapper_init(&s, label, h, to);
+    status = !label ? cli_failure("out of memory") : swapper_init(&s, label, h, to);
     if (status == EXIT_OK)
         status = swapper_header(&s, label, h);
     free(label);
@@ -259,11 +259,11 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
         status = report_member(file, npydt_npz_member_at(z, plan.too_long)->name,
                                &plan.too_long_err);
     if (status == EXIT_OK)
-        status = cli_output_check(&o, file, target, opts->in_place);
+        status = cli_output_check(&swap_command, &o, file, target, opts->in_place);
     if (status == EXIT_OK)
         status = cli_output_check_space(&o, plan.stored);
     if (status == EXIT_OK && !(buf = malloc(plan.chunk)))
-        status = cli_usage_error("out of memory");
+        status = cli_failure("out of memory");
     if (status != EXIT_OK || (status = cli_output_open(&o)) != EXIT_OK)
         goto out;
     struct fd_sink fs = {o.fd, 0};
