@@ -21,8 +21,8 @@
  * holds no float (a NaN's payload is not kept). Nothing leaks. */
 #include "fuzz_util.h"
 
-#include "cli/dump.h"
-#include "cli/jsonl.h"
+#include "cli/dump/dump.h"
+#include "cli/load/jsonl.h"
 
 #define MAX_ITEMSIZE 65536u
 #define MAX_SLOTS 4096u

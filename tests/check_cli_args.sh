@@ -29,20 +29,20 @@ usage_error() {
         bad "npydt $* -> exit $got, stderr '$(cat "$dir/err")' (want '$want' and the hint)"
     fi
 }
-usage_error "npydt dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol $S
-usage_error "npydt dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol=1 $S
-usage_error "npydt dump: unknown option '-jsonl' (did you mean '--jsonl'?)" dump -jsonl $S
-usage_error "npydt check: unknown option '--sch' (did you mean '--schema'?)" check --sch x $S
-usage_error "npydt check: unknown option '--strcit' (did you mean '--strict'?)" \
+usage_error "npydt: dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol $S
+usage_error "npydt: dump: unknown option '--jsnol' (did you mean '--jsonl'?)" dump --jsnol=1 $S
+usage_error "npydt: dump: unknown option '-jsonl' (did you mean '--jsonl'?)" dump -jsonl $S
+usage_error "npydt: check: unknown option '--sch' (did you mean '--schema'?)" check --sch x $S
+usage_error "npydt: check: unknown option '--strcit' (did you mean '--strict'?)" \
     check --strcit --schema "'<f8'" $S
-usage_error "npydt swap: unknown option '--inplace' (did you mean '--in-place'?)" \
+usage_error "npydt: swap: unknown option '--inplace' (did you mean '--in-place'?)" \
     swap $S --to big --inplace
-usage_error "npydt inspect: unknown option '--frobnicate'" inspect --frobnicate $S
-usage_error "npydt inspect: unknown option '-x'" inspect -x $S
-usage_error "npydt dump: option '--head' needs a value (N)" dump $S --head
-usage_error "npydt swap: option '-o' needs a value (OUT)" swap $S --to big -o
-usage_error "npydt dump: option '--jsonl' takes no value" dump --jsonl=yes $S
-usage_error "npydt inspect: option '--json' takes no value" inspect --json= $S
+usage_error "npydt: inspect: unknown option '--frobnicate'" inspect --frobnicate $S
+usage_error "npydt: inspect: unknown option '-x'" inspect -x $S
+usage_error "npydt: dump: option '--head' needs a value (N)" dump $S --head
+usage_error "npydt: swap: option '-o' needs a value (OUT)" swap $S --to big -o
+usage_error "npydt: dump: option '--jsonl' takes no value" dump --jsonl=yes $S
+usage_error "npydt: inspect: option '--json' takes no value" inspect --json= $S
 usage_error "npydt: schema: no FILE given" schema
 usage_error "npydt: schema: more than one FILE ('$S' and '$B')" schema $S $B
 # the word after an option that takes a value is its value, whatever it starts with
@@ -145,6 +145,68 @@ cmd_error "npydt: unknown command 'hlep' (did you mean 'help'?)" hlep
 cmd_error "npydt: unknown command 'frobnicate'" frobnicate
 cmd_error "npydt: unknown command 'dupm' (did you mean 'dump'?)" help dupm
 cmd_error "npydt: help: give one COMMAND" help dump swap
+
+# ---- one format for every usage error of every command ----------------------
+# usage_format ARGS...: exit 2, nothing on stdout, and stderr exactly two
+# lines: "npydt: CMD: MESSAGE" and "Try 'npydt CMD --help'.", CMD the
+# first word of ARGS; whatever found the error (the shared option reader,
+# the input limits, the command itself, its spec or output checks)
+Z=tests/fixtures_npz
+printf '1\n' >"$dir/one.jsonl"
+usage_format() {
+    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    first=$(sed -n 1p "$dir/err")
+    if [ "$got" = 2 ] && [ ! -s "$dir/out" ] && [ "$(wc -l <"$dir/err")" -eq 2 ] &&
+        [ "${first#"npydt: $1: "}" != "$first" ] &&
+        [ "$(sed -n 2p "$dir/err")" = "Try 'npydt $1 --help'." ]; then
+        ok
+    else
+        bad "usage format: npydt $* -> exit $got, stderr '$(cat "$dir/err")'"
+    fi
+}
+for c in inspect dump swap cstruct check schema load append pack; do
+    usage_format $c --bogus
+    usage_format $c
+done
+usage_format inspect --json=1 $S
+usage_format inspect --max-inflated 0 $S
+usage_format inspect --limits strict $S
+usage_format dump $S $S
+usage_format dump --head x $S
+usage_format dump --jsonl --csv $S
+usage_format dump --fields x,,y $S
+usage_format dump --index 1 --tail 2 $S
+usage_format dump --index x $S
+usage_format dump --range 1:2:0 $S
+usage_format dump --index 0 tests/fixtures/shape0d_f8.npy
+usage_format dump --jsonl $Z/savez.npz
+usage_format swap $S --to big
+usage_format swap $S --to sideways -o "$dir/o.npy"
+usage_format swap $S x --to big -o "$dir/o.npy"
+usage_format swap $S --to big --output=
+usage_format swap $S --to big -o $S
+usage_format swap "$Z/savez.npz:ints" --to big -o "$dir/o.npy"
+usage_format cstruct $S --descr '<f8'
+usage_format cstruct --name int $S
+usage_format cstruct $S $S
+usage_format check $S
+usage_format check --schema "'<f8'" --schema "'<f8'" $S
+usage_format check --strict --safe-cast --schema "'<f8'" $S
+usage_format check --schema "'<f8'"
+usage_format check --schema "f8, i4, S5x" $S
+usage_format check --schema "like:$Z/savez.npz" $S
+usage_format schema $S $B
+usage_format schema $Z/savez.npz
+usage_format load --dtype '<i4' "$dir/one.jsonl"
+usage_format load -o "$dir/o.npy" "$dir/one.jsonl"
+usage_format load --dtype '<i4' -o "$dir/o.npy" --jsonl --csv "$dir/one.jsonl"
+usage_format load --dtype '<i4' -o "$dir/o.npy" --shape x "$dir/one.jsonl"
+usage_format load --dtype "{'shape': (3,)}" -o "$dir/o.npy" "$dir/one.jsonl"
+usage_format load --dtype "@$Z/savez.npz" -o "$dir/o.npy" "$dir/one.jsonl"
+usage_format append "$dir/o.npy" "$dir/one.jsonl" "$dir/one.jsonl"
+usage_format pack "$dir/o.npz" $Z/savez.npz
+[ ! -e "$dir/o.npy" ] && [ ! -e "$dir/o.npz" ] && ok || bad "usage errors wrote output"
 
 echo "cli-args: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -323,7 +323,7 @@ oom_ok() {
     oom=0
     while IFS= read -r line; do
         case $line in
-        "npydt: out of memory" | "npydt: --schema: out of memory") oom=1; continue ;;
+        "npydt: out of memory") oom=1; continue ;;
         esac
         for l in "$@"; do
             case $line in "$l: out of memory: "*) oom=1; continue 2 ;; esac

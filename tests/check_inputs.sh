@@ -56,7 +56,8 @@ says "a broken archive on a pipe" 3 "-: $msg" inspect - <bad.npz
     [ "$(wc -l <five.json)" -eq $(($(wc -l <one.json) * 5)) ] && ok || bad "five archives at once"
 
 says "--schema like:ARCHIVE of several arrays" 2 \
-    "npydt: --schema: '$Z/savez.npz' holds 11 arrays, and a spec describes one: name a member as '$Z/savez.npz:NAME'" \
+    "npydt: check: --schema: '$Z/savez.npz' holds 11 arrays, and a spec describes one: name a member as '$Z/savez.npz:NAME'
+Try 'npydt check --help'." \
     check --schema "like:$Z/savez.npz" "$F/struct_simple.npy"
 printf '\223NUMPY\001\000\010\000{bad}   \n' >broken.npy
 says "--schema like:FILE not a .npy" 3 "broken.npy: syntax error: header offset 1: name 'bad' is not a literal" \

@@ -58,13 +58,13 @@ the limit of 100 bytes" inspect --max-header-bytes 100 tests/fixtures_npz/savez.
 # --- values -------------------------------------------------------------------------
 hint="Try 'npydt inspect --help'."
 for v in 0 12X 1KB -5 "" 99999999999999999999 20000000T; do
-    refused 2 "npydt inspect: --max-inflated needs a size of 1 or more bytes (digits, then K, M, \
+    refused 2 "npydt: inspect: --max-inflated needs a size of 1 or more bytes (digits, then K, M, \
 G or T for KiB..TiB), not '$v'
 $hint" inspect --max-inflated "$v" "$S"
 done
-refused 2 "npydt inspect: --limits takes default or untrusted, not 'strict'
+refused 2 "npydt: inspect: --limits takes default or untrusted, not 'strict'
 $hint" inspect --limits strict "$S"
-refused 2 "npydt append: unknown option '--max-inflated'
+refused 2 "npydt: append: unknown option '--max-inflated'
 Try 'npydt append --help'." append "$tmp/none.npy" --max-inflated 1G
 "$NPYDT" dump --help >"$tmp/help"
 for o in "--limits default|untrusted" "--max-header-bytes BYTES" "--max-inflated BYTES"; do

@@ -76,28 +76,32 @@ shape_is() {
 put one.jsonl 1
 put two.jsonl 1 2
 put in2.csv value 1 2
-refuse "two inputs" 2 "npydt load: one input at most
+refuse "two inputs" 2 "npydt: load: one input at most
 Try 'npydt load --help'." load --dtype '<i4' -o out.npy one.jsonl two.jsonl
-refuse "no -o" 2 "npydt load: -o OUT is required
+refuse "no -o" 2 "npydt: load: -o OUT is required
 Try 'npydt load --help'." load --dtype '<i4' one.jsonl
-refuse "no --dtype" 2 "npydt load: --dtype SPEC is required
+refuse "no --dtype" 2 "npydt: load: --dtype SPEC is required
 Try 'npydt load --help'." load -o out.npy one.jsonl
-refuse "two formats" 2 "npydt load: --jsonl, --csv and --tsv exclude each other
+refuse "two formats" 2 "npydt: load: --jsonl, --csv and --tsv exclude each other
 Try 'npydt load --help'." load --dtype '<i4' -o out.npy --jsonl --csv one.jsonl
-refuse "unknown option" 2 "npydt load: unknown option '--bogus'
+refuse "unknown option" 2 "npydt: load: unknown option '--bogus'
 Try 'npydt load --help'." load --dtype '<i4' -o out.npy --bogus one.jsonl
 refuse "missing input" 2 "missing.jsonl: i/o error: cannot open: No such file or directory" \
     load --dtype '<i4' -o out.npy missing.jsonl
-refuse "--shape with a letter" 2 "npydt: load: --shape '3,x': give dimensions as 3,4" \
+refuse "--shape with a letter" 2 "npydt: load: --shape '3,x': give dimensions as 3,4
+Try 'npydt load --help'." \
     load --dtype '<i4' -o out.npy --shape 3,x one.jsonl
 loads "--csv given twice" "1
 2" load --csv --csv --dtype '<i4' -o out.npy in2.csv
-refuse "--shape not digits" 2 "npydt: load: --shape 'x': give dimensions as 3,4" \
+refuse "--shape not digits" 2 "npydt: load: --shape 'x': give dimensions as 3,4
+Try 'npydt load --help'." \
     load --dtype '<i4' -o out.npy --shape x one.jsonl
 refuse "--shape of 65 dimensions" 2 \
-    "npydt: load: --shape '$(seq -s, 1 65 | sed 's/[0-9]*/1/g')': give dimensions as 3,4" \
+    "npydt: load: --shape '$(seq -s, 1 65 | sed 's/[0-9]*/1/g')': give dimensions as 3,4
+Try 'npydt load --help'." \
     load --dtype '<i4' -o out.npy --shape "$(seq -s, 1 65 | sed 's/[0-9]*/1/g')" one.jsonl
-refuse "--shape too large" 2 "npydt: load: --shape '99999999999999999999999': a dimension too large" \
+refuse "--shape too large" 2 "npydt: load: --shape '99999999999999999999999': a dimension too large
+Try 'npydt load --help'." \
     load --dtype '<i4' -o out.npy --shape 99999999999999999999999 one.jsonl
 refuse "--shape product overflows" 3 "out.npy: overflow: the dimensions' product overflows" \
     load --dtype '<i4' -o out.npy --shape 4294967296,4294967296 one.jsonl
@@ -137,14 +141,16 @@ case $?:$(cat stderr) in
 "3:one.jsonl: limit exceeded: a record of more than 67108864 scalar elements") ok ;;
 *) bad "81 million scalars in nested subarrays, in 100 MB: $(cat stderr)" ;;
 esac
-refuse "a spec with no dtype" 2 "npydt: --dtype: the spec gives no dtype" \
+refuse "a spec with no dtype" 2 "npydt: load: --dtype: the spec gives no dtype
+Try 'npydt load --help'." \
     load --dtype "{'shape': (3,)}" -o out.npy one.jsonl
 refuse "a spec that does not parse" 3 "--dtype: syntax error: spec offset 7: unexpected character '<'" \
     load --dtype "[('a', <i4)]" -o out.npy one.jsonl
-refuse "@PATH missing" 2 "npydt: --dtype: cannot read 'missing.txt': No such file or directory" \
+refuse "@PATH missing" 2 "npydt: load: --dtype: cannot read 'missing.txt': No such file or directory" \
     load --dtype @missing.txt -o out.npy one.jsonl
 refuse "@ARCHIVE of several arrays" 2 \
-    "npydt: --dtype: '$Z/savez.npz' holds 11 arrays: name one as '$Z/savez.npz:NAME'" \
+    "npydt: load: --dtype: '$Z/savez.npz' holds 11 arrays: name one as '$Z/savez.npz:NAME'
+Try 'npydt load --help'." \
     load --dtype "@$Z/savez.npz" -o out.npy one.jsonl
 refuse "like:FILE missing" 2 "nothere.npy: i/o error: cannot open: No such file or directory" \
     load --dtype like:nothere.npy -o out.npy one.jsonl
@@ -403,13 +409,13 @@ refuse_append() {
     refuse "$@"
     cmp -s app.npy app.ref && ok || bad "append $1: app.npy changed"
 }
-refuse_append "append: unknown option" 2 "npydt append: unknown option '--bogus'
+refuse_append "append: unknown option" 2 "npydt: append: unknown option '--bogus'
 Try 'npydt append --help'." append --bogus app.npy one.jsonl
-refuse_append "append: no FILE" 2 "npydt append: FILE.npy is required
+refuse_append "append: no FILE" 2 "npydt: append: FILE.npy is required
 Try 'npydt append --help'." append
-refuse_append "append: two inputs" 2 "npydt append: one input at most
+refuse_append "append: two inputs" 2 "npydt: append: one input at most
 Try 'npydt append --help'." append app.npy one.jsonl two.jsonl
-refuse_append "append: two formats" 2 "npydt append: --jsonl, --csv and --tsv exclude each other
+refuse_append "append: two formats" 2 "npydt: append: --jsonl, --csv and --tsv exclude each other
 Try 'npydt append --help'." append --csv --tsv app.npy one.jsonl
 refuse "append: FILE missing" 2 "nothere.npy: i/o error: cannot open: No such file or directory" \
     append nothere.npy one.jsonl

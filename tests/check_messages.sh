@@ -92,13 +92,13 @@ case $line in
 esac
 "$NPYDT" inspect --bogus-$a600 2>"$tmp/err"
 same "a long option in a usage line" "$(sed -n 1p "$tmp/err")" \
-    "npydt inspect: unknown option '--bogus-$(rep 248 a)...(608 bytes)...$(rep 256 a)'"
+    "npydt: inspect: unknown option '--bogus-$(rep 248 a)...(608 bytes)...$(rep 256 a)'"
 
 # ---- the conversions of the line formatter (src/cli/report.c), each in a
 # real message: %lld (negative), %zu and %llu; %u; %.*s
 F=tests/fixtures
 "$NPYDT" dump --index -99 $F/empty_3x0.npy >/dev/null 2>"$tmp/err"
-same "%lld, %zu and %llu in a message" "$(cat "$tmp/err")" \
+same "%lld, %zu and %llu in a message" "$(sed -n 1p "$tmp/err")" \
     "npydt: dump: $F/empty_3x0.npy: --index -99: index -99 is out of bounds for axis 0 with size 3"
 "$PYTHON" -c '
 import sys
@@ -107,11 +107,11 @@ h += " " * (63 - (10 + len(h)) % 64) + "\n"
 sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h.encode() + bytes(100001))
 ' >"$tmp/many.npy"
 "$NPYDT" dump --head 100001 "$tmp/many.npy" >/dev/null 2>"$tmp/err"
-same "%u in a message" "$(cat "$tmp/err")" \
+same "%u in a message" "$(sed -n 1p "$tmp/err")" \
     "npydt: dump: the table shows at most 100000 rows (--head); use --jsonl for more"
 "$NPYDT" dump --hea=1 $F/empty_3x0.npy >/dev/null 2>"$tmp/err"
 same "%.*s in a message" "$(sed -n 1p "$tmp/err")" \
-    "npydt dump: unknown option '--hea' (did you mean '--head'?)"
+    "npydt: dump: unknown option '--hea' (did you mean '--head'?)"
 
 # every format given to the functions that format through it uses only
 # those conversions (and no %%): any other would print a wrong number

@@ -334,11 +334,11 @@ many = os.path.join(d, "savez.npz")
 out = os.path.join(tmp, "whole.npz")
 r = run("pack", out, many)
 check(r.returncode == 2 and r.stdout == b"" and not os.path.exists(out) and r.stderr ==
-      ("npydt: pack: '%s' holds 11 arrays: name one as '%s:NAME'\n" % (many, many)).encode(),
+      ("npydt: pack: '%s' holds 11 arrays: name one as '%s:NAME'\nTry 'npydt pack --help'.\n" % (many, many)).encode(),
       "pack of a whole archive: exit %d %r" % (r.returncode, r.stderr))
 r = run("pack")
 check(r.returncode == 2 and r.stdout == b"" and
-      r.stderr == b"npydt pack: OUT.npz is required\nTry 'npydt pack --help'.\n",
+      r.stderr == b"npydt: pack: OUT.npz is required\nTry 'npydt pack --help'.\n",
       "pack without OUT: exit %d %r" % (r.returncode, r.stderr))
 
 # ---- member names the writers refuse ----------------------------------------------

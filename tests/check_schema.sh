@@ -174,34 +174,34 @@ expect "L suffixes in a schema dict" 0 "" "" -- \
 expect "L suffixes in a schema's shape mismatch" 1 "" \
     "$PY2: schema mismatch: array: dimension: expected (-1, 4), found (1, 3)
 " -- --schema "{'shape': (-1, 4L)}" "$PY2"
-expect_usage "L after something other than an integer" "npydt: --schema: spec offset 10: name 'L'" -- \
+expect_usage "L after something other than an integer" "npydt: check: --schema: spec offset 10: name 'L'" -- \
     --schema "{'shape': L}" "$PY2"
 
 # ---- --schema @path
 printf '%s\n' "$SIMPLE" >"$tmp/spec.txt"
 expect "spec from a file" 0 "" "" -- --schema "@$tmp/spec.txt" "$S"
-expect_usage "unreadable spec file" "npydt: --schema: cannot read '$tmp/none.txt'" -- \
+expect_usage "unreadable spec file" "npydt: check: --schema: cannot read '$tmp/none.txt'" -- \
     --schema "@$tmp/none.txt" "$S"
 
 # ---- usage errors: exit 2, nothing on stdout
 expect_usage "a bad item of a type string is pointed at" \
-    "npydt: --schema: spec offset 8: data type 'S5x' not understood" -- --schema "f8, i4, S5x" "$S"
-expect_usage "malformed spec reports the offset" "npydt: --schema: spec offset 14: " -- \
+    "npydt: check: --schema: spec offset 8: data type 'S5x' not understood" -- --schema "f8, i4, S5x" "$S"
+expect_usage "malformed spec reports the offset" "npydt: check: --schema: spec offset 14: " -- \
     --schema "[('x', '<f8') ('y', '<i4')]" "$S"
-expect_usage "unknown type in spec" "npydt: --schema: spec offset 7: field x: " -- \
+expect_usage "unknown type in spec" "npydt: check: --schema: spec offset 7: field x: " -- \
     --schema "[('x', '<q9')]" "$S"
 expect_usage "a bool is not a dimension of a schema shape" \
-    "npydt: --schema: spec offset 14: shape dimensions must be integers" -- \
+    "npydt: check: --schema: spec offset 14: shape dimensions must be integers" -- \
     --schema "{'shape': (2, True)}" "$S"
 expect_usage "a bool is not a subarray dimension in a schema" \
-    "npydt: --schema: spec offset 14: field x: invalid shape in fixed-type tuple" -- \
+    "npydt: check: --schema: spec offset 14: field x: invalid shape in fixed-type tuple" -- \
     --schema "[('x', '<f8', (True,))]" "$S"
-expect_usage "empty spec" "npydt: --schema: " -- --schema "  " "$S"
+expect_usage "empty spec" "npydt: check: --schema: " -- --schema "  " "$S"
 expect_usage "missing --schema" "npydt: check: --schema SPEC is required" -- "$S"
-expect_usage "--schema without SPEC" "npydt check: option '--schema' needs a value (SPEC)" -- "$S" --schema
+expect_usage "--schema without SPEC" "npydt: check: option '--schema' needs a value (SPEC)" -- "$S" --schema
 expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- \
     --strict --safe-cast --schema "'<f8'" "$BE"
-expect_usage "unknown option" "npydt check: unknown option '--bogus'" -- \
+expect_usage "unknown option" "npydt: check: unknown option '--bogus'" -- \
     --bogus --schema "'<f8'" "$BE"
 expect_usage "no FILE" "npydt: check: no FILE" -- --schema "'<f8'"
 # an unreadable FILE is exit 2 too, and --json reports it

@@ -8,7 +8,7 @@
 #include "test_util.h"
 
 #define JSONL_TOKENIZER   /* this file compiles its own copy of jsmn */
-#include "cli/jsonl.h"
+#include "cli/load/jsonl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "test_util.h"
 
 #define JSONL_TOKENIZER   /* this file compiles jsmn's tokenizer as the reference */
-#include "cli/jsonl.h"
+#include "cli/load/jsonl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * little to strtod for numbers as dump writes them. */
 #include "test_util.h"
 
-#include "cli/load.h"
+#include "cli/load/load.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -10,7 +10,7 @@
  * the two bounds). Everything else (more digits, subnormal or overflowing
  * results, the rare value next to a rounding boundary) is left to strtod
  * by the caller. */
-#include "load.h"
+#include "cli/load/load.h"
 
 #include "float_shortest.h"
 

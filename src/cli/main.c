@@ -1,6 +1,15 @@
 /* npydt: inspect, dump, check and rewrite NumPy .npy files. */
-#include "cli.h"
-#include "load.h"
+#include "cli/check/check.h"
+#include "cli/cstruct/cstruct.h"
+#include "cli/dump/dump.h"
+#include "cli/inspect/inspect.h"
+#include "cli/load/load.h"
+#include "cli/pack/pack.h"
+#include "cli/schema/schema.h"
+#include "cli/swap/swap.h"
+#include "cli/common/args.h"
+#include "cli/common/report.h"
+#include "cli/load/load.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -71,8 +80,8 @@ static int finish(int status)
     if ((!flushed && e == EPIPE) || reader_gone())
         return status;
     if (!flushed && e)
-        return cli_usage_error("error writing output: %s", strerror(e));
-    return cli_usage_error("error writing output");
+        return cli_failure("error writing output: %s", strerror(e));
+    return cli_failure("error writing output");
 }
 
 static const struct command *find_command(const char *name)
@@ -92,11 +101,8 @@ static int unknown_command(const char *name)
     names[NCOMMANDS] = "help";
     const char *near = cli_nearest(name, names, NCOMMANDS + 1);
     if (near)
-        cli_usage_error("unknown command '%s' (did you mean '%s'?)", name, near);
-    else
-        cli_usage_error("unknown command '%s'", name);
-    fputs("Try 'npydt --help'.\n", stderr);
-    return EXIT_USAGE;
+        return cli_usage(NULL, "unknown command '%s' (did you mean '%s'?)", name, near);
+    return cli_usage(NULL, "unknown command '%s'", name);
 }
 
 int main(int argc, char **argv)
@@ -121,11 +127,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(word, "help") == 0) {
         /* npydt help COMMAND is npydt COMMAND --help */
-        if (argc > 3) {
-            cli_usage_error("help: give one COMMAND");
-            fputs("Try 'npydt --help'.\n", stderr);
-            return EXIT_USAGE;
-        }
+        if (argc > 3)
+            return cli_usage(NULL, "help: give one COMMAND");
         const struct command *c = find_command(argv[2]);
         if (!c)
             return unknown_command(argv[2]);

@@ -1,0 +1,223 @@
+/* npydt check: validate files against an expected schema. */
+#include "cli/check/check.h"
+#include "cli/common/args.h"
+#include "cli/common/input.h"
+#include "cli/common/json.h"
+#include "cli/common/report.h"
+#include "cli/common/spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON, OPT_QUIET };
+
+static const struct cli_option check_options[] = {
+    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
+    {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
+    {OPT_SAFE_CAST, "safe-cast", 0, NULL,
+     "each field must cast safely to the schema's type; offsets may differ"},
+    {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
+    {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
+};
+
+static const struct cli_command check_command = {
+    "check",
+    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...",
+    "Check that each .npy FILE matches SPEC, compiled once for all files. FILE may\n"
+    "also be ARCHIVE.npz (every member is checked) or ARCHIVE.npz:NAME (one\n"
+    "member, NAME with or without .npy); only headers are read. SPEC is\n"
+    "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
+    "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
+    "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
+    "--schema @PATH reads SPEC from a file; when PATH is a .npy file (or an\n"
+    "archive of one array) its header is the spec: its dtype, shape and order,\n"
+    "as 'npydt schema PATH' prints them. --schema like:FILE does so for any\n"
+    "FILE (ARCHIVE.npz:NAME, '-' included). --safe-cast is NumPy's\n"
+    "can_cast(..., 'safe').\n"
+    "\n"
+    "With --json each file gets one line on stdout, whatever the exit status:\n"
+    "{\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
+    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N}; a file\n"
+    "that cannot be read or is not valid gets {\"file\":...,\"error\":{\"status\":\n"
+    "...,\"message\":...,\"offset\":N|null}}; an archive member adds \"member\" (its\n"
+    "name in the archive) after \"file\" (the archive's path). The list holds the\n"
+    "first 1000 mismatches, \"mismatches_total\" counts them all.\n"
+    "\n"
+    "Each mismatch is one line on stderr, 'FILE: schema mismatch: WHERE: CODE:\n"
+    "expected X, found Y', WHERE being 'field PATH', 'dtype' or 'array'; past\n"
+    "1000, one line counts the rest. Names and values past 512 bytes are cut\n"
+    "in the middle: '...(N bytes)...' stands for the whole N bytes. Exit 0\n"
+    "when every file matches, 1 when one does not, 2 on usage errors (a\n"
+    "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
+    ".npy file or archive; the highest of these over the files.\n"
+    "\n"
+    "Only headers are read, except from '-' (standard input) or a pipe, which\n"
+    "is read whole into memory first (at most 1 GiB), with a progress line on\n"
+    "a terminal past 64 MiB.\n",
+    check_options, sizeof check_options / sizeof check_options[0], 1,
+};
+
+/* A value of a mismatch, "(none)" when the side has none. */
+static void put_value(struct cli_line *l, const char *s, size_t len)
+{
+    if (len)
+        cli_line_text(l, s, len);
+    else
+        cli_line_puts(l, "(none)");
+}
+
+static void print_mismatch(const char *file, const npydt_mismatch *m)
+{
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: schema mismatch: ", file);
+    if (m->path_len) {
+        cli_line_puts(&l, "field ");
+        cli_line_text(&l, m->path, m->path_len);
+        cli_line_puts(&l, ": ");
+    } else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER) {
+        cli_line_puts(&l, "array: ");
+    } else {
+        cli_line_puts(&l, "dtype: ");
+    }
+    cli_line_puts(&l, npydt_mismatch_code_name(m->code));
+    cli_line_puts(&l, ": expected ");
+    put_value(&l, m->expected, m->expected_len);
+    cli_line_puts(&l, ", found ");
+    put_value(&l, m->found, m->found_len);
+    cli_line_end(&l);
+}
+
+/* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the
+ * path as typed (the archive's for a member), "member" the member's name as
+ * stored in the archive. */
+static void json_result(const struct cli_input *in, const npydt_check_result *r)
+{
+    size_t n = npydt_check_result_count(r);
+    fputs("{\"file\":", stdout);
+    json_string(stdout, in->path);
+    if (in->member) {
+        fputs(",\"member\":", stdout);
+        json_string(stdout, in->member);
+    }
+    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", n ? "false" : "true");
+    for (size_t i = 0; i < n; i++) {
+        const npydt_mismatch *m = npydt_check_result_get(r, i);
+        fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
+        json_string(stdout, npydt_mismatch_code_name(m->code));
+        fputs(",\"path\":", stdout);
+        json_string_n(stdout, m->path, m->path_len);
+        fputs(",\"expected\":", stdout);
+        json_string_n(stdout, m->expected, m->expected_len);
+        fputs(",\"found\":", stdout);
+        json_string_n(stdout, m->found, m->found_len);
+        putc('}', stdout);
+    }
+    fprintf(stdout, "],\"mismatches_total\":%zu}\n", npydt_check_result_total(r));
+}
+
+/* Check one array: a .npy file, or an archive member (its header only:
+ * the declared size must hold the data, which is not read). */
+static int check_input(const npydt_schema *schema, const struct cli_input *in, unsigned flags,
+                       int json)
+{
+    npydt_header *h;
+    npydt_error err;
+    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+        return cli_report_input(in, &err, json);
+    npydt_check_result *r;
+    npydt_status st = npydt_check(schema, h, flags, &r, &err);
+    npydt_header_free(h);
+    if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
+        return cli_report_input(in, &err, json);
+    size_t n = npydt_check_result_count(r), total = npydt_check_result_total(r);
+    for (size_t i = 0; i < n; i++)
+        print_mismatch(in->name, npydt_check_result_get(r, i));
+    if (total > n)
+        cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
+                    total - n, total);
+    if (json)
+        json_result(in, r);
+    npydt_check_result_free(r);
+    return total ? EXIT_MISMATCH : EXIT_OK;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    const char *spec_arg = NULL;
+    unsigned flags = NPYDT_CHECK_DEFAULT;
+    int json = 0, quiet = 0;
+    struct cli_args args;
+    cli_args_init(&args, &check_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_SCHEMA:
+            if (spec_arg)
+                return cli_usage(&check_command, "--schema given twice");
+            spec_arg = args.value;
+            break;
+        case OPT_STRICT:
+            flags |= NPYDT_CHECK_STRICT;
+            break;
+        case OPT_SAFE_CAST:
+            flags |= NPYDT_CHECK_SAFE_CAST;
+            break;
+        case OPT_ALLOW_EXTRA:
+            flags |= NPYDT_CHECK_ALLOW_EXTRA;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_QUIET:
+            quiet = 1;
+            break;
+        default:
+            return args.status;
+        }
+    }
+    if (!spec_arg)
+        return cli_usage(&check_command, "--schema SPEC is required");
+    if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
+        return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
+    if (args.noperands == 0)
+        return cli_usage(&check_command, "no FILE given");
+
+    int status = EXIT_OK;
+    char *spec;
+    size_t len;
+    if ((status = cli_spec_text(&check_command, "--schema", spec_arg, &spec, &len)) != EXIT_OK)
+        return status;
+    npydt_schema *schema;
+    npydt_error err;
+    npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
+    free(spec);
+    if (st == NPYDT_E_NOMEM)
+        return cli_failure("out of memory");
+    if (st != NPYDT_OK) {
+        char at[64] = "";
+        if (err.offset != NPYDT_NO_OFFSET)
+            snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
+        return cli_usage(&check_command, "--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "",
+                         err.path, err.path[0] ? ": " : "", err.message);
+    }
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
+    inputs.quiet = quiet;
+    for (int i = 0; i < args.noperands; i++) {
+        size_t from = inputs.count;
+        int s = cli_inputs_add(&inputs, args.operands[i]);
+        if (s != EXIT_OK && json)
+            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
+        if (s > status)
+            status = s;
+        for (size_t k = from; k < inputs.count; k++) {
+            s = check_input(schema, &inputs.items[k], flags, json);
+            if (s > status)
+                status = s;
+        }
+    }
+    cli_inputs_free(&inputs);
+    npydt_schema_free(schema);
+    return status;
+}

@@ -1,0 +1,75 @@
+/* The command line of every command: options from a table, operands,
+ * the generated help and the one usage-error format. */
+#ifndef NPYDT_CLI_COMMON_ARGS_H
+#define NPYDT_CLI_COMMON_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* One option of a command, as --NAME, --NAME=VALUE, --NAME VALUE, and -S,
+ * -S VALUE or -SVALUE when it has a short name S. -h and --help are every
+ * command's and are not in the tables. */
+struct cli_option {
+    int id;                /* what cli_args_next returns for it: > 0 */
+    const char *name;      /* long name without the dashes: "head" */
+    char short_name;       /* 'o' for -o; 0 for none */
+    const char *value;     /* the value's name in the help ("N"); NULL for a flag */
+    const char *help;      /* one line for the help */
+};
+
+/* What a command accepts and what its --help prints. */
+struct cli_command {
+    const char *name;                    /* "dump" */
+    const char *usage;                   /* synopsis after "npydt ", forms separated by '\n'
+                                          * (a line starting with ' ' continues one) */
+    const char *description;             /* paragraphs printed after the synopsis */
+    const struct cli_option *options;
+    size_t noptions;
+    int reads_input;                     /* takes the input limit options too */
+};
+
+/* A command line being read. */
+struct cli_args {
+    const struct cli_command *cmd;
+    const struct cli_option *option;   /* the option cli_args_next returned */
+    const char *value;                 /* its value; NULL for a flag */
+    char **operands;                   /* the operands, in order ("-" is one) */
+    int noperands;                     /* complete once cli_args_next returned 0 */
+    int status;                        /* the exit status when it returned -1 */
+    /* private */
+    int argc, next;
+    char **argv;
+    bool options_done;
+};
+
+/* Start reading argv[1..argc) (argv[0] is the command's name) for cmd.
+ * Operands are moved to the front of argv as they are read. */
+void cli_args_init(struct cli_args *a, const struct cli_command *cmd, int argc, char **argv);
+/* The id of the next option (its value in a->value); 0 when the line is
+ * read, every operand then in a->operands; -1 when the command must end
+ * with a->status: after --help (the help printed on stdout, status 0) or
+ * after a usage error (one line and a hint on stderr, status 2). "--"
+ * ends the options. */
+int cli_args_next(struct cli_args *a);
+/* Print the help of cmd: synopsis, description, the table of options. */
+void cli_print_help(FILE *out, const struct cli_command *cmd);
+/* The one usage error of every command: "npydt: CMD: MESSAGE" and
+ * "Try 'npydt CMD --help'." on stderr, MESSAGE formatted as
+ * cli_line_format does; with cmd NULL (the command line before a command
+ * is known) "npydt: MESSAGE" and "Try 'npydt --help'.". Returns
+ * EXIT_USAGE. */
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Print "Try 'npydt CMD --help'." (cmd NULL: "Try 'npydt --help'.") to
+ * stderr. */
+void cli_try_help(const struct cli_command *cmd);
+/* The candidate nearest to word, for "did you mean": at an edit distance
+ * (insertion, deletion, substitution, swap of neighbours) of at most one
+ * per three bytes of word (three at most), or one that word starts; NULL
+ * when none is near enough (or word is empty or longer than 255 bytes).
+ * The first of equally near candidates wins; a candidate equal to word
+ * is the nearest ("-jsonl" for "--jsonl"). */
+const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
+
+#endif

@@ -1,0 +1,329 @@
+/* What a FILE argument names: a .npy file, every member of an .npz
+ * archive, or one member (ARCHIVE.npz:NAME); and the header and data
+ * bytes of each, whichever it is. */
+#include "cli/common/input.h"
+#include "cli/common/args.h"
+#include "cli/common/limits.h"
+#include "cli/common/mapped.h"
+#include "cli/common/pipe.h"
+#include "cli/common/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct cli_archive {
+    npydt_npz *npz;
+    char *path;          /* as typed */
+    unsigned char *buf;  /* the archive's bytes when read from a pipe */
+};
+
+/* Report err for path and keep it as the list's error: the exit status. */
+static int fail(struct cli_inputs *list, const char *path, const npydt_error *err)
+{
+    if (err != &list->error)
+        list->error = *err;
+    return cli_report(path, &list->error);
+}
+
+static int nomem(struct cli_inputs *list, const char *path)
+{
+    cli_error(&list->error, NPYDT_E_NOMEM, "%s", "out of memory");
+    return fail(list, path, &list->error);
+}
+
+void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
+{
+    memset(list, 0, sizeof *list);
+    if (opts)
+        list->opts = *opts;
+    else
+        cli_input_limits(&list->opts);
+}
+
+void cli_inputs_free(struct cli_inputs *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        free((char *)list->items[i].name);
+        free(list->items[i].buf);
+    }
+    for (size_t i = 0; i < list->narchives; i++) {
+        npydt_npz_close(list->archives[i].npz);
+        free(list->archives[i].path);
+        free(list->archives[i].buf);
+    }
+    free(list->items);
+    free(list->archives);
+    memset(list, 0, sizeof *list);
+}
+
+/* Room for one more item; the new one is zeroed. */
+static struct cli_input *new_item(struct cli_inputs *list)
+{
+    if (list->count == list->cap) {
+        size_t cap = list->cap ? list->cap * 2 : 8;
+        if (cap > SIZE_MAX / sizeof *list->items)
+            return NULL;
+        struct cli_input *items = realloc(list->items, cap * sizeof *items);
+        if (!items)
+            return NULL;
+        list->items = items;
+        list->cap = cap;
+    }
+    struct cli_input *in = &list->items[list->count];
+    memset(in, 0, sizeof *in);
+    return in;
+}
+
+static int add_file(struct cli_inputs *list, const char *arg)
+{
+    struct cli_input *in = new_item(list);
+    char *name = in ? strdup(arg) : NULL;
+    if (!name)
+        return nomem(list, arg);
+    in->name = name;
+    in->path = arg;
+    list->count++;
+    return EXIT_OK;
+}
+
+/* "ARCHIVE:MEMBER" for member i of the archive. */
+static int add_member(struct cli_inputs *list, const struct cli_archive *a, size_t i)
+{
+    const npydt_npz_member *m = npydt_npz_member_at(a->npz, i);
+    size_t plen = strlen(a->path), mlen = strlen(m->name);
+    struct cli_input *in = new_item(list);
+    char *name = in && plen < SIZE_MAX - 2 - mlen ? malloc(plen + mlen + 2) : NULL;
+    if (!name)
+        return nomem(list, a->path);
+    memcpy(name, a->path, plen);
+    name[plen] = ':';
+    memcpy(name + plen + 1, m->name, mlen + 1);
+    in->name = name;
+    in->path = a->path;
+    in->member = m->name;
+    in->npz = a->npz;
+    in->index = i;
+    list->count++;
+    return EXIT_OK;
+}
+
+/* Open the archive at path (len bytes of it), or the one in buf (bytes
+ * read from a pipe, owned by the list from here on, even on failure), and
+ * keep it in the list. */
+static int open_archive(struct cli_inputs *list, const char *path, size_t len,
+                        unsigned char *buf, size_t buf_len, struct cli_archive **out)
+{
+    if (list->narchives == list->archives_cap) {
+        size_t cap = list->archives_cap ? list->archives_cap * 2 : 4;
+        struct cli_archive *as = cap <= SIZE_MAX / sizeof *as
+                                     ? realloc(list->archives, cap * sizeof *as)
+                                     : NULL;
+        if (!as) {
+            free(buf);
+            return nomem(list, path);
+        }
+        list->archives = as;
+        list->archives_cap = cap;
+    }
+    struct cli_archive *a = &list->archives[list->narchives];
+    a->path = strndup(path, len);
+    a->buf = buf;
+    if (!a->path) {
+        free(buf);
+        return nomem(list, path);
+    }
+    npydt_error err;
+    if (!buf)
+        cli_reading(a->path);   /* its directory is read from the mapping */
+    npydt_status st = buf ? npydt_npz_open_buffer(buf, buf_len, &list->opts, &a->npz, &err)
+                          : npydt_npz_open_path(a->path, &list->opts, &a->npz, &err);
+    if (st != NPYDT_OK) {
+        int status = fail(list, a->path, &err);
+        free(a->path);
+        free(buf);
+        return status;
+    }
+    list->narchives++;
+    *out = a;
+    return EXIT_OK;
+}
+
+/* 1 when path is a regular file that starts as a zip archive does. */
+int cli_is_archive(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
+    if (fd < 0)
+        return 0;
+    unsigned char magic[4];
+    ssize_t n = read(fd, magic, sizeof magic);
+    close(fd);
+    return n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
+}
+
+/* Every member of archive a. */
+static int add_members(struct cli_inputs *list, const struct cli_archive *a)
+{
+    for (size_t i = 0; i < npydt_npz_count(a->npz); i++) {
+        int status = add_member(list, a, i);
+        if (status != EXIT_OK)
+            return status;
+    }
+    return EXIT_OK;
+}
+
+/* An input that cannot seek, read whole: an archive by its first bytes,
+ * else a FILE in memory. */
+static int add_pipe(struct cli_inputs *list, const char *arg)
+{
+    unsigned char *buf;
+    size_t len;
+    int status = cli_read_pipe(arg, list->quiet, &buf, &len, &list->error);
+    if (status != EXIT_OK)
+        return status;
+    if (npydt_npz_is_archive(buf, len)) {
+        struct cli_archive *a;
+        if ((status = open_archive(list, arg, strlen(arg), buf, len, &a)) != EXIT_OK)
+            return status;
+        return add_members(list, a);
+    }
+    if ((status = add_file(list, arg)) != EXIT_OK) {
+        free(buf);
+        return status;
+    }
+    list->items[list->count - 1].buf = buf;
+    list->items[list->count - 1].len = len;
+    return EXIT_OK;
+}
+
+/* The names of an archive's members as ARCHIVE:NAME takes them: without
+ * the .npy that np.savez adds. */
+static char *short_name(const char *member)
+{
+    size_t n = strlen(member);
+    if (n > 4 && strcmp(member + n - 4, ".npy") == 0)
+        n -= 4;
+    return strndup(member, n);
+}
+
+/* "ARG: not found: no member 'NAME' (did you mean 'X'?); members: A, B":
+ * the nearest member name, and the first few names. */
+static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *z,
+                     const char *name)
+{
+    enum { SHOWN = 8 };
+    size_t n = npydt_npz_count(z);
+    char **names = calloc(n ? n : 1, sizeof *names);
+    int ok = names != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (names[i] = short_name(npydt_npz_member_at(z, i)->name)) != NULL;
+    if (!ok) {
+        for (size_t i = 0; names && i < n; i++)
+            free(names[i]);
+        free(names);
+        return nomem(list, arg);
+    }
+    cli_error(&list->error, NPYDT_E_NOT_FOUND, "no member '%s'", name);
+    char *want = short_name(name);
+    const char *near = want ? cli_nearest(want, (const char *const *)names, n) : NULL;
+    free(want);
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: not found: no member '%s'", arg, name);
+    if (near)
+        cli_line_format(&l, " (did you mean '%s'?)", near);
+    cli_line_puts(&l, n ? "; members: " : "; the archive is empty");
+    for (size_t i = 0; i < n && i < SHOWN; i++)
+        cli_line_format(&l, i ? ", %s" : "%s", names[i]);
+    if (n > SHOWN)
+        cli_line_format(&l, ", ... (%zu in all)", n);
+    cli_line_end(&l);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return EXIT_USAGE;
+}
+
+int cli_inputs_add(struct cli_inputs *list, const char *arg)
+{
+    struct cli_archive *a;
+    int status;
+    struct stat st;
+    if (cli_is_pipe_arg(arg))
+        return add_pipe(list, arg);
+    if (stat(arg, &st) == 0) {
+        if (!cli_is_archive(arg))
+            return add_file(list, arg);
+        if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
+            return status;
+        return add_members(list, a);
+    }
+    /* ARCHIVE:NAME, at the first ':' after an existing file */
+    for (const char *colon = strchr(arg, ':'); colon; colon = strchr(colon + 1, ':')) {
+        size_t len = (size_t)(colon - arg);
+        char *prefix = strndup(arg, len);
+        if (!prefix)
+            return nomem(list, arg);
+        int exists = stat(prefix, &st) == 0, archive = exists && cli_is_archive(prefix);
+        free(prefix);
+        if (!exists)
+            continue;
+        if (!archive || colon[1] == '\0') {
+            cli_error(&list->error, NPYDT_E_ARG, "%s",
+                      !archive ? "the part before ':' is not a zip (.npz) archive, so it has "
+                                 "no members"
+                               : "no member name after ':'");
+            return fail(list, arg, &list->error);
+        }
+        if ((status = open_archive(list, arg, len, NULL, 0, &a)) != EXIT_OK)
+            return status;
+        size_t i;
+        npydt_error err;
+        if (npydt_npz_find(a->npz, colon + 1, &i, &err) != NPYDT_OK)
+            return err.code == NPYDT_E_NOT_FOUND ? no_member(list, arg, a->npz, colon + 1)
+                                                 : fail(list, arg, &err);
+        return add_member(list, a, i);
+    }
+    return add_file(list, arg); /* reading it will say why it cannot be opened */
+}
+
+npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
+                              npydt_error *err)
+{
+    if (!in->buf)
+        cli_reading(in->path);
+    if (in->npz)
+        return npydt_npz_member_header(in->npz, in->index, out, err);
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
+    if (in->buf)
+        return npydt_parse_buffer(in->buf, in->len, &limits.base, out, err);
+    return npydt_parse_path(in->path, &limits.base, out, err);
+}
+
+/* ---- data ------------------------------------------------------------------- */
+
+npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,
+                              npydt_error *err)
+{
+    *out = NULL;
+    npydt_status st;
+    npydt_reader_options opts;
+    cli_reader_options(&opts);
+    if (!in->buf)
+        cli_reading(in->path);
+    if (in->npz) {
+        if (!verified && (st = npydt_npz_member_verify(in->npz, in->index, err)) != NPYDT_OK)
+            return st;
+        return npydt_reader_open_member(in->npz, in->index, &opts, out, err);
+    }
+    if (in->buf)
+        return npydt_reader_open_buffer(in->buf, in->len, &opts, out, err);
+    return npydt_reader_open_path(in->path, &opts, out, err);
+}

@@ -1,0 +1,69 @@
+/* Inputs: FILE, ARCHIVE.npz or ARCHIVE.npz:NAME. */
+#ifndef NPYDT_CLI_COMMON_INPUT_H
+#define NPYDT_CLI_COMMON_INPUT_H
+
+#include "npydt.h"
+
+#include <stddef.h>
+
+/* One array a command reads: a .npy file, or one member of an archive. */
+struct cli_input {
+    const char *name;      /* for messages and output: FILE, or ARCHIVE:MEMBER */
+    const char *path;      /* the file on disk: FILE or ARCHIVE as typed */
+    const char *member;    /* the member's name as stored ("a.npy"); NULL for a FILE */
+    const npydt_npz *npz;  /* its archive (owned by the list); NULL for a FILE */
+    size_t index;          /* the member's index in npz */
+    unsigned char *buf;    /* a FILE read from a pipe, whole (owned); else NULL */
+    size_t len;
+};
+
+/* The inputs named on a command line, and the archives they come from. */
+struct cli_archive;
+struct cli_inputs {
+    struct cli_input *items;
+    size_t count;
+    /* private */
+    size_t cap;
+    struct cli_archive *archives;
+    size_t narchives, archives_cap;
+    npydt_npz_options opts;
+    int quiet;             /* no progress line while a pipe is read */
+    npydt_error error;     /* why cli_inputs_add last returned a status other than 0 */
+};
+
+/* Start an empty list; opts (NULL: defaults) bounds every archive opened. */
+void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
+/* Append what one argument names: '-' (standard input) or another input
+ * that cannot seek (a FIFO, /dev/stdin on a pipe), read whole into memory
+ * (at most CLI_PIPE_MAX_BYTES) and then taken as a FILE or an archive by
+ * its first bytes; an existing FILE; every member of an
+ * archive (a file that starts as a zip does, whatever its name); or the
+ * member NAME (else NAME.npy) of ARCHIVE:NAME. Items appended by this call
+ * are items[old count .. count). A refused archive, a missing member or
+ * a lack of memory is reported on stderr ("ARG: WHAT: DETAIL") and gives
+ * its exit status (2 or 3), the error kept in list->error for a --json
+ * report; 0 otherwise. A path that cannot be opened is added as a FILE:
+ * reading its header reports it. */
+int cli_inputs_add(struct cli_inputs *list, const char *arg);
+/* 1 when path is a regular file that starts as a zip archive does (as
+ * np.load decides); never blocks on a FIFO. */
+int cli_is_archive(const char *path);
+/* Close every archive and release the list. */
+void cli_inputs_free(struct cli_inputs *list);
+
+/* Parse the header of an input. For a member only the header bytes are
+ * read (inflated), and its declared size must hold the data. */
+npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
+                              npydt_error *err);
+
+/* A reader of an input's header and data: the header is the reader's
+ * (npydt_reader_header), parsed once from the bytes it reads, so a file
+ * replaced since an earlier cli_input_header cannot pass off other data.
+ * A member not yet verified (verified == 0) is read in full first
+ * (declared size, deflate stream and CRC-32: one extra inflate pass for
+ * deflated ones) so that a command can refuse a damaged member before it
+ * prints anything. */
+npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,
+                              npydt_error *err);
+
+#endif

@@ -1,0 +1,105 @@
+/* How the command reads its input files: mapped by the library (the
+ * default), or with read(2) only (--no-mmap); and what it does when a
+ * mapped file shrinks while it is read.
+ *
+ * A mapped page past the new end of a file that another process truncated
+ * cannot be read: touching it raises SIGBUS, which by default kills the
+ * process without a word and leaves swap's or pack's temporary file behind.
+ * The library maps and must not install signal handlers (that is process
+ * state, not a library's to take), so the command does: before it reads
+ * an input it names the file (cli_reading), and its SIGBUS handler then
+ * removes the temporary output file, writes the prepared line
+ * "FILE: i/o error: the file shrank while it was read" with write(2) and
+ * ends with _exit(2), the status of an unreadable input.
+ *
+ * Why not recover with sigsetjmp/siglongjmp around each read: the fault
+ * can come from deep inside the library (an inflate, a gather) or from the
+ * command while stdio's locks are held, and jumping out of those leaves
+ * their state half changed. A mapped file that shrank is the end of the
+ * command anyway, so the handler only does what is async-signal-safe and
+ * ends the process. The command maps nothing but its inputs (outputs are
+ * written with write(2)), and reads one input at a time, so the last file
+ * named is the one that shrank. A fault with no file named, or a
+ * misaligned access (BUS_ADRALN, a bug and no shrinking file), ends the
+ * process by the signal as before. */
+#include "cli/common/mapped.h"
+#include "cli/common/output.h"
+#include "cli/common/report.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int no_mmap;
+
+/* The file being read (a copy) and the line the handler writes for it.
+ * Both change only outside the handler, with line_ready cleared, and a
+ * SIGBUS is raised by the reading thread itself, never while they change. */
+static char *reading;
+static char *line;
+static size_t line_len;
+static volatile sig_atomic_t line_ready;
+
+void cli_set_no_mmap(void)
+{
+    no_mmap = 1;
+}
+
+int cli_no_mmap(void)
+{
+    return no_mmap;
+}
+
+static void on_bus(int sig, siginfo_t *info, void *context)
+{
+    (void)context;
+    cli_output_discard();
+    if (line_ready && info->si_code != BUS_ADRALN) {
+        /* one write: a short line, and the process ends next */
+        ssize_t n = write(STDERR_FILENO, line, line_len);
+        (void)n;
+        _exit(EXIT_USAGE);
+    }
+    /* not a file that shrank: the access is made again on return and ends
+     * the process by the signal */
+    signal(sig, SIG_DFL);
+}
+
+void cli_reading(const char *path)
+{
+    if (path && reading && strcmp(path, reading) == 0)
+        return;   /* the members of one archive: the same line */
+    line_ready = 0;
+    free(line);
+    free(reading);
+    line = reading = NULL;
+    static int installed;
+    if (!path || no_mmap)
+        return;   /* without mappings, reads report a shrinking file themselves */
+    if (!installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_bus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(SIGBUS, &sa, NULL) != 0)
+            return;
+        installed = 1;
+    }
+    /* the line as cli_report would print it, built the same way; without
+     * memory for it a shrinking file ends the process by SIGBUS */
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: %s: the file shrank while it was read", path,
+                    npydt_status_name(NPYDT_E_IO));
+    size_t len;
+    char *text = cli_line_take(&l, &len);
+    if (!text || !(reading = strdup(path))) {
+        free(text);
+        return;
+    }
+    line = text;
+    line_len = len;
+    line_ready = 1;
+}

@@ -1,0 +1,313 @@
+/* Lines of the command's stderr, error lines PATH: WHAT: DETAIL among them.
+ * Each line is built whole in memory and written with one call: stderr is
+ * unbuffered, so one write(2) per line instead of one per byte, and lines
+ * of processes that share the stream do not interleave. Names, paths and
+ * descriptors in a line are escaped and cut (CLI_TEXT_KEEP). */
+#include "cli/common/report.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_line_init(struct cli_line *l)
+{
+    l->buf = l->small;
+    l->len = 0;
+    l->cap = sizeof l->small;
+    l->full = false;
+}
+
+/* Room for n more bytes and the final newline (len < cap always holds);
+ * false when memory runs out, and the line then ends where it is. */
+static bool room(struct cli_line *l, size_t n)
+{
+    if (l->full)
+        return false;
+    if (n < l->cap - l->len)
+        return true;
+    size_t cap = l->cap;
+    while (n >= cap - l->len) {
+        if (cap > SIZE_MAX / 2) {
+            l->full = true;
+            return false;
+        }
+        cap *= 2;
+    }
+    char *b = l->buf == l->small ? malloc(cap) : realloc(l->buf, cap);
+    if (!b) {
+        l->full = true;
+        return false;
+    }
+    if (l->buf == l->small)
+        memcpy(b, l->small, l->len);
+    l->buf = b;
+    l->cap = cap;
+    return true;
+}
+
+static void put(struct cli_line *l, const char *s, size_t n)
+{
+    if (room(l, n)) {
+        memcpy(l->buf + l->len, s, n);
+        l->len += n;
+    }
+}
+
+void cli_line_puts(struct cli_line *l, const char *s)
+{
+    put(l, s, strlen(s));
+}
+
+/* The escape for the bytes at p, into esc; how many bytes it stands for
+ * (0: p needs none). A line stays one line (for splitlines() too: U+0085,
+ * U+2028 and U+2029 break lines there) and inert. */
+static size_t escape_at(const unsigned char *p, const unsigned char *end, char esc[8])
+{
+    if (*p < 0x20 || *p == 0x7f) {
+        static const char names[] = "0000000abtnvfr";
+        if (*p >= '\a' && *p <= '\r')
+            snprintf(esc, 8, "\\%c", names[*p]);
+        else
+            snprintf(esc, 8, "\\x%02x", *p);
+        return 1;
+    }
+    if (text_breaks_lines(p, (size_t)(end - p))) {   /* a C1 control, U+2028, U+2029 */
+        bool c1 = p[0] == 0xc2;
+        snprintf(esc, 8, "\\u%04x", c1 ? p[1] : 0x2000 + p[2] - 0x80);
+        return c1 ? 2 : 3;
+    }
+    return 0;
+}
+
+static void put_escaped(struct cli_line *l, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        const unsigned char *run = p;
+        char esc[8];
+        size_t n = 0;
+        while (p < end && (n = escape_at(p, end, esc)) == 0)
+            p++;
+        put(l, (const char *)run, (size_t)(p - run));
+        if (p < end) {
+            cli_line_puts(l, esc);
+            p += n;
+        }
+    }
+}
+
+size_t cli_text_escape_into(char *dst, const char *s, size_t len)
+{
+    char *o = dst;
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        char esc[8];
+        size_t n = escape_at(p, end, esc);
+        if (n == 0) {
+            *o++ = (char)*p++;
+        } else {
+            size_t e = strlen(esc);
+            memcpy(o, esc, e);
+            o += e;
+            p += n;
+        }
+    }
+    return (size_t)(o - dst);
+}
+
+void cli_put_text_n(FILE *out, const char *s, size_t len)
+{
+    char buf[CLI_TEXT_ESCAPED_MAX(256)];
+    for (size_t at = 0; at < len;) {
+        /* a chunk ends after a whole character (a C1 control or line
+         * break is 2 or 3 bytes) */
+        size_t n = text_utf8_cut(s + at, len - at, 256);
+        fwrite(buf, 1, cli_text_escape_into(buf, s + at, n), out);
+        at += n;
+    }
+}
+
+void cli_line_text(struct cli_line *l, const char *s, size_t len)
+{
+    if (len <= CLI_TEXT_KEEP) {
+        put_escaped(l, s, len);
+        return;
+    }
+    /* the start and the end (a path's leaf, a file's extension), each at
+     * a character's start: continuation bytes stay with their lead byte */
+    size_t head = CLI_TEXT_KEEP / 2, tail = len - CLI_TEXT_KEEP / 2;
+    for (int i = 0; i < 3 && ((unsigned char)s[head] & 0xc0) == 0x80; i++)
+        head--;
+    for (int i = 0; i < 3 && tail < len && ((unsigned char)s[tail] & 0xc0) == 0x80; i++)
+        tail++;
+    put_escaped(l, s, head);
+    char mark[48];
+    int n = snprintf(mark, sizeof mark, "...(%zu bytes)...", len);
+    put(l, mark, n > 0 ? (size_t)n : 0);
+    put_escaped(l, s + tail, len - tail);
+}
+
+/* The conversions of the command's messages: %s and %.*s, each argument
+ * written as by cli_line_text (names and texts from outside); %u, %zu,
+ * %lld and %llu (tests/check_messages.sh holds every message to these).
+ * The literal text is escaped too. */
+static void line_vformat(struct cli_line *l, const char *fmt, va_list *ap)
+{
+    for (const char *p = fmt; *p;) {
+        const char *lit = p;
+        p += strcspn(p, "%");
+        put_escaped(l, lit, (size_t)(p - lit));
+        if (!*p)
+            break;
+        p++;
+        if (*p == '.') {   /* ".*s" */
+            int prec = va_arg(*ap, int);
+            const char *s = va_arg(*ap, const char *);
+            cli_line_text(l, s, strnlen(s, (size_t)prec));   /* < 0: all of s */
+            p += 3;
+            continue;
+        }
+        if (*p == 's') {
+            const char *s = va_arg(*ap, const char *);
+            cli_line_text(l, s, strlen(s));
+            p++;
+            continue;
+        }
+        size_t mod = strspn(p, "lz");   /* "u", "zu", "lld" or "llu" */
+        char num[24];
+        int n;
+        if (p[mod] == 'd')
+            n = snprintf(num, sizeof num, "%lld", va_arg(*ap, long long));
+        else
+            n = snprintf(num, sizeof num, "%llu",
+                         mod == 2 ? va_arg(*ap, unsigned long long)
+                         : mod    ? (unsigned long long)va_arg(*ap, size_t)
+                                  : (unsigned long long)va_arg(*ap, unsigned));
+        put(l, num, (size_t)n);
+        p += mod + 1;
+    }
+}
+
+void cli_line_format(struct cli_line *l, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    line_vformat(l, fmt, &ap);
+    va_end(ap);
+}
+
+void cli_line_end(struct cli_line *l)
+{
+    l->buf[l->len++] = '\n';
+    fwrite(l->buf, 1, l->len, stderr);
+    if (l->buf != l->small)
+        free(l->buf);
+    cli_line_init(l);
+}
+
+char *cli_line_take(struct cli_line *l, size_t *len)
+{
+    l->buf[l->len++] = '\n';
+    char *text = l->full ? NULL : l->buf != l->small ? l->buf : malloc(l->len);
+    if (text && l->buf == l->small)
+        memcpy(text, l->small, l->len);
+    else if (!text && l->buf != l->small)
+        free(l->buf);
+    *len = l->len;
+    cli_line_init(l);
+    return text;
+}
+
+/* `where` names the text the error's offset counts in. */
+static int report(const char *path, const npydt_error *err, const char *where)
+{
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_format(&l, "%s: %s: ", path, npydt_status_name(err->code));
+    if (err->offset != NPYDT_NO_OFFSET)
+        cli_line_format(&l, "%s offset %zu: ", where, err->offset);
+    if (err->path[0])
+        cli_line_format(&l, "field %s: ", err->path);
+    cli_line_format(&l, "%s", err->message);
+    cli_line_end(&l);
+    /* unreadable paths, bad arguments and field paths that the file does
+     * not have are the caller's mistakes, and a lack of memory is no fault
+     * of the file (status 3 would call a valid file invalid); the rest is
+     * the file's */
+    return err->code == NPYDT_E_IO || err->code == NPYDT_E_ARG || err->code == NPYDT_E_NOT_FOUND ||
+                   err->code == NPYDT_E_NOMEM
+               ? EXIT_USAGE
+               : EXIT_INVALID;
+}
+
+int cli_report(const char *path, const npydt_error *err)
+{
+    return report(path, err, "header");
+}
+
+int cli_report_spec(const char *what, const npydt_error *err)
+{
+    return report(what, err, "spec");
+}
+
+static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)
+{
+    memset(err, 0, sizeof *err);
+    err->code = code;
+    err->offset = NPYDT_NO_OFFSET;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    return code;
+}
+
+npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fill(err, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
+{
+    npydt_error err;
+    va_list ap;
+    va_start(ap, fmt);
+    fill(&err, code, fmt, ap);
+    va_end(ap);
+    return cli_report(path, &err);
+}
+
+void cli_vmessage(const char *lead, const char *fmt, va_list ap)
+{
+    struct cli_line l;
+    cli_line_init(&l);
+    cli_line_puts(&l, lead);
+    va_list again;
+    va_copy(again, ap);
+    line_vformat(&l, fmt, &again);
+    va_end(again);
+    cli_line_end(&l);
+}
+
+void cli_message(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage("", fmt, ap);
+    va_end(ap);
+}
+
+int cli_failure(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage("npydt: ", fmt, ap);
+    va_end(ap);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,40 @@
+/* The error objects of the --json modes: every input gets one object in
+ * the report, also one that cannot be read (doc/cli-json.md). */
+#include "cli/common/report.h"
+#include "cli/common/input.h"
+#include "cli/common/json.h"
+
+#include <stdio.h>
+
+void cli_json_error(FILE *out, const char *file, const char *member, const npydt_error *err)
+{
+    fputs("{\"file\":", out);
+    json_string(out, file);
+    if (member) {
+        fputs(",\"archive\":", out);
+        json_string(out, file);
+        fputs(",\"member\":", out);
+        json_string(out, member);
+    }
+    fputs(",\"error\":{\"status\":", out);
+    json_string(out, npydt_status_name(err->code));
+    char message[sizeof err->path + sizeof err->message + 16];
+    snprintf(message, sizeof message, "%s%s%s%s", err->path[0] ? "field " : "", err->path,
+             err->path[0] ? ": " : "", err->message);
+    fputs(",\"message\":", out);
+    json_string(out, message);
+    fputs(",\"offset\":", out);
+    if (err->offset == NPYDT_NO_OFFSET)
+        fputs("null", out);
+    else
+        fprintf(out, "%zu", err->offset);
+    fputs("}}\n", out);
+}
+
+int cli_report_input(const struct cli_input *in, const npydt_error *err, int json)
+{
+    int status = cli_report(in->name, err);
+    if (json)
+        cli_json_error(stdout, in->path, in->member, err);
+    return status;
+}

@@ -1,0 +1,452 @@
+/* npydt dump: the records of a file, as JSON lines (the contract in
+ * doc/cli-json.md), CSV or TSV, or as a table for people. This
+ * file reads the options and the data; the fields are chosen by
+ * dump_fields.c, the elements by dump_select.c, values are written by
+ * dump_value.c (JSON) and dump_csv.c (cells), floats by float_shortest.c,
+ * the table by dump_table.c.
+ *
+ * Elements come out in C order of the logical array whatever the file's
+ * fortran_order. JSON floats print as Python's repr() prints the double
+ * (the shortest digits that read back to it), so the output matches
+ * json.dumps of NumPy's values character for character; the table and
+ * CSV print float16 and float32 as NumPy's repr() of them. */
+#include "cli/dump/dump.h"
+#include "cli/common/args.h"
+#include "cli/common/input.h"
+#include "cli/common/progress.h"
+#include "cli/common/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+    OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET
+};
+
+static const struct cli_option dump_options[] = {
+    {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
+    {OPT_CSV, "csv", 0, NULL, "CSV: a header row of field paths, a row per element"},
+    {OPT_TSV, "tsv", 0, NULL, "the same separated by tabs (\\t \\n \\r \\\\ escaped)"},
+    {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
+    {OPT_HEAD, "head", 0, "N", "print the first N elements (of those selected) only"},
+    {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
+    {OPT_INDEX, "index", 0, "I[,J..]", "select a[I,J,..] (negative from the end)"},
+    {OPT_RANGE, "range", 0, "A:B[:S]", "select a[A:B:S] along the first axis"},
+    {OPT_FLOAT, "float", 0, "double|native",
+     "JSON float16/float32 as their double (default) or their own shortest text"},
+    {OPT_DATETIME, "datetime", 0, "count|iso", "datetime64 as the count (default) or ISO 8601"},
+    {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
+    {OPT_BIG_INT, "big-int", 0, "number|string",
+     "integers beyond +-(2^53-1) as numbers (default) or strings"},
+    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
+};
+
+const struct cli_command dump_command = {
+    "dump",
+    "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
+    "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
+    "Print the elements of the .npy FILE in C order. By default a table of the\n"
+    "first 20 elements; with --jsonl one JSON value per element and line, with\n"
+    "--csv or --tsv a row of cells (all of them unless --head N is given).\n"
+    "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
+    "pts.y for the field y of every element of an array of structs pts) and\n"
+    "prints an object of them per element. Object arrays cannot be dumped\n"
+    "(exit 3). A CSV or TSV row holds at most 67108864 cells (exit 3 for a\n"
+    "wider element).\n"
+    "\n"
+    "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
+    "when fewer indices than dimensions are given); --range A:B:S the rows\n"
+    "a[A:B:S] of the first axis (Python's slice rules: each part optional,\n"
+    "negative counts from the end, a negative step goes backwards); --tail N\n"
+    "the last N elements. A mapped file reaches them directly, without reading\n"
+    "what comes before. --head N then prints at most N of them.\n"
+    "\n"
+    "Values: JSON keeps the contract's defaults (floats as the double's\n"
+    "shortest text, NaN and NaT as strings, datetimes as counts). --float\n"
+    "native writes float16/float32 as NumPy's repr() of them (19.894575);\n"
+    "--datetime iso writes datetime64 as NumPy's str() (\"2020-06-01T07:00\";\n"
+    "timedelta64 stays a count of its unit); --nan null writes NaN, the\n"
+    "infinities and NaT as null (an empty cell in CSV); --big-int string\n"
+    "writes integers outside +-(2^53-1) as strings. The table and CSV always\n"
+    "write floats as their own type's shortest text.\n"
+    "\n"
+    "CSV (RFC 4180, LF line ends): one column per scalar leaf, headed by its\n"
+    "path (pos.x, samples[3], m[0,1]); cells holding ',', '\"', CR or LF are\n"
+    "quoted with inner quotes doubled. TSV: no quoting; tab, LF, CR and\n"
+    "backslash in a cell are written \\t, \\n, \\r and \\\\. Cells are NumPy's\n"
+    "str() of the value: True/False, complex as 1.5+2.0j, S bytes outside\n"
+    "printable ASCII as \\xNN (and '\\' as \\\\), V as hex.\n"
+    "\n"
+    "FILE may be ARCHIVE.npz:NAME, one member of an archive (NAME with or\n"
+    "without .npy), printed exactly as the member saved alone would be; or\n"
+    "ARCHIVE.npz, whose members are printed as tables one after another.\n"
+    "--jsonl, --csv and --tsv print the elements of one array: an archive with\n"
+    "more than one member must be narrowed to ARCHIVE.npz:NAME (exit 2\n"
+    "otherwise). Every member printed is checked in full (sizes, deflate\n"
+    "stream, CRC-32) before anything is printed; deflated members are inflated\n"
+    "through a bounded buffer, and no further than the selection needs once\n"
+    "checked.\n"
+    "\n"
+    "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
+    "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
+    "64 MiB or more of elements, when stdout is not that terminal.\n",
+    dump_options, sizeof dump_options / sizeof dump_options[0], 1,
+};
+
+#define TEXT_DEFAULT_HEAD 20
+/* The table is laid out before it is printed (column widths): its rows are
+ * held in memory, so it is for people and has a cap; --jsonl streams. */
+#define TEXT_MAX_ROWS 100000u
+
+/* ---- the command --------------------------------------------------------------------- */
+
+/* A count of decimal digits; one too large for 64 bits means all. */
+static int parse_count(const char *s, uint64_t *out)
+{
+    if (!*s)
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*s - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* The largest U scalar of a dtype (the buffer its UTF-8 needs). */
+static size_t max_unicode(const npydt_dtype *dt)
+{
+    size_t n, m = 0;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &n);
+    for (size_t i = 0; i < n; i++)
+        if (leaves[i].kind == 'U' && leaves[i].itemsize > m)
+            m = leaves[i].itemsize;
+    return m;
+}
+
+/* What the command line asks of every input. */
+struct dump_opts {
+    enum dump_format format;
+    const char *fields;
+    uint64_t head;
+    int have_head;
+    struct select_args select;
+    struct value_style style;
+    int quiet;           /* no progress line */
+};
+
+/* How far dump_input goes with an input. */
+enum dump_phase {
+    DUMP_CHECK,       /* refuse what cannot be printed; print nothing */
+    DUMP_ALL,         /* check, then print */
+    DUMP_PRINT        /* print what DUMP_CHECK has passed */
+};
+
+/* The U scalars among the bytes printed (all, or the selected fields) of
+ * the selected elements must be text: look before printing anything. */
+static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct selection *s,
+                              const npydt_dtype *dt, const struct selected *sel, size_t nsel)
+{
+    for (uint64_t i = 0; i < s->total; i++) {
+        const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
+        if (!rec)
+            return -1;
+        if (!sel && dump_check_unicode(d, dt, rec, 0, UINT64_MAX) != 0)
+            return -1;
+        for (size_t k = 0; sel && k < nsel; k++) {
+            uint64_t n = 1, size = npydt_dtype_itemsize(sel[k].dtype);
+            for (size_t j = 0; j < sel[k].ndim; j++)
+                n *= sel[k].shape[j];   /* within the itemsize */
+            for (uint64_t e = 0; e < n; e++) {
+                uint64_t lo = sel[k].offset + e * sel[k].stride;
+                if (dump_check_unicode(d, dt, rec, lo, lo + size) != 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The table's title line: the name (controls escaped), shape, order and
+ * descriptor; size holds CLI_TEXT_ESCAPED_MAX(strlen(name)) + 22 bytes a
+ * dimension + 256. */
+static void make_title(char *title, size_t size, const char *name, const npydt_header *h)
+{
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    char descr[200];
+    size_t need = npydt_dtype_descr(dt, descr, sizeof descr);
+    size_t named = cli_text_escape_into(title, name, strlen(name));
+    struct text_buf t = text_buf_fixed(title, size);
+    t.len = named;
+    text_buf_puts(&t, ": shape ");
+    text_shape_tuple(&t, npydt_header_shape(h), npydt_header_ndim(h));
+    text_buf_puts(&t, npydt_header_fortran_order(h) ? ", Fortran order, dtype " : ", C order, dtype ");
+    text_buf_puts(&t, descr);
+    text_buf_puts(&t, need >= sizeof descr ? "...\n" : "\n");
+    text_buf_terminate(&t);
+}
+
+/* Check and/or print one input (a .npy file or an archive member).
+ * *printed counts the inputs printed so far (text tables are separated by
+ * a blank line). Returns an exit status. */
+static int dump_input(const struct cli_input *in, const struct dump_opts *o,
+                      enum dump_phase phase, size_t *printed)
+{
+    /* the header is the reader's: one parse, and the data read is the
+     * data of the header checked */
+    npydt_reader *src;
+    npydt_error err;
+    if (cli_input_reader(in, phase == DUMP_PRINT, &src, &err) != NPYDT_OK)
+        return err.code == NPYDT_E_OBJECT
+                   ? cli_fail(in->name, NPYDT_E_OBJECT, "%s",
+                              "object arrays hold pickled Python objects and cannot be dumped")
+                   : cli_report(in->name, &err);
+    const npydt_header *h = npydt_reader_header(src);
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    struct selected *sel = NULL;
+    size_t nsel = 0;
+    char *storage = NULL;
+    struct dumper d = {0};
+    int status = EXIT_OK;
+    if (o->fields &&
+        (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
+        goto out;
+    d.ubuf_size = max_unicode(dt) + 1;
+    d.ubuf = malloc(d.ubuf_size);
+    if (!d.ubuf) {
+        status = cli_failure("out of memory");
+        goto out;
+    }
+    uint64_t count = npydt_header_count(h);
+    struct selection sl;
+    if ((status = dump_select(in->name, h, &o->select, o->have_head, o->head, &sl)) != EXIT_OK)
+        goto out;
+    if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
+        sl.total = TEXT_DEFAULT_HEAD;
+    if (o->format == FORMAT_TABLE && sl.total > TEXT_MAX_ROWS) {
+        status = cli_usage(&dump_command, "the table shows at most %u rows (--head); use --jsonl for more",
+                                 TEXT_MAX_ROWS);
+        goto out;
+    }
+    d.style = o->style;
+    if (o->format == FORMAT_TABLE)
+        d.style.float_native = true;   /* for people: NumPy's repr of float32 */
+    int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
+    struct cursor cur;
+    cursor_init(&cur, src, selection_end(&sl));
+    if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
+        status = cli_report(in->name, &d.err);
+        goto out;
+    }
+    if (phase == DUMP_CHECK)
+        goto out;
+
+    struct sink sk;
+    struct sink *out = &sk;
+    sink_init(out, stdout);
+    if (o->format == FORMAT_JSONL) {
+        struct json_plan plan;
+        int planned = plan_build(&plan, dt, sel, nsel) == 0;
+        size_t itemsize = npydt_dtype_itemsize(dt);
+        struct cli_progress progress;
+        cli_progress_start(&progress, "dumping", sl.total * itemsize, o->quiet);
+        for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
+            const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
+            if (!rec) {
+                d.failed = 1;
+                break;
+            }
+            if ((planned ? plan_put(&d, out, &plan, rec)
+                         : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
+                break;
+            sink_putc(out, '\n');
+            if ((i & 4095) == 4095) {
+                if (ferror(stdout))
+                    break;   /* the caller reports the write error */
+                cli_progress_update(&progress, (i + 1) * itemsize);
+            }
+        }
+        cli_progress_end(&progress);
+        if (planned)
+            plan_free(&plan);
+    } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
+        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed) {
+            out->bytes.len = 0;   /* the header row, unless 64 KiB of it went out */
+            status = cli_failure("out of memory");
+        }
+    } else {
+        /* room for the whole title, however long the path: the name, each
+         * dimension (20 digits and ", "), the descriptor cut at 199 bytes
+         * with "...", and the fixed words */
+        size_t tsize = CLI_TEXT_ESCAPED_MAX(strlen(in->name)) + 22 * npydt_header_ndim(h) + 256;
+        char *title = malloc(tsize);
+        if (title)
+            make_title(title, tsize, in->name, h);
+        if ((*printed)++)
+            sink_putc(out, '\n');
+        if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {
+            if (!d.failed)
+                status = cli_failure("out of memory");
+        } else if (sl.total < count) {
+            char more[96];
+            sink_write(out, more, (size_t)snprintf(more, sizeof more,
+                                                   "(%llu of %llu elements; --head N or --jsonl "
+                                                   "for more)\n", (unsigned long long)sl.total,
+                                                   (unsigned long long)count));
+        }
+        free(title);
+    }
+    sink_flush(out);
+    if (out->bytes.failed && !d.failed && status == EXIT_OK)
+        status = cli_failure("out of memory");
+    sink_free(out);
+    if (d.failed) {
+        /* only reachable for data the checks above let through */
+        status = cli_report(in->name, &d.err);
+    }
+out:
+    npydt_reader_close(src);
+    free(d.ubuf);
+    free(sel);
+    free(storage);
+    return status;
+}
+
+/* Up to 5 member names for a message, as "a.npy, b.npy, ...". */
+static void list_members(char *buf, size_t size, const struct cli_inputs *inputs)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < inputs->count && i < 5 && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                                inputs->items[i].member);
+    if (inputs->count > 5 && len < size)
+        snprintf(buf + len, size - len, ", ...");
+}
+
+/* --float, --datetime, --nan, --big-int: the default word or the other. */
+static int set_style(struct value_style *st, int opt, const char *v)
+{
+    static const struct {
+        int opt;
+        const char *off, *on;
+    } words[] = {{OPT_FLOAT, "double", "native"}, {OPT_DATETIME, "count", "iso"},
+                 {OPT_NAN, "string", "null"}, {OPT_BIG_INT, "number", "string"}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (words[i].opt != opt)
+            continue;
+        int on = strcmp(v, words[i].on) == 0;
+        if (!on && strcmp(v, words[i].off) != 0)
+            return -1;
+        bool *flag = opt == OPT_FLOAT ? &st->float_native
+                     : opt == OPT_DATETIME ? &st->datetime_iso
+                     : opt == OPT_NAN ? &st->nan_null : &st->big_int_string;
+        *flag = on;
+        return 0;
+    }
+    return -1;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    struct dump_opts o = {0};
+    struct cli_args args;
+    cli_args_init(&args, &dump_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        switch (opt) {
+        case OPT_JSONL:
+        case OPT_CSV:
+        case OPT_TSV: {
+            enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
+                                 : opt == OPT_CSV ? FORMAT_CSV : FORMAT_TSV;
+            if (o.format != FORMAT_TABLE && o.format != f)
+                return cli_usage(&dump_command, "--jsonl, --csv and --tsv exclude each other");
+            o.format = f;
+            break;
+        }
+        case OPT_TAIL:
+            o.select.tail = args.value;
+            break;
+        case OPT_INDEX:
+            o.select.index = args.value;
+            break;
+        case OPT_RANGE:
+            o.select.range = args.value;
+            break;
+        case OPT_FLOAT:
+        case OPT_DATETIME:
+        case OPT_NAN:
+        case OPT_BIG_INT:
+            if (set_style(&o.style, opt, args.value) != 0)
+                return cli_usage(&dump_command, "--%s takes %s, not '%s'",
+                                         args.option->name, args.option->value, args.value);
+            break;
+        case OPT_FIELDS:
+            o.fields = args.value;
+            break;
+        case OPT_HEAD:
+            if (parse_count(args.value, &o.head) != 0)
+                return cli_usage(&dump_command, "--head needs a count (0 or more)");
+            o.have_head = 1;
+            break;
+        case OPT_QUIET:
+            o.quiet = 1;
+            break;
+        default:
+            return args.status;
+        }
+    }
+    if (args.noperands > 1)
+        return cli_usage(&dump_command, "more than one FILE ('%s' and '%s')", args.operands[0],
+                               args.operands[1]);
+    if (args.noperands == 0) {
+        cli_usage(&dump_command, "no FILE given");
+        return EXIT_USAGE;
+    }
+    const char *file = args.operands[0];
+
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
+    /* records written to the terminal would be torn by a progress line */
+    if (isatty(STDOUT_FILENO))
+        o.quiet = 1;
+    inputs.quiet = o.quiet;
+    int status = cli_inputs_add(&inputs, file);
+    if (status != EXIT_OK)
+        goto done;
+    if (o.format != FORMAT_TABLE && inputs.count != 1) {
+        /* JSON lines are the elements of one array: a member separator
+         * would be a line like any record, so the archive must be narrowed */
+        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv"};
+        char names[256];
+        list_members(names, sizeof names, &inputs);
+        status = inputs.count == 0
+                     ? cli_usage(&dump_command, "%s prints the elements of one array, and "
+                                       "'%s' holds none",
+                                       flag[o.format], file)
+                     : cli_usage(&dump_command, "%s prints the elements of one array, and "
+                                       "'%s' holds %zu (%s): name one as '%s:NAME'",
+                                       flag[o.format], file, inputs.count, names, file);
+        goto done;
+    }
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    size_t printed = 0;
+    if (inputs.count == 1) {
+        status = dump_input(&inputs.items[0], &o, DUMP_ALL, &printed);
+    } else {
+        /* every member is checked before the first is printed */
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = dump_input(&inputs.items[i], &o, DUMP_CHECK, &printed);
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+            status = dump_input(&inputs.items[i], &o, DUMP_PRINT, &printed);
+    }
+done:
+    cli_inputs_free(&inputs);
+    return status;
+}
+

@@ -1,0 +1,269 @@
+/* What the files of npydt dump share: the selected fields and records,
+ * the printer's state, element values as JSON or as CSV cells, and the
+ * table for people. */
+#ifndef NPYDT_CLI_DUMP_H
+#define NPYDT_CLI_DUMP_H
+
+#include "cli/common/json.h"
+#include "cli/float_shortest.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Shape of a field below an array of structs (pts.y): the field of every
+ * element of the array, as NumPy's a['pts']['y'] gives it. */
+#define SELECT_MAX_DIMS 32
+
+/* A field chosen with --fields: its path as given, where it is, its type;
+ * for a field below an array of structs, the array's shape (ndim > 0) and
+ * the bytes from one of its elements to the next. */
+struct selected {
+    const char *path;
+    uint64_t offset;
+    const npydt_dtype *dtype;
+    size_t path_len;     /* a field name may hold a NUL */
+    size_t ndim;
+    uint64_t shape[SELECT_MAX_DIMS];
+    uint64_t stride;
+    size_t prefix_len;   /* bytes of path naming the array ("pts") */
+};
+
+/* The fields --fields names (dump_fields.c): *out[0..*nout), their paths
+ * in *storage (free both). An unknown path is reported for file (with
+ * the nearest known path) and its exit status returned; else EXIT_OK. */
+int dump_select_fields(const char *file, const char *spec, const npydt_dtype *dt,
+                       struct selected **out, size_t *nout, char **storage);
+
+/* How values are written (dump's options for scripts). */
+struct value_style {
+    bool float_native;   /* f2, f4 (and c8) as the shortest text of their own
+                          * type, not of the double they widen to */
+    bool nan_null;       /* NaN, the infinities and NaT as JSON null */
+    bool big_int_string; /* integers outside -(2^53-1)..2^53-1 as strings */
+    bool datetime_iso;   /* M as NumPy's str() writes it */
+};
+
+/* Output formats of dump. */
+enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV };
+
+/* State of one dump: a buffer for U scalars, the style, the first error. */
+struct dumper {
+    char *ubuf;          /* room for the UTF-8 of the largest U scalar */
+    size_t ubuf_size;
+    struct value_style style;
+    npydt_error err;
+    int failed;
+};
+
+/* The text of a float of `size` bytes read as the double v, as the style
+ * asks (FLOAT_TEXT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
+static inline size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
+{
+    if (d->style.float_native && size == 2)
+        return float_text_f16(float_f16_bits(v), buf);
+    if (d->style.float_native && size == 4)
+        return float_text_f32(float_f32_bits(v), buf);
+    return float_text_f64(v, buf);
+}
+/* ---- the output buffer (sink.c) ---------------------------------------------------------- */
+
+/* Bytes on their way to out (flushed in large writes), or growing in
+ * memory when out is NULL: a growing text_buf over libc's allocator. After
+ * a failed allocation, bytes.failed is set and further output is dropped.
+ * In memory, a nonzero limit drops what comes once len has reached it
+ * (sink_full; len may pass it by one write). */
+struct sink {
+    struct text_buf bytes;
+    FILE *out;
+    size_t limit;
+};
+void sink_init(struct sink *s, FILE *out);
+static inline int sink_full(const struct sink *s)
+{
+    return s->limit && s->bytes.len >= s->limit;
+}
+/* Room for n more bytes at the end (flushing first if it goes to a FILE):
+ * write them, then add to bytes.len. NULL after a failed allocation. */
+char *sink_grow(struct sink *s, size_t n);
+static inline char *sink_room(struct sink *s, size_t n)
+{
+    struct text_buf *b = &s->bytes;
+    return b->cap - b->len >= n ? b->buf + b->len : sink_grow(s, n);
+}
+static inline void sink_putc(struct sink *s, char c)
+{
+    char *p = sink_room(s, 1);
+    if (p) {
+        *p = c;
+        s->bytes.len++;
+    }
+}
+static inline void sink_write(struct sink *s, const void *b, size_t n)
+{
+    if (n == 0)
+        return;   /* b may be NULL then */
+    char *p = sink_room(s, n);
+    if (p) {
+        memcpy(p, b, n);
+        s->bytes.len += n;
+    }
+}
+static inline void sink_puts(struct sink *s, const char *str)
+{
+    sink_write(s, str, strlen(str));
+}
+/* len bytes of str as a JSON string (text_json_escape_into). */
+void sink_json(struct sink *s, const char *str, size_t len, enum text_json_mode mode);
+/* Write what is buffered to the FILE. */
+void sink_flush(struct sink *s);
+void sink_free(struct sink *s);
+
+/* Room the number writers below may use at buf (text, quotes and the
+ * scratch of the digit writers' whole-word stores). */
+#define DUMP_NUMBER_ROOM 40
+/* NaN or an infinity as JSON in the dumper's style at buf: null, or the
+ * text in quotes; the length of the text. */
+size_t dump_nonfinite_json(const struct dumper *d, size_t size, double v, char *buf);
+/* A float of `size` bytes (read as the double v) as JSON in the dumper's
+ * style at buf (DUMP_NUMBER_ROOM bytes); the length of the text. Inline:
+ * dump --jsonl writes one per float scalar. */
+static inline size_t dump_float_json(const struct dumper *d, size_t size, double v, char *buf)
+{
+    return isfinite(v) ? dump_float_text(d, size, v, buf) : dump_nonfinite_json(d, size, v, buf);
+}
+
+/* Integers a double holds exactly, as JavaScript's Number.isSafeInteger. */
+#define DUMP_SAFE_INT_MAX ((UINT64_C(1) << 53) - 1)
+
+/* Integers as JSON at buf (DUMP_NUMBER_ROOM bytes), quoted outside
+ * +-DUMP_SAFE_INT_MAX when the style asks; the length of the text. Inline:
+ * dump --jsonl writes one per integer scalar. */
+_Static_assert(DUMP_NUMBER_ROOM >= 1 + 21 + 1, "a quote, decimal_i64's room, a quote");
+static inline size_t dump_int_json(const struct dumper *d, int64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string &&
+                   (v > (int64_t)DUMP_SAFE_INT_MAX || v < -(int64_t)DUMP_SAFE_INT_MAX);
+    buf[0] = '"';
+    size_t n = quote + decimal_i64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+
+static inline size_t dump_uint_json(const struct dumper *d, uint64_t v, char *buf)
+{
+    size_t quote = d->style.big_int_string && v > DUMP_SAFE_INT_MAX;
+    buf[0] = '"';
+    size_t n = quote + decimal_u64(v, buf + quote);
+    buf[n] = '"';
+    return n + quote;
+}
+/* A float, an integer as JSON at the end of out. */
+void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
+void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
+void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);
+/* One value of type dt at p as JSON (to a table cell too). -1 with d->err
+ * set and d->failed when it cannot be printed. */
+int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p);
+/* A selected field of the element at rec: its value, or the nested lists
+ * of it below an array of structs. */
+int dump_put_selected(struct dumper *d, struct sink *out, const struct selected *s,
+                      const unsigned char *rec);
+/* One element: the whole value, or an object of the nsel selected fields. */
+int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
+                     const unsigned char *p, const struct selected *sel, size_t nsel);
+/* An element's JSON as fixed text around its scalars (dump_plan.c). */
+struct plan_step;
+struct json_plan {
+    struct sink text;            /* the fixed text */
+    struct plan_step *steps;     /* text, then a scalar; n of them */
+    size_t n, cap;
+    size_t pending;              /* text after the last scalar starts here */
+    size_t room;                 /* bytes an element's text may take */
+    size_t scalars;              /* scalars the steps write */
+};
+/* The plan of an element of dt (sel NULL) or of its selected fields, as
+ * dump_put_element writes them; -1 (and nothing to free) when there is
+ * none: out of memory or too many scalars. */
+int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected *sel,
+               size_t nsel);
+/* The element at rec through plan p; -1 as dump_put_value. */
+int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
+             const unsigned char *rec);
+void plan_free(struct json_plan *p);
+/* Nonzero, with d->err set, when a U scalar of rec within bytes [lo, hi)
+ * holds no code point (NumPy cannot make a str of it). */
+int dump_check_unicode(struct dumper *d, const npydt_dtype *root, const unsigned char *rec,
+                       uint64_t lo, uint64_t hi);
+
+/* The text of a datetime64 count as NumPy's str() writes it (no NaT);
+ * 0 when it has none (generic unit, out of the calendar's range). buf
+ * holds DATETIME_TEXT_MAX bytes. */
+#define DATETIME_TEXT_MAX 48
+size_t dump_datetime_iso(int64_t count, npydt_unit unit, int32_t mult, char *buf);
+
+/* ---- which elements (dump_select.c) ---------------------------------------------- */
+
+/* The elements dump prints: rows row_first, row_first + row_step, ...
+ * (nrows of them) of row_len elements each, in C order of the flattened
+ * array (a row is one element unless --index/--range picked sub-arrays),
+ * at most `total` elements in all. */
+struct selection {
+    uint64_t row_first;
+    int64_t row_step;
+    uint64_t nrows;
+    uint64_t row_len;
+    uint64_t total;
+};
+
+/* What --index, --range and --tail asked for, as typed (NULL: not given). */
+struct select_args {
+    const char *index;
+    const char *range;
+    const char *tail;
+};
+
+/* The selection of the array of header h that args and --head (have_head,
+ * head) ask for; errors (an index out of bounds too) are reported on
+ * stderr for name and give EXIT_USAGE. */
+int dump_select(const char *name, const npydt_header *h, const struct select_args *args,
+                int have_head, uint64_t head, struct selection *out);
+/* Flat C-order index of the i-th selected element. */
+uint64_t selection_flat(const struct selection *s, uint64_t i);
+/* One past the largest flat index of the selection (0 when empty). */
+uint64_t selection_end(const struct selection *s);
+
+/* Reaches elements by flat index: in place in a mapped file (O(1) each),
+ * else by reading on in C order (and again from the start to go back). */
+struct cursor {
+    npydt_reader *src;
+    const npydt_header *h;
+    const unsigned char *bytes;   /* all data in place, or NULL */
+    size_t itemsize;
+    int fortran;
+    const unsigned char *batch;   /* streamed elements [batch_first, batch_first + batch_n) */
+    uint64_t batch_first, batch_n;
+    uint64_t end;                 /* no element at or past it is asked for */
+};
+/* A cursor over src for elements below end (selection_end). */
+void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end);
+/* The element at flat index i (< count), NULL with err set on failure. */
+const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
+
+/* ---- output ------------------------------------------------------------------------ */
+
+/* The selected elements as a table under title: the selected fields, the
+ * top-level fields or the whole value per column. -1 on failure
+ * (d->failed when the data is at fault, else out of memory). */
+int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
+                     const struct selection *s, const struct selected *sel, size_t nsel);
+/* The selected elements as CSV or TSV (dump_csv.c): a header row of leaf
+ * paths, then a row per element. -1 on failure as above. */
+int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
+                   const struct selection *s, const struct selected *sel, size_t nsel);
+
+/* The command (dump.c), and its command line for usage errors. */
+struct cli_command;
+int cmd_dump(int argc, char **argv);
+extern const struct cli_command dump_command;
+
+#endif

@@ -1,0 +1,475 @@
+/* npydt dump --csv / --tsv: one row per element, one column per scalar
+ * leaf, headed by the leaf's field path as npydt_field_lookup reads it
+ * (pos.x, samples[3], m[0,1], pts[2].y).
+ *
+ * CSV follows RFC 4180 with LF line ends: a cell holding the separator, a
+ * quote, CR or LF is quoted, its quotes doubled. TSV follows the IANA
+ * text/tab-separated-values type, whose cells cannot hold tabs or line
+ * breaks, with the usual backslash escapes for them: \t, \n, \r and \\.
+ *
+ * Cells are the values as NumPy's str() prints them: True/False, integers,
+ * floats as the shortest text of their own type (float16 and float32 too;
+ * nan, inf, -inf), complex as REAL+IMAGj (both parts, Python's complex()
+ * reads it), S bytes with those outside printable ASCII as \xNN and '\' as
+ * \\, U as UTF-8, V as hex, datetimes as for JSON (counts, or ISO 8601
+ * with --datetime iso), NaT as NaT. With --nan null, NaN, infinities and
+ * NaT leave the cell empty. */
+#include "cli/dump/dump.h"
+#include "cli/float_shortest.h"
+#include "cli/common/limits.h"
+#include "cli/common/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cells of a row beyond which the row is printed by walking the dtype
+ * for every element instead of through a table of its columns (16 bytes
+ * a column): the table's memory stays small whatever the dtype. */
+#define COLUMN_TABLE_MAX 65536
+
+/* One column: a scalar leaf of the element. */
+struct column {
+    uint64_t offset;
+    const npydt_dtype *dtype;
+};
+
+/* A growing path: the prefix of the column being named. */
+struct path {
+    char *s;
+    size_t len, cap;
+};
+
+/* What a walk of the columns does at each of them: write its path as a
+ * header cell, add it to the column table, or write its value. */
+enum visit { VISIT_HEADER, VISIT_TABLE, VISIT_VALUE };
+
+struct walk {
+    enum visit visit;
+    struct path path;             /* VISIT_HEADER only */
+    struct column *columns;       /* VISIT_TABLE: room for ncolumns */
+    size_t ncolumns;
+    size_t n;                     /* columns visited */
+    struct dumper *d;             /* VISIT_VALUE: the element at rec */
+    const unsigned char *rec;
+    char *tmp;
+    struct sink *out;             /* VISIT_HEADER, VISIT_VALUE */
+    enum dump_format format;
+};
+
+static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n);
+static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
+                      const unsigned char *p, char *tmp);
+
+static int path_put(struct walk *w, const char *s, size_t n)
+{
+    struct path *p = &w->path;
+    if (w->visit != VISIT_HEADER)
+        return 0;
+    if (p->len + n + 1 > p->cap) {
+        size_t cap = (p->len + n + 1) * 2;
+        char *b = realloc(p->s, cap);
+        if (!b)
+            return -1;
+        p->s = b;
+        p->cap = cap;
+    }
+    memcpy(p->s + p->len, s, n);
+    p->len += n;
+    p->s[p->len] = '\0';
+    return 0;
+}
+
+/* "[i,j]" for flat position e of a shape. */
+static int path_index(struct walk *w, const uint64_t *shape, size_t nd, uint64_t e)
+{
+    if (w->visit != VISIT_HEADER)
+        return 0;
+    char buf[24 * SELECT_MAX_DIMS + 2];
+    uint64_t idx[SELECT_MAX_DIMS];
+    for (size_t k = nd; k-- > 0;) {
+        idx[k] = e % shape[k];
+        e /= shape[k];
+    }
+    size_t o = 0;
+    buf[o++] = '[';
+    for (size_t k = 0; k < nd; k++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%llu", k ? "," : "",
+                              (unsigned long long)idx[k]);
+    buf[o++] = ']';
+    return path_put(w, buf, o);
+}
+
+/* The column of the scalar dt at offset. */
+static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
+{
+    size_t c = w->n++;
+    switch (w->visit) {
+    case VISIT_HEADER:
+        if (c)
+            sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
+        put_cell(w->out, w->format, w->path.s ? w->path.s : "", w->path.len);
+        return w->out->bytes.failed ? -1 : 0;
+    case VISIT_TABLE:
+        if (c >= w->ncolumns)
+            return -1;
+        w->columns[c] = (struct column){offset, dt};
+        return 0;
+    default:   /* VISIT_VALUE */
+        if (c)
+            sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
+        return put_scalar(w->d, w->out, w->format, dt, w->rec + offset, w->tmp);
+    }
+}
+
+/* Every scalar leaf of dt at offset under the path held. */
+static int walk_leaves(struct walk *w, uint64_t offset, const npydt_dtype *dt, unsigned depth)
+{
+    if (depth > 64)
+        return -1;   /* the library bounds nesting well below this */
+    size_t keep = w->path.len;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SCALAR:
+        return visit_column(w, offset, dt);
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
+            if ((w->path.len && path_put(w, ".", 1) != 0) ||
+                path_put(w, npydt_dtype_field_name(dt, i),
+                         npydt_dtype_field_name_len(dt, i)) != 0 ||
+                walk_leaves(w, offset + npydt_dtype_field_offset(dt, i),
+                            npydt_dtype_field_dtype(dt, i), depth + 1) != 0)
+                return -1;
+            w->path.len = keep;
+        }
+        return 0;
+    default: {   /* NPYDT_SUBARRAY */
+        const npydt_dtype *base = npydt_dtype_base(dt);
+        size_t nd = npydt_dtype_ndim(dt);
+        if (nd > SELECT_MAX_DIMS)
+            return -1;
+        uint64_t n = 1;
+        for (size_t k = 0; k < nd; k++)
+            n *= npydt_dtype_shape(dt)[k];   /* within the itemsize */
+        for (uint64_t e = 0; e < n; e++) {
+            if (path_index(w, npydt_dtype_shape(dt), nd, e) != 0 ||
+                walk_leaves(w, offset + e * npydt_dtype_itemsize(base), base, depth + 1) != 0)
+                return -1;
+            w->path.len = keep;
+        }
+        return 0;
+    }
+    }
+}
+
+/* The columns of the selected fields (or of the whole element), in
+ * order. */
+static int walk_columns(struct walk *w, const npydt_dtype *dt, const struct selected *sel,
+                        size_t nsel)
+{
+    w->n = 0;
+    w->path.len = 0;
+    if (!sel) {
+        /* a plain array's one column is named as in the table */
+        int scalar = npydt_dtype_get_class(dt) == NPYDT_SCALAR;
+        return path_put(w, scalar ? "value" : "", scalar ? 5 : 0) != 0
+                   ? -1
+                   : walk_leaves(w, 0, dt, 0);
+    }
+    for (size_t i = 0; i < nsel; i++) {
+        const struct selected *s = &sel[i];
+        w->path.len = 0;
+        if (s->ndim == 0) {
+            if (path_put(w, s->path, s->path_len) != 0 ||
+                walk_leaves(w, s->offset, s->dtype, 0) != 0)
+                return -1;
+            continue;
+        }
+        /* pts.y of an array of structs: pts[0].y, pts[1].y, ... */
+        uint64_t n = 1;
+        for (size_t k = 0; k < s->ndim; k++)
+            n *= s->shape[k];
+        for (uint64_t e = 0; e < n; e++) {
+            w->path.len = 0;
+            if (path_put(w, s->path, s->prefix_len) != 0 ||
+                path_index(w, s->shape, s->ndim, e) != 0 ||
+                path_put(w, s->path + s->prefix_len, s->path_len - s->prefix_len) != 0 ||
+                walk_leaves(w, s->offset + e * s->stride, s->dtype, 0) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Scalars of one element of dt, at most UINT64_MAX. */
+static uint64_t count_scalars(const npydt_dtype *dt, unsigned depth)
+{
+    if (depth > 64)
+        return UINT64_MAX;
+    uint64_t n = 0, m;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SCALAR:
+        return 1;
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+            if (__builtin_add_overflow(n, count_scalars(npydt_dtype_field_dtype(dt, i), depth + 1),
+                                       &n))
+                return UINT64_MAX;
+        return n;
+    default:   /* NPYDT_SUBARRAY */
+        n = count_scalars(npydt_dtype_base(dt), depth + 1);
+        for (size_t k = 0; k < npydt_dtype_ndim(dt); k++)
+            if (__builtin_mul_overflow(n, npydt_dtype_shape(dt)[k], &m))
+                return UINT64_MAX;
+            else
+                n = m;
+        return n;
+    }
+}
+
+/* Cells of a row: the scalars of the selected fields (or the element). */
+static uint64_t row_cells(const npydt_dtype *dt, const struct selected *sel, size_t nsel)
+{
+    if (!sel)
+        return count_scalars(dt, 0);
+    uint64_t cells = 0;
+    for (size_t i = 0; i < nsel; i++) {
+        uint64_t n = count_scalars(sel[i].dtype, 0);
+        for (size_t k = 0; k < sel[i].ndim; k++)
+            if (__builtin_mul_overflow(n, sel[i].shape[k], &n))
+                return UINT64_MAX;
+        if (__builtin_add_overflow(cells, n, &cells))
+            return UINT64_MAX;
+    }
+    return cells;
+}
+
+/* ---- cells --------------------------------------------------------------------------- */
+
+/* A cell's text, escaped for the format. */
+static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n)
+{
+    if (f == FORMAT_TSV) {
+        size_t run = 0;
+        for (size_t i = 0; i < n; i++) {
+            const char *e = s[i] == '\t' ? "\\t" : s[i] == '\n' ? "\\n" : s[i] == '\r' ? "\\r"
+                            : s[i] == '\\' ? "\\\\" : NULL;
+            if (!e)
+                continue;
+            sink_write(out, s + run, i - run);
+            sink_puts(out, e);
+            run = i + 1;
+        }
+        sink_write(out, s + run, n - run);
+        return;
+    }
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!quote) {
+        sink_write(out, s, n);
+        return;
+    }
+    sink_putc(out, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == '"') {
+            sink_write(out, s + run, i + 1 - run);   /* the quote, then its double */
+            run = i;
+        }
+    sink_write(out, s + run, n - run);
+    sink_putc(out, '"');
+}
+
+/* Bytes as text: printable ASCII but '\', others \xNN. */
+static size_t bytes_text(const unsigned char *b, size_t n, char *out)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\') {
+            out[o++] = (char)b[i];
+        } else if (b[i] == '\\') {
+            out[o++] = '\\';
+            out[o++] = '\\';
+        } else {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hex[b[i] >> 4];
+            out[o++] = hex[b[i] & 15];
+        }
+    }
+    return o;
+}
+
+/* One scalar cell. tmp holds at least 4 * itemsize + 64 bytes. */
+static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
+                      const unsigned char *p, char *tmp)
+{
+    /* float text as its own type, whatever --float says for JSON */
+    struct dumper native = *d;
+    native.style.float_native = true;
+    npydt_status st = NPYDT_OK;
+    size_t n = 0;
+    const char *text = tmp;
+    switch (npydt_dtype_kind(dt)) {
+    case 'b': {
+        int b;
+        if ((st = npydt_read_bool(dt, p, &b, &d->err)) == NPYDT_OK)
+            text = b ? "True" : "False", n = b ? 4 : 5;
+        break;
+    }
+    case 'i': {
+        int64_t v;
+        if ((st = npydt_read_i64(dt, p, &v, &d->err)) == NPYDT_OK)
+            n = decimal_i64(v, tmp);
+        break;
+    }
+    case 'u': {
+        uint64_t v;
+        if ((st = npydt_read_u64(dt, p, &v, &d->err)) == NPYDT_OK)
+            n = decimal_u64(v, tmp);
+        break;
+    }
+    case 'f': {
+        double v;
+        if ((st = npydt_read_double(dt, p, &v, &d->err)) == NPYDT_OK &&
+            !(d->style.nan_null && !isfinite(v)))
+            n = dump_float_text(&native, npydt_dtype_itemsize(dt), v, tmp);
+        break;
+    }
+    case 'c': {
+        double v[2];
+        if ((st = npydt_read_complex(dt, p, v, &d->err)) == NPYDT_OK &&
+            !(d->style.nan_null && (!isfinite(v[0]) || !isfinite(v[1])))) {
+            size_t part = npydt_dtype_itemsize(dt) / 2;
+            n = dump_float_text(&native, part, v[0], tmp);
+            char im[FLOAT_TEXT_MAX];
+            size_t m = dump_float_text(&native, part, v[1], im);
+            if (im[0] != '-')
+                tmp[n++] = '+';
+            memcpy(tmp + n, im, m);
+            n += m;
+            tmp[n++] = 'j';
+        }
+        break;
+    }
+    case 'S': {
+        const void *b;
+        size_t len;
+        if ((st = npydt_read_bytes(dt, p, &b, &len, &d->err)) == NPYDT_OK)
+            n = bytes_text(b, len, tmp);
+        break;
+    }
+    case 'U':
+        st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err);
+        text = d->ubuf;
+        break;
+    case 'V': {
+        static const char hex[] = "0123456789abcdef";
+        n = npydt_dtype_itemsize(dt);
+        for (size_t i = 0; i < n; i++) {
+            tmp[2 * i] = hex[p[i] >> 4];
+            tmp[2 * i + 1] = hex[p[i] & 15];
+        }
+        n *= 2;
+        break;
+    }
+    default: {   /* 'M', 'm': dump refused 'O', and the reader refuses any other kind */
+        npydt_datetime t;
+        if ((st = npydt_read_datetime(dt, p, &t, &d->err)) != NPYDT_OK)
+            break;
+        if (t.is_nat) {
+            if (!d->style.nan_null)
+                text = "NaT", n = 3;
+        } else if (npydt_dtype_kind(dt) == 'M' && d->style.datetime_iso &&
+                   (n = dump_datetime_iso(t.count, t.unit, t.unit_count, tmp)) != 0) {
+            /* the ISO text */
+        } else {
+            n = decimal_i64(t.count, tmp);
+        }
+        break;
+    }
+    }
+    if (st != NPYDT_OK) {
+        d->failed = 1;
+        return -1;
+    }
+    put_cell(out, f, text, n);
+    return 0;
+}
+
+int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
+                   const struct selection *s, const struct selected *sel, size_t nsel)
+{
+    const npydt_dtype *dt = npydt_header_dtype(cur->h);
+    uint64_t cells = row_cells(dt, sel, nsel);
+    if (cells > CLI_MAX_RECORD_SCALARS) {
+        cli_error(&d->err, NPYDT_E_LIMIT,
+                  "an element of %s%llu scalars, more than the %zu cells a %s row holds "
+                  "(--fields selects fewer; --jsonl streams any element)",
+                  cells == UINT64_MAX ? "over " : "", (unsigned long long)cells,
+                  CLI_MAX_RECORD_SCALARS, format == FORMAT_TSV ? "TSV" : "CSV");
+        d->failed = 1;
+        return -1;
+    }
+    struct walk w = {.out = out, .format = format, .d = d};
+    int rc = 0;
+    /* what the rows need is allocated before the header row is written:
+     * out of memory prints nothing (the caller drops a header row that a
+     * path's buffer could not grow for). The scratch of put_scalar only
+     * when a value is printed: an empty array's itemsize is no promise of
+     * data. */
+    size_t tmp_size = 0, nleaves;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+    for (size_t i = 0; i < nleaves; i++) {
+        size_t need;
+        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 4, &need) ||
+            __builtin_add_overflow(need, 64, &need))
+            rc = -1;
+        else if (need > tmp_size)
+            tmp_size = need;
+    }
+    w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
+    if (s->total && !w.tmp)
+        rc = -1;
+    /* the column table, when it is small */
+    if (rc == 0 && s->total && cells <= COLUMN_TABLE_MAX) {
+        w.visit = VISIT_TABLE;
+        w.ncolumns = (size_t)cells;
+        w.columns = malloc((cells ? cells : 1) * sizeof *w.columns);
+        rc = w.columns && walk_columns(&w, dt, sel, nsel) == 0 && w.n == cells ? 0 : -1;
+    }
+    if (rc == 0) {
+        w.visit = VISIT_HEADER;
+        rc = walk_columns(&w, dt, sel, nsel);
+        sink_putc(out, '\n');
+    }
+    w.visit = VISIT_VALUE;
+    char sep = format == FORMAT_TSV ? '\t' : ',';
+    for (uint64_t i = 0; i < s->total && rc == 0; i++) {
+        const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
+        if (!rec) {
+            d->failed = 1;
+            rc = -1;
+            break;
+        }
+        if (w.columns) {
+            for (size_t c = 0; c < cells && rc == 0; c++) {
+                if (c)
+                    sink_putc(out, sep);
+                rc = put_scalar(d, out, format, w.columns[c].dtype, rec + w.columns[c].offset,
+                                w.tmp);
+            }
+        } else {
+            w.rec = rec;
+            rc = walk_columns(&w, dt, sel, nsel);
+        }
+        sink_putc(out, '\n');
+        if ((i & 4095) == 4095 && out->out && ferror(out->out))
+            break;   /* the caller reports the write error */
+    }
+    free(w.path.s);
+    free(w.columns);
+    free(w.tmp);
+    return rc;
+}

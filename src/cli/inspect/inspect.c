@@ -1,0 +1,182 @@
+/* npydt inspect: what a file holds, for people or as JSON. */
+#include "cli/inspect/inspect.h"
+#include "cli/common/args.h"
+#include "cli/common/input.h"
+#include "cli/common/json.h"
+#include "cli/common/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_JSON = 1 };
+
+static const struct cli_option inspect_options[] = {
+    {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
+};
+
+static const struct cli_command inspect_command = {
+    "inspect",
+    "inspect [--json] FILE...",
+    "Print the format version, shape, order, itemsize and the table of fields\n"
+    "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
+    "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
+    "ARCHIVE.npz (every member), ARCHIVE.npz:NAME (one member), or '-'\n"
+    "(standard input), a FIFO or another pipe, read into memory (at most\n"
+    "1 GiB). With --json, print one JSON object per array on one line (the\n"
+    "contract in doc/cli-json.md), naming its input (\"file\", and \"archive\" and\n"
+    "\"member\" for a member) and giving its descriptor as np.save writes it\n"
+    "(\"descr\", usable as check --schema SPEC).\n"
+    "\n"
+    "Each array that can be read is printed, each that cannot gets one line\n"
+    "'PATH: WHAT: DETAIL' on stderr, and with --json also its object\n"
+    "{\"file\":...,\"error\":{\"status\":...,\"message\":...,\"offset\":N|null}}.\n"
+    "Exit status, the highest over the arrays: 0 valid, 2 usage error,\n"
+    "unreadable path or out of memory, 3 not a valid .npy file or archive.\n",
+    inspect_options, sizeof inspect_options / sizeof inspect_options[0], 1,
+};
+
+/* The descriptor literal np.save writes, malloc'd; NULL when out of
+ * memory. */
+static char *descr_text(const npydt_dtype *dt)
+{
+    size_t need = npydt_dtype_descr(dt, NULL, 0);
+    char *text = need < SIZE_MAX ? malloc(need + 1) : NULL;
+    if (text)
+        npydt_dtype_descr(dt, text, need + 1);
+    return text;
+}
+
+/* One object per array. "file" is the path as typed (the archive's for a
+ * member, as in check --json), "archive" and "member" say which member,
+ * and "descr" gives the descriptor back, usable as a check --schema SPEC.
+ * 1 when out of memory (nothing printed). */
+static int print_json(FILE *out, const struct cli_input *in, const npydt_header *h)
+{
+    char *descr = descr_text(npydt_header_dtype(h));
+    if (!descr)
+        return 1;
+    fputs("{\"file\":", out);
+    json_string(out, in->path);
+    if (in->member) {
+        fputs(",\"archive\":", out);
+        json_string(out, in->path);
+        fputs(",\"member\":", out);
+        json_string(out, in->member);
+    }
+    fputs(",\"descr\":", out);
+    json_string(out, descr);
+    putc(',', out);
+    free(descr);
+    fprintf(out, "\"format_version\":[%d,%d],\"header_len\":%lu,\"data_offset\":%llu,",
+            npydt_header_version_major(h), npydt_header_version_minor(h),
+            (unsigned long)npydt_header_len(h),
+            (unsigned long long)npydt_header_data_offset(h));
+    fprintf(out, "\"fortran_order\":%s,\"shape\":[",
+            npydt_header_fortran_order(h) ? "true" : "false");
+    const uint64_t *shape = npydt_header_shape(h);
+    for (size_t i = 0; i < npydt_header_ndim(h); i++)
+        fprintf(out, "%s%llu", i ? "," : "", (unsigned long long)shape[i]);
+    fprintf(out, "],\"count\":%llu,\"data_bytes\":%llu,\"dtype\":",
+            (unsigned long long)npydt_header_count(h),
+            (unsigned long long)npydt_header_data_bytes(h));
+    json_dtype(out, npydt_header_dtype(h));
+    fputs("}\n", out);
+    return 0;
+}
+
+/* The text block of one array, whole or not at all: its table is laid
+ * out before anything is printed. 1 when out of memory (nothing
+ * printed). */
+static int print_text(FILE *out, const char *path, const npydt_header *h)
+{
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    struct inspect_table *table = NULL;
+    if (npydt_dtype_get_class(dt) != NPYDT_SCALAR && inspect_table_prepare(dt, &table) != 0)
+        return 1;
+    struct text_buf shape = text_buf_growing(text_libc_realloc, NULL, 0);
+    text_shape_tuple(&shape, npydt_header_shape(h), npydt_header_ndim(h));
+    if (shape.failed) {
+        inspect_table_free(table);
+        return 1;
+    }
+    cli_put_text_n(out, path, strlen(path));   /* a member's name may hold controls */
+    putc('\n', out);
+    fprintf(out, "  format     %d.%d (header %lu bytes, data at offset %llu)\n",
+            npydt_header_version_major(h), npydt_header_version_minor(h),
+            (unsigned long)npydt_header_len(h), (unsigned long long)npydt_header_data_offset(h));
+    fputs("  shape      ", out);
+    fwrite(shape.buf, 1, shape.len, out);
+    text_buf_free(&shape);
+    fprintf(out, ", %s order, %llu elements, %llu data bytes\n",
+            npydt_header_fortran_order(h) ? "Fortran" : "C",
+            (unsigned long long)npydt_header_count(h),
+            (unsigned long long)npydt_header_data_bytes(h));
+    /* at most 159 bytes of the descriptor, cut before a whole character
+     * (the bytes after the cut tell where characters start) */
+    size_t need = npydt_dtype_descr(dt, NULL, 0), shown = need;
+    char small[160 + 3];
+    npydt_dtype_descr(dt, small, sizeof small);
+    if (need > 159)
+        for (shown = 159; shown > 0 && ((unsigned char)small[shown] & 0xC0) == 0x80; shown--)
+            ;
+    fprintf(out, "  dtype      %.*s%s\n", (int)shown, small, need > 159 ? "..." : "");
+    fprintf(out, "  itemsize   %zu\n", npydt_dtype_itemsize(dt));
+    if (table)
+        inspect_table_print(out, table);
+    inspect_table_free(table);
+    return 0;
+}
+
+/* Print one array. The exit status. */
+static int print_one(const struct cli_input *in, const npydt_header *h, int json)
+{
+    if ((json ? print_json(stdout, in, h) : print_text(stdout, in->name, h)) == 0)
+        return EXIT_OK;
+    npydt_error err;
+    cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
+    return cli_report_input(in, &err, json);
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    int json = 0, status = EXIT_OK;
+    struct cli_args args;
+    cli_args_init(&args, &inspect_command, argc, argv);
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        if (opt < 0)
+            return args.status;
+        if (opt == OPT_JSON)
+            json = 1;
+    }
+    if (args.noperands == 0) {
+        cli_usage(&inspect_command, "no FILE given");
+        return EXIT_USAGE;
+    }
+    /* each array that can be read is printed, in argument order, and each
+     * that cannot gets its error line: the status is the highest (the
+     * contract); a single .npy FILE that cannot be read prints nothing */
+    struct cli_inputs inputs;
+    cli_inputs_init(&inputs, NULL);
+    for (int i = 0; i < args.noperands; i++) {
+        size_t from = inputs.count;
+        int s = cli_inputs_add(&inputs, args.operands[i]);
+        if (s != EXIT_OK && json)
+            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
+        if (s > status)
+            status = s;
+        for (size_t k = from; k < inputs.count; k++) {
+            npydt_header *h;
+            npydt_error err;
+            if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
+                s = cli_report_input(&inputs.items[k], &err, json);
+            } else {
+                s = print_one(&inputs.items[k], h, json);
+                npydt_header_free(h);
+            }
+            if (s > status)
+                status = s;
+        }
+    }
+    cli_inputs_free(&inputs);
+    return status;
+}

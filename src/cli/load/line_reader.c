@@ -1,0 +1,84 @@
+/* Lines of an input read in large blocks: one fread per block, memchr for
+ * the ends, no copy of a line that lies within a block. */
+#include "cli/load/load.h"
+#include "cli/common/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK ((size_t)1 << 16)
+
+void load_lines_init(struct load_lines *r, FILE *in)
+{
+    memset(r, 0, sizeof *r);
+    r->in = in;
+}
+
+void load_lines_free(struct load_lines *r)
+{
+    free(r->buf);
+    memset(r, 0, sizeof *r);
+}
+
+/* Read more after the bytes [start, end): moved to the front, the buffer
+ * grown when a line fills it. 0 at the end of the input. */
+static int fill(struct load_lines *r, npydt_error *err)
+{
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, r->end - r->start);
+        r->end -= r->start;
+        r->start = 0;
+    }
+    if (r->cap - r->end < BLOCK / 2) {
+        if (r->cap >= LOAD_MAX_LINE) {
+            cli_error(err, NPYDT_E_LIMIT, "a line longer than %zu bytes", LOAD_MAX_LINE);
+            return -1;
+        }
+        size_t cap = r->cap ? r->cap * 2 : BLOCK;
+        char *buf = realloc(r->buf, cap);
+        if (!buf) {
+            cli_error(err, NPYDT_E_NOMEM, "out of memory");
+            return -1;
+        }
+        r->buf = buf;
+        r->cap = cap;
+    }
+    size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->in);
+    r->end += got;
+    if (got == 0) {
+        if (ferror(r->in)) {
+            cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno));
+            return -1;
+        }
+        r->eof = 1;
+        return 0;
+    }
+    return 1;
+}
+
+int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err)
+{
+    size_t scanned = 0;
+    for (;;) {
+        char *nl = r->end > r->start + scanned
+                       ? memchr(r->buf + r->start + scanned, '\n', r->end - r->start - scanned)
+                       : NULL;
+        if (nl || (r->eof && r->end > r->start)) {
+            size_t n = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
+            *line = r->buf + r->start;
+            r->start += n + (nl != NULL);
+            if (n && (*line)[n - 1] == '\r')
+                n--;
+            *len = n;
+            r->line++;
+            return 1;
+        }
+        if (r->eof)
+            return 0;
+        scanned = r->end - r->start;
+        int got = fill(r, err);
+        if (got < 0)
+            return -1;
+    }
+}

@@ -1,0 +1,201 @@
+/* What the files of npydt load and npydt append share: the record being
+ * filled from one line or row of input (load_record.c), one value stored
+ * into one scalar field (load_value.c), the input formats (jsonl_in.c,
+ * csv_in.c), the dtype a --dtype SPEC names (load_spec.c) and the records
+ * collected before anything is written (load_spool.c). */
+#ifndef NPYDT_CLI_LOAD_H
+#define NPYDT_CLI_LOAD_H
+
+#include "npydt.h"
+
+#include <stdio.h>
+
+/* ---- One value of the input (load_value.c) ----------------------------- */
+
+/* What an input value is, before it meets its field. */
+enum load_value_kind {
+    LOAD_NUMBER,   /* text of a number: "-12", "1.5e3" (load_put checks its form) */
+    LOAD_STRING,   /* a string: bytes already unescaped (V: hex text) */
+    LOAD_TRUE,
+    LOAD_FALSE,
+    LOAD_NULL      /* JSON null or an empty CSV cell: NaN for f and c, NaT for M, m */
+};
+
+struct load_value {
+    enum load_value_kind kind;
+    const char *text;   /* not NUL-terminated */
+    size_t len;
+};
+
+/* Store v into the scalar node dt at p through the typed writers
+ * (npydt_write_*): exactly, or refused with err set (err->path left ""). */
+npydt_status load_put(const npydt_dtype *dt, void *p, const struct load_value *v,
+                      npydt_error *err);
+/* Store re + im i into the scalar node dt (kind c, or a real kind when im
+ * is 0). */
+npydt_status load_put_complex(const npydt_dtype *dt, void *p, const struct load_value *re,
+                              const struct load_value *im, npydt_error *err);
+/* Is s[0..n) a number as JSON writes one (optional '-', digits, fraction,
+ * exponent)? (load_number.c) */
+int load_is_number(const char *s, size_t n);
+/* The double strtod reads from s[0..n) when s is a JSON number that
+ * load_number.c converts exactly by itself: 1, else 0 (not a JSON number,
+ * or one left to strtod). */
+int load_number_double(const char *s, size_t n, double *out);
+
+/* ---- The record being filled (load_record.c) ---------------------------- */
+
+/* One scalar element of the record: where it is and its node. */
+struct load_slot {
+    uint64_t offset;
+    const npydt_dtype *dtype;
+};
+
+/* The record of a dtype, filled one value at a time; every scalar element
+ * must be set once. */
+struct load_record {
+    const npydt_dtype *dtype;   /* the root */
+    size_t itemsize;
+    unsigned char *bytes;       /* itemsize bytes (at least 1 allocated) */
+    struct load_slot *slots;    /* every scalar element, by offset */
+    size_t nslots;
+    unsigned char *seen;        /* per slot: set in this record */
+    size_t nseen;
+    size_t next_slot;           /* the slot after the last one set */
+    struct load_names *names;   /* field names by struct, made when first needed */
+    int names_tried;
+};
+
+/* Prepare rec for records of dt (a root dtype). NPYDT_E_OBJECT for object
+ * fields; NPYDT_E_NOMEM. */
+npydt_status load_record_init(struct load_record *rec, const npydt_dtype *dt, npydt_error *err);
+void load_record_free(struct load_record *rec);
+/* Start a new record: zero bytes, nothing seen. */
+void load_record_clear(struct load_record *rec);
+/* Store v into the scalar element at offset (node dt) and mark it set;
+ * E_KEY when it was set already. err->path names the element. */
+npydt_status load_record_put(struct load_record *rec, uint64_t offset, const npydt_dtype *dt,
+                             const struct load_value *v, npydt_error *err);
+/* The same for a complex value given as two parts. */
+npydt_status load_record_put_complex(struct load_record *rec, uint64_t offset,
+                                     const npydt_dtype *dt, const struct load_value *re,
+                                     const struct load_value *im, npydt_error *err);
+/* E_KEY naming the first element not set, or NPYDT_OK. */
+npydt_status load_record_complete(const struct load_record *rec, npydt_error *err);
+/* The field path of the element at offset with node dt ("pos.x",
+ * "samples[2]", "grid[1,0]") into err->path. */
+void load_record_path(const struct load_record *rec, uint64_t offset, const npydt_dtype *dt,
+                      npydt_error *err);
+/* Find path (len bytes) below the node (of rec's dtype) at base_offset:
+ * E_KEY "unknown field" with a suggestion when the dtype has no such
+ * field. A path that is a whole field name is found in O(log n). */
+npydt_status load_record_lookup(struct load_record *rec, const npydt_dtype *node,
+                                uint64_t base_offset, const char *path, size_t len,
+                                uint64_t *offset, const npydt_dtype **field, npydt_error *err);
+
+/* ---- Field names of a dtype's structs, sorted (load_names.c) ----------- */
+
+struct load_names;
+/* NULL when there is no memory. */
+struct load_names *load_names_new(const npydt_dtype *dt);
+void load_names_free(struct load_names *ix);
+/* The field of node (a struct of the dtype) whose name or title is
+ * s[0..len): 1 and *field, or 0. */
+int load_names_find(const struct load_names *ix, const npydt_dtype *node, const char *s,
+                    size_t len, size_t *field);
+
+/* ---- Where the records go ----------------------------------------------- */
+
+/* Receives each complete record; nonzero stops the input with err set. */
+struct load_sink {
+    npydt_status (*record)(void *ctx, const unsigned char *bytes, npydt_error *err);
+    void *ctx;
+};
+
+/* ---- Input formats ------------------------------------------------------ */
+
+/* Lines of an input, read in large blocks (line_reader.c). */
+struct load_lines {
+    FILE *in;
+    char *buf;
+    size_t cap, start, end;
+    int eof;
+    uint64_t line;       /* number of the line last returned (1-based) */
+};
+
+/* Longest line taken (a record's JSON text is far shorter). */
+#define LOAD_MAX_LINE ((size_t)1 << 28)
+
+void load_lines_init(struct load_lines *r, FILE *in);
+/* The next line without its LF (and a CR before it): 1, 0 at the end, or
+ * -1 with err set (a read error, a line past LOAD_MAX_LINE). The text is
+ * valid until the next call. */
+int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err);
+void load_lines_free(struct load_lines *r);
+
+enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV };
+
+/* The format of an input by its name: .csv, .tsv / .tab, else JSON Lines. */
+enum load_format load_format_of(const char *path);
+
+/* Read every record of in (named name in messages) into sink. On a bad
+ * value the error names the line (or CSV row) in *where and returns its
+ * status; an I/O error is E_IO. */
+struct load_where {
+    uint64_t line;    /* 1-based line of the input (CSV: row, header is 1) */
+};
+npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sink *sink,
+                        struct load_where *where, npydt_error *err);
+npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct load_sink *sink,
+                      struct load_where *where, npydt_error *err);
+
+/* ---- --dtype SPEC (load_spec.c) ------------------------------------------ */
+
+/* The dtype and, from a reference file, the other dimensions and order. */
+struct load_spec {
+    npydt_schema *schema;     /* a text spec's compiled schema (owns dtype) */
+    npydt_header *header;     /* a reference file's header (owns dtype) */
+    const npydt_dtype *dtype;
+    int has_shape;            /* from a file: shape and order below apply */
+    const uint64_t *shape;    /* the file's shape (ndim entries) */
+    size_t ndim;
+    int fortran_order;
+};
+
+/* Read SPEC: a descriptor literal, type string or header dict (as check
+ * --schema takes), @PATH of a text spec, or @FILE.npy / like:FILE (any
+ * input a command takes) for a file's dtype, shape and order. 0, or an
+ * exit status after reporting. */
+struct cli_command;
+int load_spec_read(const struct cli_command *cmd, const char *arg, struct load_spec *spec);
+void load_spec_free(struct load_spec *spec);
+
+/* ---- Records collected before writing (load_spool.c) --------------------- */
+
+/* Records stored in a temporary file (nothing is written to the
+ * destination until the whole input is valid). */
+struct load_spool {
+    FILE *f;
+    char *iobuf;              /* f's stdio buffer */
+    size_t itemsize;
+    uint64_t count;
+    unsigned char *block;     /* records read back (load_spool_finish) */
+    size_t block_records;     /* ... that many at a time */
+};
+
+int load_spool_open(struct load_spool *s, size_t itemsize);
+npydt_status load_spool_record(void *ctx, const unsigned char *bytes, npydt_error *err);
+/* Once every record is stored: flush them, and take the memory to read
+ * them back, a block at a time (whole 0) or all of them into s->block
+ * (whole 1, read here). The last step that can fail before the
+ * destination is touched. */
+npydt_status load_spool_finish(struct load_spool *s, int whole, npydt_error *err);
+/* Give every record to w, in the order stored (after finish with whole 0). */
+npydt_status load_spool_drain(struct load_spool *s, npydt_writer *w, npydt_error *err);
+void load_spool_close(struct load_spool *s);
+
+/* The commands. */
+int cmd_load(int argc, char **argv);
+int cmd_append(int argc, char **argv);
+
+#endif
