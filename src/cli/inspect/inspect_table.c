@@ -14,7 +14,7 @@
  * the longest row needs; printing lays the rows out again into those
  * buffers, which then cannot fail. */
 #include "cli/inspect/inspect.h"
-#include "cli/dump/dump.h"
+#include "cli/common/sink.h"
 #include "cli/common/report.h"
 
 #include <stdlib.h>

@@ -2,7 +2,9 @@
  * (no stdio call per character), and it goes to its FILE in large writes;
  * without a FILE it grows in memory (the table's cells). Its memory is the
  * text stage's growing buffer. */
-#include "cli/dump/dump.h"
+#include "cli/common/sink.h"
+
+#include "cli/common/json.h"
 
 #include <stdlib.h>
 
