@@ -302,19 +302,12 @@ $(O)/fuzz-replay/fuzz_load: $(O)/fuzz-obj/fuzz_load.o $(O)/fuzz-obj/replay_main.
 	@mkdir -p $(@D)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) $(LDLIBS_ALL)
 
-# the command's shortest float text against strtof/strtod, NumPy and
+# the text stage's shortest float text against strtof/strtod, NumPy and
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all
 # 2^32 float32 patterns and 10^7 doubles)
-FLOAT_OBJS := $(O)/cli/float_shortest.o $(O)/cli/float_pow10.o
-$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS) $(FLAGS)
+$(O)/tests/tools/float_check: tests/tools/float_check.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
-
-# the command's reading of JSON numbers against strtod: a cmocka test
-# linked with the command's objects it tests
-$(O)/tests/test_load_number: $(O)/tests/test_load_number.o $(O)/tests/test_main.o \
-    $(O)/cli/load_number.o $(FLOAT_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
 # the JSON Lines plan against the general walk, and the tokenizer against
 # jsmn's, linked with the command's objects but its main

@@ -7,6 +7,7 @@
  * (same shape and order) and the same values; FILE itself is only read. */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "swap.h"
+#include "text/text.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -60,10 +61,8 @@ static const struct {
 
 const char *swap_order_name(npydt_order to)
 {
-    if (to == NPYDT_ORDER_NATIVE) {
-        const uint16_t one = 1;
-        to = *(const unsigned char *)&one ? NPYDT_ORDER_LITTLE : NPYDT_ORDER_BIG;
-    }
+    if (to == NPYDT_ORDER_NATIVE)
+        to = TEXT_HOST_BIG ? NPYDT_ORDER_BIG : NPYDT_ORDER_LITTLE;
     return to == NPYDT_ORDER_BIG ? "big-endian" : "little-endian";
 }
 
