@@ -590,6 +590,19 @@ static void test_field_write_datetime_calendar_beyond_int64_is_refused(void **st
     }
 }
 
+/* The last month whose first day is within int64 days converts, though
+ * its 400-year eras alone are beyond int64 days. */
+static void test_field_write_datetime_last_month_start_of_int64_converts(void **state)
+{
+    (void)state;
+    const int64_t month = INT64_C(303032819133198654), day = INT64_C(9223372036854775781);
+    assert_true(time_count("<M8[D]", month, NPYDT_UNIT_M, 1) == day);
+    assert_true(time_count("<M8[M]", day, NPYDT_UNIT_D, 1) == month);
+    struct target t;
+    assert_refused(&t, put_time(&t, "<M8[D]", month + 1, NPYDT_UNIT_M, 1), NPYDT_E_RANGE,
+                   "303032819133198655 [M] does not fit M8[D] (the count is beyond int64)");
+}
+
 static void test_field_write_datetime_nat_stays_nat(void **state)
 {
     (void)state;
@@ -892,6 +905,7 @@ TEST_LIST("field_write",
     cmocka_unit_test(test_field_write_datetime_inside_a_month_is_not_a_whole_month),
     cmocka_unit_test(test_field_write_timedelta_months_are_numpy_average_months),
     cmocka_unit_test(test_field_write_datetime_calendar_beyond_int64_is_refused),
+    cmocka_unit_test(test_field_write_datetime_last_month_start_of_int64_converts),
     cmocka_unit_test(test_field_write_datetime_nat_stays_nat),
     cmocka_unit_test(test_field_write_datetime_multiplier_0_only_meets_itself),
     cmocka_unit_test(test_field_write_datetime_generic_only_meets_generic),

@@ -45,9 +45,12 @@ bool text_days_from_civil(int64_t year, unsigned month, unsigned day, int64_t *d
     int64_t yoe = y - era * 400;                                           /* 0..399 */
     int64_t doy = (153 * (int64_t)((month + 9) % 12) + 2) / 5 + (int64_t)day - 1;
     int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    int64_t e;
-    return !__builtin_mul_overflow(era, (int64_t)ERA_DAYS, &e) &&
-           !__builtin_add_overflow(e, doe - DAYS_TO_EPOCH, days);
+    /* era * ERA_DAYS + doe - DAYS_TO_EPOCH, with a non-negative second
+     * term for eras after 0 (five eras moved into it), so that no partial
+     * result is beyond int64 when the sum is not */
+    int64_t shift = era > 0 ? 5 : 0, e;
+    return !__builtin_mul_overflow(era - shift, (int64_t)ERA_DAYS, &e) &&
+           !__builtin_add_overflow(e, doe - DAYS_TO_EPOCH + shift * ERA_DAYS, days);
 }
 
 /* n as at least `width` digits (after a '-'). */
