@@ -139,15 +139,19 @@ $(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 # own names (C identifiers) are localized: symbols the compiler makes
 # (i386's __x86.get_pc_thunk.*, sanitizer and coverage symbols) may sign
 # COMDAT groups that the final link merges with a program's, and must stay
-# global. The white-box unit tests link the objects as they are, from
-# LIB_INTERNAL_A.
+# global; but AddressSanitizer's ODR indicator of an internal variable
+# (__odr_asan.NAME, clang's __odr_asan_gen_NAME) is localized with it, or
+# the command, which links the text stage's objects besides the library,
+# would define it twice. The white-box unit tests link the objects as
+# they are, from LIB_INTERNAL_A.
 NM ?= $(shell $(CC) -print-prog-name=nm)
 OBJCOPY ?= $(shell $(CC) -print-prog-name=objcopy)
 LIB_INTERNAL_A := $(O)/lib/libnpydt-internal.a
 $(O)/lib/npydt.o: $(LIB_OBJS)
 	$(Q)$(CC) -r -nostdlib -o $@.tmp $^
 	$(Q)$(NM) -g --defined-only $@.tmp | \
-	    awk 'NF == 3 && $$3 ~ /^[A-Za-z][A-Za-z_0-9]*$$/ && $$3 !~ /^npydt_/ {print $$3}' > $(O)/lib/internal-names
+	    awk 'NF == 3 { n = $$3; sub(/^__odr_asan([.]|_gen_)/, "", n) } \
+	         NF == 3 && n ~ /^[A-Za-z][A-Za-z_0-9]*$$/ && n !~ /^npydt_/ {print $$3}' > $(O)/lib/internal-names
 	$(Q)$(OBJCOPY) --localize-symbols=$(O)/lib/internal-names $@.tmp $@
 	$(Q)rm -f $@.tmp
 
