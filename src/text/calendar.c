@@ -20,20 +20,31 @@ static int64_t floor_div(int64_t a, int64_t b, int64_t *rem)
     return q;
 }
 
-void text_civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day)
+/* text_civil_from_days, inline in text_datetime (once per value) */
+static inline void civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day)
 {
-    /* whole eras first (no sum beyond |days|), then the day of the era */
-    int64_t doe;
-    int64_t era = floor_div(days, ERA_DAYS, &doe);
-    doe += DAYS_TO_EPOCH;   /* 0 .. 2 eras */
-    era += doe / ERA_DAYS;
-    doe %= ERA_DAYS;
+    /* the era and the day in it, counted from 0000-03-01; the last days
+     * of int64 take whole eras first, so that no sum is beyond int64 */
+    int64_t doe, era;
+    if (days <= INT64_MAX - DAYS_TO_EPOCH) {
+        era = floor_div(days + DAYS_TO_EPOCH, ERA_DAYS, &doe);
+    } else {
+        era = floor_div(days, ERA_DAYS, &doe);
+        doe += DAYS_TO_EPOCH;
+        era += doe / ERA_DAYS;
+        doe %= ERA_DAYS;
+    }
     int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;   /* 0..399 */
     int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                /* March 1 = 0 */
     int64_t mp = (5 * doy + 2) / 153;                                      /* March = 0 */
     *day = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
     *month = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
     *year = yoe + era * 400 + (*month <= 2);
+}
+
+void text_civil_from_days(int64_t days, int64_t *year, unsigned *month, unsigned *day)
+{
+    civil_from_days(days, year, month, day);
 }
 
 bool text_days_from_civil(int64_t year, unsigned month, unsigned day, int64_t *days)
@@ -117,7 +128,7 @@ size_t text_datetime(int64_t count, int unit, int32_t mult, char *buf)
         return 0;
     int64_t y;
     unsigned m, d;
-    text_civil_from_days(days, &y, &m, &d);
+    civil_from_days(days, &y, &m, &d);
     o = put_padded(buf, y, 4);
     buf[o++] = '-';
     o += put_padded(buf + o, m, 2);
