@@ -146,15 +146,19 @@ $(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 # own names (C identifiers) are localized: symbols the compiler makes
 # (i386's __x86.get_pc_thunk.*, sanitizer and coverage symbols) may sign
 # COMDAT groups that the final link merges with a program's, and must stay
-# global. The white-box unit tests link the objects as they are, from
-# LIB_INTERNAL_A.
+# global; but AddressSanitizer's ODR indicator of an internal variable
+# (__odr_asan.NAME, clang's __odr_asan_gen_NAME) is localized with it, or
+# the command, which links the text stage's objects besides the library,
+# would define it twice. The white-box unit tests link the objects as
+# they are, from LIB_INTERNAL_A.
 NM ?= $(shell $(CC) -print-prog-name=nm)
 OBJCOPY ?= $(shell $(CC) -print-prog-name=objcopy)
 LIB_INTERNAL_A := $(O)/lib/libnpydt-internal.a
 $(O)/lib/npydt.o: $(LIB_OBJS)
 	$(Q)$(CC) -r -nostdlib -o $@.tmp $^
 	$(Q)$(NM) -g --defined-only $@.tmp | \
-	    awk 'NF == 3 && $$3 ~ /^[A-Za-z][A-Za-z_0-9]*$$/ && $$3 !~ /^npydt_/ {print $$3}' > $(O)/lib/internal-names
+	    awk 'NF == 3 { n = $$3; sub(/^__odr_asan([.]|_gen_)/, "", n) } \
+	         NF == 3 && n ~ /^[A-Za-z][A-Za-z_0-9]*$$/ && n !~ /^npydt_/ {print $$3}' > $(O)/lib/internal-names
 	$(Q)$(OBJCOPY) --localize-symbols=$(O)/lib/internal-names $@.tmp $@
 	$(Q)rm -f $@.tmp
 
@@ -328,19 +332,12 @@ regen:
 	$(Q)$(call regen_to,tools/gen_printable.py width,src/base/unicode_width.c)
 	$(Q)$(call regen_to,tools/gen_float_pow10.py,$(POW10_C))
 
-# the command's shortest float text against strtof/strtod, NumPy and
+# the text stage's shortest float text against strtof/strtod, NumPy and
 # Python (tests/check_float_format.sh; `make check-floats` runs it over all
 # 2^32 float32 patterns and 10^7 doubles)
-FLOAT_OBJS := $(O)/cli/float_shortest.o $(O)/cli/float_pow10.o
-$(O)/tests/tools/float_check: tests/tools/float_check.c $(FLOAT_OBJS) $(FLAGS)
+$(O)/tests/tools/float_check: tests/tools/float_check.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(FLOAT_OBJS) $(ALL_LDFLAGS) -lm
-
-# the command's reading of JSON numbers against strtod: a cmocka test
-# linked with the command's objects it tests
-$(O)/tests/test_load_number: $(O)/tests/test_load_number.o $(O)/tests/test_main.o \
-    $(O)/cli/load_number.o $(FLOAT_OBJS) $(LIB_A)
-	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) -lcmocka $(LDLIBS_ALL)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
 # the JSON Lines plan against the general walk, and the tokenizer against
 # jsmn's, linked with the command's objects but its main

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command's shortest float text (src/cli/float_shortest.c), through
+# The shortest float text of the text stage (src/text/float_shortest.c), through
 # tests/tools/float_check: a strided eighth of a million float32 patterns
 # against strtof (round trip and shortness), 300,000 random doubles
 # against strtod and the shortest "%.Ne" that reads back, all 65,536

@@ -170,14 +170,14 @@ static void test_field_write_integer_into_float_must_be_exact(void **state)
     (void)state;
     struct target t;
     assert_refused(&t, put_i64(&t, "<f4", 16777217), NPYDT_E_RANGE,
-                   "16777217 is not exactly representable in f4 (nearest 16777216)");
+                   "16777217 is not exactly representable in f4 (nearest 16777216.0)");
     assert_refused(&t, put_i64(&t, "<f2", 2049), NPYDT_E_RANGE,
-                   "2049 is not exactly representable in f2 (nearest 2048)");
+                   "2049 is not exactly representable in f2 (nearest 2048.0)");
     assert_refused(&t, put_i64(&t, ">f8", INT64_C(9007199254740993)), NPYDT_E_RANGE,
                    "9007199254740993 is not exactly representable in f8 "
-                   "(nearest 9007199254740992)");
+                   "(nearest 9007199254740992.0)");
     assert_refused(&t, put_i64(&t, "<f2", -70000), NPYDT_E_RANGE,
-                   "-70000 does not fit f2 (-65504 to 65504)");
+                   "-70000 does not fit f2 (-65504.0 to 65504.0)");
     assert_written(&t, put_i64(&t, "<f4", 16777216), "\x00\x00\x80\x4b", 4);
     assert_written(&t, put_i64(&t, ">f2", -2048), "\xe8\x00", 2);
 }
@@ -199,7 +199,7 @@ static void test_field_write_integer_into_complex_has_zero_imaginary_part(void *
     struct target t;
     assert_written(&t, put_i64(&t, ">c8", 3), "\x40\x40\0\0\0\0\0\0", 8);
     assert_refused(&t, put_i64(&t, "<c8", 16777217), NPYDT_E_RANGE,
-                   "16777217 is not exactly representable in c8 (nearest 16777216)");
+                   "16777217 is not exactly representable in c8 (nearest 16777216.0)");
 }
 
 static void test_field_write_integer_into_datetime_is_a_raw_count(void **state)
@@ -276,7 +276,7 @@ static void test_field_write_double_overflowing_a_float_is_refused(void **state)
                    "-3.4028235677973366e+38 does not fit f4 (-3.4028234663852886e+38 to "
                    "3.4028234663852886e+38)");
     assert_refused(&t, put_double(&t, ">f2", 65520.0), NPYDT_E_RANGE,
-                   "65520 does not fit f2 (-65504 to 65504)");
+                   "65520.0 does not fit f2 (-65504.0 to 65504.0)");
     /* just below the halfway point: FLT_MAX */
     assert_written(&t, put_double(&t, "<f4", nextafter(0x1.ffffffp+127, 0)), "\xff\xff\x7f\x7f", 4);
 }
@@ -321,8 +321,8 @@ static const struct {
     {"<i8", 1e20, "1e+20 does not fit i8 (-9223372036854775808 to 9223372036854775807)"},
     {"<u8", 18446744073709551616.0,
      "1.8446744073709552e+19 does not fit u8 (0 to 18446744073709551615)"},
-    {"|u1", -1.0, "-1 does not fit u1 (0 to 255)"},
-    {"|b1", 2.0, "2 does not fit b1 (0 or 1)"},
+    {"|u1", -1.0, "-1.0 does not fit u1 (0 to 255)"},
+    {"|b1", 2.0, "2.0 does not fit b1 (0 or 1)"},
     {"|b1", 0.5, "0.5 is not an integer (b1)"},
 };
 
@@ -365,7 +365,7 @@ static void test_field_write_complex_overflowing_part_is_refused(void **state)
     (void)state;
     struct target t;
     assert_refused(&t, put_complex(&t, "<c8", 1.0, -1e300), NPYDT_E_RANGE,
-                   "(1-1e+300j) does not fit c8 parts (-3.4028234663852886e+38 to "
+                   "(1.0-1e+300j) does not fit c8 parts (-3.4028234663852886e+38 to "
                    "3.4028234663852886e+38)");
     assert_refused(&t, put_double(&t, "<c8", 1e39), NPYDT_E_RANGE,
                    "1e+39 does not fit c8 parts (-3.4028234663852886e+38 to "
@@ -377,9 +377,9 @@ static void test_field_write_complex_into_real_needs_zero_imaginary_part(void **
     (void)state;
     struct target t;
     assert_refused(&t, put_complex(&t, "<f8", 1.0, 2.0), NPYDT_E_RANGE,
-                   "(1+2j) has an imaginary part (f8 holds real numbers)");
+                   "(1.0+2.0j) has an imaginary part (f8 holds real numbers)");
     assert_refused(&t, put_complex(&t, "<i4", 1.0, NAN), NPYDT_E_RANGE,
-                   "(1+nanj) has an imaginary part (i4 holds real numbers)");
+                   "(1.0+nanj) has an imaginary part (i4 holds real numbers)");
     assert_written(&t, put_complex(&t, "<i4", 7.0, -0.0), "\x07\0\0\0", 4);
     assert_written(&t, put_complex(&t, ">f4", 1.0, 0.0), "\x3f\x80\0\0", 4);
 }
@@ -588,6 +588,19 @@ static void test_field_write_datetime_calendar_beyond_int64_is_refused(void **st
         assert_true(days > INT64_C(9000000000000000000) || days < -INT64_C(9000000000000000000));
         assert_true(time_count("<M8[M]", days, NPYDT_UNIT_D, 1) == months[i]);
     }
+}
+
+/* The last month whose first day is within int64 days converts, though
+ * its 400-year eras alone are beyond int64 days. */
+static void test_field_write_datetime_last_month_start_of_int64_converts(void **state)
+{
+    (void)state;
+    const int64_t month = INT64_C(303032819133198654), day = INT64_C(9223372036854775781);
+    assert_true(time_count("<M8[D]", month, NPYDT_UNIT_M, 1) == day);
+    assert_true(time_count("<M8[M]", day, NPYDT_UNIT_D, 1) == month);
+    struct target t;
+    assert_refused(&t, put_time(&t, "<M8[D]", month + 1, NPYDT_UNIT_M, 1), NPYDT_E_RANGE,
+                   "303032819133198655 [M] does not fit M8[D] (the count is beyond int64)");
 }
 
 static void test_field_write_datetime_nat_stays_nat(void **state)
@@ -892,6 +905,7 @@ TEST_LIST("field_write",
     cmocka_unit_test(test_field_write_datetime_inside_a_month_is_not_a_whole_month),
     cmocka_unit_test(test_field_write_timedelta_months_are_numpy_average_months),
     cmocka_unit_test(test_field_write_datetime_calendar_beyond_int64_is_refused),
+    cmocka_unit_test(test_field_write_datetime_last_month_start_of_int64_converts),
     cmocka_unit_test(test_field_write_datetime_nat_stays_nat),
     cmocka_unit_test(test_field_write_datetime_multiplier_0_only_meets_itself),
     cmocka_unit_test(test_field_write_datetime_generic_only_meets_generic),

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes float_pow10.c: the 128-bit powers of ten that float_shortest.c
-scales binary floats by (`make regen` runs it into the file's place in src/):
+"""Writes src/text/float_pow10.c: the 128-bit powers of ten that
+src/text/float_shortest.c scales binary floats by (`make regen` runs it):
 
-    /usr/bin/python3 tools/gen_float_pow10.py > src/STAGE/float_pow10.c
+    /usr/bin/python3 tools/gen_float_pow10.py > src/text/float_pow10.c
 
 Entry e - POW10_MIN holds g = floor(10^e / 2^r) + 1 with r chosen so that
 2^127 <= g < 2^128 (an over-estimate by less than one unit in its last
@@ -34,7 +34,7 @@ print('#include "float_shortest.h"')
 print()
 print("/* For e in [POW10_MIN, POW10_MAX]: {high, low} 64 bits of")
 print(" * g = floor(10^e / 2^r) + 1, 2^127 <= g < 2^128. */")
-print("const uint64_t float_pow10_table[POW10_MAX - POW10_MIN + 1][2] = {")
+print("const uint64_t text_pow10_table[POW10_MAX - POW10_MIN + 1][2] = {")
 row = []
 for e in range(emin, emax + 1):
     x = Fraction(10) ** e

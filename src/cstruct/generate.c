@@ -5,6 +5,7 @@
  * when the output is compiled. */
 #include "cstruct/cstruct.h"
 #include "base/base.h"
+#include "text/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -197,14 +198,6 @@ static void put_upper(struct sbuf *b, const char *s)
     }
 }
 
-static int host_is_little(void)
-{
-    uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_source *src,
                      const npydt_allocator *alloc, cstruct_text *text, npydt_error *err)
 {
@@ -216,7 +209,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
     g.tags.alloc = alloc;
     g.err = err;
     g.root = name;
-    g.host_little = host_is_little();
+    g.host_little = !TEXT_HOST_BIG;
     if (npydt_dtype_has_object(dt)) {
         char path[sizeof g.err->path];
         gen_fail(&g, NPYDT_E_OBJECT, object_path(dt, path, sizeof path),

@@ -7,13 +7,6 @@
 
 #include "base/base.h"
 
-/* The byte order character of this host's scalars. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define NATIVE_ORDER '>'
-#else
-#define NATIVE_ORDER '<'
-#endif
-
 /* ---- the tree ----------------------------------------------------------- */
 
 struct npydt_field {

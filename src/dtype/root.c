@@ -75,7 +75,7 @@ static npydt_status copy_node(struct arena *ar, const npydt_dtype *src, npydt_or
             if (to == NPYDT_ORDER_SWAP)
                 dt->byteorder = dt->byteorder == '<' ? '>' : '<';
             else
-                dt->byteorder = to == NPYDT_ORDER_NATIVE ? NATIVE_ORDER : (char)to;
+                dt->byteorder = to == NPYDT_ORDER_NATIVE ? TEXT_HOST_ORDER : (char)to;
         }
         break;
     case NPYDT_SUBARRAY:

@@ -30,23 +30,23 @@ double half_to_double(uint16_t h)
     unsigned e = (h >> 10) & 0x1f;
     uint64_t m = h & 0x3ff;
     if (e == 0x1f)   /* inf or NaN (payload kept, quiet bit included) */
-        return bits_to_double(sign | (UINT64_C(0x7ff) << 52) | (m << 42));
+        return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52) | (m << 42));
     if (e == 0) {
         if (m == 0)
-            return bits_to_double(sign);
+            return text_f64_of_bits(sign);
         int ex = -14;
         while (!(m & 0x400)) {
             m <<= 1;
             ex--;
         }
-        return bits_to_double(sign | ((uint64_t)(ex + 1023) << 52) | ((m & 0x3ff) << 42));
+        return text_f64_of_bits(sign | ((uint64_t)(ex + 1023) << 52) | ((m & 0x3ff) << 42));
     }
-    return bits_to_double(sign | ((uint64_t)((int)e - 15 + 1023) << 52) | (m << 42));
+    return text_f64_of_bits(sign | ((uint64_t)((int)e - 15 + 1023) << 52) | (m << 42));
 }
 
 uint16_t double_to_half(double d)
 {
-    uint64_t b = double_to_bits(d);
+    uint64_t b = text_bits_of_f64(d);
     uint16_t sign = (uint16_t)((b >> 63) << 15);
     int e = (int)((b >> 52) & 0x7ff);
     uint64_t f = b & MANT52;
@@ -83,21 +83,21 @@ double ext80_to_double(uint64_t m, uint16_t se)
     bool integer_bit = (m >> 63) != 0;
     if (e == 0x7fff) {
         if (!integer_bit)   /* pseudo-infinity / pseudo-NaN: invalid operand */
-            return bits_to_double(UINT64_C(0xfff8) << 48);
+            return text_f64_of_bits(UINT64_C(0xfff8) << 48);
         uint64_t frac = m & ~(UINT64_C(1) << 63);
         if (frac == 0)
-            return bits_to_double(sign | (UINT64_C(0x7ff) << 52));
+            return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52));
         /* NaN: keep the top payload bits, as the FPU does */
-        return bits_to_double(sign | (UINT64_C(0x7ff) << 52) | (frac >> 11) |
+        return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52) | (frac >> 11) |
                               (UINT64_C(1) << 51));
     }
     if (e == 0)   /* denormal or pseudo-denormal: far below double's range */
-        return bits_to_double(sign);
+        return text_f64_of_bits(sign);
     if (!integer_bit)   /* unnormal: invalid operand */
-        return bits_to_double(UINT64_C(0xfff8) << 48);
+        return text_f64_of_bits(UINT64_C(0xfff8) << 48);
     int ex = e - 16383;   /* value = m * 2^(ex - 63) */
     if (ex > 1023)
-        return bits_to_double(sign | (UINT64_C(0x7ff) << 52));
+        return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52));
     if (ex >= -1022) {
         uint64_t keep = round_shift(m, 11);
         if (keep == UINT64_C(1) << 53) {
@@ -105,17 +105,17 @@ double ext80_to_double(uint64_t m, uint16_t se)
             ex++;
         }
         if (ex > 1023)
-            return bits_to_double(sign | (UINT64_C(0x7ff) << 52));
-        return bits_to_double(sign | ((uint64_t)(ex + 1023) << 52) | (keep & MANT52));
+            return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52));
+        return text_f64_of_bits(sign | ((uint64_t)(ex + 1023) << 52) | (keep & MANT52));
     }
     /* subnormal double: units of 2^-1074 */
     long s = -(long)ex - 1011;
-    return bits_to_double(sign | round_shift(m, s > 100 ? 100u : (unsigned)s));
+    return text_f64_of_bits(sign | round_shift(m, s > 100 ? 100u : (unsigned)s));
 }
 
 void double_to_ext80(double d, uint64_t *mant, uint16_t *se)
 {
-    uint64_t b = double_to_bits(d);
+    uint64_t b = text_bits_of_f64(d);
     uint16_t sign = (uint16_t)((b >> 63) << 15);
     int e = (int)((b >> 52) & 0x7ff);
     uint64_t f = b & MANT52;
@@ -183,11 +183,11 @@ static void store_ext80(unsigned char *p, size_t size, char byteorder, uint64_t 
 
 double load_float(const unsigned char *p, size_t size, char byteorder)
 {
-    bool swap = order_swaps(byteorder);
+    bool swap = text_order_swaps(byteorder);
     switch (size) {
-    case 2: return half_to_double((uint16_t)load_uint(p, 2, swap));
-    case 4: return (double)bits_to_float((uint32_t)load_uint(p, 4, swap));
-    case 8: return bits_to_double(load_uint(p, 8, swap));
+    case 2: return half_to_double((uint16_t)text_load_uint(p, 2, swap));
+    case 4: return (double)text_f32_of_bits((uint32_t)text_load_uint(p, 4, swap));
+    case 8: return text_f64_of_bits(text_load_uint(p, 8, swap));
     default: {
         uint64_t m;
         uint16_t se;
@@ -199,11 +199,11 @@ double load_float(const unsigned char *p, size_t size, char byteorder)
 
 void store_float(unsigned char *p, size_t size, char byteorder, double d)
 {
-    bool swap = order_swaps(byteorder);
+    bool swap = text_order_swaps(byteorder);
     switch (size) {
-    case 2: store_uint(p, 2, swap, double_to_half(d)); break;
-    case 4: store_uint(p, 4, swap, float_to_bits((float)d)); break;
-    case 8: store_uint(p, 8, swap, double_to_bits(d)); break;
+    case 2: text_store_uint(p, 2, swap, double_to_half(d)); break;
+    case 4: text_store_uint(p, 4, swap, text_bits_of_f32((float)d)); break;
+    case 8: text_store_uint(p, 8, swap, text_bits_of_f64(d)); break;
     default: {
         uint64_t m;
         uint16_t se;
@@ -265,7 +265,7 @@ static npydt_status wrong_kind(const npydt_dtype *dt, const char *what, npydt_er
 
 static int64_t load_int(const unsigned char *p, size_t size, bool swap)
 {
-    uint64_t v = load_uint(p, size, swap);
+    uint64_t v = text_load_uint(p, size, swap);
     switch (size) {
     case 1: return (int8_t)v;
     case 2: return (int16_t)v;
@@ -281,7 +281,7 @@ static npydt_status read_integer(const npydt_dtype *dt, const unsigned char *p, 
     npydt_status st = check_scalar(dt, p, what, err);
     if (st != NPYDT_OK)
         return st;
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     switch (dt->kind) {
     case 'b':
         *mag = p[0] != 0;
@@ -294,15 +294,18 @@ static npydt_status read_integer(const npydt_dtype *dt, const unsigned char *p, 
         return NPYDT_OK;
     }
     case 'u':
-        *mag = load_uint(p, dt->itemsize, swap);
+        *mag = text_load_uint(p, dt->itemsize, swap);
         *neg = false;
         return NPYDT_OK;
     case 'f': {
         double d = load_float(p, dt->itemsize, dt->byteorder);
         double a = d < 0 ? -d : d;
-        if (d != d || a >= 18446744073709551616.0 || (double)(uint64_t)a != a)
+        if (d != d || a >= 18446744073709551616.0 || (double)(uint64_t)a != a) {
+            char shown[TEXT_FLOAT_MAX];
+            text_float_f64(d, shown);
             return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
-                             "%.17g is not an integer that fits %s", d, what);
+                             "%s is not an integer that fits %s", shown, what);
+        }
         *neg = d < 0;
         *mag = (uint64_t)a;
         return NPYDT_OK;
@@ -345,11 +348,11 @@ npydt_status npydt_read_u64(const npydt_dtype *dt, const void *p, uint64_t *out,
 /* Value of f, i, u, b as a double (no kind checks beyond these). */
 static bool real_value(const npydt_dtype *dt, const unsigned char *p, double *out)
 {
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     switch (dt->kind) {
     case 'f': *out = load_float(p, dt->itemsize, dt->byteorder); return true;
     case 'i': *out = (double)load_int(p, dt->itemsize, swap); return true;
-    case 'u': *out = (double)load_uint(p, dt->itemsize, swap); return true;
+    case 'u': *out = (double)text_load_uint(p, dt->itemsize, swap); return true;
     case 'b': *out = p[0] != 0; return true;
     default: return false;
     }
@@ -399,7 +402,7 @@ npydt_status npydt_read_bool(const npydt_dtype *dt, const void *p, int *out, npy
         *out = b[0] != 0;
         return NPYDT_OK;
     case 'i': case 'u':
-        *out = load_uint(b, dt->itemsize, false) != 0;   /* order does not matter */
+        *out = text_load_uint(b, dt->itemsize, false) != 0;   /* order does not matter */
         return NPYDT_OK;
     case 'f': case 'c':
         npydt_read_complex(dt, p, v, NULL);
@@ -442,13 +445,13 @@ npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf,
     if (!len || (!buf && size))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "len or buf is NULL");
     const unsigned char *b = p;
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     size_t units = dt->itemsize / 4;
-    while (units > 0 && ld32(b + 4 * (units - 1)) == 0)
+    while (units > 0 && text_load32(b + 4 * (units - 1), false) == 0)
         units--;
     size_t need = 0;
     for (size_t i = 0; i < units; i++) {
-        uint32_t cp = (uint32_t)load_uint(b + 4 * i, 4, swap);
+        uint32_t cp = (uint32_t)text_load_uint(b + 4 * i, 4, swap);
         if (cp > 0x10FFFF)
             return set_error(err, NPYDT_E_ENCODING, NPYDT_NO_OFFSET, NULL,
                              "code unit 0x%lx at character %zu is not a code point",
@@ -461,7 +464,7 @@ npydt_status npydt_read_unicode(const npydt_dtype *dt, const void *p, char *buf,
                          "the string needs %zu bytes and a NUL, the buffer has %zu", need, size);
     size_t o = 0;
     for (size_t i = 0; i < units; i++)
-        o += text_utf8_encode((uint32_t)load_uint(b + 4 * i, 4, swap), buf + o);
+        o += text_utf8_encode((uint32_t)text_load_uint(b + 4 * i, 4, swap), buf + o);
     buf[o] = '\0';
     return NPYDT_OK;
 }
@@ -475,7 +478,7 @@ npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p, npydt_dat
         return st;
     if (dt->kind != 'M' && dt->kind != 'm')
         return wrong_kind(dt, "datetime", err);
-    out->count = load_int(p, dt->itemsize, order_swaps(dt->byteorder));
+    out->count = load_int(p, dt->itemsize, text_order_swaps(dt->byteorder));
     out->unit = (npydt_unit)dt->unit;
     out->unit_count = dt->unit_count;
     out->is_nat = out->count == NPYDT_NAT;

@@ -39,7 +39,7 @@ static npydt_status wrong_sort(const npydt_dtype *dt, const char *what, npydt_er
  * long doubles take every double). */
 static double float_max(size_t size)
 {
-    return size == 2 ? 65504.0 : (double)bits_to_float(0x7f7fffffu);
+    return size == 2 ? 65504.0 : (double)text_f32_of_bits(0x7f7fffffu);
 }
 
 /* Encode d into a float of `size` bytes in order bo, rounding to nearest
@@ -118,7 +118,7 @@ static npydt_status put_integer(const npydt_dtype *dt, unsigned char *p, uint64_
                                 const char *shown, npydt_error *err)
 {
     size_t size = (size_t)dt->itemsize;
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     unsigned bits = (unsigned)size * 8;
     if (neg && mag == 0)
         neg = false;
@@ -132,13 +132,13 @@ static npydt_status put_integer(const npydt_dtype *dt, unsigned char *p, uint64_
         uint64_t limit = UINT64_C(1) << (bits - 1);   /* -limit .. limit - 1 */
         if (neg ? mag > limit : mag >= limit)
             return int_range_error(dt, shown, err);
-        store_uint(p, size, swap, neg ? (uint64_t)0 - mag : mag);
+        text_store_uint(p, size, swap, neg ? (uint64_t)0 - mag : mag);
         return NPYDT_OK;
     }
     case 'u':
         if (neg || (bits < 64 && (mag >> bits) != 0))
             return int_range_error(dt, shown, err);
-        store_uint(p, size, swap, mag);
+        text_store_uint(p, size, swap, mag);
         return NPYDT_OK;
     case 'f': case 'c': {
         unsigned char tmp[MAX_SCALAR] = {0};
@@ -350,12 +350,12 @@ npydt_status npydt_write_unicode(const npydt_dtype *dt, void *p, const char *utf
                          "%s is longer than %s (%zu characters)", shown, type, chars);
     }
     unsigned char *d = p;
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     size_t k = 0;
     for (size_t i = 0; i < len; k++) {
         uint32_t cp;
         i += text_wtf8_decode(s + i, len - i, &cp);
-        store_uint(d + 4 * k, 4, swap, cp);
+        text_store_uint(d + 4 * k, 4, swap, cp);
     }
     memset(d + 4 * k, 0, (size_t)dt->itemsize - 4 * k);
     return NPYDT_OK;
@@ -374,9 +374,9 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
         return st;
     if (dt->kind != 'M' && dt->kind != 'm')
         return wrong_sort(dt, "a datetime", err);
-    bool swap = order_swaps(dt->byteorder);
+    bool swap = text_order_swaps(dt->byteorder);
     if (v->is_nat || v->count == NPYDT_NAT) {
-        store_uint(p, 8, swap, (uint64_t)NPYDT_NAT);
+        text_store_uint(p, 8, swap, (uint64_t)NPYDT_NAT);
         return NPYDT_OK;
     }
     bool generic = v->unit == NPYDT_UNIT_GENERIC;
@@ -392,7 +392,7 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
     bool field_generic = dt->unit == NPYDT_UNIT_GENERIC;
     if (generic || field_generic) {
         if (generic && field_generic) {
-            store_uint(p, 8, swap, (uint64_t)v->count);
+            text_store_uint(p, 8, swap, (uint64_t)v->count);
             return NPYDT_OK;
         }
         return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, NULL,
@@ -401,7 +401,7 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
                          shown, type);
     }
     if (v->unit == dt->unit && v->unit_count == dt->unit_count) {
-        store_uint(p, 8, swap, (uint64_t)v->count);   /* [0s] too, which has no length */
+        text_store_uint(p, 8, swap, (uint64_t)v->count);   /* [0s] too, which has no length */
         return NPYDT_OK;
     }
     if (v->unit_count == 0 || dt->unit_count == 0)
@@ -412,7 +412,7 @@ npydt_status npydt_write_datetime(const npydt_dtype *dt, void *p, const npydt_da
     switch (time_convert(v->count, v->unit, v->unit_count, dt->unit, dt->unit_count,
                          dt->kind == 'M', &count)) {
     case TIME_OK:
-        store_uint(p, 8, swap, (uint64_t)count);
+        text_store_uint(p, 8, swap, (uint64_t)count);
         return NPYDT_OK;
     case TIME_INEXACT:
         return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,

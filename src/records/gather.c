@@ -155,7 +155,7 @@ static void gather_double(const unsigned char *src, size_t stride, uint64_t n,
                           const npydt_dtype *sc, uint64_t elems, unsigned char *dst)
 {
     size_t isz = (size_t)sc->itemsize;
-    bool swap = order_swaps(sc->byteorder);
+    bool swap = text_order_swaps(sc->byteorder);
     char bo = sc->byteorder;
     switch (sc->kind) {
     case 'f':
@@ -163,7 +163,7 @@ static void gather_double(const unsigned char *src, size_t stride, uint64_t n,
             copy_field((unsigned char *)src, stride, n, (size_t)(elems * 8), 8, swap, dst, 0);
         } else if (isz == 4) {
             FOR_EACH_SCALAR(8, {
-                double v = (double)bits_to_float((uint32_t)load_uint(s, 4, swap));
+                double v = (double)text_f32_of_bits((uint32_t)text_load_uint(s, 4, swap));
                 memcpy(d, &v, 8);
             })
         } else {
@@ -187,13 +187,13 @@ static void gather_double(const unsigned char *src, size_t stride, uint64_t n,
     }
     case 'i':
         FOR_EACH_SCALAR(8, {
-            double v = (double)sext(load_uint(s, isz, swap), isz);
+            double v = (double)sext(text_load_uint(s, isz, swap), isz);
             memcpy(d, &v, 8);
         })
         return;
     case 'u':
         FOR_EACH_SCALAR(8, {
-            double v = (double)load_uint(s, isz, swap);
+            double v = (double)text_load_uint(s, isz, swap);
             memcpy(d, &v, 8);
         })
         return;
@@ -211,7 +211,7 @@ static npydt_status gather_int64(const unsigned char *src, size_t stride, uint64
                                  npydt_error *err)
 {
     size_t isz = (size_t)sc->itemsize;
-    bool swap = order_swaps(sc->byteorder);
+    bool swap = text_order_swaps(sc->byteorder);
     switch (sc->kind) {
     case 'i': case 'M': case 'm':
         if (isz == 8) {
@@ -219,13 +219,13 @@ static npydt_status gather_int64(const unsigned char *src, size_t stride, uint64
             return NPYDT_OK;
         }
         FOR_EACH_SCALAR(8, {
-            int64_t v = sext(load_uint(s, isz, swap), isz);
+            int64_t v = sext(text_load_uint(s, isz, swap), isz);
             memcpy(d, &v, 8);
         })
         return NPYDT_OK;
     case 'u':
         FOR_EACH_SCALAR(8, {
-            uint64_t v = load_uint(s, isz, swap);
+            uint64_t v = text_load_uint(s, isz, swap);
             if (v > (uint64_t)INT64_MAX)
                 return set_error(err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, NULL,
                                  "record %llu: %llu does not fit int64", (unsigned long long)i,
@@ -321,7 +321,7 @@ npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
     switch (as) {
     case NPYDT_AS_NATIVE:
         copy_field(src, stride, n, size, swap_unit(sc->kind, sc->itemsize),
-                   order_swaps(sc->byteorder), dst, 0);
+                   text_order_swaps(sc->byteorder), dst, 0);
         return NPYDT_OK;
     case NPYDT_AS_DOUBLE:
         gather_double(src, stride, n, sc, elems, dst);
@@ -373,7 +373,7 @@ static bool int_fits(const npydt_dtype *sc, int64_t v)
 
 static void store_double(const npydt_dtype *sc, unsigned char *p, const double *v)
 {
-    bool swap = order_swaps(sc->byteorder);
+    bool swap = text_order_swaps(sc->byteorder);
     size_t isz = (size_t)sc->itemsize;
     switch (sc->kind) {
     case 'f': store_float(p, isz, sc->byteorder, v[0]); break;
@@ -382,14 +382,14 @@ static void store_double(const npydt_dtype *sc, unsigned char *p, const double *
         store_float(p + isz / 2, isz / 2, sc->byteorder, v[1]);
         break;
     case 'b': p[0] = v[0] != 0; break;
-    case 'i': store_uint(p, isz, swap, (uint64_t)(int64_t)v[0]); break;
-    default: store_uint(p, isz, swap, (uint64_t)v[0]); break;   /* 'u' */
+    case 'i': text_store_uint(p, isz, swap, (uint64_t)(int64_t)v[0]); break;
+    default: text_store_uint(p, isz, swap, (uint64_t)v[0]); break;   /* 'u' */
     }
 }
 
 static void store_int(const npydt_dtype *sc, unsigned char *p, int64_t v)
 {
-    bool swap = order_swaps(sc->byteorder);
+    bool swap = text_order_swaps(sc->byteorder);
     size_t isz = (size_t)sc->itemsize;
     switch (sc->kind) {
     case 'f':
@@ -397,7 +397,7 @@ static void store_int(const npydt_dtype *sc, unsigned char *p, int64_t v)
                         v < 0);
         break;
     case 'b': p[0] = v != 0; break;
-    default: store_uint(p, isz, swap, (uint64_t)v); break;   /* i u M m */
+    default: text_store_uint(p, isz, swap, (uint64_t)v); break;   /* i u M m */
     }
 }
 
@@ -424,7 +424,7 @@ npydt_status npydt_scatter(void *records, size_t stride, uint64_t n, const npydt
     }
     if (as == NPYDT_AS_NATIVE) {
         copy_field(dst, stride, n, size, swap_unit(sc->kind, sc->itemsize),
-                   order_swaps(sc->byteorder), (unsigned char *)src, 1);
+                   text_order_swaps(sc->byteorder), (unsigned char *)src, 1);
         return NPYDT_OK;
     }
     size_t isz = (size_t)sc->itemsize;

@@ -1,20 +1,14 @@
-/* Private helpers of the record modules (field, convert, gather, swap):
- * unaligned loads and stores, byte swaps and float format conversions. */
+/* Private helpers of the record modules (field, convert, gather, swap): byte reversal, float format conversions, datetime units, values
+ * in messages and swap plans (loads, stores and the host's byte order are
+ * the text stage's: text/text.h). */
 #ifndef NPYDT_RECORDS_H
 #define NPYDT_RECORDS_H
 
 #include "dtype/dtype.h"
 
+#include "text/text.h"
+
 #include <string.h>
-
-/* ---- unaligned access: memcpy compiles to one load or store ------------ */
-
-static inline uint16_t ld16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t ld32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static inline uint64_t ld64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
-static inline void st16(unsigned char *p, uint16_t v) { memcpy(p, &v, 2); }
-static inline void st32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
-static inline void st64(unsigned char *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* Reverse n bytes from src into dst (dst == src allowed). */
 static inline void reverse_bytes(unsigned char *dst, const unsigned char *src, size_t n)
@@ -30,39 +24,6 @@ static inline void reverse_bytes(unsigned char *dst, const unsigned char *src, s
             dst[i] = src[n - 1 - i];
     }
 }
-
-/* True when a scalar stored with this byte order must be swapped to be
- * read natively. */
-static inline bool order_swaps(char byteorder)
-{
-    return (byteorder == '<' || byteorder == '>') && byteorder != NATIVE_ORDER;
-}
-
-/* Integers of a stored scalar of `size` bytes in the given order. */
-static inline uint64_t load_uint(const unsigned char *p, size_t size, bool swap)
-{
-    switch (size) {
-    case 1: return p[0];
-    case 2: { uint16_t v = ld16(p); return swap ? __builtin_bswap16(v) : v; }
-    case 4: { uint32_t v = ld32(p); return swap ? __builtin_bswap32(v) : v; }
-    default: { uint64_t v = ld64(p); return swap ? __builtin_bswap64(v) : v; }
-    }
-}
-
-static inline void store_uint(unsigned char *p, size_t size, bool swap, uint64_t v)
-{
-    switch (size) {
-    case 1: p[0] = (unsigned char)v; break;
-    case 2: { uint16_t x = (uint16_t)v; st16(p, swap ? __builtin_bswap16(x) : x); break; }
-    case 4: { uint32_t x = (uint32_t)v; st32(p, swap ? __builtin_bswap32(x) : x); break; }
-    default: st64(p, swap ? __builtin_bswap64(v) : v); break;
-    }
-}
-
-static inline double bits_to_double(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
-static inline uint64_t double_to_bits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
-static inline float bits_to_float(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
-static inline uint32_t float_to_bits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
 
 /* ---- float formats (convert.c) ---------------------------------------- */
 
@@ -114,10 +75,11 @@ enum time_conv time_convert(int64_t count, int from_unit, int32_t from_mult, int
 /* A field's type without byte order: "u1", "f16", "S5", "U5" (characters),
  * "M8[25s]". */
 void value_type_name(const npydt_dtype *dt, char *buf, size_t size);
-/* The shortest digits that read back as v, laid out as Python's repr()
- * without a trailing ".0": "2.5", "65520", "1e+300", "nan". */
+/* v as the command writes a double (text_float_f64, Python's repr()):
+ * "2.5", "65520.0", "1e+300", "nan". */
 void format_double(char *buf, size_t size, double v);
-/* A complex number as Python prints one: "(1+2j)", "(1-2j)". */
+/* A complex number, its parts as format_double writes them: "(1.0+2.0j)",
+ * "(1.5-2.0j)". */
 void format_complex(char *buf, size_t size, const double v[2]);
 /* A string quoted, printable ASCII as it is, quotes, backslashes and
  * control bytes escaped, cut after 32 characters with "..."; with `text`

@@ -136,9 +136,9 @@ static void run16(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n)
     for (uint64_t r = 0; r < nrec; r++, p += stride) {
         unsigned char *q = p;
         for (uint64_t k = 0; k < n; k++, q += 16) {
-            uint64_t a = ld64(q), b = ld64(q + 8);
-            st64(q, __builtin_bswap64(b));
-            st64(q + 8, __builtin_bswap64(a));
+            uint64_t a = text_load64(q, false), b = text_load64(q + 8, false);
+            text_store64(q, true, b);
+            text_store64(q + 8, true, a);
         }
     }
 }
@@ -524,7 +524,7 @@ static const struct swap_list *list_for(const npydt_swap_plan *plan, npydt_order
     case NPYDT_ORDER_LITTLE: return &plan->list[LIST_TO_LITTLE];
     case NPYDT_ORDER_BIG: return &plan->list[LIST_TO_BIG];
     case NPYDT_ORDER_NATIVE:
-        return &plan->list[NATIVE_ORDER == '<' ? LIST_TO_LITTLE : LIST_TO_BIG];
+        return &plan->list[TEXT_HOST_ORDER == '<' ? LIST_TO_LITTLE : LIST_TO_BIG];
     case NPYDT_ORDER_SWAP: return &plan->list[LIST_ALL];
     }
     return NULL;

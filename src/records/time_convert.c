@@ -78,8 +78,7 @@ static enum time_conv ratio_convert(int64_t count, int from_unit, int32_t from_m
 /* ---- the calendar: days since 1970-01-01 and months since January 1970 ---- */
 
 /* Days from 1970-01-01 to the first day of the month `months` after
- * January 1970; false beyond int64. (The days-from-civil computation in
- * 400-year eras of 146097 days, the year taken to start in March.) */
+ * January 1970; false beyond int64. */
 static bool month_start_days(int64_t months, int64_t *days)
 {
     int64_t y = months / 12 + 1970, m = months % 12;   /* m in -11..11 */
@@ -87,35 +86,18 @@ static bool month_start_days(int64_t months, int64_t *days)
         m += 12;
         y--;
     }
-    m += 1;                       /* 1..12 */
-    if (m <= 2)
-        y--;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;                     /* 0..399 */
-    int64_t doy = (153 * ((m + 9) % 12) + 2) / 5;    /* day 1 of the month */
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    int64_t e;
-    return !__builtin_mul_overflow(era, INT64_C(146097), &e) &&
-           !__builtin_add_overflow(e, doe - 719468, days);
+    return text_days_from_civil(y, (unsigned)m + 1, 1, days);
 }
 
 /* The month (since January 1970) that day `days` falls in, and whether it
  * is its first day. */
 static int64_t day_month(int64_t days, bool *first_day)
 {
-    /* whole eras first (truncating: no product beyond |days|), then the
-     * rest shifted to be positive */
-    int64_t era = days / 146097 - 1;
-    int64_t z = days % 146097 + 146097 + 719468;     /* 573372..1012661 */
-    era += z / 146097;
-    int64_t doe = z % 146097;
-    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    int64_t mp = (5 * doy + 2) / 153;                /* March = 0 */
-    int64_t m = mp < 10 ? mp + 3 : mp - 9;
-    int64_t y = yoe + era * 400 + (m <= 2);
-    *first_day = doy - (153 * mp + 2) / 5 == 0;
-    return (y - 1970) * 12 + (m - 1);
+    int64_t y;
+    unsigned m, d;
+    text_civil_from_days(days, &y, &m, &d);
+    *first_day = d == 1;
+    return (y - 1970) * 12 + (int64_t)m - 1;
 }
 
 enum time_conv time_convert(int64_t count, int from_unit, int32_t from_mult, int to_unit,

@@ -3,7 +3,6 @@
 #include "records/records.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 void value_type_name(const npydt_dtype *dt, char *buf, size_t size)
 {
@@ -14,30 +13,16 @@ void value_type_name(const npydt_dtype *dt, char *buf, size_t size)
 
 void format_double(char *buf, size_t size, double v)
 {
-    if (v != v || v - v != 0) {
-        snprintf(buf, size, "%s", v != v ? "nan" : v < 0 ? "-inf" : "inf");
-        return;
-    }
-    int prec = 1;
-    char e[40];
-    for (; prec < 17; prec++) {
-        snprintf(e, sizeof e, "%.*e", prec - 1, v);
-        if (strtod(e, NULL) == v)
-            break;
-    }
-    snprintf(e, sizeof e, "%.*e", prec - 1, v);
-    int exp = atoi(strchr(e, 'e') + 1);
-    if (exp < -4 || exp >= 16)
-        snprintf(buf, size, "%s", e);
-    else
-        snprintf(buf, size, "%.*f", prec - 1 - exp > 0 ? prec - 1 - exp : 0, v);
+    char t[TEXT_FLOAT_MAX];
+    text_float_f64(v, t);
+    snprintf(buf, size, "%s", t);
 }
 
 void format_complex(char *buf, size_t size, const double v[2])
 {
-    char re[32], im[32];
-    format_double(re, sizeof re, v[0]);
-    format_double(im, sizeof im, v[1]);
+    char re[TEXT_FLOAT_MAX], im[TEXT_FLOAT_MAX];
+    text_float_f64(v[0], re);
+    text_float_f64(v[1], im);
     snprintf(buf, size, "(%s%s%sj)", re, im[0] == '-' ? "" : "+", im);
 }
 

@@ -1,4 +1,4 @@
-/* Checks of the command's shortest float text (src/cli/float_shortest.c).
+/* Checks of the shortest float text (src/text/float_shortest.c).
  *
  *   float_check f32 STRIDE [START [END]]
  *                                   float32 bit patterns START, START+STRIDE,
@@ -23,14 +23,14 @@
  *                                   decimals (every positional layout and
  *                                   the switch to exponents): bits in hex
  *                                   and text (compared with Python's repr)
- *   float_check decimal N SEED      decimal_u64 and decimal_i64 against
+ *   float_check decimal N SEED      text_decimal_u64 and text_decimal_i64 against
  *                                   printf: every digit count's ends, the
  *                                   extremes and N random values of random
  *                                   length; nothing written past their room
  *
  * Prints "float_check: N checked, M failed" and the first failures;
  * exit 1 on any failure. */
-#include "cli/float_shortest.h"
+#include "text/float_shortest.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -104,8 +104,8 @@ static void check_f32(uint32_t bits)
     memcpy(&f, &bits, sizeof f);
     if (!isfinite(f) || f == 0)
         return;
-    char text[FLOAT_TEXT_MAX];
-    float_text_f32(bits, text);
+    char text[TEXT_FLOAT_MAX];
+    text_float_f32(bits, text);
     checked++;
     float back = strtof(text, NULL);
     if (memcmp(&back, &f, sizeof f) != 0) {
@@ -147,8 +147,8 @@ static double random_double(uint64_t *s, uint64_t *bits)
 
 static void check_f64(double v, uint64_t bits)
 {
-    char text[FLOAT_TEXT_MAX];
-    float_text_f64(v, text);
+    char text[TEXT_FLOAT_MAX];
+    text_float_f64(v, text);
     checked++;
     if (strtod(text, NULL) != v) {
         fail("f64 round trip", bits, text);
@@ -196,24 +196,24 @@ static double random_near(uint64_t *s, uint64_t *bits)
     return v;
 }
 
-/* decimal_u64 and decimal_i64 of v (and -v) against printf, and the
+/* text_decimal_u64 and text_decimal_i64 of v (and -v) against printf, and the
  * bytes past their room untouched. */
 static void check_decimal(uint64_t v)
 {
     char want[32], got[32];
     checked++;
     memset(got, '#', sizeof got);
-    size_t n = decimal_u64(v, got);
+    size_t n = text_decimal_u64(v, got);
     snprintf(want, sizeof want, "%" PRIu64, v);
     if (n != strlen(want) || memcmp(got, want, n) != 0 || got[20] != '#')
-        fail("decimal_u64", v, want);
+        fail("text_decimal_u64", v, want);
     int64_t iv;
     memcpy(&iv, &v, sizeof iv);
     memset(got, '#', sizeof got);
-    n = decimal_i64(iv, got);
+    n = text_decimal_i64(iv, got);
     snprintf(want, sizeof want, "%" PRId64, iv);
     if (n != strlen(want) || memcmp(got, want, n) != 0 || got[21] != '#')
-        fail("decimal_i64", v, want);
+        fail("text_decimal_i64", v, want);
 }
 
 int main(int argc, char **argv)
@@ -231,27 +231,27 @@ int main(int argc, char **argv)
             check_f64(v, bits);
         }
     } else if (argc == 2 && strcmp(argv[1], "print16") == 0) {
-        char text[FLOAT_TEXT_MAX];
+        char text[TEXT_FLOAT_MAX];
         for (uint32_t b = 0; b < 65536; b++) {
-            float_text_f16((uint16_t)b, text);
+            text_float_f16((uint16_t)b, text);
             puts(text);
         }
         return 0;
     } else if (argc == 4 && strcmp(argv[1], "print64") == 0) {
         uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0), bits;
-        char text[FLOAT_TEXT_MAX];
+        char text[TEXT_FLOAT_MAX];
         for (uint64_t i = 0; i < n; i++) {
             double v = random_double(&s, &bits);
-            float_text_f64(v, text);
+            text_float_f64(v, text);
             printf("%016" PRIx64 " %s\n", bits, text);
         }
         return 0;
     } else if (argc == 4 && strcmp(argv[1], "print64near") == 0) {
         uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0), bits;
-        char text[FLOAT_TEXT_MAX];
+        char text[TEXT_FLOAT_MAX];
         for (uint64_t i = 0; i < n; i++) {
             double v = random_near(&s, &bits);
-            float_text_f64(v, text);
+            text_float_f64(v, text);
             printf("%016" PRIx64 " %s\n", bits, text);
         }
         return 0;
@@ -275,12 +275,12 @@ int main(int argc, char **argv)
         }
     } else if (argc == 4 && strcmp(argv[1], "print32") == 0) {
         uint64_t n = strtoull(argv[2], NULL, 0), s = strtoull(argv[3], NULL, 0);
-        char text[FLOAT_TEXT_MAX];
+        char text[TEXT_FLOAT_MAX];
         for (uint64_t i = 0; i < n;) {
             uint32_t bits = (uint32_t)next_random(&s);
             if (((bits >> 23) & 0xff) == 0xff)
                 continue;
-            float_text_f32(bits, text);
+            text_float_f32(bits, text);
             printf("%08" PRIx32 " %s\n", bits, text);
             i++;
         }

@@ -2,7 +2,7 @@
  * doc/cli-json.md), CSV or TSV, or as a table for people. This
  * file reads the options and the data; the fields are chosen by
  * dump_fields.c, the elements by dump_select.c, values are written by
- * dump_value.c (JSON) and dump_csv.c (cells), floats by float_shortest.c,
+ * dump_value.c (JSON) and dump_csv.c (cells), floats by the text stage (text/text.h),
  * the table by dump_table.c.
  *
  * Elements come out in C order of the logical array whatever the file's

@@ -6,7 +6,7 @@
 
 #include "cli/common/json.h"
 #include "cli/common/sink.h"
-#include "cli/float_shortest.h"
+#include "text/text.h"
 
 #include <math.h>
 #include <string.h>
@@ -57,14 +57,14 @@ struct dumper {
 };
 
 /* The text of a float of `size` bytes read as the double v, as the style
- * asks (FLOAT_TEXT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
+ * asks (TEXT_FLOAT_MAX bytes at buf): "nan", "inf", "-inf" for those. */
 static inline size_t dump_float_text(const struct dumper *d, size_t size, double v, char *buf)
 {
     if (d->style.float_native && size == 2)
-        return float_text_f16(float_f16_bits(v), buf);
+        return text_float_f16(text_bits_of_f16(v), buf);
     if (d->style.float_native && size == 4)
-        return float_text_f32(float_f32_bits(v), buf);
-    return float_text_f64(v, buf);
+        return text_float_f32(text_bits_of_f32((float)v), buf);
+    return text_float_f64(v, buf);
 }
 /* Room the number writers below may use at buf (text, quotes and the
  * scratch of the digit writers' whole-word stores). */
@@ -86,13 +86,13 @@ static inline size_t dump_float_json(const struct dumper *d, size_t size, double
 /* Integers as JSON at buf (DUMP_NUMBER_ROOM bytes), quoted outside
  * +-DUMP_SAFE_INT_MAX when the style asks; the length of the text. Inline:
  * dump --jsonl writes one per integer scalar. */
-_Static_assert(DUMP_NUMBER_ROOM >= 1 + 21 + 1, "a quote, decimal_i64's room, a quote");
+_Static_assert(DUMP_NUMBER_ROOM >= 1 + 21 + 1, "a quote, text_decimal_i64's room, a quote");
 static inline size_t dump_int_json(const struct dumper *d, int64_t v, char *buf)
 {
     size_t quote = d->style.big_int_string &&
                    (v > (int64_t)DUMP_SAFE_INT_MAX || v < -(int64_t)DUMP_SAFE_INT_MAX);
     buf[0] = '"';
-    size_t n = quote + decimal_i64(v, buf + quote);
+    size_t n = quote + text_decimal_i64(v, buf + quote);
     buf[n] = '"';
     return n + quote;
 }
@@ -101,7 +101,7 @@ static inline size_t dump_uint_json(const struct dumper *d, uint64_t v, char *bu
 {
     size_t quote = d->style.big_int_string && v > DUMP_SAFE_INT_MAX;
     buf[0] = '"';
-    size_t n = quote + decimal_u64(v, buf + quote);
+    size_t n = quote + text_decimal_u64(v, buf + quote);
     buf[n] = '"';
     return n + quote;
 }
@@ -142,12 +142,6 @@ void plan_free(struct json_plan *p);
  * holds no code point (NumPy cannot make a str of it). */
 int dump_check_unicode(struct dumper *d, const npydt_dtype *root, const unsigned char *rec,
                        uint64_t lo, uint64_t hi);
-
-/* The text of a datetime64 count as NumPy's str() writes it (no NaT);
- * 0 when it has none (generic unit, out of the calendar's range). buf
- * holds DATETIME_TEXT_MAX bytes. */
-#define DATETIME_TEXT_MAX 48
-size_t dump_datetime_iso(int64_t count, npydt_unit unit, int32_t mult, char *buf);
 
 /* ---- which elements (dump_select.c) ---------------------------------------------- */
 

@@ -15,7 +15,6 @@
  * with --datetime iso), NaT as NaT. With --nan null, NaN, infinities and
  * NaT leave the cell empty. */
 #include "cli/dump/dump.h"
-#include "cli/float_shortest.h"
 #include "cli/common/limits.h"
 #include "cli/common/report.h"
 
@@ -321,13 +320,13 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
     case 'i': {
         int64_t v;
         if ((st = npydt_read_i64(dt, p, &v, &d->err)) == NPYDT_OK)
-            n = decimal_i64(v, tmp);
+            n = text_decimal_i64(v, tmp);
         break;
     }
     case 'u': {
         uint64_t v;
         if ((st = npydt_read_u64(dt, p, &v, &d->err)) == NPYDT_OK)
-            n = decimal_u64(v, tmp);
+            n = text_decimal_u64(v, tmp);
         break;
     }
     case 'f': {
@@ -343,7 +342,7 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
             !(d->style.nan_null && (!isfinite(v[0]) || !isfinite(v[1])))) {
             size_t part = npydt_dtype_itemsize(dt) / 2;
             n = dump_float_text(&native, part, v[0], tmp);
-            char im[FLOAT_TEXT_MAX];
+            char im[TEXT_FLOAT_MAX];
             size_t m = dump_float_text(&native, part, v[1], im);
             if (im[0] != '-')
                 tmp[n++] = '+';
@@ -382,10 +381,10 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
             if (!d->style.nan_null)
                 text = "NaT", n = 3;
         } else if (npydt_dtype_kind(dt) == 'M' && d->style.datetime_iso &&
-                   (n = dump_datetime_iso(t.count, t.unit, t.unit_count, tmp)) != 0) {
+                   (n = text_datetime(t.count, (int)t.unit, t.unit_count, tmp)) != 0) {
             /* the ISO text */
         } else {
-            n = decimal_i64(t.count, tmp);
+            n = text_decimal_i64(t.count, tmp);
         }
         break;
     }

@@ -104,7 +104,7 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
     }
     size_t lit_len = p->text.bytes.len - p->pending;
     /* the literal's block, the values (a typed one reserves its own; each
-     * small integer a comma and decimal_i64's room) */
+     * small integer a comma and text_decimal_i64's room) */
     size_t room = lit_len > LIT_BLOCK ? lit_len : LIT_BLOCK;
     size_t value = op == OP_BYTES ? TEXT_JSON_ESCAPED_MAX(size) + 2
                    : op == OP_TYPED ? 0
@@ -113,8 +113,7 @@ static int add_step(struct json_plan *p, const npydt_dtype *dt, uint64_t offset,
         return -1;
     p->room += room + value;
     p->scalars += (size_t)count;
-    unsigned char swap = (unsigned char)(size > 1 && (order == '<' || order == '>') &&
-                                         (order == '<') != host_little_endian());
+    unsigned char swap = (unsigned char)(size > 1 && text_order_swaps(order));
     /* rest is filled in by plan_build: what is left of p->room after it */
     p->steps[p->n++] = (struct plan_step){p->pending, lit_len, p->room, offset, dt, size,
                                           count, stride, op, elem, swap,
@@ -247,36 +246,11 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     return 0;
 }
 
-/* The 2, 4, 8 bytes at v as a number, swapped when swap says so. */
-static inline uint16_t load16(const unsigned char *v, int swap)
-{
-    uint16_t x;
-    memcpy(&x, v, 2);
-    return swap ? __builtin_bswap16(x) : x;
-}
-
-static inline uint32_t load32(const unsigned char *v, int swap)
-{
-    uint32_t x;
-    memcpy(&x, v, 4);
-    return swap ? __builtin_bswap32(x) : x;
-}
-
-static inline uint64_t load64(const unsigned char *v, int swap)
-{
-    uint64_t x;
-    memcpy(&x, v, 8);
-    return swap ? __builtin_bswap64(x) : x;
-}
-
-/* The bits of an unsigned number read as the signed or float type of its
- * size. */
+/* The bits of an unsigned number read as the signed type of its size. */
 static inline int64_t signed8(uint8_t b) { int8_t x; memcpy(&x, &b, 1); return x; }
 static inline int64_t signed16(uint16_t b) { int16_t x; memcpy(&x, &b, 2); return x; }
 static inline int64_t signed32(uint32_t b) { int32_t x; memcpy(&x, &b, 4); return x; }
 static inline int64_t signed64(uint64_t b) { int64_t x; memcpy(&x, &b, 8); return x; }
-static inline double float32(uint32_t b) { float x; memcpy(&x, &b, 4); return x; }
-static inline double float64(uint64_t b) { double x; memcpy(&x, &b, 8); return x; }
 
 /* n bytes of literal text at o (as one block when short); the end. */
 static inline char *put_literal(char *o, const char *text, size_t n)
@@ -303,30 +277,30 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         int64_t iv;
         switch (s->op) {
         case OP_F4:
-            o += dump_float_json(d, 4, float32(load32(v, s->swap)), o);
+            o += dump_float_json(d, 4, text_f32_of_bits(text_load32(v, s->swap)), o);
             continue;
         case OP_F8:
-            o += dump_float_json(d, 8, float64(load64(v, s->swap)), o);
+            o += dump_float_json(d, 8, text_f64_of_bits(text_load64(v, s->swap)), o);
             continue;
         case OP_SMALL_INTS:
             for (uint64_t k = 1;; k++) {
                 switch (s->elem) {   /* the same branch for the whole run */
                 case OP_I1: iv = signed8(v[0]); break;
-                case OP_I2: iv = signed16(load16(v, s->swap)); break;
-                case OP_I4: iv = signed32(load32(v, s->swap)); break;
+                case OP_I2: iv = signed16(text_load16(v, s->swap)); break;
+                case OP_I4: iv = signed32(text_load32(v, s->swap)); break;
                 case OP_U1: iv = v[0]; break;
-                case OP_U2: iv = load16(v, s->swap); break;
-                default: iv = load32(v, s->swap); break;
+                case OP_U2: iv = text_load16(v, s->swap); break;
+                default: iv = text_load32(v, s->swap); break;
                 }
-                o += decimal_i64(iv, o);
+                o += text_decimal_i64(iv, o);
                 if (k >= s->count)
                     break;
                 *o++ = ',';
                 v += s->stride;
             }
             continue;
-        case OP_I8: iv = signed64(load64(v, s->swap)); break;
-        case OP_U8: o += dump_uint_json(d, load64(v, s->swap), o); continue;
+        case OP_I8: iv = signed64(text_load64(v, s->swap)); break;
+        case OP_U8: o += dump_uint_json(d, text_load64(v, s->swap), o); continue;
         case OP_BOOL:
             memcpy(o, v[0] ? "true" : "false", 5);
             o += v[0] ? 4 : 5;
@@ -341,7 +315,7 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
             continue;
         }
         case OP_TIME:
-            iv = signed64(load64(v, s->swap));
+            iv = signed64(text_load64(v, s->swap));
             if (iv == NPYDT_NAT) {
                 memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
                 o += d->style.nan_null ? 4 : 5;

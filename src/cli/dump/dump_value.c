@@ -1,7 +1,6 @@
 /* npydt dump's values: each scalar kind as JSON, the contract in
  * doc/cli-json.md, and the check that U data is text. */
 #include "cli/dump/dump.h"
-#include "cli/float_shortest.h"
 #include "cli/common/json.h"
 #include "cli/common/report.h"
 
@@ -9,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-_Static_assert(DUMP_NUMBER_ROOM >= FLOAT_TEXT_MAX + 2, "a float's text and its quotes");
+_Static_assert(DUMP_NUMBER_ROOM >= TEXT_FLOAT_MAX + 2, "a float's text and its quotes");
 
 /* ---- values ------------------------------------------------------------------ */
 
@@ -53,8 +52,8 @@ static void put_datetime(struct dumper *d, struct sink *out, const npydt_datetim
         return;
     }
     if (kind == 'M' && d->style.datetime_iso) {
-        char buf[DATETIME_TEXT_MAX];
-        size_t n = dump_datetime_iso(t->count, t->unit, t->unit_count, buf);
+        char buf[TEXT_DATETIME_MAX];
+        size_t n = text_datetime(t->count, (int)t->unit, t->unit_count, buf);
         if (n) {
             sink_putc(out, '"');
             sink_write(out, buf, n);

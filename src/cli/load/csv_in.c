@@ -88,7 +88,7 @@ static struct load_value part(const char *s, size_t n)
         v.text++;
         v.len--;
     }
-    if (load_is_number(v.text, v.len))
+    if (text_is_number(v.text, v.len))
         v.kind = LOAD_NUMBER;
     return v;
 }

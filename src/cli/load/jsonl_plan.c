@@ -5,7 +5,7 @@
  * order. A line is then read by one pass over its tokens beside the plan's
  * steps: a key is one length check and one memcmp, a value goes straight
  * into its bytes. The plan takes only what the general walk reads to the
- * same bytes (integers in range, numbers load_number_double converts,
+ * same bytes (integers in range, numbers text_read_double converts,
  * strings without escapes that fit); anything else sends the line to the
  * general walk, which stays the one reference for results and errors. */
 #include "cli/load/jsonl.h"
@@ -50,14 +50,6 @@ struct jsonl_plan {
     size_t end;           /* where the last value ends, to check the order */
     int ok;
 };
-
-static int host_big_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 0;
-}
 
 static struct step *add(struct jsonl_plan *p, unsigned char op, size_t tokens)
 {
@@ -107,7 +99,7 @@ static void add_scalar(struct jsonl_plan *p, const npydt_dtype *dt, size_t offse
     if (!s)
         return;
     s->size = (unsigned char)(size <= 8 ? size : 0);
-    s->swap = (bo == '>') != host_big_endian();
+    s->swap = (bo == '>') != TEXT_HOST_BIG;
     s->n = size;
     s->offset = offset;
     p->end = offset + size;
@@ -201,34 +193,6 @@ void jsonl_plan_free(struct jsonl_plan *plan)
 
 /* ---- reading a line ------------------------------------------------------------ */
 
-/* v's low `size` bytes (1, 2, 4, 8) at p, byte-swapped from the host's
- * order when swap is set. */
-static void put_uint(unsigned char *p, size_t size, int swap, uint64_t v)
-{
-    switch (size) {
-    case 1:
-        p[0] = (unsigned char)v;
-        return;
-    case 2: {
-        uint16_t x = (uint16_t)v;
-        x = swap ? __builtin_bswap16(x) : x;
-        memcpy(p, &x, 2);
-        return;
-    }
-    case 4: {
-        uint32_t x = (uint32_t)v;
-        x = swap ? __builtin_bswap32(x) : x;
-        memcpy(p, &x, 4);
-        return;
-    }
-    default: {
-        uint64_t x = swap ? __builtin_bswap64(v) : v;
-        memcpy(p, &x, 8);
-        return;
-    }
-    }
-}
-
 /* An integer as JSON writes one, at most 19 digits: its magnitude and
  * sign; 0 otherwise. */
 static int read_integer(const char *s, size_t n, uint64_t *mag, int *neg)
@@ -259,7 +223,7 @@ static int read_double(const char *line, const jsmntok_t *t, double *out)
         *out = NAN;
         return 1;
     }
-    return load_number_double(s, n, out);
+    return text_read_double(s, n, out);
 }
 
 /* d as a float32, when encode_float takes it (finite beyond float's range
@@ -268,18 +232,13 @@ static int put_f4(unsigned char *p, int swap, double d)
 {
     if (d == d && d - d == 0 && (d >= 0x1.ffffffp+127 || d <= -0x1.ffffffp+127))
         return 0;
-    float f = (float)d;
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    put_uint(p, 4, swap, bits);
+    text_store32(p, swap, text_bits_of_f32((float)d));
     return 1;
 }
 
 static void put_f8(unsigned char *p, int swap, double d)
 {
-    uint64_t bits;
-    memcpy(&bits, &d, sizeof bits);
-    put_uint(p, 8, swap, bits);
+    text_store64(p, swap, text_bits_of_f64(d));
 }
 
 /* The value token(s) at t for step s into bytes: 1, or 0. */
@@ -309,14 +268,14 @@ static int put_value(const struct step *s, const char *line, const jsmntok_t *t,
         uint64_t limit = (uint64_t)1 << (8 * s->size - 1);
         if (neg ? mag > limit : mag >= limit)
             return 0;
-        put_uint(p, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
+        text_store_uint(p, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
         return 1;
     }
     case STEP_UINT:
         if (t->type != JSMN_PRIMITIVE || !read_integer(text, n, &mag, &neg) || neg ||
             (s->size < 8 && (mag >> (8 * s->size)) != 0))
             return 0;
-        put_uint(p, s->size, s->swap, mag);
+        text_store_uint(p, s->size, s->swap, mag);
         return 1;
     case STEP_F4:
         return read_double(line, t, &d[0]) && put_f4(p, s->swap, d[0]);

@@ -7,6 +7,7 @@
 #define NPYDT_CLI_LOAD_H
 
 #include "npydt.h"
+#include "text/text.h"
 
 #include <stdio.h>
 
@@ -35,13 +36,6 @@ npydt_status load_put(const npydt_dtype *dt, void *p, const struct load_value *v
  * is 0). */
 npydt_status load_put_complex(const npydt_dtype *dt, void *p, const struct load_value *re,
                               const struct load_value *im, npydt_error *err);
-/* Is s[0..n) a number as JSON writes one (optional '-', digits, fraction,
- * exponent)? (load_number.c) */
-int load_is_number(const char *s, size_t n);
-/* The double strtod reads from s[0..n) when s is a JSON number that
- * load_number.c converts exactly by itself: 1, else 0 (not a JSON number,
- * or one left to strtod). */
-int load_number_double(const char *s, size_t n, double *out);
 
 /* ---- The record being filled (load_record.c) ---------------------------- */
 

@@ -88,9 +88,9 @@ static npydt_status to_double(const npydt_dtype *dt, const struct load_value *v,
         return NPYDT_OK;
     if (v->kind != LOAD_NUMBER)
         return bad_value(err, NPYDT_E_VALUE, dt, v, "is not a value of");
-    if (load_number_double(v->text, v->len, out))
+    if (text_read_double(v->text, v->len, out))
         return NPYDT_OK;
-    if (!load_is_number(v->text, v->len))
+    if (!text_is_number(v->text, v->len))
         return bad_value(err, NPYDT_E_SYNTAX, dt, v, "is not a JSON number, for");
     if (v->len >= MAX_NUMBER_TEXT)
         return bad_value(err, NPYDT_E_RANGE, dt, v, "is too long a number for");
@@ -184,7 +184,7 @@ static npydt_status put_number(const npydt_dtype *dt, void *p, const struct load
             parse_integer(v->text, v->len, &i, &u, &is_unsigned))
             return is_unsigned ? npydt_write_u64(dt, p, u, err) : npydt_write_i64(dt, p, i, err);
     }
-    if (!load_is_number(v->text, v->len))
+    if (!text_is_number(v->text, v->len))
         return bad_value(err, NPYDT_E_SYNTAX, dt, v, "is not a JSON number, for");
     if (kind == 'S' || kind == 'U' || kind == 'V')
         return bad_value(err, NPYDT_E_VALUE, dt, v, "is a number, not a string for");

@@ -11,6 +11,7 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/report.h"
+#include "text/text.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -64,10 +65,8 @@ static const struct {
 
 const char *swap_order_name(npydt_order to)
 {
-    if (to == NPYDT_ORDER_NATIVE) {
-        const uint16_t one = 1;
-        to = *(const unsigned char *)&one ? NPYDT_ORDER_LITTLE : NPYDT_ORDER_BIG;
-    }
+    if (to == NPYDT_ORDER_NATIVE)
+        to = TEXT_HOST_BIG ? NPYDT_ORDER_BIG : NPYDT_ORDER_LITTLE;
     return to == NPYDT_ORDER_BIG ? "big-endian" : "little-endian";
 }
 

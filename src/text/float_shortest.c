@@ -16,9 +16,9 @@
 #include <math.h>
 #include <string.h>
 
-const struct float_kind float_kind_f64 = {53, -1074};
-const struct float_kind float_kind_f32 = {24, -149};
-const struct float_kind float_kind_f16 = {11, -24};
+const struct text_float_kind text_float_kind_f64 = {53, -1074};
+const struct text_float_kind text_float_kind_f32 = {24, -149};
+const struct text_float_kind text_float_kind_f16 = {11, -24};
 
 /* floor(x / 2^s) for any sign (a right shift of a negative is not
  * portable C). */
@@ -81,8 +81,9 @@ static uint64_t scale_round_odd(const uint64_t g[2], uint64_t x)
  * called per value. */
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-/* float_shortest, inline in the text writers below (one value each). */
-ALWAYS_INLINE struct float_decimal shortest(const struct float_kind *kind, uint64_t c, int q)
+/* text_float_shortest, inline in the text writers below (one value each). */
+ALWAYS_INLINE struct text_float_decimal shortest(const struct text_float_kind *kind, uint64_t c,
+                                                 int q)
 {
     uint64_t cmin = (uint64_t)1 << (kind->precision - 1);
     int open = (int)(c & 1);   /* odd c: the ends of R round to its neighbours */
@@ -98,13 +99,13 @@ ALWAYS_INLINE struct float_decimal shortest(const struct float_kind *kind, uint6
     }
     /* 2^127 <= g = 10^-k / 2^r < 2^128 with r = flog2_pow10(-k) - 127, so
      * x * g / 2^128 = 4 v / 10^k for x = cb * 2^h, h = q + r + 128 (1..4) */
-    const uint64_t *g = float_pow10_table[-k - POW10_MIN];
+    const uint64_t *g = text_pow10_table[-k - POW10_MIN];
     int h = q + flog2_pow10(-k) + 1;
     uint64_t vb = scale_round_odd(g, cb << h);
     uint64_t vbl = scale_round_odd(g, cbl << h);
     uint64_t vbr = scale_round_odd(g, cbr << h);
     uint64_t s = vb >> 2;
-    struct float_decimal d;
+    struct text_float_decimal d;
     d.exp10 = k;
     if (s >= 10) {
         /* one digit fewer: the multiple of 10^(k+1) below v or the one above */
@@ -134,7 +135,8 @@ strip:
     return d;
 }
 
-struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, int q)
+struct text_float_decimal text_float_shortest(const struct text_float_kind *kind, uint64_t c,
+                                              int q)
 {
     return shortest(kind, c, q);
 }
@@ -143,14 +145,14 @@ struct float_decimal float_shortest(const struct float_kind *kind, uint64_t c, i
 
 /* Python's layout of digits (no trailing zeros) times 10^exp10, written
  * in place: the digits go once where most of them end up, whole words at
- * a time (the bytes after the text are scratch; FLOAT_TEXT_MAX bounds
+ * a time (the bytes after the text are scratch; TEXT_FLOAT_MAX bounds
  * them all), then the few that move, the point and the exponent. */
-ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
+ALWAYS_INLINE size_t layout(int neg, struct text_float_decimal d, char *buf)
 {
     char *o = buf;
     *o = '-';
     o += neg;
-    int nd = decimal_count(d.digits);
+    int nd = text_decimal_count(d.digits);
     int point = d.exp10 + nd;   /* digits before the decimal point */
     int sci = point - 1;        /* exponent of the first digit */
     int positional = sci >= -4 && sci < 16;
@@ -160,7 +162,7 @@ ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
     int at = !positional ? 1 : point <= 0 ? 2 - point : point < nd;
     if (positional && point <= 0)
         memcpy(o, "0.000", 5);
-    decimal_put(d.digits, nd, o + at);
+    text_decimal_put(d.digits, nd, o + at);
     if (positional) {
         if (point <= 0) {
             o += 2 - point + nd;
@@ -195,15 +197,15 @@ ALWAYS_INLINE size_t layout(int neg, struct float_decimal d, char *buf)
      * either way and kept only when nonzero */
     unsigned wide = e >= 100;
     o[2] = (char)('0' + e / 100);
-    memcpy(o + 2 + wide, decimal_pairs + 2 * (e % 100), 2);
+    memcpy(o + 2 + wide, text_decimal_pairs + 2 * (e % 100), 2);
     o += 4 + wide;
     *o = '\0';
     return (size_t)(o - buf);
 }
 
 /* Any format: sign, biased exponent field, fraction field. */
-ALWAYS_INLINE size_t text_of(const struct float_kind *kind, int neg, uint64_t expo, uint64_t frac,
-                      uint64_t expo_max, char *buf)
+ALWAYS_INLINE size_t spell(const struct text_float_kind *kind, int neg, uint64_t expo,
+                           uint64_t frac, uint64_t expo_max, char *buf)
 {
     static const char *const special[] = {"nan", "inf", "-inf", "0.0", "-0.0"};
     const char *s = NULL;
@@ -222,33 +224,25 @@ ALWAYS_INLINE size_t text_of(const struct float_kind *kind, int neg, uint64_t ex
     return layout(neg, shortest(kind, c, q), buf);
 }
 
-size_t float_text_f64(double v, char *buf)
+size_t text_float_f64(double v, char *buf)
 {
-    uint64_t b;
-    memcpy(&b, &v, sizeof b);
-    return text_of(&float_kind_f64, (int)(b >> 63), (b >> 52) & 0x7ff,
+    uint64_t b = text_bits_of_f64(v);
+    return spell(&text_float_kind_f64, (int)(b >> 63), (b >> 52) & 0x7ff,
                    b & ((UINT64_C(1) << 52) - 1), 0x7ff, buf);
 }
 
-size_t float_text_f32(uint32_t b, char *buf)
+size_t text_float_f32(uint32_t b, char *buf)
 {
-    return text_of(&float_kind_f32, (int)(b >> 31), (b >> 23) & 0xff, b & 0x7fffffu, 0xff, buf);
+    return spell(&text_float_kind_f32, (int)(b >> 31), (b >> 23) & 0xff, b & 0x7fffffu, 0xff,
+                 buf);
 }
 
-size_t float_text_f16(uint16_t b, char *buf)
+size_t text_float_f16(uint16_t b, char *buf)
 {
-    return text_of(&float_kind_f16, b >> 15, (b >> 10) & 0x1f, b & 0x3ffu, 0x1f, buf);
+    return spell(&text_float_kind_f16, b >> 15, (b >> 10) & 0x1f, b & 0x3ffu, 0x1f, buf);
 }
 
-uint32_t float_f32_bits(double v)
-{
-    float f = (float)v;
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-uint16_t float_f16_bits(double v)
+uint16_t text_bits_of_f16(double v)
 {
     uint16_t sign = signbit(v) ? 0x8000u : 0;
     if (isnan(v))

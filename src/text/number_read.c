@@ -1,30 +1,28 @@
-/* JSON numbers read into doubles without strtod where that can be done
- * exactly: the digits (19 significant at most) times a power of ten,
+/* JSON numbers read into doubles without strtod or locale where that can
+ * be done exactly: the digits (19 significant at most) times a power of ten,
  * rounded once to the nearest double (ties to even), the result strtod
  * gives. Three ways, the first that applies: zero; both factors exact
  * doubles, so one correctly rounded multiplication or division
  * (Clinger's fast path); or the 128-bit power of ten of
- * float_pow10_table, which bounds the exact value between two 192-bit
+ * text_pow10_table, which bounds the exact value between two 192-bit
  * products - when both bounds round to the same double, that double is
  * the answer (the method of Eisel and Lemire, with the proof replaced by
  * the two bounds). Everything else (more digits, subnormal or overflowing
  * results, the rare value next to a rounding boundary) is left to strtod
  * by the caller. */
-#include "cli/load/load.h"
-
 #include "float_shortest.h"
 
 #include <float.h>
 #include <string.h>
 
-int load_is_number(const char *s, size_t n)
+bool text_is_number(const char *s, size_t n)
 {
     size_t i = 0;
 #define DIGIT(k) ((k) < n && s[k] >= '0' && s[k] <= '9')
     if (i < n && s[i] == '-')
         i++;
     if (!DIGIT(i))
-        return 0;
+        return false;
     if (s[i] == '0')
         i++;
     else
@@ -32,7 +30,7 @@ int load_is_number(const char *s, size_t n)
             i++;
     if (i < n && s[i] == '.') {
         if (!DIGIT(i + 1))
-            return 0;
+            return false;
         for (i++; DIGIT(i);)
             i++;
     }
@@ -41,7 +39,7 @@ int load_is_number(const char *s, size_t n)
         if (i < n && (s[i] == '+' || s[i] == '-'))
             i++;
         if (!DIGIT(i))
-            return 0;
+            return false;
         while (DIGIT(i))
             i++;
     }
@@ -66,7 +64,7 @@ static size_t digits(const char *s, size_t i, size_t n, uint64_t *m)
 
 /* The parts of a JSON number: mant * 10^scale with at most 19
  * significant digits in mant. 0 when s is not a JSON number (the form
- * load_is_number takes) or has more digits. */
+ * text_is_number takes) or has more digits. */
 static int decimal_parts(const char *s, size_t n, int *neg, uint64_t *mant, int *scale)
 {
     size_t i = (size_t)(*neg = n && s[0] == '-'), start = i;
@@ -165,7 +163,7 @@ static int table_double(uint64_t mant, int q, double *out)
 {
     if (q < POW10_MIN || q > POW10_MAX)
         return 0;
-    const uint64_t *g = float_pow10_table[q - POW10_MIN];
+    const uint64_t *g = text_pow10_table[q - POW10_MIN];
     u128 t = ((u128)g[0] << 64 | g[1]) - 1;
     int lz = __builtin_clzll(mant);
     uint64_t w = mant << lz;
@@ -183,12 +181,12 @@ static int table_double(uint64_t mant, int q, double *out)
 }
 #endif
 
-int load_number_double(const char *s, size_t n, double *out)
+bool text_read_double(const char *s, size_t n, double *out)
 {
     int neg, q;
     uint64_t mant;
     if (!decimal_parts(s, n, &neg, &mant, &q))
-        return 0;
+        return false;
     double d;
     if (mant == 0) {
         d = 0.0;
@@ -200,13 +198,13 @@ int load_number_double(const char *s, size_t n, double *out)
 #endif
 #ifdef __SIZEOF_INT128__
     else if (!table_double(mant, q, &d)) {
-        return 0;
+        return false;
     }
 #else
     else {
-        return 0;
+        return false;
     }
 #endif
     *out = neg ? -d : d;
-    return 1;
+    return true;
 }

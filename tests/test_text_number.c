@@ -1,11 +1,11 @@
-/* load_number_double, the command's own decimal-to-double reading of JSON
+/* text_read_double, the text stage's decimal-to-double reading of JSON
  * numbers: whenever it answers, it answers what strtod reads, bit for bit
  * (edge cases, every decimal exponent it covers, and random numbers of
  * up to 19 digits); it refuses what is not a JSON number; and it leaves
  * little to strtod for numbers as dump writes them. */
 #include "test_util.h"
 
-#include "cli/load/load.h"
+#include "text/text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -20,12 +20,12 @@ static uint64_t bits_of(double d)
     return b;
 }
 
-/* 1 when s was read by load_number_double, 0 when left to strtod; fails
+/* 1 when s was read by text_read_double, 0 when left to strtod; fails
  * the test when the two disagree. */
 static int agrees(const char *s)
 {
     double mine, ref = strtod(s, NULL);
-    if (!load_number_double(s, strlen(s), &mine))
+    if (!text_read_double(s, strlen(s), &mine))
         return 0;
     if (bits_of(mine) != bits_of(ref))
         fail_msg("%s: read as %a, strtod reads %a", s, mine, ref);
@@ -41,7 +41,7 @@ static uint64_t next(uint64_t *state)
     return *state;
 }
 
-static void test_load_number_edge_cases_read_as_strtod_does(void **state)
+static void test_text_number_edge_cases_read_as_strtod_does(void **state)
 {
     (void)state;
     static const char *const cases[] = {
@@ -63,7 +63,7 @@ static void test_load_number_edge_cases_read_as_strtod_does(void **state)
         agrees(cases[i]);
 }
 
-static void test_load_number_every_covered_exponent_reads_as_strtod_does(void **state)
+static void test_text_number_every_covered_exponent_reads_as_strtod_does(void **state)
 {
     (void)state;
     uint64_t rng = 0x9E3779B97F4A7C15u;
@@ -79,7 +79,7 @@ static void test_load_number_every_covered_exponent_reads_as_strtod_does(void **
     }
 }
 
-static void test_load_number_random_doubles_read_as_strtod_does(void **state)
+static void test_text_number_random_doubles_read_as_strtod_does(void **state)
 {
     (void)state;
     uint64_t rng = 12345;
@@ -110,7 +110,7 @@ static void test_load_number_random_doubles_read_as_strtod_does(void **state)
 #endif
 }
 
-static void test_load_number_random_digit_strings_read_as_strtod_does(void **state)
+static void test_text_number_random_digit_strings_read_as_strtod_does(void **state)
 {
     (void)state;
     uint64_t rng = 4242;
@@ -134,7 +134,7 @@ static void test_load_number_random_digit_strings_read_as_strtod_does(void **sta
     }
 }
 
-static void test_load_number_halfway_values_round_to_even(void **state)
+static void test_text_number_halfway_values_round_to_even(void **state)
 {
     (void)state;
     char buf[64];
@@ -147,34 +147,34 @@ static void test_load_number_halfway_values_round_to_even(void **state)
         }
 }
 
-static void test_load_number_refuses_what_is_not_a_json_number(void **state)
+static void test_text_number_refuses_what_is_not_a_json_number(void **state)
 {
     (void)state;
     static const char *const bad[] = {"", "-", "01", "-01", "1.", ".5", "1.e5", "1e", "1e+",
                                       "+1", "1.2.3", "0x10", "1e5x", "nan", "inf", " 1", "1 "};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         double d = 42;
-        if (load_number_double(bad[i], strlen(bad[i]), &d))
+        if (text_read_double(bad[i], strlen(bad[i]), &d))
             fail_msg("'%s' was read as %g", bad[i], d);
         assert_true(d == 42);
     }
 }
 
-static void test_load_number_leaves_long_numbers_to_strtod(void **state)
+static void test_text_number_leaves_long_numbers_to_strtod(void **state)
 {
     (void)state;
     double d;
     const char *twenty = "12345678901234567890";
-    assert_int_equal(load_number_double(twenty, strlen(twenty), &d), 0);
+    assert_int_equal(text_read_double(twenty, strlen(twenty), &d), 0);
     const char *huge = "1e400000";
-    assert_int_equal(load_number_double(huge, strlen(huge), &d), 0);
+    assert_int_equal(text_read_double(huge, strlen(huge), &d), 0);
 }
 
-TEST_LIST("load_number",
-    cmocka_unit_test(test_load_number_edge_cases_read_as_strtod_does),
-    cmocka_unit_test(test_load_number_every_covered_exponent_reads_as_strtod_does),
-    cmocka_unit_test(test_load_number_random_doubles_read_as_strtod_does),
-    cmocka_unit_test(test_load_number_random_digit_strings_read_as_strtod_does),
-    cmocka_unit_test(test_load_number_halfway_values_round_to_even),
-    cmocka_unit_test(test_load_number_refuses_what_is_not_a_json_number),
-    cmocka_unit_test(test_load_number_leaves_long_numbers_to_strtod));
+TEST_LIST("text_number",
+    cmocka_unit_test(test_text_number_edge_cases_read_as_strtod_does),
+    cmocka_unit_test(test_text_number_every_covered_exponent_reads_as_strtod_does),
+    cmocka_unit_test(test_text_number_random_doubles_read_as_strtod_does),
+    cmocka_unit_test(test_text_number_random_digit_strings_read_as_strtod_does),
+    cmocka_unit_test(test_text_number_halfway_values_round_to_even),
+    cmocka_unit_test(test_text_number_refuses_what_is_not_a_json_number),
+    cmocka_unit_test(test_text_number_leaves_long_numbers_to_strtod));

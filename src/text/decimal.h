@@ -1,26 +1,28 @@
-/* Decimal digits of integers for the command's number text (integers,
- * float digits, exponents), inline because they run per value: up to 8
+/* Decimal digits of integers (included by text.h): integers, the digits
+ * of floats, exponents; inline because they run per value: up to 8
  * digits come from one 64-bit word computed with multiplies and shifts
  * and stored whole, at the place the text puts them (no digit buffer to
  * copy from). Writers may store whole words past the digits: their
  * comments say how far. */
-#ifndef NPYDT_CLI_DECIMAL_H
-#define NPYDT_CLI_DECIMAL_H
+#ifndef NPYDT_TEXT_DECIMAL_H
+#define NPYDT_TEXT_DECIMAL_H
+
+#include "byteorder.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 /* "00" .. "99", two bytes each. */
-static const char decimal_pairs[] = "00010203040506070809101112131415161718192021222324"
-                                    "25262728293031323334353637383940414243444546474849"
-                                    "50515253545556575859606162636465666768697071727374"
-                                    "75767778798081828384858687888990919293949596979899";
+static const char text_decimal_pairs[] = "00010203040506070809101112131415161718192021222324"
+                                         "25262728293031323334353637383940414243444546474849"
+                                         "50515253545556575859606162636465666768697071727374"
+                                         "75767778798081828384858687888990919293949596979899";
 
 /* Decimal digits of v (1 for 0): from the bit length (log10(2) ~ 1233 /
  * 4096), one fewer when below that power of ten. The table starts with 0,
  * not 1, so that v < 8 (t == 0) counts one digit without a branch. */
-static inline int decimal_count(uint64_t v)
+static inline int text_decimal_count(uint64_t v)
 {
     static const uint64_t pow10[20] = {
         UINT64_C(0), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
@@ -34,31 +36,15 @@ static inline int decimal_count(uint64_t v)
     return t + 1 - (v < pow10[t]);
 }
 
-/* Nonzero on a little-endian host (a constant to the compiler). */
-static inline int host_little_endian(void)
-{
-    uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first;
-}
-
-/* The 8 bytes of w at p, its lowest byte first (whatever the host's order). */
-static inline void decimal_store_le64(char *p, uint64_t w)
-{
-    if (!host_little_endian())
-        w = __builtin_bswap64(w);
-    memcpy(p, &w, 8);
-}
-
 /* The 8 decimal digits of v < 10^8 (leading zeros included) as ASCII, the
  * first digit in the lowest byte. All digits at once in one 64-bit word:
  * v splits into two 4-digit halves in 32-bit lanes, each into two 2-digit
  * parts in 16-bit lanes, each into two digits in bytes; a quotient by 100
  * or 10 is a multiply and shift (exact for these ranges: (a * 10486) >> 20
  * = a / 100 for a < 10^4, (b * 103) >> 10 = b / 10 for b < 100), the
- * remainder a multiply and subtract. */
-static inline uint64_t decimal_eight(uint32_t v)
+ * remainder a multiply and subtract. Stored lowest byte first
+ * (text_store64 swapping on a big-endian host), the digits read in order. */
+static inline uint64_t text_decimal_eight(uint32_t v)
 {
     uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
     uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
@@ -69,24 +55,24 @@ static inline uint64_t decimal_eight(uint32_t v)
 }
 
 /* The n digits (1..8) of v < 10^n at buf, writing at most 8 bytes: one
- * or two by the pair table, more as the word of decimal_eight without
+ * or two by the pair table, more as the word of text_decimal_eight without
  * its leading zeros (a shift). */
-static inline void decimal_lead(uint32_t v, int n, char *buf)
+static inline void text_decimal_lead(uint32_t v, int n, char *buf)
 {
     if (n == 1)
         buf[0] = (char)('0' + v);
     else if (n == 2)
-        memcpy(buf, decimal_pairs + 2 * v, 2);
+        memcpy(buf, text_decimal_pairs + 2 * v, 2);
     else
-        decimal_store_le64(buf, decimal_eight(v) >> (8 * (8 - n)));
+        text_store64(buf, TEXT_HOST_BIG, text_decimal_eight(v) >> (8 * (8 - n)));
 }
 
 /* The nd digits (1..20) of v < 10^nd at buf, in whole 8-byte words where
  * they take 8: up to max(nd, 8) bytes at buf are written. */
-static inline void decimal_put(uint64_t v, int nd, char *buf)
+static inline void text_decimal_put(uint64_t v, int nd, char *buf)
 {
     if (nd <= 8) {
-        decimal_lead((uint32_t)v, nd, buf);
+        text_decimal_lead((uint32_t)v, nd, buf);
         return;
     }
     uint64_t hi = v / 100000000;
@@ -95,33 +81,33 @@ static inline void decimal_put(uint64_t v, int nd, char *buf)
     if (lead > 8) {
         uint64_t top = hi / 100000000;
         lead -= 8;
-        decimal_lead((uint32_t)top, lead, buf);
+        text_decimal_lead((uint32_t)top, lead, buf);
         hi -= top * 100000000;
-        decimal_store_le64(buf + lead, decimal_eight((uint32_t)hi));
+        text_store64(buf + lead, TEXT_HOST_BIG, text_decimal_eight((uint32_t)hi));
         lead += 8;
     } else {
-        decimal_lead((uint32_t)hi, lead, buf);
+        text_decimal_lead((uint32_t)hi, lead, buf);
     }
-    decimal_store_le64(buf + lead, decimal_eight(lo));
+    text_store64(buf + lead, TEXT_HOST_BIG, text_decimal_eight(lo));
 }
 
 /* The decimal text of an integer at buf (room for 20 bytes, 21 for
- * decimal_i64, all of which may be written); its length. */
-static inline size_t decimal_u64(uint64_t v, char *buf)
+ * text_decimal_i64, all of which may be written); its length. */
+static inline size_t text_decimal_u64(uint64_t v, char *buf)
 {
-    int nd = decimal_count(v);
-    decimal_put(v, nd, buf);
+    int nd = text_decimal_count(v);
+    text_decimal_put(v, nd, buf);
     return (size_t)nd;
 }
 
-static inline size_t decimal_i64(int64_t v, char *buf)
+static inline size_t text_decimal_i64(int64_t v, char *buf)
 {
     /* no branch on the sign: random signs would be mispredicted half the
      * time */
     size_t neg = v < 0;
     uint64_t mask = (uint64_t)0 - neg;
     buf[0] = '-';
-    return neg + decimal_u64(((uint64_t)v ^ mask) + neg, buf + neg);
+    return neg + text_decimal_u64(((uint64_t)v ^ mask) + neg, buf + neg);
 }
 
 #endif

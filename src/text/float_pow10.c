@@ -3,7 +3,7 @@
 
 /* For e in [POW10_MIN, POW10_MAX]: {high, low} 64 bits of
  * g = floor(10^e / 2^r) + 1, 2^127 <= g < 2^128. */
-const uint64_t float_pow10_table[POW10_MAX - POW10_MIN + 1][2] = {
+const uint64_t text_pow10_table[POW10_MAX - POW10_MIN + 1][2] = {
     {0xff77b1fcbebcdc4fu, 0x25e8e89c13bb0f7bu}, {0x9faacf3df73609b1u, 0x77b191618c54e9adu},
     {0xc795830d75038c1du, 0xd59df5b9ef6a2418u}, {0xf97ae3d0d2446f25u, 0x4b0573286b44ad1eu},
     {0x9becce62836ac577u, 0x4ee367f9430aec33u}, {0xc2e801fb244576d5u, 0x229c41f793cda740u},
