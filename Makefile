@@ -101,7 +101,9 @@ all: $(LIB_A) $(LIB_SO) $(CLI)
 # never run). A checkout has no gen/ and always generates.
 use_shipped = [ -f gen/$(1) ] && [ ! $(2) -nt gen/$(1) ]
 
-$(O)/gen/parser.c $(O)/gen/parser.h: grammar/parser.y
+# one bison run writes both files: a grouped target (GNU make 4.3), so that
+# make -j never runs it twice at once
+$(O)/gen/parser.c $(O)/gen/parser.h &: grammar/parser.y
 	@mkdir -p $(O)/gen
 	$(Q)if $(call use_shipped,parser.c,$<) && $(call use_shipped,parser.h,$<); then \
 	    cp gen/parser.c gen/parser.h $(O)/gen/; \
