@@ -15,7 +15,9 @@ must write the bytes np.save writes. Columns:
             once, sampled every 2 ms through /proc/PID/fd (deleted
             files such as tmpfile()'s included): the output's own
             temporary file counts, so "once" means temp == output size
-  wall, user+sys, maxrss   from wait4's rusage.
+  wall      from start to wait4
+  cpu       user + system time from wait4's rusage
+  maxrss    the last VmHWM sampled (the peak resident memory, in KiB)
 """
 import os
 import subprocess
@@ -75,22 +77,36 @@ def open_bytes(pid, skip):
     return total
 
 
+def peak_rss(pid):
+    """VmHWM of the process in KiB (wait4's ru_maxrss would count the
+    forked Python before the exec)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run(argv, skip):
     w0 = wchar()
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
-    peak = 0
+    peak = hwm = 0
     while True:
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
         if pid:
             break
         peak = max(peak, open_bytes(p.pid, skip))
+        hwm = max(hwm, peak_rss(p.pid))
         time.sleep(0.002)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise RuntimeError("%s: exit %d" % (" ".join(argv), p.returncode))
-    return wchar() - w0, peak, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    return wchar() - w0, peak, wall, ru.ru_utime + ru.ru_stime, hwm
 
 
 def main():
