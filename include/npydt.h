@@ -975,8 +975,9 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
  * (only in headers longer than 512 bytes), a power cut during the pwrite
  * can tear it; doc/api.md, "Durability", says what then.
  *
- * One thread at a time. After an I/O error the writer accepts only close,
- * and the file still holds what the last completed flush counted. */
+ * One thread at a time. After an I/O error the writer accepts only close
+ * (or discard), and the file still holds what the last completed flush
+ * counted. */
 typedef struct npydt_writer npydt_writer;
 
 /* What npydt_writer_append_* does with a file whose header has no room
@@ -984,7 +985,8 @@ typedef struct npydt_writer npydt_writer;
  * programs). */
 typedef enum npydt_no_room {
     NPYDT_NO_ROOM_REWRITE = 0, /* copy once into a temporary file beside it with
-                                * a header that has room, fsync, rename over */
+                                * a header that has room, append there; at the
+                                * first flush: fsync, rename over the file */
     NPYDT_NO_ROOM_FAIL = 1     /* refuse with NPYDT_E_LIMIT; the file is untouched */
 } npydt_no_room;
 
@@ -1099,6 +1101,18 @@ NPYDT_API npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err);
  * writer is freed whatever the status. A multi-dimensional array whose
  * last row is incomplete keeps its whole rows and gives NPYDT_E_SHAPE. */
 NPYDT_API npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err);
+/* Free the writer without flushing: what was written since the last flush
+ * is dropped, and the file is as that flush left it. A temporary file not
+ * yet under its name (a new file with replace, or a 0-d array, before its
+ * first flush; the copy npydt_writer_append_* makes of a header without
+ * room) is removed, and the path keeps what it held; a file at its place
+ * (appended to in place, linked at creation, or the caller's descriptor)
+ * is cut back to the records its header counts, byte for byte as it was.
+ * An .npz member fails, and its archive with it. So "write everything or
+ * nothing": write, then close when all is well, discard otherwise. NULL is
+ * a no-op; the writer is freed whatever the status (NPYDT_E_IO when the
+ * cut fails). */
+NPYDT_API npydt_status npydt_writer_discard(npydt_writer *w, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Durable output: a whole file put in place at once                   */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `npydt load` and `npydt append` when the system says no: reads that fail
-# (a directory given as the input, a pipe whose read fails), the temporary
-# file of records refused by a file size limit (RLIMIT_FSIZE), the output's
+# (a directory given as the input, a pipe whose read fails), the output's
+# writes refused by a file size limit (RLIMIT_FSIZE), the output's
 # creation, writes, fsync and rename failing and every allocation failing
 # in turn, the last two through the fault injector tests/tools/failinject.c
 # (LD_PRELOAD, NPYDT_FAIL=RULE). Each asserts the exit status (2), the
@@ -65,36 +65,48 @@ rc=$?
 status "CSV read fails" 2 "indir.jsonl:1: i/o error: read failed: Is a directory"
 only "read failures"
 
-# the records wait in a temporary file, written in blocks of 256 KiB: a
-# limit of 32 KiB refuses the first block (800,000 bytes of records), or
-# the last flush (40,000 bytes); the limit leaves room for a coverage
-# build's counter files
-sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inbig.jsonl" \
+# the records go straight into the output's temporary file, in writes of
+# 1 MiB: a file size limit of 32 KiB refuses one while the input is read
+# (1.6 MB of records), or the last one at the close (40,000 bytes); the
+# limit leaves room for a coverage build's counter files. No OUT and no
+# temporary file are left.
+# status_tmp NAME HEAD TAIL: exit 2 and a message naming the temporary file
+status_tmp() {
+    case $(cat stderr) in
+    "$2"*"$3") [ "$rc" -eq 2 ] && [ ! -s stdout ] && ok || bad "$1: exit $rc" ;;
+    *) bad "$1: '$(head -c 300 stderr)', want '$2*$3'" ;;
+    esac
+}
+seq 1 200000 >inhuge.jsonl
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inhuge.jsonl" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
-status "a block of the temporary file refused" 2 \
-    "inbig.jsonl:32769: i/o error: cannot write the temporary file: File too large"
+status_tmp "a write of the output refused while the input is read" "out.npy: i/o error: out.npy." \
+    ".tmp: write failed: File too large"
 sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy in5000.jsonl" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
-status "the temporary file's last flush refused" 2 \
-    "out.npy: i/o error: cannot write the temporary file: File too large"
-{ echo value; cat inbig.jsonl; } >inbig.csv
-sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inbig.csv" \
+status_tmp "the last write of the output refused at the close" "out.npy: i/o error: out.npy." \
+    ".tmp: write failed: File too large"
+{ echo value; cat inhuge.jsonl; } >inhuge.csv
+sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" load --dtype '<i8' -o out.npy inhuge.csv" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
-status "a block of the temporary file refused, CSV" 2 \
-    "inbig.csv:32770: i/o error: cannot write the temporary file: File too large"
+status_tmp "a write of the output refused while the input is read, CSV" \
+    "out.npy: i/o error: out.npy." ".tmp: write failed: File too large"
+rm -f inhuge.jsonl inhuge.csv
+# append writes after the old records: refused, FILE.npy is cut back to
+# them, byte for byte
 "$NPYDT" load --dtype '<i8' -o app.npy in.jsonl
-"$NPYDT" dump --jsonl app.npy >ref.dump
+cp app.npy ref.app
 sh -c "trap '' XFSZ; ulimit -f 64; exec \"\$0\" append app.npy in5000.jsonl" \
     "$NPYDT" >stdout 2>stderr
 rc=$?
-status "append: the temporary file's last flush refused" 2 \
-    "app.npy: i/o error: cannot write the temporary file: File too large"
-"$NPYDT" dump --jsonl app.npy | cmp -s - ref.dump && ok || bad "append: the temporary file refused: app.npy changed"
-rm -f app.npy ref.dump
-only "temporary file refused"
+status "append: the write of the new records refused" 2 \
+    "app.npy: i/o error: app.npy: write failed: File too large"
+cmp -s app.npy ref.app && ok || bad "append: the write refused: app.npy changed"
+rm -f app.npy ref.app
+only "output refused by a file size limit"
 
 if [ -n "${SANITIZE:-}" ]; then
     echo "SKIP: load-faults: the fault injector in a sanitizer build (SANITIZE=$SANITIZE)"

@@ -235,7 +235,8 @@ fresh "$dir/tail.npy"; case_ "append: the cut of an unflushed tail fails" ftrunc
 
 # ---- appending to a header without room: a copy renamed over the file ---------
 # (calls: open, fstat, pread (3), fstat, open (the copy), fchmod, pwrite (its
-# header), pread and pwrite (the records), fsync, fchmod, rename)
+# header), pread and pwrite (the records); at the first flush: fsync, fchmod,
+# rename; until then the file is as it was)
 nr=$FX/noroom.npy
 fresh "$nr"; case_ "copy: stat fails" fstat:2=EIO "fstat 2" append \
     "append i/o error: $P: stat failed: Input/output error" unchanged
@@ -252,9 +253,9 @@ fresh "$nr"; case_ "copy: file shrank while copied" pread:4=eof "pread 4" append
 fresh "$nr"; case_ "copy: records write fails" pwrite:2=ENOSPC "pwrite 2" append \
     "append i/o error: $T: write failed: $ENOSPC" unchanged
 fresh "$nr"; case_ "copy: sync fails" fsync=EIO "fsync 1" append \
-    "append i/o error: $T: fsync failed: Input/output error" unchanged
+    "flush i/o error: $T: fsync failed: Input/output error" unchanged
 fresh "$nr"; case_ "copy: rename fails" rename=EXDEV "rename 1" append \
-    "append i/o error: $P: cannot rename $T to it: Invalid cross-device link" unchanged
+    "flush i/o error: $P: cannot rename $T to it: Invalid cross-device link" unchanged
 
 echo "writer-faults: $passed passed, $failed failed"
 [ "$failed" = 0 ]

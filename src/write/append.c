@@ -2,7 +2,8 @@
  * past the records it counts are cut off, and the header must be one the
  * writer can rewrite in place (np.save's own text for its version, with
  * room for the growth axis). A header without that room is replaced once
- * by a copy of the file with np.save's header, or refused. */
+ * by a copy of the file with np.save's header (in place at the first
+ * flush), or refused. */
 #include "write/write.h"
 
 #include <errno.h>
@@ -53,8 +54,10 @@ static npydt_status read_old(const npydt_writer *w, int fd, void *buf, size_t n,
 }
 
 /* Copy the counted data of the file at fd into a temporary file beside it
- * behind np.save's header (already in w->text), make it durable and
- * rename it over the path: the writer then appends to the copy. */
+ * behind np.save's header (already in w->text): the writer then appends
+ * to the copy, made durable and renamed over the path at the first flush
+ * (until then the path keeps the file as it was, and a discarded writer
+ * leaves it so). */
 static npydt_status rewrite_with_room(npydt_writer *w, int old_fd, uint64_t old_offset,
                                       mode_t mode, npydt_error *err)
 {
@@ -75,9 +78,8 @@ static npydt_status rewrite_with_room(npydt_writer *w, int old_fd, uint64_t old_
             return st;
         done += n;
     }
-    if ((st = io_sync(w, err)) != NPYDT_OK)
-        return st;
-    return io_publish(w, err);
+    w->unsynced = true;
+    return NPYDT_OK;
 }
 
 /* Everything after the file is open and its header parsed (h, freed here). */

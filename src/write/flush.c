@@ -59,17 +59,18 @@ npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *er
     size_t first, end;
     header_diff(w->text, text, len, &first, &end);
     st = io_pwrite_all(w, text + first, end - first, first, err);
-    if (st == NPYDT_OK)
-        st = io_sync(w, err);
     if (st != NPYDT_OK) {
         free_bytes(w->alloc, text, len);
         return writer_poison(w, st, err);
     }
+    /* the header counts them from here on, durable or not (a discard then
+     * keeps them: their bytes are durable already) */
     free_bytes(w->alloc, w->text, len);
     w->text = text;
     w->shape[w->growth] = rows;
     w->flushed = records;
-    return NPYDT_OK;
+    st = io_sync(w, err);
+    return st == NPYDT_OK ? st : writer_poison(w, st, err);
 }
 
 npydt_status npydt_writer_flush(npydt_writer *w, npydt_error *err)

@@ -56,3 +56,14 @@ npydt_status member_close(npydt_writer *w, npydt_error *err)
     }
     return npydt_npz_writer_end(w->zip, err);
 }
+
+void member_discard(npydt_writer *w)
+{
+    /* what the archive's sink holds of the member cannot be taken back:
+     * the archive fails, as for a member cut short */
+    npydt_error e;
+    set_error(&e, NPYDT_E_SHAPE, NPYDT_NO_OFFSET, NULL,
+              "the member was discarded after %llu of its %llu records",
+              (unsigned long long)w->count, (unsigned long long)w->limit);
+    npz_writer_fail(w->zip, &e);
+}

@@ -163,5 +163,7 @@ npydt_status writer_set_count(npydt_writer *w, uint64_t records, npydt_error *er
 npydt_status member_write(npydt_writer *w, const void *buf, size_t n, npydt_error *err);
 /* End the member: NPYDT_E_SHAPE unless every record was written. */
 npydt_status member_close(npydt_writer *w, npydt_error *err);
+/* Drop the member: the archive fails (its later calls return the error). */
+void member_discard(npydt_writer *w);
 
 #endif

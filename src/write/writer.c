@@ -295,6 +295,33 @@ static npydt_status close_file(npydt_writer *w, npydt_error *err)
     return NPYDT_OK;
 }
 
+npydt_status npydt_writer_discard(npydt_writer *w, npydt_error *err)
+{
+    error_clear(err);
+    if (!w)
+        return NPYDT_OK;
+    npydt_status st = NPYDT_OK;
+    bool temporary = w->tmp_path && w->publish != PUBLISH_NONE;
+    if (w->kind == WRITER_MEMBER) {
+        member_discard(w);
+    } else if (w->kind == WRITER_FILE && !temporary && w->fd >= 0) {
+        /* a file at its place (or the caller's descriptor): the records
+         * past the header's count go, and it holds what it held at the
+         * last flush, byte for byte */
+        uint64_t end = w->data_offset + w->flushed * w->itemsize;
+        if (ftruncate(w->fd, (off_t)end) != 0)
+            st = writer_io_error(w, "truncate", errno, err);
+    }
+    /* a temporary file never published (a new file, or the copy of one
+     * appended to) is removed: the path keeps what it held */
+    if (temporary)
+        unlink(w->tmp_path);
+    if (w->own_fd && w->fd >= 0)
+        close(w->fd);
+    writer_free(w);
+    return st;
+}
+
 npydt_status npydt_writer_close(npydt_writer *w, npydt_error *err)
 {
     error_clear(err);

@@ -1,12 +1,15 @@
 /* npydt load and npydt append: records from JSON Lines, CSV or TSV into
  * a new .npy file, or appended to an existing one.
  *
- * The whole input is read and every value checked (and stored in a
- * temporary file) before the destination is touched: a bad line leaves
- * no output file (load) or the file as it was (append). Then the records
- * go through npydt_writer: load creates OUT through a temporary file
- * renamed over it at the end; append adds them and counts them in the
- * header once, at the close, after they are durable. */
+ * Every record goes through npydt_writer as soon as it is read, written
+ * once: load into a temporary file beside OUT (np.save's header for an
+ * empty array, whose growth axis has room for any count), renamed over OUT
+ * at the end; append after the records FILE.npy holds. The header counts
+ * them only at the close, once the whole input was good and the records
+ * are durable; a bad line discards the writer instead, which leaves no
+ * output file (load) or the file as it was (append). Errors are reported
+ * in the order they were when the input was read whole first: the input's,
+ * then the command line's and the count's, then the destination's. */
 #include "cli/load/load.h"
 #include "cli/common/args.h"
 #include "cli/common/input.h"
@@ -70,8 +73,8 @@ static const struct cli_command append_command = {
     "Append the elements read from INPUT to FILE.npy along its growth axis (the\n"
     "first, or the last for Fortran order), through npydt's writer: the records\n"
     "are written and made durable first, and only then counted by the header,\n"
-    "so that FILE.npy is a file NumPy loads at every instant. The input is\n"
-    "checked in full before FILE.npy is touched: a bad line leaves it as it was.\n"
+    "so that FILE.npy is a file NumPy loads at every instant. A bad line in the\n"
+    "input cuts the new records off again: FILE.npy is left as it was.\n"
     "\n" LOAD_INPUT_HELP,
     append_options, sizeof append_options / sizeof append_options[0], 0,
 };
@@ -88,114 +91,84 @@ enum load_format load_format_of(const char *path)
     return LOAD_JSONL;
 }
 
-/* Read the input named arg into spool, every record checked against
- * dt. 0, or the exit status after the error is reported. */
-static int read_input(const char *arg, int format, const npydt_dtype *dt, struct load_spool *spool)
-{
-    const char *name = arg && strcmp(arg, "-") != 0 ? arg : "<stdin>";
-    enum load_format fmt = format >= 0 ? (enum load_format)format
-                           : arg       ? load_format_of(arg)
-                                       : LOAD_JSONL;
-    npydt_error err;
+struct load_input {
+    const char *name;   /* in messages */
+    enum load_format fmt;
+    FILE *in;
     struct load_record rec;
-    if (load_record_init(&rec, dt, &err) != NPYDT_OK)
-        return cli_report(name, &err);
-    FILE *in = name == arg ? fopen(arg, "rb") : stdin;
-    if (!in) {
-        load_record_free(&rec);
+};
+
+/* Open the input named arg for records of dt. 0, or the exit status
+ * after the error is reported (nothing then to close). */
+static int input_open(struct load_input *in, const char *arg, int format, const npydt_dtype *dt)
+{
+    in->name = arg && strcmp(arg, "-") != 0 ? arg : "<stdin>";
+    in->fmt = format >= 0 ? (enum load_format)format
+              : arg       ? load_format_of(arg)
+                          : LOAD_JSONL;
+    npydt_error err;
+    if (load_record_init(&in->rec, dt, &err) != NPYDT_OK)
+        return cli_report(in->name, &err);
+    in->in = in->name == arg ? fopen(arg, "rb") : stdin;
+    if (!in->in) {
+        load_record_free(&in->rec);
         return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
     }
-    int status = load_spool_open(spool, rec.itemsize);
-    if (status == EXIT_OK) {
-        struct load_sink sink = {load_spool_record, spool};
-        struct load_where where = {0};
-        npydt_status st = fmt == LOAD_JSONL
-                              ? load_jsonl(in, &rec, &sink, &where, &err)
-                              : load_csv(in, fmt == LOAD_CSV ? ',' : '\t', &rec, &sink, &where, &err);
-        if (st != NPYDT_OK) {
-            char at[4200];
-            snprintf(at, sizeof at, "%s:%llu", name, (unsigned long long)where.line);
-            status = cli_report(where.line ? at : name, &err);
-        }
-    }
-    if (in != stdin)
-        fclose(in);
-    load_record_free(&rec);
-    return status;
+    return EXIT_OK;
 }
 
-/* ---- the records' order --------------------------------------------------------- */
-
-/* spool->block (every record, in C order) reordered into Fortran order
- * for an array of shape dims (ndim of them, the last the growth axis). */
-static npydt_status to_fortran(struct load_spool *spool, const uint64_t *dims, size_t ndim,
-                               npydt_error *err)
+/* Read every record into d, each checked against the dtype. 0, or the
+ * exit status after the error is reported: a bad line at its line, a
+ * failure of the destination under its name out. */
+static int input_read(struct load_input *in, struct load_dest *d, const char *out)
 {
-    size_t size = spool->itemsize;
-    size_t bytes = (size_t)spool->count * size;   /* load_spool_finish checked the product */
-    unsigned char *f = malloc(bytes ? bytes : 1);
-    uint64_t *idx = calloc(ndim, sizeof *idx);
-    if (!f || !idx) {
-        free(f);
-        free(idx);
-        return cli_error(err, NPYDT_E_NOMEM, "out of memory");
-    }
-    const unsigned char *c = spool->block;
-    for (uint64_t i = 0; i < spool->count; i++) {
-        uint64_t pos = 0;
-        for (size_t k = ndim; k-- > 0;)
-            pos = pos * dims[k] + idx[k];
-        memcpy(f + pos * size, c + i * size, size);
-        for (size_t k = ndim; k-- > 0;) {   /* the next index in C order */
-            if (++idx[k] < dims[k])
-                break;
-            idx[k] = 0;
-        }
-    }
-    free(spool->block);
-    spool->block = f;
-    free(idx);
-    return NPYDT_OK;
+    npydt_error err;
+    struct load_sink sink = {load_dest_record, d};
+    struct load_where where = {0};
+    npydt_status st = in->fmt == LOAD_JSONL
+                          ? load_jsonl(in->in, &in->rec, &sink, &where, &err)
+                          : load_csv(in->in, in->fmt == LOAD_CSV ? ',' : '\t', &in->rec, &sink,
+                                     &where, &err);
+    if (st == NPYDT_OK)
+        return EXIT_OK;
+    if (d->failed != NPYDT_OK)
+        return cli_report(out, &d->err);
+    char at[4200];
+    snprintf(at, sizeof at, "%s:%llu", in->name, (unsigned long long)where.line);
+    return cli_report(where.line ? at : in->name, &err);
 }
 
-/* Everything that can fail before the destination is touched: the records
- * flushed to the temporary file, the memory to read them back and, for
- * Fortran order of more than one dimension, all of them read back and
- * reordered (*whole set). other: the nother dimensions besides the growth
- * axis; row: records per step of it. */
-static npydt_status prepare(struct load_spool *spool, const uint64_t *other, size_t nother,
-                            int fortran, uint64_t row, int *whole, npydt_error *err)
+static void input_close(struct load_input *in)
 {
-    *whole = fortran && nother > 0;
-    npydt_status st = load_spool_finish(spool, *whole, err);
-    if (st != NPYDT_OK || !*whole)
-        return st;
-    uint64_t dims[65];
-    memcpy(dims, other, nother * sizeof *dims);
-    dims[nother] = row ? spool->count / row : 0;
-    return to_fortran(spool, dims, nother + 1, err);
+    if (in->in != stdin)
+        fclose(in->in);
+    load_record_free(&in->rec);
 }
 
-/* The prepared records into w. */
-static npydt_status put_records(npydt_writer *w, struct load_spool *spool, int whole,
-                                npydt_error *err)
-{
-    return whole ? npydt_writer_write(w, spool->block, spool->count, err)
-                 : load_spool_drain(spool, w, err);
-}
+/* ---- the array's shape ----------------------------------------------------------- */
 
-/* Records per step of the growth axis; refuses a count that is not whole
- * steps, before anything is written. */
-static int whole_rows(const char *out, const uint64_t *other, size_t nother, uint64_t count,
-                      uint64_t *row)
+/* Records per step of the growth axis: the product of the nother other
+ * dimensions; 0 when it overflows. */
+static int row_of(const uint64_t *other, size_t nother, uint64_t *row)
 {
     uint64_t r = 1;
     for (size_t k = 0; k < nother; k++) {
         if (other[k] && r > UINT64_MAX / other[k])
-            return cli_fail(out, NPYDT_E_OVERFLOW, "the dimensions' product overflows");
+            return 0;
         r *= other[k];
     }
     *row = r;
+    return 1;
+}
+
+/* Records per step of the growth axis; refuses a count that is not whole
+ * steps. */
+static int whole_rows(const char *out, const uint64_t *other, size_t nother, uint64_t count,
+                      uint64_t *row)
+{
+    if (!row_of(other, nother, row))
+        return cli_fail(out, NPYDT_E_OVERFLOW, "the dimensions' product overflows");
+    uint64_t r = *row;
     if (r == 0 ? count != 0 : count % r != 0)
         return cli_fail(out, NPYDT_E_SHAPE,
                         "%llu elements do not fill whole steps of %llu along the growth axis",
@@ -203,9 +176,16 @@ static int whole_rows(const char *out, const uint64_t *other, size_t nother, uin
     return EXIT_OK;
 }
 
+/* The records the writer takes for an array whose steps hold row records
+ * (the rest are only counted, and the count refused). */
+static uint64_t records_taken(int zero_d, uint64_t row)
+{
+    return zero_d ? 1 : row == 0 ? 0 : UINT64_MAX;
+}
+
 /* "3,4" (or "(3, 4)", "()"): the dimensions other than the growth axis;
- * *zero_d for "()". */
-static int parse_shape(const char *text, uint64_t *dims, size_t *n, int *zero_d)
+ * *zero_d for "()". NULL, or what is wrong with the text. */
+static const char *parse_shape(const char *text, uint64_t *dims, size_t *n, int *zero_d)
 {
     const char *p = text;
     *n = 0;
@@ -214,22 +194,22 @@ static int parse_shape(const char *text, uint64_t *dims, size_t *n, int *zero_d)
         p++;
     if (strchr(text, '(') && *p == ')') {
         *zero_d = 1;
-        return EXIT_OK;
+        return NULL;
     }
     while (*p && *p != ')') {
         char *end;
         if (*p < '0' || *p > '9' || *n == 64)
-            return cli_usage(&load_command, "--shape '%s': give dimensions as 3,4", text);
+            return "give dimensions as 3,4";
         errno = 0;
         unsigned long long v = strtoull(p, &end, 10);
         if (errno)
-            return cli_usage(&load_command, "--shape '%s': a dimension too large", text);
+            return "a dimension too large";
         dims[(*n)++] = v;
         p = end;
         while (*p == ' ' || *p == ',')
             p++;
     }
-    return EXIT_OK;
+    return NULL;
 }
 
 /* ---- load ---------------------------------------------------------------------- */
@@ -239,58 +219,100 @@ struct load_args {
     int fortran, format, no_sync;
 };
 
-static int write_new(const struct load_args *a, const struct load_spec *spec,
-                     struct load_spool *spool)
-{
+/* The array load writes: the dimensions besides the growth axis, the
+ * order, and a usage error to report once the input is read. */
+struct load_shape {
     uint64_t other[64];
-    size_t nother = 0;
-    int zero_d = 0, fortran = a->fortran;
+    size_t nother;
+    int zero_d, fortran;
+    const char *why;   /* NULL, or what is wrong with the command line */
+};
+
+static void shape_of(const struct load_args *a, const struct load_spec *spec, struct load_shape *s)
+{
+    s->nother = 0;
+    s->zero_d = 0;
+    s->fortran = a->fortran;
+    s->why = NULL;
     if (a->shape) {
-        int status = parse_shape(a->shape, other, &nother, &zero_d);
-        if (status != EXIT_OK)
-            return status;
+        s->why = parse_shape(a->shape, s->other, &s->nother, &s->zero_d);
     } else if (spec->has_shape) {
-        zero_d = spec->ndim == 0;
-        fortran |= spec->fortran_order;
-        nother = spec->ndim ? spec->ndim - 1 : 0;
-        if (nother > 64)
-            return cli_usage(&load_command, "the reference file has more than 65 dimensions");
-        memcpy(other, spec->shape + (spec->fortran_order ? 0 : 1), nother * sizeof *other);
+        s->zero_d = spec->ndim == 0;
+        s->fortran |= spec->fortran_order;
+        s->nother = spec->ndim ? spec->ndim - 1 : 0;
+        if (s->nother > 64)
+            s->why = "the reference file has more than 65 dimensions";
+        else
+            memcpy(s->other, spec->shape + (spec->fortran_order ? 0 : 1),
+                   s->nother * sizeof *s->other);
     }
-    if (zero_d && spool->count != 1)
-        return cli_fail(a->out, NPYDT_E_SHAPE, "a 0-d array holds one element; the input has %llu",
-                        (unsigned long long)spool->count);
-    uint64_t row = 1;
-    int status = zero_d ? EXIT_OK : whole_rows(a->out, other, nother, spool->count, &row);
-    if (status != EXIT_OK)
-        return status;
+}
+
+/* The writer of OUT: a temporary file beside it with the header of an
+ * empty array of that shape. */
+static npydt_status create_out(const struct load_args *a, const struct load_spec *spec,
+                               const struct load_shape *s, npydt_writer **w, npydt_error *err)
+{
     uint64_t shape[65];
-    size_t ndim = zero_d ? 0 : nother + 1;
-    if (!zero_d) {
-        memcpy(shape + (fortran ? 0 : 1), other, nother * sizeof *other);
-        shape[fortran ? nother : 0] = 0;
+    size_t ndim = s->zero_d ? 0 : s->nother + 1;
+    if (!s->zero_d) {
+        memcpy(shape + (s->fortran ? 0 : 1), s->other, s->nother * sizeof *s->other);
+        shape[s->fortran ? s->nother : 0] = 0;
     }
-    npydt_error err;
-    int whole;
-    if (prepare(spool, other, nother, fortran, row, &whole, &err) != NPYDT_OK)
-        return cli_report(a->out, &err);
     npydt_writer_options opts;
     npydt_writer_options_init(&opts);
-    opts.fortran_order = fortran;
+    opts.fortran_order = s->fortran;
     opts.replace = 1;
     opts.no_sync = a->no_sync;
-    npydt_writer *w;
-    npydt_status st = npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, &w, &err);
-    if (st != NPYDT_OK)
+    return npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, w, err);
+}
+
+/* The input is read: the checks of the command line and the count, in
+ * the order they were made before, then OUT put in place. */
+static int finish_new(const struct load_args *a, const struct load_shape *s,
+                      struct load_dest *d, npydt_status open_st, const npydt_error *open_err)
+{
+    if (s->why)
+        return a->shape ? cli_usage(&load_command, "--shape '%s': %s", a->shape, s->why)
+                        : cli_usage(&load_command, "%s", s->why);
+    if (s->zero_d && d->count != 1)
+        return cli_fail(a->out, NPYDT_E_SHAPE, "a 0-d array holds one element; the input has %llu",
+                        (unsigned long long)d->count);
+    uint64_t row = 1;
+    int status = s->zero_d ? EXIT_OK : whole_rows(a->out, s->other, s->nother, d->count, &row);
+    if (status != EXIT_OK)
+        return status;
+    if (open_st != NPYDT_OK)
+        return cli_report(a->out, open_err);
+    uint64_t dims[65];
+    memcpy(dims, s->other, s->nother * sizeof *dims);
+    dims[s->nother] = row ? d->count / row : 0;
+    npydt_error err;
+    if (load_dest_close(d, dims, s->nother + 1, &err) != NPYDT_OK)
         return cli_report(a->out, &err);
-    st = put_records(w, spool, whole, &err);
-    npydt_error cerr;
-    npydt_status cst = npydt_writer_close(w, &cerr);
-    if (st != NPYDT_OK)
-        return cli_report(a->out, &err);
-    if (cst != NPYDT_OK)
-        return cli_report(a->out, &cerr);
     return EXIT_OK;
+}
+
+static int load_into(const struct load_args *a, const struct load_spec *spec,
+                     struct load_input *in)
+{
+    struct load_shape s;
+    shape_of(a, spec, &s);
+    uint64_t row = 1;
+    int row_ok = s.zero_d || row_of(s.other, s.nother, &row);
+    npydt_writer *w = NULL;
+    npydt_error open_err;
+    npydt_status open_st = NPYDT_OK;
+    if (!s.why && row_ok)
+        open_st = create_out(a, spec, &s, &w, &open_err);
+    struct load_dest d;
+    load_dest_init(&d, w, in->rec.itemsize, records_taken(s.zero_d, row),
+                   !s.zero_d && s.fortran && s.nother > 0);
+    int status = input_read(in, &d, a->out);
+    if (status == EXIT_OK)
+        status = finish_new(a, &s, &d, open_st, &open_err);
+    load_dest_discard(&d);   /* after a close: nothing left */
+    return status;
 }
 
 static int set_format(const struct cli_command *cmd, int *format, int opt)
@@ -335,16 +357,61 @@ int cmd_load(int argc, char **argv)
     int status = load_spec_read(&load_command, a.dtype, &spec);
     if (status != EXIT_OK)
         return status;
-    struct load_spool spool = {0};
-    status = read_input(a.input, a.format, spec.dtype, &spool);
-    if (status == EXIT_OK)
-        status = write_new(&a, &spec, &spool);
-    load_spool_close(&spool);
+    struct load_input in;
+    status = input_open(&in, a.input, a.format, spec.dtype);
+    if (status == EXIT_OK) {
+        status = load_into(&a, &spec, &in);
+        input_close(&in);
+    }
     load_spec_free(&spec);
     return status;
 }
 
 /* ---- append -------------------------------------------------------------------- */
+
+/* Records of input (format, no_sync as the options say) appended to
+ * file, whose header is h. */
+static int append_into(const char *file, const npydt_header *h, int no_sync,
+                       struct load_input *in)
+{
+    size_t ndim = npydt_header_ndim(h);
+    int fortran = npydt_header_fortran_order(h);
+    uint64_t other[64];
+    size_t nother = ndim ? ndim - 1 : 0;
+    int bad = ndim == 0 || nother > 64;
+    if (!bad)
+        memcpy(other, npydt_header_shape(h) + (fortran ? 0 : 1), nother * sizeof *other);
+    uint64_t row = 1;
+    int row_ok = !bad && row_of(other, nother, &row);
+    npydt_writer *w = NULL;
+    npydt_error open_err, err;
+    npydt_status open_st = NPYDT_OK;
+    if (row_ok) {
+        npydt_writer_options opts;
+        npydt_writer_options_init(&opts);
+        opts.no_sync = no_sync;
+        open_st = npydt_writer_append_path(file, &opts, &w, &open_err);
+    }
+    struct load_dest d;
+    load_dest_init(&d, w, in->rec.itemsize, records_taken(0, row), fortran && nother > 0);
+    int status = input_read(in, &d, file);
+    if (status == EXIT_OK && bad)
+        status = cli_fail(file, NPYDT_E_SHAPE, ndim ? "more than 65 dimensions"
+                                                    : "a 0-d array cannot grow");
+    if (status == EXIT_OK)
+        status = whole_rows(file, other, nother, d.count, &row);
+    if (status == EXIT_OK && open_st != NPYDT_OK)
+        status = cli_report(file, &open_err);
+    if (status == EXIT_OK) {
+        uint64_t dims[65];
+        memcpy(dims, other, nother * sizeof *dims);
+        dims[nother] = row ? d.count / row : 0;
+        if (load_dest_close(&d, dims, nother + 1, &err) != NPYDT_OK)
+            status = cli_report(file, &err);
+    }
+    load_dest_discard(&d);
+    return status;
+}
 
 int cmd_append(int argc, char **argv)
 {
@@ -369,44 +436,15 @@ int cmd_append(int argc, char **argv)
 
     npydt_header *h;
     npydt_error err;
-    struct cli_input in = {file, file, NULL, NULL, 0, NULL, 0};
-    if (cli_input_header(&in, &h, &err) != NPYDT_OK)
+    struct cli_input cin = {file, file, NULL, NULL, 0, NULL, 0};
+    if (cli_input_header(&cin, &h, &err) != NPYDT_OK)
         return cli_report(file, &err);
-    struct load_spool spool = {0};
-    int status = read_input(input, format, npydt_header_dtype(h), &spool);
-    size_t ndim = npydt_header_ndim(h);
-    int fortran = npydt_header_fortran_order(h);
-    uint64_t other[64];
-    size_t nother = ndim ? ndim - 1 : 0;
-    uint64_t row = 1;
-    if (status == EXIT_OK && (ndim == 0 || nother > 64))
-        status = cli_fail(file, NPYDT_E_SHAPE, ndim ? "more than 65 dimensions"
-                                                    : "a 0-d array cannot grow");
+    struct load_input in;
+    int status = input_open(&in, input, format, npydt_header_dtype(h));
     if (status == EXIT_OK) {
-        memcpy(other, npydt_header_shape(h) + (fortran ? 0 : 1), nother * sizeof *other);
-        status = whole_rows(file, other, nother, spool.count, &row);
+        status = append_into(file, h, no_sync, &in);
+        input_close(&in);
     }
-    int whole = 0;
-    if (status == EXIT_OK && prepare(&spool, other, nother, fortran, row, &whole, &err) != NPYDT_OK)
-        status = cli_report(file, &err);
-    npydt_writer *w = NULL;
-    if (status == EXIT_OK) {
-        npydt_writer_options opts;
-        npydt_writer_options_init(&opts);
-        opts.no_sync = no_sync;
-        if (npydt_writer_append_path(file, &opts, &w, &err) != NPYDT_OK)
-            status = cli_report(file, &err);
-    }
-    if (status == EXIT_OK) {
-        npydt_status st = put_records(w, &spool, whole, &err);
-        npydt_error cerr;
-        npydt_status cst = npydt_writer_close(w, &cerr);
-        if (st != NPYDT_OK)
-            status = cli_report(file, &err);
-        else if (cst != NPYDT_OK)
-            status = cli_report(file, &cerr);
-    }
-    load_spool_close(&spool);
     npydt_header_free(h);
     return status;
 }

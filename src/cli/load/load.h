@@ -1,8 +1,8 @@
 /* What the files of npydt load and npydt append share: the record being
  * filled from one line or row of input (load_record.c), one value stored
  * into one scalar field (load_value.c), the input formats (jsonl_in.c,
- * csv_in.c), the dtype a --dtype SPEC names (load_spec.c) and the records
- * collected before anything is written (load_spool.c). */
+ * csv_in.c), the dtype a --dtype SPEC names (load_spec.c) and where the
+ * records go as they are read (load_dest.c). */
 #ifndef NPYDT_CLI_LOAD_H
 #define NPYDT_CLI_LOAD_H
 
@@ -164,29 +164,37 @@ struct cli_command;
 int load_spec_read(const struct cli_command *cmd, const char *arg, struct load_spec *spec);
 void load_spec_free(struct load_spec *spec);
 
-/* ---- Records collected before writing (load_spool.c) --------------------- */
+/* ---- Where the records go (load_dest.c) --------------------------------- */
 
-/* Records stored in a temporary file (nothing is written to the
- * destination until the whole input is valid). */
-struct load_spool {
-    FILE *f;
-    char *iobuf;              /* f's stdio buffer */
+/* The records' destination while the input is read: the writer's file
+ * (the temporary file beside OUT for load, FILE.npy for append), each
+ * record written once. Without a writer (the destination could not be
+ * opened, or the command line cannot give its shape: the command reports
+ * that once the input is known good) records are only counted. */
+struct load_dest {
+    npydt_writer *w;
     size_t itemsize;
-    uint64_t count;
-    unsigned char *block;     /* records read back (load_spool_finish) */
-    size_t block_records;     /* ... that many at a time */
+    uint64_t count;           /* records read */
+    uint64_t take;            /* the writer takes the first `take`; the rest are counted */
+    int hold;                 /* records kept in memory for load_dest_close */
+    struct text_buf held;
+    npydt_status failed;      /* the destination's failure, in err */
+    npydt_error err;
 };
 
-int load_spool_open(struct load_spool *s, size_t itemsize);
-npydt_status load_spool_record(void *ctx, const unsigned char *bytes, npydt_error *err);
-/* Once every record is stored: flush them, and take the memory to read
- * them back, a block at a time (whole 0) or all of them into s->block
- * (whole 1, read here). The last step that can fail before the
- * destination is touched. */
-npydt_status load_spool_finish(struct load_spool *s, int whole, npydt_error *err);
-/* Give every record to w, in the order stored (after finish with whole 0). */
-npydt_status load_spool_drain(struct load_spool *s, npydt_writer *w, npydt_error *err);
-void load_spool_close(struct load_spool *s);
+/* w may be NULL; hold: a Fortran-order array of more than one dimension,
+ * whose records are kept in memory and written in its order at the end. */
+void load_dest_init(struct load_dest *d, npydt_writer *w, size_t itemsize, uint64_t take,
+                    int hold);
+/* A load_sink's record: the destination's failures are kept in d. */
+npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error *err);
+/* Write held records (C order of an array of shape dims, ndim of them,
+ * the last the growth axis) in Fortran order, then close the writer; the
+ * writer is gone whatever the status (discarded when a write fails). */
+npydt_status load_dest_close(struct load_dest *d, const uint64_t *dims, size_t ndim,
+                             npydt_error *err);
+/* Give the writer up (npydt_writer_discard): the destination as it was. */
+void load_dest_discard(struct load_dest *d);
 
 /* The commands. */
 int cmd_load(int argc, char **argv);
