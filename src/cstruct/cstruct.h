@@ -89,7 +89,7 @@ void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max);
 /* The same for a NUL-terminated s. */
 void put_quoted(struct sbuf *b, const char *s, size_t max);
 
-/* ---- the generator's result (cstruct_gen.c) ---- */
+/* ---- the generator's result (generate.c) ---- */
 
 /* The declarations generated for one dtype (filled by cstruct_generate,
  * released by cstruct_text_free; memory from opts' allocator): the leading comment, the struct
@@ -113,7 +113,7 @@ int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size
                      npydt_error *err);
 void cstruct_text_free(cstruct_text *t);
 
-/* ---- names (cstruct_names.c) ---- */
+/* ---- names (names.c) ---- */
 
 /* A keyword of C or C++, or a macro of the headers the output includes. */
 int cstruct_reserved_word(const char *s);
@@ -128,7 +128,7 @@ int cstruct_name_ok(const char *name);
  * offset in *at; -1 without memory. */
 int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at);
 
-/* ---- scalar types (cstruct_types.c) ---- */
+/* ---- scalar types (types.c) ---- */
 
 /* How a NumPy scalar type is declared in C. */
 struct scalar_map {
@@ -197,7 +197,7 @@ struct field {
 /* Fill *f for field i of ms. */
 void member_get(const struct gen *g, const struct members *ms, size_t i, struct field *f);
 /* The field's path below the struct at parent ("pos.x"), for messages
- * and nested structs, appended to out (never NULL data on success); -1
+ * and nested structs, appended to out (t.buf never NULL on success); -1
  * without memory. Built when needed: one per member would hold depth x
  * name bytes per field. */
 int gen_member_path(const char *parent, size_t plen, const struct field *f, struct sbuf *out);

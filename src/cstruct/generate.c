@@ -126,7 +126,7 @@ int gen_member_path(const char *parent, size_t plen, const struct field *f, stru
         sb_putn(out, ".", 1);
     if (f->name)
         sb_putn(out, f->name, f->name_len);
-    sb_putn(out, "", 0);   /* data is never NULL */
+    sb_putn(out, "", 0);   /* t.buf is never NULL */
     return out->t.failed ? -1 : 0;
 }
 
