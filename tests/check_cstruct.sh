@@ -171,6 +171,10 @@ said "a missing member of an archive" "tests/fixtures_npz/savez.npz:nope: not fo
 expect 0 "--descr zero size" "$NPYDT" cstruct --descr "|S0"
 has "--descr zero size" "#define NPY_RECORD_ITEMSIZE 0"
 compiles "--descr zero size"
+# a zero-size field below nested subarrays: one shape tuple, outermost first
+expect 0 "--descr zero-size nested subarray" "$NPYDT" cstruct \
+    --descr "[('a', '<i4'), ('z', (('<f8', (2,)), (0, 3))), ('b', '<i2')]"
+has "--descr zero-size nested subarray" '"z" (<f8, shape (0, 3, 2) at offset 4) has no bytes'
 # a DESCR as the operand is --descr DESCR (the usage line's FILE|DESCR)
 for d in "i4, (2,3)f8" "[('x', '<f8'), ('pos', [('a', '<i2')])]" "'>u2'"; do
     "$NPYDT" cstruct --descr "$d" >"$tmp/want" 2>&1

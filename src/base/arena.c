@@ -109,6 +109,16 @@ void free_bytes(const npydt_allocator *a, void *p, size_t size)
         free(p);
 }
 
+void *alloc_text_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    const npydt_allocator *a = ctx;
+    if (new_size == 0) {
+        free_bytes(a, ptr, old_size);
+        return NULL;
+    }
+    return realloc_bytes(a, ptr, old_size, new_size);
+}
+
 struct arena_chunk {
     struct arena_chunk *next;
     size_t size;                 /* bytes of this allocation, header included */

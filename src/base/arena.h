@@ -17,6 +17,10 @@
 void *alloc_bytes(const npydt_allocator *a, size_t size);
 void *realloc_bytes(const npydt_allocator *a, void *p, size_t old_size, size_t new_size);
 void free_bytes(const npydt_allocator *a, void *p, size_t size);
+/* The same as the text stage's text_realloc_fn, for a growing text_buf
+ * whose memory comes from an allocator: ctx is the npydt_allocator (NULL:
+ * the C library); new_size 0 frees ptr and returns NULL. */
+void *alloc_text_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size);
 
 /* A bump allocator: every node of one parse result lives in one arena and
  * goes away with one arena_release. Aligned allocations rise from the

@@ -152,6 +152,9 @@ void out_putc(struct outbuf *o, char c);
 void out_puts(struct outbuf *o, const char *s);
 /* Append formatted text of at most 63 bytes (numbers and short names). */
 void out_printf(struct outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Append the decimal digits of v (text_decimal_u64, text_decimal_i64). */
+void out_u64(struct outbuf *o, uint64_t v);
+void out_i64(struct outbuf *o, int64_t v);
 /* End the text with a NUL, cutting it to the buffer (nothing when size is 0). */
 void out_finish(struct outbuf *o);
 

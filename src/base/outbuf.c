@@ -25,6 +25,22 @@ void out_puts(struct outbuf *o, const char *s)
     o->len = b.len;
 }
 
+void out_u64(struct outbuf *o, uint64_t v)
+{
+    char num[24];
+    struct text_buf b = view(o);
+    text_buf_write(&b, num, text_decimal_u64(v, num));
+    o->len = b.len;
+}
+
+void out_i64(struct outbuf *o, int64_t v)
+{
+    char num[24];
+    struct text_buf b = view(o);
+    text_buf_write(&b, num, text_decimal_i64(v, num));
+    o->len = b.len;
+}
+
 void out_printf(struct outbuf *o, const char *fmt, ...)
 {
     char tmp[64];

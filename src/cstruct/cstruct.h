@@ -9,6 +9,7 @@
 #define NPYDT_CSTRUCT_H
 
 #include "npydt.h"
+#include "text/text.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -51,38 +52,36 @@ static inline const char *nameset_name(const struct nameset *set, uint32_t at)
 /* Release the names and the table. */
 void nameset_free(struct nameset *set);
 
-/* ---- growable text (cstruct_text.c) ---- */
+/* ---- growable text (text.c) ---- */
 
-/* Text being written; after a failed allocation nomem is set and every
- * later write does nothing. Start it with SBUF_INIT(allocator). With spills set,
- * text past SBUF_SPILL_AT bytes held goes on to an unnamed temporary file
- * (spill), created then: small texts never touch the disk, long ones are
- * not held (a failed temporary file sets nomem and spill_failed, with
- * spill_errno). */
+/* Text being written: the text stage's growing buffer t over the
+ * caller's allocator, its text t.buf[0..t.len) NUL-terminated once
+ * anything is written; after a failed allocation t.failed is set and
+ * every later write does nothing. Start it with sb_new(allocator). With
+ * spills set, text past SBUF_SPILL_AT bytes held goes on to an unnamed
+ * temporary file (spill), created then: small texts never touch the disk,
+ * long ones are not held (a failed temporary file sets t.failed and
+ * spill_failed, with spill_errno). */
 struct sbuf {
-    const npydt_allocator *alloc;
-    char *data;
-    size_t len, cap;
-    int nomem;
+    struct text_buf t;
     int spills;
     FILE *spill;
     int spill_failed, spill_errno;
 };
-#define SBUF_INIT(a) {.alloc = (a)}
 #define SBUF_SPILL_AT ((size_t)1 << 20)
+/* An empty buffer taking memory from a (NULL: the C library). */
+struct sbuf sb_new(const npydt_allocator *a);
 void sb_putn(struct sbuf *b, const char *s, size_t n);
 /* The whole text of b, spilled part first, handed to put in pieces: 0, or
  * -1 when the temporary file cannot be read (errno set). */
 int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), void *ctx);
-/* Release the buffer and the temporary file. */
+/* Release the buffer and the temporary file; b is then empty, with the
+ * same allocator. */
 void sb_free(struct sbuf *b);
 void sb_puts(struct sbuf *b, const char *s);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "(2, 3)", or "(2,)" for one dimension, as Python writes a shape. */
+/* Python's spelling of a shape tuple (text_shape_tuple). */
 void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim);
-/* The length of the UTF-8 sequence at p (p[0] >= 0x80), its code point
- * in *cp; 0 when the bytes are not valid UTF-8. */
-size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* s[0..len) in double quotes, safe inside a C comment (no end of
  * comment, trigraph, control character or invalid UTF-8), cut after max
  * bytes with "...". */
@@ -90,7 +89,7 @@ void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max);
 /* The same for a NUL-terminated s. */
 void put_quoted(struct sbuf *b, const char *s, size_t max);
 
-/* ---- the generator's result (cstruct_gen.c) ---- */
+/* ---- the generator's result (generate.c) ---- */
 
 /* The declarations generated for one dtype (filled by cstruct_generate,
  * released by cstruct_text_free; memory from opts' allocator): the leading comment, the struct
@@ -114,7 +113,7 @@ int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size
                      npydt_error *err);
 void cstruct_text_free(cstruct_text *t);
 
-/* ---- names (cstruct_names.c) ---- */
+/* ---- names (names.c) ---- */
 
 /* A keyword of C or C++, or a macro of the headers the output includes. */
 int cstruct_reserved_word(const char *s);
@@ -129,7 +128,7 @@ int cstruct_name_ok(const char *name);
  * offset in *at; -1 without memory. */
 int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at);
 
-/* ---- scalar types (cstruct_types.c) ---- */
+/* ---- scalar types (types.c) ---- */
 
 /* How a NumPy scalar type is declared in C. */
 struct scalar_map {
@@ -198,7 +197,7 @@ struct field {
 /* Fill *f for field i of ms. */
 void member_get(const struct gen *g, const struct members *ms, size_t i, struct field *f);
 /* The field's path below the struct at parent ("pos.x"), for messages
- * and nested structs, appended to out (never NULL data on success); -1
+ * and nested structs, appended to out (t.buf never NULL on success); -1
  * without memory. Built when needed: one per member would hold depth x
  * name bytes per field. */
 int gen_member_path(const char *parent, size_t plen, const struct field *f, struct sbuf *out);

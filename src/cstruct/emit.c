@@ -159,26 +159,39 @@ static void put_decl(struct sbuf *b, const struct field *f)
     sb_puts(b, ";");
 }
 
-/* ", shape (2, 3)" for a field below subarrays, as Python writes it;
- * nothing for one that is not. */
-static void put_subarray_shape(struct sbuf *b, const npydt_dtype *d)
+/* ", shape (2, 3)" for a field below subarrays, as Python writes it (the
+ * dimensions of nested subarrays in one tuple, outermost first); nothing
+ * for one that is not. */
+static void put_subarray_shape(struct sbuf *b, const npydt_dtype *top)
 {
-    size_t n = 0;
-    for (; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
-        const uint64_t *shape = npydt_dtype_shape(d);
-        for (size_t k = 0; k < npydt_dtype_ndim(d); k++)
-            sb_printf(b, "%s%llu", n++ ? ", " : ", shape (", (unsigned long long)shape[k]);
+    size_t n = 0, levels = 0;
+    const npydt_dtype *d;
+    for (d = top; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
+        n += npydt_dtype_ndim(d);
+        levels++;
     }
-    if (n)
-        sb_puts(b, n == 1 ? ",)" : ")");
-}
-
-void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim)
-{
-    sb_puts(b, "(");
-    for (size_t i = 0; i < ndim; i++)
-        sb_printf(b, "%s%llu", i ? ", " : "", (unsigned long long)shape[i]);
-    sb_puts(b, ndim == 1 ? ",)" : ")");
+    if (n == 0)
+        return;
+    sb_puts(b, ", shape ");
+    if (levels == 1) {
+        sb_put_shape(b, npydt_dtype_shape(top), n);
+        return;
+    }
+    const npydt_allocator *a = b->t.ctx;
+    uint64_t *dims = n <= SIZE_MAX / sizeof *dims ? alloc_bytes(a, n * sizeof *dims) : NULL;
+    if (!dims) {
+        b->t.failed = true;
+        return;
+    }
+    size_t k = 0;
+    for (d = top; npydt_dtype_get_class(d) == NPYDT_SUBARRAY; d = npydt_dtype_base(d)) {
+        size_t nd = npydt_dtype_ndim(d);
+        if (nd)
+            memcpy(dims + k, npydt_dtype_shape(d), nd * sizeof *dims);
+        k += nd;
+    }
+    sb_put_shape(b, dims, n);
+    free_bytes(a, dims, n * sizeof *dims);
 }
 
 /* Field i before field j in the struct: by offset, a zero-size field
@@ -266,19 +279,19 @@ int gen_emit_struct(struct gen *g, uint32_t tag_at, const char *path, size_t pat
             continue;
         int overlaps = s.offset < cursor;
         if (overlaps || s.size > itemsize || s.offset > itemsize - s.size) {
-            struct sbuf spath = SBUF_INIT(g->alloc);
+            struct sbuf spath = sb_new(g->alloc);
             free_bytes(g->alloc, order, n * sizeof *order);
             if (gen_member_path(path, path_len, &s, &spath) != 0) {
                 sb_free(&spath);
                 return gen_fail_nomem(g);
             }
             if (overlaps)
-                gen_fail(g, NPYDT_E_VALUE, spath.data,
+                gen_fail(g, NPYDT_E_VALUE, spath.t.buf,
                          "overlaps the field before it (offset %llu < %llu); a C struct cannot "
                          "express overlapping fields",
                          (unsigned long long)s.offset, (unsigned long long)cursor);
             else
-                gen_fail(g, NPYDT_E_VALUE, spath.data, "field ends beyond the itemsize %llu",
+                gen_fail(g, NPYDT_E_VALUE, spath.t.buf, "field ends beyond the itemsize %llu",
                          (unsigned long long)itemsize);
             sb_free(&spath);
             return -1;
@@ -377,7 +390,7 @@ int gen_emit_struct(struct gen *g, uint32_t tag_at, const char *path, size_t pat
     }
     sb_puts(b, "\n");
     *align_out = packed ? 1 : align;
-    if (b->nomem)
+    if (b->t.failed)
         return gen_fail_body(g);
     return 0;
 }

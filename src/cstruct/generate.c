@@ -82,9 +82,9 @@ static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t 
         return 0;
     const npydt_dtype *e = f.elem;
     if (npydt_dtype_get_class(e) == NPYDT_STRUCT) {
-        struct sbuf t = SBUF_INIT(g->alloc);
+        struct sbuf t = sb_new(g->alloc);
         sb_printf(&t, "%s_%s", nameset_name(&g->tags, parent_tag), f.cname);
-        if (!t.nomem && cstruct_reserved_word(t.data))
+        if (!t.t.failed && cstruct_reserved_word(t.t.buf))
             sb_puts(&t, "_");
         if (ms->nnested == ms->nested_cap) {
             size_t cap = ms->nested_cap ? ms->nested_cap * 2 : 4;
@@ -93,20 +93,20 @@ static int prepare_member(struct gen *g, struct members *ms, size_t i, uint32_t 
                     ? NULL
                     : realloc_bytes(g->alloc, ms->nested, ms->nested_cap * sizeof *nm, cap * sizeof *nm);
             if (!nm)
-                t.nomem = 1;
+                t.t.failed = true;
             else
                 ms->nested = nm, ms->nested_cap = cap;
         }
         uint32_t tag = 0;
-        int rc = t.nomem ? -1 : cstruct_unique_name(&g->tags, t.data, &tag);
+        int rc = t.t.failed ? -1 : cstruct_unique_name(&g->tags, t.t.buf, &tag);
         sb_free(&t);
-        struct sbuf path = SBUF_INIT(g->alloc);
+        struct sbuf path = sb_new(g->alloc);
         if (rc != 0 || gen_member_path(parent_path, parent_len, &f, &path) != 0) {
             sb_free(&path);
             return gen_fail_nomem(g);
         }
         size_t align = 1;
-        rc = build_struct(g, e, tag, path.data, path.len, depth + 1, &align);
+        rc = build_struct(g, e, tag, path.t.buf, path.t.len, depth + 1, &align);
         ms->nested[ms->nnested++] = (struct nested_member){(uint32_t)i, tag, (uint32_t)align};
         sb_free(&path);
         return rc;
@@ -126,8 +126,8 @@ int gen_member_path(const char *parent, size_t plen, const struct field *f, stru
         sb_putn(out, ".", 1);
     if (f->name)
         sb_putn(out, f->name, f->name_len);
-    sb_putn(out, "", 0);   /* data is never NULL */
-    return out->nomem ? -1 : 0;
+    sb_putn(out, "", 0);   /* t.buf is never NULL */
+    return out->t.failed ? -1 : 0;
 }
 
 static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, const char *path,
@@ -152,10 +152,10 @@ static int build_struct(struct gen *g, const npydt_dtype *dt, uint32_t tag, cons
         return -1;
     }
     for (size_t i = 0; i < ms.n; i++) {
-        struct sbuf base = SBUF_INIT(g->alloc);
+        struct sbuf base = sb_new(g->alloc);
         int added = cstruct_sanitize(npydt_dtype_field_name(dt, i),
                                      npydt_dtype_field_name_len(dt, i), &base) == 0
-                        ? cstruct_unique_name(&ms.names, base.data, &ms.cname[i])
+                        ? cstruct_unique_name(&ms.names, base.t.buf, &ms.cname[i])
                         : -1;
         sb_free(&base);
         if (added != 0) {
@@ -203,9 +203,10 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
 {
     struct gen g = {0};
     memset(text, 0, sizeof *text);
-    text->head.alloc = text->body.alloc = text->tags.alloc = alloc;
+    text->head = text->body = sb_new(alloc);
+    text->tags.alloc = alloc;
     g.alloc = alloc;
-    g.body.alloc = alloc;
+    g.body = sb_new(alloc);
     g.tags.alloc = alloc;
     g.err = err;
     g.root = name;
@@ -249,7 +250,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         sb_puts(&g.body, "#endif /* ");
         put_upper(&g.body, name);
         sb_puts(&g.body, "_H */\n");
-        if (g.body.nomem)
+        if (g.body.t.failed)
             rc = gen_fail_body(&g);
     }
     if (rc != 0) {
@@ -258,7 +259,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         return -1;
     }
 
-    struct sbuf out = SBUF_INIT(g.alloc);
+    struct sbuf out = sb_new(g.alloc);
     sb_printf(&out, "/* struct %s: C11 declarations for the records of ", name);
     if (src->header)
         put_quoted(&out, src->label, 1024);
@@ -274,7 +275,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
         sb_puts(&out, "\n");
         free_bytes(g.alloc, descr, need + 1);
     } else {
-        out.nomem = 1;   /* never a header without its dtype line */
+        out.t.failed = true;   /* never a header without its dtype line */
     }
     sb_printf(&out, " * itemsize %llu bytes", (unsigned long long)itemsize);
     if (src->header) {
@@ -334,7 +335,7 @@ int cstruct_generate(const npydt_dtype *dt, const char *name, const cstruct_sour
     sb_puts(&out, "\n#define ");
     put_upper(&out, name);
     sb_printf(&out, "_ITEMSIZE %llu\n\n", (unsigned long long)itemsize);
-    if (out.nomem) {
+    if (out.t.failed) {
         sb_free(&out);
         sb_free(&g.body);
         nameset_free(&g.tags);

@@ -204,7 +204,7 @@ static int is_macro_shaped(const char *s)
 
 int cstruct_sanitize(const char *name, size_t len, struct sbuf *out)
 {
-    struct sbuf b = SBUF_INIT(out->alloc);
+    struct sbuf b = sb_new(out->t.ctx);
     const unsigned char *p = (const unsigned char *)name, *end = p + len;
     while (p < end) {
         if (*p < 0x80) {
@@ -214,7 +214,7 @@ int cstruct_sanitize(const char *name, size_t len, struct sbuf *out)
             continue;
         }
         uint32_t cp;
-        size_t n = cstruct_utf8_decode(p, &cp);
+        size_t n = text_utf8_decode(p, (size_t)(end - p), &cp);
         if (n == 0) {
             sb_printf(&b, "_x%02x", (unsigned)*p);
             p++;
@@ -223,36 +223,37 @@ int cstruct_sanitize(const char *name, size_t len, struct sbuf *out)
             p += n;
         }
     }
-    if (b.len == 0)
+    if (b.t.len == 0)
         sb_puts(&b, "unnamed");
-    if (b.nomem) {
+    if (b.t.failed) {
         sb_free(&b);
         return -1;
     }
     struct sbuf *r = out;
-    size_t start = r->len;
-    if (b.data[0] >= '0' && b.data[0] <= '9')
+    size_t start = r->t.len;
+    if (b.t.buf[0] >= '0' && b.t.buf[0] <= '9')
         sb_puts(r, "f_");
-    else if (b.data[0] == '_' && (b.data[1] == '_' || (b.data[1] >= 'A' && b.data[1] <= 'Z')))
+    else if (b.t.buf[0] == '_' && (b.t.buf[1] == '_' || (b.t.buf[1] >= 'A' && b.t.buf[1] <= 'Z')))
         sb_puts(r, "f");
-    sb_puts(r, b.data);
+    sb_puts(r, b.t.buf);
     sb_free(&b);
-    if (!r->nomem && (cstruct_reserved_word(r->data + start) || is_macro_shaped(r->data + start)))
+    const char *got = r->t.failed ? NULL : r->t.buf + start;
+    if (got && (cstruct_reserved_word(got) || is_macro_shaped(got)))
         sb_puts(r, "_");
-    return r->nomem ? -1 : 0;
+    return r->t.failed ? -1 : 0;
 }
 
 /* base, or base_2, base_3, ... whichever is not in set yet; adds it, its
  * offset in *at. 0, or -1 without memory. */
 int cstruct_unique_name(struct nameset *set, const char *base, uint32_t *at)
 {
-    struct sbuf b = SBUF_INIT(set->alloc);
+    struct sbuf b = sb_new(set->alloc);
     sb_puts(&b, base);
-    for (unsigned long k = 2; !b.nomem && nameset_has(set, b.data); k++) {
-        b.len = 0;
+    for (unsigned long k = 2; !b.t.failed && nameset_has(set, b.t.buf); k++) {
+        b.t.len = 0;
         sb_printf(&b, "%s_%lu", base, k);
     }
-    int rc = b.nomem || nameset_add(set, b.data, at) != 0 ? -1 : 0;
+    int rc = b.t.failed || nameset_add(set, b.t.buf, at) != 0 ? -1 : 0;
     sb_free(&b);
     return rc;
 }

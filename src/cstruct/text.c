@@ -6,21 +6,26 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+
+struct sbuf sb_new(const npydt_allocator *a)
+{
+    /* the allocator is only read through ctx (alloc_text_realloc) */
+    return (struct sbuf){.t = text_buf_growing(alloc_text_realloc, (void *)a, 256)};
+}
 
 static void sb_spill(struct sbuf *b)
 {
     if (!b->spill)
         b->spill = tmpfile();
-    if (!b->spill || fwrite(b->data, 1, b->len, b->spill) != b->len) {
+    if (!b->spill || fwrite(b->t.buf, 1, b->t.len, b->spill) != b->t.len) {
         b->spill_errno = errno;
-        b->nomem = 1;
+        b->t.failed = true;
         b->spill_failed = 1;
         return;
     }
-    b->len = 0;
+    b->t.len = 0;
 }
 
 int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), void *ctx)
@@ -35,57 +40,52 @@ int sb_drain(struct sbuf *b, void (*put)(void *ctx, const char *s, size_t n), vo
         if (ferror(b->spill))
             return -1;
     }
-    if (b->len)
-        put(ctx, b->data, b->len);
+    if (b->t.len)
+        put(ctx, b->t.buf, b->t.len);
     return 0;
 }
 
 void sb_free(struct sbuf *b)
 {
-    if (b->data)
-        free_bytes(b->alloc, b->data, b->cap);
+    text_buf_free(&b->t);
     if (b->spill)
         fclose(b->spill);
-    const npydt_allocator *a = b->alloc;
-    memset(b, 0, sizeof *b);
-    b->alloc = a;
+    *b = sb_new(b->t.ctx);
 }
 
-static void sb_reserve(struct sbuf *b, size_t extra)
+/* Room for extra bytes and a NUL after the text (spilling first when the
+ * text held would pass SBUF_SPILL_AT), or NULL when b has failed. */
+static char *sb_reserve(struct sbuf *b, size_t extra)
 {
-    if (b->nomem)
-        return;
-    if (b->spills && b->len && (b->len >= SBUF_SPILL_AT || extra >= SBUF_SPILL_AT - b->len))
+    if (b->t.failed)
+        return NULL;
+    if (b->spills && b->t.len && (b->t.len >= SBUF_SPILL_AT || extra >= SBUF_SPILL_AT - b->t.len))
         sb_spill(b);
-    if (b->nomem)
-        return;
-    if (extra > SIZE_MAX - b->len - 1) {
-        b->nomem = 1;
-        return;
+    if (b->t.failed)
+        return NULL;
+    if (extra == SIZE_MAX) {
+        b->t.failed = true;
+        return NULL;
     }
-    size_t need = b->len + extra + 1;
-    if (need <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < need)
-        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-    char *p = realloc_bytes(b->alloc, b->data, b->cap, cap);
-    if (!p) {
-        b->nomem = 1;
-        return;
-    }
-    b->data = p;
-    b->cap = cap;
+    return text_buf_room(&b->t, extra + 1);
+}
+
+/* The NUL after text written into b->t directly. */
+static void sb_terminate(struct sbuf *b)
+{
+    char *p = sb_reserve(b, 0);
+    if (p)
+        *p = '\0';
 }
 
 void sb_putn(struct sbuf *b, const char *s, size_t n)
 {
-    sb_reserve(b, n);
-    if (b->nomem)
+    char *p = sb_reserve(b, n);
+    if (!p)
         return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
+    memcpy(p, s, n);
+    p[n] = '\0';
+    b->t.len += n;
 }
 
 void sb_puts(struct sbuf *b, const char *s)
@@ -100,45 +100,22 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
     if (n < 0) {
-        b->nomem = 1;
+        b->t.failed = true;
         return;
     }
-    sb_reserve(b, (size_t)n);
-    if (b->nomem)
+    char *p = sb_reserve(b, (size_t)n);
+    if (!p)
         return;
     va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    b->len += (size_t)n;
+    b->t.len += (size_t)n;
 }
 
-
-/* Decodes one UTF-8 sequence at p, whose first byte is not ASCII (the
- * callers write ASCII their own way); returns its length and sets *cp, or
- * 0 when the bytes are not valid UTF-8. */
-size_t cstruct_utf8_decode(const unsigned char *p, uint32_t *cp)
+void sb_put_shape(struct sbuf *b, const uint64_t *shape, size_t ndim)
 {
-    uint32_t c = p[0];
-    size_t n;
-    uint32_t min;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2, c &= 0x1F, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3, c &= 0x0F, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4, c &= 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (p[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return n;
+    text_shape_tuple(&b->t, shape, ndim);
+    sb_terminate(b);
 }
 
 
@@ -183,7 +160,7 @@ void put_quoted_n(struct sbuf *b, const char *s, size_t len, size_t max)
             p++;
         } else {
             uint32_t cp;
-            size_t n = cstruct_utf8_decode(p, &cp);
+            size_t n = text_utf8_decode(p, (size_t)(end - p), &cp);
             if (n == 0) {
                 sb_printf(b, "\\x%02x", c);
                 p++;

@@ -32,7 +32,7 @@ npydt_status npydt_cstruct_create(const npydt_options *opts, npydt_cstruct **out
         u->alloc = &u->alloc_copy;
     }
     u->taken.alloc = u->alloc;
-    u->all.alloc = u->alloc;
+    u->all = sb_new(u->alloc);
     u->all.spills = 1;
     *out = u;
     return NPYDT_OK;
@@ -59,18 +59,18 @@ int npydt_cstruct_tag_ok(const char *name)
 static int each_id(const npydt_cstruct *u, const cstruct_text *text, const char *root,
                    int (*fn)(struct nameset *, const char *), struct nameset *set)
 {
-    struct sbuf id = SBUF_INIT(u->alloc);
+    struct sbuf id = sb_new(u->alloc);
     for (const char *p = root; *p; p++) {
         char c = *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;  /* root is [A-Za-z0-9_] */
         sb_putn(&id, &c, 1);
     }
-    size_t n = id.len;
+    size_t n = id.t.len;
     sb_puts(&id, "_H");
-    int rc = id.nomem ? -1 : fn(set, id.data);
-    id.len = n;
+    int rc = id.t.failed ? -1 : fn(set, id.t.buf);
+    id.t.len = n;
     sb_puts(&id, "_ITEMSIZE");
     if (rc == 0)
-        rc = id.nomem ? -1 : fn(set, id.data);
+        rc = id.t.failed ? -1 : fn(set, id.t.buf);
     sb_free(&id);
     for (size_t at = 0; rc == 0 && at < text->tags.len; at += strlen(text->tags.text + at) + 1)
         rc = fn(set, text->tags.text + at);
@@ -111,7 +111,7 @@ static npydt_status keep(npydt_cstruct *u, cstruct_text *text, const char *root,
         sb_drain(&text->body, put_sbuf, &u->all) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                          "cannot read a temporary file: %s", strerror(errno));
-    return u->all.nomem ? all_failed(u, err) : NPYDT_OK;
+    return u->all.t.failed ? all_failed(u, err) : NPYDT_OK;
 }
 
 static void source_of(const npydt_cstruct_source *in, cstruct_source *src)
@@ -189,29 +189,29 @@ npydt_status npydt_cstruct_add_member(npydt_cstruct *u, const npydt_dtype *dt,
                          prefix);
     cstruct_source src;
     source_of(source, &src);
-    struct sbuf base = SBUF_INIT(u->alloc), root = SBUF_INIT(u->alloc);
+    struct sbuf base = sb_new(u->alloc), root = sb_new(u->alloc);
     member_root(prefix, member, &base);
     cstruct_text text;
     int have_text = 0, found = 0;
-    npydt_status st = base.nomem ? set_nomem(err) : NPYDT_OK;
+    npydt_status st = base.t.failed ? set_nomem(err) : NPYDT_OK;
     for (size_t k = 1; st == NPYDT_OK && !found && k <= u->taken.count + 2; k++) {
-        root.len = 0;
+        root.t.len = 0;
         if (k == 1)
-            sb_puts(&root, base.data);
+            sb_puts(&root, base.t.buf);
         else
-            sb_printf(&root, "%s_%zu", base.data, k);
-        if (root.nomem) {
+            sb_printf(&root, "%s_%zu", base.t.buf, k);
+        if (root.t.failed) {
             st = set_nomem(err);
             break;
         }
-        if (!cstruct_name_ok(root.data) || nameset_has(&u->taken, root.data))
+        if (!cstruct_name_ok(root.t.buf) || nameset_has(&u->taken, root.t.buf))
             continue;
-        if (cstruct_generate(dt, root.data, &src, u->alloc, &text, err) != 0) {
+        if (cstruct_generate(dt, root.t.buf, &src, u->alloc, &text, err) != 0) {
             st = err ? err->code : NPYDT_E_NOMEM;
             break;
         }
         have_text = 1;
-        int rc = each_id(u, &text, root.data, id_taken, &u->taken);
+        int rc = each_id(u, &text, root.t.buf, id_taken, &u->taken);
         if (rc < 0)
             st = set_nomem(err);
         found = rc == 0;
@@ -223,7 +223,7 @@ npydt_status npydt_cstruct_add_member(npydt_cstruct *u, const npydt_dtype *dt,
     if (st == NPYDT_OK && !found)
         st = set_error(err, NPYDT_E_NAME, NPYDT_NO_OFFSET, NULL, "no free name for the root struct");
     if (st == NPYDT_OK)
-        st = keep(u, &text, root.data, err);
+        st = keep(u, &text, root.t.buf, err);
     if (have_text)
         cstruct_text_free(&text);
     sb_free(&base);
@@ -235,7 +235,7 @@ npydt_status npydt_cstruct_write(npydt_cstruct *u, void (*put)(void *ctx, const 
                                  void *ctx, npydt_error *err)
 {
     error_clear(err);
-    if (u->all.nomem)
+    if (u->all.t.failed)
         return all_failed(u, err);
     if (sb_drain(&u->all, put, ctx) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,

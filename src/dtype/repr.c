@@ -2,7 +2,6 @@
  * descriptor literal (Python repr of dtype.descr). */
 #include "dtype/dtype.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* A code point, as UTF-8 or (for 1.0/2.0 headers) as one latin-1 byte. */
@@ -67,7 +66,9 @@ static void scalar_repr(struct outbuf *o, const npydt_dtype *dt)
 
 static void padding_entry(struct outbuf *o, uint64_t n)
 {
-    out_printf(o, "('', '|V%llu')", (unsigned long long)n);
+    out_puts(o, "('', '|V");
+    out_u64(o, n);
+    out_puts(o, "')");
 }
 
 /* An empty subarray given a size of its own, as (('<i4', (0,)), 2) gives
@@ -97,8 +98,11 @@ void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
         out_puts(o, ", ");
         out_shape(o, dt->shape, dt->ndim);
         out_putc(o, ')');
-        if (sized_apart(dt))
-            out_printf(o, ", %llu)", (unsigned long long)dt->itemsize);
+        if (sized_apart(dt)) {
+            out_puts(o, ", ");
+            out_u64(o, dt->itemsize);
+            out_putc(o, ')');
+        }
         return;
     case NPYDT_STRUCT: {
         uint64_t offset = 0;
@@ -148,26 +152,32 @@ void dtype_descr_repr(struct outbuf *o, const npydt_dtype *dt, bool latin1)
 
 size_t npydt_dtype_str(const npydt_dtype *dt, char *buf, size_t size)
 {
-    int n;
-    if (dt->cls != NPYDT_SCALAR)
-        n = snprintf(buf, size, "|V%llu", (unsigned long long)dt->itemsize);
-    else if (dt->kind == 'O')
-        n = snprintf(buf, size, "|O");
-    else if (dt->kind == 'U')
-        n = snprintf(buf, size, "%cU%llu", dt->byteorder, (unsigned long long)(dt->itemsize / 4));
-    else if (dt->kind == 'M' || dt->kind == 'm') {
-        if (dt->unit == NPYDT_UNIT_GENERIC)
-            n = snprintf(buf, size, "%c%c8", dt->byteorder, dt->kind);
-        else if (dt->unit_count == 1)
-            n = snprintf(buf, size, "%c%c8[%s]", dt->byteorder, dt->kind,
-                         npydt_unit_name((npydt_unit)dt->unit));
-        else
-            n = snprintf(buf, size, "%c%c8[%d%s]", dt->byteorder, dt->kind, (int)dt->unit_count,
-                         npydt_unit_name((npydt_unit)dt->unit));
-    } else
-        n = snprintf(buf, size, "%c%c%llu", dt->byteorder, dt->kind,
-                     (unsigned long long)dt->itemsize);
-    return n < 0 ? 0 : (size_t)n;
+    struct outbuf o = {buf, size, 0};
+    if (dt->cls != NPYDT_SCALAR) {
+        out_puts(&o, "|V");
+        out_u64(&o, dt->itemsize);
+    } else if (dt->kind == 'O') {
+        out_puts(&o, "|O");
+    } else {
+        out_putc(&o, dt->byteorder);
+        out_putc(&o, dt->kind);
+        if (dt->kind == 'U') {
+            out_u64(&o, dt->itemsize / 4);
+        } else if (dt->kind == 'M' || dt->kind == 'm') {
+            out_putc(&o, '8');
+            if (dt->unit != NPYDT_UNIT_GENERIC) {
+                out_putc(&o, '[');
+                if (dt->unit_count != 1)
+                    out_i64(&o, dt->unit_count);
+                out_puts(&o, npydt_unit_name((npydt_unit)dt->unit));
+                out_putc(&o, ']');
+            }
+        } else {
+            out_u64(&o, dt->itemsize);
+        }
+    }
+    out_finish(&o);
+    return o.len;
 }
 
 size_t npydt_dtype_descr(const npydt_dtype *dt, char *buf, size_t size)

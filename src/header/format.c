@@ -47,9 +47,7 @@ npydt_status header_preamble_read(const unsigned char *b, size_t len, const npyd
         return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,
                          "the preamble needs %zu bytes, %zu given: the input ends inside the "
                          "header length field", 8 + lenbytes, len);
-    uint32_t h = (uint32_t)b[8] | (uint32_t)b[9] << 8;
-    if (lenbytes == 4)
-        h |= (uint32_t)b[10] << 16 | (uint32_t)b[11] << 24;
+    uint32_t h = lenbytes == 4 ? text_load_le32(b + 8) : text_load_le16(b + 8);
     *hlen = h;
     if (h > lim->max_header_bytes)
         return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
@@ -154,13 +152,7 @@ static size_t growth_room(const uint64_t *shape, size_t ndim, int fortran_order)
 {
     if (ndim == 0)
         return 0;
-    uint64_t n = shape[fortran_order ? ndim - 1 : 0];
-    size_t digits = 1;
-    while (n >= 10) {
-        n /= 10;
-        digits++;
-    }
-    return GROWTH_DIGITS - digits;
+    return GROWTH_DIGITS - (size_t)text_decimal_count(shape[fortran_order ? ndim - 1 : 0]);
 }
 
 npydt_status header_encode(const npydt_dtype *dt, const uint64_t *shape, size_t ndim,
@@ -201,8 +193,10 @@ npydt_status header_encode(const npydt_dtype *dt, const uint64_t *shape, size_t 
     memcpy(b, magic, sizeof magic);
     b[6] = (unsigned char)major;
     b[7] = 0;
-    for (size_t i = 0; i < prefix - 8; i++)
-        b[8 + i] = (unsigned char)(total_hlen >> (8 * i));
+    if (major == 1)
+        text_store_le16(b + 8, (uint16_t)total_hlen);
+    else
+        text_store_le32(b + 8, (uint32_t)total_hlen);
     struct outbuf o = {(char *)b + prefix, measure.len + 1, 0};
     dict_repr(&o, dt, shape, ndim, fortran_order, latin1);
     memset(b + prefix + measure.len, ' ', *total - 1 - prefix - measure.len);

@@ -133,7 +133,7 @@ int npydt_npz_is_archive(const void *buf, size_t len)
     const unsigned char *b = buf;
     if (!b || len < 4)
         return 0;
-    uint32_t sig = zip_rd32(b);
+    uint32_t sig = text_load_le32(b);
     return sig == ZIP_SIG_LOCAL || sig == ZIP_SIG_EOCD || sig == ZIP_SIG_EOCD64;
 }
 
@@ -216,7 +216,7 @@ static const char *apply_zip64(const unsigned char *x, size_t len, uint64_t *usi
     bool seen = false;
     size_t i = 0;
     while (len - i >= 4) {
-        size_t tag = zip_rd16(x + i), sz = zip_rd16(x + i + 2);
+        size_t tag = text_load_le16(x + i), sz = text_load_le16(x + i + 2);
         if (sz > len - i - 4)
             return "an extra field runs past the end of the extra data";
         if (tag == ZIP64_EXTRA_TAG) {
@@ -232,14 +232,14 @@ static const char *apply_zip64(const unsigned char *x, size_t len, uint64_t *usi
                     continue;
                 if (left < 8)
                     return "its Zip64 extra field is too short for the sizes it stands for";
-                *vals[k] = zip_rd64(f);
+                *vals[k] = text_load_le64(f);
                 f += 8;
                 left -= 8;
             }
             if (want_d) {
                 if (left < 4)
                     return "its Zip64 extra field is too short for the sizes it stands for";
-                *disk = zip_rd32(f);
+                *disk = text_load_le32(f);
             }
         }
         i += 4 + sz;
@@ -262,8 +262,8 @@ static npydt_status find_eocd(const unsigned char *b, uint64_t size, uint64_t *p
 {
     uint64_t lowest = size > ZIP_EOCD_LEN + ZIP_MAX_COMMENT ? size - ZIP_EOCD_LEN - ZIP_MAX_COMMENT : 0;
     for (uint64_t p = size - ZIP_EOCD_LEN;; p--) {
-        if (zip_rd32(b + p) == ZIP_SIG_EOCD) {
-            uint64_t comment = zip_rd16(b + p + 20);
+        if (text_load_le32(b + p) == ZIP_SIG_EOCD) {
+            uint64_t comment = text_load_le16(b + p + 20);
             if (comment != size - p - ZIP_EOCD_LEN)
                 return archive_error(err, "the end of central directory record at %llu "
                                           "declares a %llu-byte comment but %llu bytes follow "
@@ -299,14 +299,14 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
     if (st != NPYDT_OK)
         return st;
     const unsigned char *e = b + eocd;
-    uint64_t disk = zip_rd16(e + 4), cd_disk = zip_rd16(e + 6);
-    uint64_t n_disk = zip_rd16(e + 8), n_total = zip_rd16(e + 10);
-    uint64_t cd_size = zip_rd32(e + 12), cd_off = zip_rd32(e + 16);
+    uint64_t disk = text_load_le16(e + 4), cd_disk = text_load_le16(e + 6);
+    uint64_t n_disk = text_load_le16(e + 8), n_total = text_load_le16(e + 10);
+    uint64_t cd_size = text_load_le32(e + 12), cd_off = text_load_le32(e + 16);
     uint64_t cd_end = eocd;
-    if (eocd >= ZIP_LOCATOR64_LEN && zip_rd32(b + eocd - ZIP_LOCATOR64_LEN) == ZIP_SIG_LOCATOR64) {
+    if (eocd >= ZIP_LOCATOR64_LEN && text_load_le32(b + eocd - ZIP_LOCATOR64_LEN) == ZIP_SIG_LOCATOR64) {
         uint64_t loc = eocd - ZIP_LOCATOR64_LEN;
-        uint64_t rec = zip_rd64(b + loc + 8);
-        uint32_t loc_disk = zip_rd32(b + loc + 4), ndisks = zip_rd32(b + loc + 16);
+        uint64_t rec = text_load_le64(b + loc + 8);
+        uint32_t loc_disk = text_load_le32(b + loc + 4), ndisks = text_load_le32(b + loc + 16);
         if (loc_disk != 0 || ndisks > 1)
             return archive_error(err, "the Zip64 locator names disk %u of %u: multi-disk "
                                       "archives are not supported",
@@ -316,7 +316,7 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
          * reads the classic record alone, and so do we when that record
          * defers nothing to a Zip64 one. */
         bool has_record = rec <= loc && loc - rec >= ZIP_EOCD64_LEN &&
-                          zip_rd32(b + rec) == ZIP_SIG_EOCD64;
+                          text_load_le32(b + rec) == ZIP_SIG_EOCD64;
         bool classic_complete = disk != ZIP_SENTINEL16 && cd_disk != ZIP_SENTINEL16 &&
                                 n_disk != ZIP_SENTINEL16 && n_total != ZIP_SENTINEL16 &&
                                 cd_size != ZIP_SENTINEL32 && cd_off != ZIP_SENTINEL32;
@@ -327,18 +327,18 @@ static npydt_status read_end_records(const struct npydt_npz *z, struct cd_info *
                                       "(the locator is at %llu)",
                                  ULL(rec), ULL(loc));
         const unsigned char *r = b + rec;
-        if (zip_rd32(r) != ZIP_SIG_EOCD64)
+        if (text_load_le32(r) != ZIP_SIG_EOCD64)
             return archive_error(err, "no Zip64 end record at offset %llu where the "
                                       "locator points",
                                  ULL(rec));
-        uint64_t rsize = zip_rd64(r + 4);
+        uint64_t rsize = text_load_le64(r + 4);
         if (rsize != loc - rec - ZIP_EOCD64_SIZE_BASE)
             return archive_error(err, "the Zip64 end record at %llu declares %llu bytes but "
                                       "%llu lie before the locator",
                                  ULL(rec), ULL(rsize), ULL(loc - rec - ZIP_EOCD64_SIZE_BASE));
-        uint64_t disk64 = zip_rd32(r + 16), cd_disk64 = zip_rd32(r + 20);
-        uint64_t n_disk64 = zip_rd64(r + 24), n_total64 = zip_rd64(r + 32);
-        uint64_t cd_size64 = zip_rd64(r + 40), cd_off64 = zip_rd64(r + 48);
+        uint64_t disk64 = text_load_le32(r + 16), cd_disk64 = text_load_le32(r + 20);
+        uint64_t n_disk64 = text_load_le64(r + 24), n_total64 = text_load_le64(r + 32);
+        uint64_t cd_size64 = text_load_le64(r + 40), cd_off64 = text_load_le64(r + 48);
         if (!agrees(disk, ZIP_SENTINEL16, disk64) || !agrees(cd_disk, ZIP_SENTINEL16, cd_disk64) ||
             !agrees(n_disk, ZIP_SENTINEL16, n_disk64) || !agrees(n_total, ZIP_SENTINEL16, n_total64) ||
             !agrees(cd_size, ZIP_SENTINEL32, cd_size64) || !agrees(cd_off, ZIP_SENTINEL32, cd_off64))
@@ -405,12 +405,12 @@ static npydt_status check_local(const struct npydt_npz *z, npydt_npz_member *m,
                                               "the central directory (at %llu)",
                                 ULL(lho), ULL(cd_off));
     const unsigned char *l = z->base + lho;
-    if (zip_rd32(l) != ZIP_SIG_LOCAL)
+    if (text_load_le32(l) != ZIP_SIG_LOCAL)
         return zip_member_error(err, m->name, "no local header signature at offset %llu",
                                 ULL(lho));
-    uint16_t lflags = zip_rd16(l + 6), lmethod = zip_rd16(l + 8);
-    uint64_t lcrc = zip_rd32(l + 14), lcsize = zip_rd32(l + 18), lusize = zip_rd32(l + 22);
-    size_t lnlen = zip_rd16(l + 26), lxlen = zip_rd16(l + 28);
+    uint16_t lflags = text_load_le16(l + 6), lmethod = text_load_le16(l + 8);
+    uint64_t lcrc = text_load_le32(l + 14), lcsize = text_load_le32(l + 18), lusize = text_load_le32(l + 22);
+    size_t lnlen = text_load_le16(l + 26), lxlen = text_load_le16(l + 28);
     uint64_t data;
     if (!ck_add(lho, ZIP_LOCAL_LEN + lnlen + lxlen, &data) || data > cd_off)
         return zip_member_error(err, m->name, "its local header at %llu runs into the "
@@ -462,15 +462,15 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
         return archive_error(err, "the central directory is truncated in entry %zu of %llu",
                              i + 1, ULL(cd->entries));
     const unsigned char *c = b + p;
-    if (zip_rd32(c) != ZIP_SIG_CENTRAL)
+    if (text_load_le32(c) != ZIP_SIG_CENTRAL)
         return archive_error(err, "central directory entry %zu of %llu (offset %llu) has no "
                                   "entry signature",
                              i + 1, ULL(cd->entries), ULL(p));
-    uint16_t flags = zip_rd16(c + 8), method = zip_rd16(c + 10);
-    uint64_t crc = zip_rd32(c + 16), csize = zip_rd32(c + 20), usize = zip_rd32(c + 24);
-    size_t nlen = zip_rd16(c + 28), xlen = zip_rd16(c + 30), clen = zip_rd16(c + 32);
-    uint32_t disk = zip_rd16(c + 34);
-    uint64_t lho = zip_rd32(c + 42);
+    uint16_t flags = text_load_le16(c + 8), method = text_load_le16(c + 10);
+    uint64_t crc = text_load_le32(c + 16), csize = text_load_le32(c + 20), usize = text_load_le32(c + 24);
+    size_t nlen = text_load_le16(c + 28), xlen = text_load_le16(c + 30), clen = text_load_le16(c + 32);
+    uint32_t disk = text_load_le16(c + 34);
+    uint64_t lho = text_load_le32(c + 42);
     if (cd->end - p - ZIP_CENTRAL_LEN < (uint64_t)nlen + xlen + clen)
         return archive_error(err, "the central directory is truncated in entry %zu of %llu "
                                   "(its name, extra field and comment run past its end)",

@@ -32,22 +32,6 @@ npydt_status zip_member_error(npydt_error *err, const char *name, const char *fm
  * quotes and backslashes escaped, cut with "..." beyond about 80 bytes. */
 void zip_quote_name(char *buf, size_t size, const char *name);
 
-/* Little-endian loads. */
-static inline uint16_t zip_rd16(const unsigned char *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t zip_rd32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t zip_rd64(const unsigned char *p)
-{
-    return (uint64_t)zip_rd32(p) | (uint64_t)zip_rd32(p + 4) << 32;
-}
-
 /* zlib's memory through the caller's allocator (opaque is the
  * npydt_allocator, NULL for libc); zlib frees without a size, so each
  * block keeps its size in front. Shared by reading and writing. */

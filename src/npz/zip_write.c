@@ -66,29 +66,6 @@ struct npydt_npz_writer {
 
 #define ULL(x) ((unsigned long long)(x))
 
-/* ---- little-endian stores ------------------------------------------------- */
-
-static unsigned char *put16(unsigned char *p, uint64_t v)
-{
-    p[0] = (unsigned char)v;
-    p[1] = (unsigned char)(v >> 8);
-    return p + 2;
-}
-
-static unsigned char *put32(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-    return p + 4;
-}
-
-static unsigned char *put64(unsigned char *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(v >> (8 * i));
-    return p + 8;
-}
-
 /* ---- errors and output ------------------------------------------------------ */
 
 /* Make an error sticky and hand it to the caller. */
@@ -325,23 +302,23 @@ static size_t local_header(const npydt_npz_writer *w, bool final, unsigned char 
     }
     bool big = usize > ZIP64_LIMIT || csize > ZIP64_LIMIT;
     unsigned char *p = out;
-    p = put32(p, ZIP_SIG_LOCAL);
-    p = put16(p, big ? VERSION_ZIP64 : VERSION_DEFAULT);
-    p = put16(p, e->flags);
-    p = put16(p, e->method);
-    p = put16(p, 0);                 /* time 00:00:00 */
-    p = put16(p, DOS_DATE_1980);
-    p = put32(p, crc);
-    p = put32(p, big ? ZIP_SENTINEL32 : csize);
-    p = put32(p, big ? ZIP_SENTINEL32 : usize);
-    p = put16(p, e->name_len);
-    p = put16(p, LOCAL_EXTRA_LEN);
+    p = text_store_le32(p, ZIP_SIG_LOCAL);
+    p = text_store_le16(p, big ? VERSION_ZIP64 : VERSION_DEFAULT);
+    p = text_store_le16(p, e->flags);
+    p = text_store_le16(p, e->method);
+    p = text_store_le16(p, 0);                 /* time 00:00:00 */
+    p = text_store_le16(p, DOS_DATE_1980);
+    p = text_store_le32(p, crc);
+    p = text_store_le32(p, big ? ZIP_SENTINEL32 : csize);
+    p = text_store_le32(p, big ? ZIP_SENTINEL32 : usize);
+    p = text_store_le16(p, e->name_len);
+    p = text_store_le16(p, LOCAL_EXTRA_LEN);
     memcpy(p, w->names + e->name_off, e->name_len);
     p += e->name_len;
-    p = put16(p, ZIP64_EXTRA_TAG);            /* Zip64 extended information */
-    p = put16(p, 16);
-    p = put64(p, usize);
-    p = put64(p, csize);
+    p = text_store_le16(p, ZIP64_EXTRA_TAG);            /* Zip64 extended information */
+    p = text_store_le16(p, 16);
+    p = text_store_le64(p, usize);
+    p = text_store_le64(p, csize);
     return (size_t)(p - out);
 }
 
@@ -526,10 +503,10 @@ npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
     w->cur.crc = (uint32_t)w->crc;
     if (w->cur.flags & ZIP_FLAG_DESCRIPTOR) {
         unsigned char d[ZIP_DESCRIPTOR64_LEN], *p = d;
-        p = put32(p, ZIP_SIG_DESCRIPTOR);
-        p = put32(p, w->cur.crc);
-        p = put64(p, w->cur.csize);
-        put64(p, w->cur.usize);
+        p = text_store_le32(p, ZIP_SIG_DESCRIPTOR);
+        p = text_store_le32(p, w->cur.crc);
+        p = text_store_le64(p, w->cur.csize);
+        text_store_le64(p, w->cur.usize);
         st = emit(w, d, sizeof d, err);
     } else {
         st = write_local(w, true, err);
@@ -550,12 +527,10 @@ npydt_status npydt_npz_writer_end(npydt_npz_writer *w, npydt_error *err)
 static uint32_t word_at(const unsigned char *a, size_t na, const unsigned char *b, size_t nb,
                         const unsigned char *c, size_t i)
 {
-    uint32_t v = 0;
-    for (unsigned k = 0; k < 4; k++, i++) {
-        unsigned char byte = i < na ? a[i] : i - na < nb ? b[i - na] : c[i - na - nb];
-        v |= (uint32_t)byte << 8 * k;
-    }
-    return v;
+    unsigned char w[4];
+    for (unsigned k = 0; k < 4; k++, i++)
+        w[k] = i < na ? a[i] : i - na < nb ? b[i - na] : c[i - na - nb];
+    return text_load_le32(w);
 }
 
 /* Write e's central entry; *tail gets the word 20 bytes before its end,
@@ -575,30 +550,30 @@ static npydt_status write_central(npydt_npz_writer *w, const struct wentry *e, u
         extra[nextra++] = e->offset;
     unsigned version = nextra ? VERSION_ZIP64 : VERSION_DEFAULT;
     unsigned char h[ZIP_CENTRAL_LEN], *p = h;
-    p = put32(p, ZIP_SIG_CENTRAL);
-    p = put16(p, MADE_BY_UNIX << 8 | version);
-    p = put16(p, version);
-    p = put16(p, e->flags);
-    p = put16(p, e->method);
-    p = put16(p, 0);
-    p = put16(p, DOS_DATE_1980);
-    p = put32(p, e->crc);
-    p = put32(p, big ? ZIP_SENTINEL32 : e->csize);
-    p = put32(p, big ? ZIP_SENTINEL32 : e->usize);
-    p = put16(p, e->name_len);
-    p = put16(p, nextra ? 4 + 8 * nextra : 0);
-    p = put16(p, 0);                 /* comment */
-    p = put16(p, 0);                 /* disk */
-    p = put16(p, 0);                 /* internal attributes */
-    p = put32(p, EXTERNAL_ATTR);
-    put32(p, big_offset ? ZIP_SENTINEL32 : e->offset);
+    p = text_store_le32(p, ZIP_SIG_CENTRAL);
+    p = text_store_le16(p, MADE_BY_UNIX << 8 | version);
+    p = text_store_le16(p, version);
+    p = text_store_le16(p, e->flags);
+    p = text_store_le16(p, e->method);
+    p = text_store_le16(p, 0);
+    p = text_store_le16(p, DOS_DATE_1980);
+    p = text_store_le32(p, e->crc);
+    p = text_store_le32(p, big ? ZIP_SENTINEL32 : e->csize);
+    p = text_store_le32(p, big ? ZIP_SENTINEL32 : e->usize);
+    p = text_store_le16(p, e->name_len);
+    p = text_store_le16(p, nextra ? 4 + 8 * nextra : 0);
+    p = text_store_le16(p, 0);                 /* comment */
+    p = text_store_le16(p, 0);                 /* disk */
+    p = text_store_le16(p, 0);                 /* internal attributes */
+    p = text_store_le32(p, EXTERNAL_ATTR);
+    text_store_le32(p, big_offset ? ZIP_SENTINEL32 : e->offset);
     unsigned char x[4 + 24];
     size_t xlen = 0;
     if (nextra) {
-        p = put16(x, ZIP64_EXTRA_TAG);
-        p = put16(p, 8 * nextra);
+        p = text_store_le16(x, ZIP64_EXTRA_TAG);
+        p = text_store_le16(p, 8 * nextra);
         for (size_t i = 0; i < nextra; i++)
-            p = put64(p, extra[i]);
+            p = text_store_le64(p, extra[i]);
         xlen = (size_t)(p - x);
     }
     const unsigned char *name = (const unsigned char *)w->names + e->name_off;
@@ -632,32 +607,32 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
     if (n > FILECOUNT_LIMIT || cd_offset > ZIP64_LIMIT || cd_size > ZIP64_LIMIT ||
         tail == ZIP_SIG_LOCATOR64) {
         unsigned char r[ZIP_EOCD64_LEN + ZIP_LOCATOR64_LEN], *p = r;
-        p = put32(p, ZIP_SIG_EOCD64);
-        p = put64(p, ZIP_EOCD64_LEN - ZIP_EOCD64_SIZE_BASE);
-        p = put16(p, VERSION_ZIP64);
-        p = put16(p, VERSION_ZIP64);
-        p = put32(p, 0);
-        p = put32(p, 0);
-        p = put64(p, n);
-        p = put64(p, n);
-        p = put64(p, cd_size);
-        p = put64(p, cd_offset);
-        p = put32(p, ZIP_SIG_LOCATOR64);
-        p = put32(p, 0);
-        p = put64(p, cd_end);
-        put32(p, 1);
+        p = text_store_le32(p, ZIP_SIG_EOCD64);
+        p = text_store_le64(p, ZIP_EOCD64_LEN - ZIP_EOCD64_SIZE_BASE);
+        p = text_store_le16(p, VERSION_ZIP64);
+        p = text_store_le16(p, VERSION_ZIP64);
+        p = text_store_le32(p, 0);
+        p = text_store_le32(p, 0);
+        p = text_store_le64(p, n);
+        p = text_store_le64(p, n);
+        p = text_store_le64(p, cd_size);
+        p = text_store_le64(p, cd_offset);
+        p = text_store_le32(p, ZIP_SIG_LOCATOR64);
+        p = text_store_le32(p, 0);
+        p = text_store_le64(p, cd_end);
+        text_store_le32(p, 1);
         if ((st = emit(w, r, sizeof r, err)) != NPYDT_OK)
             return st;
     }
     unsigned char e[ZIP_EOCD_LEN], *p = e;
-    p = put32(p, ZIP_SIG_EOCD);
-    p = put16(p, 0);
-    p = put16(p, 0);
-    p = put16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
-    p = put16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
-    p = put32(p, cd_size < ZIP_SENTINEL32 ? cd_size : ZIP_SENTINEL32);
-    p = put32(p, cd_offset < ZIP_SENTINEL32 ? cd_offset : ZIP_SENTINEL32);
-    put16(p, 0);                     /* no comment */
+    p = text_store_le32(p, ZIP_SIG_EOCD);
+    p = text_store_le16(p, 0);
+    p = text_store_le16(p, 0);
+    p = text_store_le16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
+    p = text_store_le16(p, n < FILECOUNT_LIMIT ? n : FILECOUNT_LIMIT);
+    p = text_store_le32(p, cd_size < ZIP_SENTINEL32 ? cd_size : ZIP_SENTINEL32);
+    p = text_store_le32(p, cd_offset < ZIP_SENTINEL32 ? cd_offset : ZIP_SENTINEL32);
+    text_store_le16(p, 0);                     /* no comment */
     if ((st = emit(w, e, sizeof e, err)) != NPYDT_OK)
         return st;
     w->state = W_DONE;

@@ -1,80 +1,11 @@
 /* Typed readers for any scalar leaf in any byte order, and the float
- * format conversions they share with gather and scatter: binary16, and the
- * x87 80-bit extended format that NumPy's long double (f16) holds on x86. */
+ * format conversions they share with gather and scatter: the x87 80-bit
+ * extended format that NumPy's long double (f16) holds on x86. */
 #include "records/records.h"
 
 #include <stdio.h>
 
 #define MANT52 ((UINT64_C(1) << 52) - 1)
-
-/* m >> s rounded to nearest, ties to even; any s. */
-static uint64_t round_shift(uint64_t m, unsigned s)
-{
-    if (s == 0)
-        return m;
-    if (s > 64)
-        return 0;
-    if (s == 64)
-        return m > (UINT64_C(1) << 63) ? 1 : 0;
-    uint64_t keep = m >> s;
-    uint64_t rem = m & ((UINT64_C(1) << s) - 1);
-    uint64_t half = UINT64_C(1) << (s - 1);
-    if (rem > half || (rem == half && (keep & 1)))
-        keep++;
-    return keep;
-}
-
-double half_to_double(uint16_t h)
-{
-    uint64_t sign = (uint64_t)(h >> 15) << 63;
-    unsigned e = (h >> 10) & 0x1f;
-    uint64_t m = h & 0x3ff;
-    if (e == 0x1f)   /* inf or NaN (payload kept, quiet bit included) */
-        return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52) | (m << 42));
-    if (e == 0) {
-        if (m == 0)
-            return text_f64_of_bits(sign);
-        int ex = -14;
-        while (!(m & 0x400)) {
-            m <<= 1;
-            ex--;
-        }
-        return text_f64_of_bits(sign | ((uint64_t)(ex + 1023) << 52) | ((m & 0x3ff) << 42));
-    }
-    return text_f64_of_bits(sign | ((uint64_t)((int)e - 15 + 1023) << 52) | (m << 42));
-}
-
-uint16_t double_to_half(double d)
-{
-    uint64_t b = text_bits_of_f64(d);
-    uint16_t sign = (uint16_t)((b >> 63) << 15);
-    int e = (int)((b >> 52) & 0x7ff);
-    uint64_t f = b & MANT52;
-    if (e == 0x7ff) {
-        if (f == 0)
-            return sign | 0x7c00;
-        return sign | 0x7e00 | (uint16_t)((f >> 42) & 0x3ff);
-    }
-    if (e == 0)   /* double subnormals are far below half's range */
-        return sign;
-    int ex = e - 1023;
-    uint64_t m = f | (UINT64_C(1) << 52);
-    if (ex > 15)
-        return sign | 0x7c00;
-    if (ex >= -14) {
-        uint64_t keep = round_shift(m, 42);   /* 11 bits with the leading one */
-        if (keep == 0x800) {
-            keep = 0x400;
-            ex++;
-        }
-        if (ex > 15)
-            return sign | 0x7c00;
-        return sign | (uint16_t)((unsigned)(ex + 15) << 10) | (uint16_t)(keep & 0x3ff);
-    }
-    /* subnormal half: units of 2^-24; value = m * 2^(ex - 52) */
-    unsigned s = (unsigned)(28 - ex);
-    return sign | (uint16_t)round_shift(m, s);   /* 0x400 is the smallest normal */
-}
 
 double ext80_to_double(uint64_t m, uint16_t se)
 {
@@ -99,7 +30,7 @@ double ext80_to_double(uint64_t m, uint16_t se)
     if (ex > 1023)
         return text_f64_of_bits(sign | (UINT64_C(0x7ff) << 52));
     if (ex >= -1022) {
-        uint64_t keep = round_shift(m, 11);
+        uint64_t keep = text_round_shift(m, 11);
         if (keep == UINT64_C(1) << 53) {
             keep >>= 1;
             ex++;
@@ -110,7 +41,7 @@ double ext80_to_double(uint64_t m, uint16_t se)
     }
     /* subnormal double: units of 2^-1074 */
     long s = -(long)ex - 1011;
-    return text_f64_of_bits(sign | round_shift(m, s > 100 ? 100u : (unsigned)s));
+    return text_f64_of_bits(sign | text_round_shift(m, s > 100 ? 100u : (unsigned)s));
 }
 
 void double_to_ext80(double d, uint64_t *mant, uint16_t *se)
@@ -160,19 +91,14 @@ static void load_ext80(const unsigned char *p, size_t size, char byteorder, uint
             le[i] = p[size - 1 - (size_t)i];
     else
         memcpy(le, p, 10);
-    *m = 0;
-    for (int i = 7; i >= 0; i--)
-        *m = (*m << 8) | le[i];
-    *se = (uint16_t)(le[8] | (le[9] << 8));
+    *m = text_load_le64(le);
+    *se = text_load_le16(le + 8);
 }
 
 static void store_ext80(unsigned char *p, size_t size, char byteorder, uint64_t m, uint16_t se)
 {
     unsigned char le[10];
-    for (int i = 0; i < 8; i++)
-        le[i] = (unsigned char)(m >> (8 * i));
-    le[8] = (unsigned char)se;
-    le[9] = (unsigned char)(se >> 8);
+    text_store_le16(text_store_le64(le, m), se);
     memset(p, 0, size);
     if (byteorder == '>')
         for (int i = 0; i < 10; i++)
@@ -185,7 +111,7 @@ double load_float(const unsigned char *p, size_t size, char byteorder)
 {
     bool swap = text_order_swaps(byteorder);
     switch (size) {
-    case 2: return half_to_double((uint16_t)text_load_uint(p, 2, swap));
+    case 2: return text_f16_of_bits((uint16_t)text_load_uint(p, 2, swap));
     case 4: return (double)text_f32_of_bits((uint32_t)text_load_uint(p, 4, swap));
     case 8: return text_f64_of_bits(text_load_uint(p, 8, swap));
     default: {
@@ -201,7 +127,7 @@ void store_float(unsigned char *p, size_t size, char byteorder, double d)
 {
     bool swap = text_order_swaps(byteorder);
     switch (size) {
-    case 2: text_store_uint(p, 2, swap, double_to_half(d)); break;
+    case 2: text_store_uint(p, 2, swap, text_bits_of_f16(d)); break;
     case 4: text_store_uint(p, 4, swap, text_bits_of_f32((float)d)); break;
     case 8: text_store_uint(p, 8, swap, text_bits_of_f64(d)); break;
     default: {

@@ -27,10 +27,6 @@ static inline void reverse_bytes(unsigned char *dst, const unsigned char *src, s
 
 /* ---- float formats (convert.c) ---------------------------------------- */
 
-/* IEEE binary16 bits to double (exact). */
-double half_to_double(uint16_t h);
-/* Double to binary16 bits, rounding to nearest even. */
-uint16_t double_to_half(double d);
 /* x87 80-bit extended (64-bit significand with explicit integer bit, in
  * the 10 low-order bytes of a long double, little-endian) to the nearest
  * double, ties to even, as the x87 FPU converts it: unnormals and pseudo

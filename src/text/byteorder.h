@@ -66,6 +66,32 @@ static inline void text_store64(void *p, bool swap, uint64_t v)
     memcpy(p, &v, 8);
 }
 
+/* Little-endian loads and stores, for formats whose fields are
+ * little-endian whatever the host (the .npy preamble, zip records). A
+ * store returns the address past the bytes it wrote, so that a record is
+ * written field after field: p = text_store_le16(p, v). */
+static inline uint16_t text_load_le16(const void *p) { return text_load16(p, TEXT_HOST_BIG); }
+static inline uint32_t text_load_le32(const void *p) { return text_load32(p, TEXT_HOST_BIG); }
+static inline uint64_t text_load_le64(const void *p) { return text_load64(p, TEXT_HOST_BIG); }
+
+static inline unsigned char *text_store_le16(void *p, uint16_t v)
+{
+    text_store16(p, TEXT_HOST_BIG, v);
+    return (unsigned char *)p + 2;
+}
+
+static inline unsigned char *text_store_le32(void *p, uint32_t v)
+{
+    text_store32(p, TEXT_HOST_BIG, v);
+    return (unsigned char *)p + 4;
+}
+
+static inline unsigned char *text_store_le64(void *p, uint64_t v)
+{
+    text_store64(p, TEXT_HOST_BIG, v);
+    return (unsigned char *)p + 8;
+}
+
 /* An unsigned integer of `size` bytes (1, 2, 4; anything else is 8) at p. */
 static inline uint64_t text_load_uint(const void *p, size_t size, bool swap)
 {

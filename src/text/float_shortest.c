@@ -13,7 +13,6 @@
  * which keeps every comparison with an exact multiple of 4 right. */
 #include "float_shortest.h"
 
-#include <math.h>
 #include <string.h>
 
 const struct text_float_kind text_float_kind_f64 = {53, -1074};
@@ -240,21 +239,4 @@ size_t text_float_f32(uint32_t b, char *buf)
 size_t text_float_f16(uint16_t b, char *buf)
 {
     return spell(&text_float_kind_f16, b >> 15, (b >> 10) & 0x1f, b & 0x3ffu, 0x1f, buf);
-}
-
-uint16_t text_bits_of_f16(double v)
-{
-    uint16_t sign = signbit(v) ? 0x8000u : 0;
-    if (isnan(v))
-        return 0x7e00u;
-    v = fabs(v);
-    if (isinf(v))
-        return sign | 0x7c00u;
-    if (v == 0)
-        return sign;
-    int e;
-    double m = frexp(v, &e);   /* v = m 2^e, 1/2 <= m < 1 */
-    if (e + 14 <= 0)           /* below 2^-14: subnormal, v / 2^-24 units */
-        return sign | (uint16_t)ldexp(v, 24);
-    return sign | (uint16_t)((unsigned)(e + 14) << 10) | (uint16_t)(ldexp(m, 11) - 1024);
 }

@@ -2,7 +2,6 @@
  * shows one: "()", "(3,)", "(2, 3)". */
 #include "text/text.h"
 
-#include <stdio.h>
 
 /* the dimensions u, or s when u is NULL */
 static void tuple(struct text_buf *b, const uint64_t *u, const int64_t *s, size_t ndim)
@@ -10,11 +9,10 @@ static void tuple(struct text_buf *b, const uint64_t *u, const int64_t *s, size_
     text_buf_putc(b, '(');
     for (size_t i = 0; i < ndim; i++) {
         char num[24];
-        int n = u ? snprintf(num, sizeof num, "%llu", (unsigned long long)u[i])
-                  : snprintf(num, sizeof num, "%lld", (long long)s[i]);
+        size_t n = u ? text_decimal_u64(u[i], num) : text_decimal_i64(s[i], num);
         if (i)
             text_buf_write(b, ", ", 2);
-        text_buf_write(b, num, (size_t)n);
+        text_buf_write(b, num, n);
     }
     if (ndim == 1)
         text_buf_putc(b, ',');   /* a one-element tuple */

@@ -145,9 +145,14 @@ size_t text_float_f64(double v, char *buf);
 /* The same for the float32 / float16 with these bits. */
 size_t text_float_f32(uint32_t bits, char *buf);
 size_t text_float_f16(uint16_t bits, char *buf);
-/* The bits of the float16 that v (one of its values, as a double) is
- * (for a float32: text_bits_of_f32((float)v)). */
+/* binary16 (binary16.c): the double a float16's bits stand for (exact),
+ * and the float16 nearest to v (ties to even; beyond its range an
+ * infinity, a NaN keeping the top bits of its payload). For a float32:
+ * text_f32_of_bits, text_bits_of_f32((float)v). */
+double text_f16_of_bits(uint16_t bits);
 uint16_t text_bits_of_f16(double v);
+/* m >> s rounded to nearest, ties to even; any s (0 beyond 64). */
+uint64_t text_round_shift(uint64_t m, unsigned s);
 
 /* True when s[0..n) is a JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
 bool text_is_number(const char *s, size_t n);

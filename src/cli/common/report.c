@@ -11,47 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* text_realloc_fn of a line: its first block is the line's own array
+ * (ctx), moved to the heap when the line outgrows it and never freed. */
+static void *line_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
+{
+    if (ptr != ctx)
+        return text_libc_realloc(NULL, ptr, old_size, new_size);
+    if (new_size == 0)
+        return NULL;
+    char *b = malloc(new_size);
+    if (b)
+        memcpy(b, ptr, old_size);
+    return b;
+}
+
 void cli_line_init(struct cli_line *l)
 {
-    l->buf = l->small;
-    l->len = 0;
-    l->cap = sizeof l->small;
-    l->full = false;
+    l->b = text_buf_growing(line_realloc, l->small, sizeof l->small);
+    l->b.buf = l->small;
+    l->b.cap = sizeof l->small;
 }
 
-/* Room for n more bytes and the final newline (len < cap always holds);
- * false when memory runs out, and the line then ends where it is. */
-static bool room(struct cli_line *l, size_t n)
-{
-    if (l->full)
-        return false;
-    if (n < l->cap - l->len)
-        return true;
-    size_t cap = l->cap;
-    while (n >= cap - l->len) {
-        if (cap > SIZE_MAX / 2) {
-            l->full = true;
-            return false;
-        }
-        cap *= 2;
-    }
-    char *b = l->buf == l->small ? malloc(cap) : realloc(l->buf, cap);
-    if (!b) {
-        l->full = true;
-        return false;
-    }
-    if (l->buf == l->small)
-        memcpy(b, l->small, l->len);
-    l->buf = b;
-    l->cap = cap;
-    return true;
-}
-
+/* n bytes of s, keeping room for the final newline; nothing once memory
+ * ran out. */
 static void put(struct cli_line *l, const char *s, size_t n)
 {
-    if (room(l, n)) {
-        memcpy(l->buf + l->len, s, n);
-        l->len += n;
+    if (l->b.failed || n == SIZE_MAX)
+        return;
+    char *p = text_buf_room(&l->b, n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        l->b.len += n;
     }
 }
 
@@ -200,22 +190,22 @@ void cli_line_format(struct cli_line *l, const char *fmt, ...)
 
 void cli_line_end(struct cli_line *l)
 {
-    l->buf[l->len++] = '\n';
-    fwrite(l->buf, 1, l->len, stderr);
-    if (l->buf != l->small)
-        free(l->buf);
+    l->b.buf[l->b.len++] = '\n';
+    fwrite(l->b.buf, 1, l->b.len, stderr);
+    text_buf_free(&l->b);
     cli_line_init(l);
 }
 
 char *cli_line_take(struct cli_line *l, size_t *len)
 {
-    l->buf[l->len++] = '\n';
-    char *text = l->full ? NULL : l->buf != l->small ? l->buf : malloc(l->len);
-    if (text && l->buf == l->small)
-        memcpy(text, l->small, l->len);
-    else if (!text && l->buf != l->small)
-        free(l->buf);
-    *len = l->len;
+    struct text_buf *b = &l->b;
+    b->buf[b->len++] = '\n';
+    *len = b->len;
+    char *text = b->failed ? NULL : b->buf != l->small ? b->buf : malloc(b->len);
+    if (text && b->buf == l->small)
+        memcpy(text, l->small, b->len);
+    else if (!text)
+        text_buf_free(b);
     cli_line_init(l);
     return text;
 }

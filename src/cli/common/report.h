@@ -38,11 +38,12 @@ int cli_report_input(const struct cli_input *in, const npydt_error *err, int jso
  * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
 int cli_report_spec(const char *what, const npydt_error *err);
 
-/* One line for stderr, built whole and written with one call. */
+/* One line for stderr, built whole and written with one call: a growing
+ * text_buf whose first block is small, the heap's after (len < cap: room
+ * for the newline; failed: out of memory, the line ends where it is). The
+ * line refers to itself: it is not copied once started. */
 struct cli_line {
-    char *buf;          /* small, or the heap */
-    size_t len, cap;    /* len < cap: room for the newline */
-    bool full;          /* out of memory: the line ends where it is */
+    struct text_buf b;
     char small[256];
 };
 /* A name, path or descriptor longer than this many bytes is shown in a

@@ -37,13 +37,6 @@ struct frame {
     size_t next;
 };
 
-/* A leaf's path, spelled into one buffer that every row reuses: the
- * table keeps paths as steps that share their prefixes. */
-struct path {
-    char *s;
-    size_t len, cap;
-};
-
 struct inspect_table {
     const npydt_dtype *dt;
     const npydt_leaf *leaves;
@@ -53,8 +46,10 @@ struct inspect_table {
     struct frame *stack;
     size_t depth, cap;
     int root_done;               /* a root that is not a struct: its one leaf given */
-    /* the row being laid out */
-    struct path p;
+    /* the row being laid out: its leaf's path, spelled into one buffer
+     * that every row reuses (the table keeps paths as steps that share
+     * their prefixes) */
+    struct text_buf p;
     struct sink field, type;
 };
 
@@ -169,37 +164,35 @@ static void put_text(struct sink *out, const char *s, size_t len)
 }
 
 /* Spell leaf i's path into p; -1 when out of memory. */
-static int path_of(struct path *p, const npydt_dtype *dt, size_t i)
+static int path_of(struct text_buf *p, const npydt_dtype *dt, size_t i)
 {
-    p->len = npydt_dtype_leaf_path(dt, i, NULL, 0);
-    if (p->len >= p->cap) {
-        char *bigger = realloc(p->s, p->len + 1);
-        if (!bigger)
-            return -1;
-        p->s = bigger;
-        p->cap = p->len + 1;
-    }
-    npydt_dtype_leaf_path(dt, i, p->s, p->cap);
+    size_t len = npydt_dtype_leaf_path(dt, i, NULL, 0);
+    p->len = 0;
+    char *s = len < SIZE_MAX ? text_buf_room(p, len + 1) : NULL;
+    if (!s)
+        return -1;
+    npydt_dtype_leaf_path(dt, i, s, len + 1);
+    p->len = len;
     return 0;
 }
 
 /* The field column of a leaf of path p: its path (controls and line
  * breaks escaped, as in error lines), the last name written as NumPy
  * writes a titled field, "('Title', 'name')"; "''" for an empty path. */
-static void field_text(struct sink *out, const struct path *p, const struct leaf_info *info)
+static void field_text(struct sink *out, const struct text_buf *p, const struct leaf_info *info)
 {
     const char *title = info && info->parent ? npydt_dtype_field_title(info->parent, info->index)
                                              : NULL;
     if (!title) {
         if (p->len)
-            put_text(out, p->s, p->len);
+            put_text(out, p->buf, p->len);
         else
             sink_puts(out, "''");
         return;
     }
     size_t nlen = npydt_dtype_field_name_len(info->parent, info->index);
     size_t prefix = p->len >= nlen ? p->len - nlen : 0;
-    put_text(out, p->s, prefix);
+    put_text(out, p->buf, prefix);
     sink_putc(out, '(');
     put_quoted(out, title, npydt_dtype_field_title_len(info->parent, info->index));
     sink_puts(out, ", ");
@@ -270,7 +263,7 @@ void inspect_table_free(struct inspect_table *t)
     if (!t)
         return;
     free(t->stack);
-    free(t->p.s);
+    text_buf_free(&t->p);
     sink_free(&t->field);
     sink_free(&t->type);
     free(t);
@@ -286,6 +279,7 @@ int inspect_table_prepare(const npydt_dtype *dt, struct inspect_table **out)
     t->leaves = npydt_dtype_leaves(dt, &t->n);
     sink_init(&t->field, NULL);
     sink_init(&t->type, NULL);
+    t->p = text_buf_growing(text_libc_realloc, NULL, 0);
     t->cap = 16;
     t->stack = malloc(t->cap * sizeof *t->stack);
     if (!t->stack) {
