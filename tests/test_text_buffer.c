@@ -116,6 +116,24 @@ static void test_text_buffer_growing_failure_drops_what_follows(void **state)
     assert_int_equal(c.live, 0);
 }
 
+/* A short piece that would still fit in the block held is dropped too:
+ * the text never has a hole where the refused piece was. */
+static void test_text_buffer_growing_failure_drops_pieces_that_still_fit(void **state)
+{
+    (void)state;
+    struct counting c = {.fail_from = 1};
+    struct text_buf b = text_buf_growing(counting_realloc, &c, 8);
+    text_buf_puts(&b, "abcd");
+    text_buf_puts(&b, "efghijkl");   /* needs a second block: refused */
+    assert_true(b.failed);
+    text_buf_puts(&b, "x");          /* fits the first block */
+    assert_null(text_buf_room(&b, 1));
+    assert_int_equal(b.len, 4);
+    assert_memory_equal(b.buf, "abcd", 4);
+    text_buf_free(&b);
+    assert_int_equal(c.live, 0);
+}
+
 static void test_text_buffer_growing_refuses_overflowing_size(void **state)
 {
     (void)state;
@@ -163,6 +181,7 @@ TEST_LIST("text_buffer",
           cmocka_unit_test(test_text_buffer_growing_takes_first_capacity),
           cmocka_unit_test(test_text_buffer_growing_doubles_to_fit),
           cmocka_unit_test(test_text_buffer_growing_failure_drops_what_follows),
-          cmocka_unit_test(test_text_buffer_growing_refuses_overflowing_size),
+          cmocka_unit_test(test_text_buffer_growing_failure_drops_pieces_that_still_fit),
+    cmocka_unit_test(test_text_buffer_growing_refuses_overflowing_size),
           cmocka_unit_test(test_text_buffer_room_then_length),
           cmocka_unit_test(test_text_buffer_free_gives_memory_back));

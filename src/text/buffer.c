@@ -89,7 +89,7 @@ void text_buf_puts(struct text_buf *b, const char *s)
 
 void text_buf_putc(struct text_buf *b, char c)
 {
-    if (b->grow && b->cap > b->len) {
+    if (b->grow && !b->failed && b->cap > b->len) {
         b->buf[b->len++] = c;
         return;
     }

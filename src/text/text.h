@@ -76,7 +76,9 @@ struct text_buf text_buf_fixed(char *buf, size_t size);
 char *text_buf_reserve(struct text_buf *b, size_t n);
 static inline char *text_buf_room(struct text_buf *b, size_t n)
 {
-    return b->len <= b->cap && n <= b->cap - b->len ? b->buf + b->len : text_buf_reserve(b, n);
+    /* after a failure nothing more goes in, even what would fit */
+    return !b->failed && b->len <= b->cap && n <= b->cap - b->len ? b->buf + b->len
+                                                                 : text_buf_reserve(b, n);
 }
 /* Append n bytes (s may be NULL when n is 0), a string, one byte. */
 void text_buf_write(struct text_buf *b, const void *s, size_t n);

@@ -30,7 +30,7 @@ char *sink_grow(struct sink *s, size_t n);
 static inline char *sink_room(struct sink *s, size_t n)
 {
     struct text_buf *b = &s->bytes;
-    return b->cap - b->len >= n ? b->buf + b->len : sink_grow(s, n);
+    return !b->failed && b->cap - b->len >= n ? b->buf + b->len : sink_grow(s, n);
 }
 static inline void sink_putc(struct sink *s, char c)
 {
