@@ -758,6 +758,44 @@ static void test_arrow_stream_batches_bounded_last_partial(void **state)
     free(buf);
 }
 
+/* fortran_3d.npy is np.arange(24, dtype='>f8').reshape(2, 3, 4) in Fortran
+ * order: read in chunks (no mapping, 16-byte chunks) and in place, the
+ * rows come in C order, 0 to 23, as native doubles. */
+static void test_arrow_stream_chunked_reader_gives_c_order(void **state)
+{
+    (void)state;
+    npydt_reader_options ro;
+    npydt_reader_options_init(&ro);
+    ro.no_mmap = 1;
+    ro.chunk_bytes = 16;
+    ro.window_bytes = 40;
+    npydt_reader *r = NULL;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_reader_open_path(test_fixture("fortran_3d.npy"), &ro, &r, &err),
+                     NPYDT_OK);
+    assert_null(npydt_reader_bytes(r));
+    npydt_arrow_options o;
+    npydt_arrow_options_init(&o);
+    o.batch_rows = 7;
+    struct ArrowArrayStream st;
+    open_stream(r, &o, &st);
+    int next = 0;
+    for (;;) {
+        struct ArrowArray a;
+        assert_int_equal(st.get_next(&st, &a), 0);
+        if (!a.release)
+            break;
+        assert_true(a.length <= 7);
+        const double *d = a.children[0]->buffers[1];
+        for (int64_t i = 0; i < a.length; i++)
+            assert_true(d[i] == next++);
+        a.release(&a);
+    }
+    assert_int_equal(next, 24);
+    st.release(&st);
+    npydt_reader_close(r);
+}
+
 static void test_arrow_stream_two_streams_keep_their_places(void **state)
 {
     (void)state;
@@ -893,6 +931,7 @@ TEST_LIST("arrow",
           cmocka_unit_test(test_arrow_stream_unicode_as_utf8),
           cmocka_unit_test(test_arrow_stream_nat_is_null),
           cmocka_unit_test(test_arrow_stream_batches_bounded_last_partial),
+          cmocka_unit_test(test_arrow_stream_chunked_reader_gives_c_order),
           cmocka_unit_test(test_arrow_stream_two_streams_keep_their_places),
           cmocka_unit_test(test_arrow_stream_invalid_code_point_names_record_and_field),
           cmocka_unit_test(test_arrow_stream_moved_child_array_outlives_batch),
