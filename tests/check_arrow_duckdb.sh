@@ -30,4 +30,7 @@ if [ ! -x "$tool" ]; then
     echo "FAIL arrow_duckdb: $tool is not built (make check builds it)"
     exit 1
 fi
+# under LeakSanitizer, the schemas DuckDB drops are its own (duckdb.lsan)
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/consumers/duckdb.lsan${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 exec "$PYTHON" "$(dirname "$0")/arrow_duckdb_check.py" "$tool" "$lib" "$FIXTURES"
