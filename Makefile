@@ -75,7 +75,7 @@ endif
 # (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := text base dtype literal header records schema npz access write cstruct
+LIB_STAGES := text base dtype literal header records schema npz access write arrow cstruct
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
@@ -201,7 +201,7 @@ $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 # The small programs the check scripts drive: tests/tools/NAME.c, linked
 # with the static library, is $(O)/tests/tools/NAME (float_check and
 # failinject.so, below, are built their own way).
-TEST_TOOLS := descr_probe write_probe parse_once writer_drive writer_kill writer_fault
+TEST_TOOLS := descr_probe write_probe parse_once writer_drive writer_kill writer_fault arrow_duckdb
 $(O)/tests/tools/%: tests/tools/%.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

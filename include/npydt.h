@@ -953,6 +953,123 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
                                                  uint64_t *offset, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Arrow: record arrays as columns (C Data and C Stream interfaces)    */
+/* ------------------------------------------------------------------ */
+
+/* The structs of Apache Arrow's C Data Interface and C Stream Interface,
+ * declared as the specification lays them out (their layout is the ABI),
+ * under the guards every producer and consumer uses, so a program may
+ * include Arrow's own declarations as well. */
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_STREAM_INTERFACE */
+
+/* How a dtype becomes Arrow columns (doc/api.md, "Arrow", has the whole
+ * table): a record array is a struct ("+s") whose children are its
+ * fields, padding dropped; any other dtype is one column named "value".
+ * Nested structs are "+s", subarrays fixed-size lists ("+w:N", nested
+ * for several dimensions, the shape in metadata "npydt.shape"); b1 "b";
+ * integers "c s i l C S I L"; f2 f4 f8 "e f g"; f16 "g" (the nearest
+ * double); complex a fixed-size list of its two parts ("+w:2" of "f" or
+ * "g"); S and V "w:N" (S as "z" without its trailing NULs with
+ * bytes_as_binary); U "u" (UTF-8; a code point UTF-8 cannot hold is
+ * NPYDT_E_ENCODING naming the record and field); M8[s|ms|us|ns] "tss:"
+ * "tsm:" "tsu:" "tsn:", M8[D] "tdD" (a day beyond int32 is
+ * NPYDT_E_RANGE), m8[s|ms|us|ns] "tDs" "tDm" "tDu" "tDn", other units
+ * and multipliers the raw count "l"; NaT is null. Every scalar column
+ * carries its NumPy type string in metadata "npydt.dtype", a titled
+ * field its title in "npydt.title". Values are in the host's byte
+ * order, as Arrow wants them. Object dtypes are refused
+ * (NPYDT_E_OBJECT), a name holding a NUL is NPYDT_E_NAME, a subarray
+ * dimension above 2147483647 NPYDT_E_LIMIT. */
+
+/* Options of the Arrow export. Initialise with npydt_arrow_options_init;
+ * it grows as npydt_options does (reserved room, refused when not zero). */
+typedef struct npydt_arrow_options {
+    npydt_options base;    /* the allocator of every struct and buffer exported
+                            * (it must outlive them); limits.max_depth bounds
+                            * the nesting */
+    uint64_t batch_rows;   /* rows of a record batch at most (0: no bound but
+                            * batch_bytes) */
+    size_t batch_bytes;    /* Arrow buffer bytes a batch takes, about (0: 1 MiB;
+                            * at least one row) */
+    int bytes_as_binary;   /* nonzero: S as "z" (binary) without its trailing
+                            * NULs, as NumPy reads it, instead of "w:N" */
+    uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
+} npydt_arrow_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_arrow_options_init(npydt_arrow_options *opts);
+
+/* The ArrowSchema of records of dtype dt (any node; opts may be NULL)
+ * into *out, which the caller releases with out->release. On failure
+ * *out is released (out->release NULL). */
+NPYDT_API npydt_status npydt_arrow_schema(const npydt_dtype *dt,
+                                          const npydt_arrow_options *opts,
+                                          struct ArrowSchema *out, npydt_error *err);
+
+/* An ArrowArrayStream over the elements of the array r reads, in C order
+ * whatever the file's order, one record batch per call of get_next of at
+ * most batch_rows rows and about batch_bytes bytes (fewer where the
+ * reader gives fewer at once: a Fortran-order array read in chunks, see
+ * npydt_reader_next_c). Each batch owns its buffers, copied and converted
+ * from the data, and may outlive the stream and the reader; the stream
+ * borrows r, which must stay open until the stream is released. Any
+ * number of streams may read one reader, each from its first row: a
+ * stream holds its position, not the reader (one thread at a time, as the
+ * reader). get_next and get_schema return 0, ENOMEM, EIO (the data could
+ * not be read) or EINVAL (a value Arrow cannot hold, such as an invalid
+ * code point); get_last_error then gives npydt's message. The stream
+ * gives the data as it finds it when a batch is asked for. */
+NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
+                                               const npydt_arrow_options *opts,
+                                               struct ArrowArrayStream *out,
+                                               npydt_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Writing .npy files: create, append, crash-safe                      */
 /* ------------------------------------------------------------------ */
 

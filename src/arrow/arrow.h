@@ -1,0 +1,99 @@
+/* The Arrow stage: dtypes as Arrow schemas, records as Arrow arrays, and
+ * the stream over a reader (the C Data and C Stream interfaces declared
+ * in npydt.h). What the schema (schema.c), the batches (batch.c), the
+ * nodes both are made of (node.c) and the stream (stream.c) share. Not
+ * installed. */
+#ifndef NPYDT_ARROW_H
+#define NPYDT_ARROW_H
+
+#include "base/base.h"
+
+/* How a scalar's values are laid out as an Arrow column. */
+enum arrow_col {
+    COL_BOOL,     /* "b": bits */
+    COL_FIXED,    /* ints, f2 f4 f8, S and V as "w:N": the native bytes */
+    COL_DOUBLE,   /* f16: the nearest double */
+    COL_COMPLEX,  /* "+w:2" of the parts, native (c8, c16) or doubles (c32) */
+    COL_BINARY,   /* S as "z": without trailing NULs */
+    COL_UTF8,     /* U as "u" */
+    COL_TIME,     /* M and m: the int64 count, NaT null */
+    COL_DATE32    /* M8[D]: int32 days, NaT null */
+};
+
+/* A scalar's column: its format (a fixed-size list's for complex, whose
+ * child is child_format), how its values are gathered (as) and how many
+ * bytes one value takes once gathered (gathered) and in the column's data
+ * buffer (width; 0 for variable-length and bits). */
+struct arrow_scalar {
+    enum arrow_col col;
+    char format[24];
+    const char *child_format;
+    npydt_convert as;
+    size_t gathered;
+    size_t width;
+};
+
+/* The column of scalar dt; NPYDT_E_OBJECT for an object, NPYDT_E_TYPE for
+ * a size Arrow has no type for. */
+npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
+                             struct arrow_scalar *out, npydt_error *err);
+
+/* The options in force: opts or the defaults, limits resolved; NPYDT_E_ARG
+ * for nonzero reserved room or a bad allocator. */
+npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_options *out,
+                                   npydt_error *err);
+
+/* The name every dtype that is not a struct gets as its one column. */
+#define ARROW_VALUE_NAME "value"
+
+/* ---- nodes: each struct owns one block (node.c) ------------------------ */
+
+/* A metadata pair: the value is vlen bytes. */
+struct arrow_pair {
+    const char *key;
+    const char *value;
+    size_t vlen;
+};
+
+/* out becomes a schema node with n_children children (zeroed, released
+ * with it), copies of format and name (nlen bytes), and the npairs pairs
+ * as the C Data Interface encodes metadata (NULL when there are none);
+ * its release frees them. NPYDT_E_NOMEM, NPYDT_E_LIMIT for a value past
+ * int32. */
+npydt_status arrow_schema_node(const npydt_allocator *a, struct ArrowSchema *out,
+                               const char *format, const char *name, size_t nlen,
+                               const struct arrow_pair *pairs, size_t npairs,
+                               int64_t n_children, npydt_error *err);
+
+/* out becomes an array node of length, n_buffers buffer slots (all NULL)
+ * and n_children children (zeroed, released with it). Buffers given by
+ * arrow_array_buffer belong to it. NPYDT_E_NOMEM. */
+npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, int64_t length,
+                              int64_t n_buffers, int64_t n_children, npydt_error *err);
+/* Buffer slot i of array node out: size bytes (zeroed), owned by the node;
+ * NULL when memory runs out. size 0 gives a valid pointer to no bytes. */
+void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size);
+
+/* ---- batches (batch.c) ---------------------------------------------------- */
+
+/* One batch of rows records (C order, itemsize bytes apart at records, the
+ * first being row row0 of the array) of dtype dt into *out. */
+struct arrow_batch {
+    const npydt_allocator *alloc;
+    int bytes_as_binary;
+    uint32_t max_depth;
+    const unsigned char *records;
+    size_t itemsize;
+    uint64_t rows, row0;
+    npydt_repeat *levels;   /* scratch: levels_cap entries */
+    size_t levels_cap;
+};
+npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
+                              struct ArrowArray *out, npydt_error *err);
+/* Levels a batch of dt needs (1 for the rows, one per subarray dimension
+ * above a struct), and the bytes its columns take per row at most
+ * (saturated); NPYDT_E_LIMIT past max_depth levels of nesting. */
+npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t *levels,
+                              uint64_t *row_bytes, npydt_error *err);
+
+#endif

@@ -1,0 +1,383 @@
+/* Records as an Arrow record batch: a struct array whose children follow
+ * the schema (schema.c) node for node. Each scalar column is gathered
+ * (npydt_gather: native byte order, or doubles) into its data buffer, or
+ * into scratch first when Arrow lays it out otherwise (bits, offsets and
+ * text, int32 days), through the levels of repetition above it: the rows,
+ * then the dimensions of subarrays of structs. */
+#include "arrow/arrow.h"
+
+#include <stdio.h>
+
+/* ---- the plan: levels and bytes per row ----------------------------------- */
+
+static uint64_t scalar_cost(const npydt_dtype *dt)
+{
+    /* the value's bytes (8 for a double or an int64 at most past them),
+     * an int32 offset, a validity bit */
+    size_t size = npydt_dtype_itemsize(dt);
+    return (size > 16 ? size : 16) + 5;
+}
+
+static npydt_status plan(const npydt_dtype *dt, uint64_t mult, size_t nlev, uint32_t depth,
+                         uint32_t max_depth, size_t *levels, uint64_t *bytes, npydt_error *err)
+{
+    if (depth >= max_depth)
+        return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                         "nesting deeper than %u levels", (unsigned)max_depth);
+    if (nlev > *levels)
+        *levels = nlev;
+    /* every node's element counts as a byte: lengths stay bounded */
+    *bytes = sat_add(*bytes, mult);
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
+            npydt_status st = plan(npydt_dtype_field_dtype(dt, i), mult, nlev, depth + 1,
+                                   max_depth, levels, bytes, err);
+            if (st != NPYDT_OK)
+                return st;
+        }
+        return NPYDT_OK;
+    case NPYDT_SUBARRAY: {
+        const npydt_dtype *base = npydt_dtype_base(dt);
+        size_t nd = npydt_dtype_ndim(dt);
+        for (size_t k = 0; k < nd; k++)
+            mult = sat_mul(mult, npydt_dtype_shape(dt)[k]);
+        *bytes = sat_add(*bytes, sat_mul(mult, nd));
+        /* a level per dimension (a subarray of scalars is gathered whole,
+         * but the levels are written all the same) */
+        return plan(base, mult, nlev + nd, depth + (uint32_t)nd, max_depth, levels, bytes, err);
+    }
+    case NPYDT_SCALAR:
+        *bytes = sat_add(*bytes, sat_mul(mult, scalar_cost(dt)));
+        return NPYDT_OK;
+    }
+    return NPYDT_OK;
+}
+
+npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t *levels,
+                              uint64_t *row_bytes, npydt_error *err)
+{
+    *levels = 1;
+    *row_bytes = 0;
+    return plan(dt, 1, 1, 0, max_depth, levels, row_bytes, err);
+}
+
+/* ---- filling ------------------------------------------------------------- */
+
+struct fill {
+    struct arrow_batch *b;
+    char path[256];
+    npydt_error *err;
+};
+
+static void path_push(struct fill *f, const char *name, size_t nlen, size_t *keep)
+{
+    size_t have = strlen(f->path);
+    *keep = have;
+    if (have + 2 >= sizeof f->path)
+        return;
+    if (have)
+        f->path[have++] = '.';
+    name_for_message(f->path + have, sizeof f->path - have, name, nlen);
+}
+
+/* The record (row of the array) that element e of a column of n elements
+ * belongs to. */
+static uint64_t record_of(const struct fill *f, uint64_t e, uint64_t n)
+{
+    return f->b->row0 + e / (n / f->b->rows);
+}
+
+/* Gather field gdt (a scalar, or a subarray of scalars) at offset in each
+ * element of levels[0..nlev) into dst, in C order. */
+static npydt_status gather_levels(struct fill *f, const npydt_dtype *gdt, npydt_convert as,
+                                  uint64_t offset, size_t nlev, unsigned char *dst)
+{
+    const npydt_repeat *lev = f->b->levels;
+    size_t gsz = npydt_gather_size(gdt, as);
+    if (gsz == 0)
+        return NPYDT_OK;
+    uint64_t outer = 1;
+    for (size_t k = 0; k + 1 < nlev; k++)
+        outer *= lev[k].count;   /* bounded by the plan */
+    const npydt_repeat *in = &lev[nlev - 1];
+    for (uint64_t o = 0; o < outer; o++) {
+        uint64_t at = offset, rest = o;
+        for (size_t k = nlev - 1; k-- > 0;) {
+            at += (rest % lev[k].count) * lev[k].stride;
+            rest /= lev[k].count;
+        }
+        npydt_status st = npydt_gather(f->b->records + at, (size_t)in->stride, in->count, gdt, 0,
+                                       as, dst, f->err);
+        if (st != NPYDT_OK)
+            return st;
+        dst += in->count * gsz;
+    }
+    return NPYDT_OK;
+}
+
+static npydt_status field_error(struct fill *f, npydt_status code, uint64_t record,
+                                const char *what)
+{
+    return set_error(f->err, code, NPYDT_NO_OFFSET, f->path, "record %llu, field %s: %s",
+                     (unsigned long long)record, f->path[0] ? f->path : ARROW_VALUE_NAME, what);
+}
+
+static npydt_status too_big(struct fill *f)
+{
+    return set_error(f->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, f->path,
+                     "field %s: a batch's bytes pass Arrow's 32-bit offsets; "
+                     "make batch_bytes smaller", f->path[0] ? f->path : ARROW_VALUE_NAME);
+}
+
+/* The validity bitmap of out, every bit set, made when the first null comes. */
+static unsigned char *validity(struct ArrowArray *out, uint64_t n)
+{
+    if (out->buffers[0])
+        return (unsigned char *)out->buffers[0];
+    unsigned char *v = arrow_array_buffer(out, 0, (size_t)((n + 7) / 8));
+    if (v)
+        memset(v, 0xff, (size_t)((n + 7) / 8));
+    return v;
+}
+
+static void clear_bit(unsigned char *bits, uint64_t i)
+{
+    bits[i / 8] &= (unsigned char)~(1u << (i % 8));
+}
+
+static npydt_status fill_time(struct fill *f, const struct arrow_scalar *sc,
+                              const unsigned char *vals, uint64_t n, struct ArrowArray *out)
+{
+    unsigned char *data = (unsigned char *)out->buffers[1];
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, vals + i * 8, 8);
+        if (v == NPYDT_NAT) {
+            unsigned char *bits = validity(out, n);
+            if (!bits)
+                return set_nomem(f->err);
+            clear_bit(bits, i);
+            out->null_count++;
+            v = 0;
+        } else if (sc->col == COL_DATE32 && (v < INT32_MIN || v > INT32_MAX)) {
+            char what[96];
+            snprintf(what, sizeof what, "day %lld is beyond Arrow's 32-bit dates",
+                     (long long)v);
+            return field_error(f, NPYDT_E_RANGE, record_of(f, i, n), what);
+        }
+        if (sc->col == COL_DATE32) {
+            int32_t d = (int32_t)v;
+            memcpy(data + i * 4, &d, 4);
+        } else {
+            memcpy(data + i * 8, &v, 8);
+        }
+    }
+    return NPYDT_OK;
+}
+
+/* Code units of a U value without its trailing NULs. */
+static size_t ucs4_len(const unsigned char *p, size_t units)
+{
+    while (units > 0 && text_load32(p + (units - 1) * 4, false) == 0)
+        units--;
+    return units;
+}
+
+static npydt_status fill_text(struct fill *f, const struct arrow_scalar *sc, size_t size,
+                              const unsigned char *vals, uint64_t n, struct ArrowArray *out)
+{
+    bool utf8 = sc->col == COL_UTF8;
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned char *p = vals + i * size;
+        if (!utf8) {
+            size_t len = size;
+            while (len > 0 && p[len - 1] == 0)
+                len--;
+            total += len;
+            continue;
+        }
+        size_t units = ucs4_len(p, size / 4);
+        for (size_t k = 0; k < units; k++) {
+            uint32_t cp = text_load32(p + k * 4, false);
+            if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                char what[96];
+                snprintf(what, sizeof what, "code point U+%04lX cannot be UTF-8 text",
+                         (unsigned long)cp);
+                return field_error(f, NPYDT_E_ENCODING, record_of(f, i, n), what);
+            }
+            total += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        }
+    }
+    if (total > INT32_MAX)
+        return too_big(f);
+    int32_t *offs = arrow_array_buffer(out, 1, (size_t)(n + 1) * 4);
+    char *data = offs ? arrow_array_buffer(out, 2, (size_t)total) : NULL;
+    if (!data)
+        return set_nomem(f->err);
+    int32_t at = 0;
+    offs[0] = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned char *p = vals + i * size;
+        if (!utf8) {
+            size_t len = size;
+            while (len > 0 && p[len - 1] == 0)
+                len--;
+            if (len)
+                memcpy(data + at, p, len);
+            at += (int32_t)len;
+        } else {
+            size_t units = ucs4_len(p, size / 4);
+            for (size_t k = 0; k < units; k++)
+                at += (int32_t)text_utf8_encode(text_load32(p + k * 4, false), data + at);
+        }
+        offs[i + 1] = at;
+    }
+    return NPYDT_OK;
+}
+
+/* A scalar column of n elements: field gdt (sdt, or a subarray of sdt) at
+ * offset in the elements of levels[0..nlev). */
+static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dtype *gdt,
+                         uint64_t offset, size_t nlev, uint64_t n, struct ArrowArray *out)
+{
+    struct arrow_scalar sc;
+    npydt_status st = arrow_scalar_of(sdt, f->b->bytes_as_binary, &sc, f->err);
+    if (st != NPYDT_OK)
+        return st;
+    const npydt_allocator *a = f->b->alloc;
+    int64_t nbuf = sc.col == COL_COMPLEX ? 1 : sc.col == COL_BINARY || sc.col == COL_UTF8 ? 3 : 2;
+    if ((st = arrow_array_node(a, out, (int64_t)n, nbuf, sc.col == COL_COMPLEX, f->err)) !=
+        NPYDT_OK)
+        return st;
+    struct ArrowArray *data_node = out;
+    if (sc.col == COL_COMPLEX) {
+        data_node = out->children[0];
+        if ((st = arrow_array_node(a, data_node, (int64_t)(2 * n), 2, 0, f->err)) != NPYDT_OK)
+            return st;
+    }
+    size_t gsize = (size_t)n * sc.gathered;   /* bounded by the plan */
+    unsigned char *dst;
+    bool direct = sc.col == COL_FIXED || sc.col == COL_DOUBLE || sc.col == COL_COMPLEX ||
+                  sc.col == COL_TIME;
+    if (direct) {
+        dst = arrow_array_buffer(data_node, 1, gsize);
+    } else {
+        dst = alloc_bytes(a, gsize ? gsize : 1);
+        if (sc.col == COL_DATE32 && dst && !arrow_array_buffer(out, 1, (size_t)n * 4)) {
+            free_bytes(a, dst, gsize ? gsize : 1);
+            dst = NULL;
+        }
+    }
+    if (!dst)
+        return set_nomem(f->err);
+    st = gather_levels(f, gdt, sc.as, offset, nlev, dst);
+    if (st == NPYDT_OK) {
+        switch (sc.col) {
+        case COL_BOOL: {
+            unsigned char *bits = arrow_array_buffer(out, 1, (size_t)((n + 7) / 8));
+            if (!bits) {
+                st = set_nomem(f->err);
+                break;
+            }
+            for (uint64_t i = 0; i < n; i++)
+                if (dst[i])
+                    bits[i / 8] |= (unsigned char)(1u << (i % 8));
+            break;
+        }
+        case COL_TIME:
+        case COL_DATE32:
+            st = fill_time(f, &sc, dst, n, out);
+            break;
+        case COL_BINARY:
+        case COL_UTF8:
+            st = fill_text(f, &sc, npydt_dtype_itemsize(sdt), dst, n, out);
+            break;
+        case COL_FIXED:
+        case COL_DOUBLE:
+        case COL_COMPLEX:
+            break;
+        }
+    }
+    if (!direct)
+        free_bytes(a, dst, gsize ? gsize : 1);
+    return st;
+}
+
+static npydt_status fill(struct fill *f, const npydt_dtype *dt, uint64_t offset, size_t nlev,
+                         uint64_t n, struct ArrowArray *out);
+
+/* The fixed-size lists of subarray dt from dimension k, over n elements. */
+static npydt_status lists(struct fill *f, const npydt_dtype *dt, size_t k, uint64_t offset,
+                          size_t nlev, uint64_t n, struct ArrowArray *out)
+{
+    const npydt_dtype *base = npydt_dtype_base(dt);
+    size_t nd = npydt_dtype_ndim(dt);
+    if (k == nd) {
+        if (npydt_dtype_get_class(base) == NPYDT_SCALAR)
+            return leaf(f, base, dt, offset, nlev - nd, n, out);
+        return fill(f, base, offset, nlev, n, out);
+    }
+    uint64_t d = npydt_dtype_shape(dt)[k];
+    npydt_status st = arrow_array_node(f->b->alloc, out, (int64_t)n, 1, 1, f->err);
+    if (st != NPYDT_OK)
+        return st;
+    return lists(f, dt, k + 1, offset, nlev, n * d, out->children[0]);
+}
+
+static npydt_status fill(struct fill *f, const npydt_dtype *dt, uint64_t offset, size_t nlev,
+                         uint64_t n, struct ArrowArray *out)
+{
+    npydt_status st;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_STRUCT: {
+        size_t nf = npydt_dtype_nfields(dt);
+        if ((st = arrow_array_node(f->b->alloc, out, (int64_t)n, 1, (int64_t)nf, f->err)) !=
+            NPYDT_OK)
+            return st;
+        for (size_t i = 0; i < nf && st == NPYDT_OK; i++) {
+            size_t keep;
+            path_push(f, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i),
+                      &keep);
+            st = fill(f, npydt_dtype_field_dtype(dt, i),
+                      offset + npydt_dtype_field_offset(dt, i), nlev, n, out->children[i]);
+            f->path[keep] = '\0';
+        }
+        return st;
+    }
+    case NPYDT_SUBARRAY: {
+        const npydt_dtype *base = npydt_dtype_base(dt);
+        size_t nd = npydt_dtype_ndim(dt);
+        const uint64_t *shape = npydt_dtype_shape(dt);
+        /* levels for the dimensions: C order, the last one densest */
+        uint64_t stride = npydt_dtype_itemsize(base);
+        for (size_t k = nd; k-- > 0;) {
+            f->b->levels[nlev + k] = (npydt_repeat){shape[k], stride};
+            stride *= shape[k];
+        }
+        return lists(f, dt, 0, offset, nlev + nd, n, out);
+    }
+    case NPYDT_SCALAR:
+        break;
+    }
+    return leaf(f, dt, dt, offset, nlev, n, out);
+}
+
+npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
+                              struct ArrowArray *out, npydt_error *err)
+{
+    struct fill f = {b, "", err};
+    b->levels[0] = (npydt_repeat){b->rows, b->itemsize};
+    npydt_status st;
+    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT) {
+        st = fill(&f, dt, 0, 1, b->rows, out);
+    } else {
+        st = arrow_array_node(b->alloc, out, (int64_t)b->rows, 1, 1, err);
+        if (st == NPYDT_OK)
+            st = fill(&f, dt, 0, 1, b->rows, out->children[0]);
+    }
+    if (st != NPYDT_OK && out->release)
+        out->release(out);
+    return st;
+}

@@ -1,0 +1,170 @@
+/* The nodes of exported schemas and arrays. Each ArrowSchema and each
+ * ArrowArray owns one block (its strings, the structs of its children and
+ * the pointers to them) and, for arrays, its buffers: a child moved out by
+ * a consumer lives on alone, and releasing a node releases the children
+ * still in it, as the C Data Interface asks. */
+#include "arrow/arrow.h"
+
+struct schema_block {
+    const npydt_allocator *alloc;
+    size_t size;
+    int64_t n;
+    struct ArrowSchema **ptrs;
+    struct ArrowSchema kids[];
+};
+
+static void schema_release(struct ArrowSchema *s)
+{
+    struct schema_block *b = s->private_data;
+    for (int64_t i = 0; i < b->n; i++)
+        if (b->kids[i].release)
+            b->kids[i].release(&b->kids[i]);
+    free_bytes(b->alloc, b, b->size);
+    s->release = NULL;
+    s->private_data = NULL;
+}
+
+static void put_i32(char **p, int32_t v)
+{
+    memcpy(*p, &v, 4);
+    *p += 4;
+}
+
+static void put_bytes(char **p, const char *s, size_t n)
+{
+    if (n)
+        memcpy(*p, s, n);
+    *p += n;
+}
+
+npydt_status arrow_schema_node(const npydt_allocator *a, struct ArrowSchema *out,
+                               const char *format, const char *name, size_t nlen,
+                               const struct arrow_pair *pairs, size_t npairs,
+                               int64_t n_children, npydt_error *err)
+{
+    out->release = NULL;
+    uint64_t meta = npairs ? 4 : 0;
+    for (size_t i = 0; i < npairs; i++) {
+        if (pairs[i].vlen > INT32_MAX)
+            return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                             "a metadata value of %zu bytes does not fit Arrow's int32",
+                             pairs[i].vlen);
+        meta = sat_add(meta, 8 + strlen(pairs[i].key) + (uint64_t)pairs[i].vlen);
+    }
+    uint64_t kids = (uint64_t)n_children * (sizeof(struct ArrowSchema) + sizeof(void *));
+    uint64_t size = sat_add(sat_add(sat_add(sizeof(struct schema_block), kids), meta),
+                            strlen(format) + 1 + (uint64_t)nlen + 1);
+    if (size > SIZE_MAX / 2)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "a schema node of %llu bytes does not fit the address space",
+                         (unsigned long long)size);
+    struct schema_block *b = alloc_bytes(a, (size_t)size);
+    if (!b)
+        return set_nomem(err);
+    memset(b, 0, (size_t)size);
+    b->alloc = a;
+    b->size = (size_t)size;
+    b->n = n_children;
+    b->ptrs = (struct ArrowSchema **)(void *)(b->kids + n_children);
+    for (int64_t i = 0; i < n_children; i++)
+        b->ptrs[i] = &b->kids[i];
+    char *p = (char *)(b->ptrs + n_children);
+    out->format = p;
+    put_bytes(&p, format, strlen(format) + 1);
+    out->name = p;
+    put_bytes(&p, name, nlen);
+    *p++ = '\0';
+    out->metadata = NULL;
+    if (npairs) {
+        out->metadata = p;
+        put_i32(&p, (int32_t)npairs);
+        for (size_t i = 0; i < npairs; i++) {
+            size_t klen = strlen(pairs[i].key);
+            put_i32(&p, (int32_t)klen);
+            put_bytes(&p, pairs[i].key, klen);
+            put_i32(&p, (int32_t)pairs[i].vlen);
+            put_bytes(&p, pairs[i].value, pairs[i].vlen);
+        }
+    }
+    out->flags = 0;
+    out->n_children = n_children;
+    out->children = n_children ? b->ptrs : NULL;
+    out->dictionary = NULL;
+    out->private_data = b;
+    out->release = schema_release;
+    return NPYDT_OK;
+}
+
+struct array_block {
+    const npydt_allocator *alloc;
+    size_t size;
+    int64_t n;
+    struct ArrowArray **ptrs;
+    const void *bufs[3];
+    void *owned[3];
+    size_t owned_size[3];
+    struct ArrowArray kids[];
+};
+
+static void array_release(struct ArrowArray *arr)
+{
+    struct array_block *b = arr->private_data;
+    for (int64_t i = 0; i < b->n; i++)
+        if (b->kids[i].release)
+            b->kids[i].release(&b->kids[i]);
+    for (int i = 0; i < 3; i++)
+        if (b->owned[i])
+            free_bytes(b->alloc, b->owned[i], b->owned_size[i]);
+    free_bytes(b->alloc, b, b->size);
+    arr->release = NULL;
+    arr->private_data = NULL;
+}
+
+npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, int64_t length,
+                              int64_t n_buffers, int64_t n_children, npydt_error *err)
+{
+    out->release = NULL;
+    uint64_t size = sat_add(sizeof(struct array_block),
+                            sat_mul((uint64_t)n_children,
+                                    sizeof(struct ArrowArray) + sizeof(void *)));
+    if (size > SIZE_MAX / 2)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "an array node of %llu bytes does not fit the address space",
+                         (unsigned long long)size);
+    struct array_block *b = alloc_bytes(a, (size_t)size);
+    if (!b)
+        return set_nomem(err);
+    memset(b, 0, (size_t)size);
+    b->alloc = a;
+    b->size = (size_t)size;
+    b->n = n_children;
+    b->ptrs = (struct ArrowArray **)(void *)(b->kids + n_children);
+    for (int64_t i = 0; i < n_children; i++)
+        b->ptrs[i] = &b->kids[i];
+    out->length = length;
+    out->null_count = 0;
+    out->offset = 0;
+    out->n_buffers = n_buffers;
+    out->n_children = n_children;
+    out->buffers = b->bufs;
+    out->children = n_children ? b->ptrs : NULL;
+    out->dictionary = NULL;
+    out->private_data = b;
+    out->release = array_release;
+    return NPYDT_OK;
+}
+
+void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
+{
+    struct array_block *b = out->private_data;
+    /* one byte at least: a valid, owned pointer for an empty buffer */
+    size_t have = size ? size : 1;
+    void *p = alloc_bytes(b->alloc, have);
+    if (!p)
+        return NULL;
+    memset(p, 0, have);
+    b->owned[i] = p;
+    b->owned_size[i] = have;
+    b->bufs[i] = p;
+    return p;
+}

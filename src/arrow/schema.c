@@ -1,0 +1,304 @@
+/* A dtype as an Arrow schema: a struct of the record's fields (any other
+ * dtype is one column), and each scalar's column (arrow_scalar_of, which
+ * the batches follow too). */
+#include "arrow/arrow.h"
+
+#include <stdio.h>
+
+void npydt_arrow_options_init(npydt_arrow_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+    npydt_options_init(&opts->base);
+    opts->batch_bytes = (size_t)1 << 20;
+}
+
+npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_options *out,
+                                   npydt_error *err)
+{
+    npydt_arrow_options_init(out);
+    if (!opts)
+        return NPYDT_OK;
+    if (!reserved_is_zero(opts->reserved, sizeof opts->reserved / sizeof opts->reserved[0]))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "Arrow options have nonzero reserved room: fill them with "
+                         "npydt_arrow_options_init");
+    npydt_status st = options_check(&opts->base, err);
+    if (st != NPYDT_OK)
+        return st;
+    *out = *opts;
+    options_resolve_limits(&out->base.limits);
+    if (out->batch_bytes == 0)
+        out->batch_bytes = (size_t)1 << 20;
+    return NPYDT_OK;
+}
+
+static npydt_status no_type(const npydt_dtype *dt, npydt_error *err)
+{
+    char str[64];
+    npydt_dtype_str(dt, str, sizeof str);
+    return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, NULL, "Arrow has no type for %s", str);
+}
+
+/* The time units Arrow names: s ms us ns, with a multiplier of 1. */
+static const char *time_unit(const npydt_dtype *dt)
+{
+    if (npydt_dtype_unit_count(dt) != 1)
+        return NULL;
+    switch (npydt_dtype_unit(dt)) {
+    case NPYDT_UNIT_s: return "s";
+    case NPYDT_UNIT_ms: return "m";
+    case NPYDT_UNIT_us: return "u";
+    case NPYDT_UNIT_ns: return "n";
+    default: return NULL;
+    }
+}
+
+npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
+                             struct arrow_scalar *out, npydt_error *err)
+{
+    size_t size = npydt_dtype_itemsize(dt);
+    memset(out, 0, sizeof *out);
+    out->as = NPYDT_AS_NATIVE;
+    out->gathered = size;
+    out->width = size;
+    out->col = COL_FIXED;
+    const char *f = NULL;
+    switch (npydt_dtype_kind(dt)) {
+    case 'b':
+        out->col = COL_BOOL;
+        out->width = 0;
+        f = "b";
+        break;
+    case 'i':
+    case 'u': {
+        static const char si[] = "csil", un[] = "CSIL";
+        int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+        if (k < 0)
+            return no_type(dt, err);
+        out->format[0] = npydt_dtype_kind(dt) == 'i' ? si[k] : un[k];
+        break;
+    }
+    case 'f':
+        if (size == 16) {
+            out->col = COL_DOUBLE;
+            out->as = NPYDT_AS_DOUBLE;
+            out->gathered = out->width = 8;
+            f = "g";
+        } else {
+            f = size == 2 ? "e" : size == 4 ? "f" : size == 8 ? "g" : NULL;
+        }
+        break;
+    case 'c':
+        out->col = COL_COMPLEX;
+        f = "+w:2";
+        if (size == 32) {
+            out->as = NPYDT_AS_DOUBLE;
+            out->gathered = out->width = 16;
+            out->child_format = "g";
+        } else if (size == 8 || size == 16) {
+            out->child_format = size == 8 ? "f" : "g";
+        } else {
+            return no_type(dt, err);
+        }
+        break;
+    case 'S':
+        if (bytes_as_binary) {
+            out->col = COL_BINARY;
+            out->width = 0;
+            f = "z";
+            break;
+        }
+        /* fall through */
+    case 'V':
+        snprintf(out->format, sizeof out->format, "w:%zu", size);
+        break;
+    case 'U':
+        out->col = COL_UTF8;
+        out->width = 0;
+        f = "u";
+        break;
+    case 'M':
+    case 'm': {
+        const char *u = time_unit(dt);
+        out->col = COL_TIME;
+        if (npydt_dtype_kind(dt) == 'M' && npydt_dtype_unit(dt) == NPYDT_UNIT_D &&
+            npydt_dtype_unit_count(dt) == 1) {
+            out->col = COL_DATE32;
+            out->width = 4;
+            f = "tdD";
+        } else if (!u) {
+            f = "l";
+        } else {
+            snprintf(out->format, sizeof out->format, "%s%s%s",
+                     npydt_dtype_kind(dt) == 'M' ? "ts" : "tD", u,
+                     npydt_dtype_kind(dt) == 'M' ? ":" : "");
+        }
+        break;
+    }
+    case 'O':
+        return set_error(err, NPYDT_E_OBJECT, NPYDT_NO_OFFSET, NULL,
+                         "object data is a pickle: Arrow cannot hold it");
+    default:
+        return no_type(dt, err);
+    }
+    if (f)
+        snprintf(out->format, sizeof out->format, "%s", f);
+    if (!out->format[0])
+        return no_type(dt, err);
+    return NPYDT_OK;
+}
+
+/* ---- the schema ---------------------------------------------------------- */
+
+struct sctx {
+    const npydt_allocator *alloc;
+    int bytes_as_binary;
+    uint32_t max_depth;
+    char path[256];
+    npydt_error *err;
+};
+
+static npydt_status too_deep(struct sctx *c)
+{
+    return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
+                     "nesting deeper than %u levels", (unsigned)c->max_depth);
+}
+
+/* Error path: the field's name appended to c->path (restored by the
+ * caller from *keep). */
+static void path_push(struct sctx *c, const char *name, size_t nlen, size_t *keep)
+{
+    size_t have = strlen(c->path);
+    *keep = have;
+    if (have + 2 >= sizeof c->path)
+        return;
+    if (have)
+        c->path[have++] = '.';
+    name_for_message(c->path + have, sizeof c->path - have, name, nlen);
+}
+
+static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name, size_t nlen,
+                         struct arrow_pair *extra, size_t nextra, struct ArrowSchema *out,
+                         uint32_t depth);
+
+/* The fixed-size lists of a subarray, dimension k and within. */
+static npydt_status lists(struct sctx *c, const npydt_dtype *dt, size_t k, const char *name,
+                          size_t nlen, struct arrow_pair *extra, size_t nextra,
+                          struct ArrowSchema *out, uint32_t depth)
+{
+    if (depth >= c->max_depth)
+        return too_deep(c);
+    const uint64_t *shape = npydt_dtype_shape(dt);
+    if (k == npydt_dtype_ndim(dt))
+        return node(c, npydt_dtype_base(dt), name, nlen, extra, nextra, out, depth);
+    if (shape[k] > INT32_MAX)
+        return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
+                         "a subarray dimension of %llu is above Arrow's 2147483647",
+                         (unsigned long long)shape[k]);
+    char format[32];
+    snprintf(format, sizeof format, "+w:%llu", (unsigned long long)shape[k]);
+    struct arrow_pair pairs[3];
+    size_t np = 0;
+    char shape_text[1024];
+    struct text_buf tb = text_buf_fixed(shape_text, sizeof shape_text);
+    if (k == 0) {
+        text_shape_tuple(&tb, shape, npydt_dtype_ndim(dt));
+        if (tb.len >= sizeof shape_text)
+            return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
+                             "a subarray shape of %zu dimensions is too long to name",
+                             npydt_dtype_ndim(dt));
+        pairs[np++] = (struct arrow_pair){"npydt.shape", shape_text, tb.len};
+        for (size_t i = 0; i < nextra; i++)
+            pairs[np++] = extra[i];
+    }
+    npydt_status st = arrow_schema_node(c->alloc, out, format, name, nlen, pairs, np, 1, c->err);
+    if (st == NPYDT_OK)
+        st = lists(c, dt, k + 1, "item", 4, NULL, 0, out->children[0], depth + 1);
+    if (st != NPYDT_OK && out->release)
+        out->release(out);
+    return st;
+}
+
+static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name, size_t nlen,
+                         struct arrow_pair *extra, size_t nextra, struct ArrowSchema *out,
+                         uint32_t depth)
+{
+    npydt_status st;
+    if (depth >= c->max_depth)
+        return too_deep(c);
+    if (memchr(name, '\0', nlen))
+        return set_error(c->err, NPYDT_E_NAME, NPYDT_NO_OFFSET, c->path,
+                         "an Arrow name cannot hold a NUL");
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SUBARRAY:
+        return lists(c, dt, 0, name, nlen, extra, nextra, out, depth);
+    case NPYDT_STRUCT: {
+        size_t n = npydt_dtype_nfields(dt);
+        st = arrow_schema_node(c->alloc, out, "+s", name, nlen, extra, nextra, (int64_t)n,
+                               c->err);
+        for (size_t i = 0; i < n && st == NPYDT_OK; i++) {
+            const char *fname = npydt_dtype_field_name(dt, i);
+            size_t flen = npydt_dtype_field_name_len(dt, i), keep;
+            struct arrow_pair title = {"npydt.title", npydt_dtype_field_title(dt, i),
+                                       npydt_dtype_field_title_len(dt, i)};
+            path_push(c, fname, flen, &keep);
+            st = node(c, npydt_dtype_field_dtype(dt, i), fname, flen, &title,
+                      title.value ? 1 : 0, out->children[i], depth + 1);
+            c->path[keep] = '\0';
+        }
+        if (st != NPYDT_OK && out->release)
+            out->release(out);
+        return st;
+    }
+    case NPYDT_SCALAR:
+        break;
+    }
+    struct arrow_scalar sc;
+    if ((st = arrow_scalar_of(dt, c->bytes_as_binary, &sc, c->err)) != NPYDT_OK) {
+        snprintf(c->err->path, sizeof c->err->path, "%s", c->path);
+        return st;
+    }
+    char str[64];
+    size_t slen = npydt_dtype_str(dt, str, sizeof str);
+    struct arrow_pair pairs[2] = {{"npydt.dtype", str, slen < sizeof str ? slen : 0}};
+    if (nextra)
+        pairs[1] = extra[0];
+    st = arrow_schema_node(c->alloc, out, sc.format, name, nlen, pairs, 1 + nextra,
+                           sc.col == COL_COMPLEX, c->err);
+    if (st != NPYDT_OK)
+        return st;
+    if (sc.col == COL_TIME || sc.col == COL_DATE32)
+        out->flags |= ARROW_FLAG_NULLABLE;
+    if (sc.col == COL_COMPLEX &&
+        (st = arrow_schema_node(c->alloc, out->children[0], sc.child_format, "item", 4, NULL, 0,
+                                0, c->err)) != NPYDT_OK)
+        out->release(out);
+    return st;
+}
+
+npydt_status npydt_arrow_schema(const npydt_dtype *dt, const npydt_arrow_options *opts,
+                                struct ArrowSchema *out, npydt_error *err)
+{
+    npydt_error local;
+    if (!err)
+        err = &local;
+    error_clear(err);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    out->release = NULL;
+    if (!dt)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "dtype is NULL");
+    npydt_arrow_options o;
+    npydt_status st = arrow_options_resolve(opts, &o, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct sctx c = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth, "", err};
+    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT)
+        return node(&c, dt, "", 0, NULL, 0, out, 0);
+    st = arrow_schema_node(c.alloc, out, "+s", "", 0, NULL, 0, 1, err);
+    if (st == NPYDT_OK &&
+        (st = node(&c, dt, ARROW_VALUE_NAME, strlen(ARROW_VALUE_NAME), NULL, 0,
+                   out->children[0], 1)) != NPYDT_OK)
+        out->release(out);
+    return st;
+}

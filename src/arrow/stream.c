@@ -1,0 +1,138 @@
+/* An ArrowArrayStream over an open reader: the schema of its dtype, then
+ * one record batch per call, in C order, from the stream's own position
+ * (so several streams may read one reader). */
+#include "arrow/arrow.h"
+#include "access/access.h"
+
+#include <errno.h>
+
+struct stream {
+    const npydt_allocator *alloc;
+    npydt_reader *reader;
+    npydt_arrow_options opts;
+    const npydt_dtype *dtype;
+    uint64_t next;          /* C-order index of the next row */
+    uint64_t count;
+    uint64_t batch_rows;
+    npydt_repeat *levels;
+    size_t levels_cap;
+    npydt_error err;
+};
+
+static int errno_of(npydt_status st)
+{
+    switch (st) {
+    case NPYDT_OK: return 0;
+    case NPYDT_E_NOMEM: return ENOMEM;
+    case NPYDT_E_IO:
+    case NPYDT_E_DATA:
+    case NPYDT_E_ARCHIVE: return EIO;
+    default: return EINVAL;
+    }
+}
+
+static int get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
+{
+    struct stream *p = s->private_data;
+    return errno_of(npydt_arrow_schema(p->dtype, &p->opts, out, &p->err));
+}
+
+static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    struct stream *p = s->private_data;
+    error_clear(&p->err);
+    out->release = NULL;
+    if (p->next >= p->count)
+        return 0;
+    const void *records;
+    uint64_t n;
+    /* the reader's C-order position is this stream's */
+    p->reader->next = p->next;
+    npydt_status st = npydt_reader_next_c(p->reader, p->batch_rows, &records, &n, &p->err);
+    if (st == NPYDT_OK && n == 0)
+        st = set_error(&p->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL, "the data ended early");
+    if (st != NPYDT_OK)
+        return errno_of(st);
+    struct arrow_batch b = {p->alloc, p->opts.bytes_as_binary, p->opts.base.limits.max_depth,
+                            records, npydt_dtype_itemsize(p->dtype), n, p->next,
+                            p->levels, p->levels_cap};
+    st = arrow_batch_fill(&b, p->dtype, out, &p->err);
+    if (st != NPYDT_OK)
+        return errno_of(st);
+    p->next += n;
+    return 0;
+}
+
+static const char *get_last_error(struct ArrowArrayStream *s)
+{
+    struct stream *p = s->private_data;
+    return p->err.code == NPYDT_OK ? NULL : p->err.message;
+}
+
+static void release(struct ArrowArrayStream *s)
+{
+    struct stream *p = s->private_data;
+    free_bytes(p->alloc, p->levels, p->levels_cap * sizeof *p->levels);
+    free_bytes(p->alloc, p, sizeof *p);
+    s->release = NULL;
+    s->private_data = NULL;
+}
+
+npydt_status npydt_arrow_stream_open(npydt_reader *r, const npydt_arrow_options *opts,
+                                     struct ArrowArrayStream *out, npydt_error *err)
+{
+    error_clear(err);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    out->release = NULL;
+    if (!r)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "reader is NULL");
+    npydt_arrow_options o;
+    npydt_status st = arrow_options_resolve(opts, &o, err);
+    if (st != NPYDT_OK)
+        return st;
+    const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
+    /* the schema is made once here to refuse what Arrow cannot hold */
+    struct ArrowSchema schema;
+    if ((st = npydt_arrow_schema(dt, &o, &schema, err)) != NPYDT_OK)
+        return st;
+    schema.release(&schema);
+    size_t levels;
+    uint64_t row_bytes;
+    if ((st = arrow_batch_plan(dt, o.base.limits.max_depth, &levels, &row_bytes, err)) !=
+        NPYDT_OK)
+        return st;
+    uint64_t itemsize = npydt_dtype_itemsize(dt);
+    if (row_bytes > o.batch_bytes && row_bytes / 6 > itemsize)
+        return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                         "one row takes %llu bytes of Arrow buffers, above batch_bytes "
+                         "(%zu) and six times its %llu bytes",
+                         (unsigned long long)row_bytes, o.batch_bytes,
+                         (unsigned long long)itemsize);
+    uint64_t rows = o.batch_bytes / (row_bytes ? row_bytes : 1);
+    if (o.batch_rows && rows > o.batch_rows)
+        rows = o.batch_rows;
+    struct stream *p = alloc_bytes(o.base.allocator, sizeof *p);
+    if (!p)
+        return set_nomem(err);
+    memset(p, 0, sizeof *p);
+    p->levels = alloc_bytes(o.base.allocator, levels * sizeof *p->levels);
+    if (!p->levels) {
+        free_bytes(o.base.allocator, p, sizeof *p);
+        return set_nomem(err);
+    }
+    p->alloc = o.base.allocator;
+    p->reader = r;
+    p->opts = o;
+    p->dtype = dt;
+    p->count = npydt_header_count(npydt_reader_header(r));
+    p->batch_rows = rows ? rows : 1;
+    p->levels_cap = levels;
+    error_clear(&p->err);
+    out->get_schema = get_schema;
+    out->get_next = get_next;
+    out->get_last_error = get_last_error;
+    out->release = release;
+    out->private_data = p;
+    return NPYDT_OK;
+}

@@ -1,0 +1,267 @@
+"""DuckDB reads npydt's Arrow streams: for every fixture, the types DuckDB
+sees (DESCRIBE) follow the mapping table of doc/api.md, and the values it
+gives (to_json of each row, or the text of a datetime) are NumPy's.
+
+    arrow_duckdb_check.py TOOL LIBDUCKDB FIXTURES_DIR
+
+TOOL is tests/tools/arrow_duckdb built; prints "arrow_duckdb: N passed,
+M failed" and a FAIL line per difference."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+TOOL, LIB, FIXTURES = sys.argv[1:4]
+
+# fixtures npydt does not export (doc/api.md says why), and the one kind
+# DuckDB 1.5 refuses: half floats ("e")
+REFUSED = {"object_O.npy", "object_in_struct.npy", "struct_name_nul.npy",
+           "struct_name_nul_utf8.npy", "struct_title_nul.npy",
+           "scalar_M8_D.npy", "scalar_M8_D_be.npy"}
+
+INTS = {("i", 1): "TINYINT", ("i", 2): "SMALLINT", ("i", 4): "INTEGER",
+        ("i", 8): "BIGINT", ("u", 1): "UTINYINT", ("u", 2): "USMALLINT",
+        ("u", 4): "UINTEGER", ("u", 8): "UBIGINT"}
+TIMESTAMPS = {"s": "TIMESTAMP_S", "ms": "TIMESTAMP_MS", "us": "TIMESTAMP",
+              "ns": "TIMESTAMP_NS"}
+
+
+def time_unit(dt):
+    unit, count = np.datetime_data(dt)
+    return unit if count == 1 else None
+
+
+def mapped_time(dt):
+    """True for a datetime column Arrow types (not the raw count)."""
+    u = time_unit(dt)
+    return u in TIMESTAMPS or (dt.kind == "M" and u == "D")
+
+
+def has(dt, pred):
+    if dt.names:
+        return any(has(dt.fields[n][0], pred) for n in dt.names)
+    if dt.subdtype:
+        return has(dt.subdtype[0], pred)
+    return pred(dt)
+
+
+def has_empty_struct(dt):
+    if dt.names is not None:
+        return not dt.names or any(has_empty_struct(dt.fields[n][0]) for n in dt.names)
+    return bool(dt.subdtype) and has_empty_struct(dt.subdtype[0])
+
+
+def beyond_microseconds(a):
+    """True when a datetime array holds a value DuckDB's microseconds
+    cannot (DuckDB then refuses the whole column: a Conversion Error)."""
+    if a.dtype.kind not in "Mm" or time_unit(a.dtype) not in ("s", "ms"):
+        return False
+    v = a.ravel().astype(np.int64)
+    v = v[~np.isnat(a.ravel())].astype(object)
+    scale = 10**6 if time_unit(a.dtype) == "s" else 10**3
+    return any(abs(x * scale) >= 2**63 for x in v)
+
+
+def duck_type(dt):
+    """DuckDB's name of the type of npydt's column for dt."""
+    if dt.names:
+        inner = ", ".join('%s %s' % (quote(n), duck_type(dt.fields[n][0]))
+                          for n in dt.names)
+        return "STRUCT(%s)" % inner
+    if dt.subdtype:
+        base, shape = dt.subdtype
+        # DuckDB spells ARRAY(ARRAY(T, 3), 2) T[3][2], and a size 0 ANY
+        return duck_type(base) + "".join("[%s]" % (d or "ANY") for d in reversed(shape))
+    k, size = dt.kind, dt.itemsize
+    if k == "b":
+        return "BOOLEAN"
+    if (k, size) in INTS:
+        return INTS[(k, size)]
+    if k == "f":
+        return "FLOAT" if size == 4 else "DOUBLE"
+    if k == "c":
+        return "FLOAT[2]" if size == 8 else "DOUBLE[2]"
+    if k in "SV":
+        return "BLOB"
+    if k == "U":
+        return "VARCHAR"
+    if k in "Mm":
+        u = time_unit(dt)
+        if k == "M" and u == "D":
+            return "DATE"
+        if u in TIMESTAMPS:
+            return TIMESTAMPS[u] if k == "M" else "INTERVAL"
+        return "BIGINT"
+    raise ValueError(dt)
+
+
+def quote(name):
+    plain = name.replace("_", "a").isalnum() and name.isascii() and name[:1].isalpha()
+    return name if plain else '"%s"' % name.replace('"', '""')
+
+
+def blob_text(b):
+    """DuckDB's text of a BLOB."""
+    return "".join(chr(c) if 32 <= c <= 126 and chr(c) not in "\\'\"" else "\\x%02X" % c
+                   for c in b)
+
+
+def expect(dt, v):
+    """NumPy's value v of dt as DuckDB's to_json gives it (parsed)."""
+    if dt.names:
+        return {n: expect(dt.fields[n][0], v[n]) for n in dt.names}
+    if dt.subdtype:
+        base = dt.subdtype[0]
+
+        def nest(x):
+            x = np.asarray(x)
+            return expect(base, x[()]) if x.ndim == 0 else [nest(y) for y in x]
+        return nest(np.asarray(v))
+    k = dt.kind
+    if k == "b":
+        return bool(v)
+    if k in "iu":
+        return int(v)
+    if k == "f":
+        return float(v)
+    if k == "c":
+        return [float(np.real(v)), float(np.imag(v))]
+    if k == "S":
+        return blob_text(bytes(v).ljust(dt.itemsize, b"\0"))
+    if k == "V":
+        return blob_text(bytes(v))
+    if k == "U":
+        return str(v)
+    if k in "Mm":
+        return None if np.isnat(v) else int(v.astype(np.int64))
+    raise ValueError(dt)
+
+
+def same(a, b):
+    if isinstance(a, float) and isinstance(b, (int, float)):
+        return (math.isnan(a) and math.isnan(b)) or a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def unescape(s):
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 1 < len(s):
+            out.append({"t": "\t", "n": "\n", "\\": "\\"}.get(s[i + 1], s[i + 1]))
+            i += 2
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def query(path, *sql):
+    p = subprocess.run([TOOL, LIB, path] + list(sql), capture_output=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr.decode(errors="replace").strip())
+    results, rows = [], []
+    for line in p.stdout.decode().split("\n")[:-1]:
+        if line == "--":
+            results.append(rows)
+            rows = []
+        else:
+            rows.append([unescape(f) for f in line.split("\t")])
+    return results
+
+
+def iso(v):
+    """NumPy's text of a datetime as DuckDB writes it: a space for the T,
+    no trailing zeros in the fraction."""
+    s = np.datetime_as_string(v).replace("T", " ")
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return s if " " in s else s + " 00:00:00"
+
+
+def check(name):
+    path = os.path.join(FIXTURES, name)
+    a = np.load(path, max_header_size=1 << 30)
+    dt = a.dtype
+    flat = a.ravel(order="C")
+    cols = [(n, dt.fields[n][0]) for n in dt.names] if dt.names else [("value", dt)]
+    if has(dt, lambda d: d.kind == "f" and d.itemsize == 2):
+        try:
+            query(path, "DESCRIBE t")
+        except RuntimeError:
+            return []   # DuckDB 1.5 reads no Arrow half floats
+        return ["%s: DuckDB now reads half floats: update the check" % name]
+    if has_empty_struct(dt):
+        try:
+            query(path, "DESCRIBE t")
+        except RuntimeError:
+            return []   # DuckDB has no struct without fields
+        return ["%s: DuckDB now reads empty structs: update the check" % name]
+    times = has(dt, lambda d: d.kind in "Mm" and mapped_time(d))
+    sql = ["DESCRIBE t"]
+    if not times:
+        sql.append("SELECT to_json(npydt_row_) FROM t AS npydt_row_")
+    elif dt.names:
+        sql.append("SELECT count(*) FROM t")   # the types are checked
+    elif dt.kind == "m":
+        sql.append("SELECT value IS NULL, '' FROM t")   # intervals: NULLs only
+    else:
+        sql.append("SELECT value IS NULL, value::VARCHAR FROM t")
+    try:
+        desc, rows = query(path, *sql)
+    except RuntimeError as e:
+        if "Conversion Error" in str(e) and beyond_microseconds(a):
+            return []   # DuckDB's range, not npydt's
+        return ["%s: %s" % (name, e)]
+    fails = []
+    # DuckDB names a column without a name v0, v1...
+    got_types = [(r[0], r[1]) for r in desc]
+    want_types = [(n or got[0], duck_type(d)) for (n, d), got in zip(cols, got_types)]
+    if got_types != want_types:
+        fails.append("%s: DuckDB types %s, want %s" % (name, got_types, want_types))
+    if times and dt.names:
+        if rows != [[str(flat.size)]]:
+            fails.append("%s: count %s, want %d" % (name, rows, flat.size))
+        return fails
+    if len(rows) != flat.size:
+        return fails + ["%s: %d rows, want %d" % (name, len(rows), flat.size)]
+    for i, row in enumerate(rows):
+        v = flat[i]
+        if times:
+            nat = bool(np.isnat(v))
+            if (row[0] == "true") != nat:
+                fails.append("%s: row %d: NULL is %s, NaT is %s" % (name, i, row[0], nat))
+            elif (not nat and dt.kind == "M" and abs(int(v.astype(np.int64))) < 2**63 - 1 and
+                  1 <= v.astype("M8[Y]").astype(int) + 1970 <= 9999):
+                # DuckDB reads INT64_MAX and INT64_MIN + 1 as infinities
+                if row[1] != iso(v):
+                    fails.append("%s: row %d: %r, NumPy %r" % (name, i, row[1], iso(v)))
+            continue
+        got = json.loads(row[0])
+        want = expect(dt, v) if dt.names else {"value": expect(dt, v)}
+        if dt.names and "" in want:
+            want = {k or "v%d" % dt.names.index(k): x for k, x in want.items()}
+        if not same(got, want):
+            fails.append("%s: row %d: DuckDB %r, NumPy %r" % (name, i, got, want))
+    return fails
+
+
+passed = failed = 0
+for name in sorted(os.listdir(FIXTURES)):
+    if not name.endswith(".npy") or name in REFUSED:
+        continue
+    fails = check(name)
+    for f in fails[:5]:
+        print("FAIL arrow_duckdb: " + f)
+    if fails:
+        failed += 1
+    else:
+        passed += 1
+print("arrow_duckdb: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)

@@ -1,0 +1,181 @@
+/* The Arrow export's schemas: the format of every kind of dtype, structs
+ * and their titles, subarrays as nested fixed-size lists, refusals, and
+ * the release of moved children. */
+#include "arrow_test.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The schema of a type string; its column (the root's one child). */
+static void schema_of(const char *ts, const npydt_arrow_options *o, struct ArrowSchema *s)
+{
+    npydt_dtype *dt = typestr(ts);
+    TEST_ERROR(err);
+    if (npydt_arrow_schema(dt, o, s, &err) != NPYDT_OK)
+        fail_msg("%s: %s", ts, err.message);
+    npydt_dtype_free(dt);
+    assert_non_null(s->release);
+}
+
+
+static void test_arrow_schema_formats_of_every_kind(void **state)
+{
+    (void)state;
+    static const struct { const char *ts, *format, *child; } cases[] = {
+        {"b1", "b", NULL},       {"i1", "c", NULL},       {"<i2", "s", NULL},
+        {">i4", "i", NULL},      {"<i8", "l", NULL},      {"u1", "C", NULL},
+        {">u2", "S", NULL},      {"<u4", "I", NULL},      {">u8", "L", NULL},
+        {"<f2", "e", NULL},      {">f4", "f", NULL},      {"<f8", "g", NULL},
+        {"<f16", "g", NULL},     {"<c8", "+w:2", "f"},    {">c16", "+w:2", "g"},
+        {"<c32", "+w:2", "g"},   {"S5", "w:5", NULL},     {"S0", "w:0", NULL},
+        {"V3", "w:3", NULL},     {"<U4", "u", NULL},      {"<M8[s]", "tss:", NULL},
+        {"<M8[ms]", "tsm:", NULL}, {">M8[us]", "tsu:", NULL}, {"<M8[ns]", "tsn:", NULL},
+        {"<M8[D]", "tdD", NULL}, {"<M8[h]", "l", NULL},   {"<M8[25s]", "l", NULL},
+        {"<M8[Y]", "l", NULL},   {"<M8", "l", NULL},      {"<m8[s]", "tDs", NULL},
+        {"<m8[ms]", "tDm", NULL}, {"<m8[us]", "tDu", NULL}, {">m8[ns]", "tDn", NULL},
+        {"<m8[D]", "l", NULL},   {"<m8", "l", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ArrowSchema s;
+        schema_of(cases[i].ts, NULL, &s);
+        assert_string_equal(s.format, "+s");
+        assert_int_equal(s.n_children, 1);
+        const struct ArrowSchema *c = s.children[0];
+        assert_string_equal(c->name, "value");
+        if (strcmp(c->format, cases[i].format) != 0)
+            fail_msg("%s: %s, not %s", cases[i].ts, c->format, cases[i].format);
+        npydt_dtype *dt = typestr(cases[i].ts);
+        char str[64];
+        npydt_dtype_str(dt, str, sizeof str);
+        npydt_dtype_free(dt);
+        assert_meta(c, "npydt.dtype", str);
+        if (cases[i].child) {
+            assert_int_equal(c->n_children, 1);
+            assert_string_equal(c->children[0]->format, cases[i].child);
+        } else {
+            assert_int_equal(c->n_children, 0);
+        }
+        assert_int_equal(!!(c->flags & ARROW_FLAG_NULLABLE), strchr("Mm", str[1]) != NULL);
+        s.release(&s);
+        assert_null(s.release);
+    }
+}
+
+static void test_arrow_schema_struct_titles_padding_dropped(void **state)
+{
+    (void)state;
+    /* np.save's descr of a dtype with padding: the '' void entries */
+    npydt_dtype *dt =
+        test_parse_literal("[(('The A', 'a'), '<i4'), ('', '|V4'), ('b', '|u1'), ('', '|V7')]");
+    assert_int_equal(npydt_dtype_nfields(dt), 2);
+    assert_int_equal(npydt_dtype_itemsize(dt), 16);
+    struct ArrowSchema s;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_schema(dt, NULL, &s, &err), NPYDT_OK);
+    assert_string_equal(s.format, "+s");
+    assert_string_equal(s.name, "");
+    assert_int_equal(s.n_children, 2);
+    assert_string_equal(s.children[0]->name, "a");
+    assert_string_equal(s.children[0]->format, "i");
+    assert_meta(s.children[0], "npydt.title", "The A");
+    assert_string_equal(s.children[1]->name, "b");
+    int32_t len;
+    assert_null(meta_get(s.children[1]->metadata, "npydt.title", &len));
+    s.release(&s);
+    npydt_dtype_free(dt);
+}
+
+static void test_arrow_schema_subarray_nested_lists(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('m', '<i2', (2, 3)), ('p', [('x', '<f4')], (4,))]");
+    struct ArrowSchema s;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_schema(dt, NULL, &s, &err), NPYDT_OK);
+    const struct ArrowSchema *m = s.children[0], *p = s.children[1];
+    assert_string_equal(m->format, "+w:2");
+    assert_meta(m, "npydt.shape", "(2, 3)");
+    assert_string_equal(m->children[0]->format, "+w:3");
+    assert_string_equal(m->children[0]->name, "item");
+    assert_string_equal(m->children[0]->children[0]->format, "s");
+    assert_string_equal(p->format, "+w:4");
+    assert_meta(p, "npydt.shape", "(4,)");
+    assert_string_equal(p->children[0]->format, "+s");
+    assert_string_equal(p->children[0]->children[0]->name, "x");
+    s.release(&s);
+    npydt_dtype_free(dt);
+}
+
+static void test_arrow_schema_bytes_as_binary(void **state)
+{
+    (void)state;
+    npydt_arrow_options o;
+    npydt_arrow_options_init(&o);
+    o.bytes_as_binary = 1;
+    struct ArrowSchema s;
+    schema_of("S5", &o, &s);
+    assert_string_equal(s.children[0]->format, "z");
+    s.release(&s);
+    schema_of("V5", &o, &s);
+    assert_string_equal(s.children[0]->format, "w:5");
+    s.release(&s);
+}
+
+static void test_arrow_schema_refuses_object_and_nul_names(void **state)
+{
+    (void)state;
+    TEST_ERROR(err);
+    struct ArrowSchema s;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i4'), ('b', [('c', '|O')])]");
+    assert_fails(NPYDT_E_OBJECT, &err, npydt_arrow_schema(dt, NULL, &s, &err));
+    assert_null(s.release);
+    assert_string_equal(err.path, "b.c");
+    npydt_dtype_free(dt);
+    dt = test_parse_literal("[('a\\x00', '<i4')]");
+    assert_fails(NPYDT_E_NAME, &err, npydt_arrow_schema(dt, NULL, &s, &err));
+    assert_null(s.release);
+    npydt_dtype_free(dt);
+}
+
+static void test_arrow_schema_refuses_reserved_room(void **state)
+{
+    (void)state;
+    npydt_arrow_options o;
+    npydt_arrow_options_init(&o);
+    o.reserved[0] = 1;
+    npydt_dtype *dt = typestr("f8");
+    struct ArrowSchema s;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_ARG, &err, npydt_arrow_schema(dt, &o, &s, &err));
+    npydt_dtype_free(dt);
+}
+
+static void test_arrow_schema_moved_child_outlives_parent(void **state)
+{
+    (void)state;
+    npydt_dtype *dt = test_parse_literal("[('a', '<i4'), ('b', '<c8')]");
+    struct ArrowSchema s, moved;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_schema(dt, NULL, &s, &err), NPYDT_OK);
+    moved = *s.children[1];
+    s.children[1]->release = NULL;
+    s.release(&s);
+    assert_string_equal(moved.name, "b");
+    assert_string_equal(moved.children[0]->format, "f");
+    moved.release(&moved);
+    assert_null(moved.release);
+    npydt_dtype_free(dt);
+}
+
+TEST_LIST("arrow_schema",
+          cmocka_unit_test(test_arrow_schema_formats_of_every_kind),
+          cmocka_unit_test(test_arrow_schema_struct_titles_padding_dropped),
+          cmocka_unit_test(test_arrow_schema_subarray_nested_lists),
+          cmocka_unit_test(test_arrow_schema_bytes_as_binary),
+          cmocka_unit_test(test_arrow_schema_refuses_object_and_nul_names),
+          cmocka_unit_test(test_arrow_schema_refuses_reserved_room),
+          cmocka_unit_test(test_arrow_schema_moved_child_outlives_parent));
