@@ -9,7 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON, OPT_QUIET };
+enum {
+    OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
+    OPT_JSON, OPT_QUIET
+};
+
+/* Which archive members are read whole (CRC-32) besides their headers. */
+enum verify_mode { VERIFY_SMALL, VERIFY_ALL, VERIFY_NONE };
+/* By default, members of at most this many bytes in the archive. */
+#define VERIFY_SMALL_BYTES ((uint64_t)64 << 20)
 
 static const struct cli_option check_options[] = {
     {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
@@ -17,28 +25,42 @@ static const struct cli_option check_options[] = {
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
+    {OPT_VERIFY, "verify", 0, NULL,
+     "read every archive member whole: its CRC-32 (by default members up to 64 MiB)"},
+    {OPT_NO_VERIFY, "no-verify", 0, NULL, "read archive members' headers only"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
     "check",
-    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...",
-    "Check that each .npy FILE matches SPEC, compiled once for all files. FILE may\n"
-    "also be ARCHIVE.npz (every member is checked) or ARCHIVE.npz:NAME (one\n"
-    "member, NAME with or without .npy); only headers are read. SPEC is\n"
+    "check --schema SPEC [--strict|--safe-cast] [--allow-extra]\n"
+    " [--verify|--no-verify] [--json] FILE...",
+    "Check that each .npy FILE matches SPEC, compiled once for all files, and\n"
+    "that np.load can read it. FILE may also be ARCHIVE.npz (every member is\n"
+    "checked) or ARCHIVE.npz:NAME (one member, NAME with or without .npy). SPEC is\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
     "--schema @PATH reads SPEC from a file; when PATH is a .npy file (or an\n"
     "archive of one array) its header is the spec: its dtype, shape and order,\n"
-    "as 'npydt schema PATH' prints them. --schema like:FILE does so for any\n"
-    "FILE (ARCHIVE.npz:NAME, '-' included). --safe-cast is NumPy's\n"
-    "can_cast(..., 'safe').\n"
+    "as 'npydt schema PATH' prints them, the first dimension -1 (any length).\n"
+    "--schema like:FILE does so for any FILE (ARCHIVE.npz:NAME, '-'\n"
+    "included). --safe-cast is NumPy's can_cast(..., 'safe').\n"
+    "\n"
+    "The bytes are verified too. A .npy file must hold the data its header\n"
+    "promises (it has no checksum: its size is compared); an archive member's\n"
+    "declared size must hold it, and a member of at most 64 MiB in the archive\n"
+    "(any member with --verify, none with --no-verify) is read whole: its\n"
+    "deflate stream and CRC-32, as np.load checks them. A failure is an\n"
+    "invalid file (exit 3). Bytes after the data, which NumPy ignores, are\n"
+    "counted in \"trailing_bytes\"; with --strict they are a mismatch\n"
+    "(trailing_bytes: expected 0, found N).\n"
     "\n"
     "With --json each file gets one line on stdout, whatever the exit status:\n"
     "{\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
-    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N}; a file\n"
+    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N,\n"
+    "\"verified\":\"crc32\"|\"size\"|\"header\",\"trailing_bytes\":N}; a file\n"
     "that cannot be read or is not valid gets {\"file\":...,\"error\":{\"status\":\n"
     "...,\"message\":...,\"offset\":N|null}}; an archive member adds \"member\" (its\n"
     "name in the archive) after \"file\" (the archive's path). The list holds the\n"
@@ -52,9 +74,9 @@ static const struct cli_command check_command = {
     "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
     ".npy file or archive; the highest of these over the files.\n"
     "\n"
-    "Only headers are read, except from '-' (standard input) or a pipe, which\n"
-    "is read whole into memory first (at most 1 GiB), with a progress line on\n"
-    "a terminal past 64 MiB.\n",
+    "Only headers (and verified members) are read, except from '-' (standard\n"
+    "input) or a pipe, which is read whole into memory first (at most 1 GiB),\n"
+    "with a progress line on a terminal past 64 MiB.\n",
     check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 
@@ -67,65 +89,105 @@ static void put_value(struct cli_line *l, const char *s, size_t len)
         cli_line_puts(l, "(none)");
 }
 
-static void print_mismatch(const char *file, const npydt_mismatch *m)
+/* "FILE: schema mismatch: WHERE: CODE: expected X, found Y". */
+static void print_mismatch(const char *file, const char *code, const char *path,
+                           size_t path_len, int array, const char *expected,
+                           size_t expected_len, const char *found, size_t found_len)
 {
     struct cli_line l;
     cli_line_init(&l);
     cli_line_format(&l, "%s: schema mismatch: ", file);
-    if (m->path_len) {
+    if (path_len) {
         cli_line_puts(&l, "field ");
-        cli_line_text(&l, m->path, m->path_len);
+        cli_line_text(&l, path, path_len);
         cli_line_puts(&l, ": ");
-    } else if (m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER) {
-        cli_line_puts(&l, "array: ");
     } else {
-        cli_line_puts(&l, "dtype: ");
+        cli_line_puts(&l, array ? "array: " : "dtype: ");
     }
-    cli_line_puts(&l, npydt_mismatch_code_name(m->code));
+    cli_line_puts(&l, code);
     cli_line_puts(&l, ": expected ");
-    put_value(&l, m->expected, m->expected_len);
+    put_value(&l, expected, expected_len);
     cli_line_puts(&l, ", found ");
-    put_value(&l, m->found, m->found_len);
+    put_value(&l, found, found_len);
     cli_line_end(&l);
 }
 
-/* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the
- * path as typed (the archive's for a member), "member" the member's name as
- * stored in the archive. */
-static void json_result(const struct cli_input *in, const npydt_check_result *r)
+static void print_library_mismatch(const char *file, const npydt_mismatch *m)
+{
+    int array = m->code == NPYDT_MISMATCH_DIMENSION || m->code == NPYDT_MISMATCH_FORTRAN_ORDER;
+    print_mismatch(file, npydt_mismatch_code_name(m->code), m->path, m->path_len, array,
+                   m->expected, m->expected_len, m->found, m->found_len);
+}
+
+/* What verification found, and the mismatch it makes under --strict. */
+struct verified {
+    const char *what;      /* "crc32", "size" or "header" */
+    uint64_t trailing;     /* bytes after the data */
+    int mismatch;          /* the trailing bytes are a mismatch */
+    char found[24];        /* trailing, as text */
+};
+
+static void json_mismatch(int first, const char *code, const char *path, size_t path_len,
+                          const char *expected, size_t expected_len, const char *found,
+                          size_t found_len)
+{
+    fputs(first ? "{\"code\":" : ",{\"code\":", stdout);
+    json_string(stdout, code);
+    fputs(",\"path\":", stdout);
+    json_string_n(stdout, path, path_len);
+    fputs(",\"expected\":", stdout);
+    json_string_n(stdout, expected, expected_len);
+    fputs(",\"found\":", stdout);
+    json_string_n(stdout, found, found_len);
+    putc('}', stdout);
+}
+
+/* {"file":...,["member":...,]"match":...,"mismatches":[...],
+ * "mismatches_total":N,"verified":...,"trailing_bytes":N}: "file" is the
+ * path as typed (the archive's for a member), "member" the member's name
+ * as stored in the archive. */
+static void json_result(const struct cli_input *in, const npydt_check_result *r,
+                        const struct verified *v)
 {
     size_t n = npydt_check_result_count(r);
+    size_t total = npydt_check_result_total(r) + (v->mismatch ? 1 : 0);
     fputs("{\"file\":", stdout);
     json_string(stdout, in->path);
     if (in->member) {
         fputs(",\"member\":", stdout);
         json_string(stdout, in->member);
     }
-    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", n ? "false" : "true");
+    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", total ? "false" : "true");
     for (size_t i = 0; i < n; i++) {
         const npydt_mismatch *m = npydt_check_result_get(r, i);
-        fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
-        json_string(stdout, npydt_mismatch_code_name(m->code));
-        fputs(",\"path\":", stdout);
-        json_string_n(stdout, m->path, m->path_len);
-        fputs(",\"expected\":", stdout);
-        json_string_n(stdout, m->expected, m->expected_len);
-        fputs(",\"found\":", stdout);
-        json_string_n(stdout, m->found, m->found_len);
-        putc('}', stdout);
+        json_mismatch(i == 0, npydt_mismatch_code_name(m->code), m->path, m->path_len,
+                      m->expected, m->expected_len, m->found, m->found_len);
     }
-    fprintf(stdout, "],\"mismatches_total\":%zu}\n", npydt_check_result_total(r));
+    if (v->mismatch && n < NPYDT_CHECK_MISMATCH_MAX)
+        json_mismatch(n == 0, "trailing_bytes", "", 0, "0", 1, v->found, strlen(v->found));
+    fprintf(stdout, "],\"mismatches_total\":%zu,\"verified\":\"%s\",\"trailing_bytes\":%llu}\n",
+            total, v->what, (unsigned long long)v->trailing);
 }
 
-/* Check one array: a .npy file, or an archive member (its header only:
- * the declared size must hold the data, which is not read). */
+/* Check one array: a .npy file, or an archive member; verify its bytes
+ * as mode says (a FILE's size always: it costs nothing). */
 static int check_input(const npydt_schema *schema, const struct cli_input *in, unsigned flags,
-                       int json)
+                       enum verify_mode mode, int json)
 {
+    int read_data = 0;
+    if (in->npz) {
+        const npydt_npz_member *m = npydt_npz_member_at(in->npz, in->index);
+        read_data = mode == VERIFY_ALL ||
+                    (mode == VERIFY_SMALL && m->compressed_size <= VERIFY_SMALL_BYTES);
+    }
     npydt_header *h;
+    npydt_verify_report report;
     npydt_error err;
-    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+    if (cli_input_verify(in, read_data, &h, &report, &err) != NPYDT_OK)
         return cli_report_input(in, &err, json);
+    struct verified v = {in->npz ? (read_data ? "crc32" : "header") : "size", report.trailing,
+                         (flags & NPYDT_CHECK_STRICT) && report.trailing > 0, ""};
+    snprintf(v.found, sizeof v.found, "%llu", (unsigned long long)report.trailing);
     npydt_check_result *r;
     npydt_status st = npydt_check(schema, h, flags, &r, &err);
     npydt_header_free(h);
@@ -133,14 +195,16 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
         return cli_report_input(in, &err, json);
     size_t n = npydt_check_result_count(r), total = npydt_check_result_total(r);
     for (size_t i = 0; i < n; i++)
-        print_mismatch(in->name, npydt_check_result_get(r, i));
+        print_library_mismatch(in->name, npydt_check_result_get(r, i));
     if (total > n)
         cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
                     total - n, total);
+    if (v.mismatch)
+        print_mismatch(in->name, "trailing_bytes", "", 0, 1, "0", 1, v.found, strlen(v.found));
     if (json)
-        json_result(in, r);
+        json_result(in, r, &v);
     npydt_check_result_free(r);
-    return total ? EXIT_MISMATCH : EXIT_OK;
+    return total || v.mismatch ? EXIT_MISMATCH : EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
@@ -148,6 +212,8 @@ int cmd_check(int argc, char **argv)
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
     int json = 0, quiet = 0;
+    enum verify_mode mode = VERIFY_SMALL;
+    const char *mode_option = NULL;
     struct cli_args args;
     cli_args_init(&args, &check_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -165,6 +231,13 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_ALLOW_EXTRA:
             flags |= NPYDT_CHECK_ALLOW_EXTRA;
+            break;
+        case OPT_VERIFY:
+        case OPT_NO_VERIFY:
+            if (mode_option && strcmp(mode_option, args.option->name) != 0)
+                return cli_usage(&check_command, "--verify and --no-verify exclude each other");
+            mode_option = args.option->name;
+            mode = opt == OPT_VERIFY ? VERIFY_ALL : VERIFY_NONE;
             break;
         case OPT_JSON:
             json = 1;
@@ -212,7 +285,7 @@ int cmd_check(int argc, char **argv)
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {
-            s = check_input(schema, &inputs.items[k], flags, json);
+            s = check_input(schema, &inputs.items[k], flags, mode, json);
             if (s > status)
                 status = s;
         }
