@@ -16,7 +16,8 @@ enum {
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
 enum verify_mode { VERIFY_SMALL, VERIFY_ALL, VERIFY_NONE };
-/* By default, members of at most this many bytes in the archive. */
+/* By default, members of at most this many bytes uncompressed (the
+ * bytes a verification reads or inflates). */
 #define VERIFY_SMALL_BYTES ((uint64_t)64 << 20)
 
 static const struct cli_option check_options[] = {
@@ -49,7 +50,7 @@ static const struct cli_command check_command = {
     "\n"
     "The bytes are verified too. A .npy file must hold the data its header\n"
     "promises (it has no checksum: its size is compared); an archive member's\n"
-    "declared size must hold it, and a member of at most 64 MiB in the archive\n"
+    "declared size must hold it, and a member of at most 64 MiB (uncompressed)\n"
     "(any member with --verify, none with --no-verify) is read whole: its\n"
     "deflate stream and CRC-32, as np.load checks them. A failure is an\n"
     "invalid file (exit 3). Bytes after the data are allowed, as NumPy\n"
@@ -149,7 +150,7 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
     if (in->npz) {
         const npydt_npz_member *m = npydt_npz_member_at(in->npz, in->index);
         read_data = mode == VERIFY_ALL ||
-                    (mode == VERIFY_SMALL && m->compressed_size <= VERIFY_SMALL_BYTES);
+                    (mode == VERIFY_SMALL && m->uncompressed_size <= VERIFY_SMALL_BYTES);
     }
     npydt_header *h;
     npydt_verify_report report;
