@@ -759,6 +759,40 @@ NPYDT_API npydt_status npydt_npz_member_data(const npydt_npz *z, size_t i, const
 NPYDT_API npydt_status npydt_npz_member_verify(const npydt_npz *z, size_t i,
                                                npydt_error *err);
 
+/* What a verification found: the bytes of an array's .npy file (or
+ * archive member) against those its header promises. */
+typedef struct npydt_verify_report {
+    uint64_t size;        /* bytes of the file, or of the member uncompressed, header included */
+    uint64_t expected;    /* data offset + count * itemsize: what the header promises
+                           * (size for an object array, whose pickle has any length) */
+    uint64_t trailing;    /* size - expected: bytes after the data, which NumPy ignores */
+    int crc32_checked;    /* nonzero: every byte was read and matched the member's CRC-32 */
+    uint32_t crc32;       /* that CRC-32; 0 for a .npy file, which has none */
+} npydt_verify_report;
+
+/* Verify member i of an archive as np.load reads it: its header, its
+ * declared size against the header's promise (NPYDT_E_DATA when short),
+ * then, with read_data, every byte through its deflate stream and CRC-32
+ * (npydt_npz_member_verify: NPYDT_E_ARCHIVE naming the member); without,
+ * nothing past the header is read and out->crc32_checked is 0. *out is
+ * filled on success only. header, when not NULL, receives the parsed
+ * header on success (release it with npydt_header_free), else NULL. */
+NPYDT_API npydt_status npydt_npz_member_verify_report(const npydt_npz *z, size_t i,
+                                                      int read_data, npydt_header **header,
+                                                      npydt_verify_report *out,
+                                                      npydt_error *err);
+/* Verify a .npy file: its header and its size against the header's
+ * promise (NPYDT_E_DATA when short; more is reported in out->trailing).
+ * A .npy file has no checksum: its data bytes are counted, not read.
+ * header as for npydt_npz_member_verify_report. */
+NPYDT_API npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
+                                         npydt_header **header, npydt_verify_report *out,
+                                         npydt_error *err);
+/* The same for a whole .npy file held in memory. */
+NPYDT_API npydt_status npydt_verify_buffer(const void *buf, size_t len,
+                                           const npydt_options *opts, npydt_header **header,
+                                           npydt_verify_report *out, npydt_error *err);
+
 /* A sequential reader of one member's uncompressed bytes (header
  * included). One thread at a time; close it before the archive. */
 typedef struct npydt_npz_stream npydt_npz_stream;

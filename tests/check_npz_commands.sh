@@ -137,7 +137,7 @@ for arc in ["savez.npz", "savez_compressed.npz"]:
         # stderr lines name ARCHIVE:MEMBER
     check(all(l.startswith(a.encode() + b":") for l in r.stderr.splitlines()), "check: stderr lines name the member")
     r = run("check", "--schema", "'<i8'", "--json", a + ":ints")
-    check(r.returncode == 0 and json.loads(r.stdout) == {"file": a, "member": "ints.npy", "match": True, "mismatches": [], "mismatches_total": 0},
+    check(r.returncode == 0 and json.loads(r.stdout) == {"file": a, "member": "ints.npy", "match": True, "mismatches": [], "mismatches_total": 0, "verified": "crc32", "trailing_bytes": 0},
           "check ARCHIVE:ints: %r" % r.stdout)
     r = run("check", "--schema", "'<i8'", a + ":ints", os.path.join(d, "alone", "ints.npy"))
     check(r.returncode == 0 and r.stdout == b"", "check of a member and a file")

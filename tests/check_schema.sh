@@ -134,15 +134,15 @@ expect "mixed files: worst status" 1 "" \
 
 # ---- --json: one object per file on stdout, also when the status is 1
 expect "json match" 0 \
-    "{\"file\":\"$S\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0}
+    "{\"file\":\"$S\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0,\"verified\":\"size\",\"trailing_bytes\":0}
 " "" -- --json --schema "$SIMPLE" "$S"
 expect "json mismatch" 1 \
-    "{\"file\":\"$BE\",\"match\":false,\"mismatches\":[{\"code\":\"byteorder\",\"path\":\"\",\"expected\":\"<f8\",\"found\":\">f8\"}],\"mismatches_total\":1}
+    "{\"file\":\"$BE\",\"match\":false,\"mismatches\":[{\"code\":\"byteorder\",\"path\":\"\",\"expected\":\"<f8\",\"found\":\">f8\"}],\"mismatches_total\":1,\"verified\":\"size\",\"trailing_bytes\":0}
 " "$BE: schema mismatch: dtype: byteorder: expected <f8, found >f8
 " -- --json --strict --schema "<f8" "$BE"
 expect "json many files" 1 \
-    "{\"file\":\"$S\",\"match\":false,\"mismatches\":[{\"code\":\"missing_field\",\"path\":\"b\",\"expected\":\"<f8\",\"found\":\"\"}],\"mismatches_total\":1}
-{\"file\":\"$T\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0}
+    "{\"file\":\"$S\",\"match\":false,\"mismatches\":[{\"code\":\"missing_field\",\"path\":\"b\",\"expected\":\"<f8\",\"found\":\"\"}],\"mismatches_total\":1,\"verified\":\"size\",\"trailing_bytes\":0}
+{\"file\":\"$T\",\"match\":true,\"mismatches\":[],\"mismatches_total\":0,\"verified\":\"size\",\"trailing_bytes\":0}
 " "$S: schema mismatch: field b: missing_field: expected <f8, found (none)
 " -- --json --allow-extra --schema "[('b', '<f8')]" "$S" "$T"
 
@@ -161,7 +161,7 @@ else
 fi
 run --json --allow-extra --schema "@$tmp/wide.txt" "$S"
 if [ "$rc" -eq 1 ] && [ "$(grep -o '"code":' "$tmp/out" | wc -l)" -eq 1000 ] &&
-    grep -q '"path":"a999","expected":"<f8","found":""}],"mismatches_total":1005}$' "$tmp/out"; then
+    grep -q '"path":"a999","expected":"<f8","found":""}],"mismatches_total":1005,"verified":"size","trailing_bytes":0}$' "$tmp/out"; then
     ok
 else
     bad "1005 mismatches in --json: exit $rc, $(grep -o '"code":' "$tmp/out" | wc -l) listed, ends $(tail -c 80 "$tmp/out")"

@@ -195,14 +195,18 @@ def test_closed_pipe():
 
 # ------------------------------------------------------------- schema --
 
-def numpy_dict(path):
-    """The header dict as np.save writes it, from NumPy's reading of path."""
+def numpy_dict(path, any_length=False):
+    """The header dict as np.save writes it, from NumPy's reading of path;
+    with any_length its first dimension -1 (npydt schema's default)."""
     import numpy as np
     with open(path, "rb") as f:
         version = np.lib.format.read_magic(f)
         shape, fortran, dt = np.lib.format._read_array_header(f, version, max_header_size=1 << 20)
+    shape = tuple(shape)
+    if any_length and shape:
+        shape = (-1,) + shape[1:]
     return "{'descr': %s, 'fortran_order': %r, 'shape': %r, }" % (
-        repr(np.lib.format.dtype_to_descr(dt)), fortran, tuple(shape))
+        repr(np.lib.format.dtype_to_descr(dt)), fortran, shape)
 
 
 def test_schema():
@@ -214,10 +218,14 @@ def test_schema():
     for f in files:
         r = run(["schema", f])
         spec = r.stdout.decode().rstrip("\n")
-        check(r.returncode == 0 and spec == numpy_dict(f),
-              "schema %s: %r, NumPy %r" % (f, spec[:120], numpy_dict(f)[:120]))
-        for arg, strict in ((spec, []), (spec, ["--strict"]), ("@" + f, []),
-                            ("like:" + f, ["--strict"])):
+        check(r.returncode == 0 and spec == numpy_dict(f, any_length=True),
+              "schema %s: %r, NumPy %r" % (f, spec[:120], numpy_dict(f, True)[:120]))
+        r = run(["schema", "--exact-shape", f])
+        exact = r.stdout.decode().rstrip("\n")
+        check(r.returncode == 0 and exact == numpy_dict(f),
+              "schema --exact-shape %s: %r, NumPy %r" % (f, exact[:120], numpy_dict(f)[:120]))
+        for arg, strict in ((spec, []), (spec, ["--strict"]), (exact, ["--strict"]),
+                            ("@" + f, []), ("like:" + f, ["--strict"])):
             c = run(["check"] + strict + ["--schema", arg, f])
             check(c.returncode == 0 and c.stderr == b"",
                   "check %s --schema %s %s: %d %r" % (strict, arg[:60], f, c.returncode, c.stderr[:200]))
@@ -229,11 +237,11 @@ def test_schema():
     member = os.path.join(NPZ, "savez.npz") + ":records"
     r = run(["schema", member])
     check(r.returncode == 0 and r.stdout.decode().rstrip("\n") ==
-          numpy_dict(os.path.join(NPZ, "alone", "records.npy")), "schema of a member")
+          numpy_dict(os.path.join(NPZ, "alone", "records.npy"), True), "schema of a member")
     c = run(["check", "--schema", "like:" + member, os.path.join(NPZ, "alone", "records.npy")])
     check(c.returncode == 0, "like:ARCHIVE:NAME: %d %r" % (c.returncode, c.stderr))
     r = run(["schema", "-"], stdin=open(a, "rb").read())
-    check(r.returncode == 0 and r.stdout.decode().rstrip("\n") == numpy_dict(a), "schema -")
+    check(r.returncode == 0 and r.stdout.decode().rstrip("\n") == numpy_dict(a, True), "schema -")
     r = run(["schema", os.path.join(NPZ, "savez.npz")])
     check(r.returncode == 2 and r.stdout == b"" and b"holds 11 arrays" in r.stderr,
           "schema of a whole archive: %d %r" % (r.returncode, r.stderr))

@@ -9,7 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_JSON, OPT_QUIET };
+enum {
+    OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
+    OPT_JSON, OPT_QUIET
+};
+
+/* Which archive members are read whole (CRC-32) besides their headers. */
+enum verify_mode { VERIFY_SMALL, VERIFY_ALL, VERIFY_NONE };
+/* By default, members of at most this many bytes uncompressed (the
+ * bytes a verification reads or inflates). */
+#define VERIFY_SMALL_BYTES ((uint64_t)64 << 20)
 
 static const struct cli_option check_options[] = {
     {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
@@ -17,28 +26,40 @@ static const struct cli_option check_options[] = {
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
     {OPT_ALLOW_EXTRA, "allow-extra", 0, NULL, "the file may have fields the schema does not name"},
+    {OPT_VERIFY, "verify", 0, NULL,
+     "read every archive member whole: its CRC-32 (by default members up to 64 MiB)"},
+    {OPT_NO_VERIFY, "no-verify", 0, NULL, "read archive members' headers only"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
     {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
     "check",
-    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--json] FILE...",
-    "Check that each .npy FILE matches SPEC, compiled once for all files. FILE may\n"
-    "also be ARCHIVE.npz (every member is checked) or ARCHIVE.npz:NAME (one\n"
-    "member, NAME with or without .npy); only headers are read. SPEC is\n"
+    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE...",
+    "Check that each .npy FILE matches SPEC, compiled once for all files, and\n"
+    "that np.load can read it. FILE may also be ARCHIVE.npz (every member is\n"
+    "checked) or ARCHIVE.npz:NAME (one member, NAME with or without .npy). SPEC is\n"
     "a descriptor literal as in a header (\"[('x', '<f8'), ('y', '<i4', (3,))]\",\n"
     "\"'<f8'\"), a type string (\"f8, (3,)i4, S5\"), or a header-like dict that may\n"
     "also constrain 'shape' (-1 matches any length) and 'fortran_order'.\n"
     "--schema @PATH reads SPEC from a file; when PATH is a .npy file (or an\n"
     "archive of one array) its header is the spec: its dtype, shape and order,\n"
-    "as 'npydt schema PATH' prints them. --schema like:FILE does so for any\n"
-    "FILE (ARCHIVE.npz:NAME, '-' included). --safe-cast is NumPy's\n"
-    "can_cast(..., 'safe').\n"
+    "as 'npydt schema PATH' prints them, the first dimension -1 (any length).\n"
+    "--schema like:FILE does so for any FILE (ARCHIVE.npz:NAME, '-'\n"
+    "included). --safe-cast is NumPy's can_cast(..., 'safe').\n"
+    "\n"
+    "The bytes are verified too. A .npy file must hold the data its header\n"
+    "promises (it has no checksum: its size is compared); an archive member's\n"
+    "declared size must hold it, and a member of at most 64 MiB (uncompressed)\n"
+    "(any member with --verify, none with --no-verify) is read whole: its\n"
+    "deflate stream and CRC-32, as np.load checks them. A failure is an\n"
+    "invalid file (exit 3). Bytes after the data are allowed, as NumPy\n"
+    "allows them: --json counts them in \"trailing_bytes\".\n"
     "\n"
     "With --json each file gets one line on stdout, whatever the exit status:\n"
     "{\"file\":...,\"match\":true|false,\"mismatches\":[{\"code\":...,\n"
-    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N}; a file\n"
+    "\"path\":...,\"expected\":...,\"found\":...}],\"mismatches_total\":N,\n"
+    "\"verified\":\"crc32\"|\"size\"|\"header\",\"trailing_bytes\":N}; a file\n"
     "that cannot be read or is not valid gets {\"file\":...,\"error\":{\"status\":\n"
     "...,\"message\":...,\"offset\":N|null}}; an archive member adds \"member\" (its\n"
     "name in the archive) after \"file\" (the archive's path). The list holds the\n"
@@ -52,9 +73,9 @@ static const struct cli_command check_command = {
     "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
     ".npy file or archive; the highest of these over the files.\n"
     "\n"
-    "Only headers are read, except from '-' (standard input) or a pipe, which\n"
-    "is read whole into memory first (at most 1 GiB), with a progress line on\n"
-    "a terminal past 64 MiB.\n",
+    "Only headers (and verified members) are read, except from '-' (standard\n"
+    "input) or a pipe, which is read whole into memory first (at most 1 GiB),\n"
+    "with a progress line on a terminal past 64 MiB.\n",
     check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 
@@ -89,10 +110,12 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
     cli_line_end(&l);
 }
 
-/* {"file":...,["member":...,]"match":...,"mismatches":[...]}: "file" is the
- * path as typed (the archive's for a member), "member" the member's name as
- * stored in the archive. */
-static void json_result(const struct cli_input *in, const npydt_check_result *r)
+/* {"file":...,["member":...,]"match":...,"mismatches":[...],
+ * "mismatches_total":N,"verified":...,"trailing_bytes":N}: "file" is the
+ * path as typed (the archive's for a member), "member" the member's name
+ * as stored in the archive; "verified" what was verified of the bytes. */
+static void json_result(const struct cli_input *in, const npydt_check_result *r,
+                        const char *verified, uint64_t trailing)
 {
     size_t n = npydt_check_result_count(r);
     fputs("{\"file\":", stdout);
@@ -114,17 +137,25 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r)
         json_string_n(stdout, m->found, m->found_len);
         putc('}', stdout);
     }
-    fprintf(stdout, "],\"mismatches_total\":%zu}\n", npydt_check_result_total(r));
+    fprintf(stdout, "],\"mismatches_total\":%zu,\"verified\":\"%s\",\"trailing_bytes\":%llu}\n",
+            npydt_check_result_total(r), verified, (unsigned long long)trailing);
 }
 
-/* Check one array: a .npy file, or an archive member (its header only:
- * the declared size must hold the data, which is not read). */
+/* Check one array: a .npy file, or an archive member; verify its bytes
+ * as mode says (a FILE's size always: it costs nothing). */
 static int check_input(const npydt_schema *schema, const struct cli_input *in, unsigned flags,
-                       int json)
+                       enum verify_mode mode, int json)
 {
+    int read_data = 0;
+    if (in->npz) {
+        const npydt_npz_member *m = npydt_npz_member_at(in->npz, in->index);
+        read_data = mode == VERIFY_ALL ||
+                    (mode == VERIFY_SMALL && m->uncompressed_size <= VERIFY_SMALL_BYTES);
+    }
     npydt_header *h;
+    npydt_verify_report report;
     npydt_error err;
-    if (cli_input_header(in, &h, &err) != NPYDT_OK)
+    if (cli_input_verify(in, read_data, &h, &report, &err) != NPYDT_OK)
         return cli_report_input(in, &err, json);
     npydt_check_result *r;
     npydt_status st = npydt_check(schema, h, flags, &r, &err);
@@ -138,7 +169,7 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
         cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
                     total - n, total);
     if (json)
-        json_result(in, r);
+        json_result(in, r, in->npz ? (read_data ? "crc32" : "header") : "size", report.trailing);
     npydt_check_result_free(r);
     return total ? EXIT_MISMATCH : EXIT_OK;
 }
@@ -148,6 +179,8 @@ int cmd_check(int argc, char **argv)
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
     int json = 0, quiet = 0;
+    enum verify_mode mode = VERIFY_SMALL;
+    const char *mode_option = NULL;
     struct cli_args args;
     cli_args_init(&args, &check_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -165,6 +198,13 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_ALLOW_EXTRA:
             flags |= NPYDT_CHECK_ALLOW_EXTRA;
+            break;
+        case OPT_VERIFY:
+        case OPT_NO_VERIFY:
+            if (mode_option && strcmp(mode_option, args.option->name) != 0)
+                return cli_usage(&check_command, "--verify and --no-verify exclude each other");
+            mode_option = args.option->name;
+            mode = opt == OPT_VERIFY ? VERIFY_ALL : VERIFY_NONE;
             break;
         case OPT_JSON:
             json = 1;
@@ -212,7 +252,7 @@ int cmd_check(int argc, char **argv)
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {
-            s = check_input(schema, &inputs.items[k], flags, json);
+            s = check_input(schema, &inputs.items[k], flags, mode, json);
             if (s > status)
                 status = s;
         }

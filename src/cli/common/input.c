@@ -307,6 +307,20 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
     return npydt_parse_path(in->path, &limits.base, out, err);
 }
 
+npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
+                              npydt_verify_report *report, npydt_error *err)
+{
+    if (!in->buf)
+        cli_reading(in->path);
+    if (in->npz)
+        return npydt_npz_member_verify_report(in->npz, in->index, read_data, out, report, err);
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
+    if (in->buf)
+        return npydt_verify_buffer(in->buf, in->len, &limits.base, out, report, err);
+    return npydt_verify_path(in->path, &limits.base, out, report, err);
+}
+
 /* ---- data ------------------------------------------------------------------- */
 
 npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,

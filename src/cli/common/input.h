@@ -56,6 +56,14 @@ void cli_inputs_free(struct cli_inputs *list);
 npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
                               npydt_error *err);
 
+/* Parse the header of an input as cli_input_header does and verify its
+ * bytes (npydt_verify_path, npydt_verify_buffer,
+ * npydt_npz_member_verify_report): a FILE's size against the header's
+ * promise; a member's declared size, and with read_data every byte
+ * against its CRC-32. */
+npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
+                              npydt_verify_report *report, npydt_error *err);
+
 /* A reader of an input's header and data: the header is the reader's
  * (npydt_reader_header), parsed once from the bytes it reads, so a file
  * replaced since an earlier cli_input_header cannot pass off other data.

@@ -17,12 +17,49 @@
 /* Largest text spec read from a file, as for headers. */
 #define MAX_SPEC_BYTES ((size_t)64 << 20)
 
-char *cli_spec_of_header(const npydt_header *h)
+/* The dict of h with the shape spelled dims: np.save's dict up to its
+ * 'shape' value (the dict of a 0-d array without its "(), }"), then the
+ * tuple, then ", }". NULL when out of memory. */
+static char *dict_with_shape(const npydt_header *h, const int64_t *dims, size_t ndim)
+{
+    const npydt_dtype *dt = npydt_header_dtype(h);
+    int fortran = npydt_header_fortran_order(h);
+    static const char tail[] = "(), }";
+    size_t n = npydt_header_dict(dt, NULL, 0, fortran, NULL, 0);
+    char *lead = n < SIZE_MAX ? malloc(n + 1) : NULL;
+    if (!lead)
+        return NULL;
+    npydt_header_dict(dt, NULL, 0, fortran, lead, n + 1);
+    struct text_buf b = text_buf_growing(text_libc_realloc, NULL, n + 32);
+    text_buf_write(&b, lead, n - (sizeof tail - 1));
+    free(lead);
+    text_shape_tuple_signed(&b, dims, ndim);
+    text_buf_puts(&b, ", }");
+    text_buf_putc(&b, '\0');
+    if (b.failed) {
+        text_buf_free(&b);
+        return NULL;
+    }
+    return b.buf;
+}
+
+char *cli_spec_of_header(const npydt_header *h, int any_length)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
     const uint64_t *shape = npydt_header_shape(h);
     size_t ndim = npydt_header_ndim(h);
     int fortran = npydt_header_fortran_order(h);
+    if (any_length && ndim > 0) {
+        int64_t *dims = malloc(ndim * sizeof *dims);
+        if (!dims)
+            return NULL;
+        dims[0] = -1;
+        for (size_t i = 1; i < ndim; i++)
+            dims[i] = (int64_t)shape[i];  /* a header's dimensions fit an int64 */
+        char *text = dict_with_shape(h, dims, ndim);
+        free(dims);
+        return text;
+    }
     size_t n = npydt_header_dict(dt, shape, ndim, fortran, NULL, 0);
     char *text = n < SIZE_MAX ? malloc(n + 1) : NULL;
     if (text)
@@ -31,7 +68,7 @@ char *cli_spec_of_header(const npydt_header *h)
 }
 
 int cli_spec_of_input(const struct cli_command *cmd, const char *arg, const char *what,
-                      char **out)
+                      int any_length, char **out)
 {
     *out = NULL;
     struct cli_inputs inputs;
@@ -45,7 +82,7 @@ int cli_spec_of_input(const struct cli_command *cmd, const char *arg, const char
     npydt_error err;
     if (status == EXIT_OK && cli_input_header(&inputs.items[0], &h, &err) != NPYDT_OK)
         status = cli_report(inputs.items[0].name, &err);
-    if (status == EXIT_OK && !(*out = cli_spec_of_header(h)))
+    if (status == EXIT_OK && !(*out = cli_spec_of_header(h, any_length)))
         status = cli_failure("out of memory");
     npydt_header_free(h);
     cli_inputs_free(&inputs);
@@ -127,7 +164,7 @@ int cli_spec_text(const struct cli_command *cmd, const char *what, const char *a
     *out = NULL;
     const char *file = cli_spec_file(arg);
     if (file) {
-        int status = cli_spec_of_input(cmd, file, what, out);
+        int status = cli_spec_of_input(cmd, file, what, 1, out);
         if (status == EXIT_OK)
             *len = strlen(*out);
         return status;

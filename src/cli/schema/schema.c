@@ -7,30 +7,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { OPT_EXACT_SHAPE = 1 };
+
+static const struct cli_option schema_options[] = {
+    {OPT_EXACT_SHAPE, "exact-shape", 0, NULL,
+     "keep the first dimension too (by default it is -1, any length)"},
+};
+
 static const struct cli_command schema_command = {
     "schema",
-    "schema FILE",
+    "schema [--exact-shape] FILE",
     "Print the spec of the .npy FILE on one line: the header-like dict of its\n"
-    "descriptor, shape and order, as np.save writes the dict\n"
-    "(\"{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }\"). It is a\n"
-    "SPEC that 'npydt check --schema' reads, and FILE matches it:\n"
+    "descriptor, shape and order, as np.save writes the dict, with -1 for the\n"
+    "first dimension (\"{'descr': '<f8', 'fortran_order': False, 'shape':\n"
+    "(-1, 3), }\"). It is a SPEC that 'npydt check --schema' reads: files of\n"
+    "the same dtype, order and trailing dimensions match it, whatever their\n"
+    "number of records (their length), as files that grow by records do:\n"
     "\n"
-    "    npydt check --schema \"$(npydt schema ref.npy)\" new.npy\n"
+    "    npydt check --schema \"$(npydt schema ref.npy)\" new/*.npy\n"
     "\n"
-    "Edit it to loosen it (-1 in a dimension matches any length), or give\n"
-    "--schema @ref.npy to check against the file itself. FILE may be\n"
+    "--schema @ref.npy and --schema like:ref.npy take the same spec.\n"
+    "--exact-shape keeps the whole shape ('shape': (100, 3)), to match\n"
+    "files of that very shape only. Edit the spec to loosen it further\n"
+    "(-1 in any dimension matches any length). FILE may be\n"
     "ARCHIVE.npz:NAME, an archive of one array, or '-' (standard input).\n"
     "Exit 0 on success, 2 on usage errors or unreadable paths, 3 for an\n"
     "invalid file.\n",
-    NULL, 0, 1,
+    schema_options, sizeof schema_options / sizeof schema_options[0], 1,
 };
 
 int cmd_schema(int argc, char **argv)
 {
+    int exact = 0;
     struct cli_args args;
     cli_args_init(&args, &schema_command, argc, argv);
-    for (int opt; (opt = cli_args_next(&args)) != 0;)
-        return args.status;   /* --no-mmap is taken by cli_args_next: only --help ends here */
+    for (int opt; (opt = cli_args_next(&args)) != 0;) {
+        if (opt != OPT_EXACT_SHAPE)
+            return args.status;   /* --help, or a usage error already reported */
+        exact = 1;
+    }
     if (args.noperands != 1) {
         if (args.noperands == 0)
             cli_usage(&schema_command, "no FILE given");
@@ -40,7 +55,7 @@ int cmd_schema(int argc, char **argv)
         return EXIT_USAGE;
     }
     char *spec;
-    int status = cli_spec_of_input(&schema_command, args.operands[0], NULL, &spec);
+    int status = cli_spec_of_input(&schema_command, args.operands[0], NULL, !exact, &spec);
     if (status == EXIT_OK) {
         puts(spec);
         free(spec);
