@@ -100,6 +100,10 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
                             const npydt_allocator *a, struct io_region *r, npydt_error *err);
 /* Unmap or free what io_map_or_read gave r; a zeroed region is nothing. */
 void io_region_release(struct io_region *r);
+/* True when buf starts like a zip archive, as np.load decides: "PK\3\4",
+ * or "PK\5\6" / "PK\6\6" for an empty one (npydt_npz_is_archive, and the
+ * .npy reader's refusal of an archive). */
+bool io_looks_like_zip(const void *buf, size_t len);
 
 /* ---- errors -------------------------------------------------------------- */
 
