@@ -222,6 +222,58 @@ static void test_bounds_ceiling_depth_parses_without_exhausting_the_stack(void *
     free(t.s);
 }
 
+/* Subarrays one inside another: (((...('<f8', (1,)), (1,)) ...), (1,)). */
+static void nested_subarrays(struct text *t, int n)
+{
+    put_n(t, "(", (size_t)n);
+    put(t, "'<f8'");
+    put_n(t, ", (1,))", (size_t)n);
+}
+
+/* The leaf table gives a leaf at most 63 repeats (a subarray of scalars
+ * inside another shares its repeat): 64 subarrays fit, 65 are refused at
+ * the shape of the one that passes the limit, with the limit named. */
+static void test_bounds_subarrays_nested_past_the_limit_are_refused_where_they_stand(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    nested_subarrays(&t, 64);
+    npydt_dtype *dt = NULL;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+    t.len = 0;
+    nested_subarrays(&t, 65);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err));
+    assert_string_equal(err.message, "more than 63 subarrays nested one inside another");
+    assert_int_equal(err.offset, t.len - 5);   /* the outermost "(1,)" */
+    assert_null(dt);
+    free(t.s);
+}
+
+/* A comma type string makes two levels (a struct of subarray fields) of
+ * no bracket: levels of structs and subarrays are held to max_depth too,
+ * refused at the node that passes it (here the outer list, at 0). */
+static void test_bounds_levels_past_max_depth_are_refused_with_the_limit_named(void **state)
+{
+    (void)state;
+    static const char text[] = "[('a', 'f8,(2,)i4')]";
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 2;
+    npydt_dtype *dt = NULL;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err,
+                 npydt_header_parse_descr(text, sizeof text - 1, &opts, &dt, &err));
+    assert_string_equal(err.message,
+                        "dtype nested deeper than 2 levels of structs and subarrays (max_depth)");
+    assert_int_equal(err.offset, 0);
+    assert_null(dt);
+    opts.limits.max_depth = 3;
+    assert_int_equal(npydt_header_parse_descr(text, sizeof text - 1, &opts, &dt, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+}
+
 static void test_bounds_max_depth_above_ceiling_is_arg_error(void **state)
 {
     (void)state;
@@ -705,6 +757,8 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_100000_brackets_in_header_is_limit_error),
     cmocka_unit_test(test_bounds_100000_brackets_in_descr_is_limit_error),
     cmocka_unit_test(test_bounds_nesting_over_default_depth_is_limit_error),
+    cmocka_unit_test(test_bounds_subarrays_nested_past_the_limit_are_refused_where_they_stand),
+    cmocka_unit_test(test_bounds_levels_past_max_depth_are_refused_with_the_limit_named),
     cmocka_unit_test(test_bounds_raised_max_depth_lets_deeper_nesting_through),
     cmocka_unit_test(test_bounds_ceiling_depth_parses_without_exhausting_the_stack),
     cmocka_unit_test(test_bounds_max_depth_above_ceiling_is_arg_error),
