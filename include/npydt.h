@@ -202,6 +202,14 @@ typedef struct npydt_options {
 
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_options_init(npydt_options *opts);
+/* Fill *opts with the preset for input from outside (uploads, files of
+ * other parties): the defaults, with HEADER_LEN at most 64 KiB (np.load
+ * stops at 10,000 bytes), nesting at most 32 and 10,000 fields. The most
+ * a parse under it was measured to hold is 3.3 MB of the allocator's
+ * memory (3,318,952 bytes: a 62 KB header of subarray fields; the hostile
+ * headers of tests/test_bounds.c, which holds it under 4 MiB); a pool of
+ * 4 MiB (npydt_pool_allocator_init) caps it outright. */
+NPYDT_API void npydt_options_init_untrusted(npydt_options *opts);
 
 /* ------------------------------------------------------------------ */
 /* Dtypes                                                              */
@@ -714,6 +722,9 @@ typedef struct npydt_npz_options {
 
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
+/* The preset for archives from outside: npydt_options_init_untrusted's
+ * base, at most 10,000 members and 1 GiB declared inflated. */
+NPYDT_API void npydt_npz_options_init_untrusted(npydt_npz_options *opts);
 
 /* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /
  * "PK\6\6" for an empty one), as np.load decides. */

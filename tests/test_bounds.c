@@ -506,6 +506,53 @@ static void test_bounds_memory_per_byte_names_around_comma_typestr(void **state)
                          NPYDT_OK);
 }
 
+/* npydt_options_init_untrusted: the most a parse holds under the preset,
+ * stated in npydt.h, over every family above at every size its 64 KiB
+ * headers allow (a larger family is refused by a limit, for less). */
+#define UNTRUSTED_PEAK ((size_t)4 << 20)
+
+static void test_bounds_untrusted_preset_holds_every_family_under_its_peak(void **state)
+{
+    (void)state;
+    static const struct {
+        family_fn fam;
+        const char *name;
+    } fams[] = {{fam_many_fields, "many_fields"}, {fam_titles, "titles"},
+                {fam_comma_typestr, "comma_typestr"}, {fam_adjacent_strings, "adjacent_strings"},
+                {fam_escapes, "escapes"}, {fam_long_paths, "long_paths"},
+                {fam_subarray_leaves, "subarray_leaves"}, {fam_shape_tuples, "shape_tuples"},
+                {fam_comments, "comments"}, {fam_many_empty_tuples, "many_empty_tuples"},
+                {fam_names_around_comma_typestr, "names_around_comma_typestr"}};
+    size_t worst = 0;
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
+        for (size_t n = 4096; n <= (size_t)64 << 10; n += 4096) {
+            struct text t = {0};
+            put(&t, "{'descr': ");
+            fams[f].fam(&t, n - 100);
+            put(&t, ", 'fortran_order': False, 'shape': (0,), }\n");
+            size_t len;
+            unsigned char *file = npy_v2(t.s, t.len, &len);
+            struct meter m;
+            npydt_options opts;
+            meter_init(&m, &opts);
+            npydt_options_init_untrusted(&opts);
+            opts.allocator = &m.alloc;
+            npydt_header *h = NULL;
+            TEST_ERROR(err);
+            npydt_status st = npydt_header_parse(file, len, &opts, &h, &err);
+            if (m.peak > worst) {
+                worst = m.peak;
+                print_message("%s: %zu bytes, %s, peak %zu bytes\n", fams[f].name, t.len,
+                              npydt_status_name(st), m.peak);
+            }
+            npydt_header_free(h);
+            assert_int_equal(m.live_blocks, 0);
+            free(file);
+            free(t.s);
+        }
+    assert_true(worst <= UNTRUSTED_PEAK);
+}
+
 /* A header whose leaf table and name table pass 4 MiB parses to the same
  * result with malloc and with the huge-page allocator, which maps blocks
  * of 4 MiB and more directly (and grows them by remapping). */
@@ -776,6 +823,7 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_memory_per_byte_comments),
     cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
     cmocka_unit_test(test_bounds_memory_per_byte_names_around_comma_typestr),
+    cmocka_unit_test(test_bounds_untrusted_preset_holds_every_family_under_its_peak),
     cmocka_unit_test(test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages),
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_share_their_prefix),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),
