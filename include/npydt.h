@@ -155,11 +155,14 @@ NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
 
 /* Set *alc up as an allocator over the caller's buffer buf[0..size): every
  * block of the parses given it comes out of buf (NPYDT_E_NOMEM when buf is
- * full), and nothing calls malloc. For services that parse many headers:
- * buf's pages stay faulted in from one parse to the next. The state lives
+ * full, the message of a parse call naming the pool's size, the request it
+ * refused and its largest free block then), and nothing calls malloc.
+ * For services that parse many headers: buf's pages stay faulted in from
+ * one parse to the next. The state lives
  * in buf (alc->ctx): one pool per thread, and buf must outlive every
  * result allocated from it. Returns 1, or 0 when buf is NULL or too small
- * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
+ * for the pool's own bookkeeping and one block (48 bytes, plus up to 15 to
+ * align). */
 NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
 /* Options structs (npydt_options with its npydt_limits, npydt_npz_options,

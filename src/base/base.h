@@ -129,6 +129,10 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
                         const char *path, const char *fmt, va_list ap);
 npydt_status set_nomem(npydt_error *err);
+/* When err holds NPYDT_E_NOMEM and a is a pool (npydt_pool_allocator_init),
+ * say in its message the pool's size, the request it refused last and its
+ * largest free block then. The parse calls call it before they return. */
+void pool_explain_nomem(const npydt_allocator *a, npydt_error *err);
 /* A name of len bytes as messages and error paths spell it: a NUL inside
  * becomes the four characters \x00, and what does not fit in size is cut.
  * Returns the length written (buf is NUL-terminated when size > 0). */
