@@ -11,19 +11,22 @@ static void totals_of_subarray(npydt_dtype *dt)
     dt->totals = dt->base->totals;
 }
 
-/* NPYDT_E_LIMIT at off when dt, about to be made, nests deeper than the
- * limits allow (its levels and repeats are set). */
-static npydt_status check_nesting(struct dtype_ctx *c, const npydt_dtype *dt, size_t off)
+/* NPYDT_E_LIMIT at off for a node of these levels and repeats (see
+ * npydt_dtype) that nests deeper than the limits allow. */
+__attribute__((cold, noinline)) static npydt_status
+nesting_error(struct dtype_ctx *c, uint32_t levels, size_t off)
 {
-    if (dt->levels > c->limits->max_depth)
+    if (levels > c->limits->max_depth)
         return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
                          "dtype nested deeper than %u levels of structs and subarrays "
                          "(max_depth)", c->limits->max_depth);
-    if (dt->repeats > DTYPE_MAX_REPEATS)
-        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
-                         "more than %u subarrays nested one inside another",
-                         DTYPE_MAX_REPEATS);
-    return NPYDT_OK;
+    return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
+                     "more than %u subarrays nested one inside another", DTYPE_MAX_REPEATS);
+}
+
+static inline bool nests_too_deep(const struct dtype_ctx *c, uint32_t levels, uint32_t repeats)
+{
+    return levels > c->limits->max_depth || repeats > DTYPE_MAX_REPEATS;
 }
 
 static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f)
@@ -136,10 +139,9 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
                          "subarray size in bytes does not fit a C int");
     /* a subarray of scalars inside another shares its repeat */
     bool merges = base->cls == NPYDT_SUBARRAY && base->base->cls == NPYDT_SCALAR;
-    npydt_dtype shape_of = {.levels = (uint16_t)(base->levels + 1),
-                            .repeats = (uint16_t)(1 + (merges ? 0 : base->repeats))};
-    if ((st = check_nesting(c, &shape_of, off)) != NPYDT_OK)
-        return st;
+    uint32_t levels = base->levels + 1u, repeats = 1u + (merges ? 0u : base->repeats);
+    if (nests_too_deep(c, levels, repeats))
+        return nesting_error(c, levels, off);
     npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     uint64_t *dims = arena_alloc_array_raw(c->arena, ndim ? ndim : 1, sizeof *dims);
     if (!dt || !dims)
@@ -148,7 +150,7 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     *dt = (npydt_dtype){.cls = NPYDT_SUBARRAY, .kind = 'V', .byteorder = '|',
                         .unit = NPYDT_UNIT_NONE, .itemsize = bytes, .ndim = ndim,
                         .shape = dims, .base = base, .has_object = base->has_object,
-                        .levels = shape_of.levels, .repeats = shape_of.repeats};
+                        .levels = (uint16_t)levels, .repeats = (uint16_t)repeats};
     totals_of_subarray(dt);
     *out = dt;
     return NPYDT_OK;
@@ -443,7 +445,7 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
     /* most fields are untitled scalars, counted apart: their count is
      * bounded by the text, so a plain sum cannot wrap */
     uint64_t scalars = 0;
-    npydt_dtype below = {.levels = 1};   /* levels and repeats */
+    uint32_t levels = 1, repeats = 0;
     for (size_t i = 0; i < n; i++) {
         const struct npydt_field *f = &fields[i];
         has_object |= f->dtype->has_object;
@@ -452,15 +454,14 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
         } else {
             nrefs += f->title != NULL;
             totals_add_field(&t, f);
-            if (f->dtype->levels >= below.levels)
-                below.levels = (uint16_t)(f->dtype->levels + 1);
-            if (f->dtype->repeats > below.repeats)
-                below.repeats = f->dtype->repeats;
+            if (f->dtype->levels >= levels)
+                levels = f->dtype->levels + 1u;
+            if (f->dtype->repeats > repeats)
+                repeats = f->dtype->repeats;
         }
     }
-    npydt_status st = check_nesting(c, &below, off);
-    if (st != NPYDT_OK)
-        return st;
+    if (nests_too_deep(c, levels, repeats))
+        return nesting_error(c, levels, off);
     t.leaves = sat_add(t.leaves, scalars);
     t.fields = sat_add(t.fields, scalars);
     *dup = first_duplicate(c->scratch ? c->scratch : c->arena, fields, n, nrefs);
@@ -471,7 +472,8 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
     *dt = (npydt_dtype){.cls = NPYDT_STRUCT, .kind = 'V', .byteorder = '|',
                         .unit = NPYDT_UNIT_NONE, .itemsize = itemsize, .nfields = n,
                         .fields = (struct npydt_field *)fields, .has_object = has_object,
-                        .levels = below.levels, .repeats = below.repeats, .totals = t};
+                        .levels = (uint16_t)levels, .repeats = (uint16_t)repeats,
+                        .totals = t};
     *out = dt;
     return NPYDT_OK;
 }
