@@ -155,11 +155,14 @@ NPYDT_API const npydt_allocator *npydt_huge_page_allocator(void);
 
 /* Set *alc up as an allocator over the caller's buffer buf[0..size): every
  * block of the parses given it comes out of buf (NPYDT_E_NOMEM when buf is
- * full), and nothing calls malloc. For services that parse many headers:
- * buf's pages stay faulted in from one parse to the next. The state lives
+ * full, the message of a parse call naming the pool's size, the request it
+ * refused and its largest free block then), and nothing calls malloc.
+ * For services that parse many headers: buf's pages stay faulted in from
+ * one parse to the next. The state lives
  * in buf (alc->ctx): one pool per thread, and buf must outlive every
  * result allocated from it. Returns 1, or 0 when buf is NULL or too small
- * for the pool's own bookkeeping (32 bytes, plus up to 15 to align). */
+ * for the pool's own bookkeeping and one block (48 bytes, plus up to 15 to
+ * align). */
 NPYDT_API int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size);
 
 /* Options structs (npydt_options with its npydt_limits, npydt_npz_options,
@@ -202,6 +205,14 @@ typedef struct npydt_options {
 
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_options_init(npydt_options *opts);
+/* Fill *opts with the preset for input from outside (uploads, files of
+ * other parties): the defaults, with HEADER_LEN at most 64 KiB (np.load
+ * stops at 10,000 bytes), nesting at most 32 and 10,000 fields. The most
+ * a parse under it was measured to hold is 3.3 MB of the allocator's
+ * memory (3,318,952 bytes: a 62 KB header of subarray fields; the hostile
+ * headers of tests/test_bounds.c, which holds it under 4 MiB); a pool of
+ * 4 MiB (npydt_pool_allocator_init) caps it outright. */
+NPYDT_API void npydt_options_init_untrusted(npydt_options *opts);
 
 /* ------------------------------------------------------------------ */
 /* Dtypes                                                              */
@@ -714,6 +725,9 @@ typedef struct npydt_npz_options {
 
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
+/* The preset for archives from outside: npydt_options_init_untrusted's
+ * base, at most 10,000 members and 1 GiB declared inflated. */
+NPYDT_API void npydt_npz_options_init_untrusted(npydt_npz_options *opts);
 
 /* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /
  * "PK\6\6" for an empty one), as np.load decides. */

@@ -222,6 +222,58 @@ static void test_bounds_ceiling_depth_parses_without_exhausting_the_stack(void *
     free(t.s);
 }
 
+/* Subarrays one inside another: (((...('<f8', (1,)), (1,)) ...), (1,)). */
+static void nested_subarrays(struct text *t, int n)
+{
+    put_n(t, "(", (size_t)n);
+    put(t, "'<f8'");
+    put_n(t, ", (1,))", (size_t)n);
+}
+
+/* The leaf table gives a leaf at most 63 repeats (a subarray of scalars
+ * inside another shares its repeat): 64 subarrays fit, 65 are refused at
+ * the shape of the one that passes the limit, with the limit named. */
+static void test_bounds_subarrays_nested_past_the_limit_are_refused_where_they_stand(void **state)
+{
+    (void)state;
+    struct text t = {0};
+    nested_subarrays(&t, 64);
+    npydt_dtype *dt = NULL;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+    t.len = 0;
+    nested_subarrays(&t, 65);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_parse_descr(t.s, t.len, NULL, &dt, &err));
+    assert_string_equal(err.message, "more than 63 subarrays nested one inside another");
+    assert_int_equal(err.offset, t.len - 5);   /* the outermost "(1,)" */
+    assert_null(dt);
+    free(t.s);
+}
+
+/* A comma type string makes two levels (a struct of subarray fields) of
+ * no bracket: levels of structs and subarrays are held to max_depth too,
+ * refused at the node that passes it (here the outer list, at 0). */
+static void test_bounds_levels_past_max_depth_are_refused_with_the_limit_named(void **state)
+{
+    (void)state;
+    static const char text[] = "[('a', 'f8,(2,)i4')]";
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.limits.max_depth = 2;
+    npydt_dtype *dt = NULL;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err,
+                 npydt_header_parse_descr(text, sizeof text - 1, &opts, &dt, &err));
+    assert_string_equal(err.message,
+                        "dtype nested deeper than 2 levels of structs and subarrays (max_depth)");
+    assert_int_equal(err.offset, 0);
+    assert_null(dt);
+    opts.limits.max_depth = 3;
+    assert_int_equal(npydt_header_parse_descr(text, sizeof text - 1, &opts, &dt, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+}
+
 static void test_bounds_max_depth_above_ceiling_is_arg_error(void **state)
 {
     (void)state;
@@ -452,6 +504,53 @@ static void test_bounds_memory_per_byte_names_around_comma_typestr(void **state)
         assert_int_equal(check_memory(fam_names_around_comma_typestr, sizes[i],
                                       "names_around_comma_typestr"),
                          NPYDT_OK);
+}
+
+/* npydt_options_init_untrusted: the most a parse holds under the preset,
+ * stated in npydt.h, over every family above at every size its 64 KiB
+ * headers allow (a larger family is refused by a limit, for less). */
+#define UNTRUSTED_PEAK ((size_t)4 << 20)
+
+static void test_bounds_untrusted_preset_holds_every_family_under_its_peak(void **state)
+{
+    (void)state;
+    static const struct {
+        family_fn fam;
+        const char *name;
+    } fams[] = {{fam_many_fields, "many_fields"}, {fam_titles, "titles"},
+                {fam_comma_typestr, "comma_typestr"}, {fam_adjacent_strings, "adjacent_strings"},
+                {fam_escapes, "escapes"}, {fam_long_paths, "long_paths"},
+                {fam_subarray_leaves, "subarray_leaves"}, {fam_shape_tuples, "shape_tuples"},
+                {fam_comments, "comments"}, {fam_many_empty_tuples, "many_empty_tuples"},
+                {fam_names_around_comma_typestr, "names_around_comma_typestr"}};
+    size_t worst = 0;
+    for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
+        for (size_t n = 4096; n <= (size_t)64 << 10; n += 4096) {
+            struct text t = {0};
+            put(&t, "{'descr': ");
+            fams[f].fam(&t, n - 100);
+            put(&t, ", 'fortran_order': False, 'shape': (0,), }\n");
+            size_t len;
+            unsigned char *file = npy_v2(t.s, t.len, &len);
+            struct meter m;
+            npydt_options opts;
+            meter_init(&m, &opts);
+            npydt_options_init_untrusted(&opts);
+            opts.allocator = &m.alloc;
+            npydt_header *h = NULL;
+            TEST_ERROR(err);
+            npydt_status st = npydt_header_parse(file, len, &opts, &h, &err);
+            if (m.peak > worst) {
+                worst = m.peak;
+                print_message("%s: %zu bytes, %s, peak %zu bytes\n", fams[f].name, t.len,
+                              npydt_status_name(st), m.peak);
+            }
+            npydt_header_free(h);
+            assert_int_equal(m.live_blocks, 0);
+            free(file);
+            free(t.s);
+        }
+    assert_true(worst <= UNTRUSTED_PEAK);
 }
 
 /* A header whose leaf table and name table pass 4 MiB parses to the same
@@ -705,6 +804,8 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_100000_brackets_in_header_is_limit_error),
     cmocka_unit_test(test_bounds_100000_brackets_in_descr_is_limit_error),
     cmocka_unit_test(test_bounds_nesting_over_default_depth_is_limit_error),
+    cmocka_unit_test(test_bounds_subarrays_nested_past_the_limit_are_refused_where_they_stand),
+    cmocka_unit_test(test_bounds_levels_past_max_depth_are_refused_with_the_limit_named),
     cmocka_unit_test(test_bounds_raised_max_depth_lets_deeper_nesting_through),
     cmocka_unit_test(test_bounds_ceiling_depth_parses_without_exhausting_the_stack),
     cmocka_unit_test(test_bounds_max_depth_above_ceiling_is_arg_error),
@@ -722,6 +823,7 @@ TEST_LIST("bounds",
     cmocka_unit_test(test_bounds_memory_per_byte_comments),
     cmocka_unit_test(test_bounds_memory_per_byte_many_empty_tuples),
     cmocka_unit_test(test_bounds_memory_per_byte_names_around_comma_typestr),
+    cmocka_unit_test(test_bounds_untrusted_preset_holds_every_family_under_its_peak),
     cmocka_unit_test(test_bounds_header_past_4_mib_of_tables_with_malloc_and_huge_pages),
     cmocka_unit_test(test_bounds_long_paths_over_many_fields_share_their_prefix),
     cmocka_unit_test(test_bounds_long_paths_of_real_size_are_accepted),

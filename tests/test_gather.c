@@ -437,6 +437,25 @@ static void test_scatter_as_int64_checks_each_kind(void **state)
     npydt_dtype_free(dt);
 }
 
+static void test_gather_refusal_to_convert_names_what_it_cannot(void **state)
+{
+    (void)state;
+    struct fixture fx = make(MIXED);
+    uint64_t off;
+    double out[N][3];
+    TEST_ERROR(err);
+    const npydt_dtype *pos = field(&fx, "pos", &off);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_gather(fx.recs, fx.isz, N, pos, off, NPYDT_AS_DOUBLE, out, &err));
+    assert_string_equal(err.message, "cannot convert a struct of 3 fields to double: gather each "
+                                     "of its fields, or the whole struct as NPYDT_AS_NATIVE");
+    const npydt_dtype *name = field(&fx, "name", &off);
+    assert_fails(NPYDT_E_ARG, &err,
+                 npydt_gather(fx.recs, fx.isz, N, name, off, NPYDT_AS_INT64, out, &err));
+    assert_string_equal(err.message, "cannot convert |S7 to int64");
+    release(&fx);
+}
+
 TEST_LIST("gather",
     cmocka_unit_test(test_gather_native_f8_equals_reader),
     cmocka_unit_test(test_gather_as_double_every_real_kind),
@@ -445,6 +464,7 @@ TEST_LIST("gather",
     cmocka_unit_test(test_gather_struct_field_swaps_to_native),
     cmocka_unit_test(test_gather_complex_as_double_pairs),
     cmocka_unit_test(test_gather_refuses_bad_requests),
+    cmocka_unit_test(test_gather_refusal_to_convert_names_what_it_cannot),
     cmocka_unit_test(test_scatter_native_round_trip),
     cmocka_unit_test(test_scatter_native_writes_stored_order),
     cmocka_unit_test(test_scatter_as_double_checks_before_writing),

@@ -264,6 +264,27 @@ static void test_header_errors_table_codes_and_offsets(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* An archive handed to the .npy reader is named as one, with the calls
+ * that read it; other bytes are "not a NumPy file". */
+static void test_header_parse_names_a_zip_archive_given_as_npy(void **state)
+{
+    (void)state;
+    static const unsigned char local[30] = {'P', 'K', 3, 4, 20};
+    static const unsigned char empty[22] = {'P', 'K', 5, 6};
+    static const char *const want = "a zip archive (.npz), not a .npy file: open it with "
+                                    "npydt_npz_open_path (or _fd, _buffer) and read its members";
+    npydt_header *h = NULL;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_MAGIC, &err, npydt_header_parse(local, sizeof local, NULL, &h, &err));
+    assert_string_equal(err.message, want);
+    assert_fails(NPYDT_E_MAGIC, &err, npydt_parse_buffer(empty, sizeof empty, NULL, &h, &err));
+    assert_string_equal(err.message, want);
+    assert_fails(NPYDT_E_MAGIC, &err, npydt_header_parse("PK\1\2 and more", 15, NULL, &h, &err));
+    assert_string_equal(err.message, "not a NumPy file: the magic string \\x93NUMPY is missing");
+    assert_null(h);
+}
+
 TEST_LIST("header_errors",
+    cmocka_unit_test(test_header_parse_names_a_zip_archive_given_as_npy),
     cmocka_unit_test(test_header_errors_table_codes_and_offsets),
 );

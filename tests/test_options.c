@@ -146,7 +146,53 @@ static void test_options_zeroed_writer_options_write_a_2d_file(void **state)
     fclose(f);
 }
 
+/* The preset for input from outside: the defaults but for the documented
+ * header, depth and field limits (and archive ones), reserved room zero. */
+static void test_options_untrusted_preset_sets_its_documented_limits(void **state)
+{
+    (void)state;
+    npydt_options o, d;
+    memset(&o, 0x5a, sizeof o);
+    npydt_options_init_untrusted(&o);
+    npydt_options_init(&d);
+    assert_int_equal(o.limits.max_header_bytes, 64 << 10);
+    assert_int_equal(o.limits.max_depth, 32);
+    assert_int_equal(o.limits.max_fields, 10000);
+    assert_int_equal(o.limits.max_ndim, d.limits.max_ndim);
+    assert_null(o.allocator);
+    d.limits.max_header_bytes = 64 << 10;
+    d.limits.max_depth = 32;
+    d.limits.max_fields = 10000;
+    assert_memory_equal(&o, &d, sizeof o);
+    npydt_npz_options z, zd;
+    memset(&z, 0x5a, sizeof z);
+    npydt_npz_options_init_untrusted(&z);
+    npydt_npz_options_init(&zd);
+    zd.base = d;
+    zd.max_members = 10000;
+    zd.max_inflated_bytes = (uint64_t)1 << 30;
+    assert_memory_equal(&z, &zd, sizeof z);
+}
+
+/* A header one byte past the preset's 64 KiB is refused before it is read. */
+static void test_options_untrusted_preset_refuses_a_longer_header(void **state)
+{
+    (void)state;
+    unsigned char pre[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', 2, 0, 0x01, 0x00, 0x01, 0x00};
+    npydt_options o;
+    npydt_options_init_untrusted(&o);
+    uint64_t total;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_header_size(pre, sizeof pre, &o, &total, &err));
+    assert_string_equal(err.message, "header length 65537 is above the limit of 65536 bytes");
+    pre[8] = 0;
+    assert_int_equal(npydt_header_size(pre, sizeof pre, &o, &total, &err), NPYDT_OK);
+    assert_int_equal(total, 12 + 65536);
+}
+
 TEST_LIST("options",
+    cmocka_unit_test(test_options_untrusted_preset_sets_its_documented_limits),
+    cmocka_unit_test(test_options_untrusted_preset_refuses_a_longer_header),
     cmocka_unit_test(test_options_zeroed_options_read_a_nested_header),
     cmocka_unit_test(test_options_zero_limit_is_the_default_not_unlimited),
     cmocka_unit_test(test_options_zeroed_options_parse_descriptors_and_schemas),

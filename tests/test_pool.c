@@ -85,6 +85,48 @@ static void test_pool_full_is_nomem_and_keeps_nothing(void **state)
     free(hdr);
 }
 
+/* The sizes in a pool's out-of-memory message: its own, the request
+ * refused (more than the largest free block) and that block. */
+static void assert_pool_message(const char *message, size_t pool, size_t largest)
+{
+    unsigned long long p, want, most;
+    int n = sscanf(message, "the pool of %llu bytes had no free block of %llu bytes "
+                            "(the largest was %llu)", &p, &want, &most);
+    if (n != 3)
+        fail_msg("%s", message);
+    assert_int_equal(p, pool);
+    assert_int_equal(most, largest);
+    assert_true(want > most);
+}
+
+/* A pool that runs out says how large it is, what it could not give and
+ * the most it could have, for a header and for a descriptor alone. */
+static void test_pool_full_names_its_size_the_request_and_its_largest_block(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char buf[1024];
+    npydt_allocator pool;
+    assert_int_equal(npydt_pool_allocator_init(&pool, buf, sizeof buf), 1);
+    npydt_options opts;
+    npydt_options_init(&opts);
+    opts.allocator = &pool;
+    size_t len;
+    unsigned char *hdr = header_of(nested, &len);
+    npydt_header *h;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_NOMEM, &err, npydt_header_parse(hdr, len, &opts, &h, &err));
+    assert_pool_message(err.message, 992, 992);   /* 1024 less 32 of bookkeeping */
+    void *most = pool.malloc(pool.ctx, 900);       /* 912 of them */
+    assert_non_null(most);
+    npydt_dtype *dt;
+    assert_fails(NPYDT_E_NOMEM, &err,
+                 npydt_header_parse_descr(nested, sizeof nested - 1, &opts, &dt, &err));
+    assert_pool_message(err.message, 992, 80);
+    pool.free(pool.ctx, most, 900);
+    assert_pool_empty(&pool, sizeof buf);
+    free(hdr);
+}
+
 static void test_pool_blocks_are_aligned_distinct_and_reused(void **state)
 {
     (void)state;
@@ -119,8 +161,8 @@ static void test_pool_refuses_a_buffer_too_small_or_missing(void **state)
     static _Alignas(16) unsigned char buf[64];
     npydt_allocator a;
     assert_int_equal(npydt_pool_allocator_init(&a, NULL, 1024), 0);
-    assert_int_equal(npydt_pool_allocator_init(&a, buf, 31), 0);
-    assert_int_equal(npydt_pool_allocator_init(&a, buf, 32), 1);
+    assert_int_equal(npydt_pool_allocator_init(&a, buf, 47), 0);
+    assert_int_equal(npydt_pool_allocator_init(&a, buf, 48), 1);
     assert_null(a.malloc(a.ctx, 17));
     assert_non_null(a.malloc(a.ctx, 16));
 }
@@ -227,6 +269,7 @@ static void test_pool_arena_refuses_sizes_that_do_not_fit(void **state)
 TEST_LIST("pool",
     cmocka_unit_test(test_pool_serves_many_parses_and_is_whole_again_after_each),
     cmocka_unit_test(test_pool_full_is_nomem_and_keeps_nothing),
+    cmocka_unit_test(test_pool_full_names_its_size_the_request_and_its_largest_block),
     cmocka_unit_test(test_pool_blocks_are_aligned_distinct_and_reused),
     cmocka_unit_test(test_pool_refuses_a_buffer_too_small_or_missing),
     cmocka_unit_test(test_pool_huge_page_allocator_parses_like_malloc),

@@ -100,6 +100,10 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
                             const npydt_allocator *a, struct io_region *r, npydt_error *err);
 /* Unmap or free what io_map_or_read gave r; a zeroed region is nothing. */
 void io_region_release(struct io_region *r);
+/* True when buf starts like a zip archive, as np.load decides: "PK\3\4",
+ * or "PK\5\6" / "PK\6\6" for an empty one (npydt_npz_is_archive, and the
+ * .npy reader's refusal of an archive). */
+bool io_looks_like_zip(const void *buf, size_t len);
 
 /* ---- errors -------------------------------------------------------------- */
 
@@ -125,6 +129,10 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
                         const char *path, const char *fmt, va_list ap);
 npydt_status set_nomem(npydt_error *err);
+/* When err holds NPYDT_E_NOMEM and a is a pool (npydt_pool_allocator_init),
+ * say in its message the pool's size, the request it refused last and its
+ * largest free block then. The parse calls call it before they return. */
+void pool_explain_nomem(const npydt_allocator *a, npydt_error *err);
 /* A name of len bytes as messages and error paths spell it: a NUL inside
  * becomes the four characters \x00, and what does not fit in size is cut.
  * Returns the length written (buf is NUL-terminated when size > 0). */

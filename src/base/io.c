@@ -22,6 +22,13 @@ npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err)
     return NPYDT_OK;
 }
 
+bool io_looks_like_zip(const void *buf, size_t len)
+{
+    const unsigned char *b = buf;
+    return b && len >= 4 && b[0] == 'P' && b[1] == 'K' &&
+           ((b[2] == 3 && b[3] == 4) || (b[2] == 5 && b[3] == 6) || (b[2] == 6 && b[3] == 6));
+}
+
 npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err)
 {
     size_t done = 0;

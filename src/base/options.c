@@ -14,6 +14,14 @@ void npydt_options_init(npydt_options *opts)
     opts->allocator = NULL;
 }
 
+void npydt_options_init_untrusted(npydt_options *opts)
+{
+    npydt_options_init(opts);
+    opts->limits.max_header_bytes = (size_t)64 << 10;
+    opts->limits.max_depth = 32;
+    opts->limits.max_fields = 10000;
+}
+
 npydt_status header_len_writable(uint64_t hlen, npydt_error *err)
 {
     if (hlen <= HEADER_LEN_LIMIT)

@@ -6,6 +6,8 @@
  * every free and realloc, so blocks carry no header. */
 #include "base/base.h"
 
+#include <stdio.h>
+
 /* A free stretch of the buffer; every block is a multiple of POOL_UNIT. */
 struct pool_free {
     size_t size;
@@ -15,10 +17,15 @@ struct pool_free {
 /* The bookkeeping at the start of the buffer. */
 struct pool {
     struct pool_free *free;   /* lowest address first */
+    size_t size;              /* bytes of the blocks, free or not */
+    size_t refused;           /* the last request refused (0: none), */
+    size_t largest;           /* and the largest free block then */
 };
 
 #define POOL_UNIT ((size_t)16)
+#define POOL_HEAD (2 * POOL_UNIT)   /* the room struct pool takes */
 _Static_assert(sizeof(struct pool_free) <= POOL_UNIT, "a free block fits the smallest block");
+_Static_assert(sizeof(struct pool) <= POOL_HEAD, "the bookkeeping fits its room");
 
 /* size rounded up to whole units; 0 when that overflows */
 static size_t pool_round(size_t size)
@@ -29,13 +36,13 @@ static size_t pool_round(size_t size)
 static void *pool_malloc(void *ctx, size_t size)
 {
     struct pool *pl = ctx;
-    size_t need = pool_round(size ? size : 1);
-    if (!need)
-        return NULL;
-    for (struct pool_free **at = &pl->free; *at; at = &(*at)->next) {
+    size_t need = pool_round(size ? size : 1), largest = 0;
+    for (struct pool_free **at = &pl->free; need && *at; at = &(*at)->next) {
         struct pool_free *f = *at;
-        if (f->size < need)
+        if (f->size < need) {
+            largest = f->size > largest ? f->size : largest;
             continue;
+        }
         if (f->size == need) {
             *at = f->next;
         } else {   /* the rest stays free, after the block handed out */
@@ -46,6 +53,8 @@ static void *pool_malloc(void *ctx, size_t size)
         }
         return f;
     }
+    pl->refused = size ? size : 1;
+    pl->largest = largest;
     return NULL;
 }
 
@@ -102,14 +111,25 @@ int npydt_pool_allocator_init(npydt_allocator *alc, void *buf, size_t size)
         return 0;
     uintptr_t at = (uintptr_t)buf;
     size_t skip = (size_t)((POOL_UNIT - at % POOL_UNIT) % POOL_UNIT);
-    if (size < skip || size - skip < 2 * POOL_UNIT)
+    if (size < skip || size - skip < POOL_HEAD + POOL_UNIT)
         return 0;
     struct pool *pl = (struct pool *)(void *)((unsigned char *)buf + skip);
-    size_t usable = (size - skip - POOL_UNIT) & ~(POOL_UNIT - 1);
-    struct pool_free *all = (struct pool_free *)(void *)((unsigned char *)pl + POOL_UNIT);
+    size_t usable = (size - skip - POOL_HEAD) & ~(POOL_UNIT - 1);
+    struct pool_free *all = (struct pool_free *)(void *)((unsigned char *)pl + POOL_HEAD);
     all->size = usable;
     all->next = NULL;
-    pl->free = all;
+    *pl = (struct pool){all, usable, 0, 0};
     *alc = (npydt_allocator){pool_malloc, pool_realloc, pool_free_block, pl};
     return 1;
+}
+
+void pool_explain_nomem(const npydt_allocator *a, npydt_error *err)
+{
+    if (!err || err->code != NPYDT_E_NOMEM || !a || a->malloc != pool_malloc)
+        return;
+    const struct pool *pl = a->ctx;
+    if (pl->refused)
+        snprintf(err->message, sizeof err->message,
+                 "the pool of %zu bytes had no free block of %zu bytes (the largest was %zu)",
+                 pl->size, pl->refused, pl->largest);
 }

@@ -11,6 +11,24 @@ static void totals_of_subarray(npydt_dtype *dt)
     dt->totals = dt->base->totals;
 }
 
+/* NPYDT_E_LIMIT at off for a node of these levels and repeats (see
+ * npydt_dtype) that nests deeper than the limits allow. */
+__attribute__((cold, noinline)) static npydt_status
+nesting_error(struct dtype_ctx *c, uint32_t levels, size_t off)
+{
+    if (levels > c->limits->max_depth)
+        return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
+                         "dtype nested deeper than %u levels of structs and subarrays "
+                         "(max_depth)", c->limits->max_depth);
+    return set_error(c->err, NPYDT_E_LIMIT, off, dtype_path(c),
+                     "more than %u subarrays nested one inside another", DTYPE_MAX_REPEATS);
+}
+
+static inline bool nests_too_deep(const struct dtype_ctx *c, uint32_t levels, uint32_t repeats)
+{
+    return levels > c->limits->max_depth || repeats > DTYPE_MAX_REPEATS;
+}
+
 static void totals_add_field(struct dtype_totals *t, const struct npydt_field *f)
 {
     const struct dtype_totals *d = &f->dtype->totals;
@@ -119,6 +137,11 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     if (!ck_mul(items, base->itemsize, &bytes) || bytes > NPYDT_MAX_ITEMSIZE)
         return set_error(c->err, NPYDT_E_OVERFLOW, off, dtype_path(c),
                          "subarray size in bytes does not fit a C int");
+    /* a subarray of scalars inside another shares its repeat */
+    bool merges = base->cls == NPYDT_SUBARRAY && base->base->cls == NPYDT_SCALAR;
+    uint32_t levels = base->levels + 1u, repeats = 1u + (merges ? 0u : base->repeats);
+    if (nests_too_deep(c, levels, repeats))
+        return nesting_error(c, levels, off);
     npydt_dtype *dt = arena_alloc_raw(c->arena, sizeof *dt);
     uint64_t *dims = arena_alloc_array_raw(c->arena, ndim ? ndim : 1, sizeof *dims);
     if (!dt || !dims)
@@ -126,7 +149,8 @@ npydt_status dtype_make_subarray(struct dtype_ctx *c, const npydt_dtype *base,
     memcpy(dims, shape, ndim * sizeof *dims);
     *dt = (npydt_dtype){.cls = NPYDT_SUBARRAY, .kind = 'V', .byteorder = '|',
                         .unit = NPYDT_UNIT_NONE, .itemsize = bytes, .ndim = ndim,
-                        .shape = dims, .base = base, .has_object = base->has_object};
+                        .shape = dims, .base = base, .has_object = base->has_object,
+                        .levels = (uint16_t)levels, .repeats = (uint16_t)repeats};
     totals_of_subarray(dt);
     *out = dt;
     return NPYDT_OK;
@@ -421,6 +445,7 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
     /* most fields are untitled scalars, counted apart: their count is
      * bounded by the text, so a plain sum cannot wrap */
     uint64_t scalars = 0;
+    uint32_t levels = 1, repeats = 0;
     for (size_t i = 0; i < n; i++) {
         const struct npydt_field *f = &fields[i];
         has_object |= f->dtype->has_object;
@@ -429,8 +454,14 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
         } else {
             nrefs += f->title != NULL;
             totals_add_field(&t, f);
+            if (f->dtype->levels >= levels)
+                levels = f->dtype->levels + 1u;
+            if (f->dtype->repeats > repeats)
+                repeats = f->dtype->repeats;
         }
     }
+    if (nests_too_deep(c, levels, repeats))
+        return nesting_error(c, levels, off);
     t.leaves = sat_add(t.leaves, scalars);
     t.fields = sat_add(t.fields, scalars);
     *dup = first_duplicate(c->scratch ? c->scratch : c->arena, fields, n, nrefs);
@@ -441,6 +472,7 @@ npydt_status dtype_struct_of_fields(struct dtype_ctx *c, const struct npydt_fiel
     *dt = (npydt_dtype){.cls = NPYDT_STRUCT, .kind = 'V', .byteorder = '|',
                         .unit = NPYDT_UNIT_NONE, .itemsize = itemsize, .nfields = n,
                         .fields = (struct npydt_field *)fields, .has_object = has_object,
+                        .levels = (uint16_t)levels, .repeats = (uint16_t)repeats,
                         .totals = t};
     *out = dt;
     return NPYDT_OK;

@@ -35,6 +35,14 @@ struct npydt_dtype {
     bool has_object;
     int8_t unit;             /* npydt_unit */
     int32_t unit_count;
+    /* Of the tree below (0 for a scalar), kept as it is built so that a
+     * node nested too deeply is refused where the text has it: the
+     * levels of struct and subarray nodes on the longest way down (at
+     * most limits.max_depth), and the repeats the leaf table gives the
+     * deepest leaf, a subarray of scalars directly inside another taking
+     * its repeat (at most DTYPE_MAX_REPEATS). */
+    uint16_t levels;
+    uint16_t repeats;
     uint64_t itemsize;
     size_t nfields;
     struct npydt_field *fields;
@@ -44,6 +52,9 @@ struct npydt_dtype {
     struct dtype_root *root; /* set on root nodes only */
     struct dtype_totals totals;
 };
+
+/* Subarrays one inside another that a leaf of the table can carry. */
+#define DTYPE_MAX_REPEATS 63u
 
 /* NumPy's unsized flexible types: 'S0', 'U0' and 'V0' (np.dtype('S') and
  * the like), which a size given later completes. */

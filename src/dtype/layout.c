@@ -19,7 +19,7 @@ struct walk {
     size_t path_len;         /* its path's length */
     uint32_t nreps;
     const npydt_repeat *shared; /* copy of reps[0..nreps) for the next leaves, or NULL */
-    npydt_repeat reps[64];
+    npydt_repeat reps[DTYPE_MAX_REPEATS + 1];
 };
 
 static inline npydt_status add_leaf(struct walk *w, const npydt_dtype *dt, uint64_t offset)
@@ -62,10 +62,14 @@ static const char *walk_path(struct walk *w, char *buf, size_t size)
 
 static npydt_status walk(struct walk *w, const npydt_dtype *dt, uint64_t offset, uint32_t depth)
 {
+    /* the builders refuse such nodes where the text has them (levels,
+     * repeats): this holds for nodes built under other limits */
     if (depth > w->c->limits->max_depth || w->nreps >= sizeof w->reps / sizeof w->reps[0]) {
         char path[256];
         return set_error(w->c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET,
-                         walk_path(w, path, sizeof path), "dtype nested too deeply");
+                         walk_path(w, path, sizeof path),
+                         "dtype nested deeper than %u levels (max_depth) or %u subarrays",
+                         w->c->limits->max_depth, DTYPE_MAX_REPEATS);
     }
     switch (dt->cls) {
     case NPYDT_SCALAR:

@@ -37,6 +37,7 @@ npydt_status dtype_parse_root(const char *text, size_t len, const npydt_options 
     if (st != NPYDT_OK || (st = dtype_make_root(&c, dt, &ar, out)) != NPYDT_OK) {
         arena_release(&scratch);
         arena_release(&ar);
+        pool_explain_nomem(opts->allocator, err);
         return st;
     }
     arena_release(&scratch);

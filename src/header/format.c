@@ -29,8 +29,12 @@ npydt_status header_preamble_read(const unsigned char *b, size_t len, const npyd
 {
     size_t have = len < 6 ? len : 6;
     if (have && memcmp(b, magic, have) != 0)
-        return set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
-                         "not a NumPy file: the magic string \\x93NUMPY is missing");
+        return io_looks_like_zip(b, len)
+                   ? set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
+                               "a zip archive (.npz), not a .npy file: open it with "
+                               "npydt_npz_open_path (or _fd, _buffer) and read its members")
+                   : set_error(err, NPYDT_E_MAGIC, NPYDT_NO_OFFSET, NULL,
+                               "not a NumPy file: the magic string \\x93NUMPY is missing");
     *hstart = 10;
     if (len < 8)
         return set_error(err, NPYDT_E_TRUNCATED, NPYDT_NO_OFFSET, NULL,

@@ -132,7 +132,9 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
     struct npydt_header *h = arena_alloc(&ar, sizeof *h);
     if (!h) {
         arena_release(&ar);
-        return set_nomem(err);
+        set_nomem(err);
+        pool_explain_nomem(opts->allocator, err);
+        return NPYDT_E_NOMEM;
     }
     /* from here on every allocation goes through h->arena, which holds h */
     h->arena = ar;
@@ -144,6 +146,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
     if (st != NPYDT_OK) {
         ar = h->arena;
         arena_release(&ar);
+        pool_explain_nomem(opts->allocator, err);
         return st;
     }
     *out = h;
@@ -217,8 +220,11 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
                          (unsigned long long)(fsize > hstart ? fsize - hstart : 0), want,
                          (unsigned long long)fsize);
     unsigned char *buf = alloc_bytes(opts->allocator, want);
-    if (!buf)
-        return set_nomem(err);
+    if (!buf) {
+        set_nomem(err);
+        pool_explain_nomem(opts->allocator, err);
+        return NPYDT_E_NOMEM;
+    }
     st = io_pread(fd, buf, want, 0, &got, err);
     if (st == NPYDT_OK && got < want)
         st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,

@@ -5,6 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+void npydt_npz_options_init_untrusted(npydt_npz_options *opts)
+{
+    npydt_npz_options_init(opts);
+    npydt_options_init_untrusted(&opts->base);
+    opts->max_members = 10000;
+    opts->max_inflated_bytes = (uint64_t)1 << 30;
+}
+
 /* Bytes of a member that hold its preamble and header, from the first
  * 12 (or fewer) bytes; just those bytes when they are not a valid
  * preamble, so that the header parser reports why. Never more than the

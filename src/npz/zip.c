@@ -130,11 +130,7 @@ npydt_status zip_options_resolve(const npydt_npz_options *opts, npydt_npz_option
 
 int npydt_npz_is_archive(const void *buf, size_t len)
 {
-    const unsigned char *b = buf;
-    if (!b || len < 4)
-        return 0;
-    uint32_t sig = text_load_le32(b);
-    return sig == ZIP_SIG_LOCAL || sig == ZIP_SIG_EOCD || sig == ZIP_SIG_EOCD64;
+    return io_looks_like_zip(buf, len);
 }
 
 /* ---- names ---------------------------------------------------------------- */

@@ -275,11 +275,16 @@ static npydt_status check_args(const void *records, size_t stride, uint64_t n,
     uint64_t elems;
     bool uniform = scalar_chain(field, &sc, &elems);
     if (*size == 0 && as != NPYDT_AS_NATIVE && !(uniform && elems == 0)) {
+        const char *to = as == NPYDT_AS_DOUBLE ? "double" : "int64";
+        if (!uniform)   /* a struct, or an array of structs */
+            return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                             "cannot convert a struct of %zu fields to %s: gather each of its "
+                             "fields, or the whole struct as NPYDT_AS_NATIVE",
+                             sc->nfields, to);
         char str[64];
-        npydt_dtype_str(uniform ? sc : field, str, sizeof str);
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "cannot convert %s%s to %s",
-                         uniform ? "" : "a struct field ", uniform ? str : "",
-                         as == NPYDT_AS_DOUBLE ? "double" : "int64");
+        npydt_dtype_str(sc, str, sizeof str);
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "cannot convert %s to %s", str,
+                         to);
     }
     uint64_t end, total;
     if (!ck_add(offset, field->itemsize, &end) || (n > 1 && end > stride))

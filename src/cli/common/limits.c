@@ -10,18 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The preset for input from outside, defined here in one place (README,
- * "Limits"): header sizes NumPy's own np.load accepts by default (10,000
- * bytes) with room to spare, and archives of at most 1 GiB inflated. */
-static void preset_untrusted(npydt_npz_options *o)
-{
-    o->base.limits.max_header_bytes = (size_t)64 << 10;
-    o->base.limits.max_depth = 32;
-    o->base.limits.max_fields = 10000;
-    o->max_members = 10000;
-    o->max_inflated_bytes = (uint64_t)1 << 30;
-}
-
 /* What the command line asked for; applied over the defaults or the
  * preset, whatever the order of the options. */
 static struct {
@@ -106,9 +94,11 @@ int cli_limit_option(const struct cli_command *cmd, int id, const char *value)
 
 void cli_input_limits(npydt_npz_options *o)
 {
-    npydt_npz_options_init(o);
+    /* the untrusted preset is the library's (README, "Limits") */
     if (asked.untrusted)
-        preset_untrusted(o);
+        npydt_npz_options_init_untrusted(o);
+    else
+        npydt_npz_options_init(o);
     if (asked.have_header)
         o->base.limits.max_header_bytes =
             asked.header_bytes < SIZE_MAX ? (size_t)asked.header_bytes : SIZE_MAX;
