@@ -5,6 +5,7 @@
 #define NPYDT_CLI_DUMP_H
 
 #include "cli/common/json.h"
+#include "cli/common/mapped.h"
 #include "cli/common/sink.h"
 #include "text/text.h"
 
@@ -207,6 +208,7 @@ struct cursor {
     const unsigned char *batch;   /* streamed elements [batch_first, batch_first + batch_n) */
     uint64_t batch_first, batch_n;
     uint64_t end;                 /* no element at or past it is asked for */
+    struct cli_behind behind;     /* pages of a mapped file given back behind reads */
 };
 /* A cursor over src for elements below end (selection_end). */
 void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end);
