@@ -433,9 +433,8 @@ int cmd_dump(int argc, char **argv)
                                        flag[o.format], file, inputs.count, names, file);
         goto done;
     }
-    /* the sink is the buffer: its large chunks go to write(2) as they
-     * are, each byte copied once */
-    setvbuf(stdout, NULL, _IONBF, 0);
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     size_t printed = 0;
     if (inputs.count == 1) {
         status = dump_input(&inputs.items[0], &o, DUMP_ALL, &printed);

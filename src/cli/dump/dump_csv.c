@@ -61,6 +61,7 @@ struct walk {
 };
 
 static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n);
+static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_format f);
 static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
                       const unsigned char *p, char *tmp);
 
@@ -286,28 +287,7 @@ static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t
     sink_putc(out, '"');
 }
 
-/* Bytes as text: printable ASCII but '\', others \xNN. */
-static size_t bytes_text(const unsigned char *b, size_t n, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\') {
-            out[o++] = (char)b[i];
-        } else if (b[i] == '\\') {
-            out[o++] = '\\';
-            out[o++] = '\\';
-        } else {
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[b[i] >> 4];
-            out[o++] = hex[b[i] & 15];
-        }
-    }
-    return o;
-}
-
-/* One scalar cell. tmp holds at least 4 * itemsize + 64 bytes. */
+/* One scalar cell. tmp holds at least 5 * itemsize + 64 bytes. */
 static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
                       const unsigned char *p, char *tmp)
 {
@@ -359,13 +339,9 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
         }
         break;
     }
-    case 'S': {
-        const void *b;
-        size_t len;
-        if ((st = npydt_read_bytes(dt, p, &b, &len, &d->err)) == NPYDT_OK)
-            n = bytes_text(b, len, tmp);
-        break;
-    }
+    case 'S':   /* the cell as it is written */
+        sink_write(out, tmp, (size_t)(put_bytes(tmp, p, npydt_dtype_itemsize(dt), f) - tmp));
+        return 0;
     case 'U':
         st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err);
         text = d->ubuf;
@@ -404,11 +380,12 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
     return 0;
 }
 
-/* The cell of the n bytes of an S scalar at b (trailing NULs dropped) at
- * o, as bytes_text and put_cell write it (5 n + 2 bytes at most); the
- * end. Its text holds a separator or a quote only where b does: CSV
- * quotes the cell when b holds ',' or '"', TSV doubles the backslashes
- * of the escapes. */
+/* The cell of an S scalar of n bytes at b, at o (5 n + 2 bytes at
+ * most); the end. Its text is NumPy's str() of the bytes before trailing
+ * NULs: printable ASCII as it is but '\' as \\, other bytes as \xNN.
+ * CSV quotes the cell when b holds ',' or '"' (the only bytes of that
+ * text that need it: CR and LF are \x0d and \x0a), with '"' doubled;
+ * TSV doubles every backslash of the text (put_cell's rules). */
 static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_format f)
 {
     static const char hex[] = "0123456789abcdef";
@@ -542,7 +519,7 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
     for (size_t i = 0; i < nleaves; i++) {
         size_t need;
-        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 4, &need) ||
+        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 5, &need) ||
             __builtin_add_overflow(need, 64, &need))
             rc = -1;
         else if (need > tmp_size)
