@@ -23,7 +23,7 @@
 #include <string.h>
 
 /* Cells of a row beyond which the row is printed by walking the dtype
- * for every element instead of through a table of its columns (16 bytes
+ * for every element instead of through a table of its columns (32 bytes
  * a column): the table's memory stays small whatever the dtype. */
 #define COLUMN_TABLE_MAX 65536
 
