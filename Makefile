@@ -411,8 +411,14 @@ $(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-bench-run: $(O)/npydt_bench $(CLI)
+# the writer dump --csv is measured against (tests/bench/dump_csv.sh)
+$(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
+
+bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
+	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \
@@ -434,6 +440,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
 	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
+CHECK_DEPS += $(O)/tests/bench/csv_anchor
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

@@ -22,11 +22,13 @@
  * named is the one that shrank. A fault with no file named, or a
  * misaligned access (BUS_ADRALN, a bug and no shrinking file), ends the
  * process by the signal as before. */
+#define _DEFAULT_SOURCE   /* madvise, MADV_DONTNEED */
 #include "cli/common/mapped.h"
 #include "cli/common/output.h"
 #include "cli/common/report.h"
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,4 +104,23 @@ void cli_reading(const char *path)
     line = text;
     line_len = len;
     line_ready = 1;
+}
+
+void cli_behind_start(struct cli_behind *b, const npydt_reader *r)
+{
+    b->from = r && npydt_reader_is_mapped(r) ? (uintptr_t)npydt_reader_bytes(r) : 0;
+}
+
+void cli_behind_drop(struct cli_behind *b, uintptr_t at)
+{
+    if (at < b->from) {
+        b->from = at;   /* read again from further back */
+        return;
+    }
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = (b->from + page - 1) / page * page, hi = at / page * page;
+    /* pages of a file: nothing is lost, so a failure is only memory kept */
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    b->from = hi;
 }

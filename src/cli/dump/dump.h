@@ -5,6 +5,7 @@
 #define NPYDT_CLI_DUMP_H
 
 #include "cli/common/json.h"
+#include "cli/common/mapped.h"
 #include "cli/common/sink.h"
 #include "text/text.h"
 
@@ -119,6 +120,28 @@ int dump_put_selected(struct dumper *d, struct sink *out, const struct selected 
 /* One element: the whole value, or an object of the nsel selected fields. */
 int dump_put_element(struct dumper *d, struct sink *out, const npydt_dtype *dt,
                      const unsigned char *p, const struct selected *sel, size_t nsel);
+/* How a plan's step reads and writes a scalar (JSON and CSV plans;
+ * integers and floats by size: one switch per step picks both). */
+enum {
+    OP_TYPED,                      /* the typed readers (dump_put_value, a CSV cell's) */
+    OP_I1, OP_I2, OP_I4, OP_I8,    /* i of 1, 2, 4, 8 bytes */
+    OP_U1, OP_U2, OP_U4, OP_U8,    /* u of 1, 2, 4, 8 bytes */
+    OP_F4, OP_F8,                  /* f of 4 or 8 bytes, or a part of such a complex */
+    OP_BOOL,                       /* b: any nonzero byte is true */
+    OP_TIME,                       /* M and m (8 bytes): NaT, else the count (ISO text typed) */
+    OP_BYTES,                      /* S: the bytes before trailing NULs, escaped */
+    OP_SMALL_INTS                  /* JSON: `count` integers of up to 4 bytes (elem: OP_I1..OP_U4)
+                                    * `stride` apart, comma-separated: a scalar of theirs, or
+                                    * the innermost list of a subarray of them */
+};
+/* The op of a scalar dt other than a complex (OP_TYPED for those). */
+unsigned char plan_scalar_op(const npydt_dtype *dt);
+/* The bits of an unsigned number read as the signed type of its size. */
+static inline int64_t plan_signed8(uint8_t b) { int8_t x; memcpy(&x, &b, 1); return x; }
+static inline int64_t plan_signed16(uint16_t b) { int16_t x; memcpy(&x, &b, 2); return x; }
+static inline int64_t plan_signed32(uint32_t b) { int32_t x; memcpy(&x, &b, 4); return x; }
+static inline int64_t plan_signed64(uint64_t b) { int64_t x; memcpy(&x, &b, 8); return x; }
+
 /* An element's JSON as fixed text around its scalars (dump_plan.c). */
 struct plan_step;
 struct json_plan {
@@ -185,6 +208,7 @@ struct cursor {
     const unsigned char *batch;   /* streamed elements [batch_first, batch_first + batch_n) */
     uint64_t batch_first, batch_n;
     uint64_t end;                 /* no element at or past it is asked for */
+    struct cli_behind behind;     /* pages of a mapped file given back behind reads */
 };
 /* A cursor over src for elements below end (selection_end). */
 void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end);

@@ -23,14 +23,18 @@
 #include <string.h>
 
 /* Cells of a row beyond which the row is printed by walking the dtype
- * for every element instead of through a table of its columns (16 bytes
+ * for every element instead of through a table of its columns (32 bytes
  * a column): the table's memory stays small whatever the dtype. */
 #define COLUMN_TABLE_MAX 65536
 
-/* One column: a scalar leaf of the element. */
+/* One column: a scalar leaf of the element, and how its cell is written
+ * (plan_scalar_op): integers, floats, booleans, datetime counts and S
+ * bytes straight into the output, the rest (OP_TYPED) by put_scalar. */
 struct column {
     uint64_t offset;
     const npydt_dtype *dtype;
+    size_t rest;                  /* bytes the cells after it and the line end may take */
+    unsigned char op, swap, kind;
 };
 
 /* A growing path: the prefix of the column being named. */
@@ -57,6 +61,7 @@ struct walk {
 };
 
 static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n);
+static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_format f);
 static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
                       const unsigned char *p, char *tmp);
 
@@ -112,7 +117,10 @@ static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
     case VISIT_TABLE:
         if (c >= w->ncolumns)
             return -1;
-        w->columns[c] = (struct column){offset, dt};
+        w->columns[c] = (struct column){offset, dt, 0, plan_scalar_op(dt),
+                                        npydt_dtype_itemsize(dt) > 1 &&
+                                            text_order_swaps(npydt_dtype_byteorder(dt)),
+                                        (unsigned char)npydt_dtype_kind(dt)};
         return 0;
     default:   /* VISIT_VALUE */
         if (c)
@@ -279,28 +287,7 @@ static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t
     sink_putc(out, '"');
 }
 
-/* Bytes as text: printable ASCII but '\', others \xNN. */
-static size_t bytes_text(const unsigned char *b, size_t n, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\') {
-            out[o++] = (char)b[i];
-        } else if (b[i] == '\\') {
-            out[o++] = '\\';
-            out[o++] = '\\';
-        } else {
-            out[o++] = '\\';
-            out[o++] = 'x';
-            out[o++] = hex[b[i] >> 4];
-            out[o++] = hex[b[i] & 15];
-        }
-    }
-    return o;
-}
-
-/* One scalar cell. tmp holds at least 4 * itemsize + 64 bytes. */
+/* One scalar cell. tmp holds at least 5 * itemsize + 64 bytes. */
 static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, const npydt_dtype *dt,
                       const unsigned char *p, char *tmp)
 {
@@ -352,13 +339,9 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
         }
         break;
     }
-    case 'S': {
-        const void *b;
-        size_t len;
-        if ((st = npydt_read_bytes(dt, p, &b, &len, &d->err)) == NPYDT_OK)
-            n = bytes_text(b, len, tmp);
-        break;
-    }
+    case 'S':   /* the cell as it is written */
+        sink_write(out, tmp, (size_t)(put_bytes(tmp, p, npydt_dtype_itemsize(dt), f) - tmp));
+        return 0;
     case 'U':
         st = npydt_read_unicode(dt, p, d->ubuf, d->ubuf_size, &n, &d->err);
         text = d->ubuf;
@@ -397,6 +380,120 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
     return 0;
 }
 
+/* The cell of an S scalar of n bytes at b, at o (5 n + 2 bytes at
+ * most); the end. Its text is NumPy's str() of the bytes before trailing
+ * NULs: printable ASCII as it is but '\' as \\, other bytes as \xNN.
+ * CSV quotes the cell when b holds ',' or '"' (the only bytes of that
+ * text that need it: CR and LF are \x0d and \x0a), with '"' doubled;
+ * TSV doubles every backslash of the text (put_cell's rules). */
+static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_format f)
+{
+    static const char hex[] = "0123456789abcdef";
+    while (n > 0 && b[n - 1] == 0)
+        n--;
+    int quote = 0, tsv = f == FORMAT_TSV;
+    for (size_t i = 0; i < n && !tsv; i++)
+        quote |= (b[i] == ',') | (b[i] == '"');
+    *o = '"';
+    o += quote;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = b[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"') {
+            *o++ = (char)c;
+        } else if (c == '"') {
+            memcpy(o, "\"\"", 2);   /* a cell with '"' is quoted in CSV */
+            o += 1 + !tsv;
+        } else {
+            memcpy(o, "\\\\", 2);
+            o += 1 + tsv;
+            if (c == '\\') {
+                memcpy(o, "\\\\", 2);
+                o += 1 + tsv;
+            } else {
+                o[0] = 'x', o[1] = hex[c >> 4], o[2] = hex[c & 15];
+                o += 3;
+            }
+        }
+    }
+    *o = '"';
+    return o + quote;
+}
+
+/* Room of a column's cell and its separator (0: written by put_scalar,
+ * which takes its own). */
+static size_t cell_room(const struct column *c)
+{
+    return c->op == OP_TYPED ? 0
+           : c->op == OP_BYTES ? 3 + 5 * npydt_dtype_itemsize(c->dtype) : 1 + DUMP_NUMBER_ROOM;
+}
+
+/* A row of the element at rec through its columns; room is what the
+ * whole row may take. -1 as put_scalar. */
+static int put_row(struct dumper *d, struct sink *out, enum dump_format f,
+                   const struct column *cols, size_t n, size_t room, const unsigned char *rec,
+                   char *tmp)
+{
+    char sep = f == FORMAT_TSV ? '\t' : ',';
+    char *o = sink_room(out, room);
+    for (size_t i = 0; i < n && o; i++) {
+        const struct column *c = &cols[i];
+        const unsigned char *v = rec + c->offset;
+        *o = sep;
+        o += i != 0;
+        int64_t iv;
+        switch (c->op) {
+        case OP_I1: iv = plan_signed8(v[0]); break;
+        case OP_I2: iv = plan_signed16(text_load16(v, c->swap)); break;
+        case OP_I4: iv = plan_signed32(text_load32(v, c->swap)); break;
+        case OP_I8: iv = plan_signed64(text_load64(v, c->swap)); break;
+        case OP_U1: iv = v[0]; break;
+        case OP_U2: iv = text_load16(v, c->swap); break;
+        case OP_U4: iv = text_load32(v, c->swap); break;
+        case OP_U8: o += text_decimal_u64(text_load64(v, c->swap), o); continue;
+        case OP_F4: {
+            uint32_t bits = text_load32(v, c->swap);
+            if (!d->style.nan_null || isfinite(text_f32_of_bits(bits)))
+                o += text_float_f32(bits, o);
+            continue;
+        }
+        case OP_F8: {
+            double x = text_f64_of_bits(text_load64(v, c->swap));
+            if (!d->style.nan_null || isfinite(x))
+                o += text_float_f64(x, o);
+            continue;
+        }
+        case OP_BOOL:
+            memcpy(o, v[0] ? "True" : "False", 5);
+            o += v[0] ? 4 : 5;
+            continue;
+        case OP_BYTES: o = put_bytes(o, v, npydt_dtype_itemsize(c->dtype), f); continue;
+        case OP_TIME:
+            iv = plan_signed64(text_load64(v, c->swap));
+            if (iv == NPYDT_NAT) {
+                memcpy(o, "NaT", 3);
+                o += d->style.nan_null ? 0 : 3;
+                continue;
+            }
+            if (c->kind == 'M' && d->style.datetime_iso)
+                goto typed;   /* the ISO text */
+            break;
+        default:
+        typed:
+            out->bytes.len = (size_t)(o - out->bytes.buf);
+            if (put_scalar(d, out, f, c->dtype, v, tmp) != 0)
+                return -1;
+            o = sink_room(out, c->rest);
+            continue;
+        }
+        o += text_decimal_i64(iv, o);
+    }
+    if (o) {
+        *o++ = '\n';
+        out->bytes.len = (size_t)(o - out->bytes.buf);
+    }
+    return 0;
+}
+
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel)
 {
@@ -418,11 +515,11 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
      * path's buffer could not grow for). The scratch of put_scalar only
      * when a value is printed: an empty array's itemsize is no promise of
      * data. */
-    size_t tmp_size = 0, nleaves;
+    size_t tmp_size = 0, nleaves, room = 1;   /* a row's: its cells and the line end */
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
     for (size_t i = 0; i < nleaves; i++) {
         size_t need;
-        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 4, &need) ||
+        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 5, &need) ||
             __builtin_add_overflow(need, 64, &need))
             rc = -1;
         else if (need > tmp_size)
@@ -437,6 +534,10 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         w.ncolumns = (size_t)cells;
         w.columns = malloc((cells ? cells : 1) * sizeof *w.columns);
         rc = w.columns && walk_columns(&w, dt, sel, nsel) == 0 && w.n == cells ? 0 : -1;
+        for (size_t c = cells; c-- > 0 && rc == 0;) {
+            w.columns[c].rest = room;
+            rc = __builtin_add_overflow(room, cell_room(&w.columns[c]), &room) ? -1 : 0;
+        }
     }
     if (rc == 0) {
         w.visit = VISIT_HEADER;
@@ -444,7 +545,6 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         sink_putc(out, '\n');
     }
     w.visit = VISIT_VALUE;
-    char sep = format == FORMAT_TSV ? '\t' : ',';
     for (uint64_t i = 0; i < s->total && rc == 0; i++) {
         const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
         if (!rec) {
@@ -453,17 +553,12 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
             break;
         }
         if (w.columns) {
-            for (size_t c = 0; c < cells && rc == 0; c++) {
-                if (c)
-                    sink_putc(out, sep);
-                rc = put_scalar(d, out, format, w.columns[c].dtype, rec + w.columns[c].offset,
-                                w.tmp);
-            }
+            rc = put_row(d, out, format, w.columns, (size_t)cells, room, rec, w.tmp);
         } else {
             w.rec = rec;
             rc = walk_columns(&w, dt, sel, nsel);
+            sink_putc(out, '\n');
         }
-        sink_putc(out, '\n');
         if ((i & 4095) == 4095 && out->out && ferror(out->out))
             break;   /* the caller reports the write error */
     }

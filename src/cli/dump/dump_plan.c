@@ -27,21 +27,6 @@
  * plan's text has this many readable bytes past its end). */
 #define LIT_BLOCK 16
 
-/* How a step's scalar is read and written (integers and floats by size:
- * one switch per step picks both). */
-enum {
-    OP_TYPED,                      /* dump_put_value */
-    OP_I1, OP_I2, OP_I4, OP_I8,    /* i of 1, 2, 4, 8 bytes */
-    OP_U1, OP_U2, OP_U4, OP_U8,    /* u of 1, 2, 4, 8 bytes */
-    OP_F4, OP_F8,                  /* f of 4 or 8 bytes, or a part of such a complex */
-    OP_BOOL,                       /* b: any nonzero byte is true */
-    OP_TIME,                       /* M and m (8 bytes): NaT, else the count (ISO text typed) */
-    OP_BYTES,                      /* S: the bytes before trailing NULs, escaped */
-    OP_SMALL_INTS                  /* `count` integers of up to 4 bytes (elem: OP_I1..OP_U4)
-                                    * `stride` apart, comma-separated: a scalar of theirs, or
-                                    * the innermost list of a subarray of them */
-};
-
 struct plan_step {
     size_t lit, lit_len;   /* text before the scalar, in plan->text */
     size_t rest;           /* bytes the steps after this one (and the text
@@ -59,8 +44,7 @@ static int log2_size(size_t size)
     return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
 }
 
-/* How a scalar dt other than a complex is written. */
-static unsigned char scalar_op(const npydt_dtype *dt)
+unsigned char plan_scalar_op(const npydt_dtype *dt)
 {
     size_t size = npydt_dtype_itemsize(dt);
     int lg = log2_size(size);
@@ -140,7 +124,7 @@ static int add_scalar(struct json_plan *p, const npydt_dtype *dt, uint64_t offse
         sink_putc(&p->text, ']');
         return 0;
     }
-    return add_step(p, dt, offset, scalar_op(dt), size, order, 1, 0);
+    return add_step(p, dt, offset, plan_scalar_op(dt), size, order, 1, 0);
 }
 
 static int walk(struct json_plan *p, const npydt_dtype *dt, uint64_t offset, unsigned depth);
@@ -155,10 +139,10 @@ static int walk_lists(struct json_plan *p, const npydt_dtype *dt, const uint64_t
         return walk(p, dt, offset, depth + 1);
     uint64_t inner = span / (shape[level] ? shape[level] : 1);
     if (level + 1 == nd && shape[level] > 1 && npydt_dtype_get_class(dt) == NPYDT_SCALAR &&
-        small_int(scalar_op(dt))) {
+        small_int(plan_scalar_op(dt))) {
         /* the innermost list of small integers: one step for all */
         sink_putc(&p->text, '[');
-        if (add_step(p, dt, offset, scalar_op(dt), npydt_dtype_itemsize(dt),
+        if (add_step(p, dt, offset, plan_scalar_op(dt), npydt_dtype_itemsize(dt),
                      npydt_dtype_byteorder(dt), shape[level], inner) != 0)
             return -1;
         sink_putc(&p->text, ']');
@@ -246,12 +230,6 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
     return 0;
 }
 
-/* The bits of an unsigned number read as the signed type of its size. */
-static inline int64_t signed8(uint8_t b) { int8_t x; memcpy(&x, &b, 1); return x; }
-static inline int64_t signed16(uint16_t b) { int16_t x; memcpy(&x, &b, 2); return x; }
-static inline int64_t signed32(uint32_t b) { int32_t x; memcpy(&x, &b, 4); return x; }
-static inline int64_t signed64(uint64_t b) { int64_t x; memcpy(&x, &b, 8); return x; }
-
 /* n bytes of literal text at o (as one block when short); the end. */
 static inline char *put_literal(char *o, const char *text, size_t n)
 {
@@ -285,9 +263,9 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
         case OP_SMALL_INTS:
             for (uint64_t k = 1;; k++) {
                 switch (s->elem) {   /* the same branch for the whole run */
-                case OP_I1: iv = signed8(v[0]); break;
-                case OP_I2: iv = signed16(text_load16(v, s->swap)); break;
-                case OP_I4: iv = signed32(text_load32(v, s->swap)); break;
+                case OP_I1: iv = plan_signed8(v[0]); break;
+                case OP_I2: iv = plan_signed16(text_load16(v, s->swap)); break;
+                case OP_I4: iv = plan_signed32(text_load32(v, s->swap)); break;
                 case OP_U1: iv = v[0]; break;
                 case OP_U2: iv = text_load16(v, s->swap); break;
                 default: iv = text_load32(v, s->swap); break;
@@ -299,7 +277,7 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
                 v += s->stride;
             }
             continue;
-        case OP_I8: iv = signed64(text_load64(v, s->swap)); break;
+        case OP_I8: iv = plan_signed64(text_load64(v, s->swap)); break;
         case OP_U8: o += dump_uint_json(d, text_load64(v, s->swap), o); continue;
         case OP_BOOL:
             memcpy(o, v[0] ? "true" : "false", 5);
@@ -315,7 +293,7 @@ int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
             continue;
         }
         case OP_TIME:
-            iv = signed64(text_load64(v, s->swap));
+            iv = plan_signed64(text_load64(v, s->swap));
             if (iv == NPYDT_NAT) {
                 memcpy(o, d->style.nan_null ? "null" : "\"NaT\"", 5);
                 o += d->style.nan_null ? 4 : 5;

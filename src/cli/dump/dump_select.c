@@ -188,6 +188,9 @@ void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end)
     c->bytes = npydt_reader_bytes(src);
     c->itemsize = npydt_dtype_itemsize(npydt_header_dtype(c->h));
     c->fortran = npydt_header_fortran_order(c->h) && npydt_header_ndim(c->h) > 1;
+    /* C order is read front to back (an element of Fortran order jumps
+     * across the file: its pages are kept) */
+    cli_behind_start(&c->behind, c->fortran ? NULL : src);
 }
 
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err)
@@ -196,6 +199,7 @@ const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err)
         uint64_t off = i * c->itemsize;   /* i < count: the data size was checked */
         if (c->fortran && npydt_element_offset_flat(c->h, i, &off, err) != NPYDT_OK)
             return NULL;
+        cli_behind(&c->behind, c->bytes + off);
         return c->bytes + off;
     }
     if (i < c->batch_first) {

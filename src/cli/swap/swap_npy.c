@@ -96,6 +96,8 @@ static int write_swapped(npydt_output *out, const char *file, const char *target
     struct cli_progress progress;
     cli_progress_start(&progress, "swapping", count * itemsize, opts->quiet);
     uint64_t done = 0;
+    struct cli_behind behind;
+    cli_behind_start(&behind, r);
     while (rc == 0) {
         const void *chunk;
         size_t len;
@@ -110,6 +112,7 @@ static int write_swapped(npydt_output *out, const char *file, const char *target
         uint64_t records = len / itemsize;
         for (uint64_t i = 0; i < records && rc == 0; i += per) {
             uint64_t k = records - i < per ? records - i : per;
+            cli_behind(&behind, data + i * itemsize);
             if (npydt_swap(s->plan, opts->to, data + i * itemsize, buf, k, &err) != NPYDT_OK)
                 rc = cli_report(target, &err);
             else if (npydt_output_write(out, buf, (size_t)(k * itemsize), &err) != NPYDT_OK)
