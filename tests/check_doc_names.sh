@@ -8,7 +8,8 @@
 # and line. And every ```c block of those pages compiles against the
 # header (-std=c11 -Wall -Wextra -Wpedantic -Werror, unused names
 # allowed): a block that defines functions as a file, any other as the
-# body of a function.
+# body of a function. tests/consumers/ is on the include path for the
+# README's DuckDB example (its duckdb.h declares what the example uses).
 # Prints "doc-names: N passed, M failed".
 set -u
 tmp=$(mktemp -d)
@@ -67,7 +68,7 @@ for block in "$tmp"/*.c; do
     name=$(basename "$block" .c | sed 's/_/\//; s/\.\([0-9]*\)$/:\1/')
     cc_block() {
         ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -Wno-unused \
-            -Iinclude -c -o "$tmp/block.o" -x c - 2>"$tmp/cc.log"
+            -Iinclude -Itests/consumers -c -o "$tmp/block.o" -x c - 2>"$tmp/cc.log"
     }
     # a block that defines a function (a '{' alone at the start of a line)
     # stands as a file; any other is statements
