@@ -12,10 +12,21 @@
 #include <string.h>
 
 /* A whole .npy in memory: the header np.save writes for dt and shape
- * (C order), then data (malloc'd; free it). */
+ * (C order), then data (malloc'd; free it). The data is a C array of
+ * this host, so every '<' of ts is read as the host's order. */
 static unsigned char *npy_buffer(const char *ts, const uint64_t *shape, size_t ndim,
                                  const void *data, size_t nbytes, size_t *len)
 {
+    char host_ts[128];
+    assert_true(strlen(ts) < sizeof host_ts);
+    strcpy(host_ts, ts);
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    for (char *c = host_ts; first == 0 && *c; c++)
+        if (*c == '<')
+            *c = '>';
+    ts = host_ts;
     npydt_dtype *dt = ts[0] == '[' ? test_parse_literal(ts) : typestr(ts);
     TEST_ERROR(err);
     size_t h = npydt_header_write(dt, shape, ndim, 0, NULL, 0, &err);
