@@ -117,12 +117,11 @@ int cmd_swap(int argc, char **argv)
     if (args.noperands > 1)
         return cli_usage(&swap_command, "more than one FILE ('%s' and '%s')", args.operands[0],
                                args.operands[1]);
-    if (cli_args_stdin(&args, 0, "FILE") != EXIT_OK)
-        return EXIT_USAGE;
-    const char *file = args.operands[0];
-    if (!order || (!out && !in_place) || (out && in_place)) {
-        cli_usage(&swap_command, !order ? "--to ORDER is required"
-                                        : "give exactly one of -o OUT and --in-place");
+    const char *file = args.noperands ? args.operands[0] : NULL;
+    if (!file || !order || (!out && !in_place) || (out && in_place)) {
+        cli_usage(&swap_command, !file ? "no FILE given"
+                        : !order ? "--to ORDER is required"
+                                 : "give exactly one of -o OUT and --in-place");
         return EXIT_USAGE;
     }
     struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place, quiet};
