@@ -16,11 +16,12 @@ S=tests/fixtures/struct_simple.npy
 B=tests/fixtures/fortran_2d.npy
 
 # usage_error 'LINE' ARGS...: exit 2, nothing on stdout, stderr exactly
-# LINE then the hint naming the command (the first word of ARGS)
+# LINE then the hint naming the command (the first word of ARGS), standard input a
+# terminal (tests/tools/on_tty.py)
 usage_error() {
     want=$1
     shift
-    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    "${PYTHON:-/usr/bin/python3}" tests/tools/on_tty.py "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
     got=$?
     printf '%s\n%s\n' "$want" "Try 'npydt $1 --help'." >"$dir/want"
     if [ "$got" = 2 ] && [ ! -s "$dir/out" ] && cmp -s "$dir/err" "$dir/want"; then
@@ -43,7 +44,7 @@ usage_error "npydt: dump: option '--head' needs a value (N)" dump $S --head
 usage_error "npydt: swap: option '-o' needs a value (OUT)" swap $S --to big -o
 usage_error "npydt: dump: option '--jsonl' takes no value" dump --jsonl=yes $S
 usage_error "npydt: inspect: option '--json' takes no value" inspect --json= $S
-usage_error "npydt: schema: no FILE given" schema
+usage_error "npydt: schema: no FILE given (standard input is a terminal; give - to read it)" schema
 usage_error "npydt: schema: more than one FILE ('$S' and '$B')" schema $S $B
 # the word after an option that takes a value is its value, whatever it starts with
 "$NPYDT" dump --head -1 $S >"$dir/out" 2>"$dir/err"
@@ -153,8 +154,14 @@ cmd_error "npydt: help: give one COMMAND" help dump swap
 # the input limits, the command itself, its spec or output checks)
 Z=tests/fixtures_npz
 printf '1\n' >"$dir/one.jsonl"
+# (with tty=1: standard input a terminal, tests/tools/on_tty.py, where a
+# command given no FILE does not read it)
 usage_format() {
-    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    if [ -n "${tty:-}" ]; then
+        "${PYTHON:-/usr/bin/python3}" tests/tools/on_tty.py "$NPYDT" "$@"
+    else
+        "$NPYDT" "$@"
+    fi >"$dir/out" 2>"$dir/err"
     got=$?
     first=$(sed -n 1p "$dir/err")
     if [ "$got" = 2 ] && [ ! -s "$dir/out" ] && [ "$(wc -l <"$dir/err")" -eq 2 ] &&
@@ -167,7 +174,7 @@ usage_format() {
 }
 for c in inspect dump swap cstruct check schema load append pack; do
     usage_format $c --bogus
-    usage_format $c
+    tty=1; usage_format $c; tty=
 done
 usage_format inspect --json=1 $S
 usage_format inspect --max-inflated 0 $S
@@ -193,7 +200,7 @@ usage_format cstruct $S $S
 usage_format check $S
 usage_format check --schema "'<f8'" --schema "'<f8'" $S
 usage_format check --strict --safe-cast --schema "'<f8'" $S
-usage_format check --schema "'<f8'"
+tty=1; usage_format check --schema "'<f8'"; tty=
 usage_format check --schema "f8, i4, S5x" $S
 usage_format check --schema "like:$Z/savez.npz" $S
 usage_format schema $S $B

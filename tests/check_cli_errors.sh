@@ -108,13 +108,20 @@ expect_stdout "npydt $version" --version
 expect_stdout "usage: npydt inspect [--json] FILE..." inspect --help
 expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]" dump -h
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE..." check --help
-expect_msg 2 "npydt: inspect: no FILE given" inspect
-expect_msg 2 "npydt: inspect: no FILE given" inspect --json --
+# no FILE on a terminal (tests/tools/on_tty.py): nothing to read there
+N=$NPYDT
+NPYDT=$dir/npydt-on-tty
+printf '#!/bin/sh\nexec "%s" "%s" "%s" "$@"\n' "${PYTHON:-/usr/bin/python3}" \
+    "$(pwd)/tests/tools/on_tty.py" "$N" >"$NPYDT"
+chmod +x "$NPYDT"
+expect_msg 2 "npydt: inspect: no FILE given (standard input is a terminal; give - to read it)" inspect
+expect_msg 2 "npydt: inspect: no FILE given (standard input is a terminal; give - to read it)" inspect --json --
+expect_msg 2 "npydt: dump: no FILE given (standard input is a terminal; give - to read it)" dump --jsonl
+NPYDT=$N
 expect_msg 2 "npydt: inspect: unknown option '-x'" inspect -x $S
 expect_msg 2 "$S:x: invalid argument: the part before ':' is not a zip (.npz) archive, so it has no members" inspect $S:x
 expect_msg 2 "$Z/savez.npz:: invalid argument: no member name after ':'" inspect $Z/savez.npz:
 expect_msg 2 "npydt: dump: more than one FILE ('$S' and '$S')" dump $S $S
-expect_msg 2 "npydt: dump: no FILE given" dump --jsonl
 expect_msg 2 "npydt: dump: unknown option '--bogus'" dump --bogus $S
 expect_msg 2 "npydt: dump: option '--fields' needs a value (A,B.C)" dump $S --fields
 expect_msg 2 "npydt: dump: empty field name in --fields 'x,,y'" dump --fields x,,y $S

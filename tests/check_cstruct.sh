@@ -82,7 +82,7 @@ if grep -q 'field o' "$tmp/err"; then ok; else bad "object field: error does not
 expect 3 "object field in --descr" "$NPYDT" cstruct --descr "[('a', '<i4'), ('o', '|O')]"
 expect 2 "missing file" "$NPYDT" cstruct "$tmp/no-such-file.npy"
 expect 2 "directory as FILE" "$NPYDT" cstruct "$tmp"
-expect 2 "no FILE" "$NPYDT" cstruct
+expect 2 "no FILE on a terminal" "${PYTHON:-/usr/bin/python3}" tests/tools/on_tty.py "$NPYDT" cstruct
 expect 2 "unknown option" "$NPYDT" cstruct --frobnicate "$FIXTURES/struct_simple.npy"
 expect 2 "--name without value" "$NPYDT" cstruct "$FIXTURES/struct_simple.npy" --name
 expect 2 "--name keyword" "$NPYDT" cstruct --name int "$FIXTURES/struct_simple.npy"

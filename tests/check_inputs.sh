@@ -110,5 +110,75 @@ sweep /dev/null check --schema "@$F/struct_simple.npy" "$F/struct_simple.npy"
 sweep /dev/null inspect "$Z/savez.npz:nope"
 sweep /dev/null load --dtype @long.txt -o out.npy in.jsonl
 
+# ---- standard input: "-", no FILE, -:NAME ----------------------------------
+# fed NAME FILE ARGS...: stdout and status of the command given FILE on a
+# pipe are those it gives for FILE named as "-"; nothing on stderr
+fed() {
+    name=$1 file=$2
+    shift 2
+    "$NPYDT" "$@" - <"$file" >want 2>/dev/null
+    want_rc=$?
+    cat "$file" | "$NPYDT" "$@" >stdout 2>stderr
+    rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! cmp -s stdout want || [ -s stderr ]; then
+        bad "$name: exit $rc (want $want_rc), stderr '$(head -c 300 stderr)'"
+    else
+        ok
+    fi
+}
+fed "inspect with no FILE reads a pipe" "$F/struct_simple.npy" inspect
+fed "dump with no FILE reads a pipe" "$F/struct_simple.npy" dump --jsonl
+fed "schema with no FILE reads a pipe" "$F/struct_simple.npy" schema
+fed "check with no FILE reads a pipe" "$F/struct_simple.npy" check --schema "like:$F/struct_simple.npy"
+fed "cstruct with no FILE reads a pipe" "$F/struct_simple.npy" cstruct
+fed "inspect with no FILE reads an archive on a pipe" "$Z/savez.npz" inspect
+printf '1\n2\n' >two.jsonl
+fed "load with no FILE reads a pipe" two.jsonl load --dtype "'<i4'" -o loaded.npy
+"$NPYDT" load --dtype "'<i4'" -o grown.npy two.jsonl
+cat two.jsonl | "$NPYDT" append grown.npy 2>stderr
+if [ $? -eq 0 ] && [ "$("$NPYDT" dump --jsonl grown.npy | tr '\n' ,)" = "1,2,1,2," ]; then
+    ok
+else
+    bad "append with no INPUT reads a pipe: $(cat stderr)"
+fi
+# on a terminal nothing arrives until typed: no FILE is a usage error
+# there (tests/tools/on_tty.py; a command waiting on it is stopped: 124)
+for c in "load --dtype '<i4' -o out.npy" "append grown.npy"; do
+    eval "set -- $c"
+    what=FILE
+    [ "$1" = append ] && what=INPUT
+    "${PYTHON:-/usr/bin/python3}" "$OLDPWD/tests/tools/on_tty.py" "$NPYDT" "$@" >stdout 2>stderr
+    rc=$?
+    want="npydt: $1: no $what given (standard input is a terminal; give - to read it)
+Try 'npydt $1 --help'."
+    if [ "$rc" -eq 2 ] && [ "$(cat stderr)" = "$want" ]; then
+        ok
+    else
+        bad "$1 with no $what on a terminal: exit $rc, '$(head -c 300 stderr)'"
+    fi
+done
+# -:NAME, a member of the archive on standard input, is an operand
+"$NPYDT" dump --jsonl "$Z/savez.npz:ints" >want
+cat "$Z/savez.npz" | "$NPYDT" dump --jsonl -:ints >stdout 2>stderr
+if [ $? -eq 0 ] && cmp -s stdout want && [ ! -s stderr ]; then
+    ok
+else
+    bad "-:NAME is a member of the archive on standard input: '$(head -c 300 stderr)'"
+fi
+cat "$Z/savez.npz" | "$NPYDT" inspect -:ints -:records >stdout 2>stderr
+if [ $? -eq 0 ] && [ "$(grep '^-:' stdout | tr '\n' ,)" = "-:ints.npy,-:records.npy," ]; then
+    ok
+else
+    bad "-:A -:B take both members from one reading of standard input: '$(head -c 300 stderr)'"
+fi
+cat "$Z/savez.npz" | says "-:NAME not in the archive" 2 \
+    "-:nope: not found: no member 'nope'; members: ints, fortran, big_endian, records, aligned, empty, empty_records, scalar, ... (11 in all)" \
+    inspect -:nope
+cat "$F/struct_simple.npy" | says "-:NAME with a .npy file on standard input" 2 \
+    "-:x: invalid argument: the part before ':' is not a zip (.npz) archive, so it has no members" \
+    inspect -:x
+cat "$Z/savez.npz" | says "-: with no member name" 2 \
+    "-:: invalid argument: no member name after ':'" inspect -:
+
 echo "inputs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -20,8 +20,12 @@ ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL schema: $*"; }
 
 # run ARGS...: the command's status, stdout and stderr in $rc, $tmp/out, $tmp/err
-run() {
-    "$NPYDT" check "$@" >"$tmp/out" 2>"$tmp/err"
+run() {   # with tty=1, standard input a terminal (tests/tools/on_tty.py)
+    if [ -n "${tty:-}" ]; then
+        "${PYTHON:-/usr/bin/python3}" tests/tools/on_tty.py "$NPYDT" check "$@"
+    else
+        "$NPYDT" check "$@"
+    fi >"$tmp/out" 2>"$tmp/err"
     rc=$?
 }
 
@@ -203,7 +207,9 @@ expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- 
     --strict --safe-cast --schema "'<f8'" "$BE"
 expect_usage "unknown option" "npydt: check: unknown option '--bogus'" -- \
     --bogus --schema "'<f8'" "$BE"
-expect_usage "no FILE" "npydt: check: no FILE" -- --schema "'<f8'"
+tty=1
+expect_usage "no FILE on a terminal" "npydt: check: no FILE" -- --schema "'<f8'"
+tty=
 # an unreadable FILE is exit 2 too, and --json reports it
 expect "unreadable FILE" 2 \
     "{\"file\":\"$tmp/missing.npy\",\"error\":{\"status\":\"i/o error\",\"message\":\"cannot open: No such file or directory\",\"offset\":null}}

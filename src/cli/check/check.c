@@ -220,10 +220,10 @@ int cmd_check(int argc, char **argv)
         return cli_usage(&check_command, "--schema SPEC is required");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
-    if (args.noperands == 0)
-        return cli_usage(&check_command, "no FILE given");
+    int status = cli_args_stdin(&args, 0, "FILE");
+    if (status != EXIT_OK)
+        return status;
 
-    int status = EXIT_OK;
     char *spec;
     size_t len;
     if ((status = cli_spec_text(&check_command, "--schema", spec_arg, &spec, &len)) != EXIT_OK)

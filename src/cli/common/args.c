@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Words longer than this get no suggestion: the distance table is
  * quadratic, and a typo worth correcting is short. */
@@ -206,9 +207,10 @@ int cli_args_next(struct cli_args *a)
     const struct cli_command *cmd = a->cmd;
     while (a->next < a->argc) {
         char *arg = a->argv[a->next++];
-        if (a->options_done || arg[0] != '-' || arg[1] == '\0') {
-            /* operands move to the front, in order: the slot written is
-             * never after the one just read */
+        if (a->options_done || arg[0] != '-' || arg[1] == '\0' || arg[1] == ':') {
+            /* operands ("-" and "-:NAME", standard input and a member of
+             * the archive on it, too) move to the front, in order: the
+             * slot written is never after the one just read */
             a->operands[a->noperands++] = arg;
             continue;
         }
@@ -286,4 +288,20 @@ int cli_args_next(struct cli_args *a)
         return opt->id;
     }
     return 0;
+}
+
+int cli_args_stdin(struct cli_args *a, int first, const char *what)
+{
+    static char dash[] = "-";
+    if (a->noperands != first)
+        return EXIT_OK;
+    if (isatty(STDIN_FILENO))
+        return cli_usage(a->cmd, "no %s given (standard input is a terminal; give - to read it)",
+                         what);
+    for (int i = 0; i < first; i++)
+        a->stdin_operands[i] = a->operands[i];
+    a->stdin_operands[first] = dash;
+    a->operands = a->stdin_operands;
+    a->noperands = first + 1;
+    return EXIT_OK;
 }

@@ -29,6 +29,9 @@ struct cli_command {
     int reads_input;                     /* takes the input limit options too */
 };
 
+/* The most operands before a command's input (append's FILE.npy). */
+#define CLI_ARGS_STDIN_MAX 1
+
 /* A command line being read. */
 struct cli_args {
     const struct cli_command *cmd;
@@ -41,6 +44,7 @@ struct cli_args {
     int argc, next;
     char **argv;
     bool options_done;
+    char *stdin_operands[CLI_ARGS_STDIN_MAX + 1];
 };
 
 /* Start reading argv[1..argc) (argv[0] is the command's name) for cmd.
@@ -52,6 +56,13 @@ void cli_args_init(struct cli_args *a, const struct cli_command *cmd, int argc, 
  * after a usage error (one line and a hint on stderr, status 2). "--"
  * ends the options. */
 int cli_args_next(struct cli_args *a);
+/* The one rule for an input left out: with exactly `first` operands
+ * (those before the input, at most CLI_ARGS_STDIN_MAX), the input is
+ * standard input, as "-" names it, appended to a->operands; unless
+ * standard input is a terminal, where nothing would arrive until typed:
+ * then the usage error "no WHAT given (...)" and its status. EXIT_OK
+ * otherwise (also when the input was named). */
+int cli_args_stdin(struct cli_args *a, int first, const char *what);
 /* Print the help of cmd: synopsis, description, the table of options. */
 void cli_print_help(FILE *out, const struct cli_command *cmd);
 /* The one usage error of every command: "npydt: CMD: MESSAGE" and

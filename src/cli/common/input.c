@@ -250,6 +250,52 @@ static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *
     return EXIT_USAGE;
 }
 
+/* The member NAME of archive a, for ARG (ARCHIVE:NAME). */
+static int add_named(struct cli_inputs *list, const char *arg, const struct cli_archive *a,
+                     const char *name)
+{
+    size_t i;
+    npydt_error err;
+    if (npydt_npz_find(a->npz, name, &i, &err) != NPYDT_OK)
+        return err.code == NPYDT_E_NOT_FOUND ? no_member(list, arg, a->npz, name)
+                                             : fail(list, arg, &err);
+    return add_member(list, a, i);
+}
+
+/* ARG, the member NAME of the archive on the pipe at path ("-:NAME" for
+ * standard input). A pipe gives its bytes once: the archive read for an
+ * earlier ARG serves the next ones with the same path. */
+static int add_pipe_member(struct cli_inputs *list, const char *arg, const char *path,
+                           const char *name)
+{
+    if (name[0] == '\0') {
+        cli_error(&list->error, NPYDT_E_ARG, "%s", "no member name after ':'");
+        return fail(list, arg, &list->error);
+    }
+    const struct cli_archive *a = NULL;
+    for (size_t i = 0; i < list->narchives && !a; i++)
+        if (list->archives[i].buf && strcmp(list->archives[i].path, path) == 0)
+            a = &list->archives[i];
+    if (!a) {
+        unsigned char *buf;
+        size_t len;
+        int status = cli_read_pipe(path, list->quiet, &buf, &len, &list->error);
+        if (status != EXIT_OK)
+            return status;
+        if (!npydt_npz_is_archive(buf, len)) {
+            free(buf);
+            cli_error(&list->error, NPYDT_E_ARG, "%s",
+                      "the part before ':' is not a zip (.npz) archive, so it has no members");
+            return fail(list, arg, &list->error);
+        }
+        struct cli_archive *opened;
+        if ((status = open_archive(list, path, strlen(path), buf, len, &opened)) != EXIT_OK)
+            return status;
+        a = opened;
+    }
+    return add_named(list, arg, a, name);
+}
+
 int cli_inputs_add(struct cli_inputs *list, const char *arg)
 {
     struct cli_archive *a;
@@ -270,6 +316,11 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         char *prefix = strndup(arg, len);
         if (!prefix)
             return nomem(list, arg);
+        if (cli_is_pipe_arg(prefix)) {
+            status = add_pipe_member(list, arg, prefix, colon + 1);
+            free(prefix);
+            return status;
+        }
         int exists = stat(prefix, &st) == 0, archive = exists && cli_is_archive(prefix);
         free(prefix);
         if (!exists)
@@ -283,12 +334,7 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         }
         if ((status = open_archive(list, arg, len, NULL, 0, &a)) != EXIT_OK)
             return status;
-        size_t i;
-        npydt_error err;
-        if (npydt_npz_find(a->npz, colon + 1, &i, &err) != NPYDT_OK)
-            return err.code == NPYDT_E_NOT_FOUND ? no_member(list, arg, a->npz, colon + 1)
-                                                 : fail(list, arg, &err);
-        return add_member(list, a, i);
+        return add_named(list, arg, a, colon + 1);
     }
     return add_file(list, arg); /* reading it will say why it cannot be opened */
 }

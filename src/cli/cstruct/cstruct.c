@@ -197,6 +197,9 @@ int cmd_cstruct(int argc, char **argv)
     }
     if (args.noperands > 1)
         return cli_usage(&cstruct_command, "more than one FILE given ('%s')", args.operands[1]);
+    int status;
+    if (!descr && (status = cli_args_stdin(&args, 0, "FILE or --descr")) != EXIT_OK)
+        return status;
     const char *path = args.noperands ? args.operands[0] : NULL;
     if (!npydt_cstruct_tag_ok(name))
         return cli_usage(&cstruct_command, "--name '%s' is not a usable C identifier (a keyword, a "
@@ -204,8 +207,6 @@ int cmd_cstruct(int argc, char **argv)
                          name);
     if (descr && path)
         return cli_usage(&cstruct_command, "give FILE or --descr, not both ('%s')", path);
-    if (!descr && !path)
-        return cli_usage(&cstruct_command, "no FILE or --descr given");
 
     if (path && names_file(path))
         return cstruct_inputs(path, name);

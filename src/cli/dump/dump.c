@@ -403,10 +403,9 @@ int cmd_dump(int argc, char **argv)
     if (args.noperands > 1)
         return cli_usage(&dump_command, "more than one FILE ('%s' and '%s')", args.operands[0],
                                args.operands[1]);
-    if (args.noperands == 0) {
-        cli_usage(&dump_command, "no FILE given");
-        return EXIT_USAGE;
-    }
+    int status = cli_args_stdin(&args, 0, "FILE");
+    if (status != EXIT_OK)
+        return status;
     const char *file = args.operands[0];
 
     struct cli_inputs inputs;
@@ -415,7 +414,7 @@ int cmd_dump(int argc, char **argv)
     if (isatty(STDOUT_FILENO))
         o.quiet = 1;
     inputs.quiet = o.quiet;
-    int status = cli_inputs_add(&inputs, file);
+    status = cli_inputs_add(&inputs, file);
     if (status != EXIT_OK)
         goto done;
     if (o.format != FORMAT_TABLE && inputs.count != 1) {

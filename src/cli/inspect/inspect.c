@@ -148,10 +148,9 @@ int cmd_inspect(int argc, char **argv)
         if (opt == OPT_JSON)
             json = 1;
     }
-    if (args.noperands == 0) {
-        cli_usage(&inspect_command, "no FILE given");
-        return EXIT_USAGE;
-    }
+    status = cli_args_stdin(&args, 0, "FILE");
+    if (status != EXIT_OK)
+        return status;
     /* each array that can be read is printed, in argument order, and each
      * that cannot gets its error line: the status is the highest (the
      * contract); a single .npy FILE that cannot be read prints nothing */

@@ -351,7 +351,9 @@ int cmd_load(int argc, char **argv)
         return cli_usage(&load_command, "-o OUT is required");
     if (args.noperands > 1)
         return cli_usage(&load_command, "one input at most");
-    a.input = args.noperands ? args.operands[0] : NULL;
+    if (cli_args_stdin(&args, 0, "FILE") != EXIT_OK)
+        return EXIT_USAGE;
+    a.input = args.operands[0];
 
     struct load_spec spec;
     int status = load_spec_read(&load_command, a.dtype, &spec);
@@ -432,7 +434,9 @@ int cmd_append(int argc, char **argv)
     if (args.noperands > 2)
         return cli_usage(&append_command, "one input at most");
     const char *file = args.operands[0];
-    const char *input = args.noperands > 1 ? args.operands[1] : NULL;
+    if (cli_args_stdin(&args, 1, "INPUT") != EXIT_OK)
+        return EXIT_USAGE;
+    const char *input = args.operands[1];
 
     npydt_header *h;
     npydt_error err;

@@ -46,14 +46,11 @@ int cmd_schema(int argc, char **argv)
             return args.status;   /* --help, or a usage error already reported */
         exact = 1;
     }
-    if (args.noperands != 1) {
-        if (args.noperands == 0)
-            cli_usage(&schema_command, "no FILE given");
-        else
-            cli_usage(&schema_command, "more than one FILE ('%s' and '%s')", args.operands[0],
-                            args.operands[1]);
+    if (cli_args_stdin(&args, 0, "FILE") != EXIT_OK)
         return EXIT_USAGE;
-    }
+    if (args.noperands > 1)
+        return cli_usage(&schema_command, "more than one FILE ('%s' and '%s')", args.operands[0],
+                         args.operands[1]);
     char *spec;
     int status = cli_spec_of_input(&schema_command, args.operands[0], NULL, !exact, &spec);
     if (status == EXIT_OK) {
