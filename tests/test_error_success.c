@@ -157,6 +157,11 @@ static void test_error_success_field_readers_and_writers_write_ok(void **state)
     assert_ok_written(&err, npydt_read_bytes(fs, rec + os, &bytes, &len, &err));
     assert_ok_written(&err, npydt_read_unicode(fu, rec + ou, text, sizeof text, &len, &err));
     assert_ok_written(&err, npydt_read_datetime(ft, rec + ot, &got, &err));
+    char when[NPYDT_DATETIME_TEXT_MAX + 1];
+    assert_ok_written(&err, npydt_datetime_text(&got, when, sizeof when, &len, &err));
+    int64_t secs;
+    int32_t nanos;
+    assert_ok_written(&err, npydt_datetime_to_unix(&got, &secs, &nanos, &err));
     npydt_dtype_free(dt);
 }
 
