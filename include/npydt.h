@@ -885,6 +885,15 @@ typedef struct npydt_npz_writer npydt_npz_writer;
 NPYDT_API npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink,
                                             const npydt_npz_options *opts,
                                             npydt_npz_writer **out, npydt_error *err);
+/* Start an archive written to path through the durable output (see
+ * npydt_output_open): a temporary file beside path, put in place by
+ * npydt_npz_writer_finish (which then also fsyncs and renames, and fails
+ * when they do); freeing the writer unfinished, or after any failure,
+ * removes it and leaves path as it was. opts as for npydt_npz_writer_new
+ * (its base gives the allocator); NULL for the defaults. */
+NPYDT_API npydt_status npydt_npz_writer_create_path(const char *path,
+                                                    const npydt_npz_options *opts,
+                                                    npydt_npz_writer **out, npydt_error *err);
 /* Begin a member: its name (UTF-8, non-empty, at most 65535 bytes, unique
  * in the archive; no '..' component, no leading '/' or '\\', no drive
  * "X:", no trailing '/' or '\\', no control character: NPYDT_E_ARG
@@ -1227,8 +1236,11 @@ NPYDT_API npydt_status npydt_writer_append_path(const char *path,
                                                 npydt_writer **out, npydt_error *err);
 /* Write one member of an archive being written: its header for the final
  * shape (every dimension given) first, then the records. The member is
- * begun here and ended by npydt_writer_close, which fails (and the archive
- * with it) unless exactly the shape's count of records was written. */
+ * stored as NAME.npy, as np.savez stores a keyword's array ("a" becomes
+ * "a.npy", which np.load lists as "a"); a name already ending in ".npy"
+ * is stored as it is. The member is begun here and ended by
+ * npydt_writer_close, which fails (and the archive with it) unless exactly
+ * the shape's count of records was written. */
 NPYDT_API npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
                                                   npydt_npz_method method,
                                                   const npydt_dtype *dt,

@@ -348,6 +348,12 @@ static void test_error_success_output_calls_write_ok(void **state)
     assert_ok_written(&err, npydt_output_open(path, NULL, &o, &err));
     npydt_output_discard(o);
     assert_int_equal(unlink(path), 0);
+    /* an archive written to a path through an output */
+    npydt_npz_writer *z;
+    assert_ok_written(&err, npydt_npz_writer_create_path(path, NULL, &z, &err));
+    assert_ok_written(&err, npydt_npz_writer_finish(z, NULL, &err));
+    npydt_npz_writer_free(z);
+    assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }
 
