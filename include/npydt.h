@@ -548,6 +548,27 @@ typedef struct npydt_datetime {
 /* Count and unit of kinds M and m. */
 NPYDT_API npydt_status npydt_read_datetime(const npydt_dtype *dt, const void *p,
                                            npydt_datetime *out, npydt_error *err);
+/* A datetime64 value as NumPy's str() writes it: ISO 8601 down to the
+ * unit ("2020", "2020-06", "2020-06-01T07:30:00.250"), weeks as their
+ * first day, multipliers applied ([25s]), "NaT" for NaT. As snprintf:
+ * *len is the text's length (without the NUL); at most size bytes are
+ * written, NUL-terminated and cut short when size is not above *len (then
+ * NPYDT_E_RANGE); buf may be NULL when size is 0. NPYDT_E_UNIT for the
+ * generic unit or a multiplier below 1; NPYDT_E_RANGE for a date beyond
+ * int64 days or count * multiplier beyond int64. The longest text is
+ * NPYDT_DATETIME_TEXT_MAX bytes. */
+#define NPYDT_DATETIME_TEXT_MAX 47
+NPYDT_API npydt_status npydt_datetime_text(const npydt_datetime *v, char *buf, size_t size,
+                                           size_t *len, npydt_error *err);
+/* A datetime64 value as Unix time: *seconds since 1970-01-01T00:00:00
+ * (floored) and *nanoseconds in 0..999999999, as a struct timespec holds
+ * it (-1 [ns] is -1 s + 999999999 ns); years and months are their first
+ * day. NaT is NPYDT_E_VALUE; the generic unit or a multiplier below 1
+ * NPYDT_E_UNIT; NPYDT_E_RANGE when the value is not a whole number of
+ * nanoseconds (1 [ps]), its seconds are beyond int64, or count *
+ * multiplier of a unit finer than [s] is beyond int64. */
+NPYDT_API npydt_status npydt_datetime_to_unix(const npydt_datetime *v, int64_t *seconds,
+                                              int32_t *nanoseconds, npydt_error *err);
 
 /* ---- Typed writers: the inverse of the typed readers ---- */
 
@@ -864,6 +885,15 @@ typedef struct npydt_npz_writer npydt_npz_writer;
 NPYDT_API npydt_status npydt_npz_writer_new(const npydt_npz_sink *sink,
                                             const npydt_npz_options *opts,
                                             npydt_npz_writer **out, npydt_error *err);
+/* Start an archive written to path through the durable output (see
+ * npydt_output_open): a temporary file beside path, put in place by
+ * npydt_npz_writer_finish (which then also fsyncs and renames, and fails
+ * when they do); freeing the writer unfinished, or after any failure,
+ * removes it and leaves path as it was. opts as for npydt_npz_writer_new
+ * (its base gives the allocator); NULL for the defaults. */
+NPYDT_API npydt_status npydt_npz_writer_create_path(const char *path,
+                                                    const npydt_npz_options *opts,
+                                                    npydt_npz_writer **out, npydt_error *err);
 /* Begin a member: its name (UTF-8, non-empty, at most 65535 bytes, unique
  * in the archive; no '..' component, no leading '/' or '\\', no drive
  * "X:", no trailing '/' or '\\', no control character: NPYDT_E_ARG
@@ -1206,8 +1236,11 @@ NPYDT_API npydt_status npydt_writer_append_path(const char *path,
                                                 npydt_writer **out, npydt_error *err);
 /* Write one member of an archive being written: its header for the final
  * shape (every dimension given) first, then the records. The member is
- * begun here and ended by npydt_writer_close, which fails (and the archive
- * with it) unless exactly the shape's count of records was written. */
+ * stored as NAME.npy, as np.savez stores a keyword's array ("a" becomes
+ * "a.npy", which np.load lists as "a"); a name already ending in ".npy"
+ * is stored as it is. The member is begun here and ended by
+ * npydt_writer_close, which fails (and the archive with it) unless exactly
+ * the shape's count of records was written. */
 NPYDT_API npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
                                                   npydt_npz_method method,
                                                   const npydt_dtype *dt,

@@ -157,6 +157,11 @@ static void test_error_success_field_readers_and_writers_write_ok(void **state)
     assert_ok_written(&err, npydt_read_bytes(fs, rec + os, &bytes, &len, &err));
     assert_ok_written(&err, npydt_read_unicode(fu, rec + ou, text, sizeof text, &len, &err));
     assert_ok_written(&err, npydt_read_datetime(ft, rec + ot, &got, &err));
+    char when[NPYDT_DATETIME_TEXT_MAX + 1];
+    assert_ok_written(&err, npydt_datetime_text(&got, when, sizeof when, &len, &err));
+    int64_t secs;
+    int32_t nanos;
+    assert_ok_written(&err, npydt_datetime_to_unix(&got, &secs, &nanos, &err));
     npydt_dtype_free(dt);
 }
 
@@ -342,6 +347,12 @@ static void test_error_success_output_calls_write_ok(void **state)
     assert_ok_written(&err, npydt_output_commit(o, &err));
     assert_ok_written(&err, npydt_output_open(path, NULL, &o, &err));
     npydt_output_discard(o);
+    assert_int_equal(unlink(path), 0);
+    /* an archive written to a path through an output */
+    npydt_npz_writer *z;
+    assert_ok_written(&err, npydt_npz_writer_create_path(path, NULL, &z, &err));
+    assert_ok_written(&err, npydt_npz_writer_finish(z, NULL, &err));
+    npydt_npz_writer_free(z);
     assert_int_equal(unlink(path), 0);
     assert_int_equal(rmdir(dir), 0);
 }

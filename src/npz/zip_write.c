@@ -62,6 +62,7 @@ struct npydt_npz_writer {
     z_stream zs;
     unsigned char *buf;        /* deflate output */
     size_t buf_size;
+    struct npz_writer_owner owner;   /* ctx NULL: none, or committed */
 };
 
 #define ULL(x) ((unsigned long long)(x))
@@ -96,15 +97,34 @@ void npz_writer_fail(npydt_npz_writer *w, const npydt_error *cause)
         fail(w, NULL, cause->code, "%s", cause->message);
 }
 
+/* A failed write of the sink, by its owner's cause when it knows one:
+ * that error made sticky, else NPYDT_OK. */
+static npydt_status owner_cause(npydt_npz_writer *w, npydt_error *err)
+{
+    npydt_error cause;
+    if (w->owner.ctx && w->owner.status(w->owner.ctx, &cause) != NPYDT_OK)
+        return fail(w, err, cause.code, "%s", cause.message);
+    return NPYDT_OK;
+}
+
+void npz_writer_own(npydt_npz_writer *w, const struct npz_writer_owner *o)
+{
+    w->owner = *o;
+}
+
 /* Append n bytes to the sink. */
 static npydt_status emit(npydt_npz_writer *w, const void *p, size_t n, npydt_error *err)
 {
     uint64_t end;
     if (!ck_add(w->pos, n, &end))
         return fail(w, err, NPYDT_E_OVERFLOW, "the archive would pass 2**64 bytes");
-    if (n > 0 && w->sink.write(w->sink.ctx, p, n) != 0)
-        return fail(w, err, NPYDT_E_IO, "the sink failed to write %zu bytes at offset %llu", n,
-                    ULL(w->pos));
+    if (n > 0 && w->sink.write(w->sink.ctx, p, n) != 0) {
+        npydt_status st = owner_cause(w, err);
+        return st != NPYDT_OK ? st
+                              : fail(w, err, NPYDT_E_IO,
+                                     "the sink failed to write %zu bytes at offset %llu", n,
+                                     ULL(w->pos));
+    }
     w->pos = end;
     return NPYDT_OK;
 }
@@ -169,6 +189,8 @@ void npydt_npz_writer_free(npydt_npz_writer *w)
     if (!w)
         return;
     const npydt_allocator *a = w->alloc;
+    if (w->owner.ctx)
+        w->owner.discard(w->owner.ctx);
     if (w->zinit)
         deflateEnd(&w->zs);
     free_bytes(a, w->buf, w->buf_size);
@@ -336,9 +358,10 @@ static npydt_status write_local(npydt_npz_writer *w, bool final, npydt_error *er
     if (!final) {
         st = emit(w, p, n, err);
     } else if (w->sink.pwrite(w->sink.ctx, p, n, w->cur.offset) != 0) {
-        st = fail(w, err, NPYDT_E_IO, "the sink failed to rewrite the local header at offset "
-                                      "%llu",
-                  ULL(w->cur.offset));
+        if ((st = owner_cause(w, err)) == NPYDT_OK)
+            st = fail(w, err, NPYDT_E_IO,
+                      "the sink failed to rewrite the local header at offset %llu",
+                      ULL(w->cur.offset));
     }
     if (p != small)
         free_bytes(w->alloc, p, n);
@@ -636,6 +659,13 @@ npydt_status npydt_npz_writer_finish(npydt_npz_writer *w, uint64_t *size, npydt_
     if ((st = emit(w, e, sizeof e, err)) != NPYDT_OK)
         return st;
     w->state = W_DONE;
+    if (w->owner.ctx) {
+        void *ctx = w->owner.ctx;
+        w->owner.ctx = NULL;
+        npydt_error cause;
+        if (w->owner.commit(ctx, &cause) != NPYDT_OK)
+            return fail(w, err, cause.code, "%s", cause.message);
+    }
     if (size)
         *size = w->pos;
     return NPYDT_OK;

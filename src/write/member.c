@@ -5,6 +5,8 @@
 
 #include "npz/npz.h"
 
+#include <string.h>
+
 npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
                                         npydt_npz_method method, const npydt_dtype *dt,
                                         const uint64_t *shape, size_t ndim,
@@ -23,7 +25,22 @@ npydt_status npydt_writer_create_member(npydt_npz_writer *z, const char *name,
     if (st != NPYDT_OK)
         return st;
     w->zip = z;
-    if ((st = npydt_npz_writer_begin(z, name, method, err)) != NPYDT_OK ||
+    /* NAME.npy, as np.savez stores a keyword's array: ".npy" added unless
+     * the name ends in it */
+    size_t len = name ? strlen(name) : 0;
+    bool suffixed = len >= 4 && memcmp(name + len - 4, ".npy", 4) == 0;
+    char *stored = NULL;
+    if (len > 0 && !suffixed) {
+        if (len > SIZE_MAX - 5 || !(stored = alloc_bytes(w->alloc, len + 5))) {
+            writer_free(w);
+            return set_nomem(err);
+        }
+        memcpy(stored, name, len);
+        memcpy(stored + len, ".npy", 5);
+    }
+    st = npydt_npz_writer_begin(z, stored ? stored : name, method, err);
+    free_bytes(w->alloc, stored, len + 5);
+    if (st != NPYDT_OK ||
         (st = npydt_npz_writer_write(z, w->text, (size_t)w->data_offset, err)) != NPYDT_OK) {
         writer_free(w);
         return st;
