@@ -233,8 +233,10 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     d.style = o->style;
-    if (o->format == FORMAT_TABLE)
-        d.style.float_native = true;   /* for people: NumPy's repr of float32 */
+    if (o->format == FORMAT_TABLE) {   /* for people: NumPy's repr of float32, */
+        d.style.float_native = true;  /* its str() of datetime64 */
+        d.style.datetime_iso = true;
+    }
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
