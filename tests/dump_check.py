@@ -269,6 +269,54 @@ def cell_json(dt, v):
     return json.dumps(v, separators=(",", ":"))   # numbers, booleans, complex pairs
 
 
+def cell_str(dt, v):
+    """A scalar cell of the table: NumPy's str() of value v (as parsed
+    from .dump.jsonl) of dtype dt, as dump --csv writes a cell before
+    quoting it (dump_modes.cell): True/False, floats as their own type's
+    shortest text, complex as REAL+IMAGj, S bytes outside printable ASCII
+    as \\xNN, U as it is, datetime64 as ISO 8601, NaT as NaT."""
+    import numpy as np
+    from dump_modes import cell
+    if dt.kind in "fc":
+        def num(p):
+            return float(p) if isinstance(p, str) else p
+        v = complex(num(v[0]), num(v[1])) if dt.kind == "c" else num(v)
+        return cell(dt, v)
+    if dt.kind == "S":
+        return cell(dt, v.encode("latin-1"))
+    if dt.kind == "V":
+        return v
+    if dt.kind in "Mm":
+        if v == "NaT":
+            return "NaT"
+        x = np.array(v, dtype=np.dtype(dt.str[1:]))[()]
+        text = cell(dt, x, iso=True)
+        try:   # NumPy's text of a date beyond its range wraps around: the count
+            same = np.datetime64(text, np.datetime_data(dt)) == x
+        except (ValueError, OverflowError):
+            same = False
+        unit, mult = np.datetime_data(dt)
+        if same and unit in "DW" and (v < 0) != (text[0] == "-"):
+            # NumPy's year wraps where the calendar does not: the proleptic
+            # Gregorian date of the day count
+            z = v * mult * (7 if unit == "W" else 1) + 719468
+            era, doe = divmod(z, 146097)
+            yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+            doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+            mp = (5 * doy + 2) // 153
+            m = mp + 3 if mp < 10 else mp - 9
+            y = yoe + era * 400 + (m <= 2)
+            text = "%s%04d-%02d-%02d" % ("-" if y < 0 else "", abs(y), m, doy - (153 * mp + 2) // 5 + 1)
+        return text if dt.kind == "m" or same else str(v)
+    return cell(dt, v)
+
+
+def cell_text(dt, v):
+    """A cell as the table shows it: cut, then escaped for the terminal."""
+    scalar = dt.subdtype is None and dt.names is None
+    return text_escaped(cut(cell_str(dt, v) if scalar else cell_json(dt, v)))
+
+
 def cut(text):
     b = text.encode("utf-8")
     if len(b) <= CELL_MAX:
@@ -303,11 +351,14 @@ def expected_table(path, expected, head=None):
         else:
             index = "(" + ",".join(str(i) for i in np.unravel_index(r, shape)) + ")"
         value = expected[r]
-        table.append([index] + [cut(cell_json(cdt, value if key is None else value[key]))
+        table.append([index] + [cell_text(cdt, value if key is None else value[key])
                                 for _, cdt, key in cols])
-    width = [max(len(row[c]) for row in table) for c in range(len(cols) + 1)]
-    text = title + "".join("  ".join(cell.ljust(width[c]) if c < len(cols) else cell
-                                     for c, cell in enumerate(row)) + "\n" for row in table)
+    # terminal columns: wide characters take two
+    from inspect_text_check import width as columns
+    width = [max(columns(row[c]) for row in table) for c in range(len(cols) + 1)]
+    text = title + "".join("  ".join(cell + " " * (width[c] - columns(cell)) if c < len(cols)
+                                     else cell for c, cell in enumerate(row)) + "\n"
+                           for row in table)
     if rows < count:
         text += "(%d of %d elements; --head N or --jsonl for more)\n" % (rows, count)
     return text

@@ -470,3 +470,40 @@ def run_all(res, npydt, fixtures, tmp):
     direct_access_checks(res, npydt, tmp)
     option_checks(res, npydt, tmp)
     field_checks(res, npydt, tmp)
+    table_checks(res, npydt, tmp)
+
+
+def table_checks(res, npydt, tmp):
+    """The table for people: scalar cells as NumPy's str() (ISO dates,
+    NaT, strings as plain text), control characters escaped so that a
+    file cannot send escape sequences to the terminal, columns aligned by
+    terminal width."""
+    def expect(what, path, want):
+        p = subprocess.run([npydt, "dump", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        got = p.stdout.decode("utf-8", "replace").split("\n", 1)[1]
+        if p.returncode == 0 and p.stderr == b"" and got == want:
+            res.ok()
+        else:
+            res.fail("table %s: exit %d %r, got %r, want %r" % (what, p.returncode, p.stderr[:200],
+                                                                 got, want))
+
+    t = np.array(["2024-01-02T03:04:05.123456789", "NaT", "1969-12-31T23:59:59"], "<M8[ns]")
+    path = os.path.join(tmp, "table_dates.npy")
+    np.save(path, t)
+    expect("of datetime64 as ISO 8601 and NaT", path,
+           "index  value\n"
+           "0      2024-01-02T03:04:05.123456789\n"
+           "1      NaT\n"
+           "2      1969-12-31T23:59:59.000000000\n")
+    a = np.zeros(3, [("u", "U8"), ("s", "S8"), ("d", ">M8[D]"), ("g", "<m8[s]")])
+    a["u"] = ['r,"0', "a\x1b[31mb", "\u65e5\u672c\n"]
+    a["s"] = [b'r,"0', b"a\x1b\\", b"it's"]
+    a["d"] = ["2000-02-29", "NaT", "-0001-12-31"]   # NumPy writes year -1 as -001
+    a["g"] = [5, np.timedelta64("NaT"), -1]
+    path = os.path.join(tmp, "table_text.npy")
+    np.save(path, a)
+    expect("of strings as plain text with controls escaped", path,
+           "index  u           s        d           g\n"
+           '0      r,"0        r,"0     2000-02-29  5\n'
+           "1      a\\x1b[31mb  a\\x1b\\\\  NaT         NaT\n"
+           "2      \u65e5\u672c\\n      it's     -001-12-31  -1\n")

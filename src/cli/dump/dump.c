@@ -48,7 +48,8 @@ const struct cli_command dump_command = {
     "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
     "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
-    "first 20 elements; with --jsonl one JSON value per element and line, with\n"
+    "first 20 elements (scalar cells as NumPy's str(): ISO dates, NaT, plain\n"
+    "text with control characters escaped); with --jsonl one JSON value per element and line, with\n"
     "--csv or --tsv a row of cells (all of them unless --head N is given).\n"
     "--fields selects fields by path (pos.x, samples[2], m[0,1], a title, and\n"
     "pts.y for the field y of every element of an array of structs pts) and\n"
@@ -233,8 +234,10 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     d.style = o->style;
-    if (o->format == FORMAT_TABLE)
-        d.style.float_native = true;   /* for people: NumPy's repr of float32 */
+    if (o->format == FORMAT_TABLE) {   /* for people: NumPy's repr of float32, */
+        d.style.float_native = true;  /* its str() of datetime64 */
+        d.style.datetime_iso = true;
+    }
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));

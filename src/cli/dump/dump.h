@@ -110,8 +110,13 @@ static inline size_t dump_uint_json(const struct dumper *d, uint64_t v, char *bu
 void dump_put_float(struct dumper *d, struct sink *out, size_t size, double v);
 void dump_put_int(struct dumper *d, struct sink *out, int64_t v);
 void dump_put_uint(struct dumper *d, struct sink *out, uint64_t v);
-/* One value of type dt at p as JSON (to a table cell too). -1 with d->err
- * set and d->failed when it cannot be printed. */
+/* One scalar of type dt at p as a CSV cell's text before quoting: NumPy's
+ * str() of it (dump_csv.c), for the table's scalar cells. tmp holds
+ * 5 * itemsize + 64 bytes. -1 with d->err set and d->failed. */
+int dump_put_str(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p,
+                 char *tmp);
+/* One value of type dt at p as JSON (a table's cell of a struct or an
+ * array too). -1 with d->err set and d->failed when it cannot be printed. */
 int dump_put_value(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p);
 /* A selected field of the element at rec: its value, or the nested lists
  * of it below an array of structs. */

@@ -255,6 +255,10 @@ static uint64_t row_cells(const npydt_dtype *dt, const struct selected *sel, siz
 /* A cell's text, escaped for the format. */
 static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n)
 {
+    if (f == FORMAT_TABLE) {   /* the table escapes a cell for the terminal itself */
+        sink_write(out, s, n);
+        return;
+    }
     if (f == FORMAT_TSV) {
         size_t run = 0;
         for (size_t i = 0; i < n; i++) {
@@ -380,19 +384,26 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
     return 0;
 }
 
+int dump_put_str(struct dumper *d, struct sink *out, const npydt_dtype *dt, const unsigned char *p,
+                 char *tmp)
+{
+    return put_scalar(d, out, FORMAT_TABLE, dt, p, tmp);
+}
+
 /* The cell of an S scalar of n bytes at b, at o (5 n + 2 bytes at
  * most); the end. Its text is NumPy's str() of the bytes before trailing
  * NULs: printable ASCII as it is but '\' as \\, other bytes as \xNN.
  * CSV quotes the cell when b holds ',' or '"' (the only bytes of that
  * text that need it: CR and LF are \x0d and \x0a), with '"' doubled;
- * TSV doubles every backslash of the text (put_cell's rules). */
+ * TSV doubles every backslash of the text (put_cell's rules); the table
+ * takes the text as it is. */
 static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_format f)
 {
     static const char hex[] = "0123456789abcdef";
     while (n > 0 && b[n - 1] == 0)
         n--;
-    int quote = 0, tsv = f == FORMAT_TSV;
-    for (size_t i = 0; i < n && !tsv; i++)
+    int quote = 0, tsv = f == FORMAT_TSV, csv = f == FORMAT_CSV;
+    for (size_t i = 0; i < n && csv; i++)
         quote |= (b[i] == ',') | (b[i] == '"');
     *o = '"';
     o += quote;
@@ -402,7 +413,7 @@ static char *put_bytes(char *o, const unsigned char *b, size_t n, enum dump_form
             *o++ = (char)c;
         } else if (c == '"') {
             memcpy(o, "\"\"", 2);   /* a cell with '"' is quoted in CSV */
-            o += 1 + !tsv;
+            o += 1 + csv;
         } else {
             memcpy(o, "\\\\", 2);
             o += 1 + tsv;

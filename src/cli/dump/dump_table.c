@@ -37,20 +37,22 @@ static void put_index(struct sink *out, const npydt_header *h, uint64_t flat)
     sink_putc(out, ')');
 }
 
-/* A cell's text from the n bytes at s, cut to CELL_MAX display bytes
- * (text is only written up to a byte past that: the sink's limit); NULL
+/* A cell's text from the n bytes at s, cut to CELL_MAX bytes (text is
+ * only written up to a byte past that: the sink's limit), with control
+ * characters and line breaks escaped (cli_text_escape_into): a string in
+ * the file cannot move the terminal's cursor or change its colours. NULL
  * when out of memory. */
-static char *cell_text(const char *s, size_t n)
+static char *cell_text(const char *s, size_t n, size_t *len)
 {
     size_t keep = n > CELL_MAX ? CELL_MAX - 3 : n;
     while (n > CELL_MAX && keep > 0 && ((unsigned char)s[keep] & 0xC0) == 0x80)
         keep--;   /* not inside a UTF-8 sequence */
-    char *t = malloc(keep + 4);
+    char *t = malloc(CLI_TEXT_ESCAPED_MAX(keep) + 4);
     if (!t)
         return NULL;
-    if (keep)
-        memcpy(t, s, keep);
-    memcpy(t + keep, n > CELL_MAX ? "..." : "", n > CELL_MAX ? 4 : 1);
+    *len = cli_text_escape_into(t, s, keep);
+    memcpy(t + *len, n > CELL_MAX ? "..." : "", n > CELL_MAX ? 4 : 1);
+    *len += n > CELL_MAX ? 3 : 0;
     return t;
 }
 
@@ -66,18 +68,17 @@ static char *name_text(const char *s, size_t n, size_t *len)
     return t;
 }
 
-static size_t display_width_n(const char *s, size_t n)
+/* A scalar column (not a struct, not an array): its cells are NumPy's
+ * str() of the value. */
+static bool scalar_column(const struct selected *c)
 {
-    size_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            w++;
-    return w;
+    return c->ndim == 0 && npydt_dtype_get_class(c->dtype) == NPYDT_SCALAR;
 }
 
+/* The terminal columns of escaped text (no NUL in it). */
 static size_t display_width(const char *s)
 {
-    return display_width_n(s, strlen(s));
+    return npydt_text_width(s, strlen(s));
 }
 
 static void pad(struct sink *out, size_t n)
@@ -87,7 +88,10 @@ static void pad(struct sink *out, size_t n)
 }
 
 /* The selected elements as a table: the selected fields, the top-level
- * fields or the whole value per column. */
+ * fields or the whole value per column. A scalar cell is NumPy's str() of
+ * the value (dump_put_str: ISO dates, NaT, strings as plain text), a cell
+ * of a struct or an array its JSON; any cell with control characters
+ * escaped. */
 int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
                      const struct selection *s, const struct selected *sel, size_t nsel)
 {
@@ -125,13 +129,28 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
     char **names = calloc(ncols + 1, sizeof *names);
     size_t *name_len = calloc(ncols + 1, sizeof *name_len);
     int rc = cells && width && names && name_len ? 0 : -1;
+    /* the scratch of dump_put_str: for the widest scalar column */
+    size_t tmp_size = 64;
+    for (size_t c = 0; c < ncols && rc == 0; c++) {
+        size_t need;
+        if (!scalar_column(&cols[c]))
+            continue;
+        if (__builtin_mul_overflow(npydt_dtype_itemsize(cols[c].dtype), 5, &need) ||
+            __builtin_add_overflow(need, 64, &need))
+            rc = -1;
+        else if (need > tmp_size)
+            tmp_size = need;
+    }
+    char *tmp = rc == 0 && rows ? malloc(tmp_size) : NULL;
+    if (rows && !tmp)
+        rc = -1;
     if (rc == 0)
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++) {
         if (!(names[c] = name_text(cols[c].path, cols[c].path_len, &name_len[c])))
             rc = -1;
         else
-            width[c + 1] = display_width_n(names[c], name_len[c]);
+            width[c + 1] = npydt_text_width(names[c], name_len[c]);
     }
     for (uint64_t r = 0; rc == 0 && r < rows; r++) {
         uint64_t flat = selection_flat(s, r);
@@ -149,16 +168,19 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             m.limit = CELL_MAX + 1;
             if (c == 0)
                 put_index(&m, h, flat);
-            else if (dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
+            else if (scalar_column(&cols[c - 1])
+                         ? dump_put_str(d, &m, cols[c - 1].dtype, rec + cols[c - 1].offset, tmp) != 0
+                         : dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
                 rc = -1;
-            char *text = m.bytes.failed ? NULL : cell_text(m.bytes.buf, m.bytes.len);
+            size_t len;
+            char *text = m.bytes.failed ? NULL : cell_text(m.bytes.buf, m.bytes.len, &len);
             sink_free(&m);
             if (!text) {
                 rc = -1;
                 break;
             }
             cells[r * (ncols + 1) + c] = text;
-            size_t w = display_width(text);
+            size_t w = npydt_text_width(text, len);
             if (w > width[c])
                 width[c] = w;
         }
@@ -171,7 +193,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             sink_puts(out, "  ");
             sink_write(out, names[c], name_len[c]);
             if (c + 1 < ncols)
-                pad(out, width[c + 1] - display_width_n(names[c], name_len[c]));
+                pad(out, width[c + 1] - npydt_text_width(names[c], name_len[c]));
         }
         sink_putc(out, '\n');
         for (uint64_t i = 0; i < rows; i++) {
@@ -189,6 +211,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
     for (size_t i = 0; cells && i < ncells; i++)
         free(cells[i]);
     free(cells);
+    free(tmp);
     free(width);
     for (size_t c = 0; names && c < ncols; c++)
         free(names[c]);
