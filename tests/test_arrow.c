@@ -303,18 +303,6 @@ static size_t check_stream(npydt_reader *r, const npydt_arrow_options *o)
     return batches;
 }
 
-static npydt_reader *open_fixture(const char *name)
-{
-    npydt_reader_options ro;
-    npydt_reader_options_init(&ro);
-    ro.in_memory = 1;
-    npydt_reader *r = NULL;
-    TEST_ERROR(err);
-    if (npydt_reader_open_path(test_fixture(name), &ro, &r, &err) != NPYDT_OK)
-        fail_msg("%s: %s", name, err.message);
-    return r;
-}
-
 /* ---- streams ----------------------------------------------------------------- */
 
 /* Fixtures whose export fails, and how. */
@@ -347,7 +335,7 @@ static void test_arrow_stream_every_fixture_matches_readers(void **state)
             skip |= strcmp(refused[i].name, e->d_name) == 0;
         if (skip)
             continue;
-        npydt_reader *r = open_fixture(e->d_name);
+        npydt_reader *r = test_open_fixture(e->d_name);
         check_stream(r, NULL);
         check_stream(r, &small);
         npydt_reader_close(r);
@@ -393,7 +381,7 @@ static void test_arrow_stream_refusals_name_the_reason(void **state)
 static void test_arrow_stream_nested_subarray_values(void **state)
 {
     (void)state;
-    npydt_reader *r = open_fixture("struct_nested_subarray.npy");
+    npydt_reader *r = test_open_fixture("struct_nested_subarray.npy");
     struct ArrowArrayStream st;
     struct ArrowArray a;
     open_stream(r, NULL, &st);
@@ -419,7 +407,7 @@ static void test_arrow_stream_fortran_order_rows_in_c_order(void **state)
 {
     (void)state;
     static const int16_t want[] = {14155, -26981, -6778, 19709, -25359, -29054};
-    npydt_reader *r = open_fixture("fortran_struct.npy");
+    npydt_reader *r = test_open_fixture("fortran_struct.npy");
     struct ArrowArrayStream st;
     struct ArrowArray a;
     open_stream(r, NULL, &st);
@@ -441,7 +429,7 @@ static void test_arrow_stream_unicode_as_utf8(void **state)
     static const char *want[] = {"\xc3\xa9t\xc3\xa9", "\xe6\xbc\xa2\xe5\xad\x97",
                                  "\xf0\x9f\x98\x80!", "", "a\0b", "\"\\\n"};
     static const int32_t lens[] = {5, 6, 5, 0, 3, 3};
-    npydt_reader *r = open_fixture("scalar_U3_be.npy");
+    npydt_reader *r = test_open_fixture("scalar_U3_be.npy");
     struct ArrowArrayStream st;
     struct ArrowArray a;
     open_stream(r, NULL, &st);
@@ -462,7 +450,7 @@ static void test_arrow_stream_unicode_as_utf8(void **state)
 static void test_arrow_stream_nat_is_null(void **state)
 {
     (void)state;
-    npydt_reader *r = open_fixture("scalar_M8_ns.npy");
+    npydt_reader *r = test_open_fixture("scalar_M8_ns.npy");
     const npydt_header *h = npydt_reader_header(r);
     uint64_t n = npydt_header_count(h);
     struct ArrowArrayStream st;
@@ -609,7 +597,7 @@ static void test_arrow_stream_invalid_code_point_names_record_and_field(void **s
 static void test_arrow_stream_moved_child_array_outlives_batch(void **state)
 {
     (void)state;
-    npydt_reader *r = open_fixture("struct_nested_subarray.npy");
+    npydt_reader *r = test_open_fixture("struct_nested_subarray.npy");
     struct ArrowArrayStream st;
     struct ArrowArray a, moved;
     open_stream(r, NULL, &st);
@@ -630,7 +618,7 @@ static void test_arrow_stream_moved_child_array_outlives_batch(void **state)
 static void test_arrow_allocation_failures_leave_nothing(void **state)
 {
     (void)state;
-    npydt_reader *r = open_fixture("struct_subarray_of_struct.npy");
+    npydt_reader *r = test_open_fixture("struct_subarray_of_struct.npy");
     const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
     int done = 0;
     for (long n = 0; !done; n++) {

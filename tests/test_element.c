@@ -5,37 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A fixture's data, all in memory. */
-static npydt_reader *open_fixture(const char *name)
-{
-    npydt_reader_options opts;
-    npydt_reader_options_init(&opts);
-    opts.in_memory = 1;
-    npydt_reader *r = NULL;
-    TEST_ERROR(err);
-    npydt_status st = npydt_reader_open_path(test_fixture(name), &opts, &r, &err);
-    if (st != NPYDT_OK)
-        fail_msg("opening %s: %s", name, err.message);
-    return r;
-}
-
-/* Pointer to element i (C order) of an open array. */
-static const unsigned char *element(npydt_reader *r, uint64_t i)
-{
-    uint64_t off;
-    assert_int_equal(npydt_element_offset_flat(npydt_reader_header(r), i, &off, NULL), NPYDT_OK);
-    return (const unsigned char *)npydt_reader_bytes(r) + off;
-}
-
-static const npydt_dtype *file_dtype(npydt_reader *r)
-{
-    return npydt_header_dtype(npydt_reader_header(r));
-}
-
 static void test_element_offset_c_order(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("shape_2x2x2.npy");
+    npydt_reader *f = test_open_fixture("shape_2x2x2.npy");
     uint64_t idx[3] = {1, 0, 1}, off;
     assert_int_equal(npydt_element_offset(npydt_reader_header(f), idx, 3, &off, NULL), NPYDT_OK);
     assert_int_equal(off, 5 * 2);
@@ -46,7 +19,7 @@ static void test_element_offset_fortran_order(void **state)
 {
     (void)state;
     /* np.asfortranarray(np.arange(24, dtype='>f8').reshape(2, 3, 4)) */
-    npydt_reader *f = open_fixture("fortran_3d.npy");
+    npydt_reader *f = test_open_fixture("fortran_3d.npy");
     const npydt_header *h = npydt_reader_header(f);
     for (uint64_t i = 0; i < 2; i++)
         for (uint64_t j = 0; j < 3; j++)
@@ -55,7 +28,7 @@ static void test_element_offset_fortran_order(void **state)
                 assert_int_equal(npydt_element_offset(h, idx, 3, &off, NULL), NPYDT_OK);
                 assert_int_equal(off, (i + 2 * j + 6 * k) * 8);
                 double v;
-                assert_int_equal(npydt_read_double(file_dtype(f),
+                assert_int_equal(npydt_read_double(test_reader_dtype(f),
                                                    (const char *)npydt_reader_bytes(f) + off, &v,
                                                    NULL),
                                  NPYDT_OK);
@@ -67,10 +40,10 @@ static void test_element_offset_fortran_order(void **state)
 static void test_element_offset_flat_is_c_order_for_fortran(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("fortran_3d.npy");
+    npydt_reader *f = test_open_fixture("fortran_3d.npy");
     for (uint64_t i = 0; i < 24; i++) {
         double v;
-        assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
+        assert_int_equal(npydt_read_double(test_reader_dtype(f), test_element_at(f, i), &v, NULL), NPYDT_OK);
         assert_true(v == (double)i);
     }
     npydt_reader_close(f);
@@ -79,7 +52,7 @@ static void test_element_offset_flat_is_c_order_for_fortran(void **state)
 static void test_element_offset_rejects_bad_indices(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("shape_2x2x2.npy");
+    npydt_reader *f = test_open_fixture("shape_2x2x2.npy");
     const npydt_header *h = npydt_reader_header(f);
     uint64_t idx[3] = {0, 2, 0}, off;
     TEST_ERROR(err);
@@ -92,12 +65,12 @@ static void test_element_offset_rejects_bad_indices(void **state)
 static void test_element_offset_0d(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("shape0d_f8.npy");
+    npydt_reader *f = test_open_fixture("shape0d_f8.npy");
     uint64_t off = 99;
     assert_int_equal(npydt_element_offset(npydt_reader_header(f), NULL, 0, &off, NULL), NPYDT_OK);
     assert_int_equal(off, 0);
     double v;
-    assert_int_equal(npydt_read_double(file_dtype(f), element(f, 0), &v, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_double(test_reader_dtype(f), test_element_at(f, 0), &v, NULL), NPYDT_OK);
     assert_true(v == 2.5);
     npydt_reader_close(f);
 }
@@ -105,7 +78,7 @@ static void test_element_offset_0d(void **state)
 static void test_element_offset_refuses_null_arguments(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("scalar_S5.npy");
+    npydt_reader *f = test_open_fixture("scalar_S5.npy");
     const npydt_header *h = npydt_reader_header(f);
     uint64_t off = 77, idx = 0;
     TEST_ERROR(err);

@@ -169,3 +169,28 @@ int main(int argc, char **argv)
     return _cmocka_run_group_tests(npydt_test_group, npydt_test_list, npydt_test_count, NULL,
                                    NULL);
 }
+
+npydt_reader *test_open_fixture(const char *name)
+{
+    npydt_reader_options opts;
+    npydt_reader_options_init(&opts);
+    opts.in_memory = 1;
+    npydt_reader *r = NULL;
+    TEST_ERROR(err);
+    npydt_status st = npydt_reader_open_path(test_fixture(name), &opts, &r, &err);
+    if (st != NPYDT_OK)
+        fail_msg("opening %s: %s", name, err.message);
+    return r;
+}
+
+const unsigned char *test_element_at(npydt_reader *r, uint64_t i)
+{
+    uint64_t off;
+    assert_int_equal(npydt_element_offset_flat(npydt_reader_header(r), i, &off, NULL), NPYDT_OK);
+    return (const unsigned char *)npydt_reader_bytes(r) + off;
+}
+
+const npydt_dtype *test_reader_dtype(npydt_reader *r)
+{
+    return npydt_header_dtype(npydt_reader_header(r));
+}

@@ -9,33 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A fixture's data, all in memory. */
-static npydt_reader *open_fixture(const char *name)
-{
-    npydt_reader_options opts;
-    npydt_reader_options_init(&opts);
-    opts.in_memory = 1;
-    npydt_reader *r = NULL;
-    TEST_ERROR(err);
-    npydt_status st = npydt_reader_open_path(test_fixture(name), &opts, &r, &err);
-    if (st != NPYDT_OK)
-        fail_msg("opening %s: %s", name, err.message);
-    return r;
-}
-
-/* Pointer to element i (C order) of an open array. */
-static const unsigned char *element(npydt_reader *r, uint64_t i)
-{
-    uint64_t off;
-    assert_int_equal(npydt_element_offset_flat(npydt_reader_header(r), i, &off, NULL), NPYDT_OK);
-    return (const unsigned char *)npydt_reader_bytes(r) + off;
-}
-
-static const npydt_dtype *file_dtype(npydt_reader *r)
-{
-    return npydt_header_dtype(npydt_reader_header(r));
-}
-
 /* ---- field lookup ------------------------------------------------------------- */
 
 static void lookup_ok(const npydt_dtype *dt, const char *path, uint64_t want_off,
@@ -54,50 +27,50 @@ static void lookup_ok(const npydt_dtype *dt, const char *path, uint64_t want_off
 static void test_records_field_nested_names(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("struct_nested3.npy");
-    lookup_ok(file_dtype(f), "a.b.d", 2, 'f', 4);
-    lookup_ok(file_dtype(f), "a.e", 6, 'u', 1);
-    lookup_ok(file_dtype(f), "g", 15, 'f', 16);
-    lookup_ok(file_dtype(f), "a.b", 0, 'V', 6);
+    npydt_reader *f = test_open_fixture("struct_nested3.npy");
+    lookup_ok(test_reader_dtype(f), "a.b.d", 2, 'f', 4);
+    lookup_ok(test_reader_dtype(f), "a.e", 6, 'u', 1);
+    lookup_ok(test_reader_dtype(f), "g", 15, 'f', 16);
+    lookup_ok(test_reader_dtype(f), "a.b", 0, 'V', 6);
     npydt_reader_close(f);
 }
 
 static void test_records_field_titles(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("struct_titles.npy");
-    lookup_ok(file_dtype(f), "Title A", 4, 'i', 4);
-    lookup_ok(file_dtype(f), "a", 4, 'i', 4);
-    lookup_ok(file_dtype(f), "t\xc3\xa9", 16, 'u', 1);
+    npydt_reader *f = test_open_fixture("struct_titles.npy");
+    lookup_ok(test_reader_dtype(f), "Title A", 4, 'i', 4);
+    lookup_ok(test_reader_dtype(f), "a", 4, 'i', 4);
+    lookup_ok(test_reader_dtype(f), "t\xc3\xa9", 16, 'u', 1);
     npydt_reader_close(f);
 }
 
 static void test_records_field_subarray_indices(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("struct_subarray_fields.npy");
-    lookup_ok(file_dtype(f), "m[1][2]", 12 + 5 * 2, 'i', 2);
-    lookup_ok(file_dtype(f), "m[1,2]", 12 + 5 * 2, 'i', 2);
-    lookup_ok(file_dtype(f), "v[2]", 8, 'f', 4);
-    lookup_ok(file_dtype(f), "m", 12, 'V', 12);
+    npydt_reader *f = test_open_fixture("struct_subarray_fields.npy");
+    lookup_ok(test_reader_dtype(f), "m[1][2]", 12 + 5 * 2, 'i', 2);
+    lookup_ok(test_reader_dtype(f), "m[1,2]", 12 + 5 * 2, 'i', 2);
+    lookup_ok(test_reader_dtype(f), "v[2]", 8, 'f', 4);
+    lookup_ok(test_reader_dtype(f), "m", 12, 'V', 12);
     npydt_reader_close(f);
 }
 
 static void test_records_field_subarray_of_struct(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("struct_subarray_of_struct.npy");
-    lookup_ok(file_dtype(f), "pts[1].y", 12 + 4, 'i', 8);
-    lookup_ok(file_dtype(f), "pts[0].x", 0, 'f', 4);
+    npydt_reader *f = test_open_fixture("struct_subarray_of_struct.npy");
+    lookup_ok(test_reader_dtype(f), "pts[1].y", 12 + 4, 'i', 8);
+    lookup_ok(test_reader_dtype(f), "pts[0].x", 0, 'f', 4);
     npydt_reader_close(f);
 }
 
 static void test_records_field_nested_subarrays_take_more_indices(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("struct_nested_subarray.npy");
-    lookup_ok(file_dtype(f), "x[2][1]", 2 * 16 + 8, 'f', 8);
-    lookup_ok(file_dtype(f), "x[2]", 2 * 16, 'V', 16);
+    npydt_reader *f = test_open_fixture("struct_nested_subarray.npy");
+    lookup_ok(test_reader_dtype(f), "x[2][1]", 2 * 16 + 8, 'f', 8);
+    lookup_ok(test_reader_dtype(f), "x[2]", 2 * 16, 'V', 16);
     npydt_reader_close(f);
 }
 
@@ -160,11 +133,11 @@ static void test_records_read_i64_all_sizes_both_orders(void **state)
     static const int64_t maxs[] = {INT16_MAX, INT16_MAX, INT32_MAX, INT32_MAX, INT64_MAX,
                                    INT64_MAX};
     for (size_t k = 0; k < 6; k++) {
-        npydt_reader *f = open_fixture(files[k]);
+        npydt_reader *f = test_open_fixture(files[k]);
         int64_t want[6] = {mins[k], mins[k] + 1, -1, 0, 1, maxs[k]};
         for (uint64_t i = 0; i < 6; i++) {
             int64_t v;
-            assert_int_equal(npydt_read_i64(file_dtype(f), element(f, i), &v, NULL), NPYDT_OK);
+            assert_int_equal(npydt_read_i64(test_reader_dtype(f), test_element_at(f, i), &v, NULL), NPYDT_OK);
             assert_true(v == want[i]);
         }
         npydt_reader_close(f);
@@ -174,19 +147,19 @@ static void test_records_read_i64_all_sizes_both_orders(void **state)
 static void test_records_read_u64_max_and_range(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("scalar_u8_be.npy");
+    npydt_reader *f = test_open_fixture("scalar_u8_be.npy");
     uint64_t u;
     int64_t s;
     TEST_ERROR(err);
-    assert_int_equal(npydt_read_u64(file_dtype(f), element(f, 3), &u, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_u64(test_reader_dtype(f), test_element_at(f, 3), &u, NULL), NPYDT_OK);
     assert_true(u == UINT64_MAX);
-    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(file_dtype(f), element(f, 3), &s, &err));
-    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(file_dtype(f), element(f, 2), &s, &err));
-    assert_int_equal(npydt_read_i64(file_dtype(f), element(f, 1), &s, &err), NPYDT_OK);
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(test_reader_dtype(f), test_element_at(f, 3), &s, &err));
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_i64(test_reader_dtype(f), test_element_at(f, 2), &s, &err));
+    assert_int_equal(npydt_read_i64(test_reader_dtype(f), test_element_at(f, 1), &s, &err), NPYDT_OK);
     assert_true(s == 1);
     npydt_reader_close(f);
-    f = open_fixture("scalar_i1.npy");
-    assert_fails(NPYDT_E_RANGE, &err, npydt_read_u64(file_dtype(f), element(f, 0), &u, &err));
+    f = test_open_fixture("scalar_i1.npy");
+    assert_fails(NPYDT_E_RANGE, &err, npydt_read_u64(test_reader_dtype(f), test_element_at(f, 0), &u, &err));
     npydt_reader_close(f);
 }
 
@@ -240,10 +213,10 @@ static void test_records_read_double_half_both_orders(void **state)
                                   0.0999755859375, 0.333251953125};
     static const char *files[] = {"scalar_f2_le.npy", "scalar_f2_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_reader *f = open_fixture(files[k]);
+        npydt_reader *f = test_open_fixture(files[k]);
         for (uint64_t i = 0; i < 13; i++) {
             double v;
-            assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
+            assert_int_equal(npydt_read_double(test_reader_dtype(f), test_element_at(f, i), &v, NULL),
                              NPYDT_OK);
             if (!same_double(v, want[i]))
                 fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
@@ -262,10 +235,10 @@ static void test_records_read_double_long_double_both_orders(void **state)
                                   INFINITY, -INFINITY, 1.0, 5e-324, INFINITY};
     static const char *files[] = {"scalar_f16_le.npy", "scalar_f16_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_reader *f = open_fixture(files[k]);
+        npydt_reader *f = test_open_fixture(files[k]);
         for (uint64_t i = 0; i < 16; i++) {
             double v;
-            assert_int_equal(npydt_read_double(file_dtype(f), element(f, i), &v, NULL),
+            assert_int_equal(npydt_read_double(test_reader_dtype(f), test_element_at(f, i), &v, NULL),
                              NPYDT_OK);
             if (!same_double(v, want[i]))
                 fail_msg("%s[%llu]: %.17g, expected %.17g", files[k], (unsigned long long)i, v,
@@ -370,13 +343,13 @@ static void test_records_ext80_matches_the_fpu(void **state)
 static void test_records_read_complex_c32_big_endian(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("scalar_c32_be.npy");
+    npydt_reader *f = test_open_fixture("scalar_c32_be.npy");
     double v[2];
-    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 0), v, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_complex(test_reader_dtype(f), test_element_at(f, 0), v, NULL), NPYDT_OK);
     assert_true(v[0] == 1.0 && v[1] == 2.0);
-    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 3), v, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_complex(test_reader_dtype(f), test_element_at(f, 3), v, NULL), NPYDT_OK);
     assert_true(v[0] != v[0] && v[1] == 1.0);
-    assert_int_equal(npydt_read_complex(file_dtype(f), element(f, 4), v, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_complex(test_reader_dtype(f), test_element_at(f, 4), v, NULL), NPYDT_OK);
     /* the casts drop x87 excess precision */
     assert_true(v[0] == (double)0.1 && v[1] == (double)1e300);
     npydt_reader_close(f);
@@ -398,16 +371,16 @@ static void test_records_read_bool_any_nonzero_byte(void **state)
 static void test_records_read_bytes_trims_trailing_nuls_only(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("scalar_S5.npy");
+    npydt_reader *f = test_open_fixture("scalar_S5.npy");
     const void *b;
     size_t n;
     /* b"\xff\x00a" and b"a\x00\x00" */
-    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 1), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_bytes(test_reader_dtype(f), test_element_at(f, 1), &b, &n, NULL), NPYDT_OK);
     assert_int_equal(n, 3);
     assert_memory_equal(b, "\xff\0a", 3);
-    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 4), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_bytes(test_reader_dtype(f), test_element_at(f, 4), &b, &n, NULL), NPYDT_OK);
     assert_int_equal(n, 1);
-    assert_int_equal(npydt_read_bytes(file_dtype(f), element(f, 2), &b, &n, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_bytes(test_reader_dtype(f), test_element_at(f, 2), &b, &n, NULL), NPYDT_OK);
     assert_int_equal(n, 0);
     npydt_reader_close(f);
 }
@@ -417,27 +390,27 @@ static void test_records_read_unicode_to_utf8(void **state)
     (void)state;
     static const char *files[] = {"scalar_U3_le.npy", "scalar_U3_be.npy"};
     for (int k = 0; k < 2; k++) {
-        npydt_reader *f = open_fixture(files[k]);
+        npydt_reader *f = test_open_fixture(files[k]);
         char buf[16];
         size_t n;
-        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 0), buf, sizeof buf, &n,
+        assert_int_equal(npydt_read_unicode(test_reader_dtype(f), test_element_at(f, 0), buf, sizeof buf, &n,
                                             NULL),
                          NPYDT_OK);
         assert_string_equal(buf, "\xc3\xa9t\xc3\xa9");
         assert_int_equal(n, 5);
-        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 2), buf, sizeof buf, &n,
+        assert_int_equal(npydt_read_unicode(test_reader_dtype(f), test_element_at(f, 2), buf, sizeof buf, &n,
                                             NULL),
                          NPYDT_OK);
         assert_string_equal(buf, "\xf0\x9f\x98\x80!");
         /* "a\0b" keeps the inner NUL */
-        assert_int_equal(npydt_read_unicode(file_dtype(f), element(f, 4), buf, sizeof buf, &n,
+        assert_int_equal(npydt_read_unicode(test_reader_dtype(f), test_element_at(f, 4), buf, sizeof buf, &n,
                                             NULL),
                          NPYDT_OK);
         assert_int_equal(n, 3);
         assert_memory_equal(buf, "a\0b", 4);
         TEST_ERROR(err);
         assert_fails(NPYDT_E_RANGE, &err,
-                     npydt_read_unicode(file_dtype(f), element(f, 0), buf, 5, &n, &err));
+                     npydt_read_unicode(test_reader_dtype(f), test_element_at(f, 0), buf, 5, &n, &err));
         assert_int_equal(n, 5);
         npydt_reader_close(f);
     }
@@ -461,17 +434,17 @@ static void test_records_read_unicode_surrogates_and_bad_units(void **state)
 static void test_records_read_datetime_unit_and_nat(void **state)
 {
     (void)state;
-    npydt_reader *f = open_fixture("scalar_M8_25s_be.npy");
+    npydt_reader *f = test_open_fixture("scalar_M8_25s_be.npy");
     npydt_datetime t;
-    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 3), &t, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_datetime(test_reader_dtype(f), test_element_at(f, 3), &t, NULL), NPYDT_OK);
     assert_true(t.count == 1700000000);
     assert_int_equal(t.unit, NPYDT_UNIT_s);
     assert_int_equal(t.unit_count, 25);
     assert_false(t.is_nat);
-    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 6), &t, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_datetime(test_reader_dtype(f), test_element_at(f, 6), &t, NULL), NPYDT_OK);
     assert_true(t.is_nat);
     assert_true(t.count == NPYDT_NAT);
-    assert_int_equal(npydt_read_datetime(file_dtype(f), element(f, 5), &t, NULL), NPYDT_OK);
+    assert_int_equal(npydt_read_datetime(test_reader_dtype(f), test_element_at(f, 5), &t, NULL), NPYDT_OK);
     assert_false(t.is_nat);
     npydt_reader_close(f);
 }
@@ -494,7 +467,6 @@ static void test_records_readers_refuse_wrong_kinds(void **state)
                  npydt_read_datetime(npydt_dtype_field_dtype(dt, 2), rec, &t, &err));
     npydt_dtype_free(dt);
 }
-
 
 /* ---- arguments and the rarer paths ------------------------------------------------ */
 
@@ -633,7 +605,6 @@ static void test_records_store_float_every_size(void **state)
     assert_int_equal(text_bits_of_f16(-1e6), 0xfc00);
     assert_int_equal(text_bits_of_f16(-INFINITY), 0xfc00);
 }
-
 
 static void test_records_field_lookup_refuses_null_arguments(void **state)
 {

@@ -55,6 +55,14 @@ void test_assert_error_filled(npydt_status st, const npydt_error *err);
         test_assert_error_filled(assert_fails_st, (errp));                           \
     } while (0)
 
+/* A fixture opened with its data in memory (fails the test if it cannot);
+ * close it with npydt_reader_close. */
+npydt_reader *test_open_fixture(const char *name);
+/* Pointer to element i (C order) of an array opened in memory. */
+const unsigned char *test_element_at(npydt_reader *r, uint64_t i);
+/* The root dtype of an open array. */
+const npydt_dtype *test_reader_dtype(npydt_reader *r);
+
 /* Read a whole file (fails the test if it cannot); free() the result. */
 unsigned char *test_read_file(const char *path, size_t *len);
 
