@@ -22,18 +22,25 @@
 
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET, OPT_VERTICAL, OPT_SAMPLE, OPT_SEED,
+    OPT_NO_HEADER, OPT_INDEX_COLUMN
 };
 
 static const struct cli_option dump_options[] = {
     {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
     {OPT_CSV, "csv", 0, NULL, "CSV: a header row of field paths, a row per element"},
     {OPT_TSV, "tsv", 0, NULL, "the same separated by tabs (\\t \\n \\r \\\\ escaped)"},
+    {OPT_VERTICAL, "vertical", 0, NULL, "for people: a line 'PATH: VALUE' per field of each element"},
+    {OPT_NO_HEADER, "no-header", 0, NULL, "CSV, TSV: no header row"},
+    {OPT_INDEX_COLUMN, "index-column", 0, NULL,
+     "CSV, TSV, JSON: first an \"index\" column, the element's flat C-order index"},
     {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
     {OPT_HEAD, "head", 0, "N", "print the first N elements (of those selected) only"},
     {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
     {OPT_INDEX, "index", 0, "I[,J..]", "select a[I,J,..] (negative from the end)"},
     {OPT_RANGE, "range", 0, "A:B[:S]", "select a[A:B:S] along the first axis"},
+    {OPT_SAMPLE, "sample", 0, "N", "N of the selected elements at random, in element order"},
+    {OPT_SEED, "seed", 0, "S", "the seed of --sample (0 to 2^64-1; default 0)"},
     {OPT_FLOAT, "float", 0, "double|native",
      "JSON float16/float32 as their double (default) or their own shortest text"},
     {OPT_DATETIME, "datetime", 0, "count|iso", "datetime64 as the count (default) or ISO 8601"},
@@ -45,8 +52,10 @@ static const struct cli_option dump_options[] = {
 
 const struct cli_command dump_command = {
     "dump",
-    "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
-    "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
+    "dump [--jsonl|--csv|--tsv|--vertical] [--fields A,B.C] [--head N]\n"
+    "     [--tail N|--index I,J|--range A:B:S] [--sample N [--seed S]] [--no-header]\n"
+    "     [--index-column] [--float native] [--datetime iso] [--nan null] [--big-int string]\n"
+    "     FILE...",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
     "first 20 elements (scalar cells as NumPy's str(): ISO dates, NaT, plain\n"
     "text with control characters escaped); with --jsonl one JSON value per element and line, with\n"
@@ -90,6 +99,25 @@ const struct cli_command dump_command = {
     "through a bounded buffer, and no further than the selection needs once\n"
     "checked.\n"
     "\n"
+    "Several FILEs are one stream of elements: they must all hold the same\n"
+    "dtype (else exit 2 naming the first that differs, before anything is\n"
+    "printed); CSV and TSV write one header row, the table and --vertical one\n"
+    "title per FILE; selections, --sample and --head apply to each FILE.\n"
+    "\n"
+    "--vertical prints, under the title, a line '-[ RECORD I ]-' per element\n"
+    "(I as the table's index column) and then a line 'PATH: VALUE' per scalar\n"
+    "leaf (paths as the CSV header names them, values as the table's cells,\n"
+    "never cut); like the table it shows 20 elements unless --head N is given.\n"
+    "--sample N picks N of the selected elements at random without\n"
+    "replacement (Floyd's algorithm over splitmix64 seeded with --seed S,\n"
+    "default 0: the same S gives the same elements on every platform) and\n"
+    "prints them in element order; N at most 4194304 unless it covers all.\n"
+    "--no-header leaves out the CSV/TSV header row. --index-column adds the\n"
+    "element's flat C-order index first: a column \"index\" (CSV, TSV) or a\n"
+    "key \"index\" (JSON: {\"index\":I,...fields} for records, {\"index\":I,\n"
+    "\"value\":V} for other values); a top-level field or --fields path named\n"
+    "\"index\" is refused (exit 2) rather than shadowed.\n"
+    "\n"
     "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
     "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
     "64 MiB or more of elements, when stdout is not that terminal.\n",
@@ -103,8 +131,9 @@ const struct cli_command dump_command = {
 
 /* ---- the command --------------------------------------------------------------------- */
 
-/* A count of decimal digits; one too large for 64 bits means all. */
-static int parse_count(const char *s, uint64_t *out)
+/* A count of decimal digits; one too large for 64 bits means all (or,
+ * exact set, is refused). */
+static int parse_number(const char *s, uint64_t *out, int exact)
 {
     if (!*s)
         return -1;
@@ -112,10 +141,22 @@ static int parse_count(const char *s, uint64_t *out)
     for (; *s; s++) {
         if (*s < '0' || *s > '9')
             return -1;
-        v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*s - '0');
+        unsigned digit = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - digit) / 10) {
+            if (exact)
+                return -1;
+            v = UINT64_MAX;
+        } else {
+            v = v * 10 + digit;
+        }
     }
     *out = v;
     return 0;
+}
+
+static int parse_count(const char *s, uint64_t *out)
+{
+    return parse_number(s, out, 0);
 }
 
 /* The largest U scalar of a dtype (the buffer its UTF-8 needs). */
@@ -138,6 +179,10 @@ struct dump_opts {
     struct select_args select;
     struct value_style style;
     int quiet;           /* no progress line */
+    struct row_style rows;
+    int have_sample;
+    uint64_t sample, seed;
+    int several;         /* FILEs after the first: no CSV/TSV header row */
 };
 
 /* How far dump_input goes with an input. */
@@ -191,6 +236,46 @@ static void make_title(char *title, size_t size, const char *name, const npydt_h
     text_buf_terminate(&t);
 }
 
+/* A top-level field (or a --fields path) named as the index column. */
+static int index_taken(const npydt_dtype *dt, const struct selected *sel, size_t nsel)
+{
+    const size_t n = sizeof DUMP_INDEX_NAME - 1;
+    for (size_t i = 0; sel && i < nsel; i++)
+        if (sel[i].path_len == n && memcmp(sel[i].path, DUMP_INDEX_NAME, n) == 0)
+            return 1;
+    for (size_t i = 0; !sel && npydt_dtype_get_class(dt) == NPYDT_STRUCT &&
+                       i < npydt_dtype_nfields(dt); i++)
+        if (npydt_dtype_field_name_len(dt, i) == n &&
+            memcmp(npydt_dtype_field_name(dt, i), DUMP_INDEX_NAME, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The JSON of an element (in one) after its index: {"index":I,...} when
+ * it is an object, else {"index":I,"value":V}. */
+static void put_indexed(struct sink *out, const struct sink *one, uint64_t flat, int object)
+{
+    const char *json = one->bytes.buf;
+    size_t len = one->bytes.len;
+    char *o = sink_room(out, 32);
+    if (!o || !json)
+        return;
+    static const char key[] = "{\"" DUMP_INDEX_NAME "\":";
+    memcpy(o, key, sizeof key - 1);
+    o += sizeof key - 1;
+    o += text_decimal_u64(flat, o);
+    out->bytes.len = (size_t)(o - out->bytes.buf);
+    if (object) {   /* "{}" or "{...}" */
+        if (len > 2)
+            sink_putc(out, ',');
+        sink_write(out, json + 1, len - 1);
+    } else {
+        sink_puts(out, ",\"value\":");
+        sink_write(out, json, len);
+        sink_putc(out, '}');
+    }
+}
+
 /* Check and/or print one input (a .npy file or an archive member).
  * *printed counts the inputs printed so far (text tables are separated by
  * a blank line). Returns an exit status. */
@@ -212,10 +297,17 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     size_t nsel = 0;
     char *storage = NULL;
     struct dumper d = {0};
+    uint64_t *picks = NULL;
     int status = EXIT_OK;
     if (o->fields &&
         (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel, &storage)) != EXIT_OK)
         goto out;
+    if (o->rows.index_column && o->format != FORMAT_TABLE && o->format != FORMAT_VERTICAL &&
+        index_taken(dt, sel, nsel)) {
+        status = cli_usage(&dump_command, "%s: --index-column adds the key \"" DUMP_INDEX_NAME
+                           "\", and a field is named so (--fields can leave it out)", in->name);
+        goto out;
+    }
     d.ubuf_size = max_unicode(dt) + 1;
     d.ubuf = malloc(d.ubuf_size);
     if (!d.ubuf) {
@@ -224,9 +316,27 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
     uint64_t count = npydt_header_count(h);
     struct selection sl;
-    if ((status = dump_select(in->name, h, &o->select, o->have_head, o->head, &sl)) != EXIT_OK)
+    if ((status = dump_select(in->name, h, &o->select, o->have_head && !o->have_sample, o->head,
+                              &sl)) != EXIT_OK)
         goto out;
-    if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
+    if (o->have_sample && o->sample < sl.total) {
+        if (o->sample > DUMP_SAMPLE_MAX) {
+            status = cli_usage(&dump_command, "%s: --sample takes at most %llu elements of the "
+                               "%llu selected (or all of them)", in->name,
+                               (unsigned long long)DUMP_SAMPLE_MAX, (unsigned long long)sl.total);
+            goto out;
+        }
+        if (dump_sample(sl.total, o->sample, o->seed, &picks) != 0) {
+            status = cli_failure("out of memory");
+            goto out;
+        }
+        sl.pick = picks;
+        sl.total = o->sample;
+    }
+    if (o->have_sample && o->have_head && o->head < sl.total)
+        sl.total = o->head;
+    int people = o->format == FORMAT_TABLE || o->format == FORMAT_VERTICAL;
+    if (people && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
         sl.total = TEXT_DEFAULT_HEAD;
     if (o->format == FORMAT_TABLE && sl.total > TEXT_MAX_ROWS) {
         status = cli_usage(&dump_command, "the table shows at most %u rows (--head); use --jsonl for more",
@@ -234,7 +344,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         goto out;
     }
     d.style = o->style;
-    if (o->format == FORMAT_TABLE) {   /* for people: NumPy's repr of float32, */
+    if (people) {   /* for people: NumPy's repr of float32, */
         d.style.float_native = true;  /* its str() of datetime64 */
         d.style.datetime_iso = true;
     }
@@ -257,15 +367,25 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         size_t itemsize = npydt_dtype_itemsize(dt);
         struct cli_progress progress;
         cli_progress_start(&progress, "dumping", sl.total * itemsize, o->quiet);
+        /* with --index-column an element is written here first, then
+         * after its index */
+        struct sink one;
+        sink_init(&one, NULL);
+        int object = sel || npydt_dtype_get_class(dt) == NPYDT_STRUCT;
         for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
-            const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
+            uint64_t flat = selection_flat(&sl, i);
+            const unsigned char *rec = cursor_get(&cur, flat, &d.err);
             if (!rec) {
                 d.failed = 1;
                 break;
             }
-            if ((planned ? plan_put(&d, out, &plan, rec)
-                         : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
+            struct sink *to = o->rows.index_column ? &one : out;
+            one.bytes.len = 0;
+            if ((planned ? plan_put(&d, to, &plan, rec)
+                         : dump_put_element(&d, to, dt, rec, sel, nsel)) != 0)
                 break;
+            if (o->rows.index_column)
+                put_indexed(out, &one, flat, object);
             sink_putc(out, '\n');
             if ((i & 4095) == 4095) {
                 if (ferror(stdout))
@@ -274,10 +394,15 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             }
         }
         cli_progress_end(&progress);
+        if (one.bytes.failed)
+            out->bytes.failed = 1;   /* reported as out of memory below */
+        sink_free(&one);
         if (planned)
             plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
-        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel) != 0 && !d.failed) {
+        struct row_style rows = o->rows;
+        rows.no_header |= o->several;
+        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel, &rows) != 0 && !d.failed) {
             out->bytes.len = 0;   /* the header row, unless 64 KiB of it went out */
             status = cli_failure("out of memory");
         }
@@ -291,7 +416,9 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             make_title(title, tsize, in->name, h);
         if ((*printed)++)
             sink_putc(out, '\n');
-        if (!title || dump_print_table(&d, out, title, &cur, &sl, sel, nsel) != 0) {
+        if (!title || (o->format == FORMAT_VERTICAL
+                           ? dump_print_vertical(&d, out, title, &cur, &sl, sel, nsel)
+                           : dump_print_table(&d, out, title, &cur, &sl, sel, nsel)) != 0) {
             if (!d.failed)
                 status = cli_failure("out of memory");
         } else if (sl.total < count) {
@@ -313,21 +440,23 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
 out:
     npydt_reader_close(src);
+    free(picks);
     free(d.ubuf);
     free(sel);
     free(storage);
     return status;
 }
 
-/* Up to 5 member names for a message, as "a.npy, b.npy, ...". */
-static void list_members(char *buf, size_t size, const struct cli_inputs *inputs)
+/* Up to 5 member names for a message, as "a.npy, b.npy, ...": those of
+ * the inputs from `from` on. */
+static void list_members(char *buf, size_t size, const struct cli_inputs *inputs, size_t from)
 {
     size_t len = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < inputs->count && i < 5 && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+    for (size_t i = from; i < inputs->count && i < from + 5 && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i > from ? ", " : "",
                                 inputs->items[i].member);
-    if (inputs->count > 5 && len < size)
+    if (inputs->count - from > 5 && len < size)
         snprintf(buf + len, size - len, ", ...");
 }
 
@@ -354,20 +483,59 @@ static int set_style(struct value_style *st, int opt, const char *v)
     return -1;
 }
 
+/* The inputs of several FILEs must share one dtype: the first that does
+ * not is named (exit 2); a header that cannot be read is left to the
+ * check that follows. */
+static int same_dtype(const struct cli_inputs *inputs)
+{
+    npydt_header *first = NULL, *h = NULL;
+    const char *first_name = NULL;
+    npydt_error err;
+    int status = EXIT_OK;
+    for (size_t i = 0; i < inputs->count && status == EXIT_OK; i++, npydt_header_free(h)) {
+        h = NULL;
+        if (cli_input_header(&inputs->items[i], &h, &err) != NPYDT_OK)
+            continue;
+        if (!first) {
+            first = h;
+            first_name = inputs->items[i].name;
+            h = NULL;
+            continue;
+        }
+        const npydt_dtype *a = npydt_header_dtype(first), *b = npydt_header_dtype(h);
+        if (npydt_dtype_equal(a, b))
+            continue;
+        char da[120], db[120];
+        size_t na = npydt_dtype_descr(a, da, sizeof da), nb = npydt_dtype_descr(b, db, sizeof db);
+        const char *name = inputs->items[i].name;
+        status = cli_usage(&dump_command, "%s: dtype %s%s differs from %s%s of %s (several "
+                           "FILEs are dumped as one stream of one dtype)",
+                           name, db, nb >= sizeof db ? "..." : "", da, na >= sizeof da ? "..." : "",
+                           first_name);
+    }
+    npydt_header_free(first);
+    return status;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     struct dump_opts o = {0};
+    uint64_t seed = 0;
+    int have_seed = 0;
     struct cli_args args;
     cli_args_init(&args, &dump_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
         switch (opt) {
         case OPT_JSONL:
         case OPT_CSV:
-        case OPT_TSV: {
+        case OPT_TSV:
+        case OPT_VERTICAL: {
             enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
-                                 : opt == OPT_CSV ? FORMAT_CSV : FORMAT_TSV;
+                                 : opt == OPT_CSV ? FORMAT_CSV
+                                 : opt == OPT_TSV ? FORMAT_TSV : FORMAT_VERTICAL;
             if (o.format != FORMAT_TABLE && o.format != f)
-                return cli_usage(&dump_command, "--jsonl, --csv and --tsv exclude each other");
+                return cli_usage(&dump_command,
+                                 "--jsonl, --csv, --tsv and --vertical exclude each other");
             o.format = f;
             break;
         }
@@ -399,17 +567,38 @@ int cmd_dump(int argc, char **argv)
         case OPT_QUIET:
             o.quiet = 1;
             break;
+        case OPT_SAMPLE:
+            if (parse_count(args.value, &o.sample) != 0)
+                return cli_usage(&dump_command, "--sample needs a count (0 or more)");
+            o.have_sample = 1;
+            break;
+        case OPT_SEED:
+            if (parse_number(args.value, &seed, 1) != 0)
+                return cli_usage(&dump_command, "--seed needs an integer from 0 to "
+                                 "18446744073709551615, not '%s'", args.value);
+            have_seed = 1;
+            break;
+        case OPT_NO_HEADER:
+            o.rows.no_header = 1;
+            break;
+        case OPT_INDEX_COLUMN:
+            o.rows.index_column = 1;
+            break;
         default:
             return args.status;
         }
     }
-    if (args.noperands > 1)
-        return cli_usage(&dump_command, "more than one FILE ('%s' and '%s')", args.operands[0],
-                               args.operands[1]);
+    if (have_seed && !o.have_sample)
+        return cli_usage(&dump_command, "--seed is the seed of --sample, which is not given");
+    o.seed = seed;
+    if (o.rows.no_header && o.format != FORMAT_CSV && o.format != FORMAT_TSV)
+        return cli_usage(&dump_command, "--no-header is for --csv and --tsv");
+    if (o.rows.index_column && (o.format == FORMAT_TABLE || o.format == FORMAT_VERTICAL))
+        return cli_usage(&dump_command, "--index-column is for --jsonl, --csv and --tsv (the "
+                         "table and --vertical show the index)");
     int status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
-    const char *file = args.operands[0];
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
@@ -417,35 +606,48 @@ int cmd_dump(int argc, char **argv)
     if (isatty(STDOUT_FILENO))
         o.quiet = 1;
     inputs.quiet = o.quiet;
-    status = cli_inputs_add(&inputs, file);
-    if (status != EXIT_OK)
-        goto done;
-    if (o.format != FORMAT_TABLE && inputs.count != 1) {
+    for (int a = 0; a < args.noperands && status == EXIT_OK; a++) {
+        const char *file = args.operands[a];
+        size_t from = inputs.count;
+        status = cli_inputs_add(&inputs, file);
+        size_t got = inputs.count - from;
+        if (status != EXIT_OK || o.format == FORMAT_TABLE || o.format == FORMAT_VERTICAL ||
+            got == 1)
+            continue;
         /* JSON lines are the elements of one array: a member separator
          * would be a line like any record, so the archive must be narrowed */
         static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv"};
         char names[256];
-        list_members(names, sizeof names, &inputs);
-        status = inputs.count == 0
+        list_members(names, sizeof names, &inputs, from);
+        status = got == 0
                      ? cli_usage(&dump_command, "%s prints the elements of one array, and "
                                        "'%s' holds none",
                                        flag[o.format], file)
                      : cli_usage(&dump_command, "%s prints the elements of one array, and "
                                        "'%s' holds %zu (%s): name one as '%s:NAME'",
-                                       flag[o.format], file, inputs.count, names, file);
-        goto done;
+                                       flag[o.format], file, got, names, file);
     }
+    if (status != EXIT_OK)
+        goto done;
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     size_t printed = 0;
     if (inputs.count == 1) {
         status = dump_input(&inputs.items[0], &o, DUMP_ALL, &printed);
     } else {
-        /* every member is checked before the first is printed */
-        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
-            status = dump_input(&inputs.items[i], &o, DUMP_CHECK, &printed);
-        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++)
+        /* every input is checked before the first is printed; of several
+         * FILEs each gets its error line, and the highest status wins */
+        int several = args.noperands > 1;
+        for (size_t i = 0; i < inputs.count && (several || status == EXIT_OK); i++) {
+            int s = dump_input(&inputs.items[i], &o, DUMP_CHECK, &printed);
+            status = s > status ? s : status;
+        }
+        if (status == EXIT_OK && several)
+            status = same_dtype(&inputs);
+        for (size_t i = 0; i < inputs.count && status == EXIT_OK; i++) {
             status = dump_input(&inputs.items[i], &o, DUMP_PRINT, &printed);
+            o.several = 1;
+        }
     }
 done:
     cli_inputs_free(&inputs);

@@ -46,7 +46,7 @@ struct value_style {
 };
 
 /* Output formats of dump. */
-enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV };
+enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV, FORMAT_VERTICAL };
 
 /* State of one dump: a buffer for U scalars, the style, the first error. */
 struct dumper {
@@ -183,6 +183,8 @@ struct selection {
     uint64_t nrows;
     uint64_t row_len;
     uint64_t total;
+    const uint64_t *pick;   /* NULL, or a sample: the positions (ascending) of
+                             * the `total` elements printed among those above */
 };
 
 /* What --index, --range and --tail asked for, as typed (NULL: not given). */
@@ -197,6 +199,13 @@ struct select_args {
  * stderr for name and give EXIT_USAGE. */
 int dump_select(const char *name, const npydt_header *h, const struct select_args *args,
                 int have_head, uint64_t head, struct selection *out);
+/* --sample (dump_sample.c): n positions drawn at random without
+ * replacement from [0, total) by Floyd's algorithm over the splitmix64
+ * generator seeded with seed, in ascending order, at *out (free it).
+ * Integer arithmetic only: the same positions on every platform. 0, or
+ * -1 when out of memory. n < total, n <= DUMP_SAMPLE_MAX. */
+#define DUMP_SAMPLE_MAX (UINT64_C(1) << 22)
+int dump_sample(uint64_t total, uint64_t n, uint64_t seed, uint64_t **out);
 /* Flat C-order index of the i-th selected element. */
 uint64_t selection_flat(const struct selection *s, uint64_t i);
 /* One past the largest flat index of the selection (0 when empty). */
@@ -227,10 +236,29 @@ const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
  * (d->failed when the data is at fault, else out of memory). */
 int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
                      const struct selection *s, const struct selected *sel, size_t nsel);
+/* The index column of the table (and a record's line in the vertical
+ * view): the flat index of a 1-d array, else the index tuple "(i,j)". */
+void dump_put_index(struct sink *out, const npydt_header *h, uint64_t flat);
+/* How rows are framed (dump's options for CSV, TSV and JSON lines). */
+struct row_style {
+    bool no_header;      /* CSV/TSV: no header row */
+    bool index_column;   /* a first column (CSV/TSV) or key (JSON) "index":
+                          * the element's flat C-order index */
+};
+/* The name of the index column, which no field of the output may take. */
+#define DUMP_INDEX_NAME "index"
 /* The selected elements as CSV or TSV (dump_csv.c): a header row of leaf
  * paths, then a row per element. -1 on failure as above. */
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
-                   const struct selection *s, const struct selected *sel, size_t nsel);
+                   const struct selection *s, const struct selected *sel, size_t nsel,
+                   const struct row_style *rows);
+/* The selected elements in the vertical view (dump_csv.c): under title,
+ * a line "-[ RECORD I ]-" per element (I as the table's index column),
+ * then a line "PATH: VALUE" per scalar leaf of it, the value as the
+ * table's cell shows it but never cut. -1 on failure as above. */
+int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
+                        struct cursor *cur, const struct selection *s,
+                        const struct selected *sel, size_t nsel);
 
 /* The command (dump.c), and its command line for usage errors. */
 struct cli_command;

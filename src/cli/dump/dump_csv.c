@@ -44,20 +44,23 @@ struct path {
 };
 
 /* What a walk of the columns does at each of them: write its path as a
- * header cell, add it to the column table, or write its value. */
-enum visit { VISIT_HEADER, VISIT_TABLE, VISIT_VALUE };
+ * header cell, add it to the column table, write its value, or write a
+ * line "PATH: VALUE" (the vertical view). */
+enum visit { VISIT_HEADER, VISIT_TABLE, VISIT_VALUE, VISIT_LINE };
 
 struct walk {
     enum visit visit;
-    struct path path;             /* VISIT_HEADER only */
+    struct path path;             /* VISIT_HEADER and VISIT_LINE only */
     struct column *columns;       /* VISIT_TABLE: room for ncolumns */
     size_t ncolumns;
     size_t n;                     /* columns visited */
     struct dumper *d;             /* VISIT_VALUE: the element at rec */
     const unsigned char *rec;
     char *tmp;
-    struct sink *out;             /* VISIT_HEADER, VISIT_VALUE */
+    struct sink *out;             /* VISIT_HEADER, VISIT_VALUE, VISIT_LINE */
     enum dump_format format;
+    int lead;                     /* a cell (the index) comes before the first column */
+    struct sink cell;             /* VISIT_LINE: the value's text before escaping */
 };
 
 static void put_cell(struct sink *out, enum dump_format f, const char *s, size_t n);
@@ -68,7 +71,7 @@ static int put_scalar(struct dumper *d, struct sink *out, enum dump_format f, co
 static int path_put(struct walk *w, const char *s, size_t n)
 {
     struct path *p = &w->path;
-    if (w->visit != VISIT_HEADER)
+    if (w->visit != VISIT_HEADER && w->visit != VISIT_LINE)
         return 0;
     if (p->len + n + 1 > p->cap) {
         size_t cap = (p->len + n + 1) * 2;
@@ -87,7 +90,7 @@ static int path_put(struct walk *w, const char *s, size_t n)
 /* "[i,j]" for flat position e of a shape. */
 static int path_index(struct walk *w, const uint64_t *shape, size_t nd, uint64_t e)
 {
-    if (w->visit != VISIT_HEADER)
+    if (w->visit != VISIT_HEADER && w->visit != VISIT_LINE)
         return 0;
     char buf[24 * SELECT_MAX_DIMS + 2];
     uint64_t idx[SELECT_MAX_DIMS];
@@ -104,13 +107,36 @@ static int path_index(struct walk *w, const uint64_t *shape, size_t nd, uint64_t
     return path_put(w, buf, o);
 }
 
+/* "PATH: VALUE" of the scalar dt at p, both with control characters and
+ * line breaks escaped (cli_text_escape_into), as the table's cells. */
+static int put_line(struct walk *w, const npydt_dtype *dt, const unsigned char *p)
+{
+    w->cell.bytes.len = 0;
+    if (put_scalar(w->d, &w->cell, FORMAT_TABLE, dt, p, w->tmp) != 0)
+        return -1;
+    size_t plen = w->path.s ? w->path.len : 0, vlen = w->cell.bytes.len, room;
+    if (w->cell.bytes.failed || vlen > SIZE_MAX / 4 - 4 || plen > SIZE_MAX / 4 - 4 ||
+        __builtin_add_overflow(CLI_TEXT_ESCAPED_MAX(plen), CLI_TEXT_ESCAPED_MAX(vlen) + 3, &room))
+        return -1;
+    char *o = sink_room(w->out, room);
+    if (!o)
+        return -1;
+    o += plen ? cli_text_escape_into(o, w->path.s, plen) : 0;
+    memcpy(o, ": ", 2);
+    o += 2;
+    o += cli_text_escape_into(o, w->cell.bytes.buf, vlen);
+    *o++ = '\n';
+    w->out->bytes.len = (size_t)(o - w->out->bytes.buf);
+    return 0;
+}
+
 /* The column of the scalar dt at offset. */
 static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
 {
     size_t c = w->n++;
     switch (w->visit) {
     case VISIT_HEADER:
-        if (c)
+        if (c || w->lead)
             sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
         put_cell(w->out, w->format, w->path.s ? w->path.s : "", w->path.len);
         return w->out->bytes.failed ? -1 : 0;
@@ -122,8 +148,10 @@ static int visit_column(struct walk *w, uint64_t offset, const npydt_dtype *dt)
                                             text_order_swaps(npydt_dtype_byteorder(dt)),
                                         (unsigned char)npydt_dtype_kind(dt)};
         return 0;
+    case VISIT_LINE:
+        return put_line(w, dt, w->rec + offset);
     default:   /* VISIT_VALUE */
-        if (c)
+        if (c || w->lead)
             sink_putc(w->out, w->format == FORMAT_TSV ? '\t' : ',');
         return put_scalar(w->d, w->out, w->format, dt, w->rec + offset, w->tmp);
     }
@@ -442,7 +470,7 @@ static size_t cell_room(const struct column *c)
  * whole row may take. -1 as put_scalar. */
 static int put_row(struct dumper *d, struct sink *out, enum dump_format f,
                    const struct column *cols, size_t n, size_t room, const unsigned char *rec,
-                   char *tmp)
+                   char *tmp, int lead)
 {
     char sep = f == FORMAT_TSV ? '\t' : ',';
     char *o = sink_room(out, room);
@@ -450,7 +478,7 @@ static int put_row(struct dumper *d, struct sink *out, enum dump_format f,
         const struct column *c = &cols[i];
         const unsigned char *v = rec + c->offset;
         *o = sep;
-        o += i != 0;
+        o += i != 0 || lead;
         int64_t iv;
         switch (c->op) {
         case OP_I1: iv = plan_signed8(v[0]); break;
@@ -506,7 +534,8 @@ static int put_row(struct dumper *d, struct sink *out, enum dump_format f,
 }
 
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
-                   const struct selection *s, const struct selected *sel, size_t nsel)
+                   const struct selection *s, const struct selected *sel, size_t nsel,
+                   const struct row_style *rows)
 {
     const npydt_dtype *dt = npydt_header_dtype(cur->h);
     uint64_t cells = row_cells(dt, sel, nsel);
@@ -519,7 +548,7 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         d->failed = 1;
         return -1;
     }
-    struct walk w = {.out = out, .format = format, .d = d};
+    struct walk w = {.out = out, .format = format, .d = d, .lead = rows->index_column};
     int rc = 0;
     /* what the rows need is allocated before the header row is written:
      * out of memory prints nothing (the caller drops a header row that a
@@ -550,8 +579,10 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
             rc = __builtin_add_overflow(room, cell_room(&w.columns[c]), &room) ? -1 : 0;
         }
     }
-    if (rc == 0) {
+    if (rc == 0 && !rows->no_header) {
         w.visit = VISIT_HEADER;
+        if (w.lead)
+            sink_puts(out, DUMP_INDEX_NAME);
         rc = walk_columns(&w, dt, sel, nsel);
         sink_putc(out, '\n');
     }
@@ -563,8 +594,13 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
             rc = -1;
             break;
         }
+        if (w.lead) {
+            char *o = sink_room(out, 21);
+            if (o)
+                out->bytes.len += text_decimal_u64(selection_flat(s, i), o);
+        }
         if (w.columns) {
-            rc = put_row(d, out, format, w.columns, (size_t)cells, room, rec, w.tmp);
+            rc = put_row(d, out, format, w.columns, (size_t)cells, room, rec, w.tmp, w.lead);
         } else {
             w.rec = rec;
             rc = walk_columns(&w, dt, sel, nsel);
@@ -575,6 +611,54 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
     }
     free(w.path.s);
     free(w.columns);
+    free(w.tmp);
+    return rc;
+}
+
+int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
+                        struct cursor *cur, const struct selection *s,
+                        const struct selected *sel, size_t nsel)
+{
+    const npydt_dtype *dt = npydt_header_dtype(cur->h);
+    struct walk w = {.visit = VISIT_LINE, .out = out, .format = FORMAT_TABLE, .d = d};
+    int rc = 0;
+    /* the scratch of put_scalar, for the widest leaf */
+    size_t tmp_size = 64, nleaves;
+    const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
+    for (size_t i = 0; i < nleaves && rc == 0; i++) {
+        size_t need;
+        if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 5, &need) ||
+            __builtin_add_overflow(need, 64, &need))
+            rc = -1;
+        else if (need > tmp_size)
+            tmp_size = need;
+    }
+    w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
+    if (s->total && !w.tmp)
+        rc = -1;
+    sink_init(&w.cell, NULL);
+    if (rc == 0)
+        sink_puts(out, title);
+    for (uint64_t i = 0; i < s->total && rc == 0; i++) {
+        uint64_t flat = selection_flat(s, i);
+        const unsigned char *rec = cursor_get(cur, flat, &d->err);
+        if (!rec) {
+            d->failed = 1;
+            rc = -1;
+            break;
+        }
+        sink_puts(out, "-[ RECORD ");
+        dump_put_index(out, cur->h, flat);
+        sink_puts(out, " ]-\n");
+        w.rec = rec;
+        rc = walk_columns(&w, dt, sel, nsel);
+        if (out->bytes.failed)
+            rc = -1;
+        if ((i & 4095) == 4095 && out->out && ferror(out->out))
+            break;   /* the caller reports the write error */
+    }
+    sink_free(&w.cell);
+    free(w.path.s);
     free(w.tmp);
     return rc;
 }

@@ -100,7 +100,7 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
     size_t nd = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
     uint64_t count = npydt_header_count(h);
-    struct selection s = {0, 1, count, 1, 0};
+    struct selection s = {0, 1, count, 1, 0, NULL};
     int given = (args->index != NULL) + (args->range != NULL) + (args->tail != NULL);
     if (given > 1)
         return cli_usage(&dump_command, "--index, --range and --tail exclude each other");
@@ -160,6 +160,8 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
 
 uint64_t selection_flat(const struct selection *s, uint64_t i)
 {
+    if (s->pick)
+        i = s->pick[i];
     uint64_t r = i / s->row_len, e = i % s->row_len;
     uint64_t row = s->row_step >= 0 ? s->row_first + r * (uint64_t)s->row_step
                                     : s->row_first - r * ((uint64_t)0 - (uint64_t)s->row_step);
@@ -170,6 +172,14 @@ uint64_t selection_end(const struct selection *s)
 {
     if (s->total == 0)
         return 0;
+    if (s->pick) {
+        uint64_t end = 0;
+        for (uint64_t i = 0; i < s->total; i++) {
+            uint64_t f = selection_flat(s, i);
+            end = f >= end ? f + 1 : end;
+        }
+        return end;
+    }
     /* forwards the last element is the furthest; backwards, the end of
      * the first row */
     uint64_t last = s->row_step >= 0 ? s->total - 1

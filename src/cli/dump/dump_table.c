@@ -11,7 +11,7 @@
 
 /* ---- the table for people ---------------------------------------------------------- */
 
-static void put_index(struct sink *out, const npydt_header *h, uint64_t flat)
+void dump_put_index(struct sink *out, const npydt_header *h, uint64_t flat)
 {
     size_t nd = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
@@ -167,7 +167,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             sink_init(&m, NULL);
             m.limit = CELL_MAX + 1;
             if (c == 0)
-                put_index(&m, h, flat);
+                dump_put_index(&m, h, flat);
             else if (scalar_column(&cols[c - 1])
                          ? dump_put_str(d, &m, cols[c - 1].dtype, rec + cols[c - 1].offset, tmp) != 0
                          : dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
