@@ -8,15 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1 };
+enum { OPT_JSON = 1, OPT_LIST };
 
 static const struct cli_option inspect_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
+    {OPT_LIST, "list", 0, NULL, "one line per array: name, dtype, shape, order, data bytes"},
 };
 
 static const struct cli_command inspect_command = {
     "inspect",
-    "inspect [--json] FILE...",
+    "inspect [--json|--list] FILE...",
     "Print the format version, shape, order, itemsize and the table of fields\n"
     "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
     "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
@@ -26,6 +27,12 @@ static const struct cli_command inspect_command = {
     "contract in doc/cli-json.md), naming its input (\"file\", and \"archive\" and\n"
     "\"member\" for a member) and giving its descriptor as np.save writes it\n"
     "(\"descr\", usable as check --schema SPEC).\n"
+    "\n"
+    "With --list, print one line per array, its fields separated by tabs:\n"
+    "the name (FILE, or ARCHIVE.npz:MEMBER as dump takes it; control\n"
+    "characters escaped), the descriptor, the shape, C or F (Fortran order)\n"
+    "and the size of the data in bytes. 'npydt inspect --list ARCHIVE.npz'\n"
+    "lists an archive's members.\n"
     "\n"
     "Each array that can be read is printed, each that cannot gets one line\n"
     "'PATH: WHAT: DETAIL' on stderr, and with --json also its object\n"
@@ -127,14 +134,36 @@ static int print_text(FILE *out, const char *path, const npydt_header *h)
     return 0;
 }
 
+/* One line of --list: NAME, DESCR, SHAPE, C|F and the data bytes,
+ * separated by tabs. 1 when out of memory (nothing printed). */
+static int print_line(FILE *out, const char *name, const npydt_header *h)
+{
+    char *descr = descr_text(npydt_header_dtype(h));
+    struct text_buf shape = text_buf_growing(text_libc_realloc, NULL, 0);
+    text_shape_tuple(&shape, npydt_header_shape(h), npydt_header_ndim(h));
+    if (!descr || shape.failed) {
+        free(descr);
+        text_buf_free(&shape);
+        return 1;
+    }
+    cli_put_text_n(out, name, strlen(name));
+    fprintf(out, "\t%s\t%.*s\t%s\t%llu\n", descr, (int)shape.len, shape.buf,
+            npydt_header_fortran_order(h) ? "F" : "C",
+            (unsigned long long)npydt_header_data_bytes(h));
+    free(descr);
+    text_buf_free(&shape);
+    return 0;
+}
+
 /* Print one array. The exit status. */
 static int print_one(const struct cli_input *in, const npydt_header *h, int json)
 {
-    if ((json ? print_json(stdout, in, h) : print_text(stdout, in->name, h)) == 0)
+    if ((json == 2 ? print_line(stdout, in->name, h)
+         : json ? print_json(stdout, in, h) : print_text(stdout, in->name, h)) == 0)
         return EXIT_OK;
     npydt_error err;
     cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
-    return cli_report_input(in, &err, json);
+    return cli_report_input(in, &err, json == OPT_JSON);
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -145,8 +174,9 @@ int cmd_inspect(int argc, char **argv)
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
         if (opt < 0)
             return args.status;
-        if (opt == OPT_JSON)
-            json = 1;
+        if (json && json != opt)
+            return cli_usage(&inspect_command, "--json and --list exclude each other");
+        json = opt;   /* 1 for --json, 2 for --list */
     }
     status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
@@ -159,7 +189,7 @@ int cmd_inspect(int argc, char **argv)
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
-        if (s != EXIT_OK && json)
+        if (s != EXIT_OK && json == OPT_JSON)
             cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
         if (s > status)
             status = s;
@@ -167,7 +197,7 @@ int cmd_inspect(int argc, char **argv)
             npydt_header *h;
             npydt_error err;
             if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
-                s = cli_report_input(&inputs.items[k], &err, json);
+                s = cli_report_input(&inputs.items[k], &err, json == OPT_JSON);
             } else {
                 s = print_one(&inputs.items[k], h, json);
                 npydt_header_free(h);
