@@ -24,18 +24,20 @@ failed=0
 
 # expect 'WANT' WORD...: complete the last WORD of "npydt WORD..." (the
 # program is $NPYDT, as typed on a command line)
+# (with AT=N set, complete the word N of them instead, as when the cursor
+# is back inside the line)
 expect() {
     want=$1
     shift
     got=$(cd "$tmp" && bash -c '
-        script=$1 prog=$2
-        shift 2
+        script=$1 prog=$2 at=$3
+        shift 3
         . "$script"
         COMP_WORDS=("$prog" "$@")
-        COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+        COMP_CWORD=${at:-$(( ${#COMP_WORDS[@]} - 1 ))}
         _npydt
         printf "%s\n" "${COMPREPLY[@]}" | sort | paste -sd" " -
-    ' sh "$script" "$NPYDT" "$@" 2>&1)
+    ' sh "$script" "$NPYDT" "${AT:-}" "$@" 2>&1)
     if [ "$got" = "$want" ]; then
         passed=$((passed + 1))
     else
@@ -76,5 +78,37 @@ for cmd in $commands; do
         sed -n 's/^  \(-[A-Za-z0-9]\)\{0,1\}[, ]*\(--[a-z0-9-]*\).*/\2/p' | sort | paste -sd" " -)
     expect "$opts" "$cmd" --
 done
+# the new options of dump and inspect are offered
+expect "--sample --seed" dump --s
+expect "--index --index-column" dump --ind
+expect "--limits --list" inspect --li
+# --fields completes to the field paths of the FILE on the command line,
+# after the paths already typed; the names leading to a leaf too
+printf '{"id":1,"pos":{"x":1.5,"y":2.5},"m":[[1,2],[3,4]]}\n' >"$tmp/r.jsonl"
+"$NPYDT" load --dtype "[('id','<i4'),('pos',[('x','<f8'),('y','<f8')]),('m','<i2',(2,2))]" \
+    --jsonl -o "$tmp/r.npy" "$tmp/r.jsonl" >/dev/null 2>&1
+"$NPYDT" pack "$tmp/arc.npz" recs="$tmp/r.npy" other="$tmp/r.npy" >/dev/null 2>&1
+if [ -s "$tmp/r.npy" ] && [ -s "$tmp/arc.npz" ]; then
+    expect "id m m[0,0] m[0,1] m[1,0] m[1,1] pos pos.x pos.y" dump r.npy --fields ""
+    expect "pos pos.x pos.y" dump r.npy --fields p
+    expect "--fields=pos.x --fields=pos.y" dump r.npy --fields=pos.
+    # the FILE may come after the word being completed
+    AT=3 expect "id,pos id,pos.x id,pos.y" dump --fields id,p --jsonl -- r.npy
+    AT=5 expect "pos.x pos.y" dump --head 2 --fields pos. arc.npz:recs.npy
+    # bash splits at ':' (COMP_WORDBREAKS): the archive is three words
+    expect "pos.x pos.y" dump arc.npz : recs.npy --fields pos.
+    # a plain array has no fields to offer
+    "$NPYDT" load --dtype '<f8' --jsonl -o "$tmp/p.npy" "$tmp/r.jsonl" >/dev/null 2>&1 ||
+        printf '1.5\n' | "$NPYDT" load --dtype '<f8' --jsonl -o "$tmp/p.npy" - >/dev/null 2>&1
+    expect "" dump p.npy --fields ""
+    # members after ARCHIVE.npz:, the word whole or split at ':'
+    expect "arc.npz:other.npy arc.npz:recs.npy" dump arc.npz:
+    expect "arc.npz:recs.npy" inspect arc.npz:r
+    expect ":other.npy :recs.npy" check arc.npz :
+    expect "recs.npy" dump --jsonl arc.npz : r
+else
+    failed=$((failed + 1))
+    echo "completion: could not build the record fixtures with npydt load and pack"
+fi
 echo "completion: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
