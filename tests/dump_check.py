@@ -594,6 +594,8 @@ def main():
         tmp = tempfile.mkdtemp(prefix="npydt-modes-")
         try:
             dump_modes.run_all(res, args.npydt, args.fixtures, tmp)
+            import dump_views
+            dump_views.run_all(res, args.npydt, tmp)
         finally:
             for name in os.listdir(tmp):
                 os.unlink(os.path.join(tmp, name))
