@@ -101,6 +101,10 @@ if [ -s "$tmp/r.npy" ] && [ -s "$tmp/arc.npz" ]; then
     "$NPYDT" load --dtype '<f8' --jsonl -o "$tmp/p.npy" "$tmp/r.jsonl" >/dev/null 2>&1 ||
         printf '1.5\n' | "$NPYDT" load --dtype '<f8' --jsonl -o "$tmp/p.npy" - >/dev/null 2>&1
     expect "" dump p.npy --fields ""
+    # standard input and FIFOs are not read while completing
+    expect "" dump - --fields ""
+    mkfifo "$tmp/fifo.npy" 2>/dev/null && expect "" dump fifo.npy --fields ""
+    mkfifo "$tmp/fifo.npz" 2>/dev/null && expect "" dump fifo.npz:
     # members after ARCHIVE.npz:, the word whole or split at ':'
     expect "arc.npz:other.npy arc.npz:recs.npy" dump arc.npz:
     expect "arc.npz:recs.npy" inspect arc.npz:r
