@@ -179,7 +179,12 @@ done
 usage_format inspect --json=1 $S
 usage_format inspect --max-inflated 0 $S
 usage_format inspect --limits strict $S
-usage_format dump $S $S
+usage_format dump $S tests/fixtures/shape0d_f8.npy
+usage_format dump --jsonl --seed 1 $S
+usage_format dump --jsonl --no-header $S
+usage_format dump --index-column $S
+usage_format dump --jsonl --sample 1x $S
+usage_format inspect --json --list $S
 usage_format dump --head x $S
 usage_format dump --jsonl --csv $S
 usage_format dump --fields x,,y $S

@@ -107,8 +107,8 @@ for h in --help -h help; do
 done
 version=$(sed -n 's/^#define NPYDT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/npydt.h | paste -sd.)
 expect_stdout "npydt $version" --version
-expect_stdout "usage: npydt inspect [--json] FILE..." inspect --help
-expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]" dump -h
+expect_stdout "usage: npydt inspect [--json|--list] FILE..." inspect --help
+expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv|--vertical] [--fields A,B.C] [--head N]" dump -h
 expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE..." check --help
 # no FILE on a terminal (tests/tools/on_tty.py): nothing to read there
 N=$NPYDT
@@ -123,7 +123,8 @@ NPYDT=$N
 expect_msg 2 "npydt: inspect: unknown option '-x'" inspect -x $S
 expect_msg 2 "$S:x: invalid argument: the part before ':' is not a zip (.npz) archive, so it has no members" inspect $S:x
 expect_msg 2 "$Z/savez.npz:: invalid argument: no member name after ':'" inspect $Z/savez.npz:
-expect_msg 2 "npydt: dump: more than one FILE ('$S' and '$S')" dump $S $S
+# several FILEs are one stream of one dtype: the first of another is named
+expect_msg 2 "npydt: dump: $F/shape0d_f8.npy: dtype '<f8' differs from [('x', '<f8'), ('y', '<i4'), ('name', '|S5')] of $S (several FILEs are dumped as one stream of one dtype)" dump $S $S $F/shape0d_f8.npy
 expect_msg 2 "npydt: dump: unknown option '--bogus'" dump --bogus $S
 expect_msg 2 "npydt: dump: option '--fields' needs a value (A,B.C)" dump $S --fields
 expect_msg 2 "npydt: dump: empty field name in --fields 'x,,y'" dump --fields x,,y $S
