@@ -146,6 +146,18 @@ def run_all(res, npydt, tmp):
         res.ok()
     else:
         res.fail("--sample under --range: got %r, want %r (%s)" % (got, picks, err))
+    # 10^12 records of no bytes: the sample's work and memory are of N, not
+    # of the array (a pass or a table over the elements would not finish)
+    pz0 = os.path.join(tmp, "views_zero.npy")
+    with open(pz0, "wb") as f:
+        np.lib.format.write_array_header_1_0(f, {"descr": [], "fortran_order": False,
+                                                 "shape": (10 ** 12,)})
+    expect("--sample of 10^12 elements", ["dump", "--jsonl", "--index-column", "--sample", "3",
+                                          "--seed", "2", pz0], 0,
+           "".join('{"index":%d}\n' % i for i in sample_positions(10 ** 12, 3, 2)))
+    expect("--sample beyond 4194304 of a larger selection", ["dump", "--jsonl", "--sample", "4194305",
+                                                             pz0], 2, "",
+           "--sample takes at most 4194304 elements of the 1000000000000 selected")
     expect("--seed without --sample", ["dump", "--jsonl", "--seed", "1", pa], 2, "",
            "--seed is the seed of --sample")
     expect("--seed beyond 64 bits", ["dump", "--jsonl", "--sample", "1", "--seed",
