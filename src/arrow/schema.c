@@ -164,17 +164,15 @@ static npydt_status too_deep(struct sctx *c)
                      "nesting deeper than %u levels", (unsigned)c->max_depth);
 }
 
-/* Error path: the field's name appended to c->path (restored by the
- * caller from *keep). */
-static void path_push(struct sctx *c, const char *name, size_t nlen, size_t *keep)
+void arrow_path_push(char *path, size_t size, const char *name, size_t nlen, size_t *keep)
 {
-    size_t have = strlen(c->path);
+    size_t have = strlen(path);
     *keep = have;
-    if (have + 2 >= sizeof c->path)
+    if (have + 2 >= size)
         return;
     if (have)
-        c->path[have++] = '.';
-    name_for_message(c->path + have, sizeof c->path - have, name, nlen);
+        path[have++] = '.';
+    name_for_message(path + have, size - have, name, nlen);
 }
 
 static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name, size_t nlen,
@@ -241,7 +239,7 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
             size_t flen = npydt_dtype_field_name_len(dt, i), keep;
             struct arrow_pair title = {"npydt.title", npydt_dtype_field_title(dt, i),
                                        npydt_dtype_field_title_len(dt, i)};
-            path_push(c, fname, flen, &keep);
+            arrow_path_push(c->path, sizeof c->path, fname, flen, &keep);
             st = node(c, npydt_dtype_field_dtype(dt, i), fname, flen, &title,
                       title.value ? 1 : 0, out->children[i], depth + 1);
             c->path[keep] = '\0';
