@@ -16,8 +16,8 @@ struct col {
     struct ArrowSchema s;
     struct ArrowArray a;
     const void *bufs[3];
-    struct ArrowSchema *sk[8];
-    struct ArrowArray *ak[8];
+    struct ArrowSchema *sk[32];
+    struct ArrowArray *ak[32];
     int schema_releases, array_releases;
 };
 
