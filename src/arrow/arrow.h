@@ -46,6 +46,11 @@ npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_
 /* The name every dtype that is not a struct gets as its one column. */
 #define ARROW_VALUE_NAME "value"
 
+/* Are the fields of struct dt one after the other from its first byte to
+ * its last, in order? The schema of a struct that is not carries its
+ * descriptor in metadata "npydt.dtype". */
+bool arrow_struct_packed(const npydt_dtype *dt);
+
 /* Error paths: name (nlen bytes) appended to path (size bytes) after a
  * '.', as a message spells it; *keep is the length to cut back to. */
 void arrow_path_push(char *path, size_t size, const char *name, size_t nlen, size_t *keep);

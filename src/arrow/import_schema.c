@@ -4,7 +4,7 @@
  * format (arrow_import_accepts). The same rule checks a schema against a
  * dtype given by a caller (arrow_import_check). */
 #include "arrow/arrow.h"
-#include "dtype/dtype.h"
+#include "header/header.h"
 
 #include <stdio.h>
 
@@ -374,12 +374,45 @@ static const npydt_dtype *from_metadata(struct der *c, const struct ArrowSchema 
 static npydt_status derive(struct der *c, const struct ArrowSchema *s, const struct ArrowArray *a,
                            int64_t start, int64_t n, uint32_t depth, const npydt_dtype **out);
 
+/* The struct in s's metadata (a descriptor: the export's of a struct with
+ * offsets or padding) when s's columns are its fields. */
+static const npydt_dtype *struct_from_metadata(struct der *c, const struct ArrowSchema *s,
+                                               uint32_t depth, npydt_status *st)
+{
+    size_t len;
+    const char *text = arrow_meta_get(s->metadata, "npydt.dtype", &len);
+    *st = NPYDT_OK;
+    if (!text)
+        return NULL;
+    npydt_error local, *keep = c->dc->err;
+    c->dc->err = &local;
+    const npydt_dtype *dt = NULL;
+    npydt_status pst = descr_read_text(c->dc, text, len, &dt);
+    c->dc->err = keep;
+    if (pst == NPYDT_E_NOMEM) {
+        *st = set_nomem(c->err);
+        return NULL;
+    }
+    if (pst != NPYDT_OK || npydt_dtype_get_class(dt) != NPYDT_STRUCT)
+        return NULL;
+    struct chk k = {c->o->base.limits.max_depth, "", &local};
+    snprintf(k.path, sizeof k.path, "%s", c->path);
+    return check_node(&k, s, dt, depth) == NPYDT_OK ? dt : NULL;
+}
+
 static npydt_status derive_struct(struct der *c, const struct ArrowSchema *s,
                                   const struct ArrowArray *a, int64_t start, int64_t n,
                                   uint32_t depth, const npydt_dtype **out)
 {
     size_t nf = (size_t)s->n_children;
-    npydt_status st = dtype_check_fields(c->dc, nf, 0);
+    npydt_status st;
+    if ((*out = struct_from_metadata(c, s, depth, &st)) != NULL || st != NPYDT_OK) {
+        /* its u and z columns have widths, but the values must be in bounds */
+        if (st == NPYDT_OK && a)
+            st = arrow_import_check_array(a, "+s", 1, s->n_children, start, n, c->path, c->err);
+        return st;
+    }
+    st = dtype_check_fields(c->dc, nf, 0);
     if (st != NPYDT_OK) {
         snprintf(c->err->path, sizeof c->err->path, "%s", c->path);
         return st;

@@ -150,6 +150,17 @@ npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
 
 /* ---- the schema ---------------------------------------------------------- */
 
+bool arrow_struct_packed(const npydt_dtype *dt)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
+        if (npydt_dtype_field_offset(dt, i) != at)
+            return false;
+        at += npydt_dtype_itemsize(npydt_dtype_field_dtype(dt, i));
+    }
+    return at == npydt_dtype_itemsize(dt);
+}
+
 struct sctx {
     const npydt_allocator *alloc;
     int bytes_as_binary;
@@ -232,8 +243,23 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
         return lists(c, dt, 0, name, nlen, extra, nextra, out, depth);
     case NPYDT_STRUCT: {
         size_t n = npydt_dtype_nfields(dt);
-        st = arrow_schema_node(c->alloc, out, "+s", name, nlen, extra, nextra, (int64_t)n,
-                               c->err);
+        struct arrow_pair pairs[2];
+        size_t np = 0;
+        char *descr = NULL;
+        size_t dlen = 0;
+        if (nextra)
+            pairs[np++] = extra[0];
+        if (!arrow_struct_packed(dt)) {
+            /* the layout the fields alone do not give: offsets, padding */
+            dlen = npydt_dtype_descr(dt, NULL, 0);
+            if (!(descr = alloc_bytes(c->alloc, dlen + 1)))
+                return set_nomem(c->err);
+            npydt_dtype_descr(dt, descr, dlen + 1);
+            pairs[np++] = (struct arrow_pair){"npydt.dtype", descr, dlen};
+        }
+        st = arrow_schema_node(c->alloc, out, "+s", name, nlen, pairs, np, (int64_t)n, c->err);
+        if (descr)
+            free_bytes(c->alloc, descr, dlen + 1);
         for (size_t i = 0; i < n && st == NPYDT_OK; i++) {
             const char *fname = npydt_dtype_field_name(dt, i);
             size_t flen = npydt_dtype_field_name_len(dt, i), keep;
