@@ -213,19 +213,22 @@ static void test_arrow_import_invalid_utf8_names_row_and_column(void **state)
     npydt_dtype_free(dt);
 }
 
-/* One int32 column "x" of 4 rows, row 2 null. */
+/* One column "x" of 4 rows, 10 to 13 (int32, or int64 for fmt "tD."),
+ * row 2 null. */
 struct nullable {
     struct col k, root;
     unsigned char valid;
     int32_t v[4];
+    int64_t v64[4];
 };
 
 static void nullable_init(struct nullable *t, const char *fmt)
 {
     t->valid = 0x0B; /* rows 0, 1, 3 */
     for (int i = 0; i < 4; i++)
-        t->v[i] = 10 + i;
-    col_init(&t->k, fmt, "x", 4, 2, &t->valid, t->v, NULL);
+        t->v64[i] = t->v[i] = 10 + i;
+    const void *data = strncmp(fmt, "tD", 2) == 0 ? (const void *)t->v64 : (const void *)t->v;
+    col_init(&t->k, fmt, "x", 4, 2, &t->valid, data, NULL);
     t->k.a.null_count = 1;
     struct col *kp[1] = {&t->k};
     root_of(&t->root, 4, kp, 1);
