@@ -94,6 +94,25 @@ static void test_arrow_import_one_column_named_value_is_the_dtype(void **state)
     npydt_dtype_free(dt);
 }
 
+/* npydt.dtype gives the exact type when the export of that type is the
+ * column's format, and is ignored otherwise. */
+static void test_arrow_import_metadata_type_only_where_it_fits(void **state)
+{
+    (void)state;
+    char m1[64], m2[64], m3[64];
+    struct col a, b, c, root, *kp[3] = {&a, &b, &c};
+    col_init(&a, "i", "a", 0, 2, NULL, NULL, NULL);
+    a.s.metadata = meta1(m1, "npydt.dtype", ">i4");
+    col_init(&b, "i", "b", 0, 2, NULL, NULL, NULL);
+    b.s.metadata = meta1(m2, "npydt.dtype", "<f8");
+    col_init(&c, "l", "c", 0, 2, NULL, NULL, NULL);
+    c.s.metadata = meta1(m3, "npydt.dtype", ">M8[25s]");
+    root_of(&root, 0, kp, 3);
+    npydt_dtype *dt = dtype_of_schema(&root.s, NULL, NULL);
+    assert_descr(dt, "[('a', '>i4'), ('b', '<i4'), ('c', '>M8[25s]')]");
+    npydt_dtype_free(dt);
+}
+
 static void test_arrow_import_refuses_types_numpy_has_not(void **state)
 {
     (void)state;
@@ -523,6 +542,7 @@ TEST_LIST("arrow_import_errors",
           cmocka_unit_test(test_arrow_import_formats_read_as_numpy_types),
           cmocka_unit_test(test_arrow_import_nested_lists_are_one_subarray),
           cmocka_unit_test(test_arrow_import_one_column_named_value_is_the_dtype),
+          cmocka_unit_test(test_arrow_import_metadata_type_only_where_it_fits),
           cmocka_unit_test(test_arrow_import_refuses_types_numpy_has_not),
           cmocka_unit_test(test_arrow_import_strings_take_the_width_given),
           cmocka_unit_test(test_arrow_import_longest_value_sets_the_width),
