@@ -427,8 +427,9 @@ static npydt_status stream_failed(struct ArrowArrayStream *s, const char *call, 
 {
     const char *msg = s->get_last_error ? s->get_last_error(s) : NULL;
     npydt_status code = rc == ENOMEM ? NPYDT_E_NOMEM : rc == EINVAL ? NPYDT_E_VALUE : NPYDT_E_IO;
-    return set_error(err, code, NPYDT_NO_OFFSET, NULL, "the Arrow stream's %s failed (errno %d)%s%.160s",
-                     call, rc, msg ? ": " : "", msg ? msg : "");
+    return set_error(err, code, NPYDT_NO_OFFSET, NULL,
+                     "the Arrow stream's %s failed (errno %d)%s%.160s", call, rc,
+                     msg ? ": " : "", msg ? msg : "");
 }
 
 npydt_status npydt_arrow_write_stream(npydt_writer *w, struct ArrowArrayStream *stream,
