@@ -201,7 +201,8 @@ $(O)/tests/test_main.o: tests/test_main.c tests/test_util.h
 # The small programs the check scripts drive: tests/tools/NAME.c, linked
 # with the static library, is $(O)/tests/tools/NAME (float_check and
 # failinject.so, below, are built their own way).
-TEST_TOOLS := descr_probe write_probe parse_once writer_drive writer_kill writer_fault arrow_duckdb
+TEST_TOOLS := descr_probe write_probe parse_once writer_drive writer_kill writer_fault arrow_duckdb \
+	arrow_import_duckdb
 $(O)/tests/tools/%: tests/tools/%.c $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)

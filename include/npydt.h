@@ -1147,6 +1147,83 @@ NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
                                                struct ArrowArrayStream *out,
                                                npydt_error *err);
 
+/* Arrow into records: the inverse of the table above (doc/api.md, "Arrow
+ * into records"). A struct becomes a record, packed, field by field (the
+ * title in "npydt.title" restored); fixed-size lists subarrays (nested ones several
+ * dimensions); "b" b1; "c s i l C S I L" integers; "e f g" f2 f4 f8;
+ * "w:N" VN; "tss:" "tsm:" "tsu:" "tsn:" M8[s|ms|us|ns] (a time zone is
+ * dropped: the values are UTC, as Arrow stores them); "tdD" M8[D], "tdm"
+ * M8[ms]; "tDs" "tDm" "tDu" "tDn" m8[...]. A column's "npydt.dtype"
+ * metadata gives its exact type back when the export would give that
+ * type this column's format (">i4", "<c16" from "+w:2" of "g", "|S5"
+ * from "w:5", "<M8[25s]" from "l"). Variable-length "u" and "z" become U
+ * and S of string_width (or of their metadata's type). Every other type
+ * (lists, maps, unions, dictionaries, decimals, large and view types,
+ * times of day, intervals) is refused with NPYDT_E_TYPE naming the
+ * column and the type. A root struct of one column named "value" is that
+ * column's dtype, as the export gives a dtype that is not a struct. */
+
+/* string_width for the longest value of each variable-length column of
+ * the array npydt_arrow_dtype reads. */
+#define NPYDT_ARROW_LONGEST ((size_t)-1)
+
+/* Options of the Arrow import. Initialise with
+ * npydt_arrow_import_options_init; it grows as npydt_options does. */
+typedef struct npydt_arrow_import_options {
+    npydt_options base;    /* the allocator of the dtype and the scratch;
+                            * limits.max_depth bounds the nesting */
+    size_t string_width;   /* "u" and "z" columns without "npydt.dtype": 0
+                            * refuses them (NPYDT_E_TYPE), N gives U<N>
+                            * (characters) and S<N> (bytes), NPYDT_ARROW_LONGEST
+                            * the longest value of the array given */
+    int nulls_as_zero;     /* a null (outside M8 and m8, whose nulls are NaT)
+                            * is written as zeros instead of refused with
+                            * NPYDT_E_VALUE naming its row and column */
+    uint64_t reserved[4];  /* room for new options: zero (see npydt_options) */
+} npydt_arrow_import_options;
+
+/* Fill *opts with the documented defaults. */
+NPYDT_API void npydt_arrow_import_options_init(npydt_arrow_import_options *opts);
+
+/* The dtype of the records of an Arrow schema (the fields of its root
+ * struct), to release with npydt_dtype_free. array (may be NULL) is an
+ * array of that schema, read only for NPYDT_ARROW_LONGEST. */
+NPYDT_API npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema,
+                                         const struct ArrowArray *array,
+                                         const npydt_arrow_import_options *opts,
+                                         npydt_dtype **out, npydt_error *err);
+
+struct npydt_writer; /* npydt_writer, below */
+
+/* Append every row of array (of schema) to w, converted to the writer's
+ * dtype (its byte order and layout; padding zero). The schema must be
+ * the one npydt_arrow_dtype reads as that dtype, or one whose columns the
+ * dtype takes (U and S of any width for "u" and "z", any byte order):
+ * NPYDT_E_MISMATCH names the first difference. A value that does not fit
+ * (a string longer than its field, invalid UTF-8, a day beyond the M8
+ * range) is refused naming its row and column. The buffers of a foreign
+ * array are trusted as the C Data Interface says, but its lengths,
+ * offsets and counts are checked (NPYDT_E_DATA). Borrows schema and
+ * array: the caller releases them. On failure some rows may have been
+ * written: discard the writer (npydt_writer_discard). */
+NPYDT_API npydt_status npydt_arrow_write_array(struct npydt_writer *w,
+                                               const struct ArrowSchema *schema,
+                                               const struct ArrowArray *array,
+                                               const npydt_arrow_import_options *opts,
+                                               npydt_error *err);
+
+/* The same for every batch of a stream, in order: the schema (asked
+ * once) is checked first, then each batch is appended and released, and
+ * the schema is released. A failed get_schema or get_next is
+ * NPYDT_E_NOMEM (ENOMEM), NPYDT_E_VALUE (EINVAL) or NPYDT_E_IO (any
+ * other), with the stream's get_last_error in the message. Errors name
+ * rows counted from the stream's first. The stream stays the caller's:
+ * release it after. */
+NPYDT_API npydt_status npydt_arrow_write_stream(struct npydt_writer *w,
+                                                struct ArrowArrayStream *stream,
+                                                const npydt_arrow_import_options *opts,
+                                                npydt_error *err);
+
 /* ------------------------------------------------------------------ */
 /* Writing .npy files: create, append, crash-safe                      */
 /* ------------------------------------------------------------------ */

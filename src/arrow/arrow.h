@@ -46,6 +46,15 @@ npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_
 /* The name every dtype that is not a struct gets as its one column. */
 #define ARROW_VALUE_NAME "value"
 
+/* Are the fields of struct dt one after the other from its first byte to
+ * its last, in order? The schema of a struct that is not carries its
+ * descriptor in metadata "npydt.dtype". */
+bool arrow_struct_packed(const npydt_dtype *dt);
+
+/* Error paths: name (nlen bytes) appended to path (size bytes) after a
+ * '.', as a message spells it; *keep is the length to cut back to. */
+void arrow_path_push(char *path, size_t size, const char *name, size_t nlen, size_t *keep);
+
 /* ---- nodes: each struct owns one block (node.c) ------------------------ */
 
 /* A metadata pair: the value is vlen bytes. */
@@ -95,5 +104,49 @@ npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
  * (saturated); NPYDT_E_LIMIT past max_depth levels of nesting. */
 npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t *levels,
                               uint64_t *row_bytes, npydt_error *err);
+
+/* ---- import: Arrow columns into records (import_*.c) ---------------------- */
+
+/* The options in force: opts or the defaults, limits resolved; NPYDT_E_ARG
+ * for nonzero reserved room or a bad allocator. */
+npydt_status arrow_import_resolve(const npydt_arrow_import_options *opts,
+                                  npydt_arrow_import_options *out, npydt_error *err);
+
+/* The value of key in metadata encoded as the C Data Interface says, or
+ * NULL; *len its bytes. */
+const char *arrow_meta_get(const char *meta, const char *key, size_t *len);
+
+/* Does scalar dt (a record's leaf) take the values of column s? It does
+ * when the export would give dt as s's format (a time zone aside, and
+ * "tdm" for M8[ms]); *sc is then dt's column, as arrow_scalar_of says. */
+bool arrow_import_accepts(const struct ArrowSchema *s, const npydt_dtype *dt,
+                          struct arrow_scalar *sc);
+
+/* Does the schema's root take the dtype's records as its own fields (a
+ * struct dtype), or is its one child the column of a dtype that is not a
+ * struct? *col is the schema of the records' column (the root or its
+ * child). NPYDT_E_MISMATCH when neither fits. */
+npydt_status arrow_import_root(const struct ArrowSchema *root, const npydt_dtype *dt,
+                               const struct ArrowSchema **col, npydt_error *err);
+
+/* The rows [start, start + n) of array a, of format fmt, laid out with
+ * n_buffers buffers and n_children children, are in bounds: lengths,
+ * offsets and their sums fit, the buffers the format reads are there.
+ * NPYDT_E_DATA naming path otherwise. */
+npydt_status arrow_import_check_array(const struct ArrowArray *a, const char *fmt,
+                                      int64_t n_buffers, int64_t n_children, int64_t start,
+                                      int64_t n, const char *path, npydt_error *err);
+
+/* Check that schema s holds records of dtype dt: NPYDT_E_MISMATCH naming
+ * the first difference, NPYDT_E_TYPE for a column no dtype takes. */
+npydt_status arrow_import_check(const struct ArrowSchema *s, const npydt_dtype *dt,
+                                const npydt_arrow_import_options *o, npydt_error *err);
+
+/* Append the rows of array a (schema s, checked against the writer's
+ * dtype by arrow_import_check) to w; errors name a row counting from
+ * row0. */
+npydt_status arrow_import_rows(npydt_writer *w, const struct ArrowSchema *s,
+                               const struct ArrowArray *a, const npydt_arrow_import_options *o,
+                               uint64_t row0, npydt_error *err);
 
 #endif

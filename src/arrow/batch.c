@@ -70,17 +70,6 @@ struct fill {
     npydt_error *err;
 };
 
-static void path_push(struct fill *f, const char *name, size_t nlen, size_t *keep)
-{
-    size_t have = strlen(f->path);
-    *keep = have;
-    if (have + 2 >= sizeof f->path)
-        return;
-    if (have)
-        f->path[have++] = '.';
-    name_for_message(f->path + have, sizeof f->path - have, name, nlen);
-}
-
 /* The record (row of the array) that element e of a column of n elements
  * belongs to. */
 static uint64_t record_of(const struct fill *f, uint64_t e, uint64_t n)
@@ -338,8 +327,8 @@ static npydt_status fill(struct fill *f, const npydt_dtype *dt, uint64_t offset,
             return st;
         for (size_t i = 0; i < nf && st == NPYDT_OK; i++) {
             size_t keep;
-            path_push(f, npydt_dtype_field_name(dt, i), npydt_dtype_field_name_len(dt, i),
-                      &keep);
+            arrow_path_push(f->path, sizeof f->path, npydt_dtype_field_name(dt, i),
+                            npydt_dtype_field_name_len(dt, i), &keep);
             st = fill(f, npydt_dtype_field_dtype(dt, i),
                       offset + npydt_dtype_field_offset(dt, i), nlev, n, out->children[i]);
             f->path[keep] = '\0';

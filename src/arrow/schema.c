@@ -150,6 +150,17 @@ npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
 
 /* ---- the schema ---------------------------------------------------------- */
 
+bool arrow_struct_packed(const npydt_dtype *dt)
+{
+    uint64_t at = 0;
+    for (size_t i = 0; i < npydt_dtype_nfields(dt); i++) {
+        if (npydt_dtype_field_offset(dt, i) != at)
+            return false;
+        at += npydt_dtype_itemsize(npydt_dtype_field_dtype(dt, i));
+    }
+    return at == npydt_dtype_itemsize(dt);
+}
+
 struct sctx {
     const npydt_allocator *alloc;
     int bytes_as_binary;
@@ -164,17 +175,15 @@ static npydt_status too_deep(struct sctx *c)
                      "nesting deeper than %u levels", (unsigned)c->max_depth);
 }
 
-/* Error path: the field's name appended to c->path (restored by the
- * caller from *keep). */
-static void path_push(struct sctx *c, const char *name, size_t nlen, size_t *keep)
+void arrow_path_push(char *path, size_t size, const char *name, size_t nlen, size_t *keep)
 {
-    size_t have = strlen(c->path);
+    size_t have = strlen(path);
     *keep = have;
-    if (have + 2 >= sizeof c->path)
+    if (have + 2 >= size)
         return;
     if (have)
-        c->path[have++] = '.';
-    name_for_message(c->path + have, sizeof c->path - have, name, nlen);
+        path[have++] = '.';
+    name_for_message(path + have, size - have, name, nlen);
 }
 
 static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name, size_t nlen,
@@ -234,14 +243,29 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
         return lists(c, dt, 0, name, nlen, extra, nextra, out, depth);
     case NPYDT_STRUCT: {
         size_t n = npydt_dtype_nfields(dt);
-        st = arrow_schema_node(c->alloc, out, "+s", name, nlen, extra, nextra, (int64_t)n,
-                               c->err);
+        struct arrow_pair pairs[2];
+        size_t np = 0;
+        char *descr = NULL;
+        size_t dlen = 0;
+        if (nextra)
+            pairs[np++] = extra[0];
+        if (!arrow_struct_packed(dt)) {
+            /* the layout the fields alone do not give: offsets, padding */
+            dlen = npydt_dtype_descr(dt, NULL, 0);
+            if (!(descr = alloc_bytes(c->alloc, dlen + 1)))
+                return set_nomem(c->err);
+            npydt_dtype_descr(dt, descr, dlen + 1);
+            pairs[np++] = (struct arrow_pair){"npydt.dtype", descr, dlen};
+        }
+        st = arrow_schema_node(c->alloc, out, "+s", name, nlen, pairs, np, (int64_t)n, c->err);
+        if (descr)
+            free_bytes(c->alloc, descr, dlen + 1);
         for (size_t i = 0; i < n && st == NPYDT_OK; i++) {
             const char *fname = npydt_dtype_field_name(dt, i);
             size_t flen = npydt_dtype_field_name_len(dt, i), keep;
             struct arrow_pair title = {"npydt.title", npydt_dtype_field_title(dt, i),
                                        npydt_dtype_field_title_len(dt, i)};
-            path_push(c, fname, flen, &keep);
+            arrow_path_push(c->path, sizeof c->path, fname, flen, &keep);
             st = node(c, npydt_dtype_field_dtype(dt, i), fname, flen, &title,
                       title.value ? 1 : 0, out->children[i], depth + 1);
             c->path[keep] = '\0';

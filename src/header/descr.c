@@ -180,8 +180,8 @@ npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npyd
     }
 }
 
-static npydt_status read_descr(struct dtype_ctx *c, const char *text, size_t len,
-                               const npydt_dtype **out)
+npydt_status descr_read_text(struct dtype_ctx *c, const char *text, size_t len,
+                             const npydt_dtype **out)
 {
     struct lit *v;
     npydt_status st = lit_parse_text(c->arena, c->scratch, text, len, 3, LIT_ROOT_DESCR,
@@ -193,5 +193,5 @@ npydt_status npydt_header_parse_descr(const char *text, size_t len, const npydt_
                                       npydt_dtype **out, npydt_error *err)
 {
     error_clear(err);
-    return dtype_parse_root(text, len, opts, read_descr, out, err);
+    return dtype_parse_root(text, len, opts, descr_read_text, out, err);
 }

@@ -60,4 +60,9 @@ npydt_status header_dict_read(struct dtype_ctx *c, const struct lit *d,
  * errors point into the text the literal was read from. */
 npydt_status descr_from_lit(struct dtype_ctx *c, const struct lit *v, const npydt_dtype **out);
 
+/* A descriptor literal in text (len bytes) read into a dtype, nodes where
+ * c says (as npydt_header_parse_descr reads it). */
+npydt_status descr_read_text(struct dtype_ctx *c, const char *text, size_t len,
+                             const npydt_dtype **out);
+
 #endif

@@ -1,0 +1,473 @@
+/* Arrow arrays into records, the inverse of batch.c: the rows of an array
+ * go, a bounded chunk at a time, into records of the writer's dtype, each
+ * column scattered (npydt_scatter: into the field's byte order) from its
+ * data buffer, or converted value by value where Arrow lays it out
+ * otherwise (bits, offsets and text, int32 days). Every length, offset
+ * and count of the foreign array is checked before a buffer is read. */
+#include "arrow/arrow.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+/* Record bytes of one chunk, about (one record at least). */
+#define IMPORT_CHUNK_BYTES ((size_t)1 << 20)
+
+npydt_status arrow_import_check_array(const struct ArrowArray *a, const char *fmt,
+                                      int64_t n_buffers, int64_t n_children, int64_t start,
+                                      int64_t n, const char *path, npydt_error *err)
+{
+    if (!a || !a->release)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': a released array", path);
+    if (a->length < 0 || a->offset < 0 || a->null_count < -1 ||
+        a->length > INT64_MAX - a->offset)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': an array of length %lld at offset %lld with %lld nulls",
+                         path, (long long)a->length, (long long)a->offset,
+                         (long long)a->null_count);
+    if (start < 0 || n < 0 || start > a->length || n > a->length - start)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': %lld rows from row %lld of an array of %lld", path,
+                         (long long)n, (long long)start, (long long)a->length);
+    if (a->n_buffers != n_buffers || !a->buffers)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': %lld buffers where Arrow type '%.32s' has %lld", path,
+                         (long long)a->n_buffers, fmt, (long long)n_buffers);
+    if (a->n_children != n_children || (n_children && !a->children))
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': %lld children where Arrow type '%.32s' has %lld", path,
+                         (long long)a->n_children, fmt, (long long)n_children);
+    if (a->dictionary)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                         "column '%s': a dictionary on an array whose schema has none", path);
+    for (int64_t i = 1; i < n_buffers; i++)
+        if (!a->buffers[i] && n > 0)
+            return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
+                             "column '%s': buffer %lld is missing", path, (long long)i);
+    return NPYDT_OK;
+}
+
+/* The data buffer of a (buffer 1) from row start on, when all its rows
+ * of width bytes fit the address space; NULL otherwise. */
+static const unsigned char *span(const struct ArrowArray *a, int64_t start, size_t width)
+{
+    uint64_t bytes;
+    if (!ck_mul((uint64_t)(a->offset + a->length), width, &bytes) || bytes > SIZE_MAX / 2)
+        return NULL;
+    return (const unsigned char *)a->buffers[1] + (size_t)(a->offset + start) * width;
+}
+
+static bool bit(const void *bits, int64_t i)
+{
+    return (((const unsigned char *)bits)[i >> 3] >> (i & 7)) & 1;
+}
+
+static bool is_null(const struct ArrowArray *a, int64_t i)
+{
+    return a->null_count != 0 && a->buffers[0] && !bit(a->buffers[0], i);
+}
+
+/* ---- the walk ----------------------------------------------------------------- */
+
+struct imp {
+    int nulls_as_zero;
+    char path[256];
+    npydt_error *err;
+};
+
+/* Rows [start, start + n) of an array, going to records stride bytes
+ * apart from base; the first belongs to row top0 of the whole input, and
+ * per_top of them make one of its rows. */
+struct rows {
+    unsigned char *base;
+    size_t stride;
+    int64_t start, n;
+    uint64_t top0, per_top;
+};
+
+static uint64_t row_of(const struct rows *rw, int64_t r)
+{
+    return rw->top0 + (uint64_t)r / rw->per_top;
+}
+
+static bool is_time(const npydt_dtype *dt)
+{
+    char k = npydt_dtype_kind(dt);
+    return npydt_dtype_get_class(dt) == NPYDT_SCALAR && (k == 'M' || k == 'm');
+}
+
+/* What a null holds: NaT in M8 and m8, zeros elsewhere. */
+static void fill_null(const npydt_dtype *dt, unsigned char *p)
+{
+    npydt_error e;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_STRUCT:
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+            fill_null(npydt_dtype_field_dtype(dt, i), p + npydt_dtype_field_offset(dt, i));
+        return;
+    case NPYDT_SUBARRAY: {
+        const npydt_dtype *base = npydt_dtype_base(dt);
+        size_t size = npydt_dtype_itemsize(base);
+        if (!size)
+            return;
+        for (size_t e2 = 0; e2 < npydt_dtype_itemsize(dt) / size; e2++)
+            fill_null(base, p + e2 * size);
+        return;
+    }
+    case NPYDT_SCALAR:
+        if (is_time(dt))
+            npydt_write_i64(dt, p, NPYDT_NAT, &e);
+        else
+            memset(p, 0, npydt_dtype_itemsize(dt));
+        return;
+    }
+}
+
+static npydt_status null_error(struct imp *c, const struct rows *rw, int64_t r,
+                               const npydt_dtype *dt)
+{
+    char str[64];
+    npydt_dtype_str(dt, str, sizeof str);
+    return set_error(c->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->path,
+                     "row %llu, column '%s': a null, which %s has no value for",
+                     (unsigned long long)row_of(rw, r), c->path, str);
+}
+
+/* The rows of a that are null hold count values of dt each (NaT, or zeros
+ * with nulls_as_zero); without that option a null outside M8 and m8 is
+ * NPYDT_E_VALUE naming its row. */
+static npydt_status nulls_at(struct imp *c, const struct ArrowArray *a, const struct rows *rw,
+                             const npydt_dtype *dt, uint64_t count)
+{
+    if (a->null_count == 0 || !a->buffers[0])
+        return NPYDT_OK;
+    size_t size = npydt_dtype_itemsize(dt);
+    for (int64_t r = 0; r < rw->n; r++) {
+        if (!is_null(a, a->offset + rw->start + r))
+            continue;
+        if (!c->nulls_as_zero && !is_time(dt))
+            return null_error(c, rw, r, dt);
+        for (uint64_t e = 0; e < count; e++)
+            fill_null(dt, rw->base + (size_t)r * rw->stride + (size_t)e * size);
+    }
+    return NPYDT_OK;
+}
+
+static npydt_status bad_span(struct imp *c)
+{
+    return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
+                     "column '%s': its buffer does not fit the address space", c->path);
+}
+
+/* A value refused by a typed writer: the message with its row. */
+static npydt_status value_error(struct imp *c, const struct rows *rw, int64_t r,
+                                const npydt_error *e)
+{
+    return set_error(c->err, e->code, NPYDT_NO_OFFSET, c->path, "row %llu, column '%s': %s",
+                     (unsigned long long)row_of(rw, r), c->path, e->message);
+}
+
+/* Variable-length text (u) or bytes (z) into U or S fields. */
+static npydt_status leaf_varlen(struct imp *c, const struct ArrowArray *a, const npydt_dtype *dt,
+                                const struct rows *rw, bool text)
+{
+    if (rw->n == 0)
+        return NPYDT_OK;
+    if (!span(a, rw->start, 4))
+        return bad_span(c);
+    const int32_t *off = (const int32_t *)a->buffers[1] + a->offset + rw->start;
+    const char *data = a->buffers[2];
+    npydt_error e;
+    for (int64_t r = 0; r < rw->n; r++) {
+        if (is_null(a, a->offset + rw->start + r))
+            continue;
+        if (off[r] < 0 || off[r + 1] < off[r])
+            return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
+                             "row %llu, column '%s': offsets %ld then %ld",
+                             (unsigned long long)row_of(rw, r), c->path, (long)off[r],
+                             (long)off[r + 1]);
+        unsigned char *p = rw->base + (size_t)r * rw->stride;
+        size_t len = (size_t)(off[r + 1] - off[r]);
+        npydt_status st = text ? npydt_write_unicode(dt, p, data + off[r], len, &e)
+                               : npydt_write_bytes(dt, p, data + off[r], len, &e);
+        if (st != NPYDT_OK)
+            return value_error(c, rw, r, &e);
+    }
+    return nulls_at(c, a, rw, dt, 1);
+}
+
+static npydt_status leaf(struct imp *c, const struct ArrowSchema *s, const struct ArrowArray *a,
+                         const npydt_dtype *dt, const struct rows *rw)
+{
+    struct arrow_scalar sc;
+    if (!arrow_import_accepts(s, dt, &sc))
+        return set_error(c->err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, c->path,
+                         "column '%s': Arrow type '%.32s' does not fit its field", c->path,
+                         s->format);
+    bool varlen = sc.col == COL_BINARY || sc.col == COL_UTF8;
+    bool complex = sc.col == COL_COMPLEX;
+    npydt_status st = arrow_import_check_array(a, s->format, varlen ? 3 : complex ? 1 : 2,
+                                               complex, rw->start, rw->n, c->path, c->err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_error e;
+    switch (sc.col) {
+    case COL_BINARY:
+    case COL_UTF8:
+        return leaf_varlen(c, a, dt, rw, sc.col == COL_UTF8);
+    case COL_BOOL:
+        if (rw->n && !span(a, 0, 1))
+            return bad_span(c);
+        for (int64_t r = 0; r < rw->n; r++)
+            rw->base[(size_t)r * rw->stride] = bit(a->buffers[1], a->offset + rw->start + r);
+        return nulls_at(c, a, rw, dt, 1);
+    case COL_DATE32: {
+        const unsigned char *d = rw->n ? span(a, rw->start, 4) : NULL;
+        if (rw->n && !d)
+            return bad_span(c);
+        for (int64_t r = 0; r < rw->n; r++) {
+            int32_t v;
+            memcpy(&v, d + (size_t)r * 4, 4);
+            if (!is_null(a, a->offset + rw->start + r) &&
+                npydt_write_i64(dt, rw->base + (size_t)r * rw->stride, v, &e) != NPYDT_OK)
+                return value_error(c, rw, r, &e);
+        }
+        return nulls_at(c, a, rw, dt, 1);
+    }
+    case COL_COMPLEX: {
+        const struct ArrowArray *k = a->children[0];
+        uint64_t kstart;
+        if (!ck_mul((uint64_t)(a->offset + rw->start), 2, &kstart) || kstart > INT64_MAX / 2)
+            return bad_span(c);
+        st = arrow_import_check_array(k, sc.child_format, 2, 0, (int64_t)kstart, rw->n * 2,
+                                      c->path, c->err);
+        if (st != NPYDT_OK)
+            return st;
+        const unsigned char *d = rw->n ? span(k, (int64_t)kstart, sc.width / 2) : NULL;
+        if (rw->n && !d)
+            return bad_span(c);
+        if (rw->n && npydt_scatter(rw->base, rw->stride, (uint64_t)rw->n, dt, 0, sc.as, d,
+                                   &e) != NPYDT_OK)
+            return value_error(c, rw, 0, &e);
+        /* a null part makes its number null */
+        struct rows parts = {rw->base, rw->stride, (int64_t)kstart, rw->n * 2, rw->top0,
+                             rw->per_top * 2};
+        for (int64_t r = 0; r < parts.n; r++) {
+            if (!is_null(k, k->offset + parts.start + r))
+                continue;
+            if (!c->nulls_as_zero)
+                return null_error(c, &parts, r, dt);
+            fill_null(dt, rw->base + (size_t)(r / 2) * rw->stride);
+        }
+        return nulls_at(c, a, rw, dt, 1);
+    }
+    case COL_FIXED:
+    case COL_DOUBLE:
+    case COL_TIME: {
+        size_t width = sc.col == COL_TIME ? 8 : sc.width;
+        const unsigned char *d = rw->n ? span(a, rw->start, width) : NULL;
+        if (rw->n && !d)
+            return bad_span(c);
+        if (rw->n && npydt_scatter(rw->base, rw->stride, (uint64_t)rw->n, dt, 0, sc.as, d,
+                                   &e) != NPYDT_OK)
+            return value_error(c, rw, 0, &e);
+        return nulls_at(c, a, rw, dt, 1);
+    }
+    }
+    return NPYDT_OK;
+}
+
+static npydt_status node(struct imp *c, const struct ArrowSchema *s, const struct ArrowArray *a,
+                         const npydt_dtype *dt, const struct rows *rw);
+
+/* Dimension k of subarray dt and within: fixed-size lists. */
+static npydt_status list_level(struct imp *c, const struct ArrowSchema *s,
+                               const struct ArrowArray *a, const npydt_dtype *dt, size_t k,
+                               const struct rows *rw)
+{
+    const npydt_dtype *base = npydt_dtype_base(dt);
+    if (k == npydt_dtype_ndim(dt))
+        return node(c, s, a, base, rw);
+    const uint64_t *shape = npydt_dtype_shape(dt);
+    npydt_status st = arrow_import_check_array(a, s->format, 1, 1, rw->start, rw->n, c->path,
+                                               c->err);
+    if (st != NPYDT_OK)
+        return st;
+    uint64_t count = 1, esz = npydt_dtype_itemsize(base), kstart, kn;
+    for (size_t j = k; j < npydt_dtype_ndim(dt); j++)
+        count *= shape[j];
+    for (size_t j = k + 1; j < npydt_dtype_ndim(dt); j++)
+        esz *= shape[j];
+    uint64_t size = shape[k];
+    if (!ck_mul((uint64_t)(a->offset + rw->start), size, &kstart) ||
+        !ck_mul((uint64_t)rw->n, size, &kn) || kstart > INT64_MAX || kn > INT64_MAX - kstart)
+        return bad_span(c);
+    if (kn) {
+        if (rw->stride == size * esz || rw->n == 1) {
+            struct rows in = {rw->base, (size_t)esz, (int64_t)kstart, (int64_t)kn, rw->top0,
+                              rw->per_top * size};
+            st = list_level(c, s->children[0], a->children[0], dt, k + 1, &in);
+        } else {
+            for (int64_t r = 0; r < rw->n && st == NPYDT_OK; r++) {
+                struct rows in = {rw->base + (size_t)r * rw->stride, (size_t)esz,
+                                  (int64_t)(kstart + (uint64_t)r * size), (int64_t)size,
+                                  row_of(rw, r), size};
+                st = list_level(c, s->children[0], a->children[0], dt, k + 1, &in);
+            }
+        }
+        if (st != NPYDT_OK)
+            return st;
+    }
+    return nulls_at(c, a, rw, base, count);
+}
+
+static npydt_status node(struct imp *c, const struct ArrowSchema *s, const struct ArrowArray *a,
+                         const npydt_dtype *dt, const struct rows *rw)
+{
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SUBARRAY:
+        return list_level(c, s, a, dt, 0, rw);
+    case NPYDT_SCALAR:
+        return leaf(c, s, a, dt, rw);
+    case NPYDT_STRUCT:
+        break;
+    }
+    size_t n = npydt_dtype_nfields(dt);
+    npydt_status st = arrow_import_check_array(a, "+s", 1, (int64_t)n, rw->start, rw->n,
+                                               c->path, c->err);
+    for (size_t i = 0; i < n && st == NPYDT_OK; i++) {
+        size_t keep;
+        arrow_path_push(c->path, sizeof c->path, npydt_dtype_field_name(dt, i),
+                        npydt_dtype_field_name_len(dt, i), &keep);
+        struct rows in = *rw;
+        in.base += npydt_dtype_field_offset(dt, i);
+        in.start = a->offset + rw->start;
+        st = node(c, s->children[i], a->children[i], npydt_dtype_field_dtype(dt, i), &in);
+        c->path[keep] = '\0';
+    }
+    return st != NPYDT_OK ? st : nulls_at(c, a, rw, dt, 1);
+}
+
+npydt_status arrow_import_rows(npydt_writer *w, const struct ArrowSchema *s,
+                               const struct ArrowArray *a, const npydt_arrow_import_options *o,
+                               uint64_t row0, npydt_error *err)
+{
+    const npydt_dtype *dt = npydt_writer_dtype(w);
+    struct imp c = {o->nulls_as_zero, "", err};
+    const struct ArrowSchema *col;
+    npydt_status st = arrow_import_root(s, dt, &col, err);
+    if (st != NPYDT_OK)
+        return st;
+    if (!a || !a->release || a->length < 0)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+                         "a released array or one of negative length");
+    const struct ArrowArray *ca = a;
+    int64_t start0 = 0;
+    if (col != s) {
+        /* the one column of a dtype that is not a struct */
+        if ((st = arrow_import_check_array(a, "+s", 1, 1, 0, a->length, "", err)) != NPYDT_OK)
+            return st;
+        ca = a->children[0];
+        start0 = a->offset;
+        snprintf(c.path, sizeof c.path, "%s",
+                 col->name && col->name[0] ? col->name : ARROW_VALUE_NAME);
+    }
+    size_t isz = npydt_dtype_itemsize(dt);
+    uint64_t chunk = isz ? (IMPORT_CHUNK_BYTES / isz ? IMPORT_CHUNK_BYTES / isz : 1)
+                         : (uint64_t)a->length;
+    if (chunk > (uint64_t)a->length)
+        chunk = (uint64_t)a->length;
+    size_t bytes = (size_t)chunk * isz;
+    unsigned char *buf = alloc_bytes(o->base.allocator, bytes ? bytes : 1);
+    if (!buf)
+        return set_nomem(err);
+    for (int64_t c0 = 0; c0 < a->length && st == NPYDT_OK;) {
+        int64_t cn = a->length - c0 < (int64_t)chunk ? a->length - c0 : (int64_t)chunk;
+        memset(buf, 0, (size_t)cn * isz);
+        struct rows rw = {buf, isz, start0 + c0, cn, row0 + (uint64_t)c0, 1};
+        st = node(&c, col, ca, dt, &rw);
+        if (st == NPYDT_OK && col != s) {
+            struct rows top = {buf, isz, c0, cn, row0 + (uint64_t)c0, 1};
+            c.path[0] = '\0';
+            st = nulls_at(&c, a, &top, dt, 1);
+        }
+        if (st == NPYDT_OK)
+            st = npydt_writer_write(w, buf, (uint64_t)cn, err);
+        c0 += cn;
+    }
+    free_bytes(o->base.allocator, buf, bytes ? bytes : 1);
+    return st;
+}
+
+/* ---- the calls ------------------------------------------------------------------ */
+
+npydt_status npydt_arrow_write_array(npydt_writer *w, const struct ArrowSchema *schema,
+                                     const struct ArrowArray *array,
+                                     const npydt_arrow_import_options *opts, npydt_error *err)
+{
+    npydt_error local;
+    if (!err)
+        err = &local;
+    error_clear(err);
+    if (!w || !schema || !array)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "the writer, the schema and the array are needed");
+    npydt_arrow_import_options o;
+    npydt_status st = arrow_import_resolve(opts, &o, err);
+    if (st == NPYDT_OK)
+        st = arrow_import_check(schema, npydt_writer_dtype(w), &o, err);
+    if (st == NPYDT_OK)
+        st = arrow_import_rows(w, schema, array, &o, 0, err);
+    return st;
+}
+
+/* A failed call of the stream: its status and last error. */
+static npydt_status stream_failed(struct ArrowArrayStream *s, const char *call, int rc,
+                                  npydt_error *err)
+{
+    const char *msg = s->get_last_error ? s->get_last_error(s) : NULL;
+    npydt_status code = rc == ENOMEM ? NPYDT_E_NOMEM : rc == EINVAL ? NPYDT_E_VALUE : NPYDT_E_IO;
+    return set_error(err, code, NPYDT_NO_OFFSET, NULL,
+                     "the Arrow stream's %s failed (errno %d)%s%.160s", call, rc,
+                     msg ? ": " : "", msg ? msg : "");
+}
+
+npydt_status npydt_arrow_write_stream(npydt_writer *w, struct ArrowArrayStream *stream,
+                                      const npydt_arrow_import_options *opts, npydt_error *err)
+{
+    npydt_error local;
+    if (!err)
+        err = &local;
+    error_clear(err);
+    if (!w || !stream || !stream->release || !stream->get_schema || !stream->get_next)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "the writer and a stream not released are needed");
+    npydt_arrow_import_options o;
+    npydt_status st = arrow_import_resolve(opts, &o, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct ArrowSchema schema;
+    memset(&schema, 0, sizeof schema);
+    int rc = stream->get_schema(stream, &schema);
+    if (rc != 0)
+        return stream_failed(stream, "get_schema", rc, err);
+    st = arrow_import_check(&schema, npydt_writer_dtype(w), &o, err);
+    uint64_t rows = 0;
+    while (st == NPYDT_OK) {
+        struct ArrowArray a;
+        memset(&a, 0, sizeof a);
+        rc = stream->get_next(stream, &a);
+        if (rc != 0) {
+            st = stream_failed(stream, "get_next", rc, err);
+            break;
+        }
+        if (!a.release)
+            break;
+        st = arrow_import_rows(w, &schema, &a, &o, rows, err);
+        rows += (uint64_t)a.length;
+        a.release(&a);
+    }
+    if (schema.release)
+        schema.release(&schema);
+    return st;
+}
