@@ -61,7 +61,7 @@ BASE_CFLAGS += -fsanitize=fuzzer-no-link
 endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
-LDLIBS_ALL = -lz $(LDLIBS)
+LDLIBS_ALL = -lz -lm $(LDLIBS)
 # the command alone reads CSV (libcsv); the library does not
 CLI_LDLIBS = -lcsv
 
@@ -75,7 +75,7 @@ endif
 # (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := text base dtype literal header records schema npz access write arrow cstruct
+LIB_STAGES := text base dtype literal header records schema npz access values write arrow cstruct
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
@@ -211,7 +211,7 @@ $(O)/tests/tools/%: tests/tools/%.c $(LIB_A) $(FLAGS)
 # prefix and directories
 PC_LINES := 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	'Name: npydt' 'Description: NumPy .npy headers and record dtypes, parsed exactly' \
-	'Version: $(VERSION)' 'License: MIT' 'Libs: -L$${libdir} -lnpydt' 'Libs.private: -lz' \
+	'Version: $(VERSION)' 'License: MIT' 'Libs: -L$${libdir} -lnpydt' 'Libs.private: -lz -lm' \
 	'Cflags: -I$${includedir}'
 
 install: all

@@ -1,0 +1,302 @@
+/* The statistics kernels: a block of gathered values (at most
+ * STATS_BLOCK, contiguous, in the order they were met) folded into a
+ * column's counts, extremes, moments and order. Branch-free where the
+ * values allow, so that a block is one or two passes over L1. */
+#include "values/values.h"
+
+#include <math.h>
+
+/* ---- sums ------------------------------------------------------------------ */
+
+/* Sum of x[0..n) pairwise: eight lanes up to 128 values (as NumPy sums),
+ * halves above. n <= STATS_BLOCK: the recursion is a few levels deep. */
+static double pairwise_sum(const double *x, size_t n)
+{
+    if (n < 8) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            s += x[i];
+        return s;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++)
+            r[j] = x[j];
+        size_t i = 8;
+        for (; i + 8 <= n; i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += x[i + (size_t)j];
+        double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            s += x[i];
+        return s;
+    }
+    size_t half = n / 2;
+    half -= half % 8;
+    return pairwise_sum(x, half) + pairwise_sum(x + half, n - half);
+}
+
+/* Fold the n finite values f[0..n) into the moments of c: the block's sum
+ * and two-pass sum of squared deviations, joined to the running ones
+ * (Neumaier's compensated sum; Chan's combination). f is overwritten. */
+static void fold_moments(struct stats_column *c, double *f, size_t n)
+{
+    if (n == 0)
+        return;
+    double sb = pairwise_sum(f, n);
+    double nb = (double)n, mb = sb / nb;
+    for (size_t i = 0; i < n; i++) {
+        double d = f[i] - mb;
+        f[i] = d * d;
+    }
+    double m2b = pairwise_sum(f, n);
+    double t = c->sum + sb;
+    if (fabs(c->sum) >= fabs(sb))
+        c->comp += (c->sum - t) + sb;
+    else
+        c->comp += (sb - t) + c->sum;
+    c->sum = t;
+    if (c->nfin == 0) {
+        c->mean = mb;
+        c->m2 = m2b;
+    } else {
+        double na = (double)c->nfin, nt = na + nb, delta = mb - c->mean;
+        c->mean += delta * (nb / nt);
+        c->m2 += m2b + delta * delta * (na * nb / nt);
+    }
+    c->nfin += n;
+}
+
+/* ---- order --------------------------------------------------------------- */
+
+/* Clear the order bits that the step from a to b breaks. */
+#define ORDER_STEP(sorted, a, b)                                                   \
+    do {                                                                           \
+        if ((b) < (a))                                                             \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
+        else if ((b) > (a))                                                        \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                      \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+        else                                                                       \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |              \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+    } while (0)
+
+/* The order of x[0..k) after *prev (when *have), none of them skipped:
+ * counts of the steps down, up and level, without branches. */
+#define ORDER_RUN(c, x, k, prev, have)                                             \
+    do {                                                                           \
+        if ((c)->sorted == 0 || (k) == 0)                                          \
+            break;                                                                 \
+        if (have)                                                                  \
+            ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
+        size_t down = 0, up = 0, level = 0;                                        \
+        for (size_t i = 1; i < (k); i++) {                                         \
+            down += (x)[i] < (x)[i - 1];                                           \
+            up += (x)[i] > (x)[i - 1];                                             \
+            level += (x)[i] == (x)[i - 1];                                         \
+        }                                                                          \
+        if (down)                                                                  \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
+        if (up)                                                                    \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                   \
+                                       NPYDT_SORTED_STRICTLY_DESCENDING);          \
+        if (level)                                                                 \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |           \
+                                       NPYDT_SORTED_STRICTLY_DESCENDING);          \
+    } while (0)
+
+/* ---- numbers ----------------------------------------------------------------- */
+
+void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
+{
+    uint64_t nan = 0, pinf = 0, ninf = 0, zeros = 0;
+    double mn = c->min_f, mx = c->max_f;
+    size_t nf = 0;
+    for (size_t i = 0; i < k; i++) {
+        double v = x[i];
+        nan += v != v;
+        zeros += v == 0;
+        pinf += v == INFINITY;
+        ninf += v == -INFINITY;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        scratch[nf] = v;
+        nf += fabs(v) < INFINITY;
+    }
+    c->count += k;
+    c->nan += nan;
+    c->posinf += pinf;
+    c->neginf += ninf;
+    c->zeros += zeros;
+    c->valid += k - nan;
+    c->min_f = mn;
+    c->max_f = mx;
+    if (c->part == NPYDT_STATS_VALUE) {
+        if (nan == 0) {
+            ORDER_RUN(c, x, k, c->prev_f, c->have_prev);
+            if (k) {
+                c->prev_f = x[k - 1];
+                c->have_prev = true;
+            }
+        } else {
+            for (size_t i = 0; i < k && c->sorted; i++) {
+                if (x[i] != x[i])
+                    continue;
+                if (c->have_prev)
+                    ORDER_STEP(c->sorted, c->prev_f, x[i]);
+                c->prev_f = x[i];
+                c->have_prev = true;
+            }
+        }
+    }
+    fold_moments(c, scratch, nf);
+}
+
+void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
+{
+    uint64_t zeros = 0;
+    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
+    for (size_t i = 0; i < k; i++) {
+        int64_t v = x[i];
+        zeros += v == 0;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        scratch[i] = (double)v;
+    }
+    c->count += k;
+    c->valid += k;
+    c->zeros += zeros;
+    c->min_i = mn;
+    c->max_i = mx;
+    ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+    if (k) {
+        c->prev_i = x[k - 1];
+        c->have_prev = true;
+    }
+    fold_moments(c, scratch, k);
+}
+
+void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch)
+{
+    uint64_t zeros = 0;
+    uint64_t mn = c->valid ? c->min_u : UINT64_MAX, mx = c->valid ? c->max_u : 0;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t v = x[i];
+        zeros += v == 0;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        scratch[i] = (double)v;
+    }
+    c->count += k;
+    c->valid += k;
+    c->zeros += zeros;
+    c->min_u = mn;
+    c->max_u = mx;
+    ORDER_RUN(c, x, k, c->prev_u, c->have_prev);
+    if (k) {
+        c->prev_u = x[k - 1];
+        c->have_prev = true;
+    }
+    fold_moments(c, scratch, k);
+}
+
+void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
+{
+    uint64_t nat = 0, zeros = 0;
+    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
+    for (size_t i = 0; i < k; i++) {
+        int64_t v = x[i];
+        bool is_nat = v == NPYDT_NAT;
+        nat += is_nat;
+        zeros += v == 0;
+        mn = v < mn && !is_nat ? v : mn;
+        mx = v > mx ? v : mx;   /* NaT is the least int64: never the max */
+    }
+    c->count += k;
+    c->nat += nat;
+    c->zeros += zeros;
+    c->valid += k - nat;
+    c->min_i = mn;
+    c->max_i = mx;
+    if (nat == 0) {
+        ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+        if (k) {
+            c->prev_i = x[k - 1];
+            c->have_prev = true;
+        }
+        return;
+    }
+    for (size_t i = 0; i < k && c->sorted; i++) {
+        if (x[i] == NPYDT_NAT)
+            continue;
+        if (c->have_prev)
+            ORDER_STEP(c->sorted, c->prev_i, x[i]);
+        c->prev_i = x[i];
+        c->have_prev = true;
+    }
+}
+
+/* ---- strings ----------------------------------------------------------------- */
+
+/* -1, 0, 1 as a sorts before, with or after b: bytes (S) or 4-byte code
+ * units in the host's order (U), a prefix first. */
+static int compare_values(const unsigned char *a, size_t alen, const unsigned char *b,
+                          size_t blen, bool units)
+{
+    size_t n = alen < blen ? alen : blen;
+    if (!units) {
+        int r = n ? memcmp(a, b, n) : 0;
+        if (r)
+            return r < 0 ? -1 : 1;
+    } else {
+        for (size_t i = 0; i + 4 <= n; i += 4) {
+            uint32_t ua, ub;
+            memcpy(&ua, a + i, 4);
+            memcpy(&ub, b + i, 4);
+            if (ua != ub)
+                return ua < ub ? -1 : 1;
+        }
+    }
+    return alen < blen ? -1 : alen > blen;
+}
+
+void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t size, size_t k)
+{
+    bool text = c->cat == STATS_TEXT;
+    uint64_t mn = c->valid ? c->min_len : UINT64_MAX, mx = c->valid ? c->max_len : 0;
+    for (size_t i = 0; i < k; i++) {
+        const unsigned char *p = x + i * size;
+        size_t bytes = size, len;
+        if (c->kind == 'S') {
+            while (bytes > 0 && p[bytes - 1] == 0)
+                bytes--;
+            len = bytes;
+        } else if (text) {
+            bytes -= bytes % 4;
+            static const unsigned char zero[4];
+            while (bytes >= 4 && memcmp(p + bytes - 4, zero, 4) == 0)
+                bytes -= 4;
+            len = bytes / 4;
+        } else {
+            len = bytes;
+        }
+        mn = len < mn ? len : mn;
+        mx = len > mx ? len : mx;
+        stats_hll_add(c->hll, npydt_name_hash((const char *)p, bytes));
+        if (c->prev_s && c->sorted) {
+            if (c->have_prev) {
+                int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
+                ORDER_STEP(c->sorted, r, 0);
+            }
+            if (bytes)
+                memcpy(c->prev_s, p, bytes);
+            c->prev_len = bytes;
+            c->have_prev = true;
+        }
+    }
+    c->count += k;
+    c->valid += k;
+    c->min_len = mn;
+    c->max_len = mx;
+}
