@@ -99,7 +99,7 @@ static npydt_status select_leaves(const npydt_dtype *dt, size_t nleaves,
         }
         if (!found)
             st = set_error(err, NPYDT_E_NOT_FOUND, NPYDT_NO_OFFSET, p,
-                           "no field '%.200s' to take statistics of", p);
+                           "%s", "no such field");
     }
     free_bytes(a, lp, longest + 1);
     return st;

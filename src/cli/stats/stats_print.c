@@ -276,15 +276,15 @@ int stats_print_table(FILE *out, const struct cli_input *in, const npydt_header 
             else
                 fprintf(out, "%s\n", headings[k]);
         for (size_t i = 0; i < ncols; i++) {
+            size_t last = NCELLS;   /* no blanks at the end of a line */
+            while (last > 1 && !cells[i][last - 1][0])
+                last--;
             fwrite(names[i], 1, name_len[i], out);
-            size_t w = npydt_text_width(names[i], name_len[i]);
-            fprintf(out, "%*s", (int)(width[C_NAME] - (w < width[C_NAME] ? w : width[C_NAME]) + 2), "");
-            for (size_t k = 1; k < NCELLS; k++) {
-                if (k + 1 < NCELLS)
-                    fprintf(out, "%-*s  ", (int)width[k], cells[i][k]);
-                else
-                    fprintf(out, "%s\n", cells[i][k]);
+            for (size_t k = 1; k < last; k++) {
+                size_t w = k == 1 ? npydt_text_width(names[i], name_len[i]) : strlen(cells[i][k - 1]);
+                fprintf(out, "%*s%s", (int)(width[k - 1] - w + 2), "", cells[i][k]);
             }
+            putc('\n', out);
         }
     }
     for (size_t i = 0; names && i < ncols; i++)
