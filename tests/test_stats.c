@@ -378,6 +378,32 @@ static void test_stats_subarray_larger_than_a_tile_keeps_c_order(void **state)
     release(&r);
 }
 
+static void test_stats_nested_subarrays_larger_than_a_tile_keep_c_order(void **state)
+{
+    (void)state;
+    /* leaf p.v: 2 structs of 5,000 values each, 80,000 bytes a record */
+    struct recs r = make("[('p', [('v', '<i4', (5000,)), ('w', '<u1')], (2,))]", 2);
+    const npydt_leaf *l = npydt_dtype_leaves(r.dt, &(size_t){0});
+    assert_int_equal(l->nrepeats, 2);
+    int64_t k = 0;
+    for (size_t i = 0; i < 2; i++)
+        for (uint64_t a = 0; a < l->repeats[0].count; a++)
+            for (uint64_t b = 0; b < l->repeats[1].count; b++)
+                assert_int_equal(npydt_write_i64(l->dtype,
+                                                 r.p + i * r.isz + l->offset +
+                                                     a * l->repeats[0].stride +
+                                                     b * l->repeats[1].stride,
+                                                 k++, NULL),
+                                 NPYDT_OK);
+    npydt_stats *s = stats_of(&r, NULL);
+    npydt_stats_result c = column(s, 0);
+    assert_int_equal(c.count, 20000);
+    assert_true(c.min_i == 0 && c.max_i == 19999);
+    assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
+    npydt_stats_free(s);
+    release(&r);
+}
+
 static void test_stats_complex_leaf_has_a_real_and_an_imaginary_column(void **state)
 {
     (void)state;
@@ -594,6 +620,7 @@ TEST_LIST("stats",
     cmocka_unit_test(test_stats_subarray_elements_pooled_in_c_order),
     cmocka_unit_test(test_stats_per_element_gives_each_element_a_column),
     cmocka_unit_test(test_stats_subarray_larger_than_a_tile_keeps_c_order),
+    cmocka_unit_test(test_stats_nested_subarrays_larger_than_a_tile_keep_c_order),
     cmocka_unit_test(test_stats_complex_leaf_has_a_real_and_an_imaginary_column),
     cmocka_unit_test(test_stats_same_values_in_either_byte_order),
     cmocka_unit_test(test_stats_fields_select_the_leaves_below_a_path),
