@@ -8,54 +8,72 @@
 
 /* ---- sums ------------------------------------------------------------------ */
 
-/* Sum of x[0..n) pairwise: eight lanes up to 128 values (as NumPy sums),
- * halves above. n <= STATS_BLOCK: the recursion is a few levels deep. */
+/* Sum of x[0..n) pairwise, n <= STATS_BLOCK / 8 (the chunk sums below). */
 static double pairwise_sum(const double *x, size_t n)
 {
-    if (n < 8) {
+    if (n <= 4) {
         double s = 0;
         for (size_t i = 0; i < n; i++)
             s += x[i];
         return s;
     }
-    if (n <= 128) {
-        double r[8];
-        for (int j = 0; j < 8; j++)
-            r[j] = x[j];
-        size_t i = 8;
-        for (; i + 8 <= n; i += 8)
-            for (int j = 0; j < 8; j++)
-                r[j] += x[i + (size_t)j];
-        double s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (; i < n; i++)
-            s += x[i];
-        return s;
-    }
     size_t half = n / 2;
-    half -= half % 8;
     return pairwise_sum(x, half) + pairwise_sum(x + half, n - half);
 }
 
-/* Fold the n finite values f[0..n) into the moments of c: the block's sum
- * and two-pass sum of squared deviations, joined to the running ones
- * (Neumaier's compensated sum; Chan's combination). f is overwritten. */
-static void fold_moments(struct stats_column *c, double *f, size_t n)
+/* Values a chunk holds: eight lanes of 16, summed as NumPy sums a block. */
+#define CHUNK 128
+
+/* Fold the n finite values f[0..n) into the moments of c in one pass:
+ * their deviations d from a shift K (the running mean, else the first
+ * value) summed with their squares, in chunks of eight lanes whose sums
+ * are added pairwise; the block's sum and sum of squared deviations from
+ * its own mean (sum d^2 - (sum d)^2 / n) are then joined to the running
+ * ones: the sum by Neumaier's compensated addition, the squares by Chan's
+ * combination. */
+static void fold_moments(struct stats_column *c, const double *f, size_t n)
 {
     if (n == 0)
         return;
-    double sb = pairwise_sum(f, n);
-    double nb = (double)n, mb = sb / nb;
-    for (size_t i = 0; i < n; i++) {
-        double d = f[i] - mb;
-        f[i] = d * d;
+    double k = c->nfin ? c->mean : f[0];
+    double cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
+    size_t nc = 0;
+    for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
+        size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
+        double s[8] = {0}, q[8] = {0};
+        size_t i = i0;
+        for (; i + 8 <= end; i += 8)
+            for (int j = 0; j < 8; j++) {
+                double d = f[i + (size_t)j] - k;
+                s[j] += d;
+                q[j] += d * d;
+            }
+        double ts = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+        double tq = ((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7]));
+        for (; i < end; i++) {
+            double d = f[i] - k;
+            ts += d;
+            tq += d * d;
+        }
+        cs[nc] = ts;
+        cq[nc] = tq;
     }
-    double m2b = pairwise_sum(f, n);
-    double t = c->sum + sb;
-    if (fabs(c->sum) >= fabs(sb))
-        c->comp += (c->sum - t) + sb;
-    else
-        c->comp += (sb - t) + c->sum;
-    c->sum = t;
+    double nb = (double)n, sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
+    double mb = k + sd / nb, m2b = sq - sd * (sd / nb);
+    if (isinf(sq))
+        m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
+    else if (m2b < 0)
+        m2b = 0;
+    /* the block's sum, nb * k + sd, as two compensated additions */
+    double terms[2] = {nb * k, sd};
+    for (int t = 0; t < 2; t++) {
+        double x = terms[t], sum = c->sum + x;
+        if (fabs(c->sum) >= fabs(x))
+            c->comp += (c->sum - sum) + x;
+        else
+            c->comp += (x - sum) + c->sum;
+        c->sum = sum;
+    }
     if (c->nfin == 0) {
         c->mean = mb;
         c->m2 = m2b;

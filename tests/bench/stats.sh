@@ -1,0 +1,101 @@
+#!/bin/sh
+# npydt stats over every leaf of the 56-byte mixed struct
+#   t <M8[ns], id <u4, a <f8, b <f8, c <f4, d <f4, e <i8, f <i2, s S10
+# next to a read-only pass over the same bytes (tests/bench/read_floor.c)
+# and to NumPy's way (per field: nanmin, nanmax, nanmean, nanstd and
+# isnan().sum() of the numbers, NaT counted, min/max of the datetimes;
+# lengths of the strings), all on the same file in this run, its pages in
+# the page cache (a first read-only pass puts them there). Wall seconds
+# are the best of three runs; peak memory is the maximum resident set
+# (of a mapped file's pages too: the command gives them back behind it).
+# Prints a line per program: seconds, MB/s, ratio to the floor's
+# throughput, peak MB.
+#   tests/bench/stats.sh [-m MB] FLOOR NPYDT
+set -eu
+mb=200
+while [ $# -gt 0 ]; do
+    case $1 in
+    -m) mb=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -eq 2 ] || { echo "usage: stats.sh [-m MB] FLOOR NPYDT" >&2; exit 2; }
+floor=$1 npydt=$2
+PY=${PYTHON:-/usr/bin/python3}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-stats.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM HUP
+"$PY" - "$dir/mixed.npy" "$mb" <<'PY'
+import sys
+import numpy as np
+path, mb = sys.argv[1], int(sys.argv[2])
+dt = np.dtype([('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
+               ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
+n = mb * 10**6 // dt.itemsize
+rng = np.random.default_rng(26)
+a = np.lib.format.open_memmap(path, mode='w+', dtype=dt, shape=(n,))
+step = 1 << 20
+for i in range(0, n, step):
+    k = min(step, n - i)
+    b = a[i:i + k]
+    b['t'] = np.datetime64('2024-01-01', 'ns') + (np.arange(i, i + k) * 1000).astype('m8[ns]')
+    b['id'] = rng.integers(0, 2**32, k, dtype=np.uint64)
+    x = rng.normal(size=k) * 1000
+    x[rng.random(k) < 0.01] = np.nan
+    b['a'] = x
+    b['b'] = rng.random(k)
+    b['c'] = rng.normal(size=k).astype('f4')
+    b['d'] = (rng.random(k) * 100).astype('f4')
+    b['e'] = rng.integers(-2**62, 2**62, k)
+    b['f'] = rng.integers(-30000, 30000, k)
+    words = np.array([b'alpha', b'beta', b'gamma', b'delta', b'epsilon123'], 'S10')
+    b['s'] = words[rng.integers(0, len(words), k)]
+a.flush()
+del a
+PY
+cat >"$dir/numpy_way.py" <<'PY'
+import sys
+import numpy as np
+a = np.load(sys.argv[1], mmap_mode='r')
+out = []
+for name in a.dtype.names:
+    v = a[name]
+    k = v.dtype.kind
+    if k in 'fc':
+        out += [np.nanmin(v), np.nanmax(v), np.nanmean(v), np.nanstd(v), np.isnan(v).sum()]
+    elif k in 'iub':
+        out += [v.min(), v.max(), v.mean(), v.std()]
+    elif k == 'M':
+        out += [np.nanmin(v), np.nanmax(v), np.isnat(v).sum()]
+    else:
+        lens = np.char.str_len(v)
+        out += [lens.min(), lens.max()]
+print(len(out))
+PY
+size=$(wc -c <"$dir/mixed.npy")
+"$floor" "$dir/mixed.npy" >/dev/null   # into the page cache
+
+# best wall seconds and peak KB of three runs: NAME CMD...
+best() {
+    name=$1
+    shift
+    b= m=0
+    for i in 1 2 3; do
+        /usr/bin/time -f '%e %M' -o "$dir/time" "$@" >/dev/null
+        read -r s k <"$dir/time"
+        if [ -z "$b" ] || awk "BEGIN { exit !($s < $b) }"; then b=$s; fi
+        [ "$k" -gt "$m" ] && m=$k
+    done
+    echo "$name $b $m" >>"$dir/results"
+}
+: >"$dir/results"
+best read-only "$floor" "$dir/mixed.npy"
+best npydt-stats "$npydt" stats --json "$dir/mixed.npy"
+best numpy "$PY" "$dir/numpy_way.py" "$dir/mixed.npy"
+echo "stats bench: $((size / 1000000)) MB, $((size / 56)) records of 56 bytes, all 9 leaves"
+awk -v size="$size" '
+    NR == 1 { floor = $2 }
+    { printf "%-12s %7.3f s %8.0f MB/s  %5.2fx read-only throughput  peak %6.1f MB\n",
+             $1, $2, ($2 > 0 ? size / $2 / 1e6 : 0), ($2 > 0 ? floor / $2 : 0), $3 / 1024 }' "$dir/results"
+awk 'NR == 2 { st = $2 } NR == 3 { np = $2 }
+     END { if (st > 0) printf "npydt stats is %.1fx faster than NumPy'"'"'s way\n", np / st }' "$dir/results"
