@@ -416,9 +416,15 @@ $(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
-bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor
+# the read-only pass npydt stats is measured against (tests/bench/stats.sh)
+$(O)/tests/bench/read_floor: tests/bench/read_floor.c $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     /* the preamble: magic, version, HEADER_LEN of 2 (1.0) or 4 bytes */
     size_t start = p[6] == 1 ? 10 + (size_t)(p[8] | p[9] << 8)
                              : 12 + (size_t)(p[8] | p[9] << 8 | p[10] << 16 | (uint32_t)p[11] << 24);
-    madvise((void *)p, size, MADV_SEQUENTIAL);
+    posix_madvise((void *)p, size, POSIX_MADV_SEQUENTIAL);
     uint64_t s[4] = {0, 0, 0, 0};
     size_t i = start;
     for (; i + 32 <= size; i += 32)
