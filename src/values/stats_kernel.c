@@ -21,7 +21,7 @@ static double pairwise_sum(const double *x, size_t n)
     return pairwise_sum(x, half) + pairwise_sum(x + half, n - half);
 }
 
-/* Values a chunk holds: eight lanes of 16, summed as NumPy sums a block. */
+/* Values a chunk holds: four lanes of 32, their sums added pairwise. */
 #define CHUNK 128
 
 /* Fold the n finite values f[0..n) into the moments of c in one pass:
@@ -35,21 +35,26 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 {
     if (n == 0)
         return;
-    double k = c->nfin ? c->mean : f[0];
+    double k = c->nfin ? c->mean : f[0];   /* the shift */
     double cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
     size_t nc = 0;
     for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
         size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
-        double s[8] = {0}, q[8] = {0};
+        /* four lanes in registers (arrays of lanes stay in memory at -O2) */
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
         size_t i = i0;
-        for (; i + 8 <= end; i += 8)
-            for (int j = 0; j < 8; j++) {
-                double d = f[i + (size_t)j] - k;
-                s[j] += d;
-                q[j] += d * d;
-            }
-        double ts = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
-        double tq = ((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7]));
+        for (; i + 4 <= end; i += 4) {
+            double d0 = f[i] - k, d1 = f[i + 1] - k, d2 = f[i + 2] - k, d3 = f[i + 3] - k;
+            s0 += d0;
+            s1 += d1;
+            s2 += d2;
+            s3 += d3;
+            q0 += d0 * d0;
+            q1 += d1 * d1;
+            q2 += d2 * d2;
+            q3 += d3 * d3;
+        }
+        double ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
         for (; i < end; i++) {
             double d = f[i] - k;
             ts += d;
@@ -109,10 +114,10 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
         if (have)                                                                  \
             ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
         size_t down = 0, up = 0, level = 0;                                        \
-        for (size_t i = 1; i < (k); i++) {                                         \
-            down += (x)[i] < (x)[i - 1];                                           \
-            up += (x)[i] > (x)[i - 1];                                             \
-            level += (x)[i] == (x)[i - 1];                                         \
+        for (size_t o_ = 1; o_ < (k); o_++) {                                      \
+            down += (x)[o_] < (x)[o_ - 1];                                         \
+            up += (x)[o_] > (x)[o_ - 1];                                           \
+            level += (x)[o_] == (x)[o_ - 1];                                       \
         }                                                                          \
         if (down)                                                                  \
             (c)->sorted &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
@@ -128,25 +133,51 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
 {
-    uint64_t nan = 0, pinf = 0, ninf = 0, zeros = 0;
-    double mn = c->min_f, mx = c->max_f;
-    size_t nf = 0;
-    for (size_t i = 0; i < k; i++) {
-        double v = x[i];
-        nan += v != v;
-        zeros += v == 0;
-        pinf += v == INFINITY;
-        ninf += v == -INFINITY;
-        mn = v < mn ? v : mn;
-        mx = v > mx ? v : mx;
-        scratch[nf] = v;
-        nf += fabs(v) < INFINITY;
+    /* extremes in four lanes, counts without branches */
+    double lo0 = c->min_f, lo1 = lo0, lo2 = lo0, lo3 = lo0;
+    double hi0 = c->max_f, hi1 = hi0, hi2 = hi0, hi3 = hi0;
+    uint64_t tn = 0, tz = 0, tp = 0, tm = 0;
+#define CLASSIFY(v)                                                                    \
+    do {                                                                               \
+        tn += (v) != (v);                                                              \
+        tz += (v) == 0;                                                                \
+        tp += (v) == INFINITY;                                                         \
+        tm += (v) == -INFINITY;                                                        \
+    } while (0)
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        double v0 = x[i], v1 = x[i + 1], v2 = x[i + 2], v3 = x[i + 3];
+        lo0 = v0 < lo0 ? v0 : lo0;
+        lo1 = v1 < lo1 ? v1 : lo1;
+        lo2 = v2 < lo2 ? v2 : lo2;
+        lo3 = v3 < lo3 ? v3 : lo3;
+        hi0 = v0 > hi0 ? v0 : hi0;
+        hi1 = v1 > hi1 ? v1 : hi1;
+        hi2 = v2 > hi2 ? v2 : hi2;
+        hi3 = v3 > hi3 ? v3 : hi3;
+        CLASSIFY(v0);
+        CLASSIFY(v1);
+        CLASSIFY(v2);
+        CLASSIFY(v3);
     }
+    for (; i < k; i++) {
+        double v = x[i];
+        lo0 = v < lo0 ? v : lo0;
+        hi0 = v > hi0 ? v : hi0;
+        CLASSIFY(v);
+    }
+#undef CLASSIFY
+    lo0 = lo1 < lo0 ? lo1 : lo0;
+    lo2 = lo3 < lo2 ? lo3 : lo2;
+    hi0 = hi1 > hi0 ? hi1 : hi0;
+    hi2 = hi3 > hi2 ? hi3 : hi2;
+    double mn = lo2 < lo0 ? lo2 : lo0, mx = hi2 > hi0 ? hi2 : hi0;
+    uint64_t nan = tn, pinf = tp, ninf = tm;
     c->count += k;
     c->nan += nan;
     c->posinf += pinf;
     c->neginf += ninf;
-    c->zeros += zeros;
+    c->zeros += tz;
     c->valid += k - nan;
     c->min_f = mn;
     c->max_f = mx;
@@ -158,15 +189,24 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
                 c->have_prev = true;
             }
         } else {
-            for (size_t i = 0; i < k && c->sorted; i++) {
-                if (x[i] != x[i])
+            for (size_t t = 0; t < k && c->sorted; t++) {
+                if (x[t] != x[t])
                     continue;
                 if (c->have_prev)
-                    ORDER_STEP(c->sorted, c->prev_f, x[i]);
-                c->prev_f = x[i];
+                    ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                c->prev_f = x[t];
                 c->have_prev = true;
             }
         }
+    }
+    if (nan + pinf + ninf == 0) {
+        fold_moments(c, x, k);
+        return;
+    }
+    size_t nf = 0;   /* the finite values only */
+    for (size_t t = 0; t < k; t++) {
+        scratch[nf] = x[t];
+        nf += fabs(x[t]) < INFINITY;
     }
     fold_moments(c, scratch, nf);
 }
