@@ -25,26 +25,30 @@ static double pairwise_sum(const double *x, size_t n)
 #define CHUNK 128
 
 /* Fold the n finite values f[0..n) into the moments of c in one pass:
- * their deviations d from a shift K (the running mean, else the first
- * value) summed with their squares, in chunks of eight lanes whose sums
- * are added pairwise; the block's sum and sum of squared deviations from
- * its own mean (sum d^2 - (sum d)^2 / n) are then joined to the running
- * ones: the sum by Neumaier's compensated addition, the squares by Chan's
- * combination. */
+ * the values, their deviations d from a shift K (the block's first value)
+ * and the squares of those, summed in chunks of four lanes whose sums are
+ * added pairwise. The block's sum joins the running sum by Neumaier's
+ * compensated addition; its sum of squared deviations from its own mean
+ * (sum d^2 - (sum d)^2 / n) joins the running one by Chan's combination. */
 static void fold_moments(struct stats_column *c, const double *f, size_t n)
 {
     if (n == 0)
         return;
-    double k = c->nfin ? c->mean : f[0];   /* the shift */
-    double cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
+    double k = f[0];   /* the shift */
+    double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
     size_t nc = 0;
     for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
         size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
         /* four lanes in registers (arrays of lanes stay in memory at -O2) */
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+        double r0 = 0, r1 = 0, r2 = 0, r3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        double q0 = 0, q1 = 0, q2 = 0, q3 = 0;
         size_t i = i0;
         for (; i + 4 <= end; i += 4) {
             double d0 = f[i] - k, d1 = f[i + 1] - k, d2 = f[i + 2] - k, d3 = f[i + 3] - k;
+            r0 += f[i];
+            r1 += f[i + 1];
+            r2 += f[i + 2];
+            r3 += f[i + 3];
             s0 += d0;
             s1 += d1;
             s2 += d2;
@@ -54,31 +58,30 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
             q2 += d2 * d2;
             q3 += d3 * d3;
         }
-        double ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
+        double tr = (r0 + r1) + (r2 + r3), ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
         for (; i < end; i++) {
             double d = f[i] - k;
+            tr += f[i];
             ts += d;
             tq += d * d;
         }
+        cr[nc] = tr;
         cs[nc] = ts;
         cq[nc] = tq;
     }
-    double nb = (double)n, sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
+    double nb = (double)n, sb = pairwise_sum(cr, nc);
+    double sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
     double mb = k + sd / nb, m2b = sq - sd * (sd / nb);
     if (isinf(sq))
         m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
     else if (m2b < 0)
         m2b = 0;
-    /* the block's sum, nb * k + sd, as two compensated additions */
-    double terms[2] = {nb * k, sd};
-    for (int t = 0; t < 2; t++) {
-        double x = terms[t], sum = c->sum + x;
-        if (fabs(c->sum) >= fabs(x))
-            c->comp += (c->sum - sum) + x;
-        else
-            c->comp += (x - sum) + c->sum;
-        c->sum = sum;
-    }
+    double t = c->sum + sb;
+    if (fabs(c->sum) >= fabs(sb))
+        c->comp += (c->sum - t) + sb;
+    else
+        c->comp += (sb - t) + c->sum;
+    c->sum = t;
     if (c->nfin == 0) {
         c->mean = mb;
         c->m2 = m2b;
