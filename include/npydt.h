@@ -1106,10 +1106,11 @@ NPYDT_API void npydt_stats_free(npydt_stats *s);
  *   S U V: min_len/max_len (NumPy's len(): S and U without trailing NULs,
  *     V its size), distinct (an estimate); sorted (S and U, as NumPy
  *     compares them: bytes, code points).
- * The mean is exact to about 1e-15 relative to math.fsum of the values /
- * count: blocks of up to 4096 values are summed pairwise (eight lanes,
- * as NumPy sums), the block sums with Neumaier's compensated sum; the
- * variance combines each block's two-pass sum of squared deviations by
+ * The mean lies within about 2e-14 (relative) of math.fsum of the values
+ * / count: a block of up to 4096 values is summed in chunks of 128 (four
+ * lanes) whose sums are added pairwise, the blocks with Neumaier's
+ * compensated sum; the variance sums each block's deviations from its
+ * first value and their squares in the same pass and joins the blocks by
  * Chan's formula. distinct is a HyperLogLog estimate over 4096 one-byte
  * registers of a fixed 64-bit hash (npydt_name_hash of the value's
  * bytes, U in the host's order): standard error 1.6 %, nearly exact below
