@@ -61,7 +61,7 @@ BASE_CFLAGS += -fsanitize=fuzzer-no-link
 endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
-LDLIBS_ALL = -lz $(LDLIBS)
+LDLIBS_ALL = -lz -lm $(LDLIBS)
 # the command alone reads CSV (libcsv); the library does not
 CLI_LDLIBS = -lcsv
 
@@ -75,7 +75,7 @@ endif
 # (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := text base dtype literal header records schema npz access write arrow cstruct
+LIB_STAGES := text base dtype literal header records schema npz access values write arrow cstruct
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
@@ -212,7 +212,7 @@ $(O)/tests/tools/%: tests/tools/%.c $(LIB_A) $(FLAGS)
 # prefix and directories
 PC_LINES := 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	'Name: npydt' 'Description: NumPy .npy headers and record dtypes, parsed exactly' \
-	'Version: $(VERSION)' 'License: MIT' 'Libs: -L$${libdir} -lnpydt' 'Libs.private: -lz' \
+	'Version: $(VERSION)' 'License: MIT' 'Libs: -L$${libdir} -lnpydt' 'Libs.private: -lz -lm' \
 	'Cflags: -I$${includedir}'
 
 install: all
@@ -417,9 +417,15 @@ $(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
-bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor
+# the read-only pass npydt stats is measured against (tests/bench/stats.sh)
+$(O)/tests/bench/read_floor: tests/bench/read_floor.c $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

@@ -1031,6 +1031,121 @@ NPYDT_API npydt_status npydt_element_offset_flat(const npydt_header *h, uint64_t
                                                  uint64_t *offset, npydt_error *err);
 
 /* ------------------------------------------------------------------ */
+/* Statistics of values: one streaming pass, memory bound by the dtype */
+/* ------------------------------------------------------------------ */
+
+/* An accumulator of the statistics of every leaf of a dtype (or of the
+ * leaves some field paths select): fed records from any source
+ * (npydt_stats_add, or npydt_stats_add_reader for a reader's elements in
+ * C order), read at any time (npydt_stats_get). Its memory depends on
+ * the dtype alone (a column per leaf, 4 KiB more for a string's sketch),
+ * never on the data. One thread at a time: threads use one each. */
+typedef struct npydt_stats npydt_stats;
+
+/* Options of an accumulator. Initialise with npydt_stats_options_init (or
+ * zeros); it grows as npydt_options does (reserved room, refused when not
+ * zero). */
+typedef struct npydt_stats_options {
+    const char *const *fields; /* nfields field paths ("pos", "pos.x": names
+                                * joined by '.', no indices), each selecting
+                                * the leaves at or below it; NULL: every leaf */
+    size_t nfields;
+    int per_element;           /* nonzero: each element of a subarray is a
+                                * column of its own; 0: its elements pooled */
+    size_t max_bytes;          /* the accumulator's memory at most (0: 256 MiB);
+                                * NPYDT_E_LIMIT when the dtype needs more */
+    const npydt_allocator *allocator; /* NULL: libc */
+    uint64_t reserved[4];      /* room for new options: zero */
+} npydt_stats_options;
+
+/* Fill *opts with the defaults. */
+NPYDT_API void npydt_stats_options_init(npydt_stats_options *opts);
+
+/* An accumulator for records of the root dtype dt (a parse result's or
+ * npydt_header_dtype), which must outlive it. NPYDT_E_NOT_FOUND (err->path
+ * the path) for a field path that names no field; NPYDT_E_OBJECT for an
+ * object leaf; NPYDT_E_LIMIT beyond max_bytes. Free with npydt_stats_free. */
+NPYDT_API npydt_status npydt_stats_new(const npydt_dtype *dt, const npydt_stats_options *opts,
+                                       npydt_stats **out, npydt_error *err);
+/* Add n whole records of the accumulator's dtype, contiguous at records
+ * (itemsize bytes each, in the order they are to be seen: sortedness
+ * follows it). */
+NPYDT_API npydt_status npydt_stats_add(npydt_stats *s, const void *records, uint64_t n,
+                                       npydt_error *err);
+/* Add the elements r has left, in C order (npydt_reader_next_c), in
+ * bounded batches; r's dtype must equal the accumulator's (NPYDT_E_ARG). */
+NPYDT_API npydt_status npydt_stats_add_reader(npydt_stats *s, npydt_reader *r,
+                                              npydt_error *err);
+/* Release an accumulator; NULL is a no-op. */
+NPYDT_API void npydt_stats_free(npydt_stats *s);
+
+/* npydt_stats_result.element of a column whose subarray elements are pooled. */
+#define NPYDT_STATS_POOLED UINT64_MAX
+
+/* npydt_stats_result.sorted: the order of the values seen (NaN and NaT
+ * skipped), each bit set when it holds; all four for 0 or 1 value. */
+#define NPYDT_SORTED_ASCENDING 1u           /* each value >= the one before */
+#define NPYDT_SORTED_STRICTLY_ASCENDING 2u  /* each value > the one before */
+#define NPYDT_SORTED_DESCENDING 4u
+#define NPYDT_SORTED_STRICTLY_DESCENDING 8u
+
+/* npydt_stats_result.part */
+#define NPYDT_STATS_VALUE 0 /* the value itself */
+#define NPYDT_STATS_REAL 1  /* the real part of a complex leaf */
+#define NPYDT_STATS_IMAG 2  /* its imaginary part */
+
+/* The statistics of one column (passive data, a copy). Which fields apply
+ * depends on the kind:
+ *   b i u f, and each part of c: min/max, mean and std of the values
+ *     that are not NaN (as np.nanmin, np.nanmax, np.nanmean, np.nanstd
+ *     with ddof 0, summed in float64: an infinity makes the mean that
+ *     infinity, or NaN with both signs, and the std NaN), zeros, and for
+ *     f and c nan, posinf, neginf; sorted (not for c);
+ *   M and m: min/max of the counts that are not NaT, nat; M also as
+ *     NumPy's str() writes them (min_text, max_text); m zeros; sorted;
+ *   S U V: min_len/max_len (NumPy's len(): S and U without trailing NULs,
+ *     V its size), distinct (an estimate); sorted (S and U, as NumPy
+ *     compares them: bytes, code points).
+ * The mean lies within about 2e-14 (relative) of math.fsum of the values
+ * / count: a block of up to 4096 values is summed in chunks of 128 (four
+ * lanes) whose sums are added pairwise, the blocks with Neumaier's
+ * compensated sum; the variance sums each block's deviations from its
+ * first value and their squares in the same pass and joins the blocks by
+ * Chan's formula. distinct is a HyperLogLog estimate over 4096 one-byte
+ * registers of a fixed 64-bit hash (npydt_name_hash of the value's
+ * bytes, U in the host's order): standard error 1.6 %, nearly exact below
+ * a few hundred distinct values (linear counting). */
+typedef struct npydt_stats_result {
+    size_t leaf;          /* index into npydt_dtype_leaves of the dtype */
+    uint64_t element;     /* C-order element of the leaf's subarrays (per_element),
+                           * or NPYDT_STATS_POOLED */
+    int part;             /* NPYDT_STATS_VALUE, _REAL or _IMAG */
+    char kind;            /* the leaf's kind */
+    unsigned sorted;      /* NPYDT_SORTED_* bits */
+    int has_order;        /* sorted applies (not c, not V) */
+    uint64_t count;       /* values seen */
+    uint64_t valid;       /* of them, not NaN and not NaT: min, max, mean cover these */
+    uint64_t nan, posinf, neginf, nat, zeros;
+    int64_t min_i, max_i; /* kinds b (0, 1), i, M and m (counts): exact */
+    uint64_t min_u, max_u;/* kind u: exact */
+    double min_f, max_f;  /* kind f and the parts of c */
+    double mean, std;     /* NaN where they do not apply or valid is 0 */
+    uint64_t min_len, max_len;
+    double distinct;
+    char min_text[NPYDT_DATETIME_TEXT_MAX + 1]; /* M: "" when valid is 0 or */
+    char max_text[NPYDT_DATETIME_TEXT_MAX + 1]; /* the unit has no text */
+    uint64_t reserved[4];
+} npydt_stats_result;
+
+/* Number of columns: one per selected leaf (two for complex), times its
+ * elements with per_element. */
+NPYDT_API size_t npydt_stats_count(const npydt_stats *s);
+/* The statistics of column i so far into *out; NPYDT_E_ARG when i is out
+ * of range. */
+NPYDT_API npydt_status npydt_stats_get(const npydt_stats *s, size_t i, npydt_stats_result *out,
+                                       npydt_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Arrow: record arrays as columns (C Data and C Stream interfaces)    */
 /* ------------------------------------------------------------------ */
 

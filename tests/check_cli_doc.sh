@@ -1,6 +1,6 @@
 #!/bin/sh
 # doc/cli-json.md, the JSON output written for users, covers what the
-# command writes: every key inspect --json and check --json print for the
+# command writes: every key inspect --json, check --json and stats --json print for the
 # fixtures, every mismatch code, each value option of dump with its
 # choices, CSV/TSV when dump has them, the four exit statuses; and the
 # command's help and the README point to it.
@@ -33,6 +33,13 @@ while read -r k; do documented "check --json key" "$k"; done <"$tmp/keys"
 sed -n 's/^ *case NPYDT_MISMATCH_[A-Z_]*: return "\([a-z_]*\)";/\1/p' src/schema/*.c >"$tmp/codes"
 [ -s "$tmp/codes" ] || bad "no mismatch code names found in src/schema"
 while read -r c; do documented "mismatch code" "$c"; done <"$tmp/codes"
+
+# stats --json: every key of its objects for the fixtures
+for f in tests/fixtures/*.npy; do
+    "$NPYDT" stats --json "$f" 2>/dev/null
+done | grep -o '"[a-z_]*":' | sort -u | tr -d '":' >"$tmp/keys"
+[ -s "$tmp/keys" ] || bad "stats --json printed no keys"
+while read -r k; do documented "stats --json key" "$k"; done <"$tmp/keys"
 
 # dump's options that choose how values are written: each choice
 "$NPYDT" dump --help | sed -n '/^Options:$/,$p' |

@@ -49,6 +49,9 @@ commands=$("$NPYDT" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\
 expect "$(printf '%s\n' $commands help | sort | paste -sd" " -)" ""
 expect "dump" du
 expect "check cstruct" c
+expect "schema stats swap" s
+expect "--per-element" stats --per
+expect "--json" stats --js
 expect "--help --version" --
 expect "inspect" help ins
 expect "--json" inspect --js

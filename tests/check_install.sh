@@ -31,7 +31,7 @@ done
 awk '/^```c$/ && !done {on = 1; next} on && /^```$/ {on = 0; done = 1} on' README.md > "$stage/demo.c"   # the first C block
 pc="$stage/usr/local/lib/pkgconfig/npydt.pc"
 cflags="-I$stage/usr/local/include"
-libs="$stage/usr/local/lib/libnpydt.a ${LDFLAGS:-} -lz"
+libs="$stage/usr/local/lib/libnpydt.a ${LDFLAGS:-} -lz -lm"
 # a sanitized build's library needs the sanitizer runtime at link time
 [ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 if grep -q 'Cflags: -I${includedir}' "$pc" && grep -q 'Libs: -L${libdir} -lnpydt' "$pc"; then ok; else ko "npydt.pc content"; fi

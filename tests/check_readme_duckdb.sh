@@ -41,7 +41,7 @@ export LSAN_OPTIONS
 
 awk '/^### DuckDB, Polars and Parquet/ {found = 1} found && /^```c$/ {on = 1; next}
      on && /^```$/ {exit} on' README.md >"$ex/tracks.c"
-libs="$O/libnpydt.a ${LDFLAGS:-} -lz -L$libdir -lduckdb -Wl,-rpath,$libdir"
+libs="$O/libnpydt.a ${LDFLAGS:-} -lz -lm -L$libdir -lduckdb -Wl,-rpath,$libdir"
 [ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 [ -n "${COVERAGE:-}" ] && libs="$libs --coverage"
 fail() {

@@ -37,7 +37,7 @@ ex=$(mktemp -d) || exit 2
 trap 'rm -f "$tmp" ${wrap:+"$wrap"}; rm -rf "$ex"' EXIT
 awk '/^### Writing records in C/ {found = 1} found && /^```c$/ {on = 1; next}
      on && /^```$/ {exit} on' README.md >"$ex/logger.c"
-libs="$O/libnpydt.a ${LDFLAGS:-} -lz"
+libs="$O/libnpydt.a ${LDFLAGS:-} -lz -lm"
 [ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 [ -n "${COVERAGE:-}" ] && libs="$libs --coverage"
 # shellcheck disable=SC2086

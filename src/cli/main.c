@@ -6,6 +6,7 @@
 #include "cli/load/load.h"
 #include "cli/pack/pack.h"
 #include "cli/schema/schema.h"
+#include "cli/stats/stats.h"
 #include "cli/swap/swap.h"
 #include "cli/common/args.h"
 #include "cli/common/report.h"
@@ -30,6 +31,7 @@ static const struct command commands[] = {
     {"swap", cmd_swap, "rewrite a file or an archive with another byte order"},
     {"cstruct", cmd_cstruct, "C declarations for the record type"},
     {"check", cmd_check, "validate files against an expected dtype"},
+    {"stats", cmd_stats, "statistics of the values of every field"},
     {"schema", cmd_schema, "the spec of a file (dtype, shape, order) for check --schema"},
     {"load", cmd_load, "write a .npy file from JSON Lines, CSV or TSV"},
     {"append", cmd_append, "append JSON Lines, CSV or TSV records to a .npy file"},

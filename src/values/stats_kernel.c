@@ -1,0 +1,363 @@
+/* The statistics kernels: a block of gathered values (at most
+ * STATS_BLOCK, contiguous, in the order they were met) folded into a
+ * column's counts, extremes, moments and order. Branch-free where the
+ * values allow, so that a block is one or two passes over L1. */
+#include "values/values.h"
+
+#include <math.h>
+
+/* ---- sums ------------------------------------------------------------------ */
+
+/* Sum of x[0..n) pairwise, n <= STATS_BLOCK / 8 (the chunk sums below). */
+static double pairwise_sum(const double *x, size_t n)
+{
+    if (n <= 4) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++)
+            s += x[i];
+        return s;
+    }
+    size_t half = n / 2;
+    return pairwise_sum(x, half) + pairwise_sum(x + half, n - half);
+}
+
+/* Values a chunk holds: four lanes of 32, their sums added pairwise. */
+#define CHUNK 128
+
+/* Fold the n finite values f[0..n) into the moments of c in one pass:
+ * the values, their deviations d from a shift K (the block's first value)
+ * and the squares of those, summed in chunks of four lanes whose sums are
+ * added pairwise. The block's sum joins the running sum by Neumaier's
+ * compensated addition; its sum of squared deviations from its own mean
+ * (sum d^2 - (sum d)^2 / n) joins the running one by Chan's combination. */
+static void fold_moments(struct stats_column *c, const double *f, size_t n)
+{
+    if (n == 0)
+        return;
+    double k = f[0];   /* the shift */
+    double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
+    size_t nc = 0;
+    for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
+        size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
+        /* four lanes in registers (arrays of lanes stay in memory at -O2) */
+        double r0 = 0, r1 = 0, r2 = 0, r3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        double q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+        size_t i = i0;
+        for (; i + 4 <= end; i += 4) {
+            double d0 = f[i] - k, d1 = f[i + 1] - k, d2 = f[i + 2] - k, d3 = f[i + 3] - k;
+            r0 += f[i];
+            r1 += f[i + 1];
+            r2 += f[i + 2];
+            r3 += f[i + 3];
+            s0 += d0;
+            s1 += d1;
+            s2 += d2;
+            s3 += d3;
+            q0 += d0 * d0;
+            q1 += d1 * d1;
+            q2 += d2 * d2;
+            q3 += d3 * d3;
+        }
+        double tr = (r0 + r1) + (r2 + r3), ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
+        for (; i < end; i++) {
+            double d = f[i] - k;
+            tr += f[i];
+            ts += d;
+            tq += d * d;
+        }
+        cr[nc] = tr;
+        cs[nc] = ts;
+        cq[nc] = tq;
+    }
+    double nb = (double)n, sb = pairwise_sum(cr, nc);
+    double sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
+    double mb = k + sd / nb, m2b = sq - sd * (sd / nb);
+    if (isinf(sq))
+        m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
+    else if (m2b < 0)
+        m2b = 0;
+    double t = c->sum + sb;
+    if (fabs(c->sum) >= fabs(sb))
+        c->comp += (c->sum - t) + sb;
+    else
+        c->comp += (sb - t) + c->sum;
+    c->sum = t;
+    if (c->nfin == 0) {
+        c->mean = mb;
+        c->m2 = m2b;
+    } else {
+        double na = (double)c->nfin, nt = na + nb, delta = mb - c->mean;
+        c->mean += delta * (nb / nt);
+        c->m2 += m2b + delta * delta * (na * nb / nt);
+    }
+    c->nfin += n;
+}
+
+/* ---- order --------------------------------------------------------------- */
+
+/* Clear the order bits that the step from a to b breaks. */
+#define ORDER_STEP(sorted, a, b)                                                   \
+    do {                                                                           \
+        if ((b) < (a))                                                             \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
+        else if ((b) > (a))                                                        \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                      \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+        else                                                                       \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |              \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+    } while (0)
+
+/* The order of x[0..k) after *prev (when *have), none of them skipped:
+ * counts of the steps down, up and level, without branches. */
+#define ORDER_RUN(c, x, k, prev, have)                                             \
+    do {                                                                           \
+        if ((c)->sorted == 0 || (k) == 0)                                          \
+            break;                                                                 \
+        if (have)                                                                  \
+            ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
+        size_t down = 0, up = 0, level = 0;                                        \
+        for (size_t o_ = 1; o_ < (k); o_++) {                                      \
+            down += (x)[o_] < (x)[o_ - 1];                                         \
+            up += (x)[o_] > (x)[o_ - 1];                                           \
+            level += (x)[o_] == (x)[o_ - 1];                                       \
+        }                                                                          \
+        if (down)                                                                  \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
+        if (up)                                                                    \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                   \
+                                       NPYDT_SORTED_STRICTLY_DESCENDING);          \
+        if (level)                                                                 \
+            (c)->sorted &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |           \
+                                       NPYDT_SORTED_STRICTLY_DESCENDING);          \
+    } while (0)
+
+/* ---- numbers ----------------------------------------------------------------- */
+
+void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
+{
+    /* extremes in four lanes, counts without branches */
+    double lo0 = c->min_f, lo1 = lo0, lo2 = lo0, lo3 = lo0;
+    double hi0 = c->max_f, hi1 = hi0, hi2 = hi0, hi3 = hi0;
+    uint64_t tn = 0, tz = 0, tp = 0, tm = 0;
+#define CLASSIFY(v)                                                                    \
+    do {                                                                               \
+        tn += (v) != (v);                                                              \
+        tz += (v) == 0;                                                                \
+        tp += (v) == INFINITY;                                                         \
+        tm += (v) == -INFINITY;                                                        \
+    } while (0)
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        double v0 = x[i], v1 = x[i + 1], v2 = x[i + 2], v3 = x[i + 3];
+        lo0 = v0 < lo0 ? v0 : lo0;
+        lo1 = v1 < lo1 ? v1 : lo1;
+        lo2 = v2 < lo2 ? v2 : lo2;
+        lo3 = v3 < lo3 ? v3 : lo3;
+        hi0 = v0 > hi0 ? v0 : hi0;
+        hi1 = v1 > hi1 ? v1 : hi1;
+        hi2 = v2 > hi2 ? v2 : hi2;
+        hi3 = v3 > hi3 ? v3 : hi3;
+        CLASSIFY(v0);
+        CLASSIFY(v1);
+        CLASSIFY(v2);
+        CLASSIFY(v3);
+    }
+    for (; i < k; i++) {
+        double v = x[i];
+        lo0 = v < lo0 ? v : lo0;
+        hi0 = v > hi0 ? v : hi0;
+        CLASSIFY(v);
+    }
+#undef CLASSIFY
+    lo0 = lo1 < lo0 ? lo1 : lo0;
+    lo2 = lo3 < lo2 ? lo3 : lo2;
+    hi0 = hi1 > hi0 ? hi1 : hi0;
+    hi2 = hi3 > hi2 ? hi3 : hi2;
+    double mn = lo2 < lo0 ? lo2 : lo0, mx = hi2 > hi0 ? hi2 : hi0;
+    uint64_t nan = tn, pinf = tp, ninf = tm;
+    c->count += k;
+    c->nan += nan;
+    c->posinf += pinf;
+    c->neginf += ninf;
+    c->zeros += tz;
+    c->valid += k - nan;
+    c->min_f = mn;
+    c->max_f = mx;
+    if (c->part == NPYDT_STATS_VALUE) {
+        if (nan == 0) {
+            ORDER_RUN(c, x, k, c->prev_f, c->have_prev);
+            if (k) {
+                c->prev_f = x[k - 1];
+                c->have_prev = true;
+            }
+        } else {
+            for (size_t t = 0; t < k && c->sorted; t++) {
+                if (x[t] != x[t])
+                    continue;
+                if (c->have_prev)
+                    ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                c->prev_f = x[t];
+                c->have_prev = true;
+            }
+        }
+    }
+    if (nan + pinf + ninf == 0) {
+        fold_moments(c, x, k);
+        return;
+    }
+    size_t nf = 0;   /* the finite values only */
+    for (size_t t = 0; t < k; t++) {
+        scratch[nf] = x[t];
+        nf += fabs(x[t]) < INFINITY;
+    }
+    fold_moments(c, scratch, nf);
+}
+
+void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
+{
+    uint64_t zeros = 0;
+    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
+    for (size_t i = 0; i < k; i++) {
+        int64_t v = x[i];
+        zeros += v == 0;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        scratch[i] = (double)v;
+    }
+    c->count += k;
+    c->valid += k;
+    c->zeros += zeros;
+    c->min_i = mn;
+    c->max_i = mx;
+    ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+    if (k) {
+        c->prev_i = x[k - 1];
+        c->have_prev = true;
+    }
+    fold_moments(c, scratch, k);
+}
+
+void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch)
+{
+    uint64_t zeros = 0;
+    uint64_t mn = c->valid ? c->min_u : UINT64_MAX, mx = c->valid ? c->max_u : 0;
+    for (size_t i = 0; i < k; i++) {
+        uint64_t v = x[i];
+        zeros += v == 0;
+        mn = v < mn ? v : mn;
+        mx = v > mx ? v : mx;
+        scratch[i] = (double)v;
+    }
+    c->count += k;
+    c->valid += k;
+    c->zeros += zeros;
+    c->min_u = mn;
+    c->max_u = mx;
+    ORDER_RUN(c, x, k, c->prev_u, c->have_prev);
+    if (k) {
+        c->prev_u = x[k - 1];
+        c->have_prev = true;
+    }
+    fold_moments(c, scratch, k);
+}
+
+void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
+{
+    uint64_t nat = 0, zeros = 0;
+    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
+    for (size_t i = 0; i < k; i++) {
+        int64_t v = x[i];
+        bool is_nat = v == NPYDT_NAT;
+        nat += is_nat;
+        zeros += v == 0;
+        mn = v < mn && !is_nat ? v : mn;
+        mx = v > mx ? v : mx;   /* NaT is the least int64: never the max */
+    }
+    c->count += k;
+    c->nat += nat;
+    c->zeros += zeros;
+    c->valid += k - nat;
+    c->min_i = mn;
+    c->max_i = mx;
+    if (nat == 0) {
+        ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+        if (k) {
+            c->prev_i = x[k - 1];
+            c->have_prev = true;
+        }
+        return;
+    }
+    for (size_t i = 0; i < k && c->sorted; i++) {
+        if (x[i] == NPYDT_NAT)
+            continue;
+        if (c->have_prev)
+            ORDER_STEP(c->sorted, c->prev_i, x[i]);
+        c->prev_i = x[i];
+        c->have_prev = true;
+    }
+}
+
+/* ---- strings ----------------------------------------------------------------- */
+
+/* -1, 0, 1 as a sorts before, with or after b: bytes (S) or 4-byte code
+ * units in the host's order (U), a prefix first. */
+static int compare_values(const unsigned char *a, size_t alen, const unsigned char *b,
+                          size_t blen, bool units)
+{
+    size_t n = alen < blen ? alen : blen;
+    if (!units) {
+        int r = n ? memcmp(a, b, n) : 0;
+        if (r)
+            return r < 0 ? -1 : 1;
+    } else {
+        for (size_t i = 0; i + 4 <= n; i += 4) {
+            uint32_t ua, ub;
+            memcpy(&ua, a + i, 4);
+            memcpy(&ub, b + i, 4);
+            if (ua != ub)
+                return ua < ub ? -1 : 1;
+        }
+    }
+    return alen < blen ? -1 : alen > blen;
+}
+
+void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t size, size_t k)
+{
+    bool text = c->cat == STATS_TEXT;
+    uint64_t mn = c->valid ? c->min_len : UINT64_MAX, mx = c->valid ? c->max_len : 0;
+    for (size_t i = 0; i < k; i++) {
+        const unsigned char *p = x + i * size;
+        size_t bytes = size, len;
+        if (c->kind == 'S') {
+            while (bytes > 0 && p[bytes - 1] == 0)
+                bytes--;
+            len = bytes;
+        } else if (text) {
+            bytes -= bytes % 4;
+            static const unsigned char zero[4];
+            while (bytes >= 4 && memcmp(p + bytes - 4, zero, 4) == 0)
+                bytes -= 4;
+            len = bytes / 4;
+        } else {
+            len = bytes;
+        }
+        mn = len < mn ? len : mn;
+        mx = len > mx ? len : mx;
+        stats_hll_add(c->hll, npydt_name_hash((const char *)p, bytes));
+        if (c->prev_s && c->sorted) {
+            if (c->have_prev) {
+                int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
+                ORDER_STEP(c->sorted, r, 0);
+            }
+            if (bytes)
+                memcpy(c->prev_s, p, bytes);
+            c->prev_len = bytes;
+            c->have_prev = true;
+        }
+    }
+    c->count += k;
+    c->valid += k;
+    c->min_len = mn;
+    c->max_len = mx;
+}
