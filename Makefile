@@ -75,7 +75,7 @@ endif
 # (doc/architecture.md; tests/check_layers.sh holds the includes to it). Each
 # stage's sources are src/STAGE/*.c; the grammar's generated parser and
 # lexer belong to the literal stage.
-LIB_STAGES := text base dtype literal header records schema npz access write arrow cstruct
+LIB_STAGES := text base dtype literal header records schema npz access values write arrow cstruct
 LIB_SRCS := $(foreach s,$(LIB_STAGES),$(wildcard src/$(s)/*.c))
 GEN_SRCS := $(O)/gen/parser.c $(O)/gen/lexer.c
 LIB_OBJS := $(patsubst src/%.c,$(O)/lib/%.o,$(LIB_SRCS)) $(O)/lib/literal/parser.o $(O)/lib/literal/lexer.o
