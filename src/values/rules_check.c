@@ -338,8 +338,7 @@ static bool str_breaks(const struct rule_target *t, const struct rule *r, const 
         }
         return false;
     default:   /* RULE_VALUES */
-        return !rule_set_has_str(r->set, r->nset, p, t->dom == DOM_TEXT ? 4 * n : n,
-                                 t->dom == DOM_TEXT ? 4 : 1) ;
+        return !rule_set_has_str(r->set, r->nset, p, n, t->dom == DOM_TEXT ? 4 : 1);
     }
 }
 

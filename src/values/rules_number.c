@@ -144,6 +144,8 @@ static struct wide wide_step(struct wide w, bool up)
 {
     if (w.big)
         return w;
+    if (w.mag == 0)
+        return (struct wide){!up, false, 1};
     if (w.neg == up) {          /* toward zero */
         w.mag--;
         if (w.mag == 0)
@@ -151,8 +153,6 @@ static struct wide wide_step(struct wide w, bool up)
     } else if (w.mag == UINT64_MAX) {
         w.big = true;
     } else {
-        if (w.mag == 0)
-            w.neg = !up;
         w.mag++;
     }
     return w;
