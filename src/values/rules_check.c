@@ -449,9 +449,8 @@ npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records, ui
                     continue;
                 st = run_rule(&bt, &rs->rules[i], &c->state[i], &c->results[i], err);
                 if (st != NPYDT_OK) {
-                    char p[256];
-                    name_for_message(p, sizeof p, t->path, t->path_len);
-                    snprintf(err->path, sizeof err->path, "%s", p);
+                    if (err)
+                        name_for_message(err->path, sizeof err->path, t->path, t->path_len);
                     return st;
                 }
             }

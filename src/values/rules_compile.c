@@ -67,9 +67,11 @@ static void type_text(const npydt_dtype *field, const npydt_dtype *scalar, char 
     npydt_dtype_str(field, str, sizeof str);
     if (scalar->cls != NPYDT_SCALAR)
         snprintf(buf, size, "a struct ('%s')", str);
-    else if (field->cls == NPYDT_SUBARRAY)
-        snprintf(buf, size, "a subarray of '%c%u' ('%s')", scalar->kind,
-                 (unsigned)scalar->itemsize, str);
+    else if (field->cls == NPYDT_SUBARRAY) {
+        char descr[96];
+        size_t n = npydt_dtype_descr(field, descr, sizeof descr);
+        snprintf(buf, size, "a subarray %s%s", descr, n >= sizeof descr ? "..." : "");
+    }
     else
         snprintf(buf, size, "'%s'", str);
 }
