@@ -13,6 +13,7 @@
 /* Gathered bytes per batch: small enough to stay in the cache between
  * the rules that read them. */
 #define BATCH_BYTES 16384u
+#define BATCH_RECORD_BYTES 32768u
 
 struct rule_state {
     bool has_prev;              /* sorted: the element before the batch */
@@ -47,6 +48,9 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
         if (rules->targets[i].gather_size > widest)
             widest = rules->targets[i].gather_size;
     size_t batch = widest >= BATCH_BYTES ? 1 : BATCH_BYTES / widest;
+    size_t isz = (size_t)npydt_dtype_itemsize(rules->dtype);
+    if (isz > 0 && batch > BATCH_RECORD_BYTES / isz)   /* the records stay in the cache too */
+        batch = BATCH_RECORD_BYTES / isz > 0 ? BATCH_RECORD_BYTES / isz : 1;
     npydt_rules_check *c = alloc_bytes(rules->alloc, sizeof *c);
     if (!c)
         return set_nomem(err);
@@ -214,6 +218,23 @@ static void note(const struct batch *b, npydt_rule_result *res, size_t k)
         }                                                                      \
     } while (0)
 
+/* The same, counted first in a loop without branches (which the
+ * compiler vectorizes), the elements found only when some break. */
+#define COUNT(T, SIZE, BAD)                                                    \
+    do {                                                                       \
+        const unsigned char *v_ = b->v;                                        \
+        size_t m_ = b->m, count_ = 0;                                          \
+        for (size_t k = 0; k < m_; k++) {                                      \
+            T x;                                                               \
+            memcpy(&x, v_ + (SIZE) * k, sizeof x);                             \
+            count_ += (size_t)(BAD);                                           \
+        }                                                                      \
+        if (count_ > 0 && res->nfirst < NPYDT_RULES_FIRST)                     \
+            SCAN(T, SIZE, BAD);                                                \
+        else                                                                   \
+            res->violations += count_;                                         \
+    } while (0)
+
 static void run_bound(const struct batch *b, const struct rule *r, npydt_rule_result *res)
 {
     if (r->reach == BOUND_ALL)
@@ -225,30 +246,30 @@ static void run_bound(const struct batch *b, const struct rule *r, npydt_rule_re
     case DOM_INT: {
         int64_t lim = r->v.i;
         if (none)
-            SCAN(int64_t, 8, !(time && x == INT64_MIN));
+            COUNT(int64_t, 8, !(time && x == INT64_MIN));
         else if (lower)
-            SCAN(int64_t, 8, x < lim && !(time && x == INT64_MIN));
+            COUNT(int64_t, 8, x < lim && !(time && x == INT64_MIN));
         else
-            SCAN(int64_t, 8, x > lim);
+            COUNT(int64_t, 8, x > lim);
         return;
     }
     case DOM_UINT: {
         uint64_t lim = r->v.u;
         if (none)
-            SCAN(uint64_t, 8, true);
+            COUNT(uint64_t, 8, true);
         else if (lower)
-            SCAN(uint64_t, 8, x < lim);
+            COUNT(uint64_t, 8, x < lim);
         else
-            SCAN(uint64_t, 8, x > lim);
+            COUNT(uint64_t, 8, x > lim);
         return;
     }
     default: {   /* DOM_FLOAT: NaN breaks no bound */
         double lim = r->v.d;
         switch (r->op) {
-        case RULE_MIN: SCAN(double, 8, x < lim); return;
-        case RULE_EXCLUSIVE_MIN: SCAN(double, 8, x <= lim); return;
-        case RULE_MAX: SCAN(double, 8, x > lim); return;
-        default: SCAN(double, 8, x >= lim); return;
+        case RULE_MIN: COUNT(double, 8, x < lim); return;
+        case RULE_EXCLUSIVE_MIN: COUNT(double, 8, x <= lim); return;
+        case RULE_MAX: COUNT(double, 8, x > lim); return;
+        default: COUNT(double, 8, x >= lim); return;
         }
     }
     }
@@ -386,9 +407,9 @@ static npydt_status run_rule(const struct batch *b, const struct rule *r, struct
         return NPYDT_OK;
     case RULE_NAN: case RULE_INF:
         if (t->dom == DOM_FLOAT && r->op == RULE_NAN)
-            SCAN(double, 8, isnan(x));
+            COUNT(double, 8, x != x);
         else if (t->dom == DOM_FLOAT)
-            SCAN(double, 8, isinf(x));
+            COUNT(double, 8, x - x != x - x);   /* inf - inf is NaN; NaN stays NaN */
         else   /* complex: either part */
             for (size_t k = 0; k < b->m; k++) {
                 double x[2];
@@ -398,7 +419,7 @@ static npydt_status run_rule(const struct batch *b, const struct rule *r, struct
             }
         return NPYDT_OK;
     case RULE_NAT:
-        SCAN(int64_t, 8, x == INT64_MIN);
+        COUNT(int64_t, 8, x == INT64_MIN);
         return NPYDT_OK;
     case RULE_SORTED:
         run_sorted(b, r, s, res);
