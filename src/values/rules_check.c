@@ -409,7 +409,7 @@ static npydt_status run_rule(const struct batch *b, const struct rule *r, struct
         if (t->dom == DOM_FLOAT && r->op == RULE_NAN)
             COUNT(double, 8, x != x);
         else if (t->dom == DOM_FLOAT)
-            COUNT(double, 8, x - x != x - x);   /* inf - inf is NaN; NaN stays NaN */
+            COUNT(double, 8, x - x != x - x && x == x);   /* inf - inf is NaN */
         else   /* complex: either part */
             for (size_t k = 0; k < b->m; k++) {
                 double x[2];
@@ -460,15 +460,28 @@ npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records, ui
             const struct rule_target *t = &rs->targets[ti];
             if (t->gather_size == 0 || t->nrules == 0)
                 continue;
-            npydt_status st = npydt_gather(at, c->itemsize, b, t->field, t->offset, t->as, c->buf,
-                                           err);
-            if (st != NPYDT_OK)
-                return st;
+            bool gathered = false;
             struct batch bt = {c, t, c->buf, (size_t)(b * t->elems), (c->records + done) * t->elems};
             for (size_t i = t->first_rule; i < t->first_rule + t->nrules; i++) {
-                if (!rs->rules[i].active)
+                const struct rule *r = &rs->rules[i];
+                npydt_rule_result *res = &c->results[i];
+                if (!r->active)
                     continue;
-                st = run_rule(&bt, &rs->rules[i], &c->state[i], &c->results[i], err);
+                if (rule_is_hot(t, r)) {   /* counted in place; gathered only to find breaks */
+                    uint64_t k = rule_count_in_place(t, r, at, c->itemsize, b);
+                    if (k == 0 || res->nfirst == NPYDT_RULES_FIRST) {
+                        res->violations += k;
+                        continue;
+                    }
+                }
+                npydt_status st;
+                if (!gathered) {
+                    st = npydt_gather(at, c->itemsize, b, t->field, t->offset, t->as, c->buf, err);
+                    if (st != NPYDT_OK)
+                        return st;
+                    gathered = true;
+                }
+                st = run_rule(&bt, r, &c->state[i], res, err);
                 if (st != NPYDT_OK) {
                     if (err)
                         name_for_message(err->path, sizeof err->path, t->path, t->path_len);

@@ -102,6 +102,14 @@ bool rule_num_to_i64(const struct rule_num *n, int64_t *out);
 bool rule_num_to_u64(const struct rule_num *n, uint64_t *out);
 bool rule_num_to_double(const struct rule_num *n, double *out);
 
+/* rules_direct.c: whether rule r of target t is counted where the records
+ * are (a bound, nan, inf or nat of a field stored in the host's order and
+ * read without conversion), and that count over n records stride bytes
+ * apart. */
+bool rule_is_hot(const struct rule_target *t, const struct rule *r);
+uint64_t rule_count_in_place(const struct rule_target *t, const struct rule *r,
+                             const unsigned char *records, size_t stride, size_t n);
+
 /* rules_set.c: sorted sets and the distinct values of a unique rule. */
 void rule_set_sort(void *set, size_t *n, enum rule_domain dom);
 bool rule_set_has_i64(const int64_t *set, size_t n, int64_t v);

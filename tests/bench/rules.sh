@@ -3,16 +3,15 @@
 # 56-byte mixed struct
 #   t <M8[ns], id <u4, a <f8, b <f8, c <f4, d <f4, e <i8, f <i2, s S10
 # (about 200 MB, a few NaNs in a), next to a read-only pass over the same
-# mapped bytes (tests/bench/read_pass.c): wall times of whole processes
-# with the file in the page cache, the best of ROUNDS each, interleaved.
-# Prints both, the throughput ratio (target: at least 0.8) and each
-# one's peak resident memory (/usr/bin/time -v: the mapped file's pages
-# that were read count in both). Exits 1 when the rules do not report the
-# NaNs the file holds.
-#   tests/bench/rules.sh [-n RECORDS] [-r ROUNDS] READ_PASS NPYDT
+# mapped bytes, in one process (tests/bench/rules_bench.c: the median of
+# ROUNDS rounds, interleaved); then the command's wall time and peak
+# resident memory (/usr/bin/time -v) on that file and on one half its
+# size: the peak grows by the mapped pages read, not by the rules. Exits 1
+# when the command does not report the NaNs the file holds.
+#   tests/bench/rules.sh [-n RECORDS] [-r ROUNDS] RULES_BENCH NPYDT
 set -eu
 n=3600000
-rounds=5
+rounds=9
 while [ $# -gt 0 ]; do
     case $1 in
     -n) n=$2; shift 2 ;;
@@ -20,17 +19,17 @@ while [ $# -gt 0 ]; do
     *) break ;;
     esac
 done
-[ $# -eq 2 ] || { echo "usage: rules.sh [-n RECORDS] [-r ROUNDS] READ_PASS NPYDT" >&2; exit 2; }
-anchor=$1
+[ $# -eq 2 ] || { echo "usage: rules.sh [-n RECORDS] [-r ROUNDS] RULES_BENCH NPYDT" >&2; exit 2; }
+bench=$1
 npydt=$2
 PY=${PYTHON:-/usr/bin/python3}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-rules.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM HUP
-"$PY" - "$dir/mixed.npy" "$n" <<'PYEOF'
+"$PY" - "$dir/mixed.npy" "$n" "$dir/half.npy" <<'PYEOF'
 import sys
 import numpy as np
-path, n = sys.argv[1], int(sys.argv[2])
+path, n, half = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rng = np.random.default_rng(26)
 a = np.zeros(n, [('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
                  ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
@@ -44,19 +43,9 @@ a['d'] = (rng.random(n) * 100).astype('f4')
 a['e'] = rng.integers(-2**62, 2**62, n)
 a['f'] = rng.integers(-30000, 30000, n)
 np.save(path, a)
+np.save(half, a[:n // 2])
 PYEOF
 rules="{'a': {'min': -1e9, 'max': 1e9, 'nan': False}, 'c': {'nan': False}, 'e': {'min': -4611686018427387904}}"
-
-# wall nanoseconds of one run of PROGRAM ARGS... (output dropped)
-wall() {
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    echo $((t1 - t0))
-}
-peak_kb() {
-    /usr/bin/time -v "$@" 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p'
-}
 
 "$npydt" check --rules "$rules" "$dir/mixed.npy" 2>"$dir/err" >/dev/null && rc=0 || rc=$?
 if [ "$rc" -ne 1 ] || ! grep -q "field a: nan False: 7 elements break it" "$dir/err"; then
@@ -64,23 +53,14 @@ if [ "$rc" -ne 1 ] || ! grep -q "field a: nan False: 7 elements break it" "$dir/
     cat "$dir/err" >&2
     exit 1
 fi
-"$anchor" "$dir/mixed.npy" >/dev/null   # into the page cache
-best_a=
-best_n=
-i=0
-while [ $i -lt "$rounds" ]; do
-    ta=$(wall "$anchor" "$dir/mixed.npy")
-    tn=$(wall "$npydt" check --rules "$rules" "$dir/mixed.npy")
-    [ -z "$best_a" ] || [ "$ta" -lt "$best_a" ] && best_a=$ta
-    [ -z "$best_n" ] || [ "$tn" -lt "$best_n" ] && best_n=$tn
-    i=$((i + 1))
+echo "check --rules, 5 range/NaN rules ($rules)"
+echo "over $n records of 56 bytes:"
+"$bench" "$dir/mixed.npy" "$rules" "$rounds"
+# the whole command: wall seconds and peak resident memory
+for f in half mixed; do
+    /usr/bin/time -f '%e %M' -o "$dir/time" "$npydt" check --rules "$rules" "$dir/$f.npy" \
+        >/dev/null 2>&1 || true
+    tail -n 1 "$dir/time" | awk -v f="$f" -v bytes="$(wc -c <"$dir/$f.npy")" '{
+        printf "  npydt check --rules, %-5s file (%4.0f MB): %.2f s, peak RSS %.1f MB (%.1f MB besides the mapped file)\n",
+               f, bytes / 1e6, $1, $2 / 1024, $2 / 1024 - bytes / 1048576 }'
 done
-bytes=$(wc -c <"$dir/mixed.npy")
-pa=$(peak_kb "$anchor" "$dir/mixed.npy")
-pn=$(peak_kb "$npydt" check --rules "$rules" "$dir/mixed.npy")
-awk -v a="$best_a" -v b="$best_n" -v bytes="$bytes" -v n="$n" -v pa="$pa" -v pn="$pn" 'BEGIN {
-    printf "check --rules (5 range/NaN rules), %d records of 56 bytes (%.0f MB), best of runs:\n", n, bytes / 1e6
-    printf "  read-only pass (C)      %8.1f ms  %7.0f MB/s  peak RSS %7.1f MB\n", a / 1e6, bytes / (a / 1e9) / 1e6, pa / 1024
-    printf "  npydt check --rules     %8.1f ms  %7.0f MB/s  peak RSS %7.1f MB\n", b / 1e6, bytes / (b / 1e9) / 1e6, pn / 1024
-    printf "  throughput ratio %.2fx (target >= 0.8x)\n", a / b
-}'
