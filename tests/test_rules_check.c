@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -484,6 +485,69 @@ static void test_rules_check_refuses_a_reader_of_another_dtype(void **state)
     release(&r);
 }
 
+/* Compile, make a check and check r's records with allocator a. */
+static npydt_status run_with(const npydt_allocator *a, struct recs *r, const char *text)
+{
+    npydt_rules_options o;
+    npydt_rules_options_init(&o);
+    o.base.allocator = a;
+    npydt_rules *rules;
+    npydt_rules_check *c;
+    npydt_error err;
+    test_poison_error(&err);
+    npydt_status st = npydt_rules_compile(text, strlen(text), r->dt, &o, &rules, &err);
+    if (st != NPYDT_OK) {
+        assert_null(rules);
+        return st;
+    }
+    if ((st = npydt_rules_check_new(rules, &c, &err)) == NPYDT_OK) {
+        st = npydt_rules_check_add(c, r->buf, r->n, &err);
+        npydt_rules_check_free(c);
+    } else {
+        assert_null(c);
+    }
+    npydt_rules_free(rules);
+    if (st != NPYDT_OK)
+        test_assert_error_filled(st, &err);
+    return st;
+}
+
+static void fail_each_allocation(int forever)
+{
+    struct recs r = make("[('id', '<i8'), ('s', '|S5'), ('u', '<U2')]", 3000);
+    for (size_t i = 0; i < 3000; i++) {
+        char s[8];
+        snprintf(s, sizeof s, "%04zu", i);
+        set_i(&r, i, "id", (int64_t)i);
+        set_s(&r, i, "s", s, 4);
+        set_text(&r, i, "u", i % 2 ? "ab" : "\xc3\xa9");
+    }
+    const char *text = "{'id': {'unique': True, 'values': [1, 2, 3]}, 's': {'unique': True,"
+                       " 'values': [b'0001']}, 'u': {'values': ['ab'], 'unique': True}}";
+    for (long n = 0;; n++) {
+        struct test_alloc t;
+        test_alloc_init(&t, n, forever);
+        npydt_status st = run_with(&t.alloc, &r, text);
+        assert_int_equal(t.live_blocks, 0);
+        assert_int_equal(t.live_bytes, 0);
+        if (st == NPYDT_OK) {
+            assert_true(t.calls <= n);
+            break;
+        }
+        if (st != NPYDT_E_NOMEM)
+            fail_msg("allocation %ld failing: %s", n, npydt_status_name(st));
+        assert_true(n < 100000);
+    }
+    release(&r);
+}
+
+static void test_rules_check_each_failed_allocation_is_nomem_and_leaks_nothing(void **state)
+{
+    (void)state;
+    fail_each_allocation(0);
+    fail_each_allocation(1);
+}
+
 TEST_LIST("rules_check",
     cmocka_unit_test(test_rules_check_bounds_let_nan_pass_and_count_every_break),
     cmocka_unit_test(test_rules_check_keeps_the_first_five_with_their_values),
@@ -507,4 +571,5 @@ TEST_LIST("rules_check",
     cmocka_unit_test(test_rules_check_values_of_integers_skip_what_no_integer_equals),
     cmocka_unit_test(test_rules_check_rules_that_allow_everything_never_break),
     cmocka_unit_test(test_rules_check_refuses_a_reader_of_another_dtype),
+    cmocka_unit_test(test_rules_check_each_failed_allocation_is_nomem_and_leaks_nothing),
 );

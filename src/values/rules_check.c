@@ -62,14 +62,15 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
     c->buf_size = batch * widest;
     size_t n = rules->nrules ? rules->nrules : 1;
     c->buf = alloc_bytes(c->alloc, c->buf_size);
-    c->state = alloc_bytes(c->alloc, n * sizeof *c->state);
-    c->results = alloc_bytes(c->alloc, n * sizeof *c->results);
+    /* zeroed as soon as they exist: a free after a failure reads them */
+    if ((c->state = alloc_bytes(c->alloc, n * sizeof *c->state)) != NULL)
+        memset(c->state, 0, n * sizeof *c->state);
+    if ((c->results = alloc_bytes(c->alloc, n * sizeof *c->results)) != NULL)
+        memset(c->results, 0, n * sizeof *c->results);
     if (!c->buf || !c->state || !c->results) {
         npydt_rules_check_free(c);
         return set_nomem(err);
     }
-    memset(c->state, 0, n * sizeof *c->state);
-    memset(c->results, 0, n * sizeof *c->results);
     for (size_t i = 0; i < rules->nrules; i++) {
         const struct rule *r = &rules->rules[i];
         const struct rule_target *t = &rules->targets[r->target];
