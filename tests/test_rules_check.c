@@ -243,6 +243,27 @@ static void test_rules_check_nan_and_inf_of_complex_take_either_part(void **stat
     release(&r);
 }
 
+static void test_rules_check_inf_counts_infinities_and_not_nan(void **state)
+{
+    (void)state;
+    /* the host's order is counted in place, the other gathered: both alike */
+    const char *descr[] = {"[('a', '<f8'), ('b', '>f4')]", "[('a', '>f8'), ('b', '<f4')]"};
+    for (size_t d = 0; d < 2; d++) {
+        struct recs r = make(descr[d], 4);
+        double v[4] = {NAN, INFINITY, 1, -INFINITY};
+        for (size_t i = 0; i < 4; i++) {
+            set_d(&r, i, "a", v[i]);
+            set_d(&r, i, "b", v[3 - i]);
+        }
+        struct run run = check_all(&r, "{'a': {'inf': False}, 'b': {'inf': False, 'nan': False}}");
+        broke(&run, 0, 2, (int[]){1, 3, -1});
+        broke(&run, 1, 2, (int[]){0, 2, -1});
+        broke(&run, 2, 1, (int[]){3, -1});
+        finish(&run);
+        release(&r);
+    }
+}
+
 static void test_rules_check_nat_breaks_nat_and_no_bound(void **state)
 {
     (void)state;
@@ -556,6 +577,7 @@ TEST_LIST("rules_check",
     cmocka_unit_test(test_rules_check_integer_bounds_on_floats_are_exact),
     cmocka_unit_test(test_rules_check_u8_above_int64),
     cmocka_unit_test(test_rules_check_nan_and_inf_of_complex_take_either_part),
+    cmocka_unit_test(test_rules_check_inf_counts_infinities_and_not_nan),
     cmocka_unit_test(test_rules_check_nat_breaks_nat_and_no_bound),
     cmocka_unit_test(test_rules_check_sorted_carries_across_adds),
     cmocka_unit_test(test_rules_check_sorted_never_breaks_at_nan),
