@@ -1672,6 +1672,98 @@ NPYDT_API const char *npydt_mismatch_code_name(npydt_mismatch_code code);
 NPYDT_API int npydt_can_cast_safe(const npydt_dtype *from, const npydt_dtype *to);
 
 /* ------------------------------------------------------------------ */
+/* Value rules: what the elements of an array may hold                 */
+/* ------------------------------------------------------------------ */
+
+/* Rules compiled once against a dtype from a Python dict literal keyed by
+ * field path ("pos.x", "samples", "" for a dtype that is no struct; as
+ * npydt_field_lookup reads it), each value a dict of rules:
+ *   {'t': {'nat': False, 'sorted': 'ascending'},
+ *    'pos.x': {'min': -180.0, 'max': 180.0, 'nan': False},
+ *    'name': {'values': [b'alpha', b'beta'], 'min_len': 1}}
+ * A subarray field's rules hold for each of its elements. Immutable once
+ * compiled: one may check any number of arrays of that dtype, from any
+ * thread, each through its own npydt_rules_check. Release with
+ * npydt_rules_free; the dtype must outlive it. */
+typedef struct npydt_rules npydt_rules;
+/* One check of rules over a stream of records: owned by one thread. */
+typedef struct npydt_rules_check npydt_rules_check;
+
+/* Bounds of rules and checks. Initialise with npydt_rules_options_init
+ * (or zeros); reserved room as in npydt_options. */
+typedef struct npydt_rules_options {
+    npydt_options base;         /* nesting limit (limits.max_depth) and allocator */
+    size_t max_values;          /* elements in all 'values' lists together (0: 65,536) */
+    uint64_t max_unique_bytes;  /* memory one 'unique' rule may hold for the distinct
+                                 * values of one check (0: 256 MiB) */
+    uint64_t reserved[4];       /* room for new options: zero */
+} npydt_rules_options;
+
+/* Fill *opts with the defaults. */
+NPYDT_API void npydt_rules_options_init(npydt_rules_options *opts);
+
+/* Compile text (len bytes, a dict literal) against the root dtype dt
+ * (NULL: read and check the rules' keys and values only, place none).
+ * Errors carry the byte offset in text of what they name and, once a
+ * field is named, its path: NPYDT_E_SYNTAX (not a literal), NPYDT_E_KEY
+ * (an unknown or repeated rule or path), NPYDT_E_VALUE (a value of the
+ * wrong type, a rule that cannot apply to the field's type: 'min' on a
+ * struct, 'nan' on an integer), NPYDT_E_NOT_FOUND (no such field),
+ * NPYDT_E_LIMIT (nesting, max_values). */
+NPYDT_API npydt_status npydt_rules_compile(const char *text, size_t len, const npydt_dtype *dt,
+                                           const npydt_rules_options *opts, npydt_rules **out,
+                                           npydt_error *err);
+/* Release rules (after their checks); NULL is a no-op. */
+NPYDT_API void npydt_rules_free(npydt_rules *rules);
+/* The number of rules, in the order of the text (0 for NULL). */
+NPYDT_API size_t npydt_rules_count(const npydt_rules *rules);
+
+/* Elements a result keeps of those that break its rule. */
+#define NPYDT_RULES_FIRST 5
+/* Room for one kept value's text ("1e+300", "'alpha'", "b'\\x00'",
+ * "2020-06-01T07:00:00", "NaT"), strings cut after 32 characters. */
+#define NPYDT_RULES_VALUE_MAX 160
+
+/* One rule and what a check found against it. Strings are owned by the
+ * rules (path, rule, expected) and by the check (values). */
+typedef struct npydt_rule_result {
+    const char *path;           /* the field path as the text keys it */
+    size_t path_len;
+    const char *rule;           /* "min", "sorted", ... */
+    const char *expected;       /* the rule's value as the text writes it: "-180.0" */
+    size_t expected_len;
+    size_t offset;              /* of the rule's key in the text */
+    uint64_t violations;        /* elements that break it */
+    size_t nfirst;              /* min(violations, NPYDT_RULES_FIRST) */
+    /* The first of them: the index of each among the field's elements in
+     * C order (a[path].ravel() in NumPy: record i, element k of an
+     * n-element subarray is i * n + k), and its value as text. */
+    uint64_t first[NPYDT_RULES_FIRST];
+    char values[NPYDT_RULES_FIRST][NPYDT_RULES_VALUE_MAX];
+} npydt_rule_result;
+
+/* A fresh check of rules (placed: compiled with a dtype) in *out. */
+NPYDT_API npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check **out,
+                                             npydt_error *err);
+/* Check the next n records at `records` (contiguous, the dtype's itemsize
+ * apart, next in C order). Memory stays what the check was created with,
+ * but for 'unique' rules (bounded by max_unique_bytes: NPYDT_E_LIMIT past
+ * it, naming the field). */
+NPYDT_API npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records,
+                                             uint64_t n, npydt_error *err);
+/* Check every element r gives from here on, in C order
+ * (npydt_reader_next_c). */
+NPYDT_API npydt_status npydt_rules_check_reader(npydt_rules_check *c, npydt_reader *r,
+                                                npydt_error *err);
+/* Rule i's result so far (NULL when i is out of range). */
+NPYDT_API const npydt_rule_result *npydt_rules_check_result(const npydt_rules_check *c,
+                                                            size_t i);
+/* Violations of all rules so far: 0 when the values pass. */
+NPYDT_API uint64_t npydt_rules_check_violations(const npydt_rules_check *c);
+/* Release a check; NULL is a no-op. */
+NPYDT_API void npydt_rules_check_free(npydt_rules_check *c);
+
+/* ------------------------------------------------------------------ */
 /* C declarations of record types                                      */
 /* ------------------------------------------------------------------ */
 

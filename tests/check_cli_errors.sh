@@ -109,7 +109,7 @@ version=$(sed -n 's/^#define NPYDT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\
 expect_stdout "npydt $version" --version
 expect_stdout "usage: npydt inspect [--json|--list] FILE..." inspect --help
 expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv|--vertical] [--fields A,B.C] [--head N]" dump -h
-expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE..." check --help
+expect_stdout "usage: npydt check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]" check --help
 # no FILE on a terminal (tests/tools/on_tty.py): nothing to read there
 N=$NPYDT
 NPYDT=$dir/npydt-on-tty
@@ -229,7 +229,7 @@ else
     echo "cli-errors: swap --to=big --output=OUT -- -s.npy: $(head -c 200 "$dir/err")"
 fi
 rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
-expect_stdout "usage: npydt check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE..." check -h
+expect_stdout "usage: npydt check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]" check -h
 expect_stdout "usage: npydt cstruct [--name NAME] FILE|DESCR" cstruct -h
 expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name

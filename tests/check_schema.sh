@@ -201,7 +201,7 @@ expect_usage "a bool is not a subarray dimension in a schema" \
     "npydt: check: --schema: spec offset 14: field x: invalid shape in fixed-type tuple" -- \
     --schema "[('x', '<f8', (True,))]" "$S"
 expect_usage "empty spec" "npydt: check: --schema: " -- --schema "  " "$S"
-expect_usage "missing --schema" "npydt: check: --schema SPEC is required" -- "$S"
+expect_usage "missing --schema and --rules" "npydt: check: --schema SPEC or --rules RULES is required" -- "$S"
 expect_usage "--schema without SPEC" "npydt: check: option '--schema' needs a value (SPEC)" -- "$S" --schema
 expect_usage "strict and safe-cast" "npydt: check: --strict and --safe-cast" -- \
     --strict --safe-cast --schema "'<f8'" "$BE"

@@ -1,5 +1,6 @@
-/* The values stage: what the values of records are, read in one pass
- * over them (statistics in stats*.c). Not installed. */
+/* The values stage: what is in an array's elements, read in one streaming
+ * pass (after the access stage, which gives the elements in C order):
+ * statistics (stats*.c) and value rules (rules*.c). Not installed. */
 #ifndef NPYDT_VALUES_H
 #define NPYDT_VALUES_H
 
@@ -99,5 +100,138 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
  * the number of distinct values added. */
 void stats_hll_add(unsigned char *regs, uint64_t hash);
 double stats_hll_estimate(const unsigned char *regs);
+
+/* ==== value rules (rules_*.c) ========================================= */
+
+/* What a field's values are read as, by npydt_gather. */
+enum rule_domain {
+    DOM_INT,      /* i, u below 8 bytes, b, M, m: int64 (NPYDT_AS_INT64) */
+    DOM_UINT,     /* u8: uint64 (NPYDT_AS_NATIVE) */
+    DOM_FLOAT,    /* f: double (NPYDT_AS_DOUBLE) */
+    DOM_COMPLEX,  /* c: two doubles (NPYDT_AS_DOUBLE) */
+    DOM_BYTES,    /* S: the bytes (NPYDT_AS_NATIVE) */
+    DOM_TEXT      /* U: native UCS-4 code units (NPYDT_AS_NATIVE) */
+};
+
+enum rule_op {
+    RULE_MIN, RULE_MAX, RULE_EXCLUSIVE_MIN, RULE_EXCLUSIVE_MAX, RULE_NAN, RULE_INF, RULE_NAT,
+    RULE_SORTED, RULE_UNIQUE, RULE_VALUES, RULE_MIN_LEN, RULE_MAX_LEN, RULE_UTF8, RULE_ASCII,
+    RULE_OP_COUNT
+};
+
+/* A bound that no value, or every value, passes. */
+enum bound_reach { BOUND_SOME, BOUND_ALL, BOUND_NONE };
+
+/* sorted: each element against the one before it breaks the order when
+ * (element OP previous), OP being <, >, <= or >= (NaN and NaT never do). */
+enum rule_order { ORDER_ASC, ORDER_DESC, ORDER_STRICT_ASC, ORDER_STRICT_DESC };
+
+/* One string of a 'values' set: bytes (S) or code units (U, as uint32). */
+struct rule_str {
+    const void *p;
+    size_t len;         /* bytes, or code units */
+};
+
+struct rule {
+    enum rule_op op;
+    size_t target;              /* index in npydt_rules.targets */
+    size_t offset;              /* of the rule's key in the text */
+    const char *expected;       /* the rule's value as written */
+    size_t expected_len;
+    bool active;                /* false: the rule allows everything (nan: True) */
+    enum bound_reach reach;     /* of a bound */
+    union {
+        int64_t i;              /* DOM_INT bound, inclusive (exclusive ones made so) */
+        uint64_t u;             /* DOM_UINT bound, inclusive; a length */
+        double d;               /* DOM_FLOAT bound, as op says (strict or not) */
+        enum rule_order order;
+    } v;
+    size_t nset;                /* 'values': sorted, without repeats */
+    const void *set;            /* int64_t, uint64_t, double or struct rule_str */
+};
+
+/* The field a key of the rules names. */
+struct rule_target {
+    const npydt_dtype *field;   /* a scalar, or a subarray of scalars */
+    const npydt_dtype *scalar;
+    uint64_t offset;            /* in the record */
+    uint64_t elems;             /* scalars per record */
+    enum rule_domain dom;
+    npydt_convert as;
+    size_t gather_size;         /* bytes of one record's gathered field */
+    const char *path;
+    size_t path_len;
+    size_t first_rule, nrules;  /* its rules, contiguous in npydt_rules.rules */
+};
+
+struct npydt_rules {
+    struct arena arena;
+    const npydt_allocator *alloc;
+    const npydt_dtype *dtype;   /* the caller's, or NULL: rules read, not placed */
+    uint64_t max_unique_bytes;
+    struct rule_target *targets;
+    size_t ntargets;
+    struct rule *rules;
+    size_t nrules;
+};
+
+/* The name of a rule as the text writes it ("min", "exclusive_max"). */
+const char *rule_op_name(enum rule_op op);
+
+/* rules_number.c: a number of the text read into a field's domain.
+ * Integers as (neg, mag); big: beyond 64 bits. */
+struct rule_num {
+    bool is_float;
+    bool neg, big;
+    uint64_t mag;
+    double d;                   /* the float, or the nearest double of the integer */
+};
+/* Read literal v (LIT_INT or LIT_FLOAT of text) into *n: false when v is
+ * no real number (a complex literal, a float the reader cannot spell). */
+struct lit;
+bool rule_num_read(const struct lit *v, const char *text, struct rule_num *n);
+/* Set r's bound (r->op one of the four bounds) in domain dom from n. */
+void rule_bound_set(struct rule *r, enum rule_domain dom, const struct rule_num *n);
+/* n as a value of domain dom: false when no value of the domain equals it. */
+bool rule_num_to_i64(const struct rule_num *n, int64_t *out);
+bool rule_num_to_u64(const struct rule_num *n, uint64_t *out);
+bool rule_num_to_double(const struct rule_num *n, double *out);
+
+/* rules_direct.c: whether rule r of target t is counted where the records
+ * are (a bound, nan, inf or nat of a field stored in the host's order and
+ * read without conversion), and that count over n records stride bytes
+ * apart. */
+bool rule_is_hot(const struct rule_target *t, const struct rule *r);
+uint64_t rule_count_in_place(const struct rule_target *t, const struct rule *r,
+                             const unsigned char *records, size_t stride, size_t n);
+
+/* rules_set.c: sorted sets and the distinct values of a unique rule. */
+void rule_set_sort(void *set, size_t *n, enum rule_domain dom);
+bool rule_set_has_i64(const int64_t *set, size_t n, int64_t v);
+bool rule_set_has_u64(const uint64_t *set, size_t n, uint64_t v);
+bool rule_set_has_double(const double *set, size_t n, double v);
+bool rule_set_has_str(const struct rule_str *set, size_t n, const void *p, size_t len,
+                      size_t unit);
+
+/* The distinct values seen by one unique rule: an open-addressing table
+ * of 8-byte keys (numbers) or of strings kept in a pool, its memory
+ * bounded by max_bytes. */
+struct rule_unique {
+    const npydt_allocator *alloc;
+    uint64_t max_bytes;
+    uint64_t *slots;            /* key (numbers) or pool offset + 1 (strings); 0 free */
+    uint64_t *hashes;           /* strings only */
+    size_t nslots, used;
+    bool has_zero;              /* numbers: the key 0 is in (0 marks free slots) */
+    unsigned char *pool;
+    size_t pool_len, pool_cap;
+};
+/* Insert; *seen tells whether it was in already. NPYDT_E_LIMIT past
+ * max_bytes, NPYDT_E_NOMEM. */
+npydt_status rule_unique_add_key(struct rule_unique *u, uint64_t key, bool *seen,
+                                 npydt_error *err);
+npydt_status rule_unique_add_str(struct rule_unique *u, const void *p, size_t len, bool *seen,
+                                 npydt_error *err);
+void rule_unique_free(struct rule_unique *u);
 
 #endif

@@ -1,5 +1,6 @@
 /* npydt check: validate files against an expected schema. */
 #include "cli/check/check.h"
+#include "cli/check/rules.h"
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
@@ -11,7 +12,7 @@
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_QUIET
+    OPT_JSON, OPT_QUIET, OPT_RULES
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -21,7 +22,8 @@ enum verify_mode { VERIFY_SMALL, VERIFY_ALL, VERIFY_NONE };
 #define VERIFY_SMALL_BYTES ((uint64_t)64 << 20)
 
 static const struct cli_option check_options[] = {
-    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype (required); @PATH or like:FILE take it from a file"},
+    {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype; @PATH or like:FILE take it from a file"},
+    {OPT_RULES, "rules", 0, "RULES", "rules the values must keep (a dict literal); @PATH reads them"},
     {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
@@ -35,7 +37,8 @@ static const struct cli_option check_options[] = {
 
 static const struct cli_command check_command = {
     "check",
-    "check --schema SPEC [--strict|--safe-cast] [--allow-extra] [--verify|--no-verify] [--json] FILE...",
+    "check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]\n"
+    "      [--verify|--no-verify] [--json] FILE...",
     "Check that each .npy FILE matches SPEC, compiled once for all files, and\n"
     "that np.load can read it. FILE may also be ARCHIVE.npz (every member is\n"
     "checked) or ARCHIVE.npz:NAME (one member, NAME with or without .npy). SPEC is\n"
@@ -75,7 +78,21 @@ static const struct cli_command check_command = {
     "\n"
     "Only headers (and verified members) are read, except from '-' (standard\n"
     "input) or a pipe, which is read whole into memory first (at most 1 GiB),\n"
-    "with a progress line on a terminal past 64 MiB.\n",
+    "with a progress line on a terminal past 64 MiB.\n"
+    "\n"
+    "--rules RULES checks the values too, reading every element once in C\n"
+    "order: RULES is a dict literal keyed by field path, each value a dict of\n"
+    "rules ({'t': {'nat': False, 'sorted': 'ascending'}, 'pos.x': {'min': -180.0,\n"
+    "'max': 180.0, 'nan': False}, 'name': {'values': [b'alpha', b'beta']}}):\n"
+    "min, max, exclusive_min, exclusive_max, nan, inf, nat, sorted ('ascending',\n"
+    "'descending', 'strictly_ascending', 'strictly_descending'), unique, values,\n"
+    "min_len, max_len, utf8, ascii. A subarray field's rules hold for each of\n"
+    "its elements. Each failing rule is one line, 'FILE: rule failed: field\n"
+    "PATH: RULE VALUE: N elements break it, first [I] V, ...' (I the element's\n"
+    "index in C order, the first 5); --json adds \"rules\" to each object.\n"
+    "A rule that breaks, or that names a field the file lacks or cannot apply\n"
+    "to its type, is a mismatch (exit 1). At least one of --schema and --rules\n"
+    "is required.\n",
     check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 
@@ -115,7 +132,8 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
  * path as typed (the archive's for a member), "member" the member's name
  * as stored in the archive; "verified" what was verified of the bytes. */
 static void json_result(const struct cli_input *in, const npydt_check_result *r,
-                        const char *verified, uint64_t trailing)
+                        const struct rules_run *run, int match, const char *verified,
+                        uint64_t trailing)
 {
     size_t n = npydt_check_result_count(r);
     fputs("{\"file\":", stdout);
@@ -124,7 +142,7 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r,
         fputs(",\"member\":", stdout);
         json_string(stdout, in->member);
     }
-    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", n ? "false" : "true");
+    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", match ? "true" : "false");
     for (size_t i = 0; i < n; i++) {
         const npydt_mismatch *m = npydt_check_result_get(r, i);
         fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
@@ -137,14 +155,17 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r,
         json_string_n(stdout, m->found, m->found_len);
         putc('}', stdout);
     }
-    fprintf(stdout, "],\"mismatches_total\":%zu,\"verified\":\"%s\",\"trailing_bytes\":%llu}\n",
-            npydt_check_result_total(r), verified, (unsigned long long)trailing);
+    fprintf(stdout, "],\"mismatches_total\":%zu", npydt_check_result_total(r));
+    if (run)
+        check_rules_json(stdout, run);
+    fprintf(stdout, ",\"verified\":\"%s\",\"trailing_bytes\":%llu}\n", verified,
+            (unsigned long long)trailing);
 }
 
 /* Check one array: a .npy file, or an archive member; verify its bytes
  * as mode says (a FILE's size always: it costs nothing). */
-static int check_input(const npydt_schema *schema, const struct cli_input *in, unsigned flags,
-                       enum verify_mode mode, int json)
+static int check_input(const npydt_schema *schema, const struct check_rules *cr,
+                       const struct cli_input *in, unsigned flags, enum verify_mode mode, int json)
 {
     int read_data = 0;
     if (in->npz) {
@@ -157,8 +178,8 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
     npydt_error err;
     if (cli_input_verify(in, read_data, &h, &report, &err) != NPYDT_OK)
         return cli_report_input(in, &err, json);
-    npydt_check_result *r;
-    npydt_status st = npydt_check(schema, h, flags, &r, &err);
+    npydt_check_result *r = NULL;
+    npydt_status st = schema ? npydt_check(schema, h, flags, &r, &err) : NPYDT_OK;
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
         return cli_report_input(in, &err, json);
@@ -168,15 +189,53 @@ static int check_input(const npydt_schema *schema, const struct cli_input *in, u
     if (total > n)
         cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
                     total - n, total);
+    int status = total ? EXIT_MISMATCH : EXIT_OK;
+    struct rules_run run;
+    if (cr) {
+        int s = check_rules_input(cr, in, read_data, json, &run);
+        if (s > EXIT_MISMATCH) {   /* reported, with its error object */
+            npydt_check_result_free(r);
+            return s;
+        }
+        if (s > status)
+            status = s;
+    }
     if (json)
-        json_result(in, r, in->npz ? (read_data ? "crc32" : "header") : "size", report.trailing);
+        json_result(in, r, cr ? &run : NULL, status == EXIT_OK,
+                    in->npz ? (read_data ? "crc32" : "header") : "size", report.trailing);
+    if (cr)
+        rules_run_free(&run);
     npydt_check_result_free(r);
-    return total ? EXIT_MISMATCH : EXIT_OK;
+    return status;
+}
+
+/* The schema of --schema SPEC into *out: 0, or the exit status of a
+ * usage error after reporting it. */
+static int compile_schema(const char *arg, npydt_schema **out)
+{
+    char *spec;
+    size_t len;
+    int status = cli_spec_text(&check_command, "--schema", arg, &spec, &len);
+    if (status != EXIT_OK)
+        return status;
+    npydt_error err;
+    npydt_status st = npydt_schema_compile(spec, len, NULL, out, &err);
+    free(spec);
+    if (st == NPYDT_E_NOMEM)
+        return cli_failure("out of memory");
+    if (st != NPYDT_OK) {
+        char at[64] = "";
+        if (err.offset != NPYDT_NO_OFFSET)
+            snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
+        return cli_usage(&check_command, "--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "",
+                         err.path, err.path[0] ? ": " : "", err.message);
+    }
+    return EXIT_OK;
 }
 
 int cmd_check(int argc, char **argv)
 {
-    const char *spec_arg = NULL;
+    const char *spec_arg = NULL, *rules_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
     int json = 0, quiet = 0;
     enum verify_mode mode = VERIFY_SMALL;
@@ -189,6 +248,11 @@ int cmd_check(int argc, char **argv)
             if (spec_arg)
                 return cli_usage(&check_command, "--schema given twice");
             spec_arg = args.value;
+            break;
+        case OPT_RULES:
+            if (rules_arg)
+                return cli_usage(&check_command, "--rules given twice");
+            rules_arg = args.value;
             break;
         case OPT_STRICT:
             flags |= NPYDT_CHECK_STRICT;
@@ -216,30 +280,25 @@ int cmd_check(int argc, char **argv)
             return args.status;
         }
     }
-    if (!spec_arg)
-        return cli_usage(&check_command, "--schema SPEC is required");
+    if (!spec_arg && !rules_arg)
+        return cli_usage(&check_command, "--schema SPEC or --rules RULES is required");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
     int status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
 
-    char *spec;
-    size_t len;
-    if ((status = cli_spec_text(&check_command, "--schema", spec_arg, &spec, &len)) != EXIT_OK)
+    npydt_schema *schema = NULL;
+    if (spec_arg && (status = compile_schema(spec_arg, &schema)) != EXIT_OK)
         return status;
-    npydt_schema *schema;
-    npydt_error err;
-    npydt_status st = npydt_schema_compile(spec, len, NULL, &schema, &err);
-    free(spec);
-    if (st == NPYDT_E_NOMEM)
-        return cli_failure("out of memory");
-    if (st != NPYDT_OK) {
-        char at[64] = "";
-        if (err.offset != NPYDT_NO_OFFSET)
-            snprintf(at, sizeof at, "spec offset %zu: ", err.offset);
-        return cli_usage(&check_command, "--schema: %s%s%s%s%s", at, err.path[0] ? "field " : "",
-                         err.path, err.path[0] ? ": " : "", err.message);
+    struct check_rules rules, *cr = NULL;
+    if (rules_arg) {
+        status = check_rules_prepare(&check_command, rules_arg, npydt_schema_dtype(schema), &rules);
+        if (status != EXIT_OK) {
+            npydt_schema_free(schema);
+            return status;
+        }
+        cr = &rules;
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
@@ -252,12 +311,14 @@ int cmd_check(int argc, char **argv)
         if (s > status)
             status = s;
         for (size_t k = from; k < inputs.count; k++) {
-            s = check_input(schema, &inputs.items[k], flags, mode, json);
+            s = check_input(schema, cr, &inputs.items[k], flags, mode, json);
             if (s > status)
                 status = s;
         }
     }
     cli_inputs_free(&inputs);
     npydt_schema_free(schema);
+    if (cr)
+        check_rules_free(cr);
     return status;
 }

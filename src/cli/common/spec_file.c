@@ -176,3 +176,15 @@ int cli_spec_text(const struct cli_command *cmd, const char *what, const char *a
         return cli_failure("out of memory");
     return EXIT_OK;
 }
+
+int cli_text_arg(const struct cli_command *cmd, const char *what, const char *arg, char **out,
+                 size_t *len)
+{
+    *out = NULL;
+    if (arg[0] == '@')
+        return read_text(cmd, what, arg + 1, out, len);
+    *len = strlen(arg);
+    if (!(*out = strdup(arg)))
+        return cli_failure("out of memory");
+    return EXIT_OK;
+}
