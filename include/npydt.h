@@ -99,7 +99,15 @@ typedef enum npydt_status {
 /* npydt_error.offset when no byte offset applies. */
 #define NPYDT_NO_OFFSET ((size_t)-1)
 
-/* Filled by every call that takes one, whatever it held before: on failure
+/* Path and message are text safe to log and to show: names, type strings
+ * and member names from a file appear in them escaped by the one rule of
+ * npydt_text_escape (no control byte, no line break, nothing that is not
+ * UTF-8; a NUL in a name is the four characters \x00), cut to whole
+ * escapes. The raw names stay reachable through the length-carrying
+ * accessors (npydt_dtype_field_name and _len, npydt_dtype_leaf_path's
+ * return, npydt_field_lookup_len), and offset points into the header
+ * bytes the caller holds.
+ * Filled by every call that takes one, whatever it held before: on failure
  * with the returned status and what went wrong; on success with code
  * NPYDT_OK, offset NPYDT_NO_OFFSET and an empty path and message (the
  * per-value readers and writers included: four stores). So a struct
@@ -109,8 +117,7 @@ typedef enum npydt_status {
 typedef struct npydt_error {
     npydt_status code;  /* same as the returned status */
     size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */
-    char path[256];     /* field path such as "pos.x" or "", truncated if long; a
-                         * NUL in a name is written as the four characters \x00 */
+    char path[256];     /* field path such as "pos.x" or "", cut if long */
     char message[256];  /* human-readable, no trailing newline */
 } npydt_error;
 
@@ -125,6 +132,18 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
  * control character, 1 for any other character and for each byte that is
  * not valid UTF-8 (Unicode 14 tables). */
 NPYDT_API size_t npydt_text_width(const char *s, size_t len);
+
+/* The text s (len bytes) escaped as the library writes every
+ * npydt_error path and message: controls and DEL as \a \b \t \n \v \f
+ * \r or \xNN (a NUL as \x00), C1 controls and U+2028/U+2029 as \uNNNN,
+ * each byte that is not UTF-8 as \xNN, the rest (the backslash too) as it
+ * is, so escaped text escapes to itself. Writes what fits of it, whole
+ * escapes and characters only, NUL-terminated, into buf (nothing when
+ * size is 0); returns the whole escaped length (at most 4 * len): a
+ * result >= size means the text was cut. For logging names taken from a
+ * file (npydt_dtype_field_name with its _len, npydt_dtype_leaf_path,
+ * member names), which the library hands out raw. */
+NPYDT_API size_t npydt_text_escape(const char *s, size_t len, char *buf, size_t size);
 
 /* The library's hash of a name (len bytes; a NUL is a byte like any
  * other), the one its own field and member tables use, for a program's

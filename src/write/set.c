@@ -25,8 +25,8 @@ static npydt_status find_field(npydt_writer *w, const char *path, void **p,
 /* The typed writer's status, with the path in err. */
 static npydt_status named(npydt_status st, const char *path, npydt_error *err)
 {
-    if (st != NPYDT_OK && err)
-        name_for_message(err->path, sizeof err->path, path, strlen(path));
+    if (st != NPYDT_OK)
+        error_set_path(err, path, strlen(path));
     return st;
 }
 
