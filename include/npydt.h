@@ -1040,6 +1040,54 @@ NPYDT_API npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err);
 /* Unmap, free and release the reader; NULL is a no-op. */
 NPYDT_API void npydt_reader_close(npydt_reader *r);
 
+/* ---- The short path: a field of one element, a column, by path ---- */
+
+/* The scalar field at path (as npydt_field_lookup reads it: "pos.x",
+ * "samples[2]", a title; "" for an array of scalars) of element i, i
+ * being the element's position in C (row-major) order whatever the
+ * file's order, read as by the typed reader of the same name
+ * (npydt_read_i64 ...). An element out of bounds is NPYDT_E_ARG; a struct
+ * or subarray node NPYDT_E_VALUE (name one of its scalars); an error names
+ * the path. Data in place (mapped, a buffer, a stored member, in_memory)
+ * is read where it is; data read in chunks is read a field at a time:
+ * with pread from a file (the position of npydt_reader_next_chunk is
+ * kept), from the stream of a deflated member by inflating up to the
+ * field (from the member's start when it is behind: open it with
+ * in_memory for random access), which moves npydt_reader_next_chunk's
+ * position there and ends the validity of its last chunk. */
+NPYDT_API npydt_status npydt_reader_get_i64(npydt_reader *r, const char *path, uint64_t i,
+                                            int64_t *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_u64(npydt_reader *r, const char *path, uint64_t i,
+                                            uint64_t *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_double(npydt_reader *r, const char *path, uint64_t i,
+                                               double *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_complex(npydt_reader *r, const char *path, uint64_t i,
+                                                double v[2], npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_bool(npydt_reader *r, const char *path, uint64_t i,
+                                             int *v, npydt_error *err);
+/* The bytes npydt_read_bytes gives, copied into buf: *len of them;
+ * NPYDT_E_RANGE (and nothing copied) when size is below *len. */
+NPYDT_API npydt_status npydt_reader_get_bytes(npydt_reader *r, const char *path, uint64_t i,
+                                              void *buf, size_t size, size_t *len,
+                                              npydt_error *err);
+/* As npydt_read_unicode: UTF-8, NUL-terminated in buf, *len the length
+ * it needs. */
+NPYDT_API npydt_status npydt_reader_get_unicode(npydt_reader *r, const char *path, uint64_t i,
+                                                char *buf, size_t size, size_t *len,
+                                                npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_datetime(npydt_reader *r, const char *path, uint64_t i,
+                                                 npydt_datetime *v, npydt_error *err);
+/* The field at path (any field: a struct or subarray too with
+ * NPYDT_AS_NATIVE) of every element into out, as npydt_gather writes it
+ * (npydt_gather_size bytes an element), in C order whatever the file's
+ * order: count * npydt_gather_size bytes, cap being the bytes out holds
+ * (NPYDT_E_RANGE, nothing written, when they do not fit). Reads the data
+ * from its start; the position of npydt_reader_next_c is kept, that of
+ * npydt_reader_next_chunk moves where the data is read in chunks. out is
+ * undefined after an error. */
+NPYDT_API npydt_status npydt_reader_gather(npydt_reader *r, const char *path, npydt_convert as,
+                                           void *out, size_t cap, npydt_error *err);
+
 /* Byte offset from the first data byte of the element at index[0..nindex)
  * of the logical array (nindex == ndim), honouring fortran_order.
  * NPYDT_E_ARG for a wrong number of indices or an index out of bounds. */
