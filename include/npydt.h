@@ -1331,7 +1331,8 @@ NPYDT_API npydt_status npydt_writer_commit(npydt_writer *w, npydt_error *err);
 /* Set the field at path (as npydt_field_lookup reads it: "pos.x",
  * "samples[2]") of the record under construction through the typed writer
  * of the same name; an error names the path in err->path and leaves the
- * record unchanged. */
+ * record unchanged. The path is looked up on every call: for many records
+ * resolve it once (npydt_writer_field, npydt_writer_put_*). */
 NPYDT_API npydt_status npydt_writer_set_i64(npydt_writer *w, const char *path, int64_t v,
                                             npydt_error *err);
 /* See npydt_writer_set_i64. */
@@ -1356,6 +1357,41 @@ NPYDT_API npydt_status npydt_writer_set_unicode(npydt_writer *w, const char *pat
                                                 npydt_error *err);
 /* See npydt_writer_set_i64. */
 NPYDT_API npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *path,
+                                                 const npydt_datetime *v, npydt_error *err);
+/* A field of a writer's record resolved once: npydt_writer_field looks
+ * the path up (as npydt_writer_set_* do on every call) and the
+ * npydt_writer_put_* calls store through the handle with no lookup, the
+ * fast way to fill many records. A handle belongs to the writer that gave
+ * it and stays valid until it is closed or discarded. */
+typedef struct npydt_field_handle {
+    size_t index;
+} npydt_field_handle;
+/* Resolve the scalar field at path (as npydt_writer_set_i64 reads it) into
+ * *h; NPYDT_E_NOT_FOUND or NPYDT_E_VALUE (a struct or subarray) naming the
+ * path. The writer keeps a copy of the path for its messages. */
+NPYDT_API npydt_status npydt_writer_field(npydt_writer *w, const char *path,
+                                          npydt_field_handle *h, npydt_error *err);
+/* Store into the field of handle h of the record under construction, as
+ * npydt_writer_set_* of the same name does (the same checks, the same
+ * errors naming the path); NPYDT_E_ARG for a handle this writer did not
+ * give. */
+NPYDT_API npydt_status npydt_writer_put_i64(npydt_writer *w, npydt_field_handle h, int64_t v,
+                                            npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_u64(npydt_writer *w, npydt_field_handle h, uint64_t v,
+                                            npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_double(npydt_writer *w, npydt_field_handle h,
+                                               double v, npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_complex(npydt_writer *w, npydt_field_handle h,
+                                                const double v[2], npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_bool(npydt_writer *w, npydt_field_handle h, int v,
+                                             npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_bytes(npydt_writer *w, npydt_field_handle h,
+                                              const void *bytes, size_t len,
+                                              npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_unicode(npydt_writer *w, npydt_field_handle h,
+                                                const char *utf8, size_t len,
+                                                npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_datetime(npydt_writer *w, npydt_field_handle h,
                                                  const npydt_datetime *v, npydt_error *err);
 /* Make every record written so far durable and counted: write what is
  * buffered, fsync the data, rewrite the shape in the header in place,
