@@ -124,7 +124,12 @@ $(O)/gen/lexer.c: grammar/lexer.re $(O)/gen/parser.h
 # COVERAGE), so that such a change rebuilds the objects and `make check`
 # after a plain `make` compiles again with -Werror.
 FLAGS := $(O)/compile-flags
-FLAGS_NOW := $(subst ','\'',$(CC) $(ALL_CFLAGS))
+# Each library function and object in a section of its own, kept apart
+# through the static library's one relocatable object: a program linked
+# with -Wl,--gc-sections keeps only what it reaches (a header walker
+# neither links the archive code nor needs -lz).
+LIB_SECTIONS := -ffunction-sections -fdata-sections
+FLAGS_NOW := $(subst ','\'',$(CC) $(ALL_CFLAGS) $(LIB_SECTIONS))
 .PHONY: FORCE
 $(FLAGS): FORCE
 	@mkdir -p $(@D)
@@ -140,7 +145,7 @@ lib_src = $(if $(filter $(1),$(GEN_STEMS)),$(O)/gen/$(notdir $(1)).c,src/$(1).c)
 .SECONDEXPANSION:
 $(LIB_OBJS): $(O)/lib/%.o: $$(call lib_src,$$*) $(FLAGS) | $(O)/gen/parser.h
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(LIB_SECTIONS) -fPIC -fvisibility=hidden -DNPYDT_BUILDING -MMD -MP -c -o $@ $<
 
 # The static library is one relocatable object in which every global name
 # the public header does not declare is local, so that a program linking

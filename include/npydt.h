@@ -99,7 +99,15 @@ typedef enum npydt_status {
 /* npydt_error.offset when no byte offset applies. */
 #define NPYDT_NO_OFFSET ((size_t)-1)
 
-/* Filled by every call that takes one, whatever it held before: on failure
+/* Path and message are text safe to log and to show: names, type strings
+ * and member names from a file appear in them escaped by the one rule of
+ * npydt_text_escape (no control byte, no line break, nothing that is not
+ * UTF-8; a NUL in a name is the four characters \x00), cut to whole
+ * escapes. The raw names stay reachable through the length-carrying
+ * accessors (npydt_dtype_field_name and _len, npydt_dtype_leaf_path's
+ * return, npydt_field_lookup_len), and offset points into the header
+ * bytes the caller holds.
+ * Filled by every call that takes one, whatever it held before: on failure
  * with the returned status and what went wrong; on success with code
  * NPYDT_OK, offset NPYDT_NO_OFFSET and an empty path and message (the
  * per-value readers and writers included: four stores). So a struct
@@ -109,8 +117,7 @@ typedef enum npydt_status {
 typedef struct npydt_error {
     npydt_status code;  /* same as the returned status */
     size_t offset;      /* byte offset into the header text, or NPYDT_NO_OFFSET */
-    char path[256];     /* field path such as "pos.x" or "", truncated if long; a
-                         * NUL in a name is written as the four characters \x00 */
+    char path[256];     /* field path such as "pos.x" or "", cut if long */
     char message[256];  /* human-readable, no trailing newline */
 } npydt_error;
 
@@ -125,6 +132,18 @@ NPYDT_API const char *npydt_status_name(npydt_status status);
  * control character, 1 for any other character and for each byte that is
  * not valid UTF-8 (Unicode 14 tables). */
 NPYDT_API size_t npydt_text_width(const char *s, size_t len);
+
+/* The text s (len bytes) escaped as the library writes every
+ * npydt_error path and message: controls and DEL as \a \b \t \n \v \f
+ * \r or \xNN (a NUL as \x00), C1 controls and U+2028/U+2029 as \uNNNN,
+ * each byte that is not UTF-8 as \xNN, the rest (the backslash too) as it
+ * is, so escaped text escapes to itself. Writes what fits of it, whole
+ * escapes and characters only, NUL-terminated, into buf (nothing when
+ * size is 0); returns the whole escaped length (at most 4 * len): a
+ * result >= size means the text was cut. For logging names taken from a
+ * file (npydt_dtype_field_name with its _len, npydt_dtype_leaf_path,
+ * member names), which the library hands out raw. */
+NPYDT_API size_t npydt_text_escape(const char *s, size_t len, char *buf, size_t size);
 
 /* The library's hash of a name (len bytes; a NUL is a byte like any
  * other), the one its own field and member tables use, for a program's
@@ -1021,6 +1040,54 @@ NPYDT_API npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err);
 /* Unmap, free and release the reader; NULL is a no-op. */
 NPYDT_API void npydt_reader_close(npydt_reader *r);
 
+/* ---- The short path: a field of one element, a column, by path ---- */
+
+/* The scalar field at path (as npydt_field_lookup reads it: "pos.x",
+ * "samples[2]", a title; "" for an array of scalars) of element i, i
+ * being the element's position in C (row-major) order whatever the
+ * file's order, read as by the typed reader of the same name
+ * (npydt_read_i64 ...). An element out of bounds is NPYDT_E_ARG; a struct
+ * or subarray node NPYDT_E_VALUE (name one of its scalars); an error names
+ * the path. Data in place (mapped, a buffer, a stored member, in_memory)
+ * is read where it is; data read in chunks is read a field at a time:
+ * with pread from a file (the position of npydt_reader_next_chunk is
+ * kept), from the stream of a deflated member by inflating up to the
+ * field (from the member's start when it is behind: open it with
+ * in_memory for random access), which moves npydt_reader_next_chunk's
+ * position there and ends the validity of its last chunk. */
+NPYDT_API npydt_status npydt_reader_get_i64(npydt_reader *r, const char *path, uint64_t i,
+                                            int64_t *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_u64(npydt_reader *r, const char *path, uint64_t i,
+                                            uint64_t *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_double(npydt_reader *r, const char *path, uint64_t i,
+                                               double *v, npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_complex(npydt_reader *r, const char *path, uint64_t i,
+                                                double v[2], npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_bool(npydt_reader *r, const char *path, uint64_t i,
+                                             int *v, npydt_error *err);
+/* The bytes npydt_read_bytes gives, copied into buf: *len of them;
+ * NPYDT_E_RANGE (and nothing copied) when size is below *len. */
+NPYDT_API npydt_status npydt_reader_get_bytes(npydt_reader *r, const char *path, uint64_t i,
+                                              void *buf, size_t size, size_t *len,
+                                              npydt_error *err);
+/* As npydt_read_unicode: UTF-8, NUL-terminated in buf, *len the length
+ * it needs. */
+NPYDT_API npydt_status npydt_reader_get_unicode(npydt_reader *r, const char *path, uint64_t i,
+                                                char *buf, size_t size, size_t *len,
+                                                npydt_error *err);
+NPYDT_API npydt_status npydt_reader_get_datetime(npydt_reader *r, const char *path, uint64_t i,
+                                                 npydt_datetime *v, npydt_error *err);
+/* The field at path (any field: a struct or subarray too with
+ * NPYDT_AS_NATIVE) of every element into out, as npydt_gather writes it
+ * (npydt_gather_size bytes an element), in C order whatever the file's
+ * order: count * npydt_gather_size bytes, cap being the bytes out holds
+ * (NPYDT_E_RANGE, nothing written, when they do not fit). Reads the data
+ * from its start; the position of npydt_reader_next_c is kept, that of
+ * npydt_reader_next_chunk moves where the data is read in chunks. out is
+ * undefined after an error. */
+NPYDT_API npydt_status npydt_reader_gather(npydt_reader *r, const char *path, npydt_convert as,
+                                           void *out, size_t cap, npydt_error *err);
+
 /* Byte offset from the first data byte of the element at index[0..nindex)
  * of the logical array (nindex == ndim), honouring fortran_order.
  * NPYDT_E_ARG for a wrong number of indices or an index out of bounds. */
@@ -1456,7 +1523,8 @@ NPYDT_API npydt_status npydt_writer_commit(npydt_writer *w, npydt_error *err);
 /* Set the field at path (as npydt_field_lookup reads it: "pos.x",
  * "samples[2]") of the record under construction through the typed writer
  * of the same name; an error names the path in err->path and leaves the
- * record unchanged. */
+ * record unchanged. The path is looked up on every call: for many records
+ * resolve it once (npydt_writer_field, npydt_writer_put_*). */
 NPYDT_API npydt_status npydt_writer_set_i64(npydt_writer *w, const char *path, int64_t v,
                                             npydt_error *err);
 /* See npydt_writer_set_i64. */
@@ -1481,6 +1549,41 @@ NPYDT_API npydt_status npydt_writer_set_unicode(npydt_writer *w, const char *pat
                                                 npydt_error *err);
 /* See npydt_writer_set_i64. */
 NPYDT_API npydt_status npydt_writer_set_datetime(npydt_writer *w, const char *path,
+                                                 const npydt_datetime *v, npydt_error *err);
+/* A field of a writer's record resolved once: npydt_writer_field looks
+ * the path up (as npydt_writer_set_* do on every call) and the
+ * npydt_writer_put_* calls store through the handle with no lookup, the
+ * fast way to fill many records. A handle belongs to the writer that gave
+ * it and stays valid until it is closed or discarded. */
+typedef struct npydt_field_handle {
+    size_t index;
+} npydt_field_handle;
+/* Resolve the scalar field at path (as npydt_writer_set_i64 reads it) into
+ * *h; NPYDT_E_NOT_FOUND or NPYDT_E_VALUE (a struct or subarray) naming the
+ * path. The writer keeps a copy of the path for its messages. */
+NPYDT_API npydt_status npydt_writer_field(npydt_writer *w, const char *path,
+                                          npydt_field_handle *h, npydt_error *err);
+/* Store into the field of handle h of the record under construction, as
+ * npydt_writer_set_* of the same name does (the same checks, the same
+ * errors naming the path); NPYDT_E_ARG for a handle this writer did not
+ * give. */
+NPYDT_API npydt_status npydt_writer_put_i64(npydt_writer *w, npydt_field_handle h, int64_t v,
+                                            npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_u64(npydt_writer *w, npydt_field_handle h, uint64_t v,
+                                            npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_double(npydt_writer *w, npydt_field_handle h,
+                                               double v, npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_complex(npydt_writer *w, npydt_field_handle h,
+                                                const double v[2], npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_bool(npydt_writer *w, npydt_field_handle h, int v,
+                                             npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_bytes(npydt_writer *w, npydt_field_handle h,
+                                              const void *bytes, size_t len,
+                                              npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_unicode(npydt_writer *w, npydt_field_handle h,
+                                                const char *utf8, size_t len,
+                                                npydt_error *err);
+NPYDT_API npydt_status npydt_writer_put_datetime(npydt_writer *w, npydt_field_handle h,
                                                  const npydt_datetime *v, npydt_error *err);
 /* Make every record written so far durable and counted: write what is
  * buffered, fsync the data, rewrite the shape in the header in place,

@@ -71,16 +71,17 @@ same "a cut name is escaped" "$(sed -n 2p "$tmp/err")" \
     "$tmp/ctl.npy: schema mismatch: field \\x1b$(rep 255 a)...(602 bytes)...$(rep 255 a)\\a: extra_field: expected (none), found <f8"
 
 # ---- in an error line, C1 controls and U+2028/U+2029 are escaped (they
-# break lines for Python's splitlines()); their neighbours, a lone lead
-# byte at the end included, are kept as they are
+# break lines for Python's splitlines()); their neighbours are kept as
+# they are, and a byte that does not start UTF-8 (a lone lead byte at the
+# end) is \xNN
 p=$(printf '/nonexistent/a\302\205b\302\240c\342\200\250d\342\200\251e\342\200\252f\342\201\200g\342\200')
 "$NPYDT" inspect "$p" 2>"$tmp/err"
 same "C1 controls and line separators escaped in a path" "$(cat "$tmp/err")" \
-    "$(printf '/nonexistent/a\\u0085b\302\240c\\u2028d\\u2029e\342\200\252f\342\201\200g\342\200'): i/o error: cannot open: No such file or directory"
+    "$(printf '/nonexistent/a\\u0085b\302\240c\\u2028d\\u2029e\342\200\252f\342\201\200g\\xe2\\x80'): i/o error: cannot open: No such file or directory"
 p=$(printf '/nonexistent/a\302')
 "$NPYDT" inspect "$p" 2>"$tmp/err"
 same "a lead byte of C1 at the end of a path" "$(cat "$tmp/err")" \
-    "$p: i/o error: cannot open: No such file or directory"
+    "/nonexistent/a\\xc2: i/o error: cannot open: No such file or directory"
 
 # ---- a long path in an error line, and in a line made from a format
 long=$tmp/$(rep 700 d).npy

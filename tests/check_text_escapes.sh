@@ -3,7 +3,8 @@
 # as given) reach the text of inspect and of the dump table escaped as in
 # error lines (\x1b, \a, \n): no terminal control, no forged line. The
 # machine formats keep their contract: JSON, CSV and TSV give the names
-# back exactly.
+# back exactly; an error's message, the library's text, is escaped in the
+# JSON report as in the error line.
 NPYDT=${NPYDT:-build/npydt}
 PY=${PYTHON:-/usr/bin/python3}
 if ! "$PY" -c 'import numpy' 2>/dev/null; then
@@ -87,6 +88,18 @@ check(st == 0 and next(csv.reader(io.StringIO(out))) == [TITLE, LINE, CLEAR + ".
 st, out, err = run("dump", "--tsv", npy)
 check(st == 0 and out.split("\n")[0] == "\t".join([TITLE, "x\\nindex  0", CLEAR + "." + INNER]),
       "dump --tsv header: %r" % out)
+# an error's message quotes a hostile type string escaped, in the error
+# line and in the JSON report's error object alike (the library's text)
+text = b"{'descr': [('x', '<f8\\x1b[2J\\n')], 'fortran_order': False, 'shape': (1,), }"
+text += b" " * (117 - len(text)) + b"\n"
+bad = os.path.join(d, "bad_type.npy")
+with open(bad, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text)
+st, out, err = run("inspect", "--json", bad)
+message = json.loads(out)["error"]["message"] if out else None
+check(st == 3 and message == "field x: data type '<f8\\x1b[2J\\n' not understood" and
+      no_controls(err) and "<f8\\x1b[2J\\n" in err,
+      "a hostile type string in an error: %r %r" % (out, err))
 shutil.rmtree(d)
 print("text-escapes: %d passed, %d failed" % (passed, failed))
 PYEOF

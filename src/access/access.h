@@ -2,7 +2,8 @@
  * an archive member, in stored or C order. The reader's state, shared by
  * the files of this stage (opening, in-memory bytes and writable mappings
  * in open.c, sequential reads in reader.c, C-order batches in corder.c,
- * element addressing in element.c). Not installed. */
+ * element addressing in element.c, a field of an element or a column by
+ * path in get.c). Not installed. */
 #ifndef NPYDT_ACCESS_H
 #define NPYDT_ACCESS_H
 
@@ -35,6 +36,8 @@ struct npydt_reader {
     unsigned char *window;        /* the C-order elements of a pass */
     size_t window_size;
     uint64_t *index, *cstride;    /* a pass's multi-index and C strides */
+    unsigned char *value;         /* one field's bytes read by npydt_reader_get_* */
+    size_t value_size;
 };
 
 /* A fresh stream of the member, positioned at its first data byte. */

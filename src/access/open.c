@@ -271,6 +271,7 @@ void npydt_reader_close(npydt_reader *r)
     size_t nd = npydt_header_ndim(r->header);
     free_bytes(r->alloc, r->buf, r->buf_size);
     free_bytes(r->alloc, r->window, r->window_size);
+    free_bytes(r->alloc, r->value, r->value_size);
     if (r->index)
         free_bytes(r->alloc, r->index, nd * sizeof *r->index);
     if (r->cstride)

@@ -279,7 +279,7 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
     }
     struct arrow_scalar sc;
     if ((st = arrow_scalar_of(dt, c->bytes_as_binary, &sc, c->err)) != NPYDT_OK) {
-        snprintf(c->err->path, sizeof c->err->path, "%s", c->path);
+        error_set_path(c->err, c->path, strlen(c->path));
         return st;
     }
     char str[64];

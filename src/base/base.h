@@ -129,13 +129,18 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
                         const char *path, const char *fmt, va_list ap);
 npydt_status set_nomem(npydt_error *err);
+/* err->path (when err is non-NULL) from a name of len bytes, escaped as
+ * set_error escapes every path and message: the one place a path that
+ * did not come through set_error is written. */
+void error_set_path(npydt_error *err, const char *name, size_t len);
 /* When err holds NPYDT_E_NOMEM and a is a pool (npydt_pool_allocator_init),
  * say in its message the pool's size, the request it refused last and its
  * largest free block then. The parse calls call it before they return. */
 void pool_explain_nomem(const npydt_allocator *a, npydt_error *err);
-/* A name of len bytes as messages and error paths spell it: a NUL inside
- * becomes the four characters \x00, and what does not fit in size is cut.
- * Returns the length written (buf is NUL-terminated when size > 0). */
+/* A name of len bytes as messages and error paths spell it: escaped by
+ * the text stage's one rule (text_escape_at; a NUL inside becomes the four
+ * characters \x00), cut to whole escapes where size ends. Returns the
+ * length written (buf is NUL-terminated when size > 0). */
 size_t name_for_message(char *buf, size_t size, const char *s, size_t len);
 
 /* Names and titles are byte strings with a length: NumPy allows a NUL

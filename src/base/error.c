@@ -44,14 +44,25 @@ const char *npydt_status_name(npydt_status status)
     return "unknown error";
 }
 
+void error_set_path(npydt_error *err, const char *name, size_t len)
+{
+    if (err)
+        text_escape_fit(err->path, sizeof err->path, name ? name : "", name ? len : 0);
+}
+
 npydt_status set_errorv(npydt_error *err, npydt_status code, size_t offset,
                         const char *path, const char *fmt, va_list ap)
 {
     if (err) {
         err->code = code;
         err->offset = offset;
-        snprintf(err->path, sizeof err->path, "%s", path ? path : "");
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        error_set_path(err, path, path ? strlen(path) : 0);
+        /* the names a message quotes come from files: the whole message
+         * goes through the one escaping rule, cut to whole escapes */
+        char raw[4 * sizeof err->message];
+        int n = vsnprintf(raw, sizeof raw, fmt, ap);
+        size_t len = n < 0 ? 0 : (size_t)n < sizeof raw ? (size_t)n : sizeof raw - 1;
+        text_escape_fit(err->message, sizeof err->message, raw, len);
     }
     return code;
 }
@@ -68,26 +79,7 @@ npydt_status set_error(npydt_error *err, npydt_status code, size_t offset,
 
 size_t name_for_message(char *buf, size_t size, const char *s, size_t len)
 {
-    if (size == 0)
-        return 0;
-    size_t at = 0, i = 0;
-    /* runs without a NUL are copied whole: the descriptor parser pushes
-     * every field's name through here */
-    while (i < len) {
-        const char *nul = memchr(s + i, '\0', len - i);
-        size_t run = nul ? (size_t)(nul - (s + i)) : len - i;
-        size_t room = size - 1 - at;
-        size_t n = run < room ? run : room;
-        memcpy(buf + at, s + i, n);
-        at += n;
-        if (n < run || !nul || size - 1 - at < 4)
-            break;
-        memcpy(buf + at, "\\x00", 4);
-        at += 4;
-        i += run + 1;
-    }
-    buf[at] = '\0';
-    return at;
+    return text_escape_fit(buf, size, s, len);
 }
 
 npydt_status set_nomem(npydt_error *err)

@@ -14,12 +14,9 @@ void gen_fail(struct gen *g, npydt_status code, const char *path, const char *fm
 {
     if (!g->err)
         return;
-    g->err->code = code;
-    g->err->offset = NPYDT_NO_OFFSET;
-    snprintf(g->err->path, sizeof g->err->path, "%s", path ? path : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g->err->message, sizeof g->err->message, fmt, ap);
+    set_errorv(g->err, code, NPYDT_NO_OFFSET, path, fmt, ap);
     va_end(ap);
 }
 

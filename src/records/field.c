@@ -152,3 +152,19 @@ npydt_status npydt_field_lookup_len(const npydt_dtype *dt, const char *path, siz
     *field = cur;
     return NPYDT_OK;
 }
+
+npydt_status field_lookup_scalar(const npydt_dtype *dt, const char *path, uint64_t *offset,
+                                 const npydt_dtype **field, npydt_error *err)
+{
+    if (!path)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "path is NULL");
+    npydt_status st = npydt_field_lookup(dt, path, offset, field, err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_dtype_class cls = npydt_dtype_get_class(*field);
+    if (cls != NPYDT_SCALAR)
+        return set_error(err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, path,
+                         "%s is a %s: name one of its scalars", *path ? path : "the element",
+                         cls == NPYDT_STRUCT ? "struct" : "subarray");
+    return NPYDT_OK;
+}

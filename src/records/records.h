@@ -104,6 +104,13 @@ static inline uint32_t swap_unit(char kind, uint64_t itemsize)
     }
 }
 
+/* The scalar node at path in dt (as npydt_field_lookup reads it) and its
+ * offset: the one lookup of a value read or written by path. A struct or
+ * subarray node is NPYDT_E_VALUE naming the path; a NULL path
+ * NPYDT_E_ARG. */
+npydt_status field_lookup_scalar(const npydt_dtype *dt, const char *path, uint64_t *offset,
+                                 const npydt_dtype **field, npydt_error *err);
+
 /* Follow subarrays from dt to a scalar: *scalar and the number of its
  * elements (contiguous in dt). False when a struct is on the way. */
 bool scalar_chain(const npydt_dtype *dt, const npydt_dtype **scalar, uint64_t *elems);

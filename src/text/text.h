@@ -111,6 +111,28 @@ enum text_json_mode {
  * returns the bytes written. */
 size_t text_json_escape_into(char *dst, const char *s, size_t len, enum text_json_mode mode);
 
+/* ---- escapes for text shown and logged (escape.c) ------------------------ */
+
+/* The one rule by which text from a file (names, type strings, messages
+ * quoting them) is shown on a terminal or in a log: controls and DEL as
+ * \a \b \t \n \v \f \r or \xNN (NUL as \x00), C1 controls and
+ * U+2028/U+2029 (line breaks for Python's splitlines()) as \uNNNN, each
+ * byte that does not start valid UTF-8 as \xNN; everything else, the
+ * backslash too, as it is. So escaping escaped text changes nothing. */
+#define TEXT_ESCAPE_MAX 6
+/* The character at p (n bytes left, n >= 1): returns its bytes (1 to 4)
+ * and writes its escape into esc, NUL-terminated, or "" when it goes as
+ * it is. */
+size_t text_escape_at(const unsigned char *p, size_t n, char esc[TEXT_ESCAPE_MAX + 1]);
+/* The most bytes len bytes take escaped (4 each, as \xNN). */
+#define TEXT_ESCAPED_MAX(len) (4 * (len))
+/* len bytes of s escaped into dst, which holds TEXT_ESCAPED_MAX(len)
+ * bytes; returns the bytes written. */
+size_t text_escape_into(char *dst, const char *s, size_t len);
+/* As much of s escaped as fits whole (characters and escapes never cut)
+ * in dst's size bytes, NUL-terminated (size > 0); returns its length. */
+size_t text_escape_fit(char *dst, size_t size, const char *s, size_t len);
+
 /* ---- shapes (shape.c) ---------------------------------------------------- */
 
 /* Python's spelling of a shape tuple at the end of b: "()", "(3,)",

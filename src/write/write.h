@@ -23,6 +23,13 @@ enum writer_publish {
     PUBLISH_RENAME     /* rename the temporary file over the path */
 };
 
+/* A field resolved by npydt_writer_field: what its handle's index names. */
+struct writer_handle {
+    const npydt_dtype *dtype;   /* the scalar node */
+    size_t offset;              /* in the record */
+    char *path;                 /* for messages (str_copy) */
+};
+
 struct npydt_writer {
     const npydt_allocator *alloc;
     enum writer_kind kind;
@@ -57,6 +64,8 @@ struct npydt_writer {
     unsigned char *buf;         /* records not yet written */
     size_t buf_cap, buf_len;
     unsigned char *record;      /* the record under construction (itemsize bytes) */
+    struct writer_handle *fields;   /* the fields npydt_writer_field resolved */
+    size_t nfields, fields_cap;
     /* after an I/O error: the only call left is close */
     npydt_status poisoned;
     npydt_error failure;

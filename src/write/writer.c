@@ -125,6 +125,10 @@ void writer_free(npydt_writer *w)
         free_bytes(a, w->buf, w->buf_cap);
     if (w->record)
         free_bytes(a, w->record, w->itemsize ? w->itemsize : 1);
+    for (size_t i = 0; i < w->nfields; i++)
+        str_free(a, w->fields[i].path);
+    if (w->fields)
+        free_bytes(a, w->fields, w->fields_cap * sizeof *w->fields);
     npydt_header_free(w->header);
     str_free(a, w->path);
     str_free(a, w->tmp_path);

@@ -50,61 +50,32 @@ void cli_line_puts(struct cli_line *l, const char *s)
     put(l, s, strlen(s));
 }
 
-/* The escape for the bytes at p, into esc; how many bytes it stands for
- * (0: p needs none). A line stays one line (for splitlines() too: U+0085,
- * U+2028 and U+2029 break lines there) and inert. */
-static size_t escape_at(const unsigned char *p, const unsigned char *end, char esc[8])
-{
-    if (*p < 0x20 || *p == 0x7f) {
-        static const char names[] = "0000000abtnvfr";
-        if (*p >= '\a' && *p <= '\r')
-            snprintf(esc, 8, "\\%c", names[*p]);
-        else
-            snprintf(esc, 8, "\\x%02x", *p);
-        return 1;
-    }
-    if (text_breaks_lines(p, (size_t)(end - p))) {   /* a C1 control, U+2028, U+2029 */
-        bool c1 = p[0] == 0xc2;
-        snprintf(esc, 8, "\\u%04x", c1 ? p[1] : 0x2000 + p[2] - 0x80);
-        return c1 ? 2 : 3;
-    }
-    return 0;
-}
-
+/* Names and texts from outside go through the text stage's one rule
+ * (text_escape_at): a line stays one line (for splitlines() too) and
+ * inert. */
 static void put_escaped(struct cli_line *l, const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     while (p < end) {
         const unsigned char *run = p;
-        char esc[8];
-        size_t n = 0;
-        while (p < end && (n = escape_at(p, end, esc)) == 0)
-            p++;
+        char esc[TEXT_ESCAPE_MAX + 1] = "";
+        while (p < end) {
+            size_t n = text_escape_at(p, (size_t)(end - p), esc);
+            if (esc[0])
+                break;
+            p += n;
+        }
         put(l, (const char *)run, (size_t)(p - run));
         if (p < end) {
             cli_line_puts(l, esc);
-            p += n;
+            p += text_escape_at(p, (size_t)(end - p), esc);
         }
     }
 }
 
 size_t cli_text_escape_into(char *dst, const char *s, size_t len)
 {
-    char *o = dst;
-    const unsigned char *p = (const unsigned char *)s, *end = p + len;
-    while (p < end) {
-        char esc[8];
-        size_t n = escape_at(p, end, esc);
-        if (n == 0) {
-            *o++ = (char)*p++;
-        } else {
-            size_t e = strlen(esc);
-            memcpy(o, esc, e);
-            o += e;
-            p += n;
-        }
-    }
-    return (size_t)(o - dst);
+    return text_escape_into(dst, s, len);
 }
 
 void cli_put_text_n(FILE *out, const char *s, size_t len)

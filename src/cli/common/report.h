@@ -53,7 +53,8 @@ struct cli_line {
 void cli_line_init(struct cli_line *l);
 /* s as it is (the command's own words). */
 void cli_line_puts(struct cli_line *l, const char *s);
-/* len bytes of s, control characters and Unicode line breaks escaped (a NUL
+/* len bytes of s escaped by the text stage's rule (text_escape_at: controls,
+ * Unicode line breaks and bytes that are not UTF-8; a NUL
  * is written \x00), cut in the middle past CLI_TEXT_KEEP bytes. */
 void cli_line_text(struct cli_line *l, const char *s, size_t len);
 /* A printf format of the conversions %s, %.*s, %u, %zu, %lld and %llu
@@ -73,7 +74,7 @@ char *cli_line_take(struct cli_line *l, size_t *len);
 void cli_put_text_n(FILE *out, const char *s, size_t len);
 /* The escaped text of cli_put_text_n into dst, which holds
  * CLI_TEXT_ESCAPED_MAX(len) bytes; returns the bytes written. */
-#define CLI_TEXT_ESCAPED_MAX(len) (4 * (len))
+#define CLI_TEXT_ESCAPED_MAX(len) TEXT_ESCAPED_MAX(len)
 size_t cli_text_escape_into(char *dst, const char *s, size_t len);
 
 /* Fill err with an error found by the command itself (no offset, no
