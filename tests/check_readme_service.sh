@@ -21,7 +21,7 @@ ex=$(mktemp -d) || exit 2
 trap 'rm -rf "$ex"' EXIT
 awk '/^### Serving uploads in C/ {found = 1} found && /^```c$/ {on = 1; next}
      on && /^```$/ {exit} on' README.md >"$ex/service.c"
-libs="$O/libnpydt.a ${LDFLAGS:-} -lz"
+libs="$O/libnpydt.a ${LDFLAGS:-} -lz -lm"
 [ -n "${SANITIZE:-}" ] && libs="$libs -fsanitize=$SANITIZE"
 [ -n "${COVERAGE:-}" ] && libs="$libs --coverage"
 # shellcheck disable=SC2086

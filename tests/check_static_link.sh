@@ -36,7 +36,7 @@ $CC $cflags -o "$tmp/empty" "$tmp/empty.c" ${LDFLAGS:-} -Wl,--gc-sections 2>>"$t
 if [ -x "$tmp/walk" ]; then
     out=$(${EXEC:-} "$tmp/walk" tests/fixtures/struct_nested3.npy 2>&1)
     # shellcheck disable=SC2086
-    $CC $cflags -o "$tmp/walk_all" "$tmp/walk.c" "$O/libnpydt.a" ${LDFLAGS:-} -lz 2>>"$tmp/cc.log"
+    $CC $cflags -o "$tmp/walk_all" "$tmp/walk.c" "$O/libnpydt.a" ${LDFLAGS:-} -lz -lm 2>>"$tmp/cc.log"
     all=$(${EXEC:-} "$tmp/walk_all" tests/fixtures/struct_nested3.npy 2>&1)
     if [ -n "$out" ] && [ "$out" = "$all" ]; then ok; else ko "the walker's output differs: $out"; fi
     lib=$(($(text_of "$tmp/walk") - $(text_of "$tmp/empty")))

@@ -67,7 +67,7 @@ CEOF
 passed=0
 failed=0
 # shellcheck disable=SC2086
-if ! $CC -std=c11 -O2 -Iinclude -o "$dir/fill" "$dir/fill.c" "$O/libnpydt.a" ${LDFLAGS:-} -lz \
+if ! $CC -std=c11 -O2 -Iinclude -o "$dir/fill" "$dir/fill.c" "$O/libnpydt.a" ${LDFLAGS:-} -lz -lm \
         2>"$dir/cc.log"; then
     echo "FAIL writer-cost: the program does not compile:"
     head -n 20 "$dir/cc.log"
