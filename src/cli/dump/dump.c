@@ -239,6 +239,29 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         d.style.datetime_iso = true;
     }
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
+    /* a pipe is read once, front to back: an order that goes back (text
+     * checked before it is printed, a negative step, Fortran order) reads
+     * it into memory first, and the fields are looked up in that header */
+    if (cli_input_piped(in) && (check_text || sl.row_step < 0 ||
+                                (npydt_header_fortran_order(h) && npydt_header_ndim(h) > 1))) {
+        npydt_reader_close(src);
+        src = NULL;
+        free(sel);
+        free(storage);
+        sel = NULL;
+        storage = NULL;
+        if ((status = cli_input_hold(in, &err)) != EXIT_OK)
+            goto out;
+        if (cli_input_reader(in, 1, &src, &err) != NPYDT_OK) {
+            status = cli_report(in->name, &err);
+            goto out;
+        }
+        h = npydt_reader_header(src);
+        dt = npydt_header_dtype(h);
+        if (o->fields && (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel,
+                                                      &storage)) != EXIT_OK)
+            goto out;
+    }
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
     if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
