@@ -3,15 +3,17 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_QUIET
+    OPT_JSON
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -30,7 +32,6 @@ static const struct cli_option check_options[] = {
      "read every archive member whole: its CRC-32 (by default members up to 64 MiB)"},
     {OPT_NO_VERIFY, "no-verify", 0, NULL, "read archive members' headers only"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
@@ -178,7 +179,7 @@ int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0, quiet = 0;
+    int json = 0;
     enum verify_mode mode = VERIFY_SMALL;
     const char *mode_option = NULL;
     struct cli_args args;
@@ -208,9 +209,6 @@ int cmd_check(int argc, char **argv)
             break;
         case OPT_JSON:
             json = 1;
-            break;
-        case OPT_QUIET:
-            quiet = 1;
             break;
         default:
             return args.status;
@@ -243,8 +241,13 @@ int cmd_check(int argc, char **argv)
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    inputs.quiet = quiet;
+    /* over many files, a progress line (not torn by a report on the
+     * terminal) */
+    struct cli_progress progress;
+    cli_progress_start_files(&progress, "checking", (uint64_t)args.noperands,
+                             isatty(STDOUT_FILENO));
     for (int i = 0; i < args.noperands; i++) {
+        cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s != EXIT_OK && json)
@@ -257,6 +260,7 @@ int cmd_check(int argc, char **argv)
                 status = s;
         }
     }
+    cli_progress_end(&progress);
     cli_inputs_free(&inputs);
     npydt_schema_free(schema);
     return status;

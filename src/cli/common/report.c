@@ -4,6 +4,7 @@
  * of processes that share the stream do not interleave. Names, paths and
  * descriptors in a line are escaped and cut (CLI_TEXT_KEEP). */
 #include "cli/common/report.h"
+#include "cli/common/progress.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -190,6 +191,7 @@ void cli_line_format(struct cli_line *l, const char *fmt, ...)
 
 void cli_line_end(struct cli_line *l)
 {
+    cli_progress_clear();   /* the line starts on a clean line */
     l->b.buf[l->b.len++] = '\n';
     fwrite(l->b.buf, 1, l->b.len, stderr);
     text_buf_free(&l->b);

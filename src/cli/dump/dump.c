@@ -22,7 +22,7 @@
 
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT
 };
 
 static const struct cli_option dump_options[] = {
@@ -40,7 +40,6 @@ static const struct cli_option dump_options[] = {
     {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 const struct cli_command dump_command = {
@@ -274,12 +273,13 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     struct sink sk;
     struct sink *out = &sk;
     sink_init(out, stdout);
+    struct cli_progress progress;
+    d.itemsize = npydt_dtype_itemsize(dt);
+    cli_progress_start(&progress, "dumping", sl.total * d.itemsize, o->quiet);
+    d.progress = &progress;
     if (o->format == FORMAT_JSONL) {
         struct json_plan plan;
         int planned = plan_build(&plan, dt, sel, nsel) == 0;
-        size_t itemsize = npydt_dtype_itemsize(dt);
-        struct cli_progress progress;
-        cli_progress_start(&progress, "dumping", sl.total * itemsize, o->quiet);
         for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
             const unsigned char *rec = cursor_get(&cur, selection_flat(&sl, i), &d.err);
             if (!rec) {
@@ -290,13 +290,10 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
                          : dump_put_element(&d, out, dt, rec, sel, nsel)) != 0)
                 break;
             sink_putc(out, '\n');
-            if ((i & 4095) == 4095) {
-                if (ferror(stdout))
-                    break;   /* the caller reports the write error */
-                cli_progress_update(&progress, (i + 1) * itemsize);
-            }
+            if ((i & 4095) == 4095 && ferror(stdout))
+                break;   /* the caller reports the write error */
+            dump_progress(&d, i + 1);
         }
-        cli_progress_end(&progress);
         if (planned)
             plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
@@ -326,6 +323,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         }
         free(title);
     }
+    cli_progress_end(&progress);
     sink_flush(out);
     if (out->bytes.failed && !d.failed && status == EXIT_OK)
         status = cli_failure("out of memory");
@@ -418,9 +416,6 @@ int cmd_dump(int argc, char **argv)
             if (parse_count(args.value, &o.head) != 0)
                 return cli_usage(&dump_command, "--head needs a count (0 or more)");
             o.have_head = 1;
-            break;
-        case OPT_QUIET:
-            o.quiet = 1;
             break;
         default:
             return args.status;

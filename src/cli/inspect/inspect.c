@@ -3,10 +3,12 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_JSON = 1 };
 
@@ -156,7 +158,13 @@ int cmd_inspect(int argc, char **argv)
      * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    /* over many files, a progress line (not torn by a report on the
+     * terminal) */
+    struct cli_progress progress;
+    cli_progress_start_files(&progress, "inspecting", (uint64_t)args.noperands,
+                             isatty(STDOUT_FILENO));
     for (int i = 0; i < args.noperands; i++) {
+        cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s != EXIT_OK && json)
@@ -176,6 +184,7 @@ int cmd_inspect(int argc, char **argv)
                 status = s;
         }
     }
+    cli_progress_end(&progress);
     cli_inputs_free(&inputs);
     return status;
 }
