@@ -704,7 +704,9 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
  * ranges, overlaps, duplicate names, methods and the declared sizes
  * (zip-bomb caps). Nothing is inflated until a member is read, and then
  * never more than its declared size. Every refusal is NPYDT_E_ARCHIVE with
- * a message naming the member and what is wrong. */
+ * a message naming the member and what is wrong; a message about one
+ * member read (NPYDT_E_ARCHIVE, NPYDT_E_DATA) starts "member 'NAME': ",
+ * NAME with control bytes, quotes and backslashes escaped as \xNN. */
 
 /* An open archive. Immutable once opened: may be shared between threads
  * (streams belong to one thread each). Release with npydt_npz_close. */

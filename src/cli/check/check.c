@@ -74,9 +74,10 @@ static const struct cli_command check_command = {
     "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
     ".npy file or archive; the highest of these over the files.\n"
     "\n"
-    "Only headers (and verified members) are read, except from '-' (standard\n"
-    "input) or a pipe, which is read whole into memory first (at most 1 GiB),\n"
-    "with a progress line on a terminal past 64 MiB.\n",
+    "Only headers (and verified members) are read. A .npy file on '-' (standard\n"
+    "input) or a pipe is counted to its end, not held; an archive on a pipe is\n"
+    "read whole into memory (at most 1 GiB). A progress line is shown on a\n"
+    "terminal for 500 files or more (-q: none).\n",
     check_options, sizeof check_options / sizeof check_options[0], 1,
 };
 

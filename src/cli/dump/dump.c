@@ -89,9 +89,11 @@ const struct cli_command dump_command = {
     "through a bounded buffer, and no further than the selection needs once\n"
     "checked.\n"
     "\n"
-    "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
-    "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
-    "64 MiB or more of elements, when stdout is not that terminal.\n",
+    "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
+    "once, front to back; an archive, an array in Fortran order, a --range\n"
+    "with a negative step or U text is read whole into memory first (at most\n"
+    "1 GiB). A progress line is shown on a terminal for 64 MiB or more of\n"
+    "elements, when stdout is not that terminal (-q: none).\n",
     dump_options, sizeof dump_options / sizeof dump_options[0], 1,
 };
 
