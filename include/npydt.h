@@ -723,7 +723,9 @@ NPYDT_API npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_ord
  * ranges, overlaps, duplicate names, methods and the declared sizes
  * (zip-bomb caps). Nothing is inflated until a member is read, and then
  * never more than its declared size. Every refusal is NPYDT_E_ARCHIVE with
- * a message naming the member and what is wrong. */
+ * a message naming the member and what is wrong; a message about one
+ * member read (NPYDT_E_ARCHIVE, NPYDT_E_DATA) starts "member 'NAME': ",
+ * NAME with control bytes, quotes and backslashes escaped as \xNN. */
 
 /* An open archive. Immutable once opened: may be shared between threads
  * (streams belong to one thread each). Release with npydt_npz_close. */
@@ -846,6 +848,15 @@ NPYDT_API npydt_status npydt_verify_path(const char *path, const npydt_options *
 NPYDT_API npydt_status npydt_verify_buffer(const void *buf, size_t len,
                                            const npydt_options *opts, npydt_header **header,
                                            npydt_verify_report *out, npydt_error *err);
+
+/* The same for a .npy file arriving on fd, a descriptor that cannot seek,
+ * whose first head_len bytes (the whole header at least) the caller has
+ * read into head: the rest is read to its end with read(2) through a
+ * bounded buffer and counted, never stored (NPYDT_E_DATA when short, as
+ * for a file). */
+NPYDT_API npydt_status npydt_verify_pipe(int fd, const void *head, size_t head_len,
+                                         const npydt_options *opts, npydt_header **header,
+                                         npydt_verify_report *out, npydt_error *err);
 
 /* A sequential reader of one member's uncompressed bytes (header
  * included). One thread at a time; close it before the archive. */
@@ -996,6 +1007,21 @@ NPYDT_API npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *
 NPYDT_API npydt_status npydt_reader_open_buffer(const void *buf, size_t len,
                                                 const npydt_reader_options *opts,
                                                 npydt_reader **out, npydt_error *err);
+/* The .npy file arriving on fd, a descriptor that cannot seek (a pipe,
+ * a socket, standard input), read once front to back with read(2) and
+ * never stored whole: head holds its first head_len bytes, already read
+ * by the caller, at least the whole header (npydt_header_size says how
+ * many bytes that is; NPYDT_E_TRUNCATED otherwise); bytes after the
+ * header in head are the first data bytes. Neither head nor fd is copied
+ * or closed: both must outlive the reader. Data that ends early is
+ * NPYDT_E_DATA, as for a short file; bytes after the data are not read.
+ * Going back (npydt_reader_rewind after a read, npydt_reader_next_c on a
+ * Fortran-order array with more than one dimension above 1) is
+ * NPYDT_E_ARG: read such an input into memory (npydt_reader_open_buffer),
+ * or ask in_memory, which reads the data into one copy when opened. */
+NPYDT_API npydt_status npydt_reader_open_pipe(int fd, const void *head, size_t head_len,
+                                              const npydt_reader_options *opts,
+                                              npydt_reader **out, npydt_error *err);
 /* Member i of an archive: in place when stored, else inflated through a
  * stream, or whole when opened with in_memory (z must outlive the reader). The bytes of a stored member are not
  * CRC-checked (see npydt_npz_member_verify); a deflated member's are when

@@ -191,7 +191,6 @@ usage_format dump --fields x,,y $S
 usage_format dump --index 1 --tail 2 $S
 usage_format dump --index x $S
 usage_format dump --range 1:2:0 $S
-usage_format dump --index 0 tests/fixtures/shape0d_f8.npy
 usage_format dump --jsonl $Z/savez.npz
 usage_format swap $S --to big
 usage_format swap $S --to sideways -o "$dir/o.npy"
@@ -218,6 +217,44 @@ usage_format load --dtype "{'shape': (3,)}" -o "$dir/o.npy" "$dir/one.jsonl"
 usage_format load --dtype "@$Z/savez.npz" -o "$dir/o.npy" "$dir/one.jsonl"
 usage_format append "$dir/o.npy" "$dir/one.jsonl" "$dir/one.jsonl"
 usage_format pack "$dir/o.npz" $Z/savez.npz
+
+# ---- one format for every error that names a file ---------------------------
+# file_format FILE ARGS...: exit 2 or 3, nothing on stdout, and stderr one
+# line "FILE: WHAT: DETAIL" (never "npydt: CMD: FILE: ..."), FILE as typed
+file_format() {
+    file=$1
+    shift
+    "$NPYDT" "$@" >"$dir/out" 2>"$dir/err"
+    got=$?
+    first=$(sed -n 1p "$dir/err")
+    if [ "$got" -ge 2 ] && [ ! -s "$dir/out" ] && [ "$(wc -l <"$dir/err")" -eq 1 ] &&
+        [ "${first#"$file: "}" != "$first" ]; then
+        ok
+    else
+        bad "file format: npydt $* -> exit $got, stderr '$(cat "$dir/err")'"
+    fi
+}
+file_format tests/fixtures/shape0d_f8.npy dump --index 0 tests/fixtures/shape0d_f8.npy
+file_format tests/fixtures/shape0d_f8.npy dump --range 1: tests/fixtures/shape0d_f8.npy
+file_format $S dump --index 99 $S
+file_format $S dump --index 0,0,0,0,0,0 $S
+file_format "$dir/none.txt" check --schema "@$dir/none.txt" $S
+file_format "$dir/none.txt" load --dtype "@$dir/none.txt" -o "$dir/o.npy" "$dir/one.jsonl"
+file_format $S dump --fields nope $S
+file_format "$dir/missing.npy" inspect "$dir/missing.npy"
+# a member of an archive is named ARCHIVE:NAME, also when the archive is
+# refused for it, and the message does not name it again
+file_format $Z/bad/crc_stored.npz:ints.npy check --verify --schema "'<i4'" $Z/bad/crc_stored.npz:ints
+file_format $Z/bad/duplicate.npz:a.npy inspect $Z/bad/duplicate.npz
+file_format $Z/bad/short_member.npz:a.npy inspect $Z/bad/short_member.npz
+for f in crc_stored duplicate short_member encrypted overlap; do
+    "$NPYDT" inspect $Z/bad/$f.npz >/dev/null 2>"$dir/err"
+    if grep -q "member '" "$dir/err" && ! grep -q "overlaps member '" "$dir/err"; then
+        bad "member named twice: $(cat "$dir/err")"
+    else
+        ok
+    fi
+done
 [ ! -e "$dir/o.npy" ] && [ ! -e "$dir/o.npz" ] && ok || bad "usage errors wrote output"
 
 echo "cli-args: $passed passed, $failed failed"

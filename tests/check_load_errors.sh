@@ -146,7 +146,7 @@ Try 'npydt load --help'." \
     load --dtype "{'shape': (3,)}" -o out.npy one.jsonl
 refuse "a spec that does not parse" 3 "--dtype: syntax error: spec offset 7: unexpected character '<'" \
     load --dtype "[('a', <i4)]" -o out.npy one.jsonl
-refuse "@PATH missing" 2 "npydt: load: --dtype: cannot read 'missing.txt': No such file or directory" \
+refuse "@PATH missing" 2 "missing.txt: i/o error: --dtype: cannot read: No such file or directory" \
     load --dtype @missing.txt -o out.npy one.jsonl
 refuse "@ARCHIVE of several arrays" 2 \
     "npydt: load: --dtype: '$Z/savez.npz' holds 11 arrays: name one as '$Z/savez.npz:NAME'

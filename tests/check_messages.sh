@@ -100,7 +100,7 @@ same "a long option in a usage line" "$(sed -n 1p "$tmp/err")" \
 F=tests/fixtures
 "$NPYDT" dump --index -99 $F/empty_3x0.npy >/dev/null 2>"$tmp/err"
 same "%lld, %zu and %llu in a message" "$(sed -n 1p "$tmp/err")" \
-    "npydt: dump: $F/empty_3x0.npy: --index -99: index -99 is out of bounds for axis 0 with size 3"
+    "$F/empty_3x0.npy: invalid argument: --index -99: index -99 is out of bounds for axis 0 with size 3"
 "$PYTHON" -c '
 import sys
 h = "{\x27descr\x27: \x27|u1\x27, \x27fortran_order\x27: False, \x27shape\x27: (100001,), }"

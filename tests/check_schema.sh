@@ -184,7 +184,7 @@ expect_usage "L after something other than an integer" "npydt: check: --schema: 
 # ---- --schema @path
 printf '%s\n' "$SIMPLE" >"$tmp/spec.txt"
 expect "spec from a file" 0 "" "" -- --schema "@$tmp/spec.txt" "$S"
-expect_usage "unreadable spec file" "npydt: check: --schema: cannot read '$tmp/none.txt'" -- \
+expect_usage "unreadable spec file" "$tmp/none.txt: i/o error: --schema: cannot read: " -- \
     --schema "@$tmp/none.txt" "$S"
 
 # ---- usage errors: exit 2, nothing on stdout

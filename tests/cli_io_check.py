@@ -26,6 +26,7 @@ Prints "cli-io: N passed, M failed".
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -159,14 +160,25 @@ def test_pipes(tmp):
     r = run(["inspect", "-"], stdin=b"")
     check(r.returncode == 3 and r.stderr.decode().startswith("-: truncated: "),
           "empty standard input: %d %r" % (r.returncode, r.stderr))
-    # the in-memory cap: a clear error, exit 2, nothing on stdout
-    over = subprocess.Popen(["head", "-c", str((1 << 30) + 1), "/dev/zero"], stdout=subprocess.PIPE)
+    # the in-memory cap of what a pipe gives that is read whole (an
+    # archive, by its first bytes): a clear error, exit 2, nothing on stdout
+    over = subprocess.Popen(["sh", "-c", "printf 'PK\\003\\004'; head -c %d /dev/zero" % (1 << 30)],
+                            stdout=subprocess.PIPE)
     r = subprocess.run([NPYDT, "inspect", "-"], stdin=over.stdout, capture_output=True, timeout=300)
     over.stdout.close()
     over.wait()
     check(r.returncode == 2 and r.stdout == b"" and r.stderr.decode().startswith(
-        "-: limit exceeded: input that cannot seek (a pipe) is read into memory, at most 1024 MiB"),
+        "-: limit exceeded: an archive or an array read out of order on a pipe is read into "
+        "memory, at most 1024 MiB"),
         "pipe over the cap: %d %r" % (r.returncode, r.stderr[:200]))
+    # bytes that cannot start a .npy file are refused from the first ones,
+    # however many follow
+    zeros = subprocess.Popen(["head", "-c", str((1 << 30) + 1), "/dev/zero"], stdout=subprocess.PIPE)
+    r = subprocess.run([NPYDT, "inspect", "-"], stdin=zeros.stdout, capture_output=True, timeout=300)
+    zeros.stdout.close()
+    zeros.wait()
+    check(r.returncode == 3 and r.stderr.decode().startswith("-: bad magic: "),
+          "a pipe of zeros: %d %r" % (r.returncode, r.stderr[:200]))
     # a FIFO nobody opens for writing is an error after a short wait, not a hang
     r = run(["inspect", fifo])
     check(r.returncode == 2 and r.stderr.decode() ==
@@ -395,10 +407,32 @@ def test_progress(tmp):
     big_npy(big, 72 << 20)
     small = os.path.join(FIX, "struct_nested3.npy")
     out = os.path.join(tmp, "swapped.npy")
-    data = open(big, "rb").read()
+    # 70 MB of JSON lines of 1000-byte strings, for load and append
+    text = os.path.join(tmp, "strings.jsonl")
+    with open(text, "w") as f:
+        f.write(('"' + "a" * 1000 + '"\n') * 70000)
+    loaded = os.path.join(tmp, "loaded.npy")
+    # an archive on a pipe is read whole: 72 MiB of it
+    packed = os.path.join(tmp, "packed.npz")
+    r = run(["pack", packed, "a=" + big])
+    check(r.returncode == 0, "pack for the progress runs: %r" % r.stderr[:200])
+    archive = open(packed, "rb").read()
+    # many files: 600 names of one small file
+    many = []
+    for i in range(600):
+        many.append(os.path.join(tmp, "many%03d.npy" % i))
+        os.link(small, many[-1])
     runs = [("swap", ["swap", big, "--to", "big", "-o", out], None, b"npydt: swapping "),
-            ("dump", ["dump", "--jsonl", big], None, b"npydt: dumping "),
-            ("check", ["check", "--schema", "'<f8'", "-"], data, b"npydt: reading ")]
+            ("dump --jsonl", ["dump", "--jsonl", big], None, b"npydt: dumping "),
+            ("dump --csv", ["dump", "--csv", big], None, b"npydt: dumping "),
+            ("dump --tsv", ["dump", "--tsv", big], None, b"npydt: dumping "),
+            ("load", ["load", "--dtype", "'S1000'", "-o", loaded, text], None, b"npydt: loading "),
+            ("append", ["append", loaded, text], None, b"npydt: loading "),
+            ("pack", ["pack", packed, "a=" + big], None, b"npydt: packing "),
+            ("an archive on a pipe", ["inspect", "-"], archive, b"npydt: reading "),
+            ("check of many files", ["check", "--schema", "like:" + small] + many, None,
+             b"npydt: checking "),
+            ("inspect of many files", ["inspect"] + many, None, b"npydt: inspecting ")]
     for what, args, stdin, label in runs:
         rc, got, secs = on_pty(args, stdin)
         draws = got.count(b"\r") - 1   # the last one erases
@@ -406,14 +440,29 @@ def test_progress(tmp):
               and 1 <= draws <= 1 + secs * 4.5,
               "%s: progress on a terminal: exit %d, %d draws in %.1f s, %r" %
               (what, rc, draws, secs, got[:60]))
-        # --quiet: nothing; stderr a file: nothing
-        rc, got, _ = on_pty(args[:1] + ["--quiet"] + args[1:], stdin)
-        check(rc == 0 and got == b"", "%s --quiet on a terminal: %d %r" % (what, rc, got[:60]))
+        # -q and --quiet: nothing; stderr a file: nothing
+        for quiet in ("-q", "--quiet"):
+            rc, got, _ = on_pty(args[:1] + [quiet] + args[1:], stdin)
+            check(rc == 0 and got == b"", "%s %s on a terminal: %d %r" % (what, quiet, rc, got[:60]))
         r = run(args, stdin)
         check(r.returncode == 0 and r.stderr == b"", "%s, stderr a file: %r" % (what, r.stderr[:60]))
-    # inputs under 64 MiB: no line
+    # a line drawn after the first interval has the rate, and the time
+    # left of a known total: dump of 72 MiB takes longer than that
+    rc, got, _ = on_pty(["dump", "--csv", big])
+    check(re.search(rb"npydt: dumping +\d+% \(\d+ of 72 MiB, [0-9.]+ MiB/s, [0-9]+ (s|min)", got),
+          "dump --csv: rate and time left: %r" % got[-200:])
+    # an error line erases the progress line first: it starts a clean line
+    bad = os.path.join(tmp, "bad.npy")
+    with open(bad, "wb") as f:
+        f.write(b"not numpy")
+    rc, got, _ = on_pty(["inspect"] + many[:300] + [bad] + many[300:])
+    check(rc == 3 and b"\r\x1b[K" + bad.encode() + b": bad magic: " in got,
+          "an error line among progress: %d %r" % (rc, got[-300:]))
+    # inputs under 64 MiB, fewer than 500 files: no line
     rc, got, _ = on_pty(["swap", small, "--to", "big", "-o", out])
     check(rc == 0 and got == b"", "small swap on a terminal: %r" % got[:60])
+    rc, got, _ = on_pty(["check", "--schema", "like:" + small] + many[:100])
+    check(rc == 0 and got == b"", "check of 100 files on a terminal: %r" % got[:60])
 
 
 # --------------------------------------------------------- output modes --

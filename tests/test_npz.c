@@ -462,7 +462,7 @@ static void test_npz_short_member_is_data_error(void **state)
     TEST_ERROR(err);
     assert_fails(NPYDT_E_DATA, &err, npydt_npz_member_header(h.z, 0, &hd, &err));
     assert_null(hd);
-    assert_non_null(strstr(err.message, "member 'a.npy' declares 140 bytes"));
+    assert_non_null(strstr(err.message, "member 'a.npy': declares 140 bytes"));
     release(&h);
 }
 
@@ -508,7 +508,7 @@ REFUSED_AT_OPEN(encrypted, "encrypted.npz", "member 'a.npy': is encrypted")
 REFUSED_AT_OPEN(unsupported_method, "method.npz", "compression method 12")
 REFUSED_AT_OPEN(dotdot_name, "name_dotdot.npz", "'..' component")
 REFUSED_AT_OPEN(dotdot_backslash_name, "name_dotdot_backslash.npz", "'..' component")
-REFUSED_AT_OPEN(nul_in_name, "name_nul.npz", "member 1 'a\\x00b.npy' has a NUL byte")
+REFUSED_AT_OPEN(nul_in_name, "name_nul.npz", "member 'a\\x00b.npy': entry 1 has a NUL byte")
 REFUSED_AT_OPEN(empty_name, "name_empty.npz", "empty name")
 REFUSED_AT_OPEN(bad_utf8_name, "name_utf8.npz", "not valid UTF-8")
 REFUSED_AT_OPEN(local_name_differs, "local_name.npz", "names another file")
@@ -1014,7 +1014,7 @@ static void test_npz_raw_name_escaped_in_message(void **state)
     struct zm m = stored_member("a\\\x7f", "hello", 5);
     m.name = "a\\\x7f\0.npy";
     m.name_len = 8;
-    check_built_refused(&m, 1, "member 1 'a\\x5c\\x7f\\x00.npy' has a NUL byte in its name");
+    check_built_refused(&m, 1, "member 'a\\x5c\\x7f\\x00.npy': entry 1 has a NUL byte in its name");
 }
 
 static void test_npz_refuses_cd_bytes_without_entries(void **state)

@@ -25,6 +25,9 @@ struct npydt_reader {
     unsigned char empty[1];       /* the writable bytes of an array without data */
     int fd;                       /* read with pread when not in place; -1: none */
     int own_fd;                   /* opened by the reader, closed by it */
+    int piped;                    /* fd cannot seek: read(2) in sequence, never back */
+    const unsigned char *head;    /* a piped input's first data bytes, read by the caller */
+    size_t head_len;
     uint64_t file_offset;         /* of the first data byte in the file */
     const npydt_npz *npz;         /* a deflated member: read through stream */
     size_t member;
@@ -40,6 +43,8 @@ struct npydt_reader {
     size_t value_size;
 };
 
+/* The one place that gives up going back in a stream. */
+npydt_status reader_no_going_back(npydt_error *err);
 /* A fresh stream of the member, positioned at its first data byte. */
 npydt_status reader_open_stream(npydt_reader *r, npydt_error *err);
 /* Room for size bytes in *buf (of *have bytes), keeping nothing. */

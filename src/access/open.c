@@ -164,9 +164,9 @@ npydt_status reader_open_stream(npydt_reader *r, npydt_error *err)
     return st;
 }
 
-/* Inflate all the data of a streamed member into one copy, then drop the
- * stream: the bytes are in place from then on. */
-static npydt_status inflate_whole(npydt_reader *r, npydt_error *err)
+/* Read all the data of a streamed member (inflated) or of a pipe into one
+ * copy, then drop the stream: the bytes are in place from then on. */
+static npydt_status read_whole(npydt_reader *r, npydt_error *err)
 {
     if (r->data_bytes == 0) {
         r->bytes = r->empty;
@@ -190,7 +190,37 @@ static npydt_status inflate_whole(npydt_reader *r, npydt_error *err)
     npydt_npz_stream_close(r->stream);
     r->stream = NULL;
     r->npz = NULL;
+    r->fd = -1;
+    r->piped = 0;
     r->pos = 0;
+    return NPYDT_OK;
+}
+
+npydt_status npydt_reader_open_pipe(int fd, const void *head, size_t head_len,
+                                    const npydt_reader_options *opts, npydt_reader **out,
+                                    npydt_error *err)
+{
+    error_clear(err);
+    npydt_status st = check_options(opts, FROM_MEMORY, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_header *h;
+    if ((st = npydt_header_parse(head, head_len, opts ? &opts->base : NULL, &h, err)) !=
+        NPYDT_OK)
+        return st;
+    npydt_reader *r;
+    if ((st = new_reader(opts, h, &r, err)) != NPYDT_OK)
+        return st;
+    size_t offset = (size_t)npydt_header_data_offset(h);   /* within head: parsed from it */
+    r->fd = fd;
+    r->piped = 1;
+    r->head = (const unsigned char *)head + offset;
+    r->head_len = head_len - offset;
+    if (opts && opts->in_memory && (st = read_whole(r, err)) != NPYDT_OK) {
+        npydt_reader_close(r);
+        return st;
+    }
+    *out = r;
     return NPYDT_OK;
 }
 
@@ -217,7 +247,7 @@ npydt_status npydt_reader_open_member(const npydt_npz *z, size_t i,
         r->npz = z;
         r->member = i;
         if ((st = reader_open_stream(r, err)) == NPYDT_OK && opts && opts->in_memory)
-            st = inflate_whole(r, err);
+            st = read_whole(r, err);
         if (st != NPYDT_OK) {
             npydt_reader_close(r);
             return st;

@@ -36,6 +36,18 @@ npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_er
                 st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL, "the data ended early");
             got += k;
         }
+    } else if (r->piped) {
+        size_t from_head = r->head_len < n ? r->head_len : n;
+        if (from_head) {
+            memcpy(buf, r->head, from_head);
+            r->head += from_head;
+            r->head_len -= from_head;
+        }
+        st = io_read(r->fd, buf + from_head, n - from_head, &got, err);
+        got += from_head;
+        /* the input ended: say it as a file as short would be said */
+        if (st == NPYDT_OK && got < n)
+            st = npydt_header_check_data(r->header, r->pos + got, err);
     } else {
         st = io_pread(r->fd, buf, n, r->file_offset + r->pos, &got, err);
         if (st == NPYDT_OK && got < n)
@@ -50,12 +62,14 @@ npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_er
 npydt_status reader_seek(npydt_reader *r, uint64_t target, npydt_error *err)
 {
     npydt_status st = NPYDT_OK;
+    if (r->pos > target && r->piped)
+        return reader_no_going_back(err);
     if (r->pos > target) {
         if (r->stream)
             st = reader_open_stream(r, err);
         r->pos = 0;
     }
-    if (st == NPYDT_OK && r->fd >= 0) {
+    if (st == NPYDT_OK && r->fd >= 0 && !r->piped) {
         r->pos = target;   /* pread goes anywhere */
         return NPYDT_OK;
     }
@@ -102,9 +116,18 @@ npydt_status npydt_reader_rewind(npydt_reader *r, npydt_error *err)
     error_clear(err);
     if (!r)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
+    if (r->piped && r->pos > 0)
+        return reader_no_going_back(err);
     r->next = 0;
     if (r->stream && r->pos > 0)
         return reader_open_stream(r, err);
     r->pos = 0;
     return NPYDT_OK;
+}
+
+npydt_status reader_no_going_back(npydt_error *err)
+{
+    return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                     "the data of a stream (a pipe) is read once, front to back: it cannot "
+                     "go back (read it into memory for that)");
 }

@@ -74,6 +74,9 @@ npydt_status options_check(const npydt_options *opts, npydt_error *err);
 npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err);
 /* pread n bytes at off, retrying short reads; *got < n only at end of file. */
 npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err);
+/* read(2) n bytes in sequence (a pipe), retrying short reads and EINTR;
+ * *got < n only at the end of the input. */
+npydt_status io_read(int fd, void *buf, size_t n, size_t *got, npydt_error *err);
 /* The size of the regular file open on fd (NPYDT_E_IO for anything else). */
 npydt_status io_file_size(int fd, uint64_t *size, npydt_error *err);
 

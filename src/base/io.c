@@ -48,6 +48,25 @@ npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, np
     return NPYDT_OK;
 }
 
+npydt_status io_read(int fd, void *buf, size_t n, size_t *got, npydt_error *err)
+{
+    size_t done = 0;
+    while (done < n) {
+        ssize_t r = read(fd, (char *)buf + done, n - done);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
+                             strerror(errno));
+        }
+        if (r == 0)
+            break;
+        done += (size_t)r;
+    }
+    *got = done;
+    return NPYDT_OK;
+}
+
 npydt_status io_file_size(int fd, uint64_t *size, npydt_error *err)
 {
     struct stat sb;

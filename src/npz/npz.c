@@ -89,7 +89,7 @@ npydt_status npydt_npz_member_header(const npydt_npz *z, size_t i, npydt_header 
         char quoted[128];
         zip_quote_name(quoted, sizeof quoted, m->name);
         st = set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                       "member %s declares %llu bytes, but its header (%llu bytes) and data "
+                       "member %s: declares %llu bytes, but its header (%llu bytes) and data "
                        "(count %llu * itemsize %zu) need %llu",
                        quoted, (unsigned long long)m->uncompressed_size,
                        (unsigned long long)npydt_header_data_offset(h),

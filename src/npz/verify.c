@@ -102,3 +102,32 @@ npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
         report_sizes(h, size, out);
     return done(st, h, header);
 }
+
+npydt_status npydt_verify_pipe(int fd, const void *head, size_t head_len,
+                               const npydt_options *opts, npydt_header **header,
+                               npydt_verify_report *out, npydt_error *err)
+{
+    npydt_status st = begin(header, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    npydt_header *h = NULL;
+    if ((st = npydt_header_parse(head, head_len, opts, &h, err)) != NPYDT_OK)
+        return st;
+    enum { STEP = 64 << 10 };   /* a pipe's buffer: one read(2) at most */
+    unsigned char *buf = alloc_bytes(opts->allocator, STEP);
+    if (!buf)
+        return done(set_nomem(err), h, header);
+    uint64_t size = head_len;
+    for (size_t got = STEP; st == NPYDT_OK && got == STEP;) {
+        st = io_read(fd, buf, STEP, &got, err);
+        size += got;
+    }
+    free_bytes(opts->allocator, buf, STEP);
+    if (st == NPYDT_OK)
+        st = npydt_header_check_data(h, size - npydt_header_data_offset(h), err);
+    if (st == NPYDT_OK)
+        report_sizes(h, size, out);
+    return done(st, h, header);
+}

@@ -479,7 +479,7 @@ static npydt_status parse_entry(struct npydt_npz *z, size_t i, const struct cd_i
     if (why) {
         char quoted[128];
         quote_raw(quoted, sizeof quoted, raw, nlen);
-        return archive_error(err, "member %zu %s %s", i + 1, quoted, why);
+        return archive_error(err, "member %s: entry %zu %s", quoted, i + 1, why);
     }
     *names_used += len + 1;
     m->name = name;

@@ -408,7 +408,7 @@ npydt_status npydt_npz_writer_begin(npydt_npz_writer *w, const char *name,
         char quoted[128];
         zip_quote_name(quoted, sizeof quoted, name);
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
-                         "member %s is already in the archive", quoted);
+                         "member %s: already in the archive", quoted);
     }
     if (method == NPYDT_NPZ_DEFLATED) {
         /* zlib's state and the output buffer, once for every member */

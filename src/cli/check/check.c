@@ -4,15 +4,17 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_QUIET, OPT_RULES
+    OPT_JSON, OPT_RULES
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -32,7 +34,6 @@ static const struct cli_option check_options[] = {
      "read every archive member whole: its CRC-32 (by default members up to 64 MiB)"},
     {OPT_NO_VERIFY, "no-verify", 0, NULL, "read archive members' headers only"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 static const struct cli_command check_command = {
@@ -76,9 +77,10 @@ static const struct cli_command check_command = {
     "malformed SPEC included) or unreadable paths, 3 when one is not a valid\n"
     ".npy file or archive; the highest of these over the files.\n"
     "\n"
-    "Only headers (and verified members) are read, except from '-' (standard\n"
-    "input) or a pipe, which is read whole into memory first (at most 1 GiB),\n"
-    "with a progress line on a terminal past 64 MiB.\n"
+    "Only headers (and verified members) are read. A .npy file on '-' (standard\n"
+    "input) or a pipe is counted to its end, not held; an archive on a pipe is\n"
+    "read whole into memory (at most 1 GiB). A progress line is shown on a\n"
+    "terminal for 500 files or more (-q: none).\n"
     "\n"
     "--rules RULES checks the values too, reading every element once in C\n"
     "order: RULES is a dict literal keyed by field path, each value a dict of\n"
@@ -237,7 +239,7 @@ int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL, *rules_arg = NULL;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0, quiet = 0;
+    int json = 0;
     enum verify_mode mode = VERIFY_SMALL;
     const char *mode_option = NULL;
     struct cli_args args;
@@ -273,9 +275,6 @@ int cmd_check(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
-        case OPT_QUIET:
-            quiet = 1;
-            break;
         default:
             return args.status;
         }
@@ -302,8 +301,13 @@ int cmd_check(int argc, char **argv)
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    inputs.quiet = quiet;
+    /* over many files, a progress line (not torn by a report on the
+     * terminal) */
+    struct cli_progress progress;
+    cli_progress_start_files(&progress, "checking", (uint64_t)args.noperands,
+                             isatty(STDOUT_FILENO));
     for (int i = 0; i < args.noperands; i++) {
+        cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s != EXIT_OK && json)
@@ -316,6 +320,7 @@ int cmd_check(int argc, char **argv)
                 status = s;
         }
     }
+    cli_progress_end(&progress);
     cli_inputs_free(&inputs);
     npydt_schema_free(schema);
     if (cr)

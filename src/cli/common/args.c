@@ -2,6 +2,7 @@
  * order, generated help, and one-line usage errors with a suggestion. */
 #include "cli/common/args.h"
 #include "cli/common/limits.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 
 #include <stdarg.h>
@@ -125,33 +126,36 @@ void cli_print_help(FILE *out, const struct cli_command *cmd)
     if (cmd->description && *cmd->description)
         fprintf(out, "\n%s", cmd->description);
     /* the options, their help aligned in one column: the command's, the
-     * input limits, then --help */
+     * input limits, then those of every command (-q, -h) */
+    static const struct cli_option every[] = {
+        {0, "quiet", 'q', NULL, "no progress line, no message that is no error"},
+        {0, "help", 'h', NULL, "print this help and exit"},
+    };
     size_t nlimits = 0;
     const struct cli_option *limits = cli_limit_options(&nlimits);
     if (!cmd->reads_input)
         nlimits = 0;
-    size_t total = cmd->noptions + nlimits;
+    size_t total = cmd->noptions + nlimits + 2;
     char label[128];
-    size_t width = option_label(label, sizeof label, "help", 'h', NULL);
+    size_t width = 0;
     for (size_t i = 0; i < total; i++) {
-        const struct cli_option *o =
-            i < cmd->noptions ? &cmd->options[i] : &limits[i - cmd->noptions];
+        const struct cli_option *o = i < cmd->noptions ? &cmd->options[i]
+                                     : i < cmd->noptions + nlimits ? &limits[i - cmd->noptions]
+                                     : &every[i - cmd->noptions - nlimits];
         size_t w = option_label(label, sizeof label, o->name, o->short_name, o->value);
         if (w > width && w <= 30)
             width = w;
     }
     fputs("\nOptions:\n", out);
-    for (size_t i = 0; i <= total; i++) {
-        const struct cli_option *o = i == total             ? NULL
-                                     : i < cmd->noptions ? &cmd->options[i]
-                                                         : &limits[i - cmd->noptions];
-        size_t w = o ? option_label(label, sizeof label, o->name, o->short_name, o->value)
-                     : option_label(label, sizeof label, "help", 'h', NULL);
-        const char *help = o ? o->help : "print this help and exit";
+    for (size_t i = 0; i < total; i++) {
+        const struct cli_option *o = i < cmd->noptions ? &cmd->options[i]
+                                     : i < cmd->noptions + nlimits ? &limits[i - cmd->noptions]
+                                     : &every[i - cmd->noptions - nlimits];
+        size_t w = option_label(label, sizeof label, o->name, o->short_name, o->value);
         if (w > width)
-            fprintf(out, "%s\n%*s  %s\n", label, (int)width, "", help);
+            fprintf(out, "%s\n%*s  %s\n", label, (int)width, "", o->help);
         else
-            fprintf(out, "%-*s  %s\n", (int)width, label, help);
+            fprintf(out, "%-*s  %s\n", (int)width, label, o->help);
     }
 }
 
@@ -185,13 +189,14 @@ static int unknown_option(struct cli_args *a, const char *typed, size_t name_len
         if (!cmd->reads_input)
             nlimits = 0;
         size_t n = cmd->noptions + nlimits;
-        const char **names = malloc((n + 1) * sizeof *names);
+        const char **names = malloc((n + 2) * sizeof *names);
         if (names) {
             for (size_t i = 0; i < n; i++)
                 names[i] = i < cmd->noptions ? cmd->options[i].name
                                              : limits[i - cmd->noptions].name;
             names[n] = "help";
-            suggestion = cli_nearest(word, names, n + 1);
+            names[n + 1] = "quiet";
+            suggestion = cli_nearest(word, names, n + 2);
             free(names);
         }
     }
@@ -231,6 +236,10 @@ int cli_args_next(struct cli_args *a)
                 a->status = EXIT_OK;
                 return -1;
             }
+            if (len == 5 && strncmp(name, "quiet", 5) == 0 && !eq) {
+                cli_set_quiet();
+                continue;
+            }
             for (size_t i = 0; i < cmd->noptions && !opt; i++)
                 if (strlen(cmd->options[i].name) == len &&
                     strncmp(cmd->options[i].name, name, len) == 0)
@@ -248,6 +257,10 @@ int cli_args_next(struct cli_args *a)
                 cli_print_help(stdout, cmd);
                 a->status = EXIT_OK;
                 return -1;
+            }
+            if (arg[1] == 'q' && arg[2] == '\0') {
+                cli_set_quiet();
+                continue;
             }
             for (size_t i = 0; i < cmd->noptions && !opt; i++)
                 if (cmd->options[i].short_name == arg[1])

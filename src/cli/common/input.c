@@ -49,6 +49,9 @@ void cli_inputs_free(struct cli_inputs *list)
     for (size_t i = 0; i < list->count; i++) {
         free((char *)list->items[i].name);
         free(list->items[i].buf);
+        if (list->items[i].pipe)
+            cli_pipe_close(list->items[i].pipe);
+        free(list->items[i].pipe);
     }
     for (size_t i = 0; i < list->narchives; i++) {
         npydt_npz_close(list->archives[i].npz);
@@ -178,15 +181,26 @@ static int add_members(struct cli_inputs *list, const struct cli_archive *a)
     return EXIT_OK;
 }
 
-/* An input that cannot seek, read whole: an archive by its first bytes,
- * else a FILE in memory. */
+/* An input that cannot seek: a FILE read in sequence; an archive, read
+ * whole, by its first bytes; else a FILE in memory. */
 static int add_pipe(struct cli_inputs *list, const char *arg)
 {
-    unsigned char *buf;
-    size_t len;
-    int status = cli_read_pipe(arg, list->quiet, &buf, &len, &list->error);
-    if (status != EXIT_OK)
+    struct cli_pipe *p = malloc(sizeof *p);
+    if (!p)
+        return nomem(list, arg);
+    int status = cli_pipe_open(arg, list->quiet, p, &list->error);
+    if (status == EXIT_OK && !p->whole && (status = add_file(list, arg)) == EXIT_OK) {
+        list->items[list->count - 1].pipe = p;
+        return EXIT_OK;
+    }
+    if (status != EXIT_OK) {
+        cli_pipe_close(p);
+        free(p);
         return status;
+    }
+    unsigned char *buf = p->bytes;
+    size_t len = p->len;
+    free(p);   /* whole: its descriptor is closed */
     if (npydt_npz_is_archive(buf, len)) {
         struct cli_archive *a;
         if ((status = open_archive(list, arg, strlen(arg), buf, len, &a)) != EXIT_OK)
@@ -339,9 +353,26 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
     return add_file(list, arg); /* reading it will say why it cannot be opened */
 }
 
+/* A piped FILE's header and bytes (counted to the end, once). */
+static npydt_status pipe_verify(struct cli_pipe *p, npydt_header **out,
+                                npydt_verify_report *report, npydt_error *err)
+{
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
+    if (p->whole)
+        return npydt_verify_buffer(p->bytes, p->len, &limits.base, out, report, err);
+    if (p->spent)
+        return cli_error(err, NPYDT_E_ARG, "%s", "the pipe was read to its end already");
+    p->spent = 1;
+    return npydt_verify_pipe(p->fd, p->bytes, p->len, &limits.base, out, report, err);
+}
+
 npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
                               npydt_error *err)
 {
+    npydt_verify_report report;
+    if (in->pipe)
+        return pipe_verify(in->pipe, out, &report, err);
     if (!in->buf)
         cli_reading(in->path);
     if (in->npz)
@@ -356,6 +387,8 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
                               npydt_verify_report *report, npydt_error *err)
 {
+    if (in->pipe)
+        return pipe_verify(in->pipe, out, report, err);
     if (!in->buf)
         cli_reading(in->path);
     if (in->npz)
@@ -376,6 +409,11 @@ npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_re
     npydt_status st;
     npydt_reader_options opts;
     cli_reader_options(&opts);
+    if (in->pipe && in->pipe->whole)
+        return npydt_reader_open_buffer(in->pipe->bytes, in->pipe->len, &opts, out, err);
+    if (in->pipe)
+        return npydt_reader_open_pipe(in->pipe->fd, in->pipe->bytes, in->pipe->len, &opts, out,
+                                      err);
     if (!in->buf)
         cli_reading(in->path);
     if (in->npz) {
@@ -386,4 +424,14 @@ npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_re
     if (in->buf)
         return npydt_reader_open_buffer(in->buf, in->len, &opts, out, err);
     return npydt_reader_open_path(in->path, &opts, out, err);
+}
+
+int cli_input_piped(const struct cli_input *in)
+{
+    return in->pipe && !in->pipe->whole;
+}
+
+int cli_input_hold(const struct cli_input *in, npydt_error *err)
+{
+    return in->pipe ? cli_pipe_hold(in->pipe, err) : EXIT_OK;
 }

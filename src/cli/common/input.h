@@ -15,6 +15,7 @@ struct cli_input {
     size_t index;          /* the member's index in npz */
     unsigned char *buf;    /* a FILE read from a pipe, whole (owned); else NULL */
     size_t len;
+    struct cli_pipe *pipe; /* a FILE on a pipe, read in sequence (owned); else NULL */
 };
 
 /* The inputs named on a command line, and the archives they come from. */
@@ -34,9 +35,10 @@ struct cli_inputs {
 /* Start an empty list; opts (NULL: defaults) bounds every archive opened. */
 void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
 /* Append what one argument names: '-' (standard input) or another input
- * that cannot seek (a FIFO, /dev/stdin on a pipe), read whole into memory
- * (at most CLI_PIPE_MAX_BYTES) and then taken as a FILE or an archive by
- * its first bytes; an existing FILE; every member of an
+ * that cannot seek (a FIFO, /dev/stdin on a pipe): a FILE read in
+ * sequence once its header is read, or an archive (or what is no .npy
+ * header) read whole into memory (at most CLI_PIPE_MAX_BYTES); an
+ * existing FILE; every member of an
  * archive (a file that starts as a zip does, whatever its name); or the
  * member NAME (else NAME.npy) of ARCHIVE:NAME. Items appended by this call
  * are items[old count .. count). A refused archive, a missing member or
@@ -52,7 +54,8 @@ int cli_is_archive(const char *path);
 void cli_inputs_free(struct cli_inputs *list);
 
 /* Parse the header of an input. For a member only the header bytes are
- * read (inflated), and its declared size must hold the data. */
+ * read (inflated), and its declared size must hold the data; a FILE on a
+ * pipe is read to its end and counted (once: the data are gone after). */
 npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
                               npydt_error *err);
 
@@ -73,5 +76,13 @@ npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_h
  * prints anything. */
 npydt_status cli_input_reader(const struct cli_input *in, int verified, npydt_reader **out,
                               npydt_error *err);
+
+/* 1 when the input's data arrive on a pipe, to be read once front to back
+ * (a reader of it cannot go back: npydt_reader_open_pipe). */
+int cli_input_piped(const struct cli_input *in);
+/* Read the rest of a piped input into memory, for a use that goes back
+ * (at most CLI_PIPE_MAX_BYTES): its readers read the copy from then on.
+ * 0, or an exit status after reporting. */
+int cli_input_hold(const struct cli_input *in, npydt_error *err);
 
 #endif

@@ -4,6 +4,7 @@
  * of processes that share the stream do not interleave. Names, paths and
  * descriptors in a line are escaped and cut (CLI_TEXT_KEEP). */
 #include "cli/common/report.h"
+#include "cli/common/progress.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -161,6 +162,7 @@ void cli_line_format(struct cli_line *l, const char *fmt, ...)
 
 void cli_line_end(struct cli_line *l)
 {
+    cli_progress_clear();   /* the line starts on a clean line */
     l->b.buf[l->b.len++] = '\n';
     fwrite(l->b.buf, 1, l->b.len, stderr);
     text_buf_free(&l->b);
@@ -181,17 +183,43 @@ char *cli_line_take(struct cli_line *l, size_t *len)
     return text;
 }
 
+size_t cli_member_named(const npydt_error *err, const char **name, const char **rest)
+{
+    static const char lead[] = "member '";
+    /* a refusal of what an archive holds (not a name refused for an
+     * archive being written, NPYDT_E_ARG) */
+    if ((err->code != NPYDT_E_ARCHIVE && err->code != NPYDT_E_DATA) ||
+        strncmp(err->message, lead, sizeof lead - 1) != 0)
+        return 0;
+    /* the library escapes a quote in a name: the first "': " ends it */
+    const char *n = err->message + sizeof lead - 1, *end = strstr(n, "': ");
+    if (!end || end == n)
+        return 0;
+    *name = n;
+    *rest = end + 3;
+    return (size_t)(end - n);
+}
+
 /* `where` names the text the error's offset counts in. */
 static int report(const char *path, const npydt_error *err, const char *where)
 {
     struct cli_line l;
     cli_line_init(&l);
-    cli_line_format(&l, "%s: %s: ", path, npydt_status_name(err->code));
+    const char *name, *message = err->message;
+    size_t nlen = cli_member_named(err, &name, &message), plen = strlen(path);
+    if (nlen == 0)
+        message = err->message;
+    /* ARCHIVE:NAME, once */
+    if (nlen && !(plen > nlen && path[plen - nlen - 1] == ':' &&
+                  memcmp(path + plen - nlen, name, nlen) == 0))
+        cli_line_format(&l, "%s:%.*s: %s: ", path, (int)nlen, name, npydt_status_name(err->code));
+    else
+        cli_line_format(&l, "%s: %s: ", path, npydt_status_name(err->code));
     if (err->offset != NPYDT_NO_OFFSET)
         cli_line_format(&l, "%s offset %zu: ", where, err->offset);
     if (err->path[0])
         cli_line_format(&l, "field %s: ", err->path);
-    cli_line_format(&l, "%s", err->message);
+    cli_line_format(&l, "%s", message);
     cli_line_end(&l);
     /* unreadable paths, bad arguments and field paths that the file does
      * not have are the caller's mistakes, and a lack of memory is no fault

@@ -23,13 +23,22 @@ enum {
 };
 
 /* Print "PATH: WHAT: DETAIL" for a library error to stderr and return the
- * exit status it maps to (cli_error_status). */
+ * exit status it maps to (cli_error_status). A member of an archive is
+ * named one way, as ARCHIVE:NAME in PATH: an error whose message names a
+ * member first ("member 'NAME': ...", the library's form) gets
+ * PATH:NAME as its PATH (unless PATH names that member already) and the
+ * rest of the message as DETAIL. */
 int cli_report(const char *path, const npydt_error *err);
+/* The member of an archive read that err's message names first (a bad
+ * archive or short data): NAME's length (0: none), *name at NAME as the
+ * library quotes it, *rest after "member 'NAME': ". */
+size_t cli_member_named(const npydt_error *err, const char **name, const char **rest);
 /* The object of a --json mode (inspect, check) for an input that cannot
  * be read or is not valid, on one line:
  * {"file":FILE[,"archive":FILE,"member":MEMBER],"error":{"status":NAME,
- * "message":TEXT,"offset":N|null}}; member NULL for a FILE. The message
- * is the DETAIL of the error line (with "field PATH: " when err names one). */
+ * "message":TEXT,"offset":N|null}}; member NULL for a FILE (or the member
+ * the message names first, cli_member_named). The message is the DETAIL
+ * of the error line (with "field PATH: " when err names one). */
 void cli_json_error(FILE *out, const char *file, const char *member, const npydt_error *err);
 /* cli_report for an input, and with json its error object on stdout too:
  * the exit status. */

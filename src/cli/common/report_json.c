@@ -8,19 +8,26 @@
 
 void cli_json_error(FILE *out, const char *file, const char *member, const npydt_error *err)
 {
+    const char *name, *detail;
+    size_t nlen = cli_member_named(err, &name, &detail);
+    if (nlen == 0)
+        detail = err->message;
     fputs("{\"file\":", out);
     json_string(out, file);
-    if (member) {
+    if (member || nlen) {
         fputs(",\"archive\":", out);
         json_string(out, file);
         fputs(",\"member\":", out);
-        json_string(out, member);
+        if (member)
+            json_string(out, member);
+        else
+            json_string_n(out, name, nlen);
     }
     fputs(",\"error\":{\"status\":", out);
     json_string(out, npydt_status_name(err->code));
     char message[sizeof err->path + sizeof err->message + 16];
     snprintf(message, sizeof message, "%s%s%s%s", err->path[0] ? "field " : "", err->path,
-             err->path[0] ? ": " : "", err->message);
+             err->path[0] ? ": " : "", detail);
     fputs(",\"message\":", out);
     json_string(out, message);
     fputs(",\"offset\":", out);

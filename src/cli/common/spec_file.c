@@ -90,20 +90,21 @@ int cli_spec_of_input(const struct cli_command *cmd, const char *arg, const char
 }
 
 /* Read the whole of path into a malloc'd, NUL-terminated buffer. */
-static int read_text(const struct cli_command *cmd, const char *what, const char *path, char **out,
-                     size_t *len)
+static int read_text(const char *what, const char *path, char **out, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cli_failure("%s: %s: cannot read '%s': %s", cmd->name, what, path, strerror(errno));
+        return cli_fail(path, NPYDT_E_IO, "%s: cannot read: %s", what, strerror(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     const char *problem = buf ? NULL : "out of memory";
+    npydt_status code = buf ? NPYDT_E_IO : NPYDT_E_NOMEM;
     while (!problem) {
         if (n == cap - 1) {
             char *bigger = cap <= MAX_SPEC_BYTES ? realloc(buf, cap * 2) : NULL;
             if (!bigger) {
                 problem = cap <= MAX_SPEC_BYTES ? "out of memory" : "larger than 64 MiB";
+                code = cap <= MAX_SPEC_BYTES ? NPYDT_E_NOMEM : NPYDT_E_ARG;
                 break;
             }
             buf = bigger;
@@ -120,7 +121,7 @@ static int read_text(const struct cli_command *cmd, const char *what, const char
     fclose(f);
     if (problem) {
         free(buf);
-        return cli_failure("%s: %s: cannot read '%s': %s", cmd->name, what, path, problem);
+        return cli_fail(path, code, "%s: cannot read: %s", what, problem);
     }
     buf[n] = '\0';
     *out = buf;
@@ -170,7 +171,7 @@ int cli_spec_text(const struct cli_command *cmd, const char *what, const char *a
         return status;
     }
     if (arg[0] == '@')
-        return read_text(cmd, what, arg + 1, out, len);
+        return read_text(what, arg + 1, out, len);
     *len = strlen(arg);
     if (!(*out = strdup(arg)))
         return cli_failure("out of memory");

@@ -22,7 +22,7 @@
 
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET, OPT_VERTICAL, OPT_SAMPLE, OPT_SEED,
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_VERTICAL, OPT_SAMPLE, OPT_SEED,
     OPT_NO_HEADER, OPT_INDEX_COLUMN
 };
 
@@ -47,7 +47,6 @@ static const struct cli_option dump_options[] = {
     {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 const struct cli_command dump_command = {
@@ -118,9 +117,11 @@ const struct cli_command dump_command = {
     "\"value\":V} for other values); a top-level field or --fields path named\n"
     "\"index\" is refused (exit 2) rather than shadowed.\n"
     "\n"
-    "FILE may be '-' (standard input) or a pipe, read whole into memory first\n"
-    "(at most 1 GiB). With --jsonl, a progress line is shown on a terminal for\n"
-    "64 MiB or more of elements, when stdout is not that terminal.\n",
+    "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
+    "once, front to back; an archive, an array in Fortran order, a --range\n"
+    "with a negative step or U text is read whole into memory first (at most\n"
+    "1 GiB). A progress line is shown on a terminal for 64 MiB or more of\n"
+    "elements, when stdout is not that terminal (-q: none).\n",
     dump_options, sizeof dump_options / sizeof dump_options[0], 1,
 };
 
@@ -349,6 +350,29 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         d.style.datetime_iso = true;
     }
     int check_text = phase != DUMP_PRINT && d.ubuf_size > 1;
+    /* a pipe is read once, front to back: an order that goes back (text
+     * checked before it is printed, a negative step, Fortran order) reads
+     * it into memory first, and the fields are looked up in that header */
+    if (cli_input_piped(in) && (check_text || sl.row_step < 0 ||
+                                (npydt_header_fortran_order(h) && npydt_header_ndim(h) > 1))) {
+        npydt_reader_close(src);
+        src = NULL;
+        free(sel);
+        free(storage);
+        sel = NULL;
+        storage = NULL;
+        if ((status = cli_input_hold(in, &err)) != EXIT_OK)
+            goto out;
+        if (cli_input_reader(in, 1, &src, &err) != NPYDT_OK) {
+            status = cli_report(in->name, &err);
+            goto out;
+        }
+        h = npydt_reader_header(src);
+        dt = npydt_header_dtype(h);
+        if (o->fields && (status = dump_select_fields(in->name, o->fields, dt, &sel, &nsel,
+                                                      &storage)) != EXIT_OK)
+            goto out;
+    }
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
     if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
@@ -361,12 +385,13 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     struct sink sk;
     struct sink *out = &sk;
     sink_init(out, stdout);
+    struct cli_progress progress;
+    d.itemsize = npydt_dtype_itemsize(dt);
+    cli_progress_start(&progress, "dumping", sl.total * d.itemsize, o->quiet);
+    d.progress = &progress;
     if (o->format == FORMAT_JSONL) {
         struct json_plan plan;
         int planned = plan_build(&plan, dt, sel, nsel) == 0;
-        size_t itemsize = npydt_dtype_itemsize(dt);
-        struct cli_progress progress;
-        cli_progress_start(&progress, "dumping", sl.total * itemsize, o->quiet);
         /* with --index-column an element is written here first, then
          * after its index */
         struct sink one;
@@ -387,13 +412,10 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             if (o->rows.index_column)
                 put_indexed(out, &one, flat, object);
             sink_putc(out, '\n');
-            if ((i & 4095) == 4095) {
-                if (ferror(stdout))
-                    break;   /* the caller reports the write error */
-                cli_progress_update(&progress, (i + 1) * itemsize);
-            }
+            if ((i & 4095) == 4095 && ferror(stdout))
+                break;   /* the caller reports the write error */
+            dump_progress(&d, i + 1);
         }
-        cli_progress_end(&progress);
         if (one.bytes.failed)
             out->bytes.failed = 1;   /* reported as out of memory below */
         sink_free(&one);
@@ -430,6 +452,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         }
         free(title);
     }
+    cli_progress_end(&progress);
     sink_flush(out);
     if (out->bytes.failed && !d.failed && status == EXIT_OK)
         status = cli_failure("out of memory");
@@ -563,9 +586,6 @@ int cmd_dump(int argc, char **argv)
             if (parse_count(args.value, &o.head) != 0)
                 return cli_usage(&dump_command, "--head needs a count (0 or more)");
             o.have_head = 1;
-            break;
-        case OPT_QUIET:
-            o.quiet = 1;
             break;
         case OPT_SAMPLE:
             if (parse_count(args.value, &o.sample) != 0)

@@ -6,6 +6,7 @@
 
 #include "cli/common/json.h"
 #include "cli/common/mapped.h"
+#include "cli/common/progress.h"
 #include "cli/common/sink.h"
 #include "text/text.h"
 
@@ -55,7 +56,16 @@ struct dumper {
     struct value_style style;
     npydt_error err;
     int failed;
+    struct cli_progress *progress;   /* of the elements printed; NULL: none */
+    size_t itemsize;
 };
+
+/* done elements printed: the progress line, every 4096 of them. */
+static inline void dump_progress(struct dumper *d, uint64_t done)
+{
+    if (d->progress && (done & 4095) == 0)
+        cli_progress_update(d->progress, done * d->itemsize);
+}
 
 /* The text of a float of `size` bytes read as the double v, as the style
  * asks (TEXT_FLOAT_MAX bytes at buf): "nan", "inf", "-inf" for those. */

@@ -608,6 +608,7 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         }
         if ((i & 4095) == 4095 && out->out && ferror(out->out))
             break;   /* the caller reports the write error */
+        dump_progress(d, i + 1);
     }
     free(w.path.s);
     free(w.columns);

@@ -105,8 +105,8 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
     if (given > 1)
         return cli_usage(&dump_command, "--index, --range and --tail exclude each other");
     if ((args->index || args->range) && nd == 0)
-        return cli_usage(&dump_command, "%s: an array of shape () has no axis to index or slice",
-                               name);
+        return cli_fail(name, NPYDT_E_ARG, "%s",
+                        "an array of shape () has no axis to index or slice");
     if (args->index) {
         /* i,j,...: a[i, j, ...], the sub-array of the remaining axes */
         const char *p = args->index;
@@ -121,12 +121,12 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
                 return cli_usage(&dump_command, "--index needs integers separated by commas, "
                                        "not '%s'", args->index);
             if (k >= nd)
-                return cli_usage(&dump_command, "%s: --index %s: too many indices for %zu "
-                                       "dimensions", name, args->index, nd);
+                return cli_fail(name, NPYDT_E_ARG, "--index %s: too many indices for %zu "
+                                "dimensions", args->index, nd);
             if (resolve_index(i, shape[k], &u) != 0)
-                return cli_usage(&dump_command, "%s: --index %s: index %lld is out of bounds "
-                                       "for axis %zu with size %llu", name, args->index,
-                                       (long long)i, k, (unsigned long long)shape[k]);
+                return cli_fail(name, NPYDT_E_ARG, "--index %s: index %lld is out of bounds "
+                                "for axis %zu with size %llu", args->index, (long long)i, k,
+                                (unsigned long long)shape[k]);
             row = row * shape[k] + u;
             if (!comma)
                 break;

@@ -160,6 +160,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             rc = -1;
             break;
         }
+        dump_progress(d, r + 1);
         for (size_t c = 0; c <= ncols && rc == 0; c++) {
             /* a cell shows its first CELL_MAX bytes: the value is written
              * no further, however many scalars it holds */

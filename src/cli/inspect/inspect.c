@@ -3,10 +3,12 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { OPT_JSON = 1, OPT_LIST };
 
@@ -22,9 +24,10 @@ static const struct cli_command inspect_command = {
     "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
     "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
     "ARCHIVE.npz (every member), ARCHIVE.npz:NAME (one member), or '-'\n"
-    "(standard input), a FIFO or another pipe, read into memory (at most\n"
-    "1 GiB). With --json, print one JSON object per array on one line (the\n"
-    "contract in doc/cli-json.md), naming its input (\"file\", and \"archive\" and\n"
+    "(standard input), a FIFO or another pipe (a .npy file on it is read\n"
+    "once and counted, an archive read into memory: at most 1 GiB). With\n"
+    "--json, print one JSON object per array on one line (the contract in\n"
+    "doc/cli-json.md), naming its input (\"file\", and \"archive\" and\n"
     "\"member\" for a member) and giving its descriptor as np.save writes it\n"
     "(\"descr\", usable as check --schema SPEC).\n"
     "\n"
@@ -186,7 +189,13 @@ int cmd_inspect(int argc, char **argv)
      * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    /* over many files, a progress line (not torn by a report on the
+     * terminal) */
+    struct cli_progress progress;
+    cli_progress_start_files(&progress, "inspecting", (uint64_t)args.noperands,
+                             isatty(STDOUT_FILENO));
     for (int i = 0; i < args.noperands; i++) {
+        cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
         int s = cli_inputs_add(&inputs, args.operands[i]);
         if (s != EXIT_OK && json == OPT_JSON)
@@ -206,6 +215,7 @@ int cmd_inspect(int argc, char **argv)
                 status = s;
         }
     }
+    cli_progress_end(&progress);
     cli_inputs_free(&inputs);
     return status;
 }

@@ -4,6 +4,7 @@
 #include "cli/common/report.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +14,17 @@ void load_lines_init(struct load_lines *r, FILE *in)
 {
     memset(r, 0, sizeof *r);
     r->in = in;
+    /* the size of a file, for the progress line; a pipe's is unknown */
+    struct stat st;
+    uint64_t total = fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0
+                         ? (uint64_t)st.st_size
+                         : 0;
+    cli_progress_start(&r->progress, "loading", total, 0);
 }
 
 void load_lines_free(struct load_lines *r)
 {
+    cli_progress_end(&r->progress);
     free(r->buf);
     memset(r, 0, sizeof *r);
 }
@@ -46,6 +54,8 @@ static int fill(struct load_lines *r, npydt_error *err)
     }
     size_t got = fread(r->buf + r->end, 1, r->cap - r->end, r->in);
     r->end += got;
+    r->read += got;
+    cli_progress_update(&r->progress, r->read);
     if (got == 0) {
         if (ferror(r->in)) {
             cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno));

@@ -440,7 +440,7 @@ int cmd_append(int argc, char **argv)
 
     npydt_header *h;
     npydt_error err;
-    struct cli_input cin = {file, file, NULL, NULL, 0, NULL, 0};
+    struct cli_input cin = {file, file, NULL, NULL, 0, NULL, 0, NULL};
     if (cli_input_header(&cin, &h, &err) != NPYDT_OK)
         return cli_report(file, &err);
     struct load_input in;

@@ -7,6 +7,7 @@
 #define NPYDT_CLI_LOAD_H
 
 #include "npydt.h"
+#include "cli/common/progress.h"
 #include "text/text.h"
 
 #include <stdio.h>
@@ -115,6 +116,8 @@ struct load_lines {
     size_t cap, start, end;
     int eof;
     uint64_t line;       /* number of the line last returned (1-based) */
+    uint64_t read;       /* bytes read so far */
+    struct cli_progress progress;   /* of the input's bytes */
 };
 
 /* Longest line taken (a record's JSON text is far shorter). */

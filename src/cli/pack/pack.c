@@ -9,6 +9,7 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/output.h"
+#include "cli/common/progress.h"
 #include "cli/common/report.h"
 
 #include <stdlib.h>
@@ -94,13 +95,23 @@ static int pack_one(const struct pack *p, const char *name, const char *file)
         static const unsigned char none[1];
         st = npydt_writer_write(w, none, npydt_header_count(h), &err);
     }
+    struct cli_progress progress;
+    cli_progress_start(&progress, "packing", h ? npydt_header_data_bytes(h) : 0, !h);
+    uint64_t done = 0;
     while (status == EXIT_OK && itemsize && st == NPYDT_OK) {
         const void *chunk;
         size_t len;
         if ((st = npydt_reader_next_chunk(r, &chunk, &len, &err)) != NPYDT_OK || len == 0)
             break;
-        st = npydt_writer_write(w, chunk, len / itemsize, &err);
+        /* a mapped file is one chunk: written in slices, for the progress */
+        size_t slice = (((size_t)8 << 20) / itemsize + 1) * itemsize;
+        for (size_t at = 0; at < len && st == NPYDT_OK; at += slice) {
+            size_t n = len - at < slice ? len - at : slice;
+            st = npydt_writer_write(w, (const unsigned char *)chunk + at, n / itemsize, &err);
+            cli_progress_update(&progress, done += n);
+        }
     }
+    cli_progress_end(&progress);
     if (status == EXIT_OK && st != NPYDT_OK)
         status = cli_output_failed(&p->o, in->name, &err);
     if (w) {

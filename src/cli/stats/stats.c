@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_FIELDS, OPT_PER_ELEMENT, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-       OPT_QUIET };
+enum { OPT_JSON = 1, OPT_FIELDS, OPT_PER_ELEMENT, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE };
 
 static const struct cli_option stats_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array on stdout"},
@@ -22,7 +21,6 @@ static const struct cli_option stats_options[] = {
     {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
     {OPT_INDEX, "index", 0, "I[,J..]", "select a[I,J,..] (negative from the end)"},
     {OPT_RANGE, "range", 0, "A:B[:S]", "select a[A:B:S] along the first axis"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line while a pipe is read"},
 };
 
 const struct cli_command stats_command = {
@@ -209,7 +207,6 @@ int cmd_stats(int argc, char **argv)
     struct stats_opts o = {0};
     npydt_stats_options_init(&o.lib);
     const char *fields = NULL;
-    int quiet = 0;
     struct cli_args args;
     cli_args_init(&args, &stats_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -225,7 +222,6 @@ int cmd_stats(int argc, char **argv)
         case OPT_TAIL: o.select.tail = args.value; break;
         case OPT_INDEX: o.select.index = args.value; break;
         case OPT_RANGE: o.select.range = args.value; break;
-        case OPT_QUIET: quiet = 1; break;
         default: return args.status;
         }
     }
@@ -241,7 +237,6 @@ int cmd_stats(int argc, char **argv)
     o.lib.fields = paths;
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
-    inputs.quiet = quiet;
     size_t printed = 0;
     for (int i = 0; i < args.noperands; i++) {
         size_t from = inputs.count;

@@ -18,14 +18,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_TO = 1, OPT_OUTPUT, OPT_IN_PLACE, OPT_QUIET };
+enum { OPT_TO = 1, OPT_OUTPUT, OPT_IN_PLACE };
 
 static const struct cli_option swap_options[] = {
     {OPT_TO, "to", 0, "ORDER",
      "the byte order to write: little (<, le), big (>, be) or native (=)"},
     {OPT_OUTPUT, "output", 'o', "OUT", "write the copy to OUT"},
     {OPT_IN_PLACE, "in-place", 0, NULL, "replace FILE itself"},
-    {OPT_QUIET, "quiet", 'q', NULL, "no progress line on a terminal"},
 };
 
 const struct cli_command swap_command = {
@@ -91,7 +90,7 @@ static int is_member_arg(const char *arg)
 int cmd_swap(int argc, char **argv)
 {
     const char *out = NULL, *order = NULL;
-    int in_place = 0, quiet = 0;
+    int in_place = 0;
     struct cli_args args;
     cli_args_init(&args, &swap_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -107,9 +106,6 @@ int cmd_swap(int argc, char **argv)
         case OPT_IN_PLACE:
             in_place = 1;
             break;
-        case OPT_QUIET:
-            quiet = 1;
-            break;
         default:
             return args.status;
         }
@@ -124,7 +120,7 @@ int cmd_swap(int argc, char **argv)
                                  : "give exactly one of -o OUT and --in-place");
         return EXIT_USAGE;
     }
-    struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place, quiet};
+    struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place};
     size_t k = 0;
     while (k < sizeof orders / sizeof orders[0] && strcmp(order, orders[k].name) != 0)
         k++;

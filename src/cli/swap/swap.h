@@ -14,7 +14,6 @@
 struct swap_opts {
     npydt_order to;
     int in_place;
-    int quiet;           /* no progress line */
 };
 
 /* ---- one array (swap_npy.c) ----------------------------------------------- */

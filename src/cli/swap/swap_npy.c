@@ -94,7 +94,7 @@ static int write_swapped(npydt_output *out, const char *file, const char *target
         return cli_failure("out of memory");
     int rc = 0;
     struct cli_progress progress;
-    cli_progress_start(&progress, "swapping", count * itemsize, opts->quiet);
+    cli_progress_start(&progress, "swapping", count * itemsize, 0);
     uint64_t done = 0;
     struct cli_behind behind;
     cli_behind_start(&behind, r);
@@ -148,8 +148,9 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     int status = swapper_init(&s, file, h, opts->to);
     if (status == EXIT_OK && opts->in_place && s.unchanged) {
         /* nothing to swap: the file is left as it is, mtime included */
-        cli_message("%s: already %s; nothing to do, the file is unchanged", file,
-                    swap_order_name(opts->to));
+        if (!cli_quiet())
+            cli_message("%s: already %s; nothing to do, the file is unchanged", file,
+                        swap_order_name(opts->to));
         goto out;
     }
     /* a header past the limit is refused before anything is written */

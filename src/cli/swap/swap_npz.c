@@ -215,8 +215,9 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     int status = check_members(file, z, opts->to, &plan);
     if (status == EXIT_OK && opts->in_place && plan.unchanged) {
         /* nothing to swap: the archive is left as it is, mtime included */
-        cli_message("%s: every member is already %s; nothing to do, the file is unchanged",
-                    file, swap_order_name(opts->to));
+        if (!cli_quiet())
+            cli_message("%s: every member is already %s; nothing to do, the file is unchanged",
+                        file, swap_order_name(opts->to));
         goto out;
     }
     if (status == EXIT_OK && plan.too_long != SIZE_MAX)
@@ -234,7 +235,7 @@ int swap_npz(const char *file, const char *target, const struct swap_opts *opts)
     npydt_output_sink(o.out, &sink);
     struct cli_progress progress;
     uint64_t done = 0;
-    cli_progress_start(&progress, "swapping", plan.total, opts->quiet);
+    cli_progress_start(&progress, "swapping", plan.total, 0);
     if (npydt_npz_writer_new(&sink, NULL, &w, &err) != NPYDT_OK)
         status = cli_report(target, &err);
     for (size_t i = 0; status == EXIT_OK && i < npydt_npz_count(z); i++)
