@@ -25,7 +25,7 @@ int check_rules_prepare(const struct cli_command *cmd, const char *arg, const np
 {
     memset(out, 0, sizeof *out);
     npydt_rules_options_init(&out->opts);
-    int status = cli_text_arg(cmd, "--rules", arg, &out->text, &out->len);
+    int status = cli_text_arg("--rules", arg, &out->text, &out->len);
     if (status != EXIT_OK)
         return status;
     /* read alone, then against the schema's dtype: each mistake once, here */

@@ -30,8 +30,7 @@ int cli_spec_text(const struct cli_command *cmd, const char *what, const char *a
                   size_t *len);
 /* The same for a text that is never a file's header (--rules): the
  * argument itself, or the text of PATH for @PATH. */
-int cli_text_arg(const struct cli_command *cmd, const char *what, const char *arg, char **out,
-                 size_t *len);
+int cli_text_arg(const char *what, const char *arg, char **out, size_t *len);
 /* The file a spec argument takes its spec from (FILE of like:FILE, or of
  * @FILE when FILE starts as a .npy file or an archive), else NULL. */
 const char *cli_spec_file(const char *arg);

@@ -178,12 +178,11 @@ int cli_spec_text(const struct cli_command *cmd, const char *what, const char *a
     return EXIT_OK;
 }
 
-int cli_text_arg(const struct cli_command *cmd, const char *what, const char *arg, char **out,
-                 size_t *len)
+int cli_text_arg(const char *what, const char *arg, char **out, size_t *len)
 {
     *out = NULL;
     if (arg[0] == '@')
-        return read_text(cmd, what, arg + 1, out, len);
+        return read_text(what, arg + 1, out, len);
     *len = strlen(arg);
     if (!(*out = strdup(arg)))
         return cli_failure("out of memory");
