@@ -3,6 +3,7 @@
  * (so several streams may read one reader). */
 #include "arrow/arrow.h"
 #include "access/access.h"
+#include "arrow/ipc.h"
 
 #include <errno.h>
 
@@ -134,5 +135,18 @@ npydt_status npydt_arrow_stream_open(npydt_reader *r, const npydt_arrow_options 
     out->get_last_error = get_last_error;
     out->release = release;
     out->private_data = p;
+    return NPYDT_OK;
+}
+
+npydt_status npydt_arrow_stream_error(const struct ArrowArrayStream *s, npydt_error *err)
+{
+    error_clear(err);
+    if (!s || !s->release)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the stream is NULL or released");
+    if (s->get_next != get_next)
+        return ipc_stream_error(s, err);
+    const struct stream *p = s->private_data;
+    if (err)
+        *err = p->err;
     return NPYDT_OK;
 }
