@@ -1147,6 +1147,15 @@ NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
                                                struct ArrowArrayStream *out,
                                                npydt_error *err);
 
+/* One record batch of the n records at records (C order, itemsize bytes
+ * apart, of dtype dt; options as for npydt_arrow_stream_open) into *out,
+ * as get_next of npydt_arrow_stream_open gives them: for a producer that
+ * picks its own records (a selection of rows). The batch owns copies of
+ * the values; *out is released on failure. */
+NPYDT_API npydt_status npydt_arrow_batch(const npydt_dtype *dt, const void *records, uint64_t n,
+                                         const npydt_arrow_options *opts,
+                                         struct ArrowArray *out, npydt_error *err);
+
 /* The npydt_error behind the last failure of a stream npydt_arrow_stream_open
  * or npydt_arrow_ipc_open_* made (code, byte offset, message), into *err;
  * NPYDT_OK when it has none. NPYDT_E_ARG for another stream. */

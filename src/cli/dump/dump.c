@@ -22,13 +22,15 @@
 
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
-    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET
+    OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_QUIET, OPT_ARROW, OPT_OUTPUT
 };
 
 static const struct cli_option dump_options[] = {
     {OPT_JSONL, "jsonl", 0, NULL, "one JSON value per element and line"},
     {OPT_CSV, "csv", 0, NULL, "CSV: a header row of field paths, a row per element"},
     {OPT_TSV, "tsv", 0, NULL, "the same separated by tabs (\\t \\n \\r \\\\ escaped)"},
+    {OPT_ARROW, "arrow", 0, NULL, "an Arrow IPC stream (binary) of the selected elements"},
+    {OPT_OUTPUT, "output", 'o', "OUT", "write the Arrow stream to OUT (with --arrow)"},
     {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
     {OPT_HEAD, "head", 0, "N", "print the first N elements (of those selected) only"},
     {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
@@ -45,7 +47,7 @@ static const struct cli_option dump_options[] = {
 
 const struct cli_command dump_command = {
     "dump",
-    "dump [--jsonl|--csv|--tsv] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
+    "dump [--jsonl|--csv|--tsv|--arrow [-o OUT]] [--fields A,B.C] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
     "     [--float native] [--datetime iso] [--nan null] [--big-int string] FILE",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
     "first 20 elements (scalar cells as NumPy's str(): ISO dates, NaT, plain\n"
@@ -56,6 +58,14 @@ const struct cli_command dump_command = {
     "prints an object of them per element. Object arrays cannot be dumped\n"
     "(exit 3). A CSV or TSV row holds at most 67108864 cells (exit 3 for a\n"
     "wider element).\n"
+    "\n"
+    "--arrow writes the Arrow IPC stream format (a schema message, record\n"
+    "batches, the end-of-stream marker) to standard output (not a terminal)\n"
+    "or, with -o OUT, to OUT through a temporary file renamed at the end. The\n"
+    "types follow the Arrow mapping of the manual (records as a struct of\n"
+    "columns, each column's NumPy type in its metadata 'npydt.dtype'); pyarrow,\n"
+    "Polars, DuckDB and Arrow JS read it. The selection options apply;\n"
+    "--fields and the value options do not.\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
     "when fewer indices than dimensions are given); --range A:B:S the rows\n"
@@ -138,6 +148,7 @@ struct dump_opts {
     struct select_args select;
     struct value_style style;
     int quiet;           /* no progress line */
+    const char *output;  /* -o OUT of --arrow */
 };
 
 /* How far dump_input goes with an input. */
@@ -226,6 +237,13 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     struct selection sl;
     if ((status = dump_select(in->name, h, &o->select, o->have_head, o->head, &sl)) != EXIT_OK)
         goto out;
+    if (o->format == FORMAT_ARROW) {
+        /* invalid text is refused by the export, naming the record */
+        bool whole = !o->select.index && !o->select.range && !o->select.tail &&
+                     (!o->have_head || o->head >= count);
+        status = dump_arrow(in->name, src, &sl, whole, o->output);
+        goto out;
+    }
     if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
         sl.total = TEXT_DEFAULT_HEAD;
     if (o->format == FORMAT_TABLE && sl.total > TEXT_MAX_ROWS) {
@@ -363,11 +381,14 @@ int cmd_dump(int argc, char **argv)
         switch (opt) {
         case OPT_JSONL:
         case OPT_CSV:
-        case OPT_TSV: {
+        case OPT_TSV:
+        case OPT_ARROW: {
             enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
-                                 : opt == OPT_CSV ? FORMAT_CSV : FORMAT_TSV;
+                                 : opt == OPT_CSV ? FORMAT_CSV
+                                 : opt == OPT_TSV ? FORMAT_TSV : FORMAT_ARROW;
             if (o.format != FORMAT_TABLE && o.format != f)
-                return cli_usage(&dump_command, "--jsonl, --csv and --tsv exclude each other");
+                return cli_usage(&dump_command,
+                                 "--jsonl, --csv, --tsv and --arrow exclude each other");
             o.format = f;
             break;
         }
@@ -399,6 +420,11 @@ int cmd_dump(int argc, char **argv)
         case OPT_QUIET:
             o.quiet = 1;
             break;
+        case OPT_OUTPUT:
+            o.output = args.value;
+            if (!*o.output)
+                return cli_usage(&dump_command, "-o needs an output path");
+            break;
         default:
             return args.status;
         }
@@ -410,6 +436,17 @@ int cmd_dump(int argc, char **argv)
     if (status != EXIT_OK)
         return status;
     const char *file = args.operands[0];
+    if (o.output && o.format != FORMAT_ARROW)
+        return cli_usage(&dump_command, "-o OUT is for --arrow (text goes to standard output)");
+    if (o.format == FORMAT_ARROW && o.fields)
+        return cli_usage(&dump_command, "--fields does not apply to --arrow (it writes every field)");
+    if (o.format == FORMAT_ARROW &&
+        (o.style.float_native || o.style.datetime_iso || o.style.nan_null || o.style.big_int_string))
+        return cli_usage(&dump_command, "--float, --datetime, --nan and --big-int shape text; "
+                                        "--arrow keeps the values' types");
+    if (o.format == FORMAT_ARROW && !o.output && isatty(STDOUT_FILENO))
+        return cli_usage(&dump_command, "--arrow writes binary: give -o OUT or a pipe, not a "
+                                        "terminal");
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
@@ -423,7 +460,7 @@ int cmd_dump(int argc, char **argv)
     if (o.format != FORMAT_TABLE && inputs.count != 1) {
         /* JSON lines are the elements of one array: a member separator
          * would be a line like any record, so the archive must be narrowed */
-        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv"};
+        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv", "--arrow"};
         char names[256];
         list_members(names, sizeof names, &inputs);
         status = inputs.count == 0

@@ -46,7 +46,7 @@ struct value_style {
 };
 
 /* Output formats of dump. */
-enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV };
+enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV, FORMAT_ARROW };
 
 /* State of one dump: a buffer for U scalars, the style, the first error. */
 struct dumper {
@@ -236,5 +236,11 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
 struct cli_command;
 int cmd_dump(int argc, char **argv);
 extern const struct cli_command dump_command;
+
+/* The selected elements (all: whole, through the library's stream over r)
+ * of the array r reads as an Arrow IPC stream, to target (NULL: standard
+ * output) (dump_arrow.c). An exit status, errors reported under name. */
+int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
+               const char *target);
 
 #endif
