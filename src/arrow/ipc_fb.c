@@ -39,7 +39,7 @@ static bool room(struct fbb *b, size_t n)
 static void pad(struct fbb *b, size_t align, size_t extra)
 {
     size_t n = (align - (b->len + extra) % align) % align;
-    if (room(b, n)) {
+    if (n && room(b, n)) {
         memset(b->p + b->len, 0, n);
         b->len += n;
     }
