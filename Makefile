@@ -419,6 +419,7 @@ $(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
 bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)tests/bench/dump_arrow.sh $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

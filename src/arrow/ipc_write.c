@@ -20,10 +20,16 @@ struct wbuf {
     uint64_t len;
 };
 
+/* Pieces below half of it are gathered before they go to the sink: a
+ * message's framing and metadata, bitmaps and padding take one write. */
+#define STAGE_BYTES ((size_t)64 << 10)
+
 struct writer {
     const npydt_allocator *a;
     const npydt_npz_sink *sink;
     uint64_t written;
+    unsigned char *stage;
+    size_t staged;
     uint32_t max_depth;
     npydt_error *err;
     struct fbb fb;
@@ -42,7 +48,7 @@ struct writer {
 
 static const unsigned char zeros[8];
 
-static npydt_status out(struct writer *w, const void *p, size_t n)
+static npydt_status sink(struct writer *w, const void *p, size_t n)
 {
     if (n == 0)
         return NPYDT_OK;
@@ -52,6 +58,28 @@ static npydt_status out(struct writer *w, const void *p, size_t n)
                          (unsigned long long)w->written);
     w->written += n;
     return NPYDT_OK;
+}
+
+static npydt_status flush(struct writer *w)
+{
+    npydt_status st = sink(w, w->stage, w->staged);
+    w->staged = 0;
+    return st;
+}
+
+static npydt_status out(struct writer *w, const void *p, size_t n)
+{
+    if (n < STAGE_BYTES / 2) {
+        npydt_status st = NPYDT_OK;
+        if (STAGE_BYTES - w->staged < n)
+            st = flush(w);
+        if (n)
+            memcpy(w->stage + w->staged, p, n);
+        w->staged += n;
+        return st;
+    }
+    npydt_status st = flush(w);
+    return st == NPYDT_OK ? sink(w, p, n) : st;
 }
 
 /* The framing and metadata of a message, its metadata in w->fb. */
@@ -501,7 +529,8 @@ static npydt_status run(struct writer *w, struct ArrowArrayStream *in)
     unsigned char eos[8];
     text_store_le32(eos, 0xFFFFFFFFu);
     text_store_le32(eos + 4, 0);
-    return out(w, eos, 8);
+    st = out(w, eos, 8);
+    return st == NPYDT_OK ? flush(w) : st;
 }
 
 npydt_status npydt_arrow_ipc_write(struct ArrowArrayStream *in, const npydt_npz_sink *sink,
@@ -525,7 +554,9 @@ npydt_status npydt_arrow_ipc_write(struct ArrowArrayStream *in, const npydt_npz_
     w.max_depth = o.base.limits.max_depth;
     w.err = err;
     w.fb.alloc = w.a;
-    st = run(&w, in);
+    w.stage = alloc_bytes(w.a, STAGE_BYTES);
+    st = w.stage ? run(&w, in) : set_nomem(err);
+    free_bytes(w.a, w.stage, STAGE_BYTES);
     size_t n = w.ncols;
     free_bytes(w.a, w.fb.p, w.fb.cap);
     free_bytes(w.a, w.cols, w.cap_cols * sizeof *w.cols);
