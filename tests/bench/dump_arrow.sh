@@ -5,7 +5,9 @@
 # copied by cp to the same folder. Prints the best wall time of three
 # runs of each, the throughput ratio (the file's bytes over dump's time,
 # against cp's) and the peak resident memory of dump (GNU time), which
-# stays a batch's whatever the file's size. For information: nothing is
+# stays a batch's whatever the file's size; then the same to standard
+# output redirected to a file (the durable output's fsync and rename left
+# out). For information: nothing is
 # compared to a bound (the machine's load moves wall time).
 #   tests/bench/dump_arrow.sh [-m MB] NPYDT
 set -eu
@@ -55,11 +57,16 @@ cp_s=$(best cp "$dir/mixed.npy" "$dir/out")
 arrow_s=$(best "$npydt" dump --arrow -o "$dir/out" "$dir/mixed.npy")
 arrow_rss=$(cat "$dir/rss")
 out=$(wc -c <"$dir/out")
-"$PY" - "$bytes" "$out" "$cp_s" "$arrow_s" "$arrow_rss" <<'PY'
+# the same to standard output redirected to a file: no fsync, no rename
+pipe_s=$(best sh -c '"$1" dump --arrow "$2" >"$3"' sh "$npydt" "$dir/mixed.npy" "$dir/out")
+"$PY" - "$bytes" "$out" "$cp_s" "$arrow_s" "$arrow_rss" "$pipe_s" <<'PY'
 import sys
-b, out, c, a, rss = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+b, out, c, a, rss, p = (int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]),
+                        float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]))
 mbps = lambda s: b / max(s, 1e-3) / 1e6
-print(f"dump --arrow of {b / 1e6:.0f} MB (56-byte mixed struct, {out / 1e6:.0f} MB of stream): "
+print(f"dump --arrow -o of {b / 1e6:.0f} MB (56-byte mixed struct, {out / 1e6:.0f} MB of stream): "
       f"{a:.2f} s ({mbps(a):.0f} MB/s), cp {c:.2f} s ({mbps(c):.0f} MB/s): "
       f"{c / max(a, 1e-3):.2f}x cp's throughput; peak RSS {rss / 1024:.1f} MiB")
+print(f"dump --arrow > file (no fsync): {p:.2f} s ({mbps(p):.0f} MB/s): "
+      f"{c / max(p, 1e-3):.2f}x cp's throughput")
 PY
