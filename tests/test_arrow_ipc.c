@@ -6,6 +6,7 @@
  * write; allocation failures leave nothing behind. */
 #include "arrow_test.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <unistd.h>
 
@@ -453,6 +454,56 @@ static void test_arrow_ipc_unread_type_names_field_and_type(void **state)
     free(m.p);
 }
 
+/* tests/consumers/arrow_js_stream.arrows, written by Arrow JS
+ * (arrow_js_stream.mjs beside it): Arrow's own writer, read here. */
+static void test_arrow_ipc_reads_a_stream_arrow_js_wrote(void **state)
+{
+    (void)state;
+    FILE *f = fopen(test_fixture("../consumers/arrow_js_stream.arrows"), "rb");
+    assert_non_null(f);
+    unsigned char buf[4096];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    assert_true(len > 0 && len < sizeof buf);
+    TEST_ERROR(err);
+    struct ArrowArrayStream s;
+    if (npydt_arrow_ipc_open_buffer(buf, len, NULL, &s, &err) != NPYDT_OK)
+        fail_msg("%s", err.message);
+    struct ArrowSchema sc;
+    assert_int_equal(s.get_schema(&s, &sc), 0);
+    const char *formats[] = {"i", "g", "u", "b", "+w:2", "+s"};
+    assert_int_equal(sc.n_children, 6);
+    for (int i = 0; i < 6; i++)
+        assert_string_equal(sc.children[i]->format, formats[i]);
+    assert_string_equal(sc.children[5]->children[1]->name, "y");
+    struct ArrowArray a;
+    assert_int_equal(s.get_next(&s, &a), 0);
+    assert_int_equal(a.length, 5);
+    const struct ArrowArray *i32 = a.children[0], *f64 = a.children[1], *u = a.children[2];
+    const struct ArrowArray *b = a.children[3], *l = a.children[4], *p = a.children[5];
+    assert_int_equal(i32->null_count, 1);
+    assert_false(valid(i32, 2));
+    assert_int_equal(((const int32_t *)i32->buffers[1])[4], 2147483647);
+    assert_true(isnan(((const double *)f64->buffers[1])[1]));
+    assert_true(((const double *)f64->buffers[1])[2] == -1e300);
+    const int32_t *o = u->buffers[1];
+    assert_int_equal(o[5] - o[4], 5);
+    assert_memory_equal((const char *)u->buffers[2] + o[4], "x\xf0\x9f\x98\x80", 5);
+    assert_int_equal(bit(b->buffers[1], 0), 1);
+    assert_int_equal(bit(b->buffers[1], 1), 0);
+    assert_false(valid(l, 2));
+    assert_int_equal(l->children[0]->length, 10);
+    assert_int_equal(((const int16_t *)l->children[0]->buffers[1])[9], 10);
+    assert_false(valid(p, 2));
+    assert_false(valid(p->children[1], 3));
+    assert_int_equal(((const int32_t *)p->children[0]->buffers[1])[4], 5);
+    a.release(&a);
+    assert_int_equal(s.get_next(&s, &a), 0);
+    assert_null(a.release);
+    sc.release(&sc);
+    s.release(&s);
+}
+
 /* ---- the writer on arrays of other producers ------------------------------------- */
 
 struct hand {
@@ -608,6 +659,7 @@ TEST_LIST("arrow_ipc",
           cmocka_unit_test(test_arrow_ipc_corrupted_bytes_never_crash),
           cmocka_unit_test(test_arrow_ipc_limits_are_errors),
           cmocka_unit_test(test_arrow_ipc_unread_type_names_field_and_type),
+          cmocka_unit_test(test_arrow_ipc_reads_a_stream_arrow_js_wrote),
           cmocka_unit_test(test_arrow_ipc_writer_honours_offsets),
           cmocka_unit_test(test_arrow_ipc_writer_refuses_unknown_format_naming_field),
           cmocka_unit_test(test_arrow_ipc_allocation_failures_leave_nothing));
