@@ -3,7 +3,8 @@ from NumPy, as JSON: {"FILE.npy": {"names": [...], "rows": [...]}}.
 
     arrow_js_expect.py FIXTURES_DIR OUT.json
 
-Keys FILE@OPTION=VALUE are selections: dump --arrow OPTION VALUE FILE.
+Keys FILE@OPTION=VALUE are selections: dump --arrow OPTION=VALUE FILE
+(--fields too: records of the fields, named by their paths).
 Each row is the list of its columns (a record's fields in order, or the
 one value of another dtype), each value in the canonical form
 tests/arrow_js_check.mjs gives Arrow's: integers and time counts as
@@ -77,7 +78,20 @@ SELECTIONS = {
     "struct_mixed_kinds.npy@--tail=2": lambda a: a.reshape(-1)[-2:],
     "fortran_struct.npy@--range=::-1": lambda a: a[::-1],
     "scalar_M8_ns.npy@--head=3": lambda a: a.reshape(-1)[:3],
+    "struct_subarray_of_struct.npy@--fields=pts.y,n":
+        lambda a: packed([("pts.y", a["pts"]["y"]), ("n", a["n"])]),
+    "struct_nested_subarray.npy@--fields=x": lambda a: packed([("x", a["x"])]),
+    "struct_mixed_kinds.npy@--fields=s,t": lambda a: packed([("s", a["s"]), ("t", a["t"])]),
 }
+
+
+def packed(columns):
+    """Records of the named columns, as dump --arrow --fields makes them."""
+    n = len(columns[0][1])
+    out = np.zeros(n, [(name, c.dtype, c.shape[1:]) for name, c in columns])
+    for name, c in columns:
+        out[name] = c
+    return out
 
 
 def load(name):

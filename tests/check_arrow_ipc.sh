@@ -63,7 +63,10 @@ schema_len=$(( $(printf '%d' "0x$(hex -j 4 -N 4 "$tmp/h0.arrow" | sed 's/\(..\)\
 # refusals
 expect "-o without --arrow" 2 "-o OUT is for --arrow" -- dump -o "$tmp/x" "$F/struct_mixed_kinds.npy"
 expect "--arrow --jsonl" 2 "exclude each other" -- dump --arrow --jsonl "$F/struct_mixed_kinds.npy"
-expect "--arrow --fields" 2 "does not apply to --arrow" -- dump --arrow --fields flag "$F/struct_mixed_kinds.npy"
+expect "--arrow --fields of an unknown field" 2 "did you mean" -- dump --arrow --fields fla -o "$tmp/f.arrow" "$F/struct_mixed_kinds.npy"
+[ ! -e "$tmp/f.arrow" ] && ok || bad "an unknown field left OUT behind"
+expect "--arrow --fields" 0 '' -- dump --arrow --fields flag -o "$tmp/f.arrow" "$F/struct_mixed_kinds.npy"
+[ -s "$tmp/f.arrow" ] && ok || bad "--fields wrote no stream"
 expect "--arrow --nan null" 2 "keeps the values' types" -- dump --arrow --nan null "$F/struct_mixed_kinds.npy"
 expect "--arrow of object data" 3 "cannot be dumped" -- dump --arrow -o "$tmp/obj.arrow" "$F/object_O.npy"
 [ ! -e "$tmp/obj.arrow" ] && ok || bad "a refused dump left OUT behind"

@@ -3,7 +3,7 @@
 # fixture's stream goes through tableFromIPC (tests/consumers/
 # arrow_js_check.mjs), whose column names and values must be NumPy's
 # (tests/arrow_js_expect.py writes them); so must those of a few
-# selections (--range, --index, --tail, --head). apache-arrow comes from
+# selections (--range, --index, --tail, --head, --fields). apache-arrow comes from
 # tests/consumers (`npm ci` there): without it, node or NumPy the check
 # prints a SKIP line. Prints "arrow_js: N passed, M failed".
 set -u

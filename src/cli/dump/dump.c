@@ -64,8 +64,8 @@ const struct cli_command dump_command = {
     "or, with -o OUT, to OUT through a temporary file renamed at the end. The\n"
     "types follow the Arrow mapping of the manual (records as a struct of\n"
     "columns, each column's NumPy type in its metadata 'npydt.dtype'); pyarrow,\n"
-    "Polars, DuckDB and Arrow JS read it. The selection options apply;\n"
-    "--fields and the value options do not.\n"
+    "Polars, DuckDB and Arrow JS read it. The selection options and --fields\n"
+    "apply (a column per field, named by its path); the value options do not.\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
     "when fewer indices than dimensions are given); --range A:B:S the rows\n"
@@ -241,7 +241,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* invalid text is refused by the export, naming the record */
         bool whole = !o->select.index && !o->select.range && !o->select.tail &&
                      (!o->have_head || o->head >= count);
-        status = dump_arrow(in->name, src, &sl, whole, o->output);
+        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output);
         goto out;
     }
     if (o->format == FORMAT_TABLE && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
@@ -438,8 +438,6 @@ int cmd_dump(int argc, char **argv)
     const char *file = args.operands[0];
     if (o.output && o.format != FORMAT_ARROW)
         return cli_usage(&dump_command, "-o OUT is for --arrow (text goes to standard output)");
-    if (o.format == FORMAT_ARROW && o.fields)
-        return cli_usage(&dump_command, "--fields does not apply to --arrow (it writes every field)");
     if (o.format == FORMAT_ARROW &&
         (o.style.float_native || o.style.datetime_iso || o.style.nan_null || o.style.big_int_string))
         return cli_usage(&dump_command, "--float, --datetime, --nan and --big-int shape text; "

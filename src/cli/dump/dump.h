@@ -238,9 +238,10 @@ int cmd_dump(int argc, char **argv);
 extern const struct cli_command dump_command;
 
 /* The selected elements (all: whole, through the library's stream over r)
- * of the array r reads as an Arrow IPC stream, to target (NULL: standard
- * output) (dump_arrow.c). An exit status, errors reported under name. */
+ * of the array r reads, or their nsel selected fields (sel non-NULL), as
+ * an Arrow IPC stream, to target (NULL: standard output) (dump_arrow.c).
+ * An exit status, errors reported under name. */
 int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
-               const char *target);
+               const struct selected *sel, size_t nsel, const char *target);
 
 #endif
