@@ -262,6 +262,34 @@ static void test_arrow_ipc_round_trip_every_fixture(void **state)
     assert_true(checked > 100);
 }
 
+/* npydt_arrow_batch of records picked by the caller gives the batch the
+ * stream gives for the same rows. */
+static void test_arrow_batch_of_picked_records_is_the_streams(void **state)
+{
+    (void)state;
+    npydt_reader *r;
+    struct ArrowArrayStream s;
+    open_export("struct_subarray_of_struct.npy", 0, &r, &s);
+    const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
+    const unsigned char *bytes = npydt_reader_bytes(r);
+    uint64_t n = npydt_header_count(npydt_reader_header(r));
+    struct ArrowSchema sc;
+    struct ArrowArray want, got;
+    assert_int_equal(s.get_schema(&s, &sc), 0);
+    assert_int_equal(s.get_next(&s, &want), 0);
+    assert_int_equal(want.length, (int64_t)n);
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_batch(dt, bytes, n, NULL, &got, &err), NPYDT_OK);
+    same_batch(&sc, &want, &got);
+    got.release(&got);
+    assert_int_equal(npydt_arrow_batch(dt, NULL, 1, NULL, &got, &err), NPYDT_E_ARG);
+    assert_null(got.release);
+    want.release(&want);
+    sc.release(&sc);
+    s.release(&s);
+    npydt_reader_close(r);
+}
+
 static void test_arrow_ipc_reads_a_pipe_message_by_message(void **state)
 {
     (void)state;
@@ -653,6 +681,7 @@ static void test_arrow_ipc_allocation_failures_leave_nothing(void **state)
 
 TEST_LIST("arrow_ipc",
           cmocka_unit_test(test_arrow_ipc_round_trip_every_fixture),
+          cmocka_unit_test(test_arrow_batch_of_picked_records_is_the_streams),
           cmocka_unit_test(test_arrow_ipc_reads_a_pipe_message_by_message),
           cmocka_unit_test(test_arrow_ipc_framing_follows_the_format),
           cmocka_unit_test(test_arrow_ipc_truncated_streams_are_errors),
