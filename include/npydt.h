@@ -1355,6 +1355,71 @@ NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
                                                struct ArrowArrayStream *out,
                                                npydt_error *err);
 
+/* One record batch of the n records at records (C order, itemsize bytes
+ * apart, of dtype dt; options as for npydt_arrow_stream_open) into *out,
+ * as get_next of npydt_arrow_stream_open gives them: for a producer that
+ * picks its own records (a selection of rows). The batch owns copies of
+ * the values; *out is released on failure. */
+NPYDT_API npydt_status npydt_arrow_batch(const npydt_dtype *dt, const void *records, uint64_t n,
+                                         const npydt_arrow_options *opts,
+                                         struct ArrowArray *out, npydt_error *err);
+
+/* The npydt_error behind the last failure of a stream npydt_arrow_stream_open
+ * or npydt_arrow_ipc_open_* made (code, byte offset, message), into *err;
+ * NPYDT_OK when it has none. NPYDT_E_ARG for another stream. */
+NPYDT_API npydt_status npydt_arrow_stream_error(const struct ArrowArrayStream *s,
+                                                npydt_error *err);
+
+/* The Arrow IPC stream format (the bytes pyarrow.ipc.open_stream, Arrow
+ * JS's tableFromIPC, Polars' read_ipc_stream read): a Schema message,
+ * RecordBatch messages, the end-of-stream marker; no dictionaries, no
+ * compression. Options of the writer and the reader. Initialise with
+ * npydt_arrow_ipc_options_init. */
+typedef struct npydt_arrow_ipc_options {
+    npydt_options base;        /* the allocator; limits.max_depth bounds the
+                                * nesting of fields, limits.max_fields their
+                                * number (the reader) */
+    size_t max_message_bytes;  /* metadata and body of one message read at
+                                * most (0: 256 MiB) */
+    uint64_t reserved[4];      /* room for new options: zero */
+} npydt_arrow_ipc_options;
+
+NPYDT_API void npydt_arrow_ipc_options_init(npydt_arrow_ipc_options *opts);
+
+/* Write the stream in (its schema, then each batch as it comes: memory
+ * is a batch's, not the stream's) as an Arrow IPC stream through
+ * sink->write (pwrite unused); *written (may be NULL) gets the bytes
+ * written. Columns of the formats npydt_arrow_stream_open gives (and
+ * "tdm", time zones on timestamps) are written, any offset honoured; any
+ * other format is NPYDT_E_TYPE naming the field, a dictionary too. A
+ * failure of in is its status (npydt_arrow_stream_error, else by errno:
+ * NPYDT_E_NOMEM, NPYDT_E_IO), of the sink NPYDT_E_IO. in is not
+ * released. */
+NPYDT_API npydt_status npydt_arrow_ipc_write(struct ArrowArrayStream *in,
+                                             const npydt_npz_sink *sink,
+                                             const npydt_arrow_ipc_options *opts,
+                                             uint64_t *written, npydt_error *err);
+
+/* An ArrowArrayStream over the Arrow IPC stream in buf[0..len) (borrowed:
+ * keep it until the stream is released) or read from fd (a file or a
+ * pipe, read message by message; not closed). The Schema message is read
+ * here, each RecordBatch by get_next; every batch owns copies of its
+ * buffers. The bytes are untrusted: every Flatbuffers offset, vtable,
+ * buffer range, length and count is checked, a message above
+ * max_message_bytes, nesting deeper than limits.max_depth or more fields
+ * than limits.max_fields refused (NPYDT_E_LIMIT); malformed bytes are
+ * NPYDT_E_DATA with the byte offset of what is wrong, a type other than
+ * those npydt_arrow_ipc_write writes NPYDT_E_TYPE naming the field and
+ * the type, metadata versions before V4 NPYDT_E_VERSION, the other byte
+ * order NPYDT_E_VALUE. get_next fails with EIO (or ENOMEM, EINVAL for a
+ * limit) and npydt_arrow_stream_error gives the error. */
+NPYDT_API npydt_status npydt_arrow_ipc_open_buffer(const void *buf, size_t len,
+                                                   const npydt_arrow_ipc_options *opts,
+                                                   struct ArrowArrayStream *out,
+                                                   npydt_error *err);
+NPYDT_API npydt_status npydt_arrow_ipc_open_fd(int fd, const npydt_arrow_ipc_options *opts,
+                                               struct ArrowArrayStream *out, npydt_error *err);
+
 /* Arrow into records: the inverse of the table above (doc/api.md, "Arrow
  * into records"). A struct becomes a record, packed, field by field (the
  * title in "npydt.title" restored); fixed-size lists subarrays (nested ones several

@@ -3,6 +3,7 @@
  * (so several streams may read one reader). */
 #include "arrow/arrow.h"
 #include "access/access.h"
+#include "arrow/ipc.h"
 
 #include <errno.h>
 
@@ -135,4 +136,49 @@ npydt_status npydt_arrow_stream_open(npydt_reader *r, const npydt_arrow_options 
     out->release = release;
     out->private_data = p;
     return NPYDT_OK;
+}
+
+npydt_status npydt_arrow_stream_error(const struct ArrowArrayStream *s, npydt_error *err)
+{
+    error_clear(err);
+    if (!s || !s->release)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "the stream is NULL or released");
+    if (s->get_next != get_next)
+        return ipc_stream_error(s, err);
+    const struct stream *p = s->private_data;
+    if (err)
+        *err = p->err;
+    return NPYDT_OK;
+}
+
+npydt_status npydt_arrow_batch(const npydt_dtype *dt, const void *records, uint64_t n,
+                               const npydt_arrow_options *opts, struct ArrowArray *out,
+                               npydt_error *err)
+{
+    error_clear(err);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    out->release = NULL;
+    if (!dt || (!records && n))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "dtype or records is NULL");
+    npydt_arrow_options o;
+    npydt_status st = arrow_options_resolve(opts, &o, err);
+    size_t levels;
+    uint64_t row_bytes;
+    struct ArrowSchema schema;
+    /* what Arrow cannot hold is refused as the schema refuses it */
+    if (st != NPYDT_OK || (st = npydt_arrow_schema(dt, &o, &schema, err)) != NPYDT_OK)
+        return st;
+    schema.release(&schema);
+    if ((st = arrow_batch_plan(dt, o.base.limits.max_depth, &levels, &row_bytes, err)) !=
+            NPYDT_OK)
+        return st;
+    npydt_repeat *lv = alloc_bytes(o.base.allocator, levels * sizeof *lv);
+    if (!lv)
+        return set_nomem(err);
+    struct arrow_batch b = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth,
+                            records, npydt_dtype_itemsize(dt), n, 0, lv, levels};
+    st = arrow_batch_fill(&b, dt, out, err);
+    free_bytes(o.base.allocator, lv, levels * sizeof *lv);
+    return st;
 }

@@ -23,7 +23,7 @@
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
     OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_VERTICAL, OPT_SAMPLE, OPT_SEED,
-    OPT_NO_HEADER, OPT_INDEX_COLUMN
+    OPT_NO_HEADER, OPT_INDEX_COLUMN, OPT_ARROW, OPT_OUTPUT
 };
 
 static const struct cli_option dump_options[] = {
@@ -34,6 +34,8 @@ static const struct cli_option dump_options[] = {
     {OPT_NO_HEADER, "no-header", 0, NULL, "CSV, TSV: no header row"},
     {OPT_INDEX_COLUMN, "index-column", 0, NULL,
      "CSV, TSV, JSON: first an \"index\" column, the element's flat C-order index"},
+    {OPT_ARROW, "arrow", 0, NULL, "an Arrow IPC stream (binary) of the selected elements"},
+    {OPT_OUTPUT, "output", 'o', "OUT", "write the Arrow stream to OUT (with --arrow)"},
     {OPT_FIELDS, "fields", 0, "A,B.C", "print only these fields (paths, comma-separated)"},
     {OPT_HEAD, "head", 0, "N", "print the first N elements (of those selected) only"},
     {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
@@ -51,7 +53,7 @@ static const struct cli_option dump_options[] = {
 
 const struct cli_command dump_command = {
     "dump",
-    "dump [--jsonl|--csv|--tsv|--vertical] [--fields A,B.C] [--head N]\n"
+    "dump [--jsonl|--csv|--tsv|--vertical|--arrow [-o OUT]] [--fields A,B.C] [--head N]\n"
     "     [--tail N|--index I,J|--range A:B:S] [--sample N [--seed S]] [--no-header]\n"
     "     [--index-column] [--float native] [--datetime iso] [--nan null] [--big-int string]\n"
     "     FILE...",
@@ -64,6 +66,10 @@ const struct cli_command dump_command = {
     "prints an object of them per element. Object arrays cannot be dumped\n"
     "(exit 3). A CSV or TSV row holds at most 67108864 cells (exit 3 for a\n"
     "wider element).\n"
+    "\n"
+    "--arrow writes an Arrow IPC stream (the Arrow mapping of the manual) to\n"
+    "standard output (not a terminal) or, with -o OUT, to OUT through a\n"
+    "temporary file; selections and --fields apply, the value options do not.\n"
     "\n"
     "Selection: --index I,J,.. prints a[I,J,..] (the elements of the sub-array\n"
     "when fewer indices than dimensions are given); --range A:B:S the rows\n"
@@ -103,19 +109,13 @@ const struct cli_command dump_command = {
     "printed); CSV and TSV write one header row, the table and --vertical one\n"
     "title per FILE; selections, --sample and --head apply to each FILE.\n"
     "\n"
-    "--vertical prints, under the title, a line '-[ RECORD I ]-' per element\n"
-    "(I as the table's index column) and then a line 'PATH: VALUE' per scalar\n"
-    "leaf (paths as the CSV header names them, values as the table's cells,\n"
-    "never cut); like the table it shows 20 elements unless --head N is given.\n"
-    "--sample N picks N of the selected elements at random without\n"
-    "replacement (Floyd's algorithm over splitmix64 seeded with --seed S,\n"
-    "default 0: the same S gives the same elements on every platform) and\n"
-    "prints them in element order; N at most 4194304 unless it covers all.\n"
-    "--no-header leaves out the CSV/TSV header row. --index-column adds the\n"
-    "element's flat C-order index first: a column \"index\" (CSV, TSV) or a\n"
-    "key \"index\" (JSON: {\"index\":I,...fields} for records, {\"index\":I,\n"
-    "\"value\":V} for other values); a top-level field or --fields path named\n"
-    "\"index\" is refused (exit 2) rather than shadowed.\n"
+    "--vertical prints a line '-[ RECORD I ]-' per element, then 'PATH: VALUE'\n"
+    "per scalar leaf (20 elements unless --head N). --sample N picks N of the\n"
+    "selected elements at random (Floyd's algorithm over splitmix64, --seed S,\n"
+    "default 0: the same on every platform), printed in element order.\n"
+    "--no-header leaves out the CSV/TSV header row; --index-column adds the flat\n"
+    "C-order index first, as a column or key \"index\" (a field so named is\n"
+    "refused).\n"
     "\n"
     "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
     "once, front to back; an archive, an array in Fortran order, a --range\n"
@@ -184,6 +184,7 @@ struct dump_opts {
     int have_sample;
     uint64_t sample, seed;
     int several;         /* FILEs after the first: no CSV/TSV header row */
+    const char *output;  /* -o OUT of --arrow */
 };
 
 /* How far dump_input goes with an input. */
@@ -336,6 +337,13 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
     if (o->have_sample && o->have_head && o->head < sl.total)
         sl.total = o->head;
+    if (o->format == FORMAT_ARROW) {
+        /* invalid text is refused by the export, naming the record */
+        bool whole = !o->select.index && !o->select.range && !o->select.tail &&
+                     !o->have_sample && (!o->have_head || o->head >= count);
+        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output);
+        goto out;
+    }
     int people = o->format == FORMAT_TABLE || o->format == FORMAT_VERTICAL;
     if (people && !o->have_head && sl.total > TEXT_DEFAULT_HEAD)
         sl.total = TEXT_DEFAULT_HEAD;
@@ -552,13 +560,16 @@ int cmd_dump(int argc, char **argv)
         case OPT_JSONL:
         case OPT_CSV:
         case OPT_TSV:
-        case OPT_VERTICAL: {
+        case OPT_VERTICAL:
+        case OPT_ARROW: {
             enum dump_format f = opt == OPT_JSONL ? FORMAT_JSONL
                                  : opt == OPT_CSV ? FORMAT_CSV
-                                 : opt == OPT_TSV ? FORMAT_TSV : FORMAT_VERTICAL;
+                                 : opt == OPT_TSV    ? FORMAT_TSV
+                                 : opt == OPT_VERTICAL ? FORMAT_VERTICAL : FORMAT_ARROW;
             if (o.format != FORMAT_TABLE && o.format != f)
                 return cli_usage(&dump_command,
-                                 "--jsonl, --csv, --tsv and --vertical exclude each other");
+                                 "--jsonl, --csv, --tsv, --vertical and --arrow exclude "
+                                 "each other");
             o.format = f;
             break;
         }
@@ -604,6 +615,11 @@ int cmd_dump(int argc, char **argv)
         case OPT_INDEX_COLUMN:
             o.rows.index_column = 1;
             break;
+        case OPT_OUTPUT:
+            o.output = args.value;
+            if (!*o.output)
+                return cli_usage(&dump_command, "-o needs an output path");
+            break;
         default:
             return args.status;
         }
@@ -619,6 +635,19 @@ int cmd_dump(int argc, char **argv)
     int status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
+    if (o.output && o.format != FORMAT_ARROW)
+        return cli_usage(&dump_command, "-o OUT is for --arrow (text goes to standard output)");
+    if (o.format == FORMAT_ARROW &&
+        (o.style.float_native || o.style.datetime_iso || o.style.nan_null || o.style.big_int_string))
+        return cli_usage(&dump_command, "--float, --datetime, --nan and --big-int shape text; "
+                                        "--arrow keeps the values' types");
+    if (o.format == FORMAT_ARROW && args.noperands > 1)
+        return cli_usage(&dump_command, "--arrow writes one stream of one array: give one FILE");
+    if (o.format == FORMAT_ARROW && o.rows.index_column)
+        return cli_usage(&dump_command, "--index-column is for --jsonl, --csv and --tsv");
+    if (o.format == FORMAT_ARROW && !o.output && isatty(STDOUT_FILENO))
+        return cli_usage(&dump_command, "--arrow writes binary: give -o OUT or a pipe, not a "
+                                        "terminal");
 
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
@@ -636,7 +665,8 @@ int cmd_dump(int argc, char **argv)
             continue;
         /* JSON lines are the elements of one array: a member separator
          * would be a line like any record, so the archive must be narrowed */
-        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv"};
+        static const char *const flag[] = {"", "--jsonl", "--csv", "--tsv", "--vertical",
+                                           "--arrow"};
         char names[256];
         list_members(names, sizeof names, &inputs, from);
         status = got == 0

@@ -47,7 +47,7 @@ struct value_style {
 };
 
 /* Output formats of dump. */
-enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV, FORMAT_VERTICAL };
+enum dump_format { FORMAT_TABLE, FORMAT_JSONL, FORMAT_CSV, FORMAT_TSV, FORMAT_VERTICAL, FORMAT_ARROW };
 
 /* State of one dump: a buffer for U scalars, the style, the first error. */
 struct dumper {
@@ -274,5 +274,12 @@ int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
 struct cli_command;
 int cmd_dump(int argc, char **argv);
 extern const struct cli_command dump_command;
+
+/* The selected elements (all: whole, through the library's stream over r)
+ * of the array r reads, or their nsel selected fields (sel non-NULL), as
+ * an Arrow IPC stream, to target (NULL: standard output) (dump_arrow.c).
+ * An exit status, errors reported under name. */
+int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
+               const struct selected *sel, size_t nsel, const char *target);
 
 #endif

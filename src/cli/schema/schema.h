@@ -4,4 +4,8 @@
 
 int cmd_schema(int argc, char **argv);
 
+/* schema --arrow FILE (schema_arrow.c): an exit status. */
+struct cli_command;
+int schema_arrow(const struct cli_command *cmd, const char *file);
+
 #endif
