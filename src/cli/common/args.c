@@ -318,3 +318,24 @@ int cli_args_stdin(struct cli_args *a, int first, const char *what)
     a->noperands = first + 1;
     return EXIT_OK;
 }
+
+int cli_parse_count(const char *s, uint64_t *out, int exact)
+{
+    if (!*s)
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned digit = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - digit) / 10) {
+            if (exact)
+                return -1;
+            v = UINT64_MAX;
+        } else {
+            v = v * 10 + digit;
+        }
+    }
+    *out = v;
+    return 0;
+}

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* One option of a command, as --NAME, --NAME=VALUE, --NAME VALUE, and -S,
@@ -82,5 +83,9 @@ void cli_try_help(const struct cli_command *cmd);
  * The first of equally near candidates wins; a candidate equal to word
  * is the nearest ("-jsonl" for "--jsonl"). */
 const char *cli_nearest(const char *word, const char *const *candidates, size_t n);
+/* An option's count: decimal digits only, no sign. One too large for 64
+ * bits is UINT64_MAX ("all") or, with exact set, refused. 0, or -1 when s
+ * is no such count. */
+int cli_parse_count(const char *s, uint64_t *out, int exact);
 
 #endif

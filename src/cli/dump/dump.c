@@ -132,34 +132,6 @@ const struct cli_command dump_command = {
 
 /* ---- the command --------------------------------------------------------------------- */
 
-/* A count of decimal digits; one too large for 64 bits means all (or,
- * exact set, is refused). */
-static int parse_number(const char *s, uint64_t *out, int exact)
-{
-    if (!*s)
-        return -1;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        unsigned digit = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - digit) / 10) {
-            if (exact)
-                return -1;
-            v = UINT64_MAX;
-        } else {
-            v = v * 10 + digit;
-        }
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_count(const char *s, uint64_t *out)
-{
-    return parse_number(s, out, 0);
-}
-
 /* The largest U scalar of a dtype (the buffer its UTF-8 needs). */
 static size_t max_unicode(const npydt_dtype *dt)
 {
@@ -594,17 +566,17 @@ int cmd_dump(int argc, char **argv)
             o.fields = args.value;
             break;
         case OPT_HEAD:
-            if (parse_count(args.value, &o.head) != 0)
+            if (cli_parse_count(args.value, &o.head, 0) != 0)
                 return cli_usage(&dump_command, "--head needs a count (0 or more)");
             o.have_head = 1;
             break;
         case OPT_SAMPLE:
-            if (parse_count(args.value, &o.sample) != 0)
+            if (cli_parse_count(args.value, &o.sample, 0) != 0)
                 return cli_usage(&dump_command, "--sample needs a count (0 or more)");
             o.have_sample = 1;
             break;
         case OPT_SEED:
-            if (parse_number(args.value, &seed, 1) != 0)
+            if (cli_parse_count(args.value, &seed, 1) != 0)
                 return cli_usage(&dump_command, "--seed needs an integer from 0 to "
                                  "18446744073709551615, not '%s'", args.value);
             have_seed = 1;

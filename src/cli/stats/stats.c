@@ -59,21 +59,6 @@ struct stats_opts {
     uint64_t head;
 };
 
-/* A count of decimal digits (no sign); one too large for 64 bits means all. */
-static int parse_count(const char *s, uint64_t *out)
-{
-    if (!*s)
-        return -1;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9')
-            return -1;
-        v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*s - '0');
-    }
-    *out = v;
-    return 0;
-}
-
 /* The comma-separated paths of spec as an array of strings in one block
  * (*storage), or -1 out of memory. */
 static int split_fields(const char *spec, const char ***paths, size_t *n, char **storage)
@@ -215,7 +200,7 @@ int cmd_stats(int argc, char **argv)
         case OPT_FIELDS: fields = args.value; break;
         case OPT_PER_ELEMENT: o.lib.per_element = 1; break;
         case OPT_HEAD:
-            if (parse_count(args.value, &o.head) != 0)
+            if (cli_parse_count(args.value, &o.head, 0) != 0)
                 return cli_usage(&stats_command, "--head: not a count: '%s'", args.value);
             o.have_head = 1;
             break;
