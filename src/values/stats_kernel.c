@@ -322,12 +322,13 @@ static int compare_values(const unsigned char *a, size_t alen, const unsigned ch
     return alen < blen ? -1 : alen > blen;
 }
 
-void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t size, size_t k)
+void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
+                        size_t k)
 {
     bool text = c->cat == STATS_TEXT;
     uint64_t mn = c->valid ? c->min_len : UINT64_MAX, mx = c->valid ? c->max_len : 0;
     for (size_t i = 0; i < k; i++) {
-        const unsigned char *p = x + i * size;
+        const unsigned char *p = x + i * stride;
         size_t bytes = size, len;
         if (c->kind == 'S') {
             while (bytes > 0 && p[bytes - 1] == 0)
@@ -344,7 +345,7 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
         }
         mn = len < mn ? len : mn;
         mx = len > mx ? len : mx;
-        stats_hll_add(c->hll, npydt_name_hash((const char *)p, bytes));
+        stats_hll_add(c->hll, name_key((const char *)p, bytes));
         if (c->prev_s && c->sorted) {
             if (c->have_prev) {
                 int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
