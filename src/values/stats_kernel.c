@@ -4,6 +4,7 @@
  * values allow, so that a block is one or two passes over L1. */
 #include "values/values.h"
 
+#include <float.h>
 #include <math.h>
 
 /* ---- sums ------------------------------------------------------------------ */
@@ -108,20 +109,23 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
                                     NPYDT_SORTED_STRICTLY_DESCENDING);             \
     } while (0)
 
-/* The order of x[0..k) after *prev (when *have), none of them skipped:
- * counts of the steps down, up and level, without branches. */
+/* The order of x[0..k) after *prev (when *have), none of them skipped
+ * (so that any two compare as less, equal or greater): the steps up
+ * counted without branches, the steps down only when some step is not up,
+ * and the level ones the rest. */
 #define ORDER_RUN(c, x, k, prev, have)                                             \
     do {                                                                           \
         if ((c)->sorted == 0 || (k) == 0)                                          \
             break;                                                                 \
         if (have)                                                                  \
             ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
-        size_t down = 0, up = 0, level = 0;                                        \
-        for (size_t o_ = 1; o_ < (k); o_++) {                                      \
-            down += (x)[o_] < (x)[o_ - 1];                                         \
+        size_t up = 0, down = 0, level;                                            \
+        for (size_t o_ = 1; o_ < (k); o_++)                                        \
             up += (x)[o_] > (x)[o_ - 1];                                           \
-            level += (x)[o_] == (x)[o_ - 1];                                       \
-        }                                                                          \
+        if (up < (k) - 1)                                                          \
+            for (size_t o_ = 1; o_ < (k); o_++)                                    \
+                down += (x)[o_] < (x)[o_ - 1];                                     \
+        level = (k) - 1 - up - down;                                               \
         if (down)                                                                  \
             (c)->sorted &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
         if (up)                                                                    \
@@ -134,18 +138,35 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- numbers ----------------------------------------------------------------- */
 
+/* The finite values of x[0..k) into fin (returning their number), and
+ * the infinities among the others counted: the pass of a block that has
+ * values that are not finite. */
+static size_t split_finite(const double *x, size_t k, double *fin, uint64_t *pinf, uint64_t *ninf)
+{
+    size_t nf = 0;
+    uint64_t tp = 0, tm = 0;
+    for (size_t t = 0; t < k; t++) {
+        fin[nf] = x[t];
+        nf += fabs(x[t]) <= DBL_MAX;
+        tp += x[t] == INFINITY;
+        tm += x[t] == -INFINITY;
+    }
+    *pinf = tp;
+    *ninf = tm;
+    return nf;
+}
+
 void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
 {
-    /* extremes in four lanes, counts without branches */
+    /* extremes in four lanes; zeros and values that are not finite
+     * counted without branches, the kinds of the latter only when any */
     double lo0 = c->min_f, lo1 = lo0, lo2 = lo0, lo3 = lo0;
     double hi0 = c->max_f, hi1 = hi0, hi2 = hi0, hi3 = hi0;
-    uint64_t tn = 0, tz = 0, tp = 0, tm = 0;
+    uint64_t tz = 0, tf = 0;
 #define CLASSIFY(v)                                                                    \
     do {                                                                               \
-        tn += (v) != (v);                                                              \
         tz += (v) == 0;                                                                \
-        tp += (v) == INFINITY;                                                         \
-        tm += (v) == -INFINITY;                                                        \
+        tf += !(fabs(v) <= DBL_MAX);                                                   \
     } while (0)
     size_t i = 0;
     for (; i + 4 <= k; i += 4) {
@@ -175,7 +196,14 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
     hi0 = hi1 > hi0 ? hi1 : hi0;
     hi2 = hi3 > hi2 ? hi3 : hi2;
     double mn = lo2 < lo0 ? lo2 : lo0, mx = hi2 > hi0 ? hi2 : hi0;
-    uint64_t nan = tn, pinf = tp, ninf = tm;
+    uint64_t nan = 0, pinf = 0, ninf = 0;
+    const double *fin = x;   /* the finite values, nf of them */
+    size_t nf = k;
+    if (tf) {
+        nf = split_finite(x, k, scratch, &pinf, &ninf);
+        nan = tf - pinf - ninf;
+        fin = scratch;
+    }
     c->count += k;
     c->nan += nan;
     c->posinf += pinf;
@@ -202,16 +230,7 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
             }
         }
     }
-    if (nan + pinf + ninf == 0) {
-        fold_moments(c, x, k);
-        return;
-    }
-    size_t nf = 0;   /* the finite values only */
-    for (size_t t = 0; t < k; t++) {
-        scratch[nf] = x[t];
-        nf += fabs(x[t]) < INFINITY;
-    }
-    fold_moments(c, scratch, nf);
+    fold_moments(c, fin, nf);
 }
 
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
@@ -322,6 +341,24 @@ static int compare_values(const unsigned char *a, size_t alen, const unsigned ch
     return alen < blen ? -1 : alen > blen;
 }
 
+/* The bytes of an S value of size bytes at p without its trailing NULs:
+ * 8 bytes at a time from the end, the last nonzero byte of a word found
+ * by its highest set bit (the word read little-endian), then the head
+ * byte by byte. */
+static size_t s_length(const unsigned char *p, size_t size)
+{
+    size_t n = size;
+    while (n >= 8) {
+        uint64_t w = text_load_le64(p + n - 8);
+        if (w)
+            return n - 8 + (size_t)(63 - __builtin_clzll(w)) / 8 + 1;
+        n -= 8;
+    }
+    while (n > 0 && p[n - 1] == 0)
+        n--;
+    return n;
+}
+
 void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
                         size_t k)
 {
@@ -331,8 +368,7 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
         const unsigned char *p = x + i * stride;
         size_t bytes = size, len;
         if (c->kind == 'S') {
-            while (bytes > 0 && p[bytes - 1] == 0)
-                bytes--;
+            bytes = s_length(p, size);
             len = bytes;
         } else if (text) {
             bytes -= bytes % 4;
