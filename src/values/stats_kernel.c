@@ -9,6 +9,12 @@
 
 /* ---- sums ------------------------------------------------------------------ */
 
+/* Two doubles as one value (a vector of GCC and Clang): lane by lane the
+ * same IEEE operations as on two doubles, in one instruction where the
+ * target has them. Never passed to or returned from a function. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));   /* their masks and counts */
+
 /* Sum of x[0..n) pairwise, n <= STATS_BLOCK / 8 (the chunk sums below). */
 static double pairwise_sum(const double *x, size_t n)
 {
@@ -40,25 +46,26 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
     size_t nc = 0;
     for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
         size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
-        /* four lanes in registers (arrays of lanes stay in memory at -O2) */
-        double r0 = 0, r1 = 0, r2 = 0, r3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        double q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+        /* four lanes, two to a vector: lane j takes the values i with
+         * i % 4 == j, whatever the width the target gives a vector */
+        v2d r01 = {0, 0}, r23 = {0, 0}, s01 = {0, 0}, s23 = {0, 0}, q01 = {0, 0}, q23 = {0, 0};
+        v2d kk = {k, k};
         size_t i = i0;
         for (; i + 4 <= end; i += 4) {
-            double d0 = f[i] - k, d1 = f[i + 1] - k, d2 = f[i + 2] - k, d3 = f[i + 3] - k;
-            r0 += f[i];
-            r1 += f[i + 1];
-            r2 += f[i + 2];
-            r3 += f[i + 3];
-            s0 += d0;
-            s1 += d1;
-            s2 += d2;
-            s3 += d3;
-            q0 += d0 * d0;
-            q1 += d1 * d1;
-            q2 += d2 * d2;
-            q3 += d3 * d3;
+            v2d a, b;
+            memcpy(&a, f + i, sizeof a);
+            memcpy(&b, f + i + 2, sizeof b);
+            v2d da = a - kk, db = b - kk;
+            r01 += a;
+            r23 += b;
+            s01 += da;
+            s23 += db;
+            q01 += da * da;
+            q23 += db * db;
         }
+        double r0 = r01[0], r1 = r01[1], r2 = r23[0], r3 = r23[1];
+        double s0 = s01[0], s1 = s01[1], s2 = s23[0], s3 = s23[1];
+        double q0 = q01[0], q1 = q01[1], q2 = q23[0], q3 = q23[1];
         double tr = (r0 + r1) + (r2 + r3), ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
         for (; i < end; i++) {
             double d = f[i] - k;
@@ -158,32 +165,42 @@ static size_t split_finite(const double *x, size_t k, double *fin, uint64_t *pin
 
 void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
 {
-    /* extremes in four lanes; zeros and values that are not finite
-     * counted without branches, the kinds of the latter only when any */
-    double lo0 = c->min_f, lo1 = lo0, lo2 = lo0, lo3 = lo0;
-    double hi0 = c->max_f, hi1 = hi0, hi2 = hi0, hi3 = hi0;
-    uint64_t tz = 0, tf = 0;
+    /* extremes in four lanes, two to a vector (lane j takes the values i
+     * with i % 4 == j); zeros and values that are not finite counted
+     * without branches, the kinds of the latter only when any */
+    double lo0 = c->min_f, lo1, lo2, lo3, hi0 = c->max_f, hi1, hi2, hi3;
+    v2d lo01 = {lo0, lo0}, lo23 = lo01, hi01 = {hi0, hi0}, hi23 = hi01;
+    const v2d zero = {0, 0}, big = {DBL_MAX, DBL_MAX};
+    const v2i magnitude = {INT64_MAX, INT64_MAX};
+    v2i z01 = {0, 0}, z23 = {0, 0}, f01 = {0, 0}, f23 = {0, 0};
+#define PICK(m, a, b) ((v2d)(((v2i)(a) & (m)) | ((v2i)(b) & ~(m))))
+#define LANES(a, lo, hi, z, f)                                                          \
+    do {                                                                                \
+        v2i lt_ = (v2i)((a) < (lo)), gt_ = (v2i)((a) > (hi));                           \
+        lo = PICK(lt_, a, lo);                                                          \
+        hi = PICK(gt_, a, hi);                                                          \
+        z -= (v2i)((a) == zero);                                                        \
+        f -= (v2i)((v2d)((v2i)(a) & magnitude) <= big);                                 \
+    } while (0)
+    size_t i = 0;
+    for (; i + 4 <= k; i += 4) {
+        v2d a, b;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + 2, sizeof b);
+        LANES(a, lo01, hi01, z01, f01);
+        LANES(b, lo23, hi23, z23, f23);
+    }
+#undef LANES
+#undef PICK
+    lo0 = lo01[0], lo1 = lo01[1], lo2 = lo23[0], lo3 = lo23[1];
+    hi0 = hi01[0], hi1 = hi01[1], hi2 = hi23[0], hi3 = hi23[1];
+    uint64_t tz = (uint64_t)(z01[0] + z01[1] + z23[0] + z23[1]);
+    uint64_t tf = i - (uint64_t)(f01[0] + f01[1] + f23[0] + f23[1]);
 #define CLASSIFY(v)                                                                    \
     do {                                                                               \
         tz += (v) == 0;                                                                \
         tf += !(fabs(v) <= DBL_MAX);                                                   \
     } while (0)
-    size_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        double v0 = x[i], v1 = x[i + 1], v2 = x[i + 2], v3 = x[i + 3];
-        lo0 = v0 < lo0 ? v0 : lo0;
-        lo1 = v1 < lo1 ? v1 : lo1;
-        lo2 = v2 < lo2 ? v2 : lo2;
-        lo3 = v3 < lo3 ? v3 : lo3;
-        hi0 = v0 > hi0 ? v0 : hi0;
-        hi1 = v1 > hi1 ? v1 : hi1;
-        hi2 = v2 > hi2 ? v2 : hi2;
-        hi3 = v3 > hi3 ? v3 : hi3;
-        CLASSIFY(v0);
-        CLASSIFY(v1);
-        CLASSIFY(v2);
-        CLASSIFY(v3);
-    }
     for (; i < k; i++) {
         double v = x[i];
         lo0 = v < lo0 ? v : lo0;
