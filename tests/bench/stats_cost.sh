@@ -58,22 +58,23 @@ count() {
         { cat "$dir/log" >&2; exit 1; }
     sed -n 's/^summary: *//p' "$dir/cg"
 }
-# instructions per record: PROGRAM-AND-ARGS-BEFORE-FILE
-per_record() {
+# instructions of the records between N/10 and N: PROGRAM-AND-ARGS-BEFORE-FILE
+between() {
     big=$(count $1 "$dir/mixed.npy")
     little=$(count $1 "$dir/mixed_small.npy")
-    echo $(((big - little) / (n - small)))
+    echo $((big - little))
 }
 cpu() {
     /usr/bin/time -f '%U %S' -o "$dir/time" $1 "$dir/mixed.npy" >/dev/null
     awk '{ printf "%.2f", $1 + $2 }' "$dir/time"
 }
-f=$(per_record "$floor")
-s=$(per_record "$npydt stats --json")
+f=$(between "$floor")
+s=$(between "$npydt stats --json")
 r=$(awk -v s="$s" -v f="$f" 'BEGIN { printf "%.2f", s / f }')
+per() { awk -v i="$1" -v k=$((n - small)) 'BEGIN { printf "%.1f", i / k }'; }
 printf '%-34s %12s %7s %8s\n' program instr/record ratio cpu_s
-printf '%-34s %12d %7s %8s\n' read-only "$f" 1.00 "$(cpu "$floor")"
-printf '%-34s %12d %7s %8s\n' "$npydt stats" "$s" "$r" "$(cpu "$npydt stats --json")"
+printf '%-34s %12s %7s %8s\n' read-only "$(per "$f")" 1.00 "$(cpu "$floor")"
+printf '%-34s %12s %7s %8s\n' "$npydt stats" "$(per "$s")" "$r" "$(cpu "$npydt stats --json")"
 if [ -n "$max" ] && awk -v r="$r" -v m="$max" 'BEGIN { exit !(r > m) }'; then
     echo "stats_cost: $npydt stats: $r times the floor's instructions (at most $max)" >&2
     exit 1
