@@ -1,7 +1,8 @@
 /* Feeding the statistics accumulator: each selected leaf's values are
- * gathered (npydt_gather: byte order and conversion) into a tile of at
- * most STATS_TILE_BYTES, in C order within each record, and handed to
- * the kernels. A leaf of one element gathers a tile of records at once;
+ * gathered (byte order and conversion: the plan's loads, stats_load.c, or
+ * npydt_gather for what they do not cover) into a tile of at most
+ * STATS_TILE_BYTES, in C order within each record, and handed to the
+ * kernels; the bytes of an S leaf of one element are folded in place. A leaf of one element gathers a tile of records at once;
  * the elements of a subarray are gathered one position at a time across
  * the tile's records and put back in C order, or, for a subarray too
  * large for a tile, along its innermost dimension record by record. */
