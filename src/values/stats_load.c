@@ -7,22 +7,27 @@
  * bytes of S are folded where they are, without a copy. */
 #include "values/values.h"
 
-/* One loop per swap setting, so that the test is not in the loop: for
- * i in [0, n), LOAD(p) of the element at base + i * stride into out[i]. */
-#define LOAD_LOOP(T, LOAD)                                                   \
+/* One loop per swap setting, so that the test is not in the loop, two
+ * values a step: for i in [0, n), LOAD(p, swap) of the element at
+ * p = base + i * stride into out[i]. */
+#define LOAD_RUN(T, LOAD, SWAP)                                              \
     do {                                                                     \
         T *o_ = (T *)(void *)out;                                            \
-        if (swap) {                                                          \
-            for (size_t i = 0; i < n; i++) {                                 \
-                const unsigned char *p = base + i * stride;                  \
-                o_[i] = LOAD(p, true);                                       \
-            }                                                                \
-        } else {                                                             \
-            for (size_t i = 0; i < n; i++) {                                 \
-                const unsigned char *p = base + i * stride;                  \
-                o_[i] = LOAD(p, false);                                      \
-            }                                                                \
+        const unsigned char *p = base;                                       \
+        size_t i = 0;                                                        \
+        for (; i + 2 <= n; i += 2, p += 2 * stride) {                        \
+            o_[i] = LOAD(p, SWAP);                                           \
+            o_[i + 1] = LOAD(p + stride, SWAP);                              \
         }                                                                    \
+        if (i < n)                                                           \
+            o_[i] = LOAD(p, SWAP);                                           \
+    } while (0)
+#define LOAD_LOOP(T, LOAD)                                                   \
+    do {                                                                     \
+        if (swap)                                                            \
+            LOAD_RUN(T, LOAD, true);                                         \
+        else                                                                 \
+            LOAD_RUN(T, LOAD, false);                                        \
     } while (0)
 
 #define F64(p, s) text_f64_of_bits(text_load64(p, s))
