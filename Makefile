@@ -435,6 +435,7 @@ $(O)/tests/bench/rules_bench: tests/bench/rules_bench.c include/npydt.h $(LIB_A)
 bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor $(O)/tests/bench/rules_bench
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)PYTHON=$(PYTHON) tests/bench/stats_cost.sh -n 200000 $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/rules.sh $(O)/tests/bench/rules_bench $(CLI)
 	$(Q)tests/bench/dump_arrow.sh $(CLI)
@@ -459,7 +460,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
 	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
-CHECK_DEPS += $(O)/tests/bench/csv_anchor
+CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

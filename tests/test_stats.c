@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,100 @@ static void test_stats_string_lengths_drop_trailing_nuls(void **state)
     assert_false(vs.has_order);
     assert_true(fabs(bs.distinct - 3) < 0.5);
     assert_true(fabs(vs.distinct - 1) < 0.5);
+    npydt_stats_free(s);
+    release(&r);
+}
+
+/* Equal, or both NaN. */
+static bool same_double(double x, double y)
+{
+    return x == y || (isnan(x) && isnan(y));
+}
+
+/* Every kind the plan loads itself, at odd offsets in records of an odd
+ * size and from a misaligned start, in both byte orders: the same
+ * answers, and the ones the values give. */
+static void test_stats_plan_loads_every_kind_misaligned_in_either_order(void **state)
+{
+    (void)state;
+    static const char *const kinds[] = {"i1", "i2", "i4", "i8", "u1", "u2", "u4",
+                                        "u8", "f4", "f8", "M8[s]", "m8[s]"};
+    const size_t n = 5000;   /* more than a tile of every kind */
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        char descr[2][80];
+        snprintf(descr[0], sizeof descr[0], "[('p', '|u1'), ('x', '<%s'), ('q', '|S2')]", kinds[k]);
+        snprintf(descr[1], sizeof descr[1], "[('p', '|u1'), ('x', '>%s'), ('q', '|S2')]", kinds[k]);
+        npydt_stats_result got[2];
+        for (int o = 0; o < 2; o++) {
+            struct recs r = make(descr[o], n);
+            for (size_t i = 0; i < n; i++) {
+                if (kinds[k][0] == 'f')
+                    set_f(&r, i, "x", (double)i * 0.25 - 7);
+                else if (kinds[k][0] == 'u')
+                    set_u(&r, i, "x", (uint64_t)(i % 100));
+                else
+                    set_i(&r, i, "x", (int64_t)(i % 100) - 50);
+            }
+            /* from a misaligned copy */
+            unsigned char *copy = malloc(n * r.isz + 1);
+            assert_non_null(copy);
+            memcpy(copy + 1, r.p, n * r.isz);
+            npydt_stats *s;
+            TEST_ERROR(err);
+            assert_int_equal(npydt_stats_new(r.dt, NULL, &s, &err), NPYDT_OK);
+            assert_int_equal(npydt_stats_add(s, copy + 1, n, &err), NPYDT_OK);
+            got[o] = column(s, 1);
+            npydt_stats_free(s);
+            free(copy);
+            release(&r);
+        }
+        npydt_stats_result a = got[0], b = got[1];
+        assert_true(a.count == n && b.count == n);
+        assert_true(a.min_i == b.min_i && a.max_i == b.max_i);
+        assert_true(a.min_u == b.min_u && a.max_u == b.max_u);
+        assert_true(same_double(a.min_f, b.min_f) && same_double(a.max_f, b.max_f));
+        assert_true(same_double(a.mean, b.mean) && same_double(a.std, b.std));
+        assert_int_equal(a.sorted, b.sorted);
+        assert_int_equal(a.zeros, b.zeros);
+        if (kinds[k][0] == 'f') {
+            assert_true(a.min_f == -7 && a.max_f == (double)(n - 1) * 0.25 - 7);
+            assert_int_equal(a.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
+        } else if (kinds[k][0] == 'u') {
+            assert_true(a.min_u == 0 && a.max_u == 99 && fabs(a.mean - 49.5) < 1e-9);
+        } else {
+            assert_true(a.min_i == -50 && a.max_i == 49);
+            assert_int_equal(a.zeros, kinds[k][0] == 'M' ? 0 : n / 100);
+        }
+    }
+}
+
+/* S values are measured where they lie in the records: trailing NULs
+ * dropped a word at a time and byte by byte, inner NULs kept. */
+static void test_stats_string_lengths_in_place_of_every_size(void **state)
+{
+    (void)state;
+    struct recs r = make("[('a', '|u1'), ('s', '|S19'), ('b', '<f8')]", 6);
+    set_s(&r, 0, "s", "", 0);
+    set_s(&r, 1, "s", "abcdefghijklmnopqrs", 19);
+    set_s(&r, 2, "s", "abcdefghijk", 11);
+    set_s(&r, 3, "s", "a\0\0\0\0\0\0\0\0\0\0\0b", 13);
+    set_s(&r, 4, "s", "x", 1);
+    set_s(&r, 5, "s", "abcdefghijklmnop", 16);
+    static const uint64_t lens[] = {0, 19, 11, 13, 1, 16};
+    for (size_t i = 0; i < 6; i++) {
+        struct recs one = r;
+        one.p = r.p + i * r.isz;
+        one.n = 1;
+        npydt_stats *s = stats_of(&one, NULL);
+        npydt_stats_result c = column(s, 1);
+        assert_true(c.min_len == lens[i] && c.max_len == lens[i]);
+        npydt_stats_free(s);
+    }
+    npydt_stats *s = stats_of(&r, NULL);
+    npydt_stats_result c = column(s, 1);
+    assert_true(c.min_len == 0 && c.max_len == 19);
+    assert_true(fabs(c.distinct - 6) < 0.5);
+    assert_int_equal(c.sorted, 0);
     npydt_stats_free(s);
     release(&r);
 }
@@ -616,6 +711,8 @@ TEST_LIST("stats",
     cmocka_unit_test(test_stats_order_follows_the_additions),
     cmocka_unit_test(test_stats_datetimes_count_nat_and_give_iso_text),
     cmocka_unit_test(test_stats_string_lengths_drop_trailing_nuls),
+    cmocka_unit_test(test_stats_plan_loads_every_kind_misaligned_in_either_order),
+    cmocka_unit_test(test_stats_string_lengths_in_place_of_every_size),
     cmocka_unit_test(test_stats_distinct_estimate_is_within_its_error),
     cmocka_unit_test(test_stats_subarray_elements_pooled_in_c_order),
     cmocka_unit_test(test_stats_per_element_gives_each_element_a_column),

@@ -52,6 +52,8 @@ static bool leaf_plan(const npydt_leaf *l, struct stats_source *src)
         return false;
     }
     src->gsize = src->as == NPYDT_AS_NATIVE ? l->itemsize : 8u * src->parts;
+    src->load = stats_load_kind(l, src->as);
+    src->swap = text_order_swaps(l->byteorder);
     return true;
 }
 

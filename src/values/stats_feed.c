@@ -1,7 +1,8 @@
 /* Feeding the statistics accumulator: each selected leaf's values are
- * gathered (npydt_gather: byte order and conversion) into a tile of at
- * most STATS_TILE_BYTES, in C order within each record, and handed to
- * the kernels. A leaf of one element gathers a tile of records at once;
+ * gathered (byte order and conversion: the plan's loads, stats_load.c, or
+ * npydt_gather for what they do not cover) into a tile of at most
+ * STATS_TILE_BYTES, in C order within each record, and handed to the
+ * kernels; the bytes of an S leaf of one element are folded in place. A leaf of one element gathers a tile of records at once;
  * the elements of a subarray are gathered one position at a time across
  * the tile's records and put back in C order, or, for a subarray too
  * large for a tile, along its innermost dimension record by record. */
@@ -37,7 +38,7 @@ static void fold(npydt_stats *s, const struct stats_source *src, struct stats_co
         return;
     case STATS_BYTES:
     case STATS_TEXT:
-        stats_fold_strings(col, buf, src->gsize, k);
+        stats_fold_strings(col, buf, src->gsize, src->gsize, k);
         return;
     }
 }
@@ -61,10 +62,15 @@ static size_t per_tile(size_t gsize)
     return gsize == 0 || gsize >= STATS_TILE_BYTES ? 1 : STATS_TILE_BYTES / gsize;
 }
 
+/* n values of src, stride bytes apart from base, into out: by the plan's
+ * loads where they cover the leaf, else by npydt_gather. */
 static npydt_status gather(const unsigned char *base, size_t stride, uint64_t n,
                            const struct stats_source *src, unsigned char *out, npydt_error *err)
 {
-    return npydt_gather(base, stride, n, src->l->dtype, 0, src->as, out, err);
+    if (src->load == STATS_LOAD_GATHER || src->load == STATS_LOAD_BYTES)
+        return npydt_gather(base, stride, n, src->l->dtype, 0, src->as, out, err);
+    stats_load(src->load, src->swap, base, stride, (size_t)n, out);
+    return NPYDT_OK;
 }
 
 /* The values of a leaf whose subarray elements are pooled and take more
@@ -123,9 +129,15 @@ static npydt_status feed_source(npydt_stats *s, const struct stats_source *src,
         npydt_status st;
         if (c == 1 || !pooled) {
             for (uint64_t e = 0; e < c; e++) {
+                struct stats_column *col = &s->cols[src->col + (size_t)e * (size_t)src->parts];
+                if (src->load == STATS_LOAD_BYTES) {   /* folded in place */
+                    stats_fold_strings(col, base + off, stride, src->gsize, mm);
+                    off = next_position(l, l->nrepeats, idx, off);
+                    continue;
+                }
                 if ((st = gather(base + off, stride, mm, src, s->buf, err)) != NPYDT_OK)
                     return st;
-                fold(s, src, &s->cols[src->col + (size_t)e * (size_t)src->parts], s->buf, mm);
+                fold(s, src, col, s->buf, mm);
                 off = next_position(l, l->nrepeats, idx, off);
             }
             continue;

@@ -4,9 +4,16 @@
  * values allow, so that a block is one or two passes over L1. */
 #include "values/values.h"
 
+#include <float.h>
 #include <math.h>
 
 /* ---- sums ------------------------------------------------------------------ */
+
+/* Two doubles as one value (a vector of GCC and Clang): lane by lane the
+ * same IEEE operations as on two doubles, in one instruction where the
+ * target has them. Never passed to or returned from a function. */
+typedef double v2d __attribute__((vector_size(16)));
+typedef int64_t v2i __attribute__((vector_size(16)));   /* their masks and counts */
 
 /* Sum of x[0..n) pairwise, n <= STATS_BLOCK / 8 (the chunk sums below). */
 static double pairwise_sum(const double *x, size_t n)
@@ -39,25 +46,26 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
     size_t nc = 0;
     for (size_t i0 = 0; i0 < n; i0 += CHUNK, nc++) {
         size_t end = n - i0 < CHUNK ? n : i0 + CHUNK;
-        /* four lanes in registers (arrays of lanes stay in memory at -O2) */
-        double r0 = 0, r1 = 0, r2 = 0, r3 = 0, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-        double q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+        /* four lanes, two to a vector: lane j takes the values i with
+         * i % 4 == j, whatever the width the target gives a vector */
+        v2d r01 = {0, 0}, r23 = {0, 0}, s01 = {0, 0}, s23 = {0, 0}, q01 = {0, 0}, q23 = {0, 0};
+        v2d kk = {k, k};
         size_t i = i0;
         for (; i + 4 <= end; i += 4) {
-            double d0 = f[i] - k, d1 = f[i + 1] - k, d2 = f[i + 2] - k, d3 = f[i + 3] - k;
-            r0 += f[i];
-            r1 += f[i + 1];
-            r2 += f[i + 2];
-            r3 += f[i + 3];
-            s0 += d0;
-            s1 += d1;
-            s2 += d2;
-            s3 += d3;
-            q0 += d0 * d0;
-            q1 += d1 * d1;
-            q2 += d2 * d2;
-            q3 += d3 * d3;
+            v2d a, b;
+            memcpy(&a, f + i, sizeof a);
+            memcpy(&b, f + i + 2, sizeof b);
+            v2d da = a - kk, db = b - kk;
+            r01 += a;
+            r23 += b;
+            s01 += da;
+            s23 += db;
+            q01 += da * da;
+            q23 += db * db;
         }
+        double r0 = r01[0], r1 = r01[1], r2 = r23[0], r3 = r23[1];
+        double s0 = s01[0], s1 = s01[1], s2 = s23[0], s3 = s23[1];
+        double q0 = q01[0], q1 = q01[1], q2 = q23[0], q3 = q23[1];
         double tr = (r0 + r1) + (r2 + r3), ts = (s0 + s1) + (s2 + s3), tq = (q0 + q1) + (q2 + q3);
         for (; i < end; i++) {
             double d = f[i] - k;
@@ -108,20 +116,23 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
                                     NPYDT_SORTED_STRICTLY_DESCENDING);             \
     } while (0)
 
-/* The order of x[0..k) after *prev (when *have), none of them skipped:
- * counts of the steps down, up and level, without branches. */
+/* The order of x[0..k) after *prev (when *have), none of them skipped
+ * (so that any two compare as less, equal or greater): the steps up
+ * counted without branches, the steps down only when some step is not up,
+ * and the level ones the rest. */
 #define ORDER_RUN(c, x, k, prev, have)                                             \
     do {                                                                           \
         if ((c)->sorted == 0 || (k) == 0)                                          \
             break;                                                                 \
         if (have)                                                                  \
             ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
-        size_t down = 0, up = 0, level = 0;                                        \
-        for (size_t o_ = 1; o_ < (k); o_++) {                                      \
-            down += (x)[o_] < (x)[o_ - 1];                                         \
+        size_t up = 0, down = 0, level;                                            \
+        for (size_t o_ = 1; o_ < (k); o_++)                                        \
             up += (x)[o_] > (x)[o_ - 1];                                           \
-            level += (x)[o_] == (x)[o_ - 1];                                       \
-        }                                                                          \
+        if (up < (k) - 1)                                                          \
+            for (size_t o_ = 1; o_ < (k); o_++)                                    \
+                down += (x)[o_] < (x)[o_ - 1];                                     \
+        level = (k) - 1 - up - down;                                               \
         if (down)                                                                  \
             (c)->sorted &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
         if (up)                                                                    \
@@ -134,35 +145,62 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- numbers ----------------------------------------------------------------- */
 
+/* The finite values of x[0..k) into fin (returning their number), and
+ * the infinities among the others counted: the pass of a block that has
+ * values that are not finite. */
+static size_t split_finite(const double *x, size_t k, double *fin, uint64_t *pinf, uint64_t *ninf)
+{
+    size_t nf = 0;
+    uint64_t tp = 0, tm = 0;
+    for (size_t t = 0; t < k; t++) {
+        fin[nf] = x[t];
+        nf += fabs(x[t]) <= DBL_MAX;
+        tp += x[t] == INFINITY;
+        tm += x[t] == -INFINITY;
+    }
+    *pinf = tp;
+    *ninf = tm;
+    return nf;
+}
+
 void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
 {
-    /* extremes in four lanes, counts without branches */
-    double lo0 = c->min_f, lo1 = lo0, lo2 = lo0, lo3 = lo0;
-    double hi0 = c->max_f, hi1 = hi0, hi2 = hi0, hi3 = hi0;
-    uint64_t tn = 0, tz = 0, tp = 0, tm = 0;
-#define CLASSIFY(v)                                                                    \
-    do {                                                                               \
-        tn += (v) != (v);                                                              \
-        tz += (v) == 0;                                                                \
-        tp += (v) == INFINITY;                                                         \
-        tm += (v) == -INFINITY;                                                        \
+    /* extremes in four lanes, two to a vector (lane j takes the values i
+     * with i % 4 == j); zeros and values that are not finite counted
+     * without branches, the kinds of the latter only when any */
+    double lo0 = c->min_f, lo1, lo2, lo3, hi0 = c->max_f, hi1, hi2, hi3;
+    v2d lo01 = {lo0, lo0}, lo23 = lo01, hi01 = {hi0, hi0}, hi23 = hi01;
+    const v2d zero = {0, 0}, big = {DBL_MAX, DBL_MAX};
+    const v2i magnitude = {INT64_MAX, INT64_MAX};
+    v2i z01 = {0, 0}, z23 = {0, 0}, f01 = {0, 0}, f23 = {0, 0};
+#define PICK(m, a, b) ((v2d)(((v2i)(a) & (m)) | ((v2i)(b) & ~(m))))
+#define LANES(a, lo, hi, z, f)                                                          \
+    do {                                                                                \
+        v2i lt_ = (v2i)((a) < (lo)), gt_ = (v2i)((a) > (hi));                           \
+        lo = PICK(lt_, a, lo);                                                          \
+        hi = PICK(gt_, a, hi);                                                          \
+        z -= (v2i)((a) == zero);                                                        \
+        f -= (v2i)((v2d)((v2i)(a) & magnitude) <= big);                                 \
     } while (0)
     size_t i = 0;
     for (; i + 4 <= k; i += 4) {
-        double v0 = x[i], v1 = x[i + 1], v2 = x[i + 2], v3 = x[i + 3];
-        lo0 = v0 < lo0 ? v0 : lo0;
-        lo1 = v1 < lo1 ? v1 : lo1;
-        lo2 = v2 < lo2 ? v2 : lo2;
-        lo3 = v3 < lo3 ? v3 : lo3;
-        hi0 = v0 > hi0 ? v0 : hi0;
-        hi1 = v1 > hi1 ? v1 : hi1;
-        hi2 = v2 > hi2 ? v2 : hi2;
-        hi3 = v3 > hi3 ? v3 : hi3;
-        CLASSIFY(v0);
-        CLASSIFY(v1);
-        CLASSIFY(v2);
-        CLASSIFY(v3);
+        v2d a, b;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + 2, sizeof b);
+        LANES(a, lo01, hi01, z01, f01);
+        LANES(b, lo23, hi23, z23, f23);
     }
+#undef LANES
+#undef PICK
+    lo0 = lo01[0], lo1 = lo01[1], lo2 = lo23[0], lo3 = lo23[1];
+    hi0 = hi01[0], hi1 = hi01[1], hi2 = hi23[0], hi3 = hi23[1];
+    uint64_t tz = (uint64_t)(z01[0] + z01[1] + z23[0] + z23[1]);
+    uint64_t tf = i - (uint64_t)(f01[0] + f01[1] + f23[0] + f23[1]);
+#define CLASSIFY(v)                                                                    \
+    do {                                                                               \
+        tz += (v) == 0;                                                                \
+        tf += !(fabs(v) <= DBL_MAX);                                                   \
+    } while (0)
     for (; i < k; i++) {
         double v = x[i];
         lo0 = v < lo0 ? v : lo0;
@@ -175,7 +213,14 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
     hi0 = hi1 > hi0 ? hi1 : hi0;
     hi2 = hi3 > hi2 ? hi3 : hi2;
     double mn = lo2 < lo0 ? lo2 : lo0, mx = hi2 > hi0 ? hi2 : hi0;
-    uint64_t nan = tn, pinf = tp, ninf = tm;
+    uint64_t nan = 0, pinf = 0, ninf = 0;
+    const double *fin = x;   /* the finite values, nf of them */
+    size_t nf = k;
+    if (tf) {
+        nf = split_finite(x, k, scratch, &pinf, &ninf);
+        nan = tf - pinf - ninf;
+        fin = scratch;
+    }
     c->count += k;
     c->nan += nan;
     c->posinf += pinf;
@@ -202,16 +247,7 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
             }
         }
     }
-    if (nan + pinf + ninf == 0) {
-        fold_moments(c, x, k);
-        return;
-    }
-    size_t nf = 0;   /* the finite values only */
-    for (size_t t = 0; t < k; t++) {
-        scratch[nf] = x[t];
-        nf += fabs(x[t]) < INFINITY;
-    }
-    fold_moments(c, scratch, nf);
+    fold_moments(c, fin, nf);
 }
 
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
@@ -322,16 +358,34 @@ static int compare_values(const unsigned char *a, size_t alen, const unsigned ch
     return alen < blen ? -1 : alen > blen;
 }
 
-void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t size, size_t k)
+/* The bytes of an S value of size bytes at p without its trailing NULs:
+ * 8 bytes at a time from the end, the last nonzero byte of a word found
+ * by its highest set bit (the word read little-endian), then the head
+ * byte by byte. */
+static size_t s_length(const unsigned char *p, size_t size)
+{
+    size_t n = size;
+    while (n >= 8) {
+        uint64_t w = text_load_le64(p + n - 8);
+        if (w)
+            return n - 8 + (size_t)(63 - __builtin_clzll(w)) / 8 + 1;
+        n -= 8;
+    }
+    while (n > 0 && p[n - 1] == 0)
+        n--;
+    return n;
+}
+
+void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
+                        size_t k)
 {
     bool text = c->cat == STATS_TEXT;
     uint64_t mn = c->valid ? c->min_len : UINT64_MAX, mx = c->valid ? c->max_len : 0;
     for (size_t i = 0; i < k; i++) {
-        const unsigned char *p = x + i * size;
+        const unsigned char *p = x + i * stride;
         size_t bytes = size, len;
         if (c->kind == 'S') {
-            while (bytes > 0 && p[bytes - 1] == 0)
-                bytes--;
+            bytes = s_length(p, size);
             len = bytes;
         } else if (text) {
             bytes -= bytes % 4;
@@ -344,7 +398,7 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
         }
         mn = len < mn ? len : mn;
         mx = len > mx ? len : mx;
-        stats_hll_add(c->hll, npydt_name_hash((const char *)p, bytes));
+        stats_hll_add(c->hll, name_key((const char *)p, bytes));
         if (c->prev_s && c->sorted) {
             if (c->have_prev) {
                 int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);

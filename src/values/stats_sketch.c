@@ -7,16 +7,6 @@
 
 #include <math.h>
 
-void stats_hll_add(unsigned char *regs, uint64_t hash)
-{
-    size_t j = (size_t)(hash >> (64 - STATS_HLL_BITS));
-    /* the rank of the first 1 bit in the remaining 52 bits (53 when none) */
-    uint64_t rest = hash << STATS_HLL_BITS | (UINT64_C(1) << (STATS_HLL_BITS - 1));
-    unsigned char rank = (unsigned char)(__builtin_clzll(rest) + 1);
-    if (rank > regs[j])
-        regs[j] = rank;
-}
-
 double stats_hll_estimate(const unsigned char *regs)
 {
     const double m = (double)STATS_HLL_SIZE;

@@ -57,6 +57,17 @@ struct stats_column {
     unsigned char *hll;          /* STATS_HLL_SIZE registers, or NULL */
 };
 
+/* How the plan reads a leaf's values (stats_load.c): a tight loop per
+ * kind and size, the bytes of S in place, or npydt_gather. */
+enum stats_load {
+    STATS_LOAD_GATHER,
+    STATS_LOAD_F64, STATS_LOAD_F32,                        /* as doubles */
+    STATS_LOAD_I64, STATS_LOAD_I32, STATS_LOAD_I16, STATS_LOAD_I8,   /* as int64 */
+    STATS_LOAD_U32, STATS_LOAD_U16, STATS_LOAD_U8,         /* as int64 */
+    STATS_LOAD_U64,                                        /* as uint64 */
+    STATS_LOAD_BYTES                                       /* S: in place */
+};
+
 /* A selected leaf: how its values are gathered (as, gsize bytes per
  * element) and where its columns start (col: parts of them, per element
  * of its subarrays with per_element). */
@@ -69,6 +80,8 @@ struct stats_source {
     size_t gsize;
     int parts;                   /* 2 for complex */
     bool per_element;
+    enum stats_load load;        /* and whether its loads swap bytes */
+    bool swap;
 };
 
 /* The accumulator: its columns, and the buffers values are gathered into
@@ -93,12 +106,28 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch);
 void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch);
 void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k);
-/* k strings of size bytes each (U: code units in the host's order). */
-void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t size, size_t k);
+/* k strings of size bytes each, stride bytes apart (U: code units in the
+ * host's order). */
+void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
+                        size_t k);
+
+/* The plan's loads (stats_load.c): how a leaf's values converted as `as`
+ * are read, and n of them, stride bytes apart from base, into out. */
+enum stats_load stats_load_kind(const npydt_leaf *l, npydt_convert as);
+void stats_load(enum stats_load kind, bool swap, const unsigned char *base, size_t stride,
+                size_t n, unsigned char *out);
 
 /* The sketch (stats_sketch.c): add a value's hash, and the estimate of
  * the number of distinct values added. */
-void stats_hll_add(unsigned char *regs, uint64_t hash);
+static inline void stats_hll_add(unsigned char *regs, uint64_t hash)
+{
+    size_t j = (size_t)(hash >> (64 - STATS_HLL_BITS));
+    /* the rank of the first 1 bit in the remaining 52 bits (53 when none) */
+    uint64_t rest = hash << STATS_HLL_BITS | (UINT64_C(1) << (STATS_HLL_BITS - 1));
+    unsigned char rank = (unsigned char)(__builtin_clzll(rest) + 1);
+    if (rank > regs[j])
+        regs[j] = rank;
+}
 double stats_hll_estimate(const unsigned char *regs);
 
 /* ==== value rules (rules_*.c) ========================================= */

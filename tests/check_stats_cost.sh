@@ -1,0 +1,38 @@
+#!/bin/sh
+# npydt stats over every leaf of the 56-byte mixed struct costs at most 24
+# times the instructions a record of a read-only pass over the same bytes
+# takes (tests/bench/read_floor.c): each leaf is loaded by the plan's tight
+# loop and folded by the kernels, not gathered value by value. Instructions
+# come from valgrind's callgrind (tests/bench/stats_cost.sh), which is
+# deterministic where time is not. Prints
+#   stats-cost: N passed, M failed
+# or SKIP when valgrind is missing or the build is sanitized.
+O=${O:-build}
+NPYDT=${NPYDT:-$O/npydt}
+FLOOR=$O/tests/bench/read_floor
+if [ -n "${EXEC:-}" ]; then
+    echo "SKIP: stats cost check (valgrind cannot run the target's programs under $EXEC)"
+    exit 0
+fi
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "SKIP: stats cost check (valgrind not installed)"
+    exit 0
+fi
+if [ ! -x "$FLOOR" ]; then
+    echo "SKIP: stats cost check ($FLOOR not built)"
+    exit 0
+fi
+if nm "$NPYDT" 2>/dev/null | grep -q '__[at]san_init\|__llvm_profile\|__gcov'; then
+    echo "SKIP: stats cost check (instrumented build: its counts are not the command's)"
+    exit 0
+fi
+if valgrind --tool=none "$NPYDT" --version 2>&1 | grep -q "Giving up"; then
+    echo "SKIP: stats cost check (valgrind cannot read this build's debug info)"
+    exit 0
+fi
+if sh tests/bench/stats_cost.sh -n 20000 --max-ratio 24 "$FLOOR" "$NPYDT"; then
+    echo "stats-cost: 1 passed, 0 failed"
+else
+    echo "stats-cost: 0 passed, 1 failed"
+    exit 1
+fi
