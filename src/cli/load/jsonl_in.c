@@ -307,10 +307,9 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
             sbuf = b;
             sbuf_cap = len;
         }
-        if ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK)
-            break;
-        if ((!plan || !jsonl_plan_fill(plan, line, tk.t, tk.n, rec->bytes)) &&
-            (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK)
+        if ((!plan || !jsonl_plan_read(plan, line, len, rec->bytes)) &&
+            ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK ||
+             (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK))
             break;
         st = sink->record(sink->ctx, rec->bytes, err);
     }

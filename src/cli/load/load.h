@@ -37,6 +37,44 @@ npydt_status load_put(const npydt_dtype *dt, void *p, const struct load_value *v
 npydt_status load_put_complex(const npydt_dtype *dt, void *p, const struct load_value *re,
                               const struct load_value *im, npydt_error *err);
 
+/* ---- One scalar straight into the record (load_step.c) ------------------ */
+
+/* How a plan converts a scalar element's text: chosen once per element. */
+enum load_op {
+    LOAD_OP_NONE,    /* the general path reads it */
+    LOAD_OP_BOOL,    /* b1 */
+    LOAD_OP_INT,     /* i, M, m of 1, 2, 4, 8 bytes */
+    LOAD_OP_UINT,    /* u of 1, 2, 4, 8 bytes */
+    LOAD_OP_F4,
+    LOAD_OP_F8,
+    LOAD_OP_C8,      /* two float32 parts */
+    LOAD_OP_C16,     /* two float64 parts */
+    LOAD_OP_BYTES    /* S of n bytes */
+};
+
+struct load_step {
+    unsigned char op;     /* enum load_op */
+    unsigned char size;   /* of an integer or float part */
+    unsigned char swap;   /* the element's byte order is not the host's */
+    size_t n;             /* the element's bytes */
+    size_t offset;        /* in the record */
+};
+
+/* The step of the scalar node dt at offset: 1, or 0 (op LOAD_OP_NONE)
+ * when no step converts its kind. */
+int load_step_of(const npydt_dtype *dt, uint64_t offset, struct load_step *s);
+/* The integer as JSON writes one at s[0..n) (-?digits, no leading zero,
+ * at most 19 digits): the bytes it takes, with *mag and *neg; 0 when s
+ * does not start with one. */
+size_t load_read_integer(const char *s, size_t n, uint64_t *mag, int *neg);
+/* Store an integer, a float (a complex part at byte `at`), a value's text
+ * (CSV: a number, True / False, bytes already unescaped) into rec by
+ * step s: 1, or 0 when the general path must read the value (out of
+ * range, another form). */
+int load_step_integer(const struct load_step *s, uint64_t mag, int neg, unsigned char *rec);
+int load_step_float(const struct load_step *s, size_t at, double d, unsigned char *rec);
+int load_step_text(const struct load_step *s, const char *t, size_t n, unsigned char *rec);
+
 /* ---- The record being filled (load_record.c) ---------------------------- */
 
 /* One scalar element of the record: where it is and its node. */
