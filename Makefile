@@ -63,7 +63,7 @@ ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz $(LDLIBS)
 # the command alone reads CSV (libcsv); the library does not
-CLI_LDLIBS = -lcsv
+CLI_LDLIBS =
 
 ifeq ($(V),1)
 Q :=

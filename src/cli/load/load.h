@@ -164,6 +164,10 @@ void load_lines_init(struct load_lines *r, FILE *in);
  * valid until the next call. */
 int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err);
 void load_lines_free(struct load_lines *r);
+/* Read more after the bytes buf[start, end): they move to the front
+ * (start 0), the buffer grows when they fill it (up to LOAD_MAX_LINE).
+ * 1, 0 at the end of the input (eof set), -1 with err set. */
+int load_lines_fill(struct load_lines *r, npydt_error *err);
 
 enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV };
 

@@ -93,7 +93,8 @@ int load_step_text(const struct load_step *s, const char *t, size_t n, unsigned 
     switch (s->op) {
     case LOAD_OP_INT:
     case LOAD_OP_UINT:
-        return load_read_integer(t, n, &mag, &neg) == n && load_step_integer(s, mag, neg, rec);
+        return n && load_read_integer(t, n, &mag, &neg) == n &&
+               load_step_integer(s, mag, neg, rec);
     case LOAD_OP_F4:
     case LOAD_OP_F8:
         return text_read_double(t, n, &d) && load_step_float(s, 0, d, rec);
