@@ -295,6 +295,46 @@ static npydt_status csv_syntax(struct csv_state *c, const char *what)
 /* Bytes that end an unquoted CSV cell, or are an error in one. */
 static const unsigned char stops[256] = {[','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1};
 
+/* Bytes a cell may start with that need a look: spaces, line ends. */
+static const unsigned char cell_start[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* The first of those bytes at or after s[k], or n: eight bytes a step
+ * (each compared with ',' and '"' and below 0x20 at once, the lowest
+ * match found by its bit; a control byte other than LF and CR goes on
+ * byte by byte), then one by one. */
+static size_t cell_end(const char *s, size_t k, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = ones << 7;
+    for (; n - k >= 8; k += 8) {
+        uint64_t w = text_load_le64(s + k), m, x;
+        m = (w - ones * 0x20) & ~w;
+        x = w ^ (ones * ','), m |= (x - ones) & ~x;
+        x = w ^ (ones * '"'), m |= (x - ones) & ~x;
+        if ((m &= highs) != 0) {
+            k += (size_t)(__builtin_ctzll(m) >> 3);
+            break;
+        }
+    }
+    while (k < n && !stops[(unsigned char)s[k]])
+        k++;
+    return k;
+}
+
+/* An integer cell at s[k..n) read by its column's step st straight into
+ * the record, when it ends at a separator or line end: the bytes it
+ * takes, or 0 (the cell then takes the usual way). */
+static size_t integer_cell(const struct load_step *st, const char *s, size_t k, size_t n,
+                           unsigned char *rec)
+{
+    uint64_t mag;
+    int neg;
+    size_t took = load_read_integer(s + k, n - k, &mag, &neg);
+    if (!took || (k + took < n && (!stops[(unsigned char)s[k + took]] || s[k + took] == '"')) ||
+        !load_step_integer(st, mag, neg, rec))
+        return 0;
+    return took;
+}
+
 static int is_space(char ch)
 {
     return ch == ' ' || ch == '\t';
@@ -353,6 +393,7 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
             i = k + 1;
             continue;
         }
+        const struct load_step *plan = c->planned && c->header_done ? c->steps : NULL;
         for (;;) {
             /* a cell: k is past the spaces before it */
             const char *t;
@@ -369,9 +410,16 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
                     return;
                 }
             } else {
-                size_t from = k;
-                while (k < n && !stops[(unsigned char)s[k]])
-                    k++;
+                /* a number by its column's step, where it has one */
+                const struct load_step *st = plan && c->cell < c->ncols ? &plan[c->cell] : NULL;
+                size_t from = k, took;
+                if (st && (st->op == LOAD_OP_INT || st->op == LOAD_OP_UINT) &&
+                    (took = integer_cell(st, s, k, n, c->rec->bytes)) != 0) {
+                    c->cell++;
+                    k += took;
+                    goto next;
+                }
+                k = cell_end(s, k, n);
                 if (k < n && s[k] == '"') {
                     csv_syntax(c, STRAY_QUOTE);
                     return;
@@ -380,12 +428,20 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
                 len = k - from;
                 while (len && is_space(t[len - 1]))
                     len--;
+                double d;
+                if (st && (st->op == LOAD_OP_F8 || st->op == LOAD_OP_F4) &&
+                    text_read_double(t, len, &d) && load_step_float(st, 0, d, c->rec->bytes)) {
+                    c->cell++;
+                    goto next;
+                }
             }
             on_cell(c, t, len);
             if (c->st != NPYDT_OK)
                 return;
+        next:
             if (k < n && s[k] == ',') {
-                k++;
+                if (++k < n && !cell_start[(unsigned char)s[k]])
+                    continue;
                 while (k < n && is_space(s[k]))
                     k++;
                 if (k == n || s[k] == '\n' || s[k] == '\r') {
@@ -406,27 +462,46 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
     }
 }
 
+/* 1 when s[0..n) holds an odd number of quotes. */
+static int odd_quotes(const char *s, size_t n)
+{
+    int odd = 0;
+    for (const char *q = s, *e = s + n; (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++)
+        odd ^= 1;
+    return odd;
+}
+
 /* Bytes from the reader's start up to a line end outside quotes (the
- * quotes before it are even), or to the end of the input: 1 and *n, 0 at
- * the end, -1 with err set. */
+ * quotes before it are even): the last such line end in the buffer, or
+ * the end of the input. 1 and *n, 0 at the end, -1 with err set. Each
+ * byte is looked at a bounded number of times, however the rows fall. */
 static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
 {
-    size_t scanned = 0;
+    size_t scanned = 0, last = 0;
     int odd = 0;
     for (;;) {
         const char *b = r->buf + r->start;
         size_t avail = r->end - r->start;
+        /* the usual case: the quotes up to the last line end are even */
+        size_t end = avail;
+        while (end > scanned && b[end - 1] != '\n')
+            end--;
+        if (end > scanned && !(odd ^ odd_quotes(b + scanned, end - scanned))) {
+            *n = end;
+            return 1;
+        }
+        /* else line by line, keeping the last one outside quotes */
         while (scanned < avail) {
             const char *lf = memchr(b + scanned, '\n', avail - scanned);
             size_t stop = lf ? (size_t)(lf - b) : avail;
-            for (const char *q = b + scanned; (q = memchr(q, '"', (size_t)(b + stop - q)));
-                 q++)
-                odd ^= 1;
+            odd ^= odd_quotes(b + scanned, stop - scanned);
             scanned = lf ? stop + 1 : avail;
-            if (lf && !odd) {
-                *n = scanned;
-                return 1;
-            }
+            if (lf && !odd)
+                last = scanned;
+        }
+        if (last) {
+            *n = last;
+            return 1;
         }
         if (r->eof) {
             *n = avail;

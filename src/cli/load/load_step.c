@@ -35,25 +35,48 @@ int load_step_of(const npydt_dtype *dt, uint64_t offset, struct load_step *s)
     return op != LOAD_OP_NONE;
 }
 
+/* The eight bytes at p when all are ASCII digits: 1 and their value. A
+ * byte is a digit when its high half is 3 and stays 3 after adding 6;
+ * the digits are then joined in pairs, fours and eights by multiplying
+ * the lanes (the first byte, lowest in a little-endian load, is the most
+ * significant digit). */
+static int eight_digits(const unsigned char *p, uint64_t *v)
+{
+    const uint64_t highs = 0xF0F0F0F0F0F0F0F0u, ones = 0x0101010101010101u;
+    uint64_t w = text_load_le64(p);
+    if (((w & highs) | (((w + 6 * ones) & highs) >> 4)) != 0x33 * ones)
+        return 0;
+    w -= 0x30 * ones;
+    w = w * 10 + (w >> 8);   /* pairs in the even bytes */
+    const uint64_t pair = 0x000000FF000000FFu;
+    *v = ((w & pair) * (100 + (1000000ull << 32)) + ((w >> 16) & pair) * (1 + (10000ull << 32))) >>
+         32;
+    return 1;
+}
+
 size_t load_read_integer(const char *s, size_t n, uint64_t *mag, int *neg)
 {
-    size_t i = (size_t)(*neg = n && s[0] == '-');
-    if (i == n || (unsigned)(unsigned char)s[i] - '0' > 9)
-        return 0;
-    uint64_t m = 0;
-    size_t start = i;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9)
-            break;
-        m = m * 10 + d;
-        if (i - start == 18 && i + 1 < n && (unsigned)(unsigned char)s[i + 1] - '0' <= 9)
-            return 0;   /* a 20th digit: the general path says whether it fits */
+    const unsigned char *p = (const unsigned char *)s, *e = p + n;
+    int minus = n && *p == '-';
+    p += minus;
+    const unsigned char *start = p, *stop = e - p > 19 ? p + 19 : e;
+    uint64_t m = 0, eight;
+    unsigned d;
+    while (stop - p >= 8 && eight_digits(p, &eight)) {
+        m = m * 100000000u + eight;
+        p += 8;
     }
-    if (s[start] == '0' && i - start > 1)
-        return 0;   /* a leading zero JSON does not allow */
+    while (p < stop && (d = (unsigned)*p - '0') < 10) {
+        m = m * 10 + d;
+        p++;
+    }
+    /* none, a 20th digit (the general path says whether it fits), or a
+     * leading zero JSON does not allow */
+    if (p == start || (p < e && (unsigned)*p - '0' < 10) || (*start == '0' && p - start > 1))
+        return 0;
+    *neg = minus;
     *mag = m;
-    return i;
+    return (size_t)(p - (const unsigned char *)s);
 }
 
 int load_step_integer(const struct load_step *s, uint64_t mag, int neg, unsigned char *rec)
