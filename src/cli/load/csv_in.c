@@ -227,7 +227,7 @@ static void header_cell(struct csv_state *c, const char *s, size_t n)
 static void plan_columns(struct csv_state *c)
 {
     const struct load_record *rec = c->rec;
-    if (c->ncols != rec->nslots || !c->ncols)
+    if (c->ncols != rec->nslots || !c->ncols || rec->general)
         return;
     unsigned char *taken = calloc(c->ncols, 1);
     c->steps = malloc(c->ncols * sizeof *c->steps);
@@ -429,8 +429,12 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
                 while (len && is_space(t[len - 1]))
                     len--;
                 double d;
-                if (st && (st->op == LOAD_OP_F8 || st->op == LOAD_OP_F4) &&
-                    text_read_double(t, len, &d) && load_step_float(st, 0, d, c->rec->bytes)) {
+                if (st && (st->op == LOAD_OP_F8 || st->op == LOAD_OP_F4
+                               ? text_read_double(t, len, &d) &&
+                                     load_step_float(st, 0, d, c->rec->bytes)
+                               : st->op == LOAD_OP_BYTES && len <= st->n &&
+                                     !memchr(t, '\\', len) &&
+                                     load_step_text(st, t, len, c->rec->bytes))) {
                     c->cell++;
                     goto next;
                 }

@@ -286,7 +286,7 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
     char *sbuf = NULL;
     size_t sbuf_cap = 0;
     /* no plan (no memory for one) only means every line takes the general walk */
-    struct jsonl_plan *plan = jsonl_plan_new(rec->dtype);
+    struct jsonl_plan *plan = rec->general ? NULL : jsonl_plan_new(rec->dtype);
     npydt_status st = NPYDT_OK;
     const char *line;
     size_t len;

@@ -71,9 +71,38 @@ size_t load_read_integer(const char *s, size_t n, uint64_t *mag, int *neg);
  * (CSV: a number, True / False, bytes already unescaped) into rec by
  * step s: 1, or 0 when the general path must read the value (out of
  * range, another form). */
-int load_step_integer(const struct load_step *s, uint64_t mag, int neg, unsigned char *rec);
-int load_step_float(const struct load_step *s, size_t at, double d, unsigned char *rec);
 int load_step_text(const struct load_step *s, const char *t, size_t n, unsigned char *rec);
+
+static inline int load_step_integer(const struct load_step *s, uint64_t mag, int neg,
+                                    unsigned char *rec)
+{
+    if (s->op == LOAD_OP_INT) {
+        uint64_t limit = (uint64_t)1 << (8 * s->size - 1);
+        if (neg ? mag > limit : mag >= limit)
+            return 0;
+        text_store_uint(rec + s->offset, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
+        return 1;
+    }
+    if (s->op != LOAD_OP_UINT || neg || (s->size < 8 && (mag >> (8 * s->size)) != 0))
+        return 0;
+    text_store_uint(rec + s->offset, s->size, s->swap, mag);
+    return 1;
+}
+
+static inline int load_step_float(const struct load_step *s, size_t at, double d,
+                                  unsigned char *rec)
+{
+    unsigned char *p = rec + s->offset + at;
+    if (s->op == LOAD_OP_F8 || s->op == LOAD_OP_C16) {
+        text_store64(p, s->swap, text_bits_of_f64(d));
+        return 1;
+    }
+    /* finite beyond float32's range overflows: the general path refuses it */
+    if (d == d && d - d == 0 && (d >= 0x1.ffffffp+127 || d <= -0x1.ffffffp+127))
+        return 0;
+    text_store32(p, s->swap, text_bits_of_f32((float)d));
+    return 1;
+}
 
 /* ---- The record being filled (load_record.c) ---------------------------- */
 
@@ -96,6 +125,8 @@ struct load_record {
     size_t next_slot;           /* the slot after the last one set */
     struct load_names *names;   /* field names by struct, made when first needed */
     int names_tried;
+    int general;                /* no plan: every value by the general path (set by
+                                 * the fuzz harness, which compares the two) */
 };
 
 /* Prepare rec for records of dt (a root dtype). NPYDT_E_OBJECT for object
