@@ -477,7 +477,8 @@ static int odd_quotes(const char *s, size_t n)
 
 /* Bytes from the reader's start up to a line end outside quotes (the
  * quotes before it are even): the last such line end in the buffer, or
- * the end of the input. 1 and *n, 0 at the end, -1 with err set. Each
+ * the end of the input. A row ended by CR before an LF in the next block
+ * leaves that LF as a blank row, which is skipped. 1 and *n, 0 at the end, -1 with err set. Each
  * byte is looked at a bounded number of times, however the rows fall. */
 static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
 {
@@ -486,9 +487,10 @@ static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
     for (;;) {
         const char *b = r->buf + r->start;
         size_t avail = r->end - r->start;
-        /* the usual case: the quotes up to the last line end are even */
+        /* the usual case: the quotes up to the last line end (LF or CR)
+         * are even */
         size_t end = avail;
-        while (end > scanned && b[end - 1] != '\n')
+        while (end > scanned && b[end - 1] != '\n' && b[end - 1] != '\r')
             end--;
         if (end > scanned && !(odd ^ odd_quotes(b + scanned, end - scanned))) {
             *n = end;
