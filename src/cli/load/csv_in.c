@@ -478,13 +478,21 @@ static int odd_quotes(const char *s, size_t n)
 /* Bytes from the reader's start up to a line end outside quotes (the
  * quotes before it are even): the last such line end in the buffer, or
  * the end of the input. A row ended by CR before an LF in the next block
- * leaves that LF as a blank row, which is skipped. 1 and *n, 0 at the end, -1 with err set. Each
- * byte is looked at a bounded number of times, however the rows fall. */
+ * leaves that LF as a blank row, which is skipped. 1 and *n, 0 at the
+ * end, -1 with err set. Each byte is looked at a bounded number of
+ * times, however the rows fall. */
 static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
 {
     size_t scanned = 0, last = 0;
     int odd = 0;
     for (;;) {
+        if (!r->buf) {
+            /* nothing read yet */
+            int got = load_lines_fill(r, err);
+            if (got <= 0)
+                return got;
+            continue;
+        }
         const char *b = r->buf + r->start;
         size_t avail = r->end - r->start;
         /* the usual case: the quotes up to the last line end (LF or CR)
