@@ -327,8 +327,8 @@ static size_t integer_cell(const struct load_step *st, const char *s, size_t k, 
                            unsigned char *rec)
 {
     uint64_t mag;
-    int neg;
-    size_t took = load_read_integer(s + k, n - k, &mag, &neg);
+    bool neg;
+    size_t took = text_read_integer(s + k, n - k, &mag, &neg);
     if (!took || (k + took < n && (!stops[(unsigned char)s[k + took]] || s[k + took] == '"')) ||
         !load_step_integer(st, mag, neg, rec))
         return 0;

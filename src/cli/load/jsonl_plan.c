@@ -272,13 +272,13 @@ static cursor bytes_string(cursor p, cursor e, unsigned char *out, size_t n)
 static cursor value(const struct load_step *s, cursor p, cursor e, unsigned char *bytes)
 {
     uint64_t mag;
-    int neg;
+    bool neg;
     double d[2];
     size_t k;
     switch (s->op) {
     case LOAD_OP_INT:
     case LOAD_OP_UINT:
-        k = load_read_integer((const char *)p, (size_t)(e - p), &mag, &neg);
+        k = text_read_integer((const char *)p, (size_t)(e - p), &mag, &neg);
         if (!k || (p + k < e && !(byte_class[p[k]] & ENDS)) || !load_step_integer(s, mag, neg, bytes))
             return NULL;
         return p + k;

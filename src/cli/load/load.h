@@ -63,17 +63,13 @@ struct load_step {
 /* The step of the scalar node dt at offset: 1, or 0 (op LOAD_OP_NONE)
  * when no step converts its kind. */
 int load_step_of(const npydt_dtype *dt, uint64_t offset, struct load_step *s);
-/* The integer as JSON writes one at s[0..n) (-?digits, no leading zero,
- * at most 19 digits): the bytes it takes, with *mag and *neg; 0 when s
- * does not start with one. */
-size_t load_read_integer(const char *s, size_t n, uint64_t *mag, int *neg);
 /* Store an integer, a float (a complex part at byte `at`), a value's text
  * (CSV: a number, True / False, bytes already unescaped) into rec by
  * step s: 1, or 0 when the general path must read the value (out of
  * range, another form). */
 int load_step_text(const struct load_step *s, const char *t, size_t n, unsigned char *rec);
 
-static inline int load_step_integer(const struct load_step *s, uint64_t mag, int neg,
+static inline int load_step_integer(const struct load_step *s, uint64_t mag, bool neg,
                                     unsigned char *rec)
 {
     if (s->op == LOAD_OP_INT) {
