@@ -320,7 +320,9 @@ int jsonl_plan_read(const struct jsonl_plan *plan, const char *line, size_t len,
                 return 0;
             p++;
         }
-        if (p < e && (byte_class[*p] & SPACE))
+        /* JSON's spaces between the parts (before the first, spaces and
+         * tabs only: the line's first byte decides how it is tokenized) */
+        if (k && p < e && (byte_class[*p] & SPACE))
             p = skip_space(p, e);
         if (p == e)
             return 0;
