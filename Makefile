@@ -62,8 +62,8 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz -lm $(LDLIBS)
-# the command alone reads CSV (libcsv); the library does not
-CLI_LDLIBS = -lcsv
+# libraries the command alone links (none now: CSV is split by the command)
+CLI_LDLIBS =
 
 ifeq ($(V),1)
 Q :=
@@ -432,9 +432,23 @@ $(O)/tests/bench/rules_bench: tests/bench/rules_bench.c include/npydt.h $(LIB_A)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
-bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor $(O)/tests/bench/rules_bench
+# the readers load --csv / --jsonl are measured against
+# (tests/bench/load_text.sh); simdjson's only where libsimdjson-dev is
+# installed (C++, for the bench alone)
+$(O)/tests/bench/load_anchor: tests/bench/load_anchor.c $(TEXT_OBJS) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
+$(O)/tests/bench/load_anchor_simdjson: tests/bench/load_anchor_simdjson.cpp $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CXX) -std=c++17 -O2 -o $@ $< -lsimdjson
+SIMDJSON_ANCHOR = $(if $(wildcard /usr/include/simdjson.h),$(O)/tests/bench/load_anchor_simdjson)
+LOAD_ANCHORS = $(O)/tests/bench/load_anchor $(SIMDJSON_ANCHOR)
+
+bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor \
+           $(O)/tests/bench/rules_bench $(LOAD_ANCHORS)
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)tests/bench/load_text.sh -n 200000 $(O)/tests/bench/load_anchor $(or $(SIMDJSON_ANCHOR),-) $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats_cost.sh -n 200000 $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/rules.sh $(O)/tests/bench/rules_bench $(CLI)
@@ -460,7 +474,7 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
 	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
-CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor
+CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor $(LOAD_ANCHORS)
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)
 check: $(CHECK_DEPS)

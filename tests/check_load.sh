@@ -155,6 +155,37 @@ printf 'id,pos.x,pos.y,s[0],s[1],name,c\n1,1.5,2,3,4,ab\n' >"$tmp/short.csv"
 printf 'id\tpos.x\tpos.y\ts[0]\ts[1]\tname\tc\n9\t1\t2\t3\t4\ta\\tb\t0+1j\n' >"$tmp/in.tsv"
 if "$NPYDT" load --dtype "$D" -o "$tmp/tsv.npy" "$tmp/in.tsv" 2>"$tmp/err"; then ok; else bad "tsv: $(cat "$tmp/err")"; fi
 
+# CSV over many input blocks: quoted cells holding commas, quotes, LF and
+# CR, rows ended by LF, CRLF or CR alone, read back to np.save's bytes
+"$PYTHON" - "$tmp" <<'EOF' || bad "CSV over blocks: the inputs could not be made"
+import random, sys
+import numpy as np
+d = sys.argv[1]
+rng = random.Random(24)
+words = [b'a"b', b'x,y', b'li\nne', b'cr\rx', b'plain', b'', b'q""', b'  sp ']
+a = np.zeros(30000, [('i', '<i4'), ('s', 'S8'), ('f', '<f8')])
+a['i'] = np.arange(len(a)) - 15000
+a['f'] = np.arange(len(a)) * 0.25
+a['s'] = [rng.choice(words) for _ in range(len(a))]
+np.save(f'{d}/blocks.npy', a)
+def cell(b):
+    t = b.decode('latin-1')
+    return '"' + t.replace('"', '""') + '"' if any(c in t for c in ',"\n\r ') else t
+for name, ends in (('lf', ['\n']), ('cr', ['\r']), ('mixed', ['\n', '\r\n', '\r'])):
+    rows = ['i,s,f'] + ['%d,%s,%r' % (r['i'], cell(bytes(r['s'])), float(r['f'])) for r in a]
+    with open(f'{d}/blocks_{name}.csv', 'w', newline='') as out:
+        out.write(''.join(row + rng.choice(ends) for row in rows))
+EOF
+for ends in lf cr mixed; do
+    rm -f "$tmp/blocks_out.npy"
+    if "$NPYDT" load --dtype "@$tmp/blocks.npy" -o "$tmp/blocks_out.npy" "$tmp/blocks_$ends.csv" \
+        2>"$tmp/err" && cmp -s "$tmp/blocks.npy" "$tmp/blocks_out.npy"; then
+        ok
+    else
+        bad "CSV over blocks, $ends row ends: $(cat "$tmp/err")"
+    fi
+done
+
 # --shape and --fortran
 seq 1 6 | "$NPYDT" load --dtype '<i8' --shape 3 --fortran -o "$tmp/f23.npy" - 2>"$tmp/err" && ok ||
     bad "--shape 3 --fortran: $(cat "$tmp/err")"

@@ -170,6 +170,9 @@ S='[("p", [("x", "u1")]), ("q", "u1")]'
 json "a list for an integer" '<i4' 'bad value: a list is not a value of <i4' '[1]'
 json "not a JSON value" '<i4' "syntax error: 'nul' is not a JSON value" 'nul'
 json "not a JSON value in a complex" '<c16' "syntax error: 'nul' is not a JSON value" '[1,nul]'
+json "a CR before a bare number" '<u4' "syntax error: '\\r\\r0' is not a JSON value" "$(printf '\r\r0')"
+json "a CR before an object" '[("a", "<u4")]' \
+    "bad value: expected an object or a list of the fields' values" "$(printf '\r{"a":1}')"
 json "a list inside a complex" '<c16' 'bad value: a list is not a value of <c16' '[1,[2]]'
 json "an object for a complex" '<c16' 'bad value: an object is not a value of <c16' '{"a":1}'
 json "a word for a complex part" '<c16' 'bad value: "abc" is not a value of <c16' '[1,"abc"]'

@@ -1,4 +1,4 @@
-/* The JSON Lines plan (src/cli/jsonl_plan.c) against the general walk it
+/* The JSON Lines plan (src/cli/load/jsonl_plan.c), read in one pass over a line's bytes, against the general walk it
  * stands in for: whenever the plan takes a line, the general walk reads
  * the same line without error into the same bytes. Lines as dump writes
  * them are built with every value drawn from lists of edge cases (range
@@ -94,7 +94,7 @@ static size_t compare(const struct shape *sh, int ordinary, size_t count)
         int nt = jsmn_parse(&p, line, strlen(line), toks, 256);
         if (nt <= 0)
             continue;   /* not JSON: the tokenizer's error, before either */
-        if (!jsonl_plan_fill(plan, line, toks, nt, fast))
+        if (!jsonl_plan_read(plan, line, strlen(line), fast))
             continue;
         taken++;
         npydt_status st = jsonl_walk(line, toks, nt, &rec, sbuf, &err);
@@ -167,13 +167,8 @@ static void test_jsonl_plan_leaves_other_key_orders_to_the_general_walk(void **s
     const char *lines[] = {"{\"y\":1,\"x\":2}", "{\"x\":1}", "[1,2]", "{\"x\":1,\"y\":2,\"z\":3}",
                            "{\"x\":1,\"x\":2}", "{\"x\\u0000\":1,\"y\":2}"};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        jsmntok_t toks[16];
         unsigned char bytes[8];
-        jsmn_parser p;
-        jsmn_init(&p);
-        int nt = jsmn_parse(&p, lines[i], strlen(lines[i]), toks, 16);
-        assert_true(nt > 0);
-        assert_int_equal(jsonl_plan_fill(plan, lines[i], toks, nt, bytes), 0);
+        assert_int_equal(jsonl_plan_read(plan, lines[i], strlen(lines[i]), bytes), 0);
     }
     jsonl_plan_free(plan);
     npydt_dtype_free(dt);
@@ -189,13 +184,8 @@ static void test_jsonl_plan_leaves_other_nestings_to_the_general_walk(void **sta
     const char *lines[] = {"{\"p\":[1,2],\"r\":[1,2]}", "{\"p\":{\"q\":1,\"t\":2},\"r\":{\"a\":1}}",
                            "{\"p\":{\"q\":1,\"t\":2},\"r\":[[1,2]]}"};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
-        jsmntok_t toks[16];
         unsigned char bytes[16];
-        jsmn_parser p;
-        jsmn_init(&p);
-        int nt = jsmn_parse(&p, lines[i], strlen(lines[i]), toks, 16);
-        assert_true(nt > 0);
-        assert_int_equal(jsonl_plan_fill(plan, lines[i], toks, nt, bytes), 0);
+        assert_int_equal(jsonl_plan_read(plan, lines[i], strlen(lines[i]), bytes), 0);
     }
     jsonl_plan_free(plan);
     npydt_dtype_free(dt);

@@ -170,7 +170,71 @@ static void test_text_number_leaves_long_numbers_to_strtod(void **state)
     assert_int_equal(text_read_double(huge, strlen(huge), &d), 0);
 }
 
+/* text_read_integer against strtoull, for every length from 1 to 20
+ * digits, with and without a sign, and with a byte after the digits. */
+static void test_text_read_integer_reads_every_length(void **state)
+{
+    (void)state;
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    for (int round = 0; round < 20000; round++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        char buf[32];
+        uint64_t v = x, scale = 1;
+        for (int k = 0; k < 1 + round % 20 && k < 19; k++)
+            scale *= 10;
+        if (round % 20 < 19)
+            v %= scale;   /* at most 1 + round % 20 digits */
+        int len = snprintf(buf, sizeof buf, "%s%llu", round % 3 ? "" : "-",
+                           (unsigned long long)v);
+        buf[len] = round % 2 ? ',' : '\0';
+        uint64_t mag;
+        bool neg;
+        size_t took = text_read_integer(buf, (size_t)len + (round % 2), &mag, &neg);
+        assert_int_equal(took, (size_t)len);
+        char copy[32];
+        memcpy(copy, buf, (size_t)len);
+        copy[len] = '\0';
+        int minus = copy[0] == '-';
+        assert_int_equal(neg, minus);
+        assert_true(mag == strtoull(copy + minus, NULL, 10));
+    }
+}
+
+static void test_text_read_integer_refuses_what_json_does_not_allow(void **state)
+{
+    (void)state;
+    const char *const bad[] = {"", "-", "01", "-01", "00", "18446744073709551616",
+                               "99999999999999999999", "123456789012345678901", "+1", ".5",
+                               "x1", "-x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint64_t mag;
+        bool neg;
+        if (text_read_integer(bad[i], strlen(bad[i]), &mag, &neg) != 0)
+            fail_msg("text_read_integer took \"%s\"", bad[i]);
+    }
+}
+
+static void test_text_read_integer_stops_before_what_follows(void **state)
+{
+    (void)state;
+    uint64_t mag;
+    bool neg;
+    assert_int_equal(text_read_integer("18446744073709551615}", 21, &mag, &neg), 20);
+    assert_true(mag == UINT64_MAX && !neg);
+    assert_int_equal(text_read_integer("-0.5", 4, &mag, &neg), 2);
+    assert_true(mag == 0 && neg);
+    assert_int_equal(text_read_integer("12345678e3", 10, &mag, &neg), 8);
+    assert_true(mag == 12345678);
+    assert_int_equal(text_read_integer("1234567890123456789 ", 20, &mag, &neg), 19);
+    assert_true(mag == 1234567890123456789u);
+}
+
 TEST_LIST("text_number",
+    cmocka_unit_test(test_text_read_integer_reads_every_length),
+    cmocka_unit_test(test_text_read_integer_refuses_what_json_does_not_allow),
+    cmocka_unit_test(test_text_read_integer_stops_before_what_follows),
     cmocka_unit_test(test_text_number_edge_cases_read_as_strtod_does),
     cmocka_unit_test(test_text_number_every_covered_exponent_reads_as_strtod_does),
     cmocka_unit_test(test_text_number_random_doubles_read_as_strtod_does),

@@ -188,6 +188,12 @@ bool text_is_number(const char *s, size_t n);
  * rounding boundary). */
 bool text_read_double(const char *s, size_t n, double *out);
 
+/* The JSON integer -?(0|[1-9][0-9]*) at the start of s[0..n), within
+ * uint64 in magnitude (integer_read.c): the bytes it takes, with *mag and
+ * *neg (true for a '-', also of "-0"); 0 when s does not start with one,
+ * or it is out of range. Whatever follows is the caller's to check. */
+size_t text_read_integer(const char *s, size_t n, uint64_t *mag, bool *neg);
+
 /* calendar: the proleptic Gregorian calendar, days counted from
  * 1970-01-01 */
 

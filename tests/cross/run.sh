@@ -5,8 +5,8 @@
 # MAKE-TARGET is `check` (the whole suite, the default) or `check-cross`
 # (the subset CI runs: the C unit tests, the fuzz-corpus replay and the
 # command checks). Installs what is missing (cross gcc, qemu-user, the build
-# tools) with apt-get, as root or through sudo. The target's cmocka, zlib,
-# libcsv and jsmn are downloaded from Debian with a private apt state and unpacked into a
+# tools) with apt-get, as root or through sudo. The target's cmocka, zlib
+# and jsmn are downloaded from Debian with a private apt state and unpacked into a
 # sysroot under the build directory ($O, default build-ARCH), which the test
 # programs find through an rpath; nothing is installed for the target
 # architecture system-wide. The NumPy-driven checks run on the host against
@@ -45,10 +45,10 @@ if [ -n "$missing" ]; then
     $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# the target's cmocka, zlib, libcsv and jsmn, unpacked into a private sysroot
+# the target's cmocka, zlib and jsmn, unpacked into a private sysroot
 sysroot=$O/sysroot
 # (made again when the list of packages changes)
-target_pkgs="libcmocka0 libcmocka-dev zlib1g zlib1g-dev libcsv3 libcsv-dev libjsmn-dev"
+target_pkgs="libcmocka0 libcmocka-dev zlib1g zlib1g-dev libjsmn-dev"
 if [ "$(cat "$sysroot/.complete" 2>/dev/null)" != "$target_pkgs" ]; then
     rm -rf "$sysroot"
     apt_state=$O/apt

@@ -1,6 +1,6 @@
 /* What the files reading JSON Lines share (jsonl_tokens.c, jsonl_in.c,
  * jsonl_plan.c): a line's tokens, the general walk of one line's tokens
- * along the dtype, and the plan that reads the usual line faster. */
+ * along the dtype, and the plan that reads the usual line in one pass. */
 #ifndef NPYDT_CLI_JSONL_H
 #define NPYDT_CLI_JSONL_H
 
@@ -53,8 +53,8 @@ void jsonl_caps(const npydt_dtype *dt, size_t *max_tokens, size_t *max_depth);
 npydt_status jsonl_walk(const char *line, const jsmntok_t *t, int nt, struct load_record *rec,
                         char *sbuf, npydt_error *err);
 
-/* The tokens of a line as dump --jsonl writes one for a dtype, and how
- * each value converts into the record's bytes. */
+/* A line as dump --jsonl writes one for a dtype, and how each value
+ * converts into the record's bytes. */
 struct jsonl_plan;
 
 /* The plan of dt (a root dtype), or NULL when the plan does not cover it
@@ -62,11 +62,12 @@ struct jsonl_plan;
  * tokens, no memory): every line then takes the general walk. */
 struct jsonl_plan *jsonl_plan_new(const npydt_dtype *dt);
 void jsonl_plan_free(struct jsonl_plan *plan);
-/* Fill bytes (the record's itemsize bytes) from the tokens t[0..nt) of
- * line when they follow the plan and every value converts exactly as the
- * general walk would: 1. 0 when anything differs, bytes then undefined;
- * the general walk then reads the line and gives the result or error. */
-int jsonl_plan_fill(const struct jsonl_plan *plan, const char *line, const jsmntok_t *t, int nt,
+/* Fill bytes (the record's itemsize bytes) from the line s[0..len) when
+ * it follows the plan and every value converts exactly as the general
+ * walk would: 1, in one pass over the line's bytes. 0 when anything
+ * differs, bytes then undefined; the general walk then reads the line and
+ * gives the result or error. */
+int jsonl_plan_read(const struct jsonl_plan *plan, const char *s, size_t len,
                     unsigned char *bytes);
 
 #endif

@@ -286,7 +286,7 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
     char *sbuf = NULL;
     size_t sbuf_cap = 0;
     /* no plan (no memory for one) only means every line takes the general walk */
-    struct jsonl_plan *plan = jsonl_plan_new(rec->dtype);
+    struct jsonl_plan *plan = rec->general ? NULL : jsonl_plan_new(rec->dtype);
     npydt_status st = NPYDT_OK;
     const char *line;
     size_t len;
@@ -307,10 +307,9 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
             sbuf = b;
             sbuf_cap = len;
         }
-        if ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK)
-            break;
-        if ((!plan || !jsonl_plan_fill(plan, line, tk.t, tk.n, rec->bytes)) &&
-            (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK)
+        if ((!plan || !jsonl_plan_read(plan, line, len, rec->bytes)) &&
+            ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK ||
+             (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK))
             break;
         st = sink->record(sink->ctx, rec->bytes, err);
     }

@@ -1,65 +1,61 @@
-/* The plan of a line as dump --jsonl writes it: the tokens jsmn gives for
- * it in order (an object's keys in field order, a subarray as nested
- * lists, complex as [re, im]) with, for each value, the conversion into
- * the record's bytes chosen once from the field's kind, size and byte
- * order. A line is then read by one pass over its tokens beside the plan's
- * steps: a key is one length check and one memcmp, a value goes straight
- * into its bytes. The plan takes only what the general walk reads to the
- * same bytes (integers in range, numbers text_read_double converts,
- * strings without escapes that fit); anything else sends the line to the
- * general walk, which stays the one reference for results and errors. */
+/* The plan of a line as dump --jsonl writes it, read in one pass over the
+ * line's bytes: the plan lists what the line holds in order (an object's
+ * opening brace, each key in field order, each value, the commas between,
+ * a subarray as nested lists, complex as [re, im]) and the step that puts
+ * each value into the record's bytes (load_step.c). Reading a line checks
+ * its syntax as it goes and converts each value where it stands: a key is
+ * one memcmp, a number is read once, a string is copied (its escapes
+ * decoded) straight into its field. No token array is made. The plan
+ * takes only strict JSON that the general walk reads to the same bytes;
+ * at anything else (another key order, spacing other than JSON's, a value
+ * of another form, out of range or too long) it answers 0 and the general
+ * walk (jsonl_in.c), the one reference for results and errors, reads the
+ * line. */
 #include "cli/load/jsonl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Tokens of the longest plan (a record of more goes the general way). */
-#define MAX_PLAN_TOKENS ((size_t)1 << 18)
+/* Steps of the longest plan (a record of more goes the general way). */
+#define MAX_PLAN_STEPS ((size_t)1 << 18)
 /* Deepest nesting a plan follows. */
 #define MAX_PLAN_DEPTH 64
 
-enum step_op {
-    STEP_OBJECT,   /* an object of n keys */
-    STEP_ARRAY,    /* a list of n values */
-    STEP_KEY,      /* the key name (n bytes, no backslash) */
-    STEP_BOOL,     /* true / false into b1 */
-    STEP_INT,      /* an integer into i, M or m of `size` bytes */
-    STEP_UINT,     /* an integer into u of `size` bytes */
-    STEP_F4,       /* a number or null into f4 */
-    STEP_F8,
-    STEP_C8,       /* [re, im] (three tokens) into c8 */
-    STEP_C16,
-    STEP_BYTES     /* a string of at most n bytes into S */
+enum plan_op {
+    P_OPEN_OBJECT,   /* '{' */
+    P_CLOSE_OBJECT,  /* '}' */
+    P_OPEN_LIST,     /* '[' */
+    P_CLOSE_LIST,    /* ']' */
+    P_KEY,           /* "name" and ':' */
+    P_VALUE          /* a value by its step */
 };
 
-struct step {
+struct pstep {
     unsigned char op;
-    unsigned char size;   /* of an integer */
-    unsigned char swap;   /* the field's byte order is not the host's */
-    size_t n;
-    size_t offset;        /* in the record */
-    const char *name;     /* STEP_KEY */
+    unsigned char comma;    /* a ',' comes first */
+    size_t n;               /* P_KEY: the name's length */
+    const char *name;
+    struct load_step value;
 };
 
 struct jsonl_plan {
-    struct step *steps;
+    struct pstep *steps;
     size_t nsteps, cap;
-    size_t ntokens;       /* a line of the plan has exactly these */
     size_t itemsize;
     size_t end;           /* where the last value ends, to check the order */
     int ok;
 };
 
-static struct step *add(struct jsonl_plan *p, unsigned char op, size_t tokens)
+static struct pstep *add(struct jsonl_plan *p, unsigned char op, int comma)
 {
-    if (!p->ok || p->ntokens + tokens > MAX_PLAN_TOKENS) {
+    if (!p->ok || p->nsteps == MAX_PLAN_STEPS) {
         p->ok = 0;
         return NULL;
     }
     if (p->nsteps == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
-        struct step *s = realloc(p->steps, cap * sizeof *s);
+        struct pstep *s = realloc(p->steps, cap * sizeof *s);
         if (!s) {
             p->ok = 0;
             return NULL;
@@ -67,71 +63,57 @@ static struct step *add(struct jsonl_plan *p, unsigned char op, size_t tokens)
         p->steps = s;
         p->cap = cap;
     }
-    struct step *s = &p->steps[p->nsteps++];
+    struct pstep *s = &p->steps[p->nsteps++];
     memset(s, 0, sizeof *s);
     s->op = op;
-    p->ntokens += tokens;
+    s->comma = (unsigned char)comma;
     return s;
 }
 
 /* The step of a scalar at offset; values must come in rising, separate
  * places (the general walk's slots then match the plan one to one). */
-static void add_scalar(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset)
+static void add_scalar(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, int comma)
 {
-    char kind = npydt_dtype_kind(dt), bo = npydt_dtype_byteorder(dt);
-    size_t size = npydt_dtype_itemsize(dt);
-    int op = -1;
-    int integer_size = size == 1 || size == 2 || size == 4 || size == 8;
-    switch (kind) {
-    case 'b': op = size == 1 ? STEP_BOOL : -1; break;
-    case 'i': case 'M': case 'm': op = integer_size ? STEP_INT : -1; break;
-    case 'u': op = integer_size ? STEP_UINT : -1; break;
-    case 'f': op = size == 4 ? STEP_F4 : size == 8 ? STEP_F8 : -1; break;
-    case 'c': op = size == 8 ? STEP_C8 : size == 16 ? STEP_C16 : -1; break;
-    case 'S': op = STEP_BYTES; break;
-    }
-    if (op < 0 || size == 0 || offset < p->end ||
-        (op != STEP_BYTES && size > 1 && bo != '<' && bo != '>')) {
+    struct load_step st;
+    if (!load_step_of(dt, offset, &st) || offset < p->end) {
         p->ok = 0;
         return;
     }
-    struct step *s = add(p, (unsigned char)op, op == STEP_C8 || op == STEP_C16 ? 3 : 1);
+    struct pstep *s = add(p, P_VALUE, comma);
     if (!s)
         return;
-    s->size = (unsigned char)(size <= 8 ? size : 0);
-    s->swap = (bo == '>') != TEXT_HOST_BIG;
-    s->n = size;
-    s->offset = offset;
-    p->end = offset + size;
+    s->value = st;
+    p->end = offset + st.n;
 }
 
-static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, unsigned depth);
+static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, int comma,
+                     unsigned depth);
 
 /* The nested lists of a subarray from dimension `level` on, down to its
  * elements. */
 static void add_lists(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, size_t level,
-                      unsigned depth)
+                      int comma, unsigned depth)
 {
     size_t nd = npydt_dtype_ndim(dt);
     if (level == nd) {
-        add_node(p, npydt_dtype_base(dt), offset, depth + 1);
+        add_node(p, npydt_dtype_base(dt), offset, comma, depth + 1);
         return;
     }
     uint64_t dim = npydt_dtype_shape(dt)[level];
     uint64_t step = npydt_dtype_itemsize(npydt_dtype_base(dt));
     for (size_t k = level + 1; k < nd; k++)
         step *= npydt_dtype_shape(dt)[k];   /* within the itemsize: no overflow */
-    struct step *s = dim > MAX_PLAN_TOKENS ? NULL : add(p, STEP_ARRAY, 1);
-    if (!s) {
-        p->ok = 0;   /* no plan: a list of another length must not pass as this one */
+    if (dim > MAX_PLAN_STEPS || !add(p, P_OPEN_LIST, comma)) {
+        p->ok = 0;
         return;
     }
-    s->n = (size_t)dim;
     for (uint64_t e = 0; e < dim && p->ok; e++)
-        add_lists(p, dt, offset + (size_t)(e * step), level + 1, depth);
+        add_lists(p, dt, offset + (size_t)(e * step), level + 1, e > 0, depth);
+    add(p, P_CLOSE_LIST, 0);
 }
 
-static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, unsigned depth)
+static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset, int comma,
+                     unsigned depth)
 {
     if (!p->ok || depth > MAX_PLAN_DEPTH) {
         p->ok = 0;
@@ -139,33 +121,32 @@ static void add_node(struct jsonl_plan *p, const npydt_dtype *dt, size_t offset,
     }
     switch (npydt_dtype_get_class(dt)) {
     case NPYDT_SCALAR:
-        add_scalar(p, dt, offset);
+        add_scalar(p, dt, offset, comma);
         return;
     case NPYDT_SUBARRAY:
-        add_lists(p, dt, offset, 0, depth);
+        add_lists(p, dt, offset, 0, comma, depth);
         return;
     case NPYDT_STRUCT:
         break;
     }
     size_t nf = npydt_dtype_nfields(dt);
-    struct step *s = add(p, STEP_OBJECT, 1);
-    if (!s)
+    if (!add(p, P_OPEN_OBJECT, comma))
         return;
-    s->n = nf;
     for (size_t k = 0; k < nf && p->ok; k++) {
         const char *name = npydt_dtype_field_name(dt, k);
         size_t len = npydt_dtype_field_name_len(dt, k);
-        if (memchr(name, '\\', len)) {
+        struct pstep *s;
+        if (memchr(name, '\\', len) || memchr(name, '"', len) || memchr(name, '\0', len) ||
+            !(s = add(p, P_KEY, k > 0))) {
             p->ok = 0;   /* its key's text in the line differs from it */
             return;
         }
-        if (!(s = add(p, STEP_KEY, 1)))
-            return;
         s->name = name;
         s->n = len;
         add_node(p, npydt_dtype_field_dtype(dt, k),
-                 offset + (size_t)npydt_dtype_field_offset(dt, k), depth + 1);
+                 offset + (size_t)npydt_dtype_field_offset(dt, k), 0, depth + 1);
     }
+    add(p, P_CLOSE_OBJECT, 0);
 }
 
 struct jsonl_plan *jsonl_plan_new(const npydt_dtype *dt)
@@ -175,8 +156,8 @@ struct jsonl_plan *jsonl_plan_new(const npydt_dtype *dt)
         return NULL;
     p->ok = 1;
     p->itemsize = npydt_dtype_itemsize(dt);
-    add_node(p, dt, 0, 0);
-    if (!p->ok || p->ntokens > INT32_MAX) {
+    add_node(p, dt, 0, 0, 0);
+    if (!p->ok) {
         jsonl_plan_free(p);
         return NULL;
     }
@@ -193,148 +174,178 @@ void jsonl_plan_free(struct jsonl_plan *plan)
 
 /* ---- reading a line ------------------------------------------------------------ */
 
-/* An integer as JSON writes one, at most 19 digits: its magnitude and
- * sign; 0 otherwise. */
-static int read_integer(const char *s, size_t n, uint64_t *mag, int *neg)
+/* What a byte is to the reader: JSON's space, a byte that may end a
+ * number, true, false or null (the tokenizer's rule), a byte of a
+ * number's text. */
+enum { SPACE = 1, ENDS = 2, NUMBER = 4 };
+static const unsigned char byte_class[256] = {
+    ['\t'] = SPACE | ENDS, ['\n'] = SPACE | ENDS, ['\r'] = SPACE | ENDS, [' '] = SPACE | ENDS,
+    [','] = ENDS, [']'] = ENDS, ['}'] = ENDS,
+    ['0'] = NUMBER, ['1'] = NUMBER, ['2'] = NUMBER, ['3'] = NUMBER, ['4'] = NUMBER,
+    ['5'] = NUMBER, ['6'] = NUMBER, ['7'] = NUMBER, ['8'] = NUMBER, ['9'] = NUMBER,
+    ['-'] = NUMBER, ['+'] = NUMBER, ['.'] = NUMBER, ['e'] = NUMBER, ['E'] = NUMBER,
+};
+
+typedef const unsigned char *cursor;
+
+static cursor skip_space(cursor p, cursor e)
 {
-    size_t i = *neg = n && s[0] == '-';
-    if (i == n || n - i > 19 || (s[i] == '0' && n - i > 1))
-        return 0;
-    uint64_t m = 0;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9)
-            return 0;
-        m = m * 10 + d;
+    while (p < e && (byte_class[*p] & SPACE))
+        p++;
+    return p;
+}
+
+/* The word w (true, false, null) at p, ended as a primitive ends. */
+static cursor word(cursor p, cursor e, const char *w, size_t n)
+{
+    if ((size_t)(e - p) < n || memcmp(p, w, n) != 0)
+        return NULL;
+    p += n;
+    return p == e || (byte_class[*p] & ENDS) ? p : NULL;
+}
+
+/* A number (or null, as NaN) into *d: the cursor after it, or NULL. */
+static cursor number(cursor p, cursor e, double *d)
+{
+    if (p < e && *p == 'n') {
+        *d = NAN;
+        return word(p, e, "null", 4);
     }
-    *mag = m;
-    return 1;
+    cursor s = p;
+    while (p < e && (byte_class[*p] & NUMBER))
+        p++;
+    if (p < e && !(byte_class[*p] & ENDS))
+        return NULL;
+    return text_read_double((const char *)s, (size_t)(p - s), d) ? p : NULL;
 }
 
-/* A number or null as the general walk reads it for a float or a complex
- * part; 0 for anything it would not read to the same double. */
-static int read_double(const char *line, const jsmntok_t *t, double *out)
+static int hex(unsigned c)
 {
-    const char *s = line + t->start;
-    size_t n = (size_t)(t->end - t->start);
-    if (t->type != JSMN_PRIMITIVE)
-        return 0;
-    if (n == 4 && memcmp(s, "null", 4) == 0) {
-        *out = NAN;
-        return 1;
-    }
-    return text_read_double(s, n, out);
+    return c - '0' <= 9 ? (int)(c - '0') : (c | 0x20) - 'a' < 6 ? (int)((c | 0x20) - 'a' + 10) : -1;
 }
 
-/* d as a float32, when encode_float takes it (finite beyond float's range
- * overflows: the general walk refuses it). */
-static int put_f4(unsigned char *p, int swap, double d)
+/* A string into the n bytes at out (the rest stays zero): \u0000 to
+ * \u00ff are bytes, as the general walk reads an S field. */
+static cursor bytes_string(cursor p, cursor e, unsigned char *out, size_t n)
 {
-    if (d == d && d - d == 0 && (d >= 0x1.ffffffp+127 || d <= -0x1.ffffffp+127))
-        return 0;
-    text_store32(p, swap, text_bits_of_f32((float)d));
-    return 1;
-}
-
-static void put_f8(unsigned char *p, int swap, double d)
-{
-    text_store64(p, swap, text_bits_of_f64(d));
-}
-
-/* The value token(s) at t for step s into bytes: 1, or 0. */
-static int put_value(const struct step *s, const char *line, const jsmntok_t *t,
-                     unsigned char *bytes)
-{
-    const char *text = line + t->start;
-    size_t n = (size_t)(t->end - t->start);
-    unsigned char *p = bytes + s->offset;
-    uint64_t mag;
-    int neg;
-    double d[2];
-    switch (s->op) {
-    case STEP_BOOL:
-        if (t->type != JSMN_PRIMITIVE)
-            return 0;
-        if (n == 4 && memcmp(text, "true", 4) == 0)
-            p[0] = 1;
-        else if (n == 5 && memcmp(text, "false", 5) == 0)
-            p[0] = 0;
-        else
-            return 0;
-        return 1;
-    case STEP_INT: {
-        if (t->type != JSMN_PRIMITIVE || !read_integer(text, n, &mag, &neg))
-            return 0;
-        uint64_t limit = (uint64_t)1 << (8 * s->size - 1);
-        if (neg ? mag > limit : mag >= limit)
-            return 0;
-        text_store_uint(p, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
-        return 1;
-    }
-    case STEP_UINT:
-        if (t->type != JSMN_PRIMITIVE || !read_integer(text, n, &mag, &neg) || neg ||
-            (s->size < 8 && (mag >> (8 * s->size)) != 0))
-            return 0;
-        text_store_uint(p, s->size, s->swap, mag);
-        return 1;
-    case STEP_F4:
-        return read_double(line, t, &d[0]) && put_f4(p, s->swap, d[0]);
-    case STEP_F8:
-        if (!read_double(line, t, &d[0]))
-            return 0;
-        put_f8(p, s->swap, d[0]);
-        return 1;
-    case STEP_C8:
-    case STEP_C16:
-        if (t[0].type != JSMN_ARRAY || t[0].size != 2 || !read_double(line, &t[1], &d[0]) ||
-            !read_double(line, &t[2], &d[1]))
-            return 0;
-        if (s->op == STEP_C16) {
-            put_f8(p, s->swap, d[0]);
-            put_f8(p + 8, s->swap, d[1]);
-            return 1;
+    if (p == e || *p != '"')
+        return NULL;
+    size_t k = 0;
+    for (p++; p < e; p++) {
+        unsigned c = *p;
+        if (c == '"')
+            return p + 1;
+        if (c == '\0')
+            return NULL;
+        if (c == '\\') {
+            if (++p == e)
+                return NULL;
+            switch (*p) {
+            case '"': case '\\': case '/': c = *p; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u': {
+                if (e - p < 5)
+                    return NULL;
+                int h[4] = {hex(p[1]), hex(p[2]), hex(p[3]), hex(p[4])};
+                if (h[0] != 0 || h[1] != 0 || h[2] < 0 || h[3] < 0)
+                    return NULL;   /* beyond a byte, or not hex: the general walk says */
+                c = (unsigned)(h[2] << 4 | h[3]);
+                p += 4;
+                break;
+            }
+            default:
+                return NULL;
+            }
         }
-        return put_f4(p, s->swap, d[0]) && put_f4(p + 4, s->swap, d[1]);
-    case STEP_BYTES:
-        if (t->type != JSMN_STRING || t->size != 0 || n > s->n || memchr(text, '\\', n))
-            return 0;
-        memcpy(p, text, n);   /* the rest stays zero */
-        return 1;
+        if (k == n)
+            return NULL;
+        out[k++] = (unsigned char)c;
     }
-    return 0;
+    return NULL;
 }
 
-int jsonl_plan_fill(const struct jsonl_plan *plan, const char *line, const jsmntok_t *t, int nt,
+/* The value of step s at p into bytes: the cursor after it, or NULL. */
+static cursor value(const struct load_step *s, cursor p, cursor e, unsigned char *bytes)
+{
+    uint64_t mag;
+    bool neg;
+    double d[2];
+    size_t k;
+    switch (s->op) {
+    case LOAD_OP_INT:
+    case LOAD_OP_UINT:
+        k = text_read_integer((const char *)p, (size_t)(e - p), &mag, &neg);
+        if (!k || (p + k < e && !(byte_class[p[k]] & ENDS)) || !load_step_integer(s, mag, neg, bytes))
+            return NULL;
+        return p + k;
+    case LOAD_OP_F4:
+    case LOAD_OP_F8:
+        return (p = number(p, e, &d[0])) && load_step_float(s, 0, d[0], bytes) ? p : NULL;
+    case LOAD_OP_C8:
+    case LOAD_OP_C16:
+        if (p == e || *p != '[' || !(p = number(skip_space(p + 1, e), e, &d[0])) ||
+            (p = skip_space(p, e)) == e || *p != ',' ||
+            !(p = number(skip_space(p + 1, e), e, &d[1])) || (p = skip_space(p, e)) == e ||
+            *p != ']' || !load_step_float(s, 0, d[0], bytes) ||
+            !load_step_float(s, s->size, d[1], bytes))
+            return NULL;
+        return p + 1;
+    case LOAD_OP_BOOL:
+        if (*p == 't') {
+            bytes[s->offset] = 1;
+            return word(p, e, "true", 4);
+        }
+        return *p == 'f' ? word(p, e, "false", 5) : NULL;
+    case LOAD_OP_BYTES:
+        return bytes_string(p, e, bytes + s->offset, s->n);
+    }
+    return NULL;
+}
+
+int jsonl_plan_read(const struct jsonl_plan *plan, const char *line, size_t len,
                     unsigned char *bytes)
 {
-    if ((size_t)nt != plan->ntokens)
-        return 0;
+    cursor p = (cursor)line, e = p + len;
     memset(bytes, 0, plan->itemsize);
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
     for (size_t k = 0; k < plan->nsteps; k++) {
-        const struct step *s = &plan->steps[k];
+        const struct pstep *s = &plan->steps[k];
+        if (s->comma) {
+            if ((p = skip_space(p, e)) == e || *p != ',')
+                return 0;
+            p++;
+        }
+        /* JSON's spaces between the parts (before the first, spaces and
+         * tabs only: the line's first byte decides how it is tokenized) */
+        if (k && p < e && (byte_class[*p] & SPACE))
+            p = skip_space(p, e);
+        if (p == e)
+            return 0;
         switch (s->op) {
-        case STEP_OBJECT:
-            if (t->type != JSMN_OBJECT || (size_t)t->size != s->n)
+        case P_OPEN_OBJECT: if (*p++ != '{') return 0; break;
+        case P_CLOSE_OBJECT: if (*p++ != '}') return 0; break;
+        case P_OPEN_LIST: if (*p++ != '[') return 0; break;
+        case P_CLOSE_LIST: if (*p++ != ']') return 0; break;
+        case P_KEY:
+            if ((size_t)(e - p) < s->n + 2 || *p != '"' || memcmp(p + 1, s->name, s->n) != 0 ||
+                p[s->n + 1] != '"')
                 return 0;
-            t++;
-            break;
-        case STEP_ARRAY:
-            if (t->type != JSMN_ARRAY || (size_t)t->size != s->n)
+            if ((p = skip_space(p + s->n + 2, e)) == e || *p != ':')
                 return 0;
-            t++;
-            break;
-        case STEP_KEY:
-            if (t->type != JSMN_STRING || t->size != 1 || (size_t)(t->end - t->start) != s->n ||
-                memcmp(line + t->start, s->name, s->n) != 0)
-                return 0;
-            t++;
+            p++;
             break;
         default:
-            if (!put_value(s, line, t, bytes))
+            if (!(p = value(&s->value, p, e, bytes)))
                 return 0;
-            t += s->op == STEP_C8 || s->op == STEP_C16 ? 3 : 1;
             break;
         }
     }
-    return 1;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    return p == e;
 }

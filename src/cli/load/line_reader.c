@@ -1,5 +1,7 @@
 /* Lines of an input read in large blocks: one fread per block, memchr for
- * the ends, no copy of a line that lies within a block. */
+ * the ends, no copy of a line that lies within a block. CSV reads its
+ * rows (which a quoted cell may carry over a line's end) from the same
+ * blocks. */
 #include "cli/load/load.h"
 #include "cli/common/report.h"
 
@@ -29,9 +31,7 @@ void load_lines_free(struct load_lines *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Read more after the bytes [start, end): moved to the front, the buffer
- * grown when a line fills it. 0 at the end of the input. */
-static int fill(struct load_lines *r, npydt_error *err)
+int load_lines_fill(struct load_lines *r, npydt_error *err)
 {
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
@@ -87,7 +87,7 @@ int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_
         if (r->eof)
             return 0;
         scanned = r->end - r->start;
-        int got = fill(r, err);
+        int got = load_lines_fill(r, err);
         if (got < 0)
             return -1;
     }

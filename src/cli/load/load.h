@@ -38,6 +38,69 @@ npydt_status load_put(const npydt_dtype *dt, void *p, const struct load_value *v
 npydt_status load_put_complex(const npydt_dtype *dt, void *p, const struct load_value *re,
                               const struct load_value *im, npydt_error *err);
 
+/* ---- One scalar straight into the record (load_step.c) ------------------ */
+
+/* How a plan converts a scalar element's text: chosen once per element. */
+enum load_op {
+    LOAD_OP_NONE,    /* the general path reads it */
+    LOAD_OP_BOOL,    /* b1 */
+    LOAD_OP_INT,     /* i, M, m of 1, 2, 4, 8 bytes */
+    LOAD_OP_UINT,    /* u of 1, 2, 4, 8 bytes */
+    LOAD_OP_F4,
+    LOAD_OP_F8,
+    LOAD_OP_C8,      /* two float32 parts */
+    LOAD_OP_C16,     /* two float64 parts */
+    LOAD_OP_BYTES    /* S of n bytes */
+};
+
+struct load_step {
+    unsigned char op;     /* enum load_op */
+    unsigned char size;   /* of an integer or float part */
+    unsigned char swap;   /* the element's byte order is not the host's */
+    size_t n;             /* the element's bytes */
+    size_t offset;        /* in the record */
+};
+
+/* The step of the scalar node dt at offset: 1, or 0 (op LOAD_OP_NONE)
+ * when no step converts its kind. */
+int load_step_of(const npydt_dtype *dt, uint64_t offset, struct load_step *s);
+/* Store an integer, a float (a complex part at byte `at`), a value's text
+ * (CSV: a number, True / False, bytes already unescaped) into rec by
+ * step s: 1, or 0 when the general path must read the value (out of
+ * range, another form). */
+int load_step_text(const struct load_step *s, const char *t, size_t n, unsigned char *rec);
+
+static inline int load_step_integer(const struct load_step *s, uint64_t mag, bool neg,
+                                    unsigned char *rec)
+{
+    if (s->op == LOAD_OP_INT) {
+        uint64_t limit = (uint64_t)1 << (8 * s->size - 1);
+        if (neg ? mag > limit : mag >= limit)
+            return 0;
+        text_store_uint(rec + s->offset, s->size, s->swap, neg ? (uint64_t)0 - mag : mag);
+        return 1;
+    }
+    if (s->op != LOAD_OP_UINT || neg || (s->size < 8 && (mag >> (8 * s->size)) != 0))
+        return 0;
+    text_store_uint(rec + s->offset, s->size, s->swap, mag);
+    return 1;
+}
+
+static inline int load_step_float(const struct load_step *s, size_t at, double d,
+                                  unsigned char *rec)
+{
+    unsigned char *p = rec + s->offset + at;
+    if (s->op == LOAD_OP_F8 || s->op == LOAD_OP_C16) {
+        text_store64(p, s->swap, text_bits_of_f64(d));
+        return 1;
+    }
+    /* finite beyond float32's range overflows: the general path refuses it */
+    if (d == d && d - d == 0 && (d >= 0x1.ffffffp+127 || d <= -0x1.ffffffp+127))
+        return 0;
+    text_store32(p, s->swap, text_bits_of_f32((float)d));
+    return 1;
+}
+
 /* ---- The record being filled (load_record.c) ---------------------------- */
 
 /* One scalar element of the record: where it is and its node. */
@@ -59,6 +122,8 @@ struct load_record {
     size_t next_slot;           /* the slot after the last one set */
     struct load_names *names;   /* field names by struct, made when first needed */
     int names_tried;
+    int general;                /* no plan: every value by the general path (set by
+                                 * the fuzz harness, which compares the two) */
 };
 
 /* Prepare rec for records of dt (a root dtype). NPYDT_E_OBJECT for object
@@ -129,6 +194,10 @@ void load_lines_init(struct load_lines *r, FILE *in);
  * valid until the next call. */
 int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err);
 void load_lines_free(struct load_lines *r);
+/* Read more after the bytes buf[start, end): they move to the front
+ * (start 0), the buffer grows when they fill it (up to LOAD_MAX_LINE).
+ * 1, 0 at the end of the input (eof set), -1 with err set. */
+int load_lines_fill(struct load_lines *r, npydt_error *err);
 
 enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV };
 

@@ -105,19 +105,10 @@ static npydt_status to_double(const npydt_dtype *dt, const struct load_value *v,
  * neither (or has a fraction or exponent). */
 static int parse_integer(const char *s, size_t n, int64_t *i, uint64_t *u, int *is_unsigned)
 {
-    int neg = n && s[0] == '-';
-    size_t digits = n - (size_t)neg;
-    if (digits == 0 || (digits > 1 && s[neg] == '0'))
-        return 0;   /* "-", or a leading zero JSON does not allow */
-    uint64_t acc = 0;
-    for (size_t k = (size_t)neg; k < n; k++) {
-        if (s[k] < '0' || s[k] > '9')
-            return 0;
-        unsigned d = (unsigned)(s[k] - '0');
-        if (acc > (UINT64_MAX - d) / 10)
-            return 0;
-        acc = acc * 10 + d;
-    }
+    uint64_t acc;
+    bool neg;
+    if (!n || text_read_integer(s, n, &acc, &neg) != n)
+        return 0;
     if (neg) {
         if (acc > (uint64_t)INT64_MAX + 1)
             return 0;

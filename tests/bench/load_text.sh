@@ -1,0 +1,119 @@
+#!/bin/sh
+# Instructions a record of npydt load --jsonl / --csv takes, next to the
+# readers made for the same records: simdjson's ondemand API for JSON
+# Lines (tests/bench/load_anchor_simdjson.cpp, Debian's libsimdjson-dev)
+# and a memchr splitter with a number reader for CSV
+# (tests/bench/load_anchor.c), counted by callgrind (deterministic, where
+# CPU time moves with the machine's load). The table: N records of the
+# 56-byte mixed struct
+#   t <M8[ns], id <u4, a <f8, b <f8, c <f4, d <f4, e <i8, f <i2, s S10
+# written by the first NPYDT's dump --jsonl / --csv. A record's count is
+# the difference between N and N/10 records over the records between, so
+# that start-up costs drop out. Every program's records are compared byte
+# for byte first. Prints a line per format and program, the ratio to the
+# anchor, and the CPU seconds of a plain run of the N records (for
+# information: not compared).
+#   tests/bench/load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
+# JSONL_ANCHOR may be - (not built: libsimdjson-dev missing): the JSON
+# Lines rows then have no anchor and no ratio. With --max-jsonl /
+# --max-csv, exits 1 when a ratio of the first NPYDT is above R.
+set -eu
+n=1000000
+max_jsonl=
+max_csv=
+while [ $# -gt 0 ]; do
+    case $1 in
+    -n) n=$2; shift 2 ;;
+    --max-jsonl) max_jsonl=$2; shift 2 ;;
+    --max-csv) max_csv=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -ge 3 ] || { echo "usage: load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT..." >&2; exit 2; }
+csv_anchor=$1
+jsonl_anchor=$2
+shift 2
+PY=${PYTHON:-/usr/bin/python3}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-load.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM HUP
+small=$((n / 10))
+"$PY" - "$dir" "$n" "$small" <<'PYEOF'
+import sys
+import numpy as np
+d, n, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = np.random.default_rng(24)
+mixed = np.zeros(n, [('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
+                     ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
+mixed['t'] = (np.datetime64('2024-01-01', 'ns') +
+              rng.integers(0, 10**15, n).astype('m8[ns]'))
+mixed['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
+mixed['a'] = rng.normal(size=n) * 1000
+mixed['b'] = rng.random(n)
+mixed['c'] = rng.normal(size=n).astype('f4')
+mixed['d'] = (rng.random(n) * 100).astype('f4')
+mixed['e'] = rng.integers(-2**62, 2**62, n)
+mixed['f'] = rng.integers(-30000, 30000, n)
+words = np.array([b'alpha', b'beta', b'gamma,x', b'de"lta', b'epsilon123', b'z\\\x01'], 'S10')
+mixed['s'] = words[rng.integers(0, len(words), n)]
+np.save(f'{d}/mixed.npy', mixed)
+np.save(f'{d}/mixed_small.npy', mixed[:small])
+mixed.tofile(f'{d}/mixed.raw')
+PYEOF
+first_npydt=$1
+for fmt in jsonl csv; do
+    "$first_npydt" dump --$fmt "$dir/mixed.npy" >"$dir/mixed.$fmt"
+    "$first_npydt" dump --$fmt "$dir/mixed_small.npy" >"$dir/mixed_small.$fmt"
+done
+
+# instructions of a whole run: PROGRAM ARGS...
+count() {
+    valgrind --tool=callgrind --callgrind-out-file="$dir/cg" "$@" >/dev/null 2>"$dir/log" ||
+        { cat "$dir/log" >&2; exit 1; }
+    sed -n 's/^summary: *//p' "$dir/cg"
+}
+# a run's command line for TABLE (mixed or mixed_small) and FORMAT
+anchor_run() { echo "$1 $dir/$2.$3"; }
+npydt_run() { echo "$1 load --dtype @$dir/mixed.npy --$3 -o $dir/out.npy $dir/$2.$3"; }
+# instructions per record: RUN-FUNCTION PROGRAM FORMAT
+per_record() {
+    big=$(count $($1 "$2" mixed "$3"))
+    little=$(count $($1 "$2" mixed_small "$3"))
+    echo $(((big - little) / (n - small)))
+}
+cpu() {
+    /usr/bin/time -f '%U %S' -o "$dir/time" $($1 "$2" mixed "$3") >"$dir/anchor.out"
+    awk '{ printf "%.2f", $1 + $2 }' "$dir/time"
+}
+
+status=0
+printf '%-5s %-44s %12s %7s %8s\n' fmt program instr/record ratio cpu_s
+for fmt in jsonl csv; do
+    if [ $fmt = jsonl ]; then anchor=$jsonl_anchor; max=$max_jsonl; else anchor=$csv_anchor; max=$max_csv; fi
+    a=
+    if [ "$anchor" != - ]; then
+        $(anchor_run "$anchor" mixed $fmt) >"$dir/anchor.out"
+        cmp -s "$dir/anchor.out" "$dir/mixed.raw" ||
+            { echo "load_text: $anchor $fmt: not the table's records" >&2; exit 1; }
+        a=$(per_record anchor_run "$anchor" $fmt)
+        printf '%-5s %-44s %12d %7s %8s\n' $fmt "$anchor" "$a" 1.00 "$(cpu anchor_run "$anchor" $fmt)"
+    fi
+    first=1
+    for npydt in "$@"; do
+        rm -f "$dir/out.npy"
+        $(npydt_run "$npydt" mixed $fmt)
+        tail -c "$((n * 56))" "$dir/out.npy" | cmp -s - "$dir/mixed.raw" ||
+            { echo "load_text: $npydt load --$fmt: not the table's records" >&2; exit 1; }
+        c=$(per_record npydt_run "$npydt" $fmt)
+        r=-
+        [ -z "$a" ] || r=$(awk -v c="$c" -v a="$a" 'BEGIN { printf "%.2f", c / a }')
+        printf '%-5s %-44s %12d %7s %8s\n' $fmt "$npydt" "$c" "$r" "$(cpu npydt_run "$npydt" $fmt)"
+        if [ $first = 1 ] && [ -n "$max" ] && [ "$r" != - ] &&
+            awk -v r="$r" -v m="$max" 'BEGIN { exit !(r > m) }'; then
+            echo "load_text: $npydt load --$fmt: $r times the anchor's instructions (at most $max)" >&2
+            status=1
+        fi
+        first=0
+    done
+done
+exit $status
