@@ -513,7 +513,7 @@ static void test_arrow_ipc_reads_a_stream_arrow_js_wrote(void **state)
     assert_false(valid(i32, 2));
     assert_int_equal(((const int32_t *)i32->buffers[1])[4], 2147483647);
     assert_true(isnan(((const double *)f64->buffers[1])[1]));
-    assert_true(((const double *)f64->buffers[1])[2] == -1e300);
+    assert_true(((const double *)f64->buffers[1])[2] == (double)-1e300);
     const int32_t *o = u->buffers[1];
     assert_int_equal(o[5] - o[4], 5);
     assert_memory_equal((const char *)u->buffers[2] + o[4], "x\xf0\x9f\x98\x80", 5);
