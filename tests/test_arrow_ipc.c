@@ -495,6 +495,12 @@ static void test_arrow_ipc_reads_a_stream_arrow_js_wrote(void **state)
     assert_true(len > 0 && len < sizeof buf);
     TEST_ERROR(err);
     struct ArrowArrayStream s;
+    const uint16_t one = 1;
+    if (*(const unsigned char *)&one == 0) {
+        /* a big-endian host refuses a little-endian stream (doc/api.md) */
+        assert_int_equal(npydt_arrow_ipc_open_buffer(buf, len, NULL, &s, &err), NPYDT_E_VALUE);
+        return;
+    }
     if (npydt_arrow_ipc_open_buffer(buf, len, NULL, &s, &err) != NPYDT_OK)
         fail_msg("%s", err.message);
     struct ArrowSchema sc;
