@@ -213,13 +213,18 @@ typedef struct npydt_limits {
     size_t max_fields;        /* fields in all structs of one dtype (0: 1,000,000) */
     /* Bytes one parse may hold at once (0: no limit, the default): the
      * blocks it has taken from the allocator and not given back, for its
-     * result and its scratch together, counted as asked of the allocator.
-     * A parse that would pass it stops and frees what it took:
-     * NPYDT_E_LIMIT, "limit exceeded: the parse would hold more than N
-     * bytes (limits.max_alloc_bytes)". Kept by the header, descriptor and
-     * type string parses (also in npydt_reader_open*, npydt_npz_* and
-     * npydt_dtype_newbyteorder). uint64_t, like the reserved room it
-     * took, so the struct keeps its size and offsets on 32-bit hosts. */
+     * result and its scratch together, counted as asked of the allocator
+     * (the allocator's own overhead aside). A parse that would pass it
+     * stops and frees what it took: NPYDT_E_LIMIT, "limit exceeded: the
+     * parse would hold more than N bytes (limits.max_alloc_bytes)". Kept
+     * by every parse into a result: npydt_header_parse (and so
+     * npydt_parse_*, npydt_reader_open*, the header of an archive's
+     * member), npydt_header_parse_descr, npydt_dtype_parse_typestr,
+     * npydt_dtype_newbyteorder, npydt_schema_compile, npydt_rules_compile
+     * and npydt_arrow_dtype. Not counted: a header's bytes read from
+     * a file before its parse (max_header_bytes bounds them), and the
+     * reader's and archive's own buffers. uint64_t, like the reserved
+     * room it took, so the struct keeps its size on 32-bit hosts. */
     uint64_t max_alloc_bytes;
     uint64_t reserved[3];     /* room for new limits: zero */
 } npydt_limits;

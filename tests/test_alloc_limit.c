@@ -171,7 +171,7 @@ static void test_alloc_limit_untrusted_preset_refuses_a_header_holding_more(void
 }
 
 /* The other parses that take npydt_options keep it too: a whole .npy
- * header, a type string, a schema, a byte-order copy, a reader. */
+ * header, a type string, a schema, rules, a byte-order copy, a reader. */
 static void test_alloc_limit_is_kept_by_every_parse_of_options(void **state)
 {
     (void)state;
@@ -191,6 +191,15 @@ static void test_alloc_limit_is_kept_by_every_parse_of_options(void **state)
     assert_null(schema);
 
     npydt_dtype *base = test_parse_literal(spec);
+    npydt_rules_options rules_opts;
+    npydt_rules_options_init(&rules_opts);
+    rules_opts.base.limits.max_alloc_bytes = 64;
+    npydt_rules *rules = NULL;
+    const char *text = "{'a': {'min': 0, 'max': 9}, 'b': {'min': 1}}";
+    assert_fails(NPYDT_E_LIMIT, &err,
+                 npydt_rules_compile(text, strlen(text), base, &rules_opts, &rules, &err));
+    assert_limit_message(&err, 64);
+    assert_null(rules);
     assert_fails(NPYDT_E_LIMIT, &err,
                  npydt_dtype_newbyteorder(base, NPYDT_ORDER_BIG, &opts, &dt, &err));
     assert_limit_message(&err, 64);
@@ -223,6 +232,29 @@ static void test_alloc_limit_is_kept_by_every_parse_of_options(void **state)
     npydt_dtype_free(base);
 }
 
+/* An archive's member header is a header parse under the archive
+ * options' base limits (max_inflated_bytes, the archive's own budget for
+ * inflating, is another limit). */
+static void test_alloc_limit_is_kept_by_an_archive_member_header(void **state)
+{
+    (void)state;
+    char path[1024];
+    const char *dir = getenv("FIXTURES_NPZ");
+    snprintf(path, sizeof path, "%s/savez_compressed.npz",
+             dir && *dir ? dir : "tests/fixtures_npz");
+    npydt_npz_options opts;
+    npydt_npz_options_init(&opts);
+    opts.base.limits.max_alloc_bytes = 64;
+    npydt_npz *z = NULL;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_npz_open_path(path, &opts, &z, &err), NPYDT_OK);
+    npydt_header *h = NULL;
+    assert_fails(NPYDT_E_LIMIT, &err, npydt_npz_member_header(z, 0, &h, &err));
+    assert_limit_message(&err, 64);
+    assert_null(h);
+    npydt_npz_close(z);
+}
+
 TEST_LIST("alloc_limit",
     cmocka_unit_test(test_alloc_limit_field_takes_the_first_reserved_word),
     cmocka_unit_test(test_alloc_limit_header_needing_more_is_refused_with_the_limit_named),
@@ -231,4 +263,5 @@ TEST_LIST("alloc_limit",
     cmocka_unit_test(test_alloc_limit_every_limit_below_the_peak_refuses_and_frees_all),
     cmocka_unit_test(test_alloc_limit_untrusted_preset_refuses_a_header_holding_more),
     cmocka_unit_test(test_alloc_limit_is_kept_by_every_parse_of_options),
+    cmocka_unit_test(test_alloc_limit_is_kept_by_an_archive_member_header),
 );
