@@ -215,8 +215,8 @@ typedef struct npydt_limits {
      * blocks it has taken from the allocator and not given back, for its
      * result and its scratch together, counted as asked of the allocator
      * (the allocator's own overhead aside). A parse that would pass it
-     * stops and frees what it took: NPYDT_E_LIMIT, "limit exceeded: the
-     * parse would hold more than N bytes (limits.max_alloc_bytes)". Kept
+     * stops and frees what it took: NPYDT_E_LIMIT, message "the parse
+     * would hold more than N bytes (limits.max_alloc_bytes)". Kept
      * by every parse into a result: npydt_header_parse (and so
      * npydt_parse_*, npydt_reader_open*, the header of an archive's
      * member), npydt_header_parse_descr, npydt_dtype_parse_typestr,

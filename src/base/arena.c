@@ -138,7 +138,7 @@ npydt_status arena_budget_explain(const struct arena_budget *b, npydt_status st,
     if (st != NPYDT_E_NOMEM || !b->refused)
         return st;
     return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
-                     "limit exceeded: the parse would hold more than %llu bytes "
+                     "the parse would hold more than %llu bytes "
                      "(limits.max_alloc_bytes)",
                      (unsigned long long)b->limit);
 }
