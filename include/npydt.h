@@ -784,7 +784,9 @@ typedef struct npydt_npz_options {
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
 /* The preset for archives from outside: npydt_options_init_untrusted's
- * base, at most 10,000 members and 1 GiB declared inflated. */
+ * base (its max_alloc_bytes, 4 MiB, holds for each member's header
+ * parse), at most 10,000 members and 1 GiB declared inflated (a limit of
+ * its own, on what the members declare, not on memory held). */
 NPYDT_API void npydt_npz_options_init_untrusted(npydt_npz_options *opts);
 
 /* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /
