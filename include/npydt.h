@@ -211,7 +211,22 @@ typedef struct npydt_limits {
     uint32_t max_depth;       /* bracket nesting in the header literal (0: 128) */
     uint32_t max_ndim;        /* dimensions of a shape or subarray (0: 32) */
     size_t max_fields;        /* fields in all structs of one dtype (0: 1,000,000) */
-    uint64_t reserved[4];     /* room for new limits: zero */
+    /* Bytes one parse may hold at once (0: no limit, the default): the
+     * blocks it has taken from the allocator and not given back, for its
+     * result and its scratch together, counted as asked of the allocator
+     * (the allocator's own overhead aside). A parse that would pass it
+     * stops and frees what it took: NPYDT_E_LIMIT, message "the parse
+     * would hold more than N bytes (limits.max_alloc_bytes)". Kept
+     * by every parse into a result: npydt_header_parse (and so
+     * npydt_parse_*, npydt_reader_open*, the header of an archive's
+     * member), npydt_header_parse_descr, npydt_dtype_parse_typestr,
+     * npydt_dtype_newbyteorder, npydt_schema_compile, npydt_rules_compile
+     * and npydt_arrow_dtype. Not counted: a header's bytes read from
+     * a file before its parse (max_header_bytes bounds them), and the
+     * reader's and archive's own buffers. uint64_t, like the reserved
+     * room it took, so the struct keeps its size on 32-bit hosts. */
+    uint64_t max_alloc_bytes;
+    uint64_t reserved[3];     /* room for new limits: zero */
 } npydt_limits;
 
 /* Options for the parse calls. Initialise with npydt_options_init (or
@@ -226,11 +241,12 @@ typedef struct npydt_options {
 NPYDT_API void npydt_options_init(npydt_options *opts);
 /* Fill *opts with the preset for input from outside (uploads, files of
  * other parties): the defaults, with HEADER_LEN at most 64 KiB (np.load
- * stops at 10,000 bytes), nesting at most 32 and 10,000 fields. The most
- * a parse under it was measured to hold is 3.3 MB of the allocator's
- * memory (3,318,952 bytes: a 62 KB header of subarray fields; the hostile
- * headers of tests/test_bounds.c, which holds it under 4 MiB); a pool of
- * 4 MiB (npydt_pool_allocator_init) caps it outright. */
+ * stops at 10,000 bytes), nesting at most 32, 10,000 fields and 4 MiB
+ * held by one parse (max_alloc_bytes 4,194,304). The most a parse under
+ * it was measured to hold is 3.3 MB of the allocator's memory (3,318,952
+ * bytes: a 62 KB header of subarray fields; the hostile headers of
+ * tests/test_bounds.c, which holds it under 4 MiB), so max_alloc_bytes
+ * refuses none of them: it caps whatever those limits let through. */
 NPYDT_API void npydt_options_init_untrusted(npydt_options *opts);
 
 /* ------------------------------------------------------------------ */
@@ -768,7 +784,9 @@ typedef struct npydt_npz_options {
 /* Fill *opts with the documented defaults and zero reserved room. */
 NPYDT_API void npydt_npz_options_init(npydt_npz_options *opts);
 /* The preset for archives from outside: npydt_options_init_untrusted's
- * base, at most 10,000 members and 1 GiB declared inflated. */
+ * base (its max_alloc_bytes, 4 MiB, holds for each member's header
+ * parse), at most 10,000 members and 1 GiB declared inflated (a limit of
+ * its own, on what the members declare, not on memory held). */
 NPYDT_API void npydt_npz_options_init_untrusted(npydt_npz_options *opts);
 
 /* True when buf starts like a zip archive ("PK\3\4", or "PK\5\6" /

@@ -3,7 +3,8 @@
 # --max-inflated refuses a deflate bomb (made here, tests/make_bomb.py)
 # when its archive is opened, before anything is inflated;
 # --max-header-bytes refuses a long header; --limits untrusted sets the
-# preset, and an explicit limit wins over it in either order. Prints
+# preset (its 4 MiB a parse refuses a header the others let through), and
+# an explicit limit wins over it in either order. Prints
 # "limits: N passed, M failed".
 set -u
 NPYDT=${NPYDT:-build/npydt}
@@ -84,6 +85,24 @@ refused 3 "$wide: limit exceeded: header length 70000 is above the limit of 6553
 accepted inspect --limits untrusted --max-header-bytes 1M "$wide"
 accepted inspect --max-header-bytes 1M --limits untrusted "$wide"
 accepted inspect --limits untrusted --limits default "$wide"
+
+# --- a header the untrusted preset's 4 MiB a parse refuses --------------------------
+# 9,999 fields of 90-byte names: 1 MB of header, 4.5 MB to parse; with
+# HEADER_LEN let through to 1M, max_alloc_bytes is what refuses it
+if [ -n "$PY" ]; then
+    names=$tmp/names.npy
+    "$PY" - "$names" <<'PYEOF'
+import struct, sys
+d = "[" + "".join("('%090d', '<f8'), " % i for i in range(9999)) + "]"
+h = "{'descr': %s, 'fortran_order': False, 'shape': (0,), }" % d
+h += " " * (63 - (12 + len(h)) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x02\x00" + struct.pack("<I", len(h)) + h.encode())
+PYEOF
+    accepted inspect --max-header-bytes 1M "$names"
+    refused 3 "$names: limit exceeded: the parse would hold more than 4194304 bytes \
+(limits.max_alloc_bytes)" inspect --limits untrusted --max-header-bytes 1M "$names"
+fi
 
 # --- a deflate bomb: 1,040 MiB declared in a 1 MB archive ---------------------------
 if [ -z "$PY" ]; then

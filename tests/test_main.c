@@ -83,6 +83,8 @@ static void *t_malloc(void *ctx, size_t size)
     if (p) {
         t->live_blocks++;
         t->live_bytes += size;
+        if (t->live_bytes > t->peak_bytes)
+            t->peak_bytes = t->live_bytes;
     }
     return p;
 }
@@ -98,6 +100,8 @@ static void *t_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
             t->live_blocks++;
         t->live_bytes += new_size;
         t->live_bytes -= old_size;
+        if (t->live_bytes > t->peak_bytes)
+            t->peak_bytes = t->live_bytes;
     }
     return p;
 }

@@ -147,7 +147,8 @@ static void test_options_zeroed_writer_options_write_a_2d_file(void **state)
 }
 
 /* The preset for input from outside: the defaults but for the documented
- * header, depth and field limits (and archive ones), reserved room zero. */
+ * header, depth, field and allocation limits (and archive ones), reserved
+ * room zero. */
 static void test_options_untrusted_preset_sets_its_documented_limits(void **state)
 {
     (void)state;
@@ -158,11 +159,13 @@ static void test_options_untrusted_preset_sets_its_documented_limits(void **stat
     assert_int_equal(o.limits.max_header_bytes, 64 << 10);
     assert_int_equal(o.limits.max_depth, 32);
     assert_int_equal(o.limits.max_fields, 10000);
+    assert_int_equal(o.limits.max_alloc_bytes, 4194304);
     assert_int_equal(o.limits.max_ndim, d.limits.max_ndim);
     assert_null(o.allocator);
     d.limits.max_header_bytes = 64 << 10;
     d.limits.max_depth = 32;
     d.limits.max_fields = 10000;
+    d.limits.max_alloc_bytes = (uint64_t)4 << 20;
     assert_memory_equal(&o, &d, sizeof o);
     npydt_npz_options z, zd;
     memset(&z, 0x5a, sizeof z);

@@ -94,6 +94,7 @@ struct test_alloc {
     int fail_forever;
     long live_blocks;
     size_t live_bytes;
+    size_t peak_bytes;   /* the most live_bytes has been */
 };
 void test_alloc_init(struct test_alloc *t, long fail_at, int fail_forever);
 

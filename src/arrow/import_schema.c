@@ -566,8 +566,11 @@ npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema, const struct Ar
     if (array && (!array->release || array->length < 0))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "a released array or one of negative length");
+    struct arena_budget budget;
+    arena_budget_init(&budget, o.base.limits.max_alloc_bytes);
     struct arena ar;
     arena_init(&ar, o.base.allocator);
+    arena_budget_attach(&ar, &budget);
     struct dtype_ctx dc;
     dtype_ctx_init(&dc, &ar, NULL, &o.base.limits, err);
     struct der c = {&dc, &o, "", err};
@@ -579,7 +582,7 @@ npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema, const struct Ar
     if (strcmp(s->format, "+s") == 0 && s->n_children == 1 && s->children[0]->name &&
         strcmp(s->children[0]->name, ARROW_VALUE_NAME) == 0) {
         if (a && (st = arrow_import_check_array(a, "+s", 1, 1, 0, n, "", err)) != NPYDT_OK)
-            return st;
+            return st;   /* nothing allocated yet */
         s = s->children[0];
         start = a ? a->offset : 0;
         a = a ? a->children[0] : NULL;
@@ -591,6 +594,8 @@ npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema, const struct Ar
     if (st != NPYDT_OK) {
         arena_release(&ar);
         pool_explain_nomem(o.base.allocator, err);
+        return arena_budget_explain(&budget, st, err);
     }
+    arena_budget_detach(&(*out)->root->arena);   /* budget ends with this call */
     return st;
 }

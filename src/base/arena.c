@@ -1,6 +1,6 @@
 /* Allocation through the caller's allocator, and the per-parse arena. */
 #define _GNU_SOURCE   /* MAP_ANONYMOUS, MADV_HUGEPAGE, mremap */
-#include "base/arena.h"
+#include "base/base.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +132,36 @@ struct arena_chunk {
  * per-thread cache. */
 #define ARENA_FIRST_CHUNK (1024u - sizeof(struct arena_chunk))
 
+npydt_status arena_budget_explain(const struct arena_budget *b, npydt_status st,
+                                  npydt_error *err)
+{
+    if (st != NPYDT_E_NOMEM || !b->refused)
+        return st;
+    return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                     "the parse would hold more than %llu bytes "
+                     "(limits.max_alloc_bytes)",
+                     (unsigned long long)b->limit);
+}
+
+/* A chunk of bytes (its header included) from the allocator: the one
+ * place an arena takes memory, and so where its budget is kept. */
+static struct arena_chunk *chunk_new(struct arena *ar, size_t bytes)
+{
+    struct arena_budget *b = ar->budget;
+    if (b && bytes > b->limit - b->live) {   /* live <= limit always */
+        b->refused = true;
+        return NULL;
+    }
+    struct arena_chunk *ch = alloc_bytes(ar->alloc, bytes);
+    if (!ch)
+        return NULL;
+    ch->size = bytes;
+    if (b)
+        b->live += bytes;
+    ar->total += bytes;
+    return ch;
+}
+
 void arena_init(struct arena *ar, const npydt_allocator *alloc)
 {
     memset(ar, 0, sizeof *ar);
@@ -205,14 +235,11 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
          * mostly empty */
         if (need > SIZE_MAX - sizeof(struct arena_chunk))
             return NULL;
-        size_t bytes = sizeof(struct arena_chunk) + need;
-        struct arena_chunk *ch = alloc_bytes(ar->alloc, bytes);
+        struct arena_chunk *ch = chunk_new(ar, sizeof(struct arena_chunk) + need);
         if (!ch)
             return NULL;
         ch->next = ar->head->next;
-        ch->size = bytes;
         ar->head->next = ch;
-        ar->total += bytes;
         return ch->data;
     }
     if (!ar->head || ar->cap - ar->used < need) {
@@ -221,18 +248,15 @@ void *arena_alloc_chunk(struct arena *ar, size_t size)
             cap = need;
         if (cap > SIZE_MAX - sizeof(struct arena_chunk))
             return NULL;
-        size_t bytes = sizeof(struct arena_chunk) + cap;
-        struct arena_chunk *ch = alloc_bytes(ar->alloc, bytes);
+        struct arena_chunk *ch = chunk_new(ar, sizeof(struct arena_chunk) + cap);
         if (!ch)
             return NULL;
         ch->next = ar->head;
-        ch->size = bytes;
         ar->head = ch;
         ar->base = ch->data;
         ar->cap = cap;
         ar->size = cap;
         ar->used = 0;
-        ar->total += bytes;
     }
     void *p = ar->base + ar->used;
     ar->used += need;
@@ -255,18 +279,14 @@ void *arena_alloc_array_raw(struct arena *ar, size_t n, size_t size)
     return arena_alloc_raw(ar, bytes);
 }
 
-static void free_chunks(const npydt_allocator *alloc, struct arena_chunk *ch)
-{
-    while (ch) {
-        struct arena_chunk *next = ch->next;
-        free_bytes(alloc, ch, ch->size);
-        ch = next;
-    }
-}
-
 void arena_release(struct arena *ar)
 {
-    free_chunks(ar->alloc, ar->head);
+    for (struct arena_chunk *ch = ar->head, *next; ch; ch = next) {
+        next = ch->next;
+        if (ar->budget)
+            ar->budget->live -= ch->size;
+        free_bytes(ar->alloc, ch, ch->size);
+    }
     ar->head = NULL;
     ar->base = NULL;
 }

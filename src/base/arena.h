@@ -22,6 +22,31 @@ void free_bytes(const npydt_allocator *a, void *p, size_t size);
  * the C library); new_size 0 frees ptr and returns NULL. */
 void *alloc_text_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size);
 
+/* The bytes the arenas of one parse (its result's and its scratch) may
+ * hold at once: limits.max_alloc_bytes. Every chunk an arena with a
+ * budget takes from the allocator is charged here, header included,
+ * and given back when the arena is released; a chunk that would take
+ * live above limit is refused (NULL) and marks the budget refused. It
+ * lives on the parse call's stack: arena_budget_detach the result's
+ * arena before the call returns it. */
+struct arena_budget {
+    uint64_t limit;   /* 0: none */
+    size_t live;
+    bool refused;
+};
+
+/* A budget of limit bytes (0: none) for the arenas of one parse. */
+static inline void arena_budget_init(struct arena_budget *b, uint64_t limit)
+{
+    b->limit = limit;
+    b->live = 0;
+    b->refused = false;
+}
+/* When the parse failed with NPYDT_E_NOMEM because its budget refused a
+ * chunk: NPYDT_E_LIMIT in err, naming the limit; else st unchanged. */
+npydt_status arena_budget_explain(const struct arena_budget *b, npydt_status st,
+                                  npydt_error *err);
+
 /* A bump allocator: every node of one parse result lives in one arena and
  * goes away with one arena_release. Aligned allocations rise from the
  * bottom of the head chunk, strings (which need no alignment) come down
@@ -29,6 +54,7 @@ void *alloc_text_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size)
 struct arena_chunk;
 struct arena {
     const npydt_allocator *alloc;
+    struct arena_budget *budget;   /* charged for every chunk, or NULL */
     struct arena_chunk *head;
     unsigned char *base;     /* head's data, or NULL */
     size_t first;            /* usable bytes of the first chunk */
@@ -121,5 +147,15 @@ static inline char *arena_strndup(struct arena *ar, const char *s, size_t len)
 }
 
 void arena_release(struct arena *ar);
+/* Charge ar's chunks to b from now on (ar has none yet, or they are b's). */
+static inline void arena_budget_attach(struct arena *ar, struct arena_budget *b)
+{
+    ar->budget = b->limit ? b : NULL;
+}
+/* Stop charging: the arena outlives its budget (a parse result). */
+static inline void arena_budget_detach(struct arena *ar)
+{
+    ar->budget = NULL;
+}
 
 #endif

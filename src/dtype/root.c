@@ -25,9 +25,13 @@ npydt_status dtype_parse_root(const char *text, size_t len, const npydt_options 
     if (st != NPYDT_OK)
         return st;
     _Alignas(16) unsigned char room[SCRATCH_ROOM];
+    struct arena_budget budget;
+    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
     struct arena ar, scratch;
     arena_init(&ar, opts->allocator);
     arena_init_buffer(&scratch, opts->allocator, room, sizeof room);
+    arena_budget_attach(&ar, &budget);
+    arena_budget_attach(&scratch, &budget);
     arena_expect(&ar, len);
     arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
@@ -38,9 +42,10 @@ npydt_status dtype_parse_root(const char *text, size_t len, const npydt_options 
         arena_release(&scratch);
         arena_release(&ar);
         pool_explain_nomem(opts->allocator, err);
-        return st;
+        return arena_budget_explain(&budget, st, err);
     }
     arena_release(&scratch);
+    arena_budget_detach(&(*out)->root->arena);   /* budget ends with this call */
     return NPYDT_OK;
 }
 
@@ -129,14 +134,19 @@ npydt_status npydt_dtype_newbyteorder(const npydt_dtype *dt, npydt_order to,
     npydt_status st = options_check(opts, err);
     if (st != NPYDT_OK)
         return st;
+    struct arena_budget budget;
+    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
     struct arena ar;
     arena_init(&ar, opts->allocator);
+    arena_budget_attach(&ar, &budget);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &ar, NULL, &opts->limits, err);
     const npydt_dtype *copy;
     st = copy_node(&ar, dt, to, 0, &copy, err);
-    if (st == NPYDT_OK && (st = dtype_make_root(&c, copy, &ar, out)) == NPYDT_OK)
+    if (st == NPYDT_OK && (st = dtype_make_root(&c, copy, &ar, out)) == NPYDT_OK) {
+        arena_budget_detach(&(*out)->root->arena);   /* budget ends with this call */
         return NPYDT_OK;
+    }
     arena_release(&ar);
-    return st;
+    return arena_budget_explain(&budget, st, err);
 }

@@ -91,6 +91,8 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
     _Alignas(16) unsigned char room[SCRATCH_ROOM];
     struct arena scratch;
     arena_init_buffer(&scratch, h->arena.alloc, room, sizeof room);
+    if (h->arena.budget)
+        arena_budget_attach(&scratch, h->arena.budget);
     arena_expect_nodes(&scratch, len);
     struct dtype_ctx c;
     dtype_ctx_init(&c, &h->arena, &scratch, lim, err);
@@ -126,15 +128,18 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
                          "header length is %u bytes but only %zu of them are present: the "
                          "header needs %llu bytes from the start, %zu given", hlen,
                          len - hstart, (unsigned long long)hstart + hlen, len);
+    struct arena_budget budget;
+    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
     struct arena ar;
     arena_init(&ar, opts->allocator);
+    arena_budget_attach(&ar, &budget);
     arena_expect(&ar, hlen);
     struct npydt_header *h = arena_alloc(&ar, sizeof *h);
     if (!h) {
         arena_release(&ar);
         set_nomem(err);
         pool_explain_nomem(opts->allocator, err);
-        return NPYDT_E_NOMEM;
+        return arena_budget_explain(&budget, NPYDT_E_NOMEM, err);
     }
     /* from here on every allocation goes through h->arena, which holds h */
     h->arena = ar;
@@ -147,8 +152,9 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
         ar = h->arena;
         arena_release(&ar);
         pool_explain_nomem(opts->allocator, err);
-        return st;
+        return arena_budget_explain(&budget, st, err);
     }
+    arena_budget_detach(&h->arena);   /* budget ends with this call */
     *out = h;
     return NPYDT_OK;
 }

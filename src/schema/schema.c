@@ -138,19 +138,23 @@ npydt_status npydt_schema_compile(const char *spec, size_t len, const npydt_opti
         e--;
     if (b == e)
         return set_error(err, NPYDT_E_SYNTAX, len, NULL, "empty schema");
+    struct arena_budget budget;
+    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
     struct arena ar;
     arena_init(&ar, opts->allocator);
+    arena_budget_attach(&ar, &budget);
     struct npydt_schema *s = arena_alloc(&ar, sizeof *s);
     if (!s) {
         arena_release(&ar);
-        return set_nomem(err);
+        return arena_budget_explain(&budget, set_nomem(err), err);
     }
     s->alloc = opts->allocator;
     st = compile_into(s, &ar, spec, b, e, &opts->limits, err);
     if (st != NPYDT_OK) {
         arena_release(&ar);   /* s lives in ar */
-        return st;
+        return arena_budget_explain(&budget, st, err);
     }
+    arena_budget_detach(&ar);   /* budget ends with this call */
     s->arena = ar;
     *out = s;
     return NPYDT_OK;

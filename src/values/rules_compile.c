@@ -447,12 +447,15 @@ npydt_status npydt_rules_compile(const char *text, size_t len, const npydt_dtype
     npydt_status st = options_check(b, err);
     if (st != NPYDT_OK)
         return st;
+    struct arena_budget budget;
+    arena_budget_init(&budget, b->limits.max_alloc_bytes);
     struct arena ar;
     arena_init(&ar, b->allocator);
+    arena_budget_attach(&ar, &budget);
     npydt_rules *rs = arena_alloc(&ar, sizeof *rs);
     if (!rs) {
         arena_release(&ar);
-        return set_nomem(err);
+        return arena_budget_explain(&budget, set_nomem(err), err);
     }
     rs->alloc = b->allocator;
     rs->dtype = dt;
@@ -462,14 +465,15 @@ npydt_status npydt_rules_compile(const char *text, size_t len, const npydt_dtype
     char *copy = arena_strndup(&ar, text ? text : "", len);
     if (!copy) {
         arena_release(&ar);
-        return set_nomem(err);
+        return arena_budget_explain(&budget, set_nomem(err), err);
     }
     c.text = copy;
     st = compile_text(&c, rs, copy, len, &b->limits);
     if (st != NPYDT_OK) {
         arena_release(&ar);   /* rs lives in ar */
-        return st;
+        return arena_budget_explain(&budget, st, err);
     }
+    arena_budget_detach(&ar);   /* budget ends with this call */
     rs->arena = ar;
     *out = rs;
     return NPYDT_OK;
