@@ -1,6 +1,6 @@
 #!/bin/sh
 # check --rules with five range and NaN rules over the 56-byte mixed
-# struct (tests/bench/rules.sh's file, 100000 records) costs at most 1.4
+# struct (tests/bench/rules.sh's file, 100000 records) costs at most 1.2
 # times the instructions of a read-only pass over the same bytes
 # (tests/bench/rules_bench.c, which runs both in one process): each
 # field's rules are counted in one fused pass where the records are, not
@@ -12,7 +12,7 @@
 O=${O:-build}
 BENCH=$O/tests/bench/rules_bench
 PYTHON=${PYTHON:-/usr/bin/python3}
-MAX_RATIO=1.4
+MAX_RATIO=1.2
 if [ -n "${EXEC:-}" ]; then
     echo "SKIP: rules cost check (valgrind cannot run the target's programs under $EXEC)"
     exit 0

@@ -192,36 +192,32 @@ static inline int64_t load_u1(const unsigned char *p) { return *p; }
 /* ---- the passes ----------------------------------------------------------- */
 
 /* Every element of the n records (elems of them, SIZE bytes each, in a
- * record), P its address: BODY once per element, two records a turn
- * where a record has one, the second in lane L 1 (accumulators indexed
- * by the lane run side by side). */
+ * record), P its address: BODY once per element, four records a turn
+ * where a record has one, in lanes L 0 to 3 (accumulators indexed by the
+ * lane run side by side). */
+#define LANE(N, BODY)                                                                      \
+    {                                                                                      \
+        const int L = N;                                                                   \
+        const unsigned char *P = q + (N) * stride;                                         \
+        BODY                                                                               \
+    }
 #define EACH(SIZE, BODY)                                                                   \
     do {                                                                                   \
         if (elems == 1) {                                                                  \
             size_t i = 0;                                                                  \
-            for (; i + 2 <= n; i += 2) {                                                   \
-                const unsigned char *P = rec + i * stride;                                 \
-                {                                                                          \
-                    const int L = 0;                                                       \
-                    BODY                                                                   \
-                }                                                                          \
-                P += stride;                                                               \
-                {                                                                          \
-                    const int L = 1;                                                       \
-                    BODY                                                                   \
-                }                                                                          \
+            for (; i + 4 <= n; i += 4) {                                                   \
+                const unsigned char *q = rec + i * stride;                                 \
+                LANE(0, BODY) LANE(1, BODY) LANE(2, BODY) LANE(3, BODY)                    \
             }                                                                              \
-            if (i < n) {                                                                   \
-                const unsigned char *P = rec + i * stride;                                 \
-                const int L = 0;                                                           \
-                BODY                                                                       \
+            for (; i < n; i++) {                                                           \
+                const unsigned char *q = rec + i * stride;                                 \
+                LANE(0, BODY)                                                              \
             }                                                                              \
         } else {                                                                           \
             for (size_t i = 0; i < n; i++)                                                 \
                 for (uint64_t e = 0; e < elems; e++) {                                     \
-                    const unsigned char *P = rec + i * stride + (size_t)e * (SIZE);        \
-                    const int L = 0;                                                       \
-                    BODY                                                                   \
+                    const unsigned char *q = rec + i * stride + (size_t)e * (SIZE);        \
+                    LANE(0, BODY)                                                          \
                 }                                                                          \
         }                                                                                  \
     } while (0)
@@ -257,14 +253,18 @@ static inline int64_t load_u1(const unsigned char *p) { return *p; }
 
 #define FLOAT_RUN(T, LOAD, SIZE)                                                           \
     do {                                                                                   \
-        T mn[2] = {(T)HUGE_VAL, (T)HUGE_VAL}, mx[2] = {(T)-HUGE_VAL, (T)-HUGE_VAL};        \
-        T sum[2] = {0, 0};                                                                 \
+        T mn[4] = {(T)HUGE_VAL, (T)HUGE_VAL, (T)HUGE_VAL, (T)HUGE_VAL};                    \
+        T mx[4] = {(T)-HUGE_VAL, (T)-HUGE_VAL, (T)-HUGE_VAL, (T)-HUGE_VAL};                \
+        T sum[4] = {0, 0, 0, 0};                                                           \
         if (f->want & W_RANGE)                                                             \
             FLOAT_SCREEN(T, LOAD, SIZE, true);                                             \
         else                                                                               \
             FLOAT_SCREEN(T, LOAD, SIZE, false);                                            \
-        T least = mn[0] < mn[1] ? mn[0] : mn[1], most = mx[0] > mx[1] ? mx[0] : mx[1];     \
-        T total = sum[0] + sum[1];                                                         \
+        T least = mn[0], most = mx[0], total = sum[0] + sum[1] + sum[2] + sum[3];          \
+        for (int k = 1; k < 4; k++) {                                                      \
+            least = mn[k] < least ? mn[k] : least;                                         \
+            most = mx[k] > most ? mx[k] : most;                                            \
+        }                                                                                  \
         if (total != total || least < f->lo_d || most > f->hi_d ||                         \
             ((f->want & W_INF) && (least == (T)-HUGE_VAL || most == (T)HUGE_VAL)))        \
             FLOAT_PASS(T, LOAD, SIZE);                                                     \
@@ -299,14 +299,17 @@ static inline int64_t load_u1(const unsigned char *p) { return *p; }
 
 #define INT_RUN(T, LOAD, SIZE, TIME, TOP, BOTTOM)                                          \
     do {                                                                                   \
-        T mn[2] = {TOP, TOP}, mx[2] = {BOTTOM, BOTTOM};                                    \
+        T mn[4] = {TOP, TOP, TOP, TOP}, mx[4] = {BOTTOM, BOTTOM, BOTTOM, BOTTOM};          \
         switch (f->want & (W_LO | W_HI)) {                                                 \
         case W_LO: INT_SCREEN(T, LOAD, SIZE, TIME, true, false); break;                    \
         case W_HI: INT_SCREEN(T, LOAD, SIZE, TIME, false, true); break;                    \
         case 0: INT_SCREEN(T, LOAD, SIZE, TIME, false, false); break;                      \
         default: INT_SCREEN(T, LOAD, SIZE, TIME, true, true); break;                       \
         }                                                                                  \
-        if (mn[0] < lo_v || mn[1] < lo_v || mx[0] > hi_v || mx[1] > hi_v) {                \
+        bool out = false;                                                                  \
+        for (int k = 0; k < 4; k++)                                                        \
+            out |= mn[k] < lo_v || mx[k] > hi_v;                                           \
+        if (out) {                                                                         \
             nan = 0;                                                                       \
             INT_PASS(T, LOAD, SIZE, TIME);                                                 \
             if ((TIME) && lo_v > INT64_MIN)   /* NaT breaks no bound */                    \
