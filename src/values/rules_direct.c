@@ -1,13 +1,15 @@
 /* The hot rules of a field counted where the records are: its bounds,
  * nan, inf and nat rules fused into one pass over a chunk of records,
  * each element loaded once at its offset with its width and byte order
- * known ahead (swapped on load when stored in the other order), tested
- * against bounds made inclusive in the field's domain, and counted
- * without branches, one counter per rule. One loop per kind, width,
- * order and set of tests, chosen when the check starts. Where a count is
- * not zero and the rule's first elements are still wanted, the caller
- * gathers the chunk and finds them with the general loops, which count
- * the same, as the tests compare. */
+ * known ahead (swapped on load when stored in the other order). The pass
+ * screens the chunk without branches (least and greatest elements, the
+ * sum of floats, NaT counted), and only a chunk the screen cannot clear
+ * is counted again exactly, against bounds made inclusive in the field's
+ * domain, one counter per rule. One loop per kind, width, order and set
+ * of tests, chosen when the check starts. Where a count is not zero and
+ * the rule's first elements are still wanted, the caller gathers the
+ * chunk and finds them with the general loops, which count the same, as
+ * the tests compare. */
 #include "values/values.h"
 
 #include "records/records.h"
