@@ -1,7 +1,10 @@
-/* Checking compiled value rules over records in C order: each rule's
- * field is gathered (npydt_gather, in the domain the rules were compiled
- * for) a small batch of records at a time, and each rule runs over the
- * batch, counting the elements that break it and keeping the first few.
+/* Checking compiled value rules over records in C order, a chunk of
+ * records at a time: the bounds, nan, inf and nat rules of a field are
+ * counted where the records are in one fused pass (rules_direct.c); for
+ * the other rules, and those whose first breaking elements are still
+ * wanted, the field is gathered (npydt_gather, in the domain the rules
+ * were compiled for) and each rule runs over the batch, counting the
+ * elements that break it and keeping the first few.
  * Memory: the batch, the results, and what 'unique' rules hold. */
 #include "values/values.h"
 
@@ -10,10 +13,10 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Gathered bytes per batch: small enough to stay in the cache between
- * the rules that read them. */
+/* Gathered bytes per batch, and records' bytes: small enough to stay in
+ * the first-level cache between the passes (one a field) that read them. */
 #define BATCH_BYTES 16384u
-#define BATCH_RECORD_BYTES 32768u
+#define BATCH_RECORD_BYTES 16384u
 
 struct rule_state {
     bool has_prev;              /* sorted: the element before the batch */
@@ -31,6 +34,8 @@ struct npydt_rules_check {
     size_t buf_size;
     struct rule_state *state;
     npydt_rule_result *results;
+    struct rule_fused *fused;   /* per target */
+    unsigned char *how;         /* per rule: rule_fuse's */
 };
 
 npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check **out,
@@ -67,7 +72,11 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
         memset(c->state, 0, n * sizeof *c->state);
     if ((c->results = alloc_bytes(c->alloc, n * sizeof *c->results)) != NULL)
         memset(c->results, 0, n * sizeof *c->results);
-    if (!c->buf || !c->state || !c->results) {
+    size_t nt = rules->ntargets ? rules->ntargets : 1;
+    c->fused = alloc_bytes(c->alloc, nt * sizeof *c->fused);
+    if ((c->how = alloc_bytes(c->alloc, n)) != NULL)
+        memset(c->how, 0, n);
+    if (!c->buf || !c->state || !c->results || !c->fused || !c->how) {
         npydt_rules_check_free(c);
         return set_nomem(err);
     }
@@ -84,6 +93,8 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
         c->state[i].uniq.alloc = c->alloc;
         c->state[i].uniq.max_bytes = rules->max_unique_bytes;
     }
+    for (size_t ti = 0; ti < rules->ntargets; ti++)
+        rule_fuse(rules, ti, &c->fused[ti], c->how);
     *out = c;
     return NPYDT_OK;
 }
@@ -99,6 +110,9 @@ void npydt_rules_check_free(npydt_rules_check *c)
     free_bytes(c->alloc, c->buf, c->buf_size);
     free_bytes(c->alloc, c->state, c->state ? n * sizeof *c->state : 0);
     free_bytes(c->alloc, c->results, c->results ? n * sizeof *c->results : 0);
+    size_t nt = c->rules->ntargets ? c->rules->ntargets : 1;
+    free_bytes(c->alloc, c->fused, c->fused ? nt * sizeof *c->fused : 0);
+    free_bytes(c->alloc, c->how, c->how ? n : 0);
     free_bytes(c->alloc, c, sizeof *c);
 }
 
@@ -463,13 +477,17 @@ npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records, ui
                 continue;
             bool gathered = false;
             struct batch bt = {c, t, c->buf, (size_t)(b * t->elems), (c->records + done) * t->elems};
+            uint64_t count[FUSE_NSLOTS] = {0, 0, 0, 0};
+            if (c->fused[ti].want)   /* the hot rules, in one pass where the records are */
+                rule_fused_count(&c->fused[ti], at + t->offset, c->itemsize, b, t->elems, count);
             for (size_t i = t->first_rule; i < t->first_rule + t->nrules; i++) {
                 const struct rule *r = &rs->rules[i];
                 npydt_rule_result *res = &c->results[i];
-                if (!r->active)
+                unsigned how = c->how[i];
+                if (!r->active || how == FUSE_NOTHING)
                     continue;
-                if (rule_is_hot(t, r)) {   /* counted in place; gathered only to find breaks */
-                    uint64_t k = rule_count_in_place(t, r, at, c->itemsize, b);
+                if (how > 0) {   /* gathered only to find the first elements that break it */
+                    uint64_t k = count[how - 1];
                     if (k == 0 || res->nfirst == NPYDT_RULES_FIRST) {
                         res->violations += k;
                         continue;

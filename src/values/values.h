@@ -226,13 +226,30 @@ bool rule_num_to_i64(const struct rule_num *n, int64_t *out);
 bool rule_num_to_u64(const struct rule_num *n, uint64_t *out);
 bool rule_num_to_double(const struct rule_num *n, double *out);
 
-/* rules_direct.c: whether rule r of target t is counted where the records
- * are (a bound, nan, inf or nat of a field stored in the host's order and
- * read without conversion), and that count over n records stride bytes
- * apart. */
-bool rule_is_hot(const struct rule_target *t, const struct rule *r);
-uint64_t rule_count_in_place(const struct rule_target *t, const struct rule *r,
-                             const unsigned char *records, size_t stride, size_t n);
+/* rules_direct.c: the bound, nan, inf and nat rules of one field fused
+ * into one pass over records where they are (rule_fuse, once per check),
+ * each rule counted in a slot (nat in FUSE_NAN). */
+enum { FUSE_LO, FUSE_HI, FUSE_NAN, FUSE_INF, FUSE_NSLOTS };
+/* How a rule is counted (rule_fuse's how[]): 0 by the general loops,
+ * slot + 1 by the fused pass, FUSE_NOTHING not at all (nothing breaks it). */
+#define FUSE_NOTHING (FUSE_NSLOTS + 1)
+struct rule_fused {
+    size_t rule[FUSE_NSLOTS];   /* the rule counted in each slot, or SIZE_MAX */
+    unsigned want;              /* the tests the pass makes; 0: no pass */
+    char kind;                  /* 'f', 'i' (and M, m), 'u' below 8 bytes, 'U' u8 */
+    unsigned char width;
+    bool swap, time;
+    double lo_d, hi_d;          /* inclusive: x < lo_d, x > hi_d break them */
+    int64_t lo_i, hi_i;
+    uint64_t lo_u, hi_u;
+};
+/* The pass of target's rules into *f; how[i] set for each rule it takes
+ * (the others' entries are left as they are). */
+void rule_fuse(const npydt_rules *rs, size_t target, struct rule_fused *f, unsigned char *how);
+/* The elements of n records stride bytes apart, rec at the field of the
+ * first, elems a record, that break each slot's rule. */
+void rule_fused_count(const struct rule_fused *f, const unsigned char *rec, size_t stride,
+                      size_t n, uint64_t elems, uint64_t count[FUSE_NSLOTS]);
 
 /* rules_set.c: sorted sets and the distinct values of a unique rule. */
 void rule_set_sort(void *set, size_t *n, enum rule_domain dom);

@@ -3,7 +3,7 @@
 # 56-byte mixed struct
 #   t <M8[ns], id <u4, a <f8, b <f8, c <f4, d <f4, e <i8, f <i2, s S10
 # (about 200 MB, a few NaNs in a), next to a read-only pass over the same
-# mapped bytes, in one process (tests/bench/rules_bench.c: the median of
+# mapped bytes, in one process (tests/bench/rules_bench.c: the median CPU time of
 # ROUNDS rounds, interleaved); then the command's wall time and peak
 # resident memory (/usr/bin/time -v) on that file and on one half its
 # size: the peak grows by the mapped pages read, not by the rules. Exits 1

@@ -1,0 +1,333 @@
+/* The bound, nan, inf and nat rules of a field counted in one pass where
+ * the records are: in either byte order, at any alignment, across the
+ * chunks the records are checked in, and with NaN among numbers that
+ * break a bound. Counts are compared with counts made here, element by
+ * element. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct recs {
+    npydt_dtype *dt;
+    size_t isz, n;
+    unsigned char *buf;
+};
+
+static struct recs make(const char *descr, size_t n)
+{
+    struct recs r;
+    r.dt = test_parse_literal(descr);
+    r.isz = npydt_dtype_itemsize(r.dt);
+    r.n = n;
+    r.buf = calloc(n * r.isz + 1, 1);   /* one byte more: records placed at an odd address */
+    assert_non_null(r.buf);
+    return r;
+}
+
+static void release(struct recs *r)
+{
+    free(r->buf);
+    npydt_dtype_free(r->dt);
+}
+
+static unsigned char *at(struct recs *r, size_t i, const char *path, const npydt_dtype **f)
+{
+    uint64_t off;
+    TEST_ERROR(err);
+    if (npydt_field_lookup(r->dt, path, &off, f, &err) != NPYDT_OK)
+        fail_msg("%s: %s", path, err.message);
+    return r->buf + i * r->isz + off;
+}
+
+static void set_d(struct recs *r, size_t i, const char *path, double v)
+{
+    const npydt_dtype *f;
+    unsigned char *p = at(r, i, path, &f);
+    assert_int_equal(npydt_write_double(f, p, v, NULL), NPYDT_OK);
+}
+
+static void set_i(struct recs *r, size_t i, const char *path, int64_t v)
+{
+    const npydt_dtype *f;
+    unsigned char *p = at(r, i, path, &f);
+    assert_int_equal(npydt_write_i64(f, p, v, NULL), NPYDT_OK);
+}
+
+struct run {
+    npydt_rules *rules;
+    npydt_rules_check *check;
+};
+
+/* Check the n records at p against text, added `piece` records at a time. */
+static struct run check_at(const struct recs *r, const unsigned char *p, const char *text,
+                           size_t piece)
+{
+    struct run run;
+    TEST_ERROR(err);
+    if (npydt_rules_compile(text, strlen(text), r->dt, NULL, &run.rules, &err) != NPYDT_OK)
+        fail_msg("%s: %s", text, err.message);
+    assert_int_equal(npydt_rules_check_new(run.rules, &run.check, &err), NPYDT_OK);
+    for (size_t done = 0; done < r->n; done += piece) {
+        size_t k = r->n - done < piece ? r->n - done : piece;
+        if (npydt_rules_check_add(run.check, p + done * r->isz, k, &err) != NPYDT_OK)
+            fail_msg("%s: %s", text, err.message);
+    }
+    return run;
+}
+
+static void finish(struct run *run)
+{
+    npydt_rules_check_free(run->check);
+    npydt_rules_free(run->rules);
+}
+
+/* Rule i broke `count` times, first at the indices given (-1 ends). */
+static void broke(const struct run *run, size_t i, uint64_t count, const int *first)
+{
+    const npydt_rule_result *r = npydt_rules_check_result(run->check, i);
+    assert_non_null(r);
+    assert_int_equal(r->violations, count);
+    size_t n = 0;
+    while (first[n] >= 0)
+        n++;
+    assert_int_equal(r->nfirst, n);
+    for (size_t k = 0; k < n; k++)
+        assert_int_equal(r->first[k], (uint64_t)first[k]);
+}
+
+/* The counts and first elements (index and text) of every rule agree. */
+static void same_results(const struct run *a, const struct run *b, size_t nrules)
+{
+    for (size_t i = 0; i < nrules; i++) {
+        const npydt_rule_result *x = npydt_rules_check_result(a->check, i);
+        const npydt_rule_result *y = npydt_rules_check_result(b->check, i);
+        assert_int_equal(x->violations, y->violations);
+        assert_int_equal(x->nfirst, y->nfirst);
+        for (size_t k = 0; k < x->nfirst; k++) {
+            assert_int_equal(x->first[k], y->first[k]);
+            assert_string_equal(x->values[k], y->values[k]);
+        }
+    }
+}
+
+/* A value of a small deterministic sequence: 0 .. 1000. */
+static int64_t next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return (int64_t)((*s >> 33) % 1001);
+}
+
+#define MIXED_LE "[('a', '<f8'), ('b', '<f4'), ('c', '<i2'), ('d', '<i4'), ('e', '<i8'), " \
+                 "('f', '<u2'), ('g', '<u4'), ('h', '<u8'), ('t', '<M8[s]')]"
+#define MIXED_BE "[('a', '>f8'), ('b', '>f4'), ('c', '>i2'), ('d', '>i4'), ('e', '>i8'), " \
+                 "('f', '>u2'), ('g', '>u4'), ('h', '>u8'), ('t', '>M8[s]')]"
+#define MIXED_RULES                                                                        \
+    "{'a': {'min': -400, 'max': 400, 'nan': False, 'inf': False},"                         \
+    " 'b': {'exclusive_min': -400, 'exclusive_max': 400.5, 'nan': False},"                 \
+    " 'c': {'min': -450, 'max': 480}, 'd': {'min': -490}, 'e': {'max': 470},"              \
+    " 'f': {'max': 990}, 'g': {'min': 5, 'max': 995}, 'h': {'max': 985},"                  \
+    " 't': {'nat': False, 'min': -480}}"
+
+static void fill_mixed(struct recs *r)
+{
+    uint64_t s = 26;
+    for (size_t i = 0; i < r->n; i++) {
+        int64_t v = next(&s) - 500;
+        double d = (double)v;
+        if (v == 499)
+            d = NAN;
+        else if (v == -499)
+            d = -INFINITY;
+        set_d(r, i, "a", d);
+        set_d(r, i, "b", v == 498 ? NAN : d == -INFINITY ? INFINITY : d + 0.5);
+        set_i(r, i, "c", v);
+        set_i(r, i, "d", v);
+        set_i(r, i, "e", v);
+        set_i(r, i, "f", v + 500);
+        set_i(r, i, "g", v + 500);
+        set_i(r, i, "h", v + 500);
+        set_i(r, i, "t", v == 497 ? INT64_MIN : v);
+    }
+}
+
+static void test_rules_fused_other_byte_order_counts_as_the_host_order(void **state)
+{
+    (void)state;
+    struct recs le = make(MIXED_LE, 3000), be = make(MIXED_BE, 3000);
+    fill_mixed(&le);
+    fill_mixed(&be);
+    struct run x = check_at(&le, le.buf, MIXED_RULES, le.n);
+    struct run y = check_at(&be, be.buf, MIXED_RULES, be.n);
+    size_t nrules = npydt_rules_count(x.rules);
+    assert_int_equal(nrules, 17);
+    same_results(&x, &y, nrules);
+    /* and as counted here, element by element */
+    uint64_t s = 26, want[17] = {0};
+    for (size_t i = 0; i < le.n; i++) {
+        int64_t v = next(&s) - 500;
+        bool nan_a = v == 499, inf_a = v == -499, nan_b = v == 498 || v == 499;
+        want[0] += !nan_a && v < -400;                 /* a min (-inf too) */
+        want[1] += !nan_a && !inf_a && v > 400;        /* a max */
+        want[2] += nan_a;
+        want[3] += inf_a;
+        want[4] += !nan_b && !inf_a && v + 0.5 <= -400;   /* b exclusive_min (+inf passes) */
+        want[5] += !nan_b && (inf_a || v + 0.5 >= 400.5);
+        want[6] += nan_b;
+        want[7] += v < -450;
+        want[8] += v > 480;
+        want[9] += v < -490;
+        want[10] += v > 470;
+        want[11] += v + 500 > 990;
+        want[12] += v + 500 < 5;
+        want[13] += v + 500 > 995;
+        want[14] += v + 500 > 985;
+        want[15] += v == 497;                          /* NaT */
+        want[16] += v != 497 && v < -480;              /* NaT breaks no bound */
+    }
+    for (size_t i = 0; i < nrules; i++) {
+        const npydt_rule_result *res = npydt_rules_check_result(x.check, i);
+        if (res->violations != want[i])
+            fail_msg("rule %zu (%.*s %s): %llu, not %llu", i, (int)res->path_len, res->path,
+                     res->rule, (unsigned long long)res->violations,
+                     (unsigned long long)want[i]);
+        assert_true(want[i] > 0);   /* every rule is tested breaking */
+    }
+    finish(&x);
+    finish(&y);
+    release(&le);
+    release(&be);
+}
+
+static void test_rules_fused_records_at_an_odd_address_with_packed_fields(void **state)
+{
+    (void)state;
+    /* offsets 0, 1, 9, 13 in records of 17 bytes */
+    struct recs r = make("[('p', '|u1'), ('x', '<f8'), ('y', '>i4'), ('z', '<f4')]", 700);
+    for (size_t i = 0; i < r.n; i++) {
+        set_i(&r, i, "p", (int64_t)(i % 256));
+        set_d(&r, i, "x", i % 100 == 7 ? -1.0 : (double)i);
+        set_i(&r, i, "y", i % 250 == 3 ? 100000 : (int64_t)i);
+        set_d(&r, i, "z", i == 699 ? NAN : 0.25);
+    }
+    memmove(r.buf + 1, r.buf, r.n * r.isz);
+    const char *rules = "{'x': {'min': 0}, 'y': {'max': 99999}, 'z': {'nan': False}}";
+    struct run run = check_at(&r, r.buf + 1, rules, r.n);
+    broke(&run, 0, 7, (int[]){7, 107, 207, 307, 407, -1});
+    broke(&run, 1, 3, (int[]){3, 253, 503, -1});
+    broke(&run, 2, 1, (int[]){699, -1});
+    assert_string_equal(npydt_rules_check_result(run.check, 1)->values[0], "100000");
+    finish(&run);
+    release(&r);
+}
+
+static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order(void **state)
+{
+    (void)state;
+    /* 16-byte records: the edges of chunks of 512, 1024 or 2048 records
+     * and of the pieces added (777 records) all carry breaks */
+    static const int at_x[] = {511, 512, 1023, 1024, 1553, 1554, 2047, 2048, 4095, 4999};
+    struct recs r = make("[('x', '<f8'), ('y', '<i8')]", 5000);
+    for (size_t i = 0; i < r.n; i++) {
+        set_d(&r, i, "x", 1.0);
+        set_i(&r, i, "y", 7);
+    }
+    for (size_t k = 0; k < sizeof at_x / sizeof at_x[0]; k++) {
+        set_d(&r, (size_t)at_x[k], "x", 2.0);
+        set_i(&r, (size_t)at_x[k], "y", -1);
+    }
+    const char *rules = "{'x': {'max': 1.5}, 'y': {'min': 0}}";
+    for (size_t piece = 777; piece <= 5000; piece += 5000 - 777) {
+        struct run run = check_at(&r, r.buf, rules, piece);
+        broke(&run, 0, 10, (int[]){511, 512, 1023, 1024, 1553, -1});
+        broke(&run, 1, 10, (int[]){511, 512, 1023, 1024, 1553, -1});
+        finish(&run);
+    }
+    release(&r);
+}
+
+static void test_rules_fused_nan_with_min_and_max_breaks_only_nan(void **state)
+{
+    (void)state;
+    struct recs r = make("[('d', '<f8'), ('f', '>f4')]", 2000);
+    for (size_t i = 0; i < r.n; i++) {
+        /* NaN right before and right after the numbers that break a bound */
+        double v = i % 400 == 10 ? -5.0 : i % 400 == 20 ? 9.0 : i % 10 == 9 ? NAN : 1.0;
+        if (i % 400 == 11 || i % 400 == 19)
+            v = NAN;
+        set_d(&r, i, "d", v);
+        set_d(&r, i, "f", v);
+    }
+    uint64_t nans = 0;
+    for (size_t i = 0; i < r.n; i++)
+        nans += i % 400 == 11 || i % 400 == 19 || (i % 10 == 9 && i % 400 != 10 &&
+                                                   i % 400 != 20);
+    const char *rules = "{'d': {'min': 0, 'max': 5, 'nan': False},"
+                        " 'f': {'min': 0, 'max': 5, 'inf': False}}";
+    struct run run = check_at(&r, r.buf, rules, r.n);
+    broke(&run, 0, 5, (int[]){10, 410, 810, 1210, 1610, -1});
+    broke(&run, 1, 5, (int[]){20, 420, 820, 1220, 1620, -1});
+    broke(&run, 2, nans, (int[]){9, 11, 19, 29, 39, -1});
+    broke(&run, 3, 5, (int[]){10, 410, 810, 1210, 1610, -1});
+    broke(&run, 4, 5, (int[]){20, 420, 820, 1220, 1620, -1});
+    broke(&run, 5, 0, (int[]){-1});
+    finish(&run);
+    release(&r);
+}
+
+static void test_rules_fused_exclusive_float_bounds_are_exact(void **state)
+{
+    (void)state;
+    struct recs r = make("[('d', '<f8'), ('f', '<f4')]", 5);
+    double d[5] = {1.0, nextafter(1.0, 2.0), 0.5, INFINITY, NAN};
+    float f[5] = {0.1f, nextafterf(0.1f, 0.0f), 1.0f, -INFINITY, NAN};
+    for (size_t i = 0; i < 5; i++) {
+        set_d(&r, i, "d", d[i]);
+        set_d(&r, i, "f", (double)f[i]);
+    }
+    /* 0.1f is above 0.1; an exclusive bound at an infinity takes every number */
+    struct run run = check_at(&r, r.buf, "{'d': {'exclusive_min': 1.0, 'exclusive_max': 1e999},"
+                                         " 'f': {'exclusive_max': 0.1,"
+                                         " 'exclusive_min': -1e999}}", r.n);
+    broke(&run, 0, 2, (int[]){0, 2, -1});
+    broke(&run, 1, 1, (int[]){3, -1});
+    broke(&run, 2, 2, (int[]){0, 2, -1});
+    broke(&run, 3, 1, (int[]){3, -1});
+    finish(&run);
+    run = check_at(&r, r.buf, "{'d': {'exclusive_min': 1e999}, 'f': {'exclusive_max': -1e999}}",
+                   r.n);
+    broke(&run, 0, 4, (int[]){0, 1, 2, 3, -1});
+    broke(&run, 1, 4, (int[]){0, 1, 2, 3, -1});
+    finish(&run);
+    release(&r);
+}
+
+static void test_rules_fused_bounds_no_integer_passes_break_every_element(void **state)
+{
+    (void)state;
+    struct recs r = make("[('s', '<i2'), ('l', '>i8'), ('t', '<m8[s]')]", 3);
+    for (size_t i = 0; i < 3; i++) {
+        set_i(&r, i, "s", (int64_t)i - 32768);
+        set_i(&r, i, "l", i == 0 ? INT64_MIN : INT64_MAX - (int64_t)i);
+        set_i(&r, i, "t", i == 1 ? INT64_MIN : (int64_t)i);
+    }
+    struct run run = check_at(&r, r.buf, "{'s': {'min': 40000}, 'l': {'max': -1180591620717411303424},"
+                                         " 't': {'min': 18446744073709551616}}", r.n);
+    broke(&run, 0, 3, (int[]){0, 1, 2, -1});
+    broke(&run, 1, 3, (int[]){0, 1, 2, -1});
+    broke(&run, 2, 2, (int[]){0, 2, -1});   /* NaT breaks no bound */
+    finish(&run);
+    release(&r);
+}
+
+TEST_LIST("rules_fused",
+    cmocka_unit_test(test_rules_fused_other_byte_order_counts_as_the_host_order),
+    cmocka_unit_test(test_rules_fused_records_at_an_odd_address_with_packed_fields),
+    cmocka_unit_test(test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order),
+    cmocka_unit_test(test_rules_fused_nan_with_min_and_max_breaks_only_nan),
+    cmocka_unit_test(test_rules_fused_exclusive_float_bounds_are_exact),
+    cmocka_unit_test(test_rules_fused_bounds_no_integer_passes_break_every_element),
+);
