@@ -145,7 +145,7 @@ expect "usage: --shape with --arrow" 2 "1-d array" -- load --arrow --shape 2 -o 
 expect "usage: --string-width without --arrow" 2 "go with --arrow" -- \
     load --dtype '<f8' --string-width 4 -o "$tmp/u.npy" "$tmp/s.arrow"
 expect "usage: --string-width 0" 2 "string-width '0'" -- load --arrow --string-width 0 -o "$tmp/u.npy" "$tmp/s.arrow"
-expect "usage: --arrow with --csv" 2 "exclude each other" -- load --arrow --csv -o "$tmp/u.npy" "$tmp/s.arrow"
+expect "usage: --arrow with --csv" 2 "--arrow excludes --jsonl, --csv and --tsv" -- load --arrow --csv -o "$tmp/u.npy" "$tmp/s.arrow"
 [ ! -e "$tmp/u.npy" ] && ok || bad "a usage error left OUT"
 
 # ---- Arrow JS writes, load --arrow reads -------------------------------

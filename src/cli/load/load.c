@@ -333,7 +333,9 @@ static int set_format(const struct cli_command *cmd, int *format, int opt)
             : opt == OPT_TSV ? LOAD_TSV
                              : LOAD_ARROW;
     if (*format >= 0 && *format != f)
-        return cli_usage(cmd, "--jsonl, --csv, --tsv and --arrow exclude each other");
+        return cli_usage(cmd, f == LOAD_ARROW || *format == LOAD_ARROW
+                                  ? "--arrow excludes --jsonl, --csv and --tsv"
+                                  : "--jsonl, --csv and --tsv exclude each other");
     *format = f;
     return EXIT_OK;
 }
