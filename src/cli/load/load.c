@@ -19,17 +19,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_DTYPE = 1, OPT_SHAPE, OPT_FORTRAN, OPT_OUTPUT, OPT_JSONL, OPT_CSV, OPT_TSV, OPT_NO_SYNC };
+enum {
+    OPT_DTYPE = 1, OPT_SHAPE, OPT_FORTRAN, OPT_OUTPUT, OPT_JSONL, OPT_CSV, OPT_TSV, OPT_NO_SYNC,
+    OPT_ARROW, OPT_STRING_WIDTH, OPT_NULLS_AS_ZERO
+};
 
 #define FORMAT_OPTIONS                                                                        \
     {OPT_JSONL, "jsonl", 0, NULL, "the input is JSON Lines (the default)"},                   \
         {OPT_CSV, "csv", 0, NULL, "the input is CSV with a header row of field paths"},       \
         {OPT_TSV, "tsv", 0, NULL, "the input is TSV with a header row of field paths"},     \
+        {OPT_ARROW, "arrow", 0, NULL, "the input is an Arrow IPC stream (as dump --arrow writes)"}, \
+        {OPT_STRING_WIDTH, "string-width", 0, "N",                                            \
+         "--arrow: variable-length text as U<N>, bytes as S<N> (default: refused)"},          \
+        {OPT_NULLS_AS_ZERO, "nulls-as-zero", 0, NULL,                                         \
+         "--arrow: a null (outside M8, m8: NaT) as zeros (default: refused)"},               \
         {OPT_NO_SYNC, "no-sync", 0, NULL,                                                     \
          "skip fsync (as np.save): safe from a killed process, not from a power cut"}
 
 static const struct cli_option load_options[] = {
-    {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required): as check --schema takes it, "
+    {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required but with --arrow): as check --schema takes it, "
                                     "or @FILE.npy / like:FILE"},
     {OPT_SHAPE, "shape", 0, "DIMS", "the other dimensions, as 3,4 (default: none, 1-d); () for 0-d"},
     {OPT_FORTRAN, "fortran", 0, NULL, "write Fortran order, growing along the last axis"},
@@ -49,11 +57,14 @@ static const struct cli_option load_options[] = {
     "field paths (subarray elements as name[i] or name[i,j]), a row per element.\n"          \
     "Every value must fit its field exactly (300 does not fit u1, 2.5 no integer):\n"       \
     "the first that does not is reported as INPUT:LINE: WHAT: field PATH: VALUE..\n"        \
-    "(exit 3), and nothing is written.\n"
+    "(exit 3), and nothing is written. Or an Arrow IPC stream (--arrow), its\n"      \
+    "dtype the schema's unless --dtype gives one the columns fit; errors name the\n"    \
+    "row and column, or the stream offset of bytes that are not Arrow (exit 3).\n"
 
 static const struct cli_command load_command = {
     "load",
-    "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] -o OUT [FILE|-]",
+    "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] -o OUT [FILE|-]\n"
+    "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] -o OUT [FILE|-]",
     "Write the .npy file OUT holding the elements read from FILE, with the\n"
     "header np.save writes for them. The array grows along its first axis (the\n"
     "last with --fortran), one element per input line; --shape gives the other\n"
@@ -69,7 +80,7 @@ static const struct cli_option append_options[] = {FORMAT_OPTIONS};
 
 static const struct cli_command append_command = {
     "append",
-    "append FILE.npy [--jsonl|--csv|--tsv] [INPUT|-]",
+    "append FILE.npy [--jsonl|--csv|--tsv|--arrow] [INPUT|-]",
     "Append the elements read from INPUT to FILE.npy along its growth axis (the\n"
     "first, or the last for Fortran order), through npydt's writer: the records\n"
     "are written and made durable first, and only then counted by the header,\n"
@@ -317,27 +328,74 @@ static int load_into(const struct load_args *a, const struct load_spec *spec,
 
 static int set_format(const struct cli_command *cmd, int *format, int opt)
 {
-    int f = opt == OPT_JSONL ? LOAD_JSONL : opt == OPT_CSV ? LOAD_CSV : LOAD_TSV;
+    int f = opt == OPT_JSONL ? LOAD_JSONL
+            : opt == OPT_CSV ? LOAD_CSV
+            : opt == OPT_TSV ? LOAD_TSV
+                             : LOAD_ARROW;
     if (*format >= 0 && *format != f)
-        return cli_usage(cmd, "--jsonl, --csv and --tsv exclude each other");
+        return cli_usage(cmd, f == LOAD_ARROW || *format == LOAD_ARROW
+                                  ? "--arrow excludes --jsonl, --csv and --tsv"
+                                  : "--jsonl, --csv and --tsv exclude each other");
     *format = f;
     return EXIT_OK;
+}
+
+/* --string-width and --nulls-as-zero into o: 0, 1 for another option,
+ * or an exit status (2) after a usage error. */
+static int arrow_option(const struct cli_command *cmd, int opt, const char *value,
+                        struct load_arrow_options *o, int *given)
+{
+    if (opt == OPT_NULLS_AS_ZERO) {
+        o->nulls_as_zero = 1;
+    } else if (opt == OPT_STRING_WIDTH) {
+        if (load_arrow_width(value, &o->string_width) != 0)
+            return cli_usage(cmd, "--string-width '%s': give a count from 1 to 1073741824", value);
+    } else {
+        return 1;
+    }
+    *given = 1;
+    return 0;
+}
+
+/* load --arrow: the other options checked, the dtype read when given. */
+static int load_arrow(const struct load_args *a, const struct load_arrow_options *o)
+{
+    if (a->shape || a->fortran)
+        return cli_usage(&load_command, "--arrow writes a 1-d array: no --shape, no --fortran");
+    if (!a->out)
+        return cli_usage(&load_command, "-o OUT is required");
+    if (!a->dtype)
+        return load_arrow_new(a->input, a->out, NULL, o);
+    struct load_spec spec;
+    int status = load_spec_read(&load_command, a->dtype, &spec);
+    if (status == EXIT_OK) {
+        status = load_arrow_new(a->input, a->out, spec.dtype, o);
+        load_spec_free(&spec);
+    }
+    return status;
 }
 
 int cmd_load(int argc, char **argv)
 {
     struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0};
+    struct load_arrow_options ao = {0, 0, 0};
+    int arrow_given = 0, r;
     struct cli_args args;
     cli_args_init(&args, &load_command, argc, argv);
     int opt;
     while ((opt = cli_args_next(&args)) != 0) {
+        if (opt > 0 && (r = arrow_option(&load_command, opt, args.value, &ao, &arrow_given)) != 1) {
+            if (r != 0)
+                return r;
+            continue;
+        }
         switch (opt) {
         case OPT_DTYPE: a.dtype = args.value; break;
         case OPT_SHAPE: a.shape = args.value; break;
         case OPT_FORTRAN: a.fortran = 1; break;
         case OPT_OUTPUT: a.out = args.value; break;
         case OPT_NO_SYNC: a.no_sync = 1; break;
-        case OPT_JSONL: case OPT_CSV: case OPT_TSV:
+        case OPT_JSONL: case OPT_CSV: case OPT_TSV: case OPT_ARROW:
             if (set_format(&load_command, &a.format, opt) != EXIT_OK)
                 return EXIT_USAGE;
             break;
@@ -345,7 +403,9 @@ int cmd_load(int argc, char **argv)
             return args.status;
         }
     }
-    if (!a.dtype)
+    if (arrow_given && a.format != LOAD_ARROW)
+        return cli_usage(&load_command, "--string-width and --nulls-as-zero go with --arrow");
+    if (!a.dtype && a.format != LOAD_ARROW)
         return cli_usage(&load_command, "--dtype SPEC is required");
     if (!a.out)
         return cli_usage(&load_command, "-o OUT is required");
@@ -354,6 +414,9 @@ int cmd_load(int argc, char **argv)
     if (cli_args_stdin(&args, 0, "FILE") != EXIT_OK)
         return EXIT_USAGE;
     a.input = args.operands[0];
+    ao.no_sync = a.no_sync;
+    if (a.format == LOAD_ARROW)
+        return load_arrow(&a, &ao);
 
     struct load_spec spec;
     int status = load_spec_read(&load_command, a.dtype, &spec);
@@ -417,14 +480,18 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
 
 int cmd_append(int argc, char **argv)
 {
-    int format = -1, no_sync = 0;
+    int format = -1, no_sync = 0, arrow_given = 0, r;
+    struct load_arrow_options ao = {0, 0, 0};
     struct cli_args args;
     cli_args_init(&args, &append_command, argc, argv);
     int opt;
     while ((opt = cli_args_next(&args)) != 0) {
         if (opt < 0)
             return args.status;
-        if (opt == OPT_NO_SYNC)
+        if ((r = arrow_option(&append_command, opt, args.value, &ao, &arrow_given)) != 1) {
+            if (r != 0)
+                return r;
+        } else if (opt == OPT_NO_SYNC)
             no_sync = 1;
         else if (set_format(&append_command, &format, opt) != EXIT_OK)
             return EXIT_USAGE;
@@ -437,12 +504,20 @@ int cmd_append(int argc, char **argv)
     if (cli_args_stdin(&args, 1, "INPUT") != EXIT_OK)
         return EXIT_USAGE;
     const char *input = args.operands[1];
+    if (arrow_given && format != LOAD_ARROW)
+        return cli_usage(&append_command, "--string-width and --nulls-as-zero go with --arrow");
+    ao.no_sync = no_sync;
 
     npydt_header *h;
     npydt_error err;
     struct cli_input cin = {file, file, NULL, NULL, 0, NULL, 0, NULL};
     if (cli_input_header(&cin, &h, &err) != NPYDT_OK)
         return cli_report(file, &err);
+    if (format == LOAD_ARROW) {
+        int st = load_arrow_append(input, file, h, &ao);
+        npydt_header_free(h);
+        return st;
+    }
     struct load_input in;
     int status = input_open(&in, input, format, npydt_header_dtype(h));
     if (status == EXIT_OK) {

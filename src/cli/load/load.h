@@ -199,7 +199,7 @@ void load_lines_free(struct load_lines *r);
  * 1, 0 at the end of the input (eof set), -1 with err set. */
 int load_lines_fill(struct load_lines *r, npydt_error *err);
 
-enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV };
+enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV, LOAD_ARROW };
 
 /* The format of an input by its name: .csv, .tsv / .tab, else JSON Lines. */
 enum load_format load_format_of(const char *path);
@@ -267,6 +267,26 @@ npydt_status load_dest_close(struct load_dest *d, const uint64_t *dims, size_t n
                              npydt_error *err);
 /* Give the writer up (npydt_writer_discard): the destination as it was. */
 void load_dest_discard(struct load_dest *d);
+
+/* ---- Arrow IPC streams (load_arrow.c) ------------------------------------ */
+
+struct load_arrow_options {
+    size_t string_width;   /* of U and S for variable-length text and bytes (0: refused) */
+    int nulls_as_zero;     /* a null outside M8 and m8 written as zeros */
+    int no_sync;
+};
+
+/* load --arrow: the stream read from input (NULL or "-": standard input)
+ * into the new 1-d array OUT of dtype (NULL: the stream schema's). The
+ * exit status, after reporting. */
+int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
+                   const struct load_arrow_options *o);
+/* append --arrow: the stream appended to the 1-d array file, whose header
+ * is h. */
+int load_arrow_append(const char *input, const char *file, const npydt_header *h,
+                      const struct load_arrow_options *o);
+/* --string-width N: 0, or -1 for text that is no count from 1 to 2^30. */
+int load_arrow_width(const char *text, size_t *width);
 
 /* The commands. */
 int cmd_load(int argc, char **argv);

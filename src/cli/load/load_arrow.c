@@ -1,0 +1,220 @@
+/* npydt load --arrow and npydt append --arrow: the record batches of an
+ * Arrow IPC stream (the library's reader, npydt_arrow_ipc_open_fd) into
+ * a .npy file through npydt_writer (npydt_arrow_write_stream), with the
+ * durability of the other formats: load writes a temporary file beside
+ * OUT, renamed over it at the close; append writes after the records the
+ * file holds and counts them at the close. Any error discards the writer,
+ * which leaves no OUT (or OUT as it was) and the appended file as it was.
+ * The dtype is the schema's (npydt_arrow_dtype) unless one is given,
+ * which the library checks against the schema; the array is 1-d. */
+#include "cli/load/load.h"
+#include "cli/common/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The input stream, wrapped to draw the progress line after each batch. */
+struct arrow_in {
+    const char *name;                 /* in messages */
+    int fd;
+    struct ArrowArrayStream ipc;      /* the library's reader */
+    struct ArrowArrayStream wrap;     /* what the writer reads */
+    struct cli_progress progress;
+    int regular;                      /* fd is a file: its offset is the progress */
+    uint64_t rows;
+    size_t itemsize;
+};
+
+static int wrap_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
+{
+    struct arrow_in *in = s->private_data;
+    return in->ipc.get_schema(&in->ipc, out);
+}
+
+static int wrap_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    struct arrow_in *in = s->private_data;
+    int rc = in->ipc.get_next(&in->ipc, out);
+    if (rc == 0 && out->release) {
+        in->rows += (uint64_t)out->length;
+        /* a pipe's bytes read are the library's: the records' bytes
+         * stand for them */
+        off_t at = in->regular ? lseek(in->fd, 0, SEEK_CUR) : -1;
+        cli_progress_update(&in->progress,
+                            at >= 0 ? (uint64_t)at : in->rows * (uint64_t)in->itemsize);
+    }
+    return rc;
+}
+
+static const char *wrap_error(struct ArrowArrayStream *s)
+{
+    struct arrow_in *in = s->private_data;
+    return in->ipc.get_last_error(&in->ipc);
+}
+
+static void wrap_release(struct ArrowArrayStream *s)
+{
+    s->release = NULL;
+}
+
+/* Report err of the input: its byte offset counts in the stream. */
+static int report_input(const struct arrow_in *in, const npydt_error *err)
+{
+    if (err->offset == NPYDT_NO_OFFSET)
+        return cli_report(in->name, err);
+    npydt_error e = *err;
+    e.offset = NPYDT_NO_OFFSET;
+    int n = snprintf(e.message, sizeof e.message, "stream offset %zu: ", err->offset);
+    size_t at = n > 0 && (size_t)n < sizeof e.message ? (size_t)n : 0;
+    size_t len = strnlen(err->message, sizeof err->message);
+    if (len > sizeof e.message - 1 - at)
+        len = sizeof e.message - 1 - at;
+    memcpy(e.message + at, err->message, len);
+    e.message[at + len] = '\0';
+    return cli_report(in->name, &e);
+}
+
+/* Open arg (NULL or "-": standard input) and read its schema. 0, or the
+ * exit status after the error is reported (nothing then to close). */
+static int input_open(struct arrow_in *in, const char *arg)
+{
+    memset(in, 0, sizeof *in);
+    int std = !arg || strcmp(arg, "-") == 0;
+    in->name = std ? "<stdin>" : arg;
+    in->fd = std ? 0 : open(arg, O_RDONLY);
+    if (in->fd < 0)
+        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
+    npydt_error err;
+    if (npydt_arrow_ipc_open_fd(in->fd, NULL, &in->ipc, &err) != NPYDT_OK) {
+        if (!std)
+            close(in->fd);
+        return report_input(in, &err);
+    }
+    struct stat st;
+    in->regular = fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode);
+    in->wrap.get_schema = wrap_schema;
+    in->wrap.get_next = wrap_next;
+    in->wrap.get_last_error = wrap_error;
+    in->wrap.release = wrap_release;
+    in->wrap.private_data = in;
+    cli_progress_start(&in->progress, "loading",
+                       in->regular && st.st_size > 0 ? (uint64_t)st.st_size : 0, 0);
+    return EXIT_OK;
+}
+
+static void input_close(struct arrow_in *in)
+{
+    cli_progress_end(&in->progress);
+    in->ipc.release(&in->ipc);
+    if (in->fd != 0)
+        close(in->fd);
+}
+
+/* Every batch of in into w, then w closed; w is gone whatever the
+ * status. An error of the stream's bytes or of a value (its row and
+ * column) is the input's, a failing write out's. */
+static int write_all(struct arrow_in *in, npydt_writer *w, const char *out,
+                     const npydt_arrow_import_options *io)
+{
+    npydt_error err, rerr;
+    in->itemsize = (size_t)npydt_dtype_itemsize(npydt_writer_dtype(w));
+    npydt_status st = npydt_arrow_write_stream(w, &in->wrap, io, &err);
+    if (st == NPYDT_OK)
+        st = npydt_writer_flush(w, &err);
+    if (st != NPYDT_OK) {
+        npydt_writer_discard(w, NULL);
+        if (npydt_arrow_stream_error(&in->ipc, &rerr) == NPYDT_OK && rerr.code != NPYDT_OK)
+            return report_input(in, &rerr);
+        return cli_report(st == NPYDT_E_IO ? out : in->name, &err);
+    }
+    if (npydt_writer_close(w, &err) != NPYDT_OK)
+        return cli_report(out, &err);
+    return EXIT_OK;
+}
+
+int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
+                   const struct load_arrow_options *o)
+{
+    struct arrow_in in;
+    int status = input_open(&in, input);
+    if (status != EXIT_OK)
+        return status;
+    npydt_arrow_import_options io;
+    npydt_arrow_import_options_init(&io);
+    io.string_width = o->string_width;
+    io.nulls_as_zero = o->nulls_as_zero;
+    npydt_error err;
+    npydt_dtype *own = NULL;
+    struct ArrowSchema schema;
+    if (!dtype) {
+        if (in.ipc.get_schema(&in.ipc, &schema) != 0) {
+            npydt_arrow_stream_error(&in.ipc, &err);
+            status = report_input(&in, &err);
+        } else {
+            if (npydt_arrow_dtype(&schema, NULL, &io, &own, &err) != NPYDT_OK)
+                status = cli_report(in.name, &err);
+            schema.release(&schema);
+            dtype = own;
+        }
+    }
+    npydt_writer *w = NULL;
+    if (status == EXIT_OK) {
+        uint64_t shape[1] = {0};
+        npydt_writer_options wo;
+        npydt_writer_options_init(&wo);
+        wo.replace = 1;
+        wo.no_sync = o->no_sync;
+        if (npydt_writer_create_path(out, dtype, shape, 1, &wo, &w, &err) != NPYDT_OK)
+            status = cli_report(out, &err);
+    }
+    if (status == EXIT_OK)
+        status = write_all(&in, w, out, &io);
+    npydt_dtype_free(own);
+    input_close(&in);
+    return status;
+}
+
+int load_arrow_append(const char *input, const char *file, const npydt_header *h,
+                      const struct load_arrow_options *o)
+{
+    if (npydt_header_ndim(h) != 1)
+        return cli_fail(file, NPYDT_E_SHAPE,
+                        "append --arrow grows 1-d arrays only, and this one has %zu dimensions",
+                        npydt_header_ndim(h));
+    struct arrow_in in;
+    int status = input_open(&in, input);
+    if (status != EXIT_OK)
+        return status;
+    npydt_arrow_import_options io;
+    npydt_arrow_import_options_init(&io);
+    io.string_width = o->string_width;
+    io.nulls_as_zero = o->nulls_as_zero;
+    npydt_writer_options wo;
+    npydt_writer_options_init(&wo);
+    wo.no_sync = o->no_sync;
+    npydt_writer *w;
+    npydt_error err;
+    if (npydt_writer_append_path(file, &wo, &w, &err) != NPYDT_OK)
+        status = cli_report(file, &err);
+    else
+        status = write_all(&in, w, file, &io);
+    input_close(&in);
+    return status;
+}
+
+int load_arrow_width(const char *text, size_t *width)
+{
+    if (*text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v == 0 || v > (1u << 30))
+        return -1;
+    *width = (size_t)v;
+    return 0;
+}

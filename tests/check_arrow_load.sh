@@ -1,0 +1,178 @@
+#!/bin/sh
+# `npydt load --arrow` and `npydt append --arrow`: every fixture that
+# `dump --arrow` takes comes back through an Arrow IPC stream (a file and
+# a pipe) as the same dtype and the same records in C order, NumPy says;
+# refused streams (truncated, corrupt, of a type NumPy has not, not the
+# --dtype given) leave no OUT, and an existing OUT as it was; Arrow JS's
+# tableToIPC writes a stream load --arrow reads (skipped without node and
+# tests/consumers/node_modules). Prints `arrow_load: N passed, M failed`.
+set -u
+NPYDT=${NPYDT:-build/npydt}
+PYTHON=${PYTHON:-/usr/bin/python3}
+F=${FIXTURES:-tests/fixtures}
+here=$(dirname "$0")
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL arrow_load: $*"; }
+
+# expect NAME STATUS STDERR_PATTERN -- ARGS...: the exit status, and a
+# line of stderr matching the grep pattern ('' for an empty stderr)
+expect() {
+    name=$1 status=$2 pattern=$3
+    shift 4
+    "$NPYDT" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne "$status" ]; then
+        bad "$name: exit $rc, expected $status; stderr: $(cat "$tmp/err")"
+    elif [ -z "$pattern" ] && [ -s "$tmp/err" ]; then
+        bad "$name: stderr: $(cat "$tmp/err")"
+    elif [ -n "$pattern" ] && ! grep -q -- "$pattern" "$tmp/err"; then
+        bad "$name: stderr lacks '$pattern': $(cat "$tmp/err")"
+    else
+        ok
+    fi
+}
+
+if ! "$PYTHON" -c 'import numpy' 2>/dev/null; then
+    echo "SKIP: arrow_load: $PYTHON cannot import numpy"
+    exit 0
+fi
+
+# ---- every fixture dump --arrow writes, back through load --arrow ----
+# What dump --arrow refuses is not here (object dtypes, days beyond
+# Arrow's 32-bit dates, names with NUL). What comes back otherwise: the
+# records' bytes, but for padding (zero on the way back: the fields
+# compare) and f16 / c32 (rounded to double on the way out: compared as
+# doubles).
+: >"$tmp/list"
+for f in "$F"/*.npy; do
+    n=$(basename "$f" .npy)
+    "$NPYDT" dump --arrow -o "$tmp/$n.arrow" "$f" 2>/dev/null || continue
+    if "$NPYDT" load --arrow -o "$tmp/$n.out.npy" "$tmp/$n.arrow" 2>"$tmp/err"; then
+        echo "$n" >>"$tmp/list"
+    else
+        bad "load --arrow $n: $(cat "$tmp/err")"
+    fi
+done
+"$PYTHON" - "$F" "$tmp" <<'PY' || failed=$((failed + 1))
+import sys, numpy as np
+fix, tmp = sys.argv[1], sys.argv[2]
+bad = 0
+names = open(tmp + "/list").read().split()
+for n in names:
+    a = np.load(f"{fix}/{n}.npy", max_header_size=10**7).reshape(-1)
+    b = np.load(f"{tmp}/{n}.out.npy", max_header_size=10**7)
+    why = None
+    if b.ndim != 1 or b.size != a.size:
+        why = f"shape {b.shape}, expected ({a.size},)"
+    elif a.dtype != b.dtype or a.dtype.descr != b.dtype.descr:
+        why = f"dtype {b.dtype}, expected {a.dtype}"
+    elif a.tobytes() != b.tobytes():
+        if a.dtype.kind in "fc" and a.dtype.itemsize in (16, 32):
+            same = np.array_equal(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64),
+                                  b.astype(np.complex128 if b.dtype.kind == "c" else np.float64),
+                                  equal_nan=True)
+        elif a.dtype.names:
+            same = a.tolist() == b.tolist()
+        else:
+            same = False
+        if not same:
+            why = "other records"
+    if why:
+        bad += 1
+        print(f"FAIL arrow_load: round trip {n}: {why}")
+if len(names) < 80:
+    bad += 1
+    print(f"FAIL arrow_load: round trip of {len(names)} fixtures only")
+sys.exit(1 if bad else 0)
+PY
+ok
+
+# ---- standard input, -, --dtype, append ------------------------------
+S=$F/struct_simple.npy
+"$NPYDT" dump --arrow -o "$tmp/s.arrow" "$S"
+if "$NPYDT" dump --arrow "$S" | "$NPYDT" load --arrow -o "$tmp/pipe.npy" &&
+    cmp -s "$tmp/pipe.npy" "$tmp/struct_simple.out.npy"; then ok; else bad "a pipe into load --arrow"; fi
+if "$NPYDT" load --arrow -o "$tmp/dash.npy" - <"$tmp/s.arrow" &&
+    cmp -s "$tmp/dash.npy" "$tmp/struct_simple.out.npy"; then ok; else bad "load --arrow -"; fi
+expect "--dtype @FILE that the columns fit" 0 '' -- load --arrow --dtype "@$S" -o "$tmp/d.npy" "$tmp/s.arrow"
+cmp -s "$tmp/d.npy" "$tmp/struct_simple.out.npy" && ok || bad "--dtype @FILE: other bytes"
+"$PYTHON" -c "import numpy as np; print(np.load('$S').dtype.newbyteorder('>').descr)" >"$tmp/be.txt"
+expect "--dtype of the other byte order" 0 '' -- load --arrow --dtype "@$tmp/be.txt" -o "$tmp/be.npy" "$tmp/s.arrow"
+"$PYTHON" -c "
+import numpy as np, sys
+a, b = np.load('$S'), np.load('$tmp/be.npy')
+sys.exit(0 if b.dtype == a.dtype.newbyteorder('>') and a.tolist() == b.tolist() else 1)" && ok ||
+    bad "--dtype of the other byte order: other values"
+expect "--dtype that the columns do not fit" 3 "MISMATCH\|mismatch" -- \
+    load --arrow --dtype '<f8' -o "$tmp/mm.npy" "$tmp/s.arrow"
+[ ! -e "$tmp/mm.npy" ] && ok || bad "a --dtype mismatch left OUT"
+cp "$tmp/struct_simple.out.npy" "$tmp/app.npy"
+expect "append --arrow" 0 '' -- append "$tmp/app.npy" --arrow "$tmp/s.arrow"
+"$PYTHON" -c "
+import numpy as np, sys
+a, b = np.load('$S'), np.load('$tmp/app.npy')
+sys.exit(0 if b.tolist() == a.tolist() * 2 else 1)" && ok || bad "append --arrow: other records"
+"$NPYDT" dump --arrow -o "$tmp/f8.arrow" "$F/scalar_f8_le.npy"
+cp "$tmp/app.npy" "$tmp/app.before"
+expect "append --arrow of other columns" 3 "mismatch" -- append "$tmp/app.npy" --arrow "$tmp/f8.arrow"
+cmp -s "$tmp/app.npy" "$tmp/app.before" && ok || bad "a refused append changed the file"
+expect "append --arrow to a 2-d array" 3 "1-d arrays only" -- append "$F/fortran_2d.npy" --arrow "$tmp/f8.arrow"
+
+# ---- refusals: exit 3, a message naming what, no OUT ------------------
+size=$(wc -c <"$tmp/s.arrow")
+head -c $((size / 2)) "$tmp/s.arrow" >"$tmp/trunc.arrow"
+expect "a truncated stream" 3 "<stdin>: .*stream offset [0-9]*: " -- \
+    load --arrow -o "$tmp/t.npy" - <"$tmp/trunc.arrow"
+[ ! -e "$tmp/t.npy" ] && ok || bad "a truncated stream left OUT"
+ls "$tmp" | grep -q '^\.t\.npy\|t\.npy\.' && bad "a truncated stream left a temporary file" || ok
+# a corrupt Schema message: its metadata length far past the bytes
+printf '\377\377\377\377\020\000\000\000garbage!garbage!' >"$tmp/corrupt.arrow"
+expect "a corrupt stream" 3 "corrupt.arrow: DATA\|corrupt.arrow: .*stream offset" -- \
+    load --arrow -o "$tmp/c.npy" "$tmp/corrupt.arrow"
+[ ! -e "$tmp/c.npy" ] && ok || bad "a corrupt stream left OUT"
+expect "not a stream at all" 3 "stream offset 0" -- load --arrow -o "$tmp/c.npy" "$S"
+expect "no such input" 2 "cannot open" -- load --arrow -o "$tmp/c.npy" "$tmp/none.arrow"
+# an existing OUT is left as it was
+cp "$S" "$tmp/keep.npy"
+expect "a truncated stream over an existing OUT" 3 "stream offset" -- load --arrow -o "$tmp/keep.npy" "$tmp/trunc.arrow"
+cmp -s "$tmp/keep.npy" "$S" && ok || bad "a refused load changed an existing OUT"
+expect "usage: --shape with --arrow" 2 "1-d array" -- load --arrow --shape 2 -o "$tmp/u.npy" "$tmp/s.arrow"
+expect "usage: --string-width without --arrow" 2 "go with --arrow" -- \
+    load --dtype '<f8' --string-width 4 -o "$tmp/u.npy" "$tmp/s.arrow"
+expect "usage: --string-width 0" 2 "string-width '0'" -- load --arrow --string-width 0 -o "$tmp/u.npy" "$tmp/s.arrow"
+expect "usage: --arrow with --csv" 2 "--arrow excludes --jsonl, --csv and --tsv" -- load --arrow --csv -o "$tmp/u.npy" "$tmp/s.arrow"
+[ ! -e "$tmp/u.npy" ] && ok || bad "a usage error left OUT"
+
+# ---- Arrow JS writes, load --arrow reads -------------------------------
+if ! command -v node >/dev/null 2>&1; then
+    echo "SKIP: arrow_load: no node (the Arrow JS cases)"
+elif [ ! -d "$here/consumers/node_modules/apache-arrow" ]; then
+    echo "SKIP: arrow_load: no $here/consumers/node_modules/apache-arrow (run npm ci in tests/consumers)"
+else
+    node "$here/consumers/arrow_js_load.mjs" "$tmp/js.arrow" "$tmp/js_null.arrow" "$tmp/js_list.arrow" ||
+        bad "arrow_js_load.mjs failed"
+    # a variable-length utf8 column needs a width
+    expect "utf8 without --string-width" 3 "'s'" -- load --arrow -o "$tmp/js.npy" "$tmp/js.arrow"
+    [ ! -e "$tmp/js.npy" ] && ok || bad "utf8 without --string-width left OUT"
+    expect "Arrow JS table" 0 '' -- load --arrow --string-width 8 -o "$tmp/js.npy" "$tmp/js.arrow"
+    "$PYTHON" "$here/consumers/arrow_js_load_check.py" "$tmp/js.npy" && ok || bad "Arrow JS table: other values"
+    expect "utf8 longer than --string-width" 3 "row 2, column 's'" -- \
+        load --arrow --string-width 3 -o "$tmp/js3.npy" "$tmp/js.arrow"
+    [ ! -e "$tmp/js3.npy" ] && ok || bad "a too long string left OUT"
+    expect "a null integer" 3 "row 1, column 'n'" -- load --arrow -o "$tmp/jn.npy" "$tmp/js_null.arrow"
+    expect "a null integer as zero" 0 '' -- load --arrow --nulls-as-zero -o "$tmp/jn.npy" "$tmp/js_null.arrow"
+    "$PYTHON" -c "
+import numpy as np, sys
+sys.exit(0 if np.load('$tmp/jn.npy')['n'].tolist() == [1, 0, 3] else 1)" && ok || bad "--nulls-as-zero: other values"
+    expect "an unsupported type (a list)" 3 "column 'l'.*+l\|field 'l'.*List" -- \
+        load --arrow -o "$tmp/jl.npy" "$tmp/js_list.arrow"
+    [ ! -e "$tmp/jl.npy" ] && ok || bad "an unsupported type left OUT"
+fi
+
+echo "arrow_load: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
