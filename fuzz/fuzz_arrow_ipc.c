@@ -8,7 +8,9 @@
  * input justifies (256 x its bytes + 1 MiB); a stream read whole is
  * written again by npydt_arrow_ipc_write, and that stream, read and
  * written once more, gives the same bytes (what the reader accepts, the
- * writer writes, and the two agree); nothing leaks. */
+ * writer writes, and the two agree); a stream read whole is imported into
+ * a .npy member (npydt_arrow_dtype, npydt_arrow_write_stream) with every
+ * row, or refused with a complete error; nothing leaks. */
 #include "fuzz_util.h"
 
 #include <errno.h>
@@ -45,8 +47,9 @@ static void options(npydt_arrow_ipc_options *o, struct fuzz_alloc *fa)
     o->max_message_bytes = 1 << 20;
 }
 
-/* Read data whole; its status. */
-static npydt_status drain(const uint8_t *data, size_t size, struct fuzz_alloc *fa)
+/* Read data whole; its status, and the rows read in *rows. */
+static npydt_status drain(const uint8_t *data, size_t size, struct fuzz_alloc *fa,
+                          uint64_t *rows)
 {
     npydt_arrow_ipc_options o;
     options(&o, fa);
@@ -89,6 +92,7 @@ static npydt_status drain(const uint8_t *data, size_t size, struct fuzz_alloc *f
             break;
         FUZZ_CHECK(a.length >= 0 && a.offset == 0);
         FUZZ_CHECK(fa->live_bytes <= 256 * size + (1u << 20));
+        *rows += (uint64_t)a.length;
         a.release(&a);
     }
     s.release(&s);
@@ -120,13 +124,66 @@ static npydt_status rewrite(const unsigned char *in, size_t len, struct mem *out
     return st;
 }
 
+/* The stream in[0..len), which reads whole to rows rows, imported into a
+ * member of an archive in memory. */
+static void import(const unsigned char *in, size_t len, uint64_t rows)
+{
+    struct fuzz_alloc fa;
+    fuzz_alloc_init(&fa, -1, 0);
+    npydt_arrow_ipc_options o;
+    options(&o, &fa);
+    npydt_arrow_import_options io;
+    npydt_arrow_import_options_init(&io);
+    io.base.allocator = &fa.alloc;
+    io.string_width = 16;
+    io.nulls_as_zero = (int)(len & 1);
+    struct ArrowArrayStream s;
+    npydt_error err;
+    FUZZ_CHECK(npydt_arrow_ipc_open_buffer(in, len, &o, &s, &err) == NPYDT_OK);
+    struct ArrowSchema sc;
+    FUZZ_CHECK(s.get_schema(&s, &sc) == 0);
+    npydt_dtype *dt = NULL;
+    fuzz_poison_error(&err);
+    npydt_status st = npydt_arrow_dtype(&sc, NULL, &io, &dt, &err);
+    sc.release(&sc);
+    if (st != NPYDT_OK) {
+        fuzz_check_error(st, &err, SIZE_MAX);
+    } else {
+        struct mem out = {0};
+        npydt_npz_sink sink = {mem_write, NULL, &out};
+        npydt_npz_writer *z = NULL;
+        npydt_writer *w = NULL;
+        uint64_t shape[1] = {0};
+        FUZZ_CHECK(npydt_npz_writer_new(&sink, NULL, &z, &err) == NPYDT_OK);
+        st = npydt_writer_create_member(z, "a", NPYDT_NPZ_STORED, dt, shape, 1, NULL, &w, &err);
+        if (st == NPYDT_OK) {
+            fuzz_poison_error(&err);
+            st = npydt_arrow_write_stream(w, &s, &io, &err);
+            if (st == NPYDT_OK) {
+                FUZZ_CHECK(npydt_writer_count(w) == rows);
+                FUZZ_CHECK(npydt_writer_close(w, &err) == NPYDT_OK);
+            } else {
+                fuzz_check_error(st, &err, SIZE_MAX);
+                npydt_writer_discard(w, &err);
+            }
+        }
+        npydt_npz_writer_free(z);
+        npydt_dtype_free(dt);
+        free(out.p);
+    }
+    s.release(&s);
+    FUZZ_CHECK(fa.live_blocks == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct fuzz_alloc fa;
     fuzz_alloc_init(&fa, -1, 0);
-    npydt_status st = drain(data, size, &fa);
+    uint64_t rows = 0;
+    npydt_status st = drain(data, size, &fa, &rows);
     FUZZ_CHECK(fa.live_blocks == 0);
     if (st == NPYDT_OK) {
+        import(data, size, rows);
         struct mem one = {0}, two = {0};
         FUZZ_CHECK(rewrite(data, size, &one) == NPYDT_OK);
         FUZZ_CHECK(rewrite(one.p, one.len, &two) == NPYDT_OK);
@@ -136,7 +193,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     /* and once with an allocation failing: an error, nothing left */
     fuzz_alloc_init(&fa, (long)(size % 23), 0);
-    st = drain(data, size, &fa);
+    rows = 0;
+    st = drain(data, size, &fa, &rows);
     FUZZ_CHECK(fa.live_blocks == 0);
     return 0;
 }
