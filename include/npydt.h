@@ -1426,7 +1426,9 @@ NPYDT_API npydt_status npydt_arrow_ipc_write(struct ArrowArrayStream *in,
  * buffer range, length and count is checked, a message above
  * max_message_bytes, nesting deeper than limits.max_depth or more fields
  * than limits.max_fields refused (NPYDT_E_LIMIT); malformed bytes are
- * NPYDT_E_DATA with the byte offset of what is wrong, a type other than
+ * NPYDT_E_DATA with the byte offset of what is wrong, bytes that start as
+ * a .npy file, a zip archive or an Arrow IPC file (whose schema is in its
+ * footer) NPYDT_E_MAGIC naming what they are, a type other than
  * those npydt_arrow_ipc_write writes NPYDT_E_TYPE naming the field and
  * the type, metadata versions before V4 NPYDT_E_VERSION, the other byte
  * order NPYDT_E_VALUE. get_next fails with EIO (or ENOMEM, EINVAL for a

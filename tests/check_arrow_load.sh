@@ -135,7 +135,11 @@ printf '\377\377\377\377\020\000\000\000garbage!garbage!' >"$tmp/corrupt.arrow"
 expect "a corrupt stream" 3 "corrupt.arrow: DATA\|corrupt.arrow: .*stream offset" -- \
     load --arrow -o "$tmp/c.npy" "$tmp/corrupt.arrow"
 [ ! -e "$tmp/c.npy" ] && ok || bad "a corrupt stream left OUT"
-expect "not a stream at all" 3 "stream offset 0" -- load --arrow -o "$tmp/c.npy" "$S"
+expect "a .npy file given as a stream" 3 "bad magic: stream offset 0: .*a .npy file, not an Arrow IPC stream" -- \
+    load --arrow -o "$tmp/c.npy" "$S"
+printf 'PK\005\006' >"$tmp/empty.npz"
+expect "an archive given as a stream" 3 "bad magic: stream offset 0: .*a zip archive (.npz), not" -- \
+    load --arrow -o "$tmp/c.npy" "$tmp/empty.npz"
 expect "no such input" 2 "cannot open" -- load --arrow -o "$tmp/c.npy" "$tmp/none.arrow"
 # an existing OUT is left as it was
 cp "$S" "$tmp/keep.npy"
@@ -154,13 +158,17 @@ if ! command -v node >/dev/null 2>&1; then
 elif [ ! -d "$here/consumers/node_modules/apache-arrow" ]; then
     echo "SKIP: arrow_load: no $here/consumers/node_modules/apache-arrow (run npm ci in tests/consumers)"
 else
-    node "$here/consumers/arrow_js_load.mjs" "$tmp/js.arrow" "$tmp/js_null.arrow" "$tmp/js_list.arrow" ||
+    node "$here/consumers/arrow_js_load.mjs" "$tmp/js.arrow" "$tmp/js_null.arrow" "$tmp/js_list.arrow" \
+        "$tmp/js_file.arrow" ||
         bad "arrow_js_load.mjs failed"
     # a variable-length utf8 column needs a width
     expect "utf8 without --string-width" 3 "'s'" -- load --arrow -o "$tmp/js.npy" "$tmp/js.arrow"
     [ ! -e "$tmp/js.npy" ] && ok || bad "utf8 without --string-width left OUT"
     expect "Arrow JS table" 0 '' -- load --arrow --string-width 8 -o "$tmp/js.npy" "$tmp/js.arrow"
     "$PYTHON" "$here/consumers/arrow_js_load_check.py" "$tmp/js.npy" && ok || bad "Arrow JS table: other values"
+    # the IPC file format is refused by name, with the way to a stream
+    expect "Arrow JS table, IPC file format" 3 "bad magic: stream offset 0: .*an Arrow IPC file" -- \
+        load --arrow --string-width 8 -o "$tmp/jsf.npy" "$tmp/js_file.arrow"
     expect "utf8 longer than --string-width" 3 "row 2, column 's'" -- \
         load --arrow --string-width 3 -o "$tmp/js3.npy" "$tmp/js.arrow"
     [ ! -e "$tmp/js3.npy" ] && ok || bad "a too long string left OUT"

@@ -117,6 +117,20 @@ static npydt_status next_message(struct reader *rd, struct message *m)
     if (got < 4)
         return fail_at(rd, NPYDT_E_DATA, start, "the stream ends inside a message's length");
     memcpy(pre, p, 4);
+    if (start == 0 && got == 4) {
+        /* what the first bytes say the input is, when it is no stream */
+        if (memcmp(pre, "ARRO", 4) == 0)
+            return fail_at(rd, NPYDT_E_MAGIC, 0,
+                           "an Arrow IPC file (ARROW1 ... footer), not a stream: its schema "
+                           "is in its footer; write it as a stream (pyarrow.ipc.new_stream, "
+                           "Arrow JS tableToIPC(t, 'stream'))");
+        if (memcmp(pre, "\x93NUM", 4) == 0)
+            return fail_at(rd, NPYDT_E_MAGIC, 0,
+                           "a .npy file, not an Arrow IPC stream (dump --arrow writes one)");
+        if (memcmp(pre, "PK\x03\x04", 4) == 0 || memcmp(pre, "PK\x05\x06", 4) == 0)
+            return fail_at(rd, NPYDT_E_MAGIC, 0,
+                           "a zip archive (.npz), not an Arrow IPC stream");
+    }
     uint32_t len = text_load_le32(pre);
     if (len == 0xFFFFFFFFu) {
         if ((st = take(rd, 4, &rd->meta, &rd->meta_cap, &p, &got)) != NPYDT_OK)

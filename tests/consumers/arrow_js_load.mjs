@@ -1,10 +1,11 @@
 // Arrow IPC streams as Arrow JS (apache-arrow) writes them, for
 // `npydt load --arrow` (tests/check_arrow_load.sh; arrow_js_load_check.py
 // checks what it loads):
-//     node arrow_js_load.mjs TABLE.arrow NULL.arrow LIST.arrow
+//     node arrow_js_load.mjs TABLE.arrow NULL.arrow LIST.arrow [FILE.arrow]
 // TABLE: ints, floats, bool, timestamps, a struct, a fixed-size list and
 // utf8 (longest value 8 bytes); NULL: an int column with a null; LIST: a
-// variable-length list, which NumPy has no type for.
+// variable-length list, which NumPy has no type for; FILE: TABLE in the
+// IPC file format (magic, batches, a footer holding the schema).
 import {
   tableToIPC, vectorFromArray, Table, Field, Struct, Int8, Int32, Int64, Uint16, Float32,
   Float64, Utf8, Bool, FixedSizeList, Int16, TimestampMillisecond, TimestampNanosecond, List,
@@ -29,6 +30,7 @@ const t = new Table({
 });
 if (t.numRows !== rows) throw new Error('rows');
 writeFileSync(process.argv[2], tableToIPC(t, 'stream'));
+if (process.argv[5]) writeFileSync(process.argv[5], tableToIPC(t, 'file'));
 
 const n = new Table({ n: vectorFromArray([1, null, 3], new Int32()) });
 writeFileSync(process.argv[3], tableToIPC(n, 'stream'));
