@@ -155,12 +155,10 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
     return EXIT_OK;
 }
 
-/* 1 when path is a regular file that starts as a zip archive does. */
-int cli_is_archive(const char *path)
+/* 1 when the file at path starts as a zip archive does; the caller knows
+ * it is a regular file (so no stat here). */
+static int starts_as_archive(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
     if (fd < 0)
         return 0;
@@ -168,6 +166,12 @@ int cli_is_archive(const char *path)
     ssize_t n = read(fd, magic, sizeof magic);
     close(fd);
     return n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
+}
+
+int cli_is_archive(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && starts_as_archive(path);
 }
 
 /* Every member of archive a. */
@@ -315,10 +319,12 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
     struct cli_archive *a;
     int status;
     struct stat st;
-    if (cli_is_pipe_arg(arg))
+    /* one stat tells a pipe, a file and an archive's candidate apart */
+    int found = stat(arg, &st) == 0;
+    if (strcmp(arg, "-") == 0 || (found && cli_is_pipe_mode(st.st_mode)))
         return add_pipe(list, arg);
-    if (stat(arg, &st) == 0) {
-        if (!cli_is_archive(arg))
+    if (found) {
+        if (!S_ISREG(st.st_mode) || !starts_as_archive(arg))
             return add_file(list, arg);
         if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
             return status;

@@ -19,6 +19,8 @@
 /* 1 when arg is '-' or names something that is neither a regular file, a
  * directory nor a block device (a FIFO, a terminal, a socket). */
 int cli_is_pipe_arg(const char *arg);
+/* The same rule on a file's st_mode (from a stat the caller made). */
+int cli_is_pipe_mode(unsigned mode);
 
 /* An input that cannot seek, opened: a .npy file whose header has been
  * read (bytes[0..len) is exactly the preamble and header; the data are

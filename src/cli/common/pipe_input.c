@@ -25,8 +25,12 @@ int cli_is_pipe_arg(const char *arg)
     if (strcmp(arg, "-") == 0)
         return 1;
     struct stat st;
-    return stat(arg, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
-           !S_ISBLK(st.st_mode);
+    return stat(arg, &st) == 0 && cli_is_pipe_mode(st.st_mode);
+}
+
+int cli_is_pipe_mode(unsigned mode)
+{
+    return !S_ISREG(mode) && !S_ISDIR(mode) && !S_ISBLK(mode);
 }
 
 /* Read the rest of p into p->bytes: whole from here on. 0, or an exit
