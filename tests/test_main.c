@@ -198,3 +198,70 @@ const npydt_dtype *test_reader_dtype(npydt_reader *r)
 {
     return npydt_header_dtype(npydt_reader_header(r));
 }
+
+struct test_recs test_recs_make(const char *descr, size_t n)
+{
+    struct test_recs r;
+    r.dt = test_parse_literal(descr);
+    r.isz = npydt_dtype_itemsize(r.dt);
+    r.n = n;
+    r.buf = calloc(n * r.isz + 1, 1);
+    assert_non_null(r.buf);
+    return r;
+}
+
+void test_recs_free(struct test_recs *r)
+{
+    free(r->buf);
+    npydt_dtype_free(r->dt);
+}
+
+unsigned char *test_recs_at(struct test_recs *r, size_t i, const char *path,
+                            const npydt_dtype **f)
+{
+    uint64_t off;
+    TEST_ERROR(err);
+    if (npydt_field_lookup(r->dt, path, &off, f, &err) != NPYDT_OK)
+        fail_msg("%s: %s", path, err.message);
+    return r->buf + i * r->isz + off;
+}
+
+void test_recs_set_double(struct test_recs *r, size_t i, const char *path, double v)
+{
+    const npydt_dtype *f;
+    unsigned char *p = test_recs_at(r, i, path, &f);
+    assert_int_equal(npydt_write_double(f, p, v, NULL), NPYDT_OK);
+}
+
+void test_recs_set_complex(struct test_recs *r, size_t i, const char *path, double re,
+                           double im)
+{
+    const npydt_dtype *f;
+    unsigned char *p = test_recs_at(r, i, path, &f);
+    double v[2] = {re, im};
+    assert_int_equal(npydt_write_complex(f, p, v, NULL), NPYDT_OK);
+}
+
+void test_recs_set_i64(struct test_recs *r, size_t i, const char *path, int64_t v)
+{
+    const npydt_dtype *f;
+    unsigned char *p = test_recs_at(r, i, path, &f);
+    assert_int_equal(npydt_write_i64(f, p, v, NULL), NPYDT_OK);
+}
+
+void test_recs_set_u64(struct test_recs *r, size_t i, const char *path, uint64_t v)
+{
+    const npydt_dtype *f;
+    unsigned char *p = test_recs_at(r, i, path, &f);
+    assert_int_equal(npydt_write_u64(f, p, v, NULL), NPYDT_OK);
+}
+
+void test_recs_set_bytes(struct test_recs *r, size_t i, const char *path, const char *s,
+                         size_t len)
+{
+    const npydt_dtype *f;
+    unsigned char *p = test_recs_at(r, i, path, &f);
+    npydt_status st = npydt_dtype_kind(f) == 'U' ? npydt_write_unicode(f, p, s, len, NULL)
+                                                 : npydt_write_bytes(f, p, s, len, NULL);
+    assert_int_equal(st, NPYDT_OK);
+}

@@ -11,59 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct recs {
-    npydt_dtype *dt;
-    size_t isz, n;
-    unsigned char *buf;
-};
-
-static struct recs make(const char *descr, size_t n)
-{
-    struct recs r;
-    r.dt = test_parse_literal(descr);
-    r.isz = npydt_dtype_itemsize(r.dt);
-    r.n = n;
-    r.buf = calloc(n * r.isz + 1, 1);   /* one byte more: records placed at an odd address */
-    assert_non_null(r.buf);
-    return r;
-}
-
-static void release(struct recs *r)
-{
-    free(r->buf);
-    npydt_dtype_free(r->dt);
-}
-
-static unsigned char *at(struct recs *r, size_t i, const char *path, const npydt_dtype **f)
-{
-    uint64_t off;
-    TEST_ERROR(err);
-    if (npydt_field_lookup(r->dt, path, &off, f, &err) != NPYDT_OK)
-        fail_msg("%s: %s", path, err.message);
-    return r->buf + i * r->isz + off;
-}
-
-static void set_d(struct recs *r, size_t i, const char *path, double v)
-{
-    const npydt_dtype *f;
-    unsigned char *p = at(r, i, path, &f);
-    assert_int_equal(npydt_write_double(f, p, v, NULL), NPYDT_OK);
-}
-
-static void set_i(struct recs *r, size_t i, const char *path, int64_t v)
-{
-    const npydt_dtype *f;
-    unsigned char *p = at(r, i, path, &f);
-    assert_int_equal(npydt_write_i64(f, p, v, NULL), NPYDT_OK);
-}
-
 struct run {
     npydt_rules *rules;
     npydt_rules_check *check;
 };
 
 /* Check the n records at p against text, added `piece` records at a time. */
-static struct run check_at(const struct recs *r, const unsigned char *p, const char *text,
+static struct run check_at(const struct test_recs *r, const unsigned char *p, const char *text,
                            size_t piece)
 {
     struct run run;
@@ -132,7 +86,7 @@ static int64_t next(uint64_t *s)
     " 'f': {'max': 990}, 'g': {'min': 5, 'max': 995}, 'h': {'max': 985},"                  \
     " 't': {'nat': False, 'min': -480}}"
 
-static void fill_mixed(struct recs *r)
+static void fill_mixed(struct test_recs *r)
 {
     uint64_t s = 26;
     for (size_t i = 0; i < r->n; i++) {
@@ -142,22 +96,22 @@ static void fill_mixed(struct recs *r)
             d = NAN;
         else if (v == -499)
             d = -INFINITY;
-        set_d(r, i, "a", d);
-        set_d(r, i, "b", v == 498 ? NAN : d == -INFINITY ? INFINITY : d + 0.5);
-        set_i(r, i, "c", v);
-        set_i(r, i, "d", v);
-        set_i(r, i, "e", v);
-        set_i(r, i, "f", v + 500);
-        set_i(r, i, "g", v + 500);
-        set_i(r, i, "h", v + 500);
-        set_i(r, i, "t", v == 497 ? INT64_MIN : v);
+        test_recs_set_double(r, i, "a", d);
+        test_recs_set_double(r, i, "b", v == 498 ? NAN : d == -INFINITY ? INFINITY : d + 0.5);
+        test_recs_set_i64(r, i, "c", v);
+        test_recs_set_i64(r, i, "d", v);
+        test_recs_set_i64(r, i, "e", v);
+        test_recs_set_i64(r, i, "f", v + 500);
+        test_recs_set_i64(r, i, "g", v + 500);
+        test_recs_set_i64(r, i, "h", v + 500);
+        test_recs_set_i64(r, i, "t", v == 497 ? INT64_MIN : v);
     }
 }
 
 static void test_rules_fused_other_byte_order_counts_as_the_host_order(void **state)
 {
     (void)state;
-    struct recs le = make(MIXED_LE, 3000), be = make(MIXED_BE, 3000);
+    struct test_recs le = test_recs_make(MIXED_LE, 3000), be = test_recs_make(MIXED_BE, 3000);
     fill_mixed(&le);
     fill_mixed(&be);
     struct run x = check_at(&le, le.buf, MIXED_RULES, le.n);
@@ -198,20 +152,20 @@ static void test_rules_fused_other_byte_order_counts_as_the_host_order(void **st
     }
     finish(&x);
     finish(&y);
-    release(&le);
-    release(&be);
+    test_recs_free(&le);
+    test_recs_free(&be);
 }
 
 static void test_rules_fused_records_at_an_odd_address_with_packed_fields(void **state)
 {
     (void)state;
     /* offsets 0, 1, 9, 13 in records of 17 bytes */
-    struct recs r = make("[('p', '|u1'), ('x', '<f8'), ('y', '>i4'), ('z', '<f4')]", 700);
+    struct test_recs r = test_recs_make("[('p', '|u1'), ('x', '<f8'), ('y', '>i4'), ('z', '<f4')]", 700);
     for (size_t i = 0; i < r.n; i++) {
-        set_i(&r, i, "p", (int64_t)(i % 256));
-        set_d(&r, i, "x", i % 100 == 7 ? -1.0 : (double)i);
-        set_i(&r, i, "y", i % 250 == 3 ? 100000 : (int64_t)i);
-        set_d(&r, i, "z", i == 699 ? NAN : 0.25);
+        test_recs_set_i64(&r, i, "p", (int64_t)(i % 256));
+        test_recs_set_double(&r, i, "x", i % 100 == 7 ? -1.0 : (double)i);
+        test_recs_set_i64(&r, i, "y", i % 250 == 3 ? 100000 : (int64_t)i);
+        test_recs_set_double(&r, i, "z", i == 699 ? NAN : 0.25);
     }
     memmove(r.buf + 1, r.buf, r.n * r.isz);
     const char *rules = "{'x': {'min': 0}, 'y': {'max': 99999}, 'z': {'nan': False}}";
@@ -221,7 +175,7 @@ static void test_rules_fused_records_at_an_odd_address_with_packed_fields(void *
     broke(&run, 2, 1, (int[]){699, -1});
     assert_string_equal(npydt_rules_check_result(run.check, 1)->values[0], "100000");
     finish(&run);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order(void **state)
@@ -230,14 +184,14 @@ static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order
     /* 16-byte records: the edges of chunks of 512, 1024 or 2048 records
      * and of the pieces added (777 records) all carry breaks */
     static const int at_x[] = {511, 512, 1023, 1024, 1553, 1554, 2047, 2048, 4095, 4999};
-    struct recs r = make("[('x', '<f8'), ('y', '<i8')]", 5000);
+    struct test_recs r = test_recs_make("[('x', '<f8'), ('y', '<i8')]", 5000);
     for (size_t i = 0; i < r.n; i++) {
-        set_d(&r, i, "x", 1.0);
-        set_i(&r, i, "y", 7);
+        test_recs_set_double(&r, i, "x", 1.0);
+        test_recs_set_i64(&r, i, "y", 7);
     }
     for (size_t k = 0; k < sizeof at_x / sizeof at_x[0]; k++) {
-        set_d(&r, (size_t)at_x[k], "x", 2.0);
-        set_i(&r, (size_t)at_x[k], "y", -1);
+        test_recs_set_double(&r, (size_t)at_x[k], "x", 2.0);
+        test_recs_set_i64(&r, (size_t)at_x[k], "y", -1);
     }
     const char *rules = "{'x': {'max': 1.5}, 'y': {'min': 0}}";
     for (size_t piece = 777; piece <= 5000; piece += 5000 - 777) {
@@ -246,20 +200,20 @@ static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order
         broke(&run, 1, 10, (int[]){511, 512, 1023, 1024, 1553, -1});
         finish(&run);
     }
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_rules_fused_nan_with_min_and_max_breaks_only_nan(void **state)
 {
     (void)state;
-    struct recs r = make("[('d', '<f8'), ('f', '>f4')]", 2000);
+    struct test_recs r = test_recs_make("[('d', '<f8'), ('f', '>f4')]", 2000);
     for (size_t i = 0; i < r.n; i++) {
         /* NaN right before and right after the numbers that break a bound */
         double v = i % 400 == 10 ? -5.0 : i % 400 == 20 ? 9.0 : i % 10 == 9 ? NAN : 1.0;
         if (i % 400 == 11 || i % 400 == 19)
             v = NAN;
-        set_d(&r, i, "d", v);
-        set_d(&r, i, "f", v);
+        test_recs_set_double(&r, i, "d", v);
+        test_recs_set_double(&r, i, "f", v);
     }
     uint64_t nans = 0;
     for (size_t i = 0; i < r.n; i++)
@@ -275,18 +229,18 @@ static void test_rules_fused_nan_with_min_and_max_breaks_only_nan(void **state)
     broke(&run, 4, 5, (int[]){20, 420, 820, 1220, 1620, -1});
     broke(&run, 5, 0, (int[]){-1});
     finish(&run);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_rules_fused_exclusive_float_bounds_are_exact(void **state)
 {
     (void)state;
-    struct recs r = make("[('d', '<f8'), ('f', '<f4')]", 5);
+    struct test_recs r = test_recs_make("[('d', '<f8'), ('f', '<f4')]", 5);
     double d[5] = {1.0, nextafter(1.0, 2.0), 0.5, INFINITY, NAN};
     float f[5] = {0.1f, nextafterf(0.1f, 0.0f), 1.0f, -INFINITY, NAN};
     for (size_t i = 0; i < 5; i++) {
-        set_d(&r, i, "d", d[i]);
-        set_d(&r, i, "f", (double)f[i]);
+        test_recs_set_double(&r, i, "d", d[i]);
+        test_recs_set_double(&r, i, "f", (double)f[i]);
     }
     /* 0.1f is above 0.1; an exclusive bound at an infinity takes every number */
     struct run run = check_at(&r, r.buf, "{'d': {'exclusive_min': 1.0, 'exclusive_max': 1e999},"
@@ -302,17 +256,17 @@ static void test_rules_fused_exclusive_float_bounds_are_exact(void **state)
     broke(&run, 0, 4, (int[]){0, 1, 2, 3, -1});
     broke(&run, 1, 4, (int[]){0, 1, 2, 3, -1});
     finish(&run);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_rules_fused_bounds_no_integer_passes_break_every_element(void **state)
 {
     (void)state;
-    struct recs r = make("[('s', '<i2'), ('l', '>i8'), ('t', '<m8[s]')]", 3);
+    struct test_recs r = test_recs_make("[('s', '<i2'), ('l', '>i8'), ('t', '<m8[s]')]", 3);
     for (size_t i = 0; i < 3; i++) {
-        set_i(&r, i, "s", (int64_t)i - 32768);
-        set_i(&r, i, "l", i == 0 ? INT64_MIN : INT64_MAX - (int64_t)i);
-        set_i(&r, i, "t", i == 1 ? INT64_MIN : (int64_t)i);
+        test_recs_set_i64(&r, i, "s", (int64_t)i - 32768);
+        test_recs_set_i64(&r, i, "l", i == 0 ? INT64_MIN : INT64_MAX - (int64_t)i);
+        test_recs_set_i64(&r, i, "t", i == 1 ? INT64_MIN : (int64_t)i);
     }
     struct run run = check_at(&r, r.buf, "{'s': {'min': 40000}, 'l': {'max': -1180591620717411303424},"
                                          " 't': {'min': 18446744073709551616}}", r.n);
@@ -320,7 +274,7 @@ static void test_rules_fused_bounds_no_integer_passes_break_every_element(void *
     broke(&run, 1, 3, (int[]){0, 1, 2, -1});
     broke(&run, 2, 2, (int[]){0, 2, -1});   /* NaT breaks no bound */
     finish(&run);
-    release(&r);
+    test_recs_free(&r);
 }
 
 TEST_LIST("rules_fused",

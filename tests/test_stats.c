@@ -9,80 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* n zeroed records of descr, to be filled with set_* */
-struct recs {
-    npydt_dtype *dt;
-    size_t isz;
-    size_t n;
-    unsigned char *p;
-};
-
-static struct recs make(const char *descr, size_t n)
-{
-    struct recs r;
-    r.dt = test_parse_literal(descr);
-    r.isz = npydt_dtype_itemsize(r.dt);
-    r.n = n;
-    r.p = calloc(n ? n * r.isz : 1, 1);
-    assert_non_null(r.p);
-    return r;
-}
-
-static void release(struct recs *r)
-{
-    free(r->p);
-    npydt_dtype_free(r->dt);
-}
-
-static const npydt_dtype *at(struct recs *r, size_t i, const char *path, unsigned char **p)
-{
-    uint64_t off;
-    const npydt_dtype *fd;
-    TEST_ERROR(err);
-    if (npydt_field_lookup(r->dt, path, &off, &fd, &err) != NPYDT_OK)
-        fail_msg("%s: %s", path, err.message);
-    *p = r->p + i * r->isz + off;
-    return fd;
-}
-
-static void set_f(struct recs *r, size_t i, const char *path, double v)
-{
-    unsigned char *p;
-    const npydt_dtype *fd = at(r, i, path, &p);
-    assert_int_equal(npydt_write_double(fd, p, v, NULL), NPYDT_OK);
-}
-
-static void set_i(struct recs *r, size_t i, const char *path, int64_t v)
-{
-    unsigned char *p;
-    const npydt_dtype *fd = at(r, i, path, &p);
-    assert_int_equal(npydt_write_i64(fd, p, v, NULL), NPYDT_OK);
-}
-
-static void set_u(struct recs *r, size_t i, const char *path, uint64_t v)
-{
-    unsigned char *p;
-    const npydt_dtype *fd = at(r, i, path, &p);
-    assert_int_equal(npydt_write_u64(fd, p, v, NULL), NPYDT_OK);
-}
-
-static void set_s(struct recs *r, size_t i, const char *path, const char *s, size_t len)
-{
-    unsigned char *p;
-    const npydt_dtype *fd = at(r, i, path, &p);
-    npydt_status st = npydt_dtype_kind(fd) == 'U' ? npydt_write_unicode(fd, p, s, len, NULL)
-                                                  : npydt_write_bytes(fd, p, s, len, NULL);
-    assert_int_equal(st, NPYDT_OK);
-}
-
 /* The statistics of all of r's records; column i into *out. */
-static npydt_stats *stats_of(struct recs *r, const npydt_stats_options *opts)
+static npydt_stats *stats_of(struct test_recs *r, const npydt_stats_options *opts)
 {
     npydt_stats *s;
     TEST_ERROR(err);
     if (npydt_stats_new(r->dt, opts, &s, &err) != NPYDT_OK)
         fail_msg("npydt_stats_new: %s", err.message);
-    assert_int_equal(npydt_stats_add(s, r->p, r->n, &err), NPYDT_OK);
+    assert_int_equal(npydt_stats_add(s, r->buf, r->n, &err), NPYDT_OK);
     return s;
 }
 
@@ -101,10 +35,10 @@ static npydt_stats_result column(const npydt_stats *s, size_t i)
 static void test_stats_float_counts_nan_infinities_and_zeros(void **state)
 {
     (void)state;
-    struct recs r = make("'<f8'", 6);
+    struct test_recs r = test_recs_make("'<f8'", 6);
     const double v[] = {1.5, NAN, INFINITY, 0.0, -INFINITY, -0.0};
     for (size_t i = 0; i < 6; i++)
-        set_f(&r, i, "", v[i]);
+        test_recs_set_double(&r, i, "", v[i]);
     npydt_stats *s = stats_of(&r, NULL);
     assert_int_equal(npydt_stats_count(s), 1);
     npydt_stats_result c = column(s, 0);
@@ -118,16 +52,16 @@ static void test_stats_float_counts_nan_infinities_and_zeros(void **state)
     assert_true(isnan(c.mean));   /* both infinities, as np.nanmean */
     assert_true(isnan(c.std));
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_min_max_skip_nan_as_nanmin(void **state)
 {
     (void)state;
-    struct recs r = make("'>f4'", 4);
+    struct test_recs r = test_recs_make("'>f4'", 4);
     const double v[] = {NAN, 2.5, -1.25, NAN};
     for (size_t i = 0; i < 4; i++)
-        set_f(&r, i, "", v[i]);
+        test_recs_set_double(&r, i, "", v[i]);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result c = column(s, 0);
     assert_true(c.min_f == -1.25 && c.max_f == 2.5);
@@ -135,15 +69,15 @@ static void test_stats_min_max_skip_nan_as_nanmin(void **state)
     assert_true(c.std == 1.875);
     assert_int_equal(c.sorted, NPYDT_SORTED_DESCENDING | NPYDT_SORTED_STRICTLY_DESCENDING);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_mean_and_std_of_integers_are_nanmean_and_nanstd(void **state)
 {
     (void)state;
-    struct recs r = make("'<i2'", 1000);
+    struct test_recs r = test_recs_make("'<i2'", 1000);
     for (size_t i = 0; i < 1000; i++)
-        set_i(&r, i, "", (int64_t)i + 1);
+        test_recs_set_i64(&r, i, "", (int64_t)i + 1);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result c = column(s, 0);
     assert_true(c.mean == 500.5);
@@ -152,58 +86,58 @@ static void test_stats_mean_and_std_of_integers_are_nanmean_and_nanstd(void **st
     assert_int_equal(c.min_i, 1);
     assert_int_equal(c.max_i, 1000);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_mean_compensates_between_additions(void **state)
 {
     (void)state;
     /* 1e16 + 1 is 1e16 in a double: summed naively the ones vanish */
-    struct recs r = make("'<f8'", 12);
-    set_f(&r, 0, "", 1e16);
+    struct test_recs r = test_recs_make("'<f8'", 12);
+    test_recs_set_double(&r, 0, "", 1e16);
     for (size_t i = 1; i < 11; i++)
-        set_f(&r, i, "", 1.0);
-    set_f(&r, 11, "", -1e16);
+        test_recs_set_double(&r, i, "", 1.0);
+    test_recs_set_double(&r, 11, "", -1e16);
     npydt_stats *s;
     assert_int_equal(npydt_stats_new(r.dt, NULL, &s, NULL), NPYDT_OK);
     for (size_t i = 0; i < 12; i++)
-        assert_int_equal(npydt_stats_add(s, r.p + i * r.isz, 1, NULL), NPYDT_OK);
+        assert_int_equal(npydt_stats_add(s, r.buf + i * r.isz, 1, NULL), NPYDT_OK);
     npydt_stats_result c = column(s, 0);
     /* the quotient rounded to a double (x87 keeps it wider otherwise) */
     assert_true(c.mean == (double)(10.0 / 12.0));
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_integer_extremes_are_exact(void **state)
 {
     (void)state;
-    struct recs r = make("[('i', '>i8'), ('u', '<u8')]", 3);
-    set_i(&r, 0, "i", INT64_MAX - 1);
-    set_i(&r, 1, "i", INT64_MIN + 1);
-    set_i(&r, 2, "i", INT64_MAX);
-    set_u(&r, 0, "u", UINT64_MAX - 1);
-    set_u(&r, 1, "u", (UINT64_C(1) << 63) + 1);
-    set_u(&r, 2, "u", UINT64_MAX);
+    struct test_recs r = test_recs_make("[('i', '>i8'), ('u', '<u8')]", 3);
+    test_recs_set_i64(&r, 0, "i", INT64_MAX - 1);
+    test_recs_set_i64(&r, 1, "i", INT64_MIN + 1);
+    test_recs_set_i64(&r, 2, "i", INT64_MAX);
+    test_recs_set_u64(&r, 0, "u", UINT64_MAX - 1);
+    test_recs_set_u64(&r, 1, "u", (UINT64_C(1) << 63) + 1);
+    test_recs_set_u64(&r, 2, "u", UINT64_MAX);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result i = column(s, 0), u = column(s, 1);
     assert_true(i.min_i == INT64_MIN + 1 && i.max_i == INT64_MAX);
     assert_true(u.min_u == (UINT64_C(1) << 63) + 1 && u.max_u == UINT64_MAX);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_small_unsigned_extremes_are_unsigned(void **state)
 {
     (void)state;
-    struct recs r = make("'<u4'", 2);
-    set_u(&r, 0, "", UINT32_MAX);
-    set_u(&r, 1, "", 7);
+    struct test_recs r = test_recs_make("'<u4'", 2);
+    test_recs_set_u64(&r, 0, "", UINT32_MAX);
+    test_recs_set_u64(&r, 1, "", 7);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result c = column(s, 0);
     assert_true(c.min_u == 7 && c.max_u == UINT32_MAX);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_order_of_values(void **state)
@@ -223,44 +157,44 @@ static void test_stats_order_of_values(void **state)
         {{NAN, NAN, 5, NAN}, ALL_ORDERS},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        struct recs r = make("'<f8'", 4);
+        struct test_recs r = test_recs_make("'<f8'", 4);
         for (size_t i = 0; i < 4; i++)
-            set_f(&r, i, "", cases[k].v[i]);
+            test_recs_set_double(&r, i, "", cases[k].v[i]);
         npydt_stats *s = stats_of(&r, NULL);
         npydt_stats_result c = column(s, 0);
         if (c.sorted != cases[k].sorted)
             fail_msg("case %zu: sorted %u, want %u", k, c.sorted, cases[k].sorted);
         assert_true(c.has_order);
         npydt_stats_free(s);
-        release(&r);
+        test_recs_free(&r);
     }
 }
 
 static void test_stats_order_follows_the_additions(void **state)
 {
     (void)state;
-    struct recs r = make("'<i4'", 3);
-    set_i(&r, 0, "", 5);
-    set_i(&r, 1, "", 6);
-    set_i(&r, 2, "", 1);
+    struct test_recs r = test_recs_make("'<i4'", 3);
+    test_recs_set_i64(&r, 0, "", 5);
+    test_recs_set_i64(&r, 1, "", 6);
+    test_recs_set_i64(&r, 2, "", 1);
     npydt_stats *s;
     assert_int_equal(npydt_stats_new(r.dt, NULL, &s, NULL), NPYDT_OK);
-    assert_int_equal(npydt_stats_add(s, r.p, 2, NULL), NPYDT_OK);
+    assert_int_equal(npydt_stats_add(s, r.buf, 2, NULL), NPYDT_OK);
     assert_int_equal(column(s, 0).sorted,
                      NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
-    assert_int_equal(npydt_stats_add(s, r.p + 2 * r.isz, 1, NULL), NPYDT_OK);
+    assert_int_equal(npydt_stats_add(s, r.buf + 2 * r.isz, 1, NULL), NPYDT_OK);
     assert_int_equal(column(s, 0).sorted, 0);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_datetimes_count_nat_and_give_iso_text(void **state)
 {
     (void)state;
-    struct recs r = make("'>M8[s]'", 3);
-    set_i(&r, 0, "", 86400);
-    set_i(&r, 1, "", NPYDT_NAT);
-    set_i(&r, 2, "", -1);
+    struct test_recs r = test_recs_make("'>M8[s]'", 3);
+    test_recs_set_i64(&r, 0, "", 86400);
+    test_recs_set_i64(&r, 1, "", NPYDT_NAT);
+    test_recs_set_i64(&r, 2, "", -1);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result c = column(s, 0);
     assert_int_equal(c.nat, 1);
@@ -271,19 +205,19 @@ static void test_stats_datetimes_count_nat_and_give_iso_text(void **state)
     assert_int_equal(c.sorted, NPYDT_SORTED_DESCENDING | NPYDT_SORTED_STRICTLY_DESCENDING);
     assert_true(isnan(c.mean));
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_string_lengths_drop_trailing_nuls(void **state)
 {
     (void)state;
-    struct recs r = make("[('s', '|S6'), ('u', '>U4'), ('v', '|V3')]", 3);
-    set_s(&r, 0, "s", "ab", 2);
-    set_s(&r, 1, "s", "a\0b", 3);
-    set_s(&r, 2, "s", "", 0);
-    set_s(&r, 0, "u", "\xc3\xa9", 2);
-    set_s(&r, 1, "u", "abcd", 4);
-    set_s(&r, 2, "u", "x", 1);
+    struct test_recs r = test_recs_make("[('s', '|S6'), ('u', '>U4'), ('v', '|V3')]", 3);
+    test_recs_set_bytes(&r, 0, "s", "ab", 2);
+    test_recs_set_bytes(&r, 1, "s", "a\0b", 3);
+    test_recs_set_bytes(&r, 2, "s", "", 0);
+    test_recs_set_bytes(&r, 0, "u", "\xc3\xa9", 2);
+    test_recs_set_bytes(&r, 1, "u", "abcd", 4);
+    test_recs_set_bytes(&r, 2, "u", "x", 1);
     npydt_stats *s = stats_of(&r, NULL);
     npydt_stats_result bs = column(s, 0), us = column(s, 1), vs = column(s, 2);
     assert_true(bs.min_len == 0 && bs.max_len == 3);
@@ -295,7 +229,7 @@ static void test_stats_string_lengths_drop_trailing_nuls(void **state)
     assert_true(fabs(bs.distinct - 3) < 0.5);
     assert_true(fabs(vs.distinct - 1) < 0.5);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 /* Equal, or both NaN. */
@@ -319,19 +253,19 @@ static void test_stats_plan_loads_every_kind_misaligned_in_either_order(void **s
         snprintf(descr[1], sizeof descr[1], "[('p', '|u1'), ('x', '>%s'), ('q', '|S2')]", kinds[k]);
         npydt_stats_result got[2];
         for (int o = 0; o < 2; o++) {
-            struct recs r = make(descr[o], n);
+            struct test_recs r = test_recs_make(descr[o], n);
             for (size_t i = 0; i < n; i++) {
                 if (kinds[k][0] == 'f')
-                    set_f(&r, i, "x", (double)i * 0.25 - 7);
+                    test_recs_set_double(&r, i, "x", (double)i * 0.25 - 7);
                 else if (kinds[k][0] == 'u')
-                    set_u(&r, i, "x", (uint64_t)(i % 100));
+                    test_recs_set_u64(&r, i, "x", (uint64_t)(i % 100));
                 else
-                    set_i(&r, i, "x", (int64_t)(i % 100) - 50);
+                    test_recs_set_i64(&r, i, "x", (int64_t)(i % 100) - 50);
             }
             /* from a misaligned copy */
             unsigned char *copy = malloc(n * r.isz + 1);
             assert_non_null(copy);
-            memcpy(copy + 1, r.p, n * r.isz);
+            memcpy(copy + 1, r.buf, n * r.isz);
             npydt_stats *s;
             TEST_ERROR(err);
             assert_int_equal(npydt_stats_new(r.dt, NULL, &s, &err), NPYDT_OK);
@@ -339,7 +273,7 @@ static void test_stats_plan_loads_every_kind_misaligned_in_either_order(void **s
             got[o] = column(s, 1);
             npydt_stats_free(s);
             free(copy);
-            release(&r);
+            test_recs_free(&r);
         }
         npydt_stats_result a = got[0], b = got[1];
         assert_true(a.count == n && b.count == n);
@@ -366,17 +300,17 @@ static void test_stats_plan_loads_every_kind_misaligned_in_either_order(void **s
 static void test_stats_string_lengths_in_place_of_every_size(void **state)
 {
     (void)state;
-    struct recs r = make("[('a', '|u1'), ('s', '|S19'), ('b', '<f8')]", 6);
-    set_s(&r, 0, "s", "", 0);
-    set_s(&r, 1, "s", "abcdefghijklmnopqrs", 19);
-    set_s(&r, 2, "s", "abcdefghijk", 11);
-    set_s(&r, 3, "s", "a\0\0\0\0\0\0\0\0\0\0\0b", 13);
-    set_s(&r, 4, "s", "x", 1);
-    set_s(&r, 5, "s", "abcdefghijklmnop", 16);
+    struct test_recs r = test_recs_make("[('a', '|u1'), ('s', '|S19'), ('b', '<f8')]", 6);
+    test_recs_set_bytes(&r, 0, "s", "", 0);
+    test_recs_set_bytes(&r, 1, "s", "abcdefghijklmnopqrs", 19);
+    test_recs_set_bytes(&r, 2, "s", "abcdefghijk", 11);
+    test_recs_set_bytes(&r, 3, "s", "a\0\0\0\0\0\0\0\0\0\0\0b", 13);
+    test_recs_set_bytes(&r, 4, "s", "x", 1);
+    test_recs_set_bytes(&r, 5, "s", "abcdefghijklmnop", 16);
     static const uint64_t lens[] = {0, 19, 11, 13, 1, 16};
     for (size_t i = 0; i < 6; i++) {
-        struct recs one = r;
-        one.p = r.p + i * r.isz;
+        struct test_recs one = r;
+        one.buf = r.buf + i * r.isz;
         one.n = 1;
         npydt_stats *s = stats_of(&one, NULL);
         npydt_stats_result c = column(s, 1);
@@ -389,34 +323,34 @@ static void test_stats_string_lengths_in_place_of_every_size(void **state)
     assert_true(fabs(c.distinct - 6) < 0.5);
     assert_int_equal(c.sorted, 0);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_distinct_estimate_is_within_its_error(void **state)
 {
     (void)state;
     const size_t n = 100000;
-    struct recs r = make("'|S8'", n);
+    struct test_recs r = test_recs_make("'|S8'", n);
     for (size_t i = 0; i < n; i++) {
         char t[9];
         int len = snprintf(t, sizeof t, "k%zu", i % 50000);
-        set_s(&r, i, "", t, (size_t)len);
+        test_recs_set_bytes(&r, i, "", t, (size_t)len);
     }
     npydt_stats *s = stats_of(&r, NULL);
     double d = column(s, 0).distinct;
     /* three standard errors of 1.625 % */
     assert_true(fabs(d - 50000) < 0.049 * 50000);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_subarray_elements_pooled_in_c_order(void **state)
 {
     (void)state;
-    struct recs r = make("[('m', '<i4', (2, 2))]", 2);
+    struct test_recs r = test_recs_make("[('m', '<i4', (2, 2))]", 2);
     const npydt_leaf *l = npydt_dtype_leaves(r.dt, &(size_t){0});
     for (size_t i = 0; i < 8; i++)   /* the records are the subarray's 16 bytes */
-        assert_int_equal(npydt_write_i64(l->dtype, r.p + i * 4, (int64_t)i, NULL), NPYDT_OK);
+        assert_int_equal(npydt_write_i64(l->dtype, r.buf + i * 4, (int64_t)i, NULL), NPYDT_OK);
     npydt_stats *s = stats_of(&r, NULL);
     assert_int_equal(npydt_stats_count(s), 1);
     npydt_stats_result c = column(s, 0);
@@ -424,17 +358,17 @@ static void test_stats_subarray_elements_pooled_in_c_order(void **state)
     assert_int_equal(c.count, 8);
     assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_per_element_gives_each_element_a_column(void **state)
 {
     (void)state;
-    struct recs r = make("[('x', '<f8'), ('m', '<i4', (2, 2))]", 3);
+    struct test_recs r = test_recs_make("[('x', '<f8'), ('m', '<i4', (2, 2))]", 3);
     const npydt_leaf *l = &npydt_dtype_leaves(r.dt, &(size_t){0})[1];
     for (size_t i = 0; i < 3; i++)
         for (size_t e = 0; e < 4; e++)
-            assert_int_equal(npydt_write_i64(l->dtype, r.p + i * r.isz + l->offset + e * 4,
+            assert_int_equal(npydt_write_i64(l->dtype, r.buf + i * r.isz + l->offset + e * 4,
                                              (int64_t)(10 * e + i), NULL),
                              NPYDT_OK);
     npydt_stats_options o;
@@ -450,18 +384,18 @@ static void test_stats_per_element_gives_each_element_a_column(void **state)
         assert_true(c.min_i == (int64_t)(10 * e) && c.max_i == (int64_t)(10 * e + 2));
     }
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_subarray_larger_than_a_tile_keeps_c_order(void **state)
 {
     (void)state;
     /* 40,000 bytes an element: read along the subarray, record by record */
-    struct recs r = make("[('m', '>i4', (100, 100)), ('a', '<u2')]", 3);
+    struct test_recs r = test_recs_make("[('m', '>i4', (100, 100)), ('a', '<u2')]", 3);
     const npydt_leaf *l = npydt_dtype_leaves(r.dt, &(size_t){0});
     for (size_t i = 0; i < 3; i++)
         for (size_t e = 0; e < 10000; e++)
-            assert_int_equal(npydt_write_i64(l->dtype, r.p + i * r.isz + e * 4,
+            assert_int_equal(npydt_write_i64(l->dtype, r.buf + i * r.isz + e * 4,
                                              (int64_t)(i * 10000 + e), NULL),
                              NPYDT_OK);
     npydt_stats *s = stats_of(&r, NULL);
@@ -471,14 +405,14 @@ static void test_stats_subarray_larger_than_a_tile_keeps_c_order(void **state)
     assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
     assert_true(c.mean == 14999.5);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_nested_subarrays_larger_than_a_tile_keep_c_order(void **state)
 {
     (void)state;
     /* leaf p.v: 2 structs of 5,000 values each, 80,000 bytes a record */
-    struct recs r = make("[('p', [('v', '<i4', (5000,)), ('w', '<u1')], (2,))]", 2);
+    struct test_recs r = test_recs_make("[('p', [('v', '<i4', (5000,)), ('w', '<u1')], (2,))]", 2);
     const npydt_leaf *l = npydt_dtype_leaves(r.dt, &(size_t){0});
     assert_int_equal(l->nrepeats, 2);
     int64_t k = 0;
@@ -486,7 +420,7 @@ static void test_stats_nested_subarrays_larger_than_a_tile_keep_c_order(void **s
         for (uint64_t a = 0; a < l->repeats[0].count; a++)
             for (uint64_t b = 0; b < l->repeats[1].count; b++)
                 assert_int_equal(npydt_write_i64(l->dtype,
-                                                 r.p + i * r.isz + l->offset +
+                                                 r.buf + i * r.isz + l->offset +
                                                      a * l->repeats[0].stride +
                                                      b * l->repeats[1].stride,
                                                  k++, NULL),
@@ -497,16 +431,16 @@ static void test_stats_nested_subarrays_larger_than_a_tile_keep_c_order(void **s
     assert_true(c.min_i == 0 && c.max_i == 19999);
     assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_complex_leaf_has_a_real_and_an_imaginary_column(void **state)
 {
     (void)state;
-    struct recs r = make("'>c16'", 2);
+    struct test_recs r = test_recs_make("'>c16'", 2);
     const double a[2] = {1.0, -2.0}, b[2] = {3.0, 4.0};
-    assert_int_equal(npydt_write_complex(r.dt, r.p, a, NULL), NPYDT_OK);
-    assert_int_equal(npydt_write_complex(r.dt, r.p + 16, b, NULL), NPYDT_OK);
+    assert_int_equal(npydt_write_complex(r.dt, r.buf, a, NULL), NPYDT_OK);
+    assert_int_equal(npydt_write_complex(r.dt, r.buf + 16, b, NULL), NPYDT_OK);
     npydt_stats *s = stats_of(&r, NULL);
     assert_int_equal(npydt_stats_count(s), 2);
     npydt_stats_result re = column(s, 0), im = column(s, 1);
@@ -516,19 +450,19 @@ static void test_stats_complex_leaf_has_a_real_and_an_imaginary_column(void **st
     assert_true(im.min_f == -2.0 && im.max_f == 4.0 && im.mean == 1.0);
     assert_false(re.has_order);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_same_values_in_either_byte_order(void **state)
 {
     (void)state;
-    struct recs le = make("[('a', '<f8'), ('b', '<i4')]", 50);
-    struct recs be = make("[('a', '>f8'), ('b', '>i4')]", 50);
+    struct test_recs le = test_recs_make("[('a', '<f8'), ('b', '<i4')]", 50);
+    struct test_recs be = test_recs_make("[('a', '>f8'), ('b', '>i4')]", 50);
     for (size_t i = 0; i < 50; i++) {
-        set_f(&le, i, "a", (double)i * 0.37 - 3);
-        set_f(&be, i, "a", (double)i * 0.37 - 3);
-        set_i(&le, i, "b", (int64_t)(i * i) - 40);
-        set_i(&be, i, "b", (int64_t)(i * i) - 40);
+        test_recs_set_double(&le, i, "a", (double)i * 0.37 - 3);
+        test_recs_set_double(&be, i, "a", (double)i * 0.37 - 3);
+        test_recs_set_i64(&le, i, "b", (int64_t)(i * i) - 40);
+        test_recs_set_i64(&be, i, "b", (int64_t)(i * i) - 40);
     }
     npydt_stats *s1 = stats_of(&le, NULL), *s2 = stats_of(&be, NULL);
     for (size_t k = 0; k < 2; k++) {
@@ -540,14 +474,14 @@ static void test_stats_same_values_in_either_byte_order(void **state)
     }
     npydt_stats_free(s1);
     npydt_stats_free(s2);
-    release(&le);
-    release(&be);
+    test_recs_free(&le);
+    test_recs_free(&be);
 }
 
 static void test_stats_fields_select_the_leaves_below_a_path(void **state)
 {
     (void)state;
-    struct recs r = make("[('t', '<i8'), ('pos', [('x', '<f4'), ('y', '<f4')]), ('n', '|S2')]", 1);
+    struct test_recs r = test_recs_make("[('t', '<i8'), ('pos', [('x', '<f4'), ('y', '<f4')]), ('n', '|S2')]", 1);
     const char *paths[] = {"n", "pos"};
     npydt_stats_options o;
     npydt_stats_options_init(&o);
@@ -559,13 +493,13 @@ static void test_stats_fields_select_the_leaves_below_a_path(void **state)
     assert_int_equal(column(s, 1).leaf, 2);
     assert_int_equal(column(s, 2).leaf, 3);
     npydt_stats_free(s);
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_unknown_field_path_is_not_found(void **state)
 {
     (void)state;
-    struct recs r = make("[('pos', [('x', '<f4')])]", 1);
+    struct test_recs r = test_recs_make("[('pos', [('x', '<f4')])]", 1);
     const char *paths[] = {"po"};
     npydt_stats_options o;
     npydt_stats_options_init(&o);
@@ -576,7 +510,7 @@ static void test_stats_unknown_field_path_is_not_found(void **state)
     assert_fails(NPYDT_E_NOT_FOUND, &err, npydt_stats_new(r.dt, &o, &s, &err));
     assert_null(s);
     assert_string_equal(err.path, "po");
-    release(&r);
+    test_recs_free(&r);
 }
 
 static void test_stats_refuses_object_leaves(void **state)

@@ -63,6 +63,30 @@ const unsigned char *test_element_at(npydt_reader *r, uint64_t i);
 /* The root dtype of an open array. */
 const npydt_dtype *test_reader_dtype(npydt_reader *r);
 
+/* n zeroed records of a dtype literal, built by hand (one byte more than
+ * they need, so that they can be placed at an odd address); free with
+ * test_recs_free. */
+struct test_recs {
+    npydt_dtype *dt;
+    size_t isz, n;
+    unsigned char *buf;
+};
+struct test_recs test_recs_make(const char *descr, size_t n);
+void test_recs_free(struct test_recs *r);
+/* The scalar at path (an index allowed: "m[1]") of record i, its dtype in
+ * *f (fails the test for an unknown path). */
+unsigned char *test_recs_at(struct test_recs *r, size_t i, const char *path,
+                            const npydt_dtype **f);
+/* Store a value at path of record i with the library's writers (fails the
+ * test if it cannot): bytes go to S or V, and to U as UTF-8. */
+void test_recs_set_double(struct test_recs *r, size_t i, const char *path, double v);
+void test_recs_set_complex(struct test_recs *r, size_t i, const char *path, double re,
+                           double im);
+void test_recs_set_i64(struct test_recs *r, size_t i, const char *path, int64_t v);
+void test_recs_set_u64(struct test_recs *r, size_t i, const char *path, uint64_t v);
+void test_recs_set_bytes(struct test_recs *r, size_t i, const char *path, const char *s,
+                         size_t len);
+
 /* Read a whole file (fails the test if it cannot); free() the result. */
 unsigned char *test_read_file(const char *path, size_t *len);
 
