@@ -148,6 +148,10 @@ static void import(const unsigned char *in, size_t len, uint64_t rows)
     sc.release(&sc);
     if (st != NPYDT_OK) {
         fuzz_check_error(st, &err, SIZE_MAX);
+    } else if (npydt_dtype_itemsize(dt) > o.max_message_bytes) {
+        /* no row of it fits in a message: refused before a writer, as
+         * load --arrow does */
+        npydt_dtype_free(dt);
     } else {
         struct mem out = {0};
         npydt_npz_sink sink = {mem_write, NULL, &out};

@@ -64,18 +64,11 @@ static size_t check_one(const npydt_schema *s, const npydt_dtype *dt, unsigned f
         FUZZ_CHECK(m->code != NPYDT_MISMATCH_DIMENSION &&
                    m->code != NPYDT_MISMATCH_FORTRAN_ORDER);
         if (i == 0) {
-            /* err names the first mismatch: its path, a NUL in it written
-             * \x00, cut where the next piece would not fit */
+            /* err names the first mismatch: its path escaped by the
+             * library's one rule (a NUL as \x00, controls as escapes),
+             * cut to whole escapes where the next would not fit */
             char want[sizeof err.path];
-            size_t k = 0;
-            for (size_t j = 0; j < m->path_len; j++) {
-                size_t piece = m->path[j] ? 1 : 4;
-                if (k + piece >= sizeof want)
-                    break;
-                memcpy(want + k, m->path[j] ? &m->path[j] : "\\x00", piece);
-                k += piece;
-            }
-            want[k] = '\0';
+            npydt_text_escape(m->path, m->path_len, want, sizeof want);
             FUZZ_CHECK(strcmp(err.path, want) == 0);
         }
     }

@@ -140,6 +140,12 @@ expect "a .npy file given as a stream" 3 "bad magic: stream offset 0: .*a .npy f
 printf 'PK\005\006' >"$tmp/empty.npz"
 expect "an archive given as a stream" 3 "bad magic: stream offset 0: .*a zip archive (.npz), not" -- \
     load --arrow -o "$tmp/c.npy" "$tmp/empty.npz"
+# a record wider than a message can hold: refused before any buffer of its size
+"$PYTHON" -c "import numpy as np; np.save('$tmp/wide.npy', np.zeros(0, dtype=[('a', 'V300000000')]))"
+"$NPYDT" dump --arrow -o "$tmp/wide.arrows" "$tmp/wide.npy" && ok || bad "dump --arrow of a wide empty array"
+expect "a record wider than a message" 3 "limit exceeded: a record of 300000000 bytes" -- \
+    load --arrow -o "$tmp/w.npy" "$tmp/wide.arrows"
+[ ! -e "$tmp/w.npy" ] && ok || bad "a too wide record left OUT"
 expect "no such input" 2 "cannot open" -- load --arrow -o "$tmp/c.npy" "$tmp/none.arrow"
 # an existing OUT is left as it was
 cp "$S" "$tmp/keep.npy"

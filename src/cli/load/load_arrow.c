@@ -80,6 +80,9 @@ static int report_input(const struct arrow_in *in, const npydt_error *err)
 
 /* Open arg (NULL or "-": standard input) and read its schema. 0, or the
  * exit status after the error is reported (nothing then to close). */
+/* The largest message (metadata and body) the stream is read with. */
+#define ARROW_MESSAGE_MAX ((size_t)256 << 20)
+
 static int input_open(struct arrow_in *in, const char *arg)
 {
     memset(in, 0, sizeof *in);
@@ -89,7 +92,10 @@ static int input_open(struct arrow_in *in, const char *arg)
     if (in->fd < 0)
         return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
     npydt_error err;
-    if (npydt_arrow_ipc_open_fd(in->fd, NULL, &in->ipc, &err) != NPYDT_OK) {
+    npydt_arrow_ipc_options ipc;
+    npydt_arrow_ipc_options_init(&ipc);
+    ipc.max_message_bytes = ARROW_MESSAGE_MAX;
+    if (npydt_arrow_ipc_open_fd(in->fd, &ipc, &in->ipc, &err) != NPYDT_OK) {
         if (!std)
             close(in->fd);
         return report_input(in, &err);
@@ -161,6 +167,13 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
             dtype = own;
         }
     }
+    /* a row must fit in one message's body: a wider record could never
+     * arrive, and its writer would hold buffers of its size for nothing */
+    if (status == EXIT_OK && npydt_dtype_itemsize(dtype) > ARROW_MESSAGE_MAX)
+        status = cli_fail(in.name, NPYDT_E_LIMIT,
+                          "a record of %zu bytes is larger than a message of the stream may "
+                          "be (%zu bytes): no row of it can be read",
+                          npydt_dtype_itemsize(dtype), ARROW_MESSAGE_MAX);
     npydt_writer *w = NULL;
     if (status == EXIT_OK) {
         uint64_t shape[1] = {0};
