@@ -1,16 +1,11 @@
 /* Value rules checked over records: what breaks each rule, the counts,
  * the first indices and values kept, and the state a check carries. */
-#include "test_util.h"
+#include "rules_test.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct run {
-    npydt_rules *rules;
-    npydt_rules_check *check;
-};
 
 static struct run start(struct test_recs *r, const char *text, const npydt_rules_options *o)
 {
@@ -30,26 +25,6 @@ static struct run check_all(struct test_recs *r, const char *text)
     if (npydt_rules_check_add(run.check, r->buf, r->n, &err) != NPYDT_OK)
         fail_msg("%s: %s", text, err.message);
     return run;
-}
-
-static void finish(struct run *run)
-{
-    npydt_rules_check_free(run->check);
-    npydt_rules_free(run->rules);
-}
-
-/* Rule i broke `count` times, first at the indices given (-1 ends). */
-static void broke(const struct run *run, size_t i, uint64_t count, const int *first)
-{
-    const npydt_rule_result *r = npydt_rules_check_result(run->check, i);
-    assert_non_null(r);
-    assert_int_equal(r->violations, count);
-    size_t n = 0;
-    while (first[n] >= 0)
-        n++;
-    assert_int_equal(r->nfirst, n);
-    for (size_t k = 0; k < n; k++)
-        assert_int_equal(r->first[k], (uint64_t)first[k]);
 }
 
 static const int NONE[] = {-1};

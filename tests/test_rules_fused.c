@@ -3,18 +3,13 @@
  * chunks the records are checked in, and with NaN among numbers that
  * break a bound. Counts are compared with counts made here, element by
  * element. */
-#include "test_util.h"
+#include "rules_test.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct run {
-    npydt_rules *rules;
-    npydt_rules_check *check;
-};
 
 /* Check the n records at p against text, added `piece` records at a time. */
 static struct run check_at(const struct test_recs *r, const unsigned char *p, const char *text,
@@ -31,26 +26,6 @@ static struct run check_at(const struct test_recs *r, const unsigned char *p, co
             fail_msg("%s: %s", text, err.message);
     }
     return run;
-}
-
-static void finish(struct run *run)
-{
-    npydt_rules_check_free(run->check);
-    npydt_rules_free(run->rules);
-}
-
-/* Rule i broke `count` times, first at the indices given (-1 ends). */
-static void broke(const struct run *run, size_t i, uint64_t count, const int *first)
-{
-    const npydt_rule_result *r = npydt_rules_check_result(run->check, i);
-    assert_non_null(r);
-    assert_int_equal(r->violations, count);
-    size_t n = 0;
-    while (first[n] >= 0)
-        n++;
-    assert_int_equal(r->nfirst, n);
-    for (size_t k = 0; k < n; k++)
-        assert_int_equal(r->first[k], (uint64_t)first[k]);
 }
 
 /* The counts and first elements (index and text) of every rule agree. */
