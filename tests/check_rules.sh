@@ -85,7 +85,7 @@ expect unknown_rule_is_a_usage_error 2 '' \
 "npydt: check: --rules: rules offset 7: field x: unknown rule 'mni' (rules: min, max, exclusive_min, exclusive_max, nan, inf, nat, sorted, unique, values, min_len, max_len, utf8, ascii)${NL}Try 'npydt check --help'.$NL" -- \
     --rules "{'x': {'mni': 0}}" "$S"
 expect wrong_value_type_is_a_usage_error 2 '' \
-"npydt: check: --rules: rules offset 14: field x: 'min' takes a number, found a string${NL}Try 'npydt check --help'.$NL" -- \
+"npydt: check: --rules: rules offset 14: field x: 'min' takes a number, or for a datetime64 field a date as ISO 8601 text ('2024-01-31T12:30'), found a string that is no date${NL}Try 'npydt check --help'.$NL" -- \
     --rules "{'x': {'min': '0'}}" "$S"
 expect a_rule_the_schema_type_refuses_is_a_usage_error 2 '' \
 "npydt: check: --rules: rules offset 6: rule 'nan' cannot apply to '<i4': it is for floats and complex numbers${NL}Try 'npydt check --help'.$NL" -- \
@@ -95,6 +95,26 @@ expect syntax_error_is_a_usage_error 2 '' \
     --rules "{'x': {}" "$S"
 expect schema_or_rules_is_required 2 '' \
 "npydt: check: --schema SPEC or --rules RULES is required${NL}Try 'npydt check --help'.$NL" -- "$S"
+
+# ---- dates as bounds of datetime64 fields (compared exactly: NumPy's
+# comparison overflows when it converts [4] and [5] to milliseconds),
+# strings in order, the unique limit
+D="$F/scalar_M8_25s_be.npy"   # '>M8[25s]': 0 1 -1 1700000000 2**62 -(2**63-1) NaT
+expect a_date_bounds_a_datetime_field_as_numpy_compares 1 '' \
+"$D: rule failed: dtype: min '1970-01-01T00:00:00.5': 3 elements break it, first [0] 1970-01-01T00:00:00, [2] 1969-12-31T23:59:35, [5] -9223372036854775807 [25s]$NL$D: rule failed: dtype: max '9999': 1 element breaks it, first [4] 4611686018427387904 [25s]$NL" -- \
+    --rules "{'': {'min': '1970-01-01T00:00:00.5', 'max': '9999'}}" "$D"
+expect a_date_that_does_not_exist_is_a_usage_error 2 '' \
+"npydt: check: --rules: rules offset 13: 'max' takes a number, or for a datetime64 field a date as ISO 8601 text ('2024-01-31T12:30'), found a string that is no date${NL}Try 'npydt check --help'.$NL" -- \
+    --rules "{'': {'max': '2023-02-29'}}" "$D"
+expect strings_are_sorted_as_numpy_orders_them 1 '' \
+"$S: rule failed: field name: sorted 'descending': 1 element breaks it, first [2] b'\\x86e\\xcc\\xbf\\xae'$NL" -- \
+    --rules "{'name': {'sorted': 'descending'}}" "$S"
+expect unique_beyond_its_memory_is_a_limit 3 '' \
+"$FO: limit exceeded: 'unique': 0 distinct values so far need more than 1024 bytes (max_unique_bytes)$NL" -- \
+    --rules "{'': {'unique': True}}" --max-unique-bytes 1K "$FO"
+expect max_unique_bytes_needs_rules 2 '' \
+"npydt: check: --max-unique-bytes is for --rules${NL}Try 'npydt check --help'.$NL" -- \
+    --schema '<i4' --max-unique-bytes 1M "$FO"
 
 # ---- the differential test against NumPy
 if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then

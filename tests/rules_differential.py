@@ -144,6 +144,24 @@ def lit(x):
     return repr(x)
 
 
+def iso_text(rng, sc, count):
+    """A date near `count` units of datetime64 scalar sc, as ISO text; a
+    second or a millisecond off the unit at times."""
+    unit, mult = np.datetime_data(sc)
+    if unit == 'generic' or not isinstance(count, int) or abs(count) > 2 ** 40:
+        count = 3
+    d = np.datetime64(count * mult, unit)
+    if unit in ('Y', 'M', 'W', 'D', 'h', 'm', 's') and rng.random() < 0.5:
+        d = d.astype('M8[ms]') + rng.choice([-1, 1, 1000, -1000])
+    return str(d)
+
+
+def as_instant(x, sc):
+    """The element count x of datetime64 scalar sc as a datetime64."""
+    unit, mult = np.datetime_data(sc)
+    return np.datetime64(x * mult, unit)
+
+
 def rand_rules(rng, sc, vals):
     k = sc.kind
     rules = {}
@@ -162,6 +180,8 @@ def rand_rules(rng, sc, vals):
                 b = b + 0.5 if abs(b) < 1e15 else b
             if isinstance(b, bool):
                 b = int(b)
+            if k == 'M' and rng.random() < 0.4:
+                b = iso_text(rng, sc, b)
             rules[op] = b
     if k in 'fc' and rng.random() < 0.5:
         rules['nan'] = rng.random() < 0.2
@@ -169,7 +189,7 @@ def rand_rules(rng, sc, vals):
         rules['inf'] = rng.random() < 0.2
     if k in 'Mm' and rng.random() < 0.5:
         rules['nat'] = rng.random() < 0.2
-    if k in 'biufMm' and rng.random() < 0.4:
+    if k in 'biufMmSU' and rng.random() < 0.4:
         rules['sorted'] = rng.choice(['ascending', 'descending', 'strictly_ascending',
                                       'strictly_descending'])
     if k != 'c' and rng.random() < 0.3:
@@ -182,6 +202,8 @@ def rand_rules(rng, sc, vals):
         if k in 'iuf' and rng.random() < 0.3:
             chosen.append(rng.choice([0.5, 2 ** 70, -3]))
         rules['values'] = [c for c in chosen if not (isinstance(c, float) and c != c)]
+        if k == 'M' and rng.random() < 0.4:
+            rules['values'] = [iso_text(rng, sc, c) for c in rules['values']]
     if k in 'SU':
         if rng.random() < 0.4:
             rules['min_len'] = rng.randint(0, 3)
@@ -204,7 +226,11 @@ def breaks(op, arg, vals, sc):
     for i, x in enumerate(vals):
         b = False
         if op in ('min', 'max', 'exclusive_min', 'exclusive_max'):
-            if not ((isinstance(x, float) and x != x) or (time and x == NAT)):
+            if isinstance(arg, str) and x != NAT:   # a date: NumPy compares
+                xv, av = as_instant(x, sc), np.datetime64(arg)
+                b = {'min': xv < av, 'max': xv > av, 'exclusive_min': xv <= av,
+                     'exclusive_max': xv >= av}[op]
+            elif not ((isinstance(x, float) and x != x) or (time and x == NAT)):
                 inf = float('inf')
                 fx = Fraction(x) if abs(x) != inf else x
                 fb = Fraction(arg) if abs(arg) != inf else arg
@@ -227,6 +253,8 @@ def breaks(op, arg, vals, sc):
             key = ('nan',) if isinstance(x, float) and x != x else x
             b = arg and key in seen
             seen.add(key)
+        elif op == 'values' and time and any(isinstance(v, str) for v in arg):
+            b = x == NAT or not any(as_instant(x, sc) == np.datetime64(v) for v in arg)
         elif op == 'values':
             b = not any(x == v and type(v) is not bytes or x == v for v in arg) \
                 if k not in 'SU' else x not in arg

@@ -469,7 +469,61 @@ static void test_rules_check_each_failed_allocation_is_nomem_and_leaks_nothing(v
     fail_each_allocation(1);
 }
 
+static void test_rules_check_dates_bound_datetimes_exactly(void **state)
+{
+    (void)state;
+    struct test_recs r = test_recs_make("'>M8[s]'", 4);
+    int64_t v[4] = {0, 1, -1, 86400};
+    for (size_t i = 0; i < 4; i++)
+        test_recs_set_i64(&r, i, "", v[i]);
+    struct run run = check_all(&r, "{'': {'min': '1970-01-01T00:00:00.5', 'max': '1970-01-02',"
+                                   " 'exclusive_max': '1970-01-02'}}");
+    broke(&run, 0, 2, (int[]){0, 2, -1});   /* half a second: 1 is the least that keeps it */
+    broke(&run, 1, 0, NONE);
+    broke(&run, 2, 1, (int[]){3, -1});
+    finish(&run);
+    test_recs_free(&r);
+}
+
+static void test_rules_check_dates_in_values_match_whole_counts(void **state)
+{
+    (void)state;
+    struct test_recs r = test_recs_make("'<M8[D]'", 3);
+    int64_t v[3] = {0, 1, 2};
+    for (size_t i = 0; i < 3; i++)
+        test_recs_set_i64(&r, i, "", v[i]);
+    struct run run = check_all(&r, "{'': {'values': ['1970-01-02', '1970-01-01T12']}}");
+    broke(&run, 0, 2, (int[]){0, 2, -1});   /* noon of the first day is no day's value */
+    finish(&run);
+    test_recs_free(&r);
+}
+
+static void test_rules_check_sorted_strings_compare_as_numpy_does(void **state)
+{
+    (void)state;
+    static const char *const descr[] = {"[('s', 'S3'), ('u', '<U2'), ('v', '>U2')]"};
+    struct test_recs r = test_recs_make(descr[0], 4);
+    static const char *const s[4] = {"a", "a\0b", "ab", "b"};
+    static const size_t slen[4] = {1, 3, 2, 1};
+    static const char *const u[4] = {"y", "z", "\xc3\xa9", "za"};
+    for (size_t i = 0; i < 4; i++) {
+        test_recs_set_bytes(&r, i, "s", s[i], slen[i]);
+        test_recs_set_bytes(&r, i, "u", u[i], strlen(u[i]));
+        test_recs_set_bytes(&r, i, "v", u[i], strlen(u[i]));
+    }
+    struct run run = check_all(&r, "{'s': {'sorted': 'strictly_ascending'},"
+                                   " 'u': {'sorted': 'ascending'}, 'v': {'sorted': 'ascending'}}");
+    broke(&run, 0, 0, NONE);                 /* b'a' < b'a\0b' < b'ab' < b'b' */
+    broke(&run, 1, 1, (int[]){3, -1});       /* 'za' after U+00E9 */
+    broke(&run, 2, 1, (int[]){3, -1});       /* the same in the other byte order */
+    finish(&run);
+    test_recs_free(&r);
+}
+
 TEST_LIST("rules_check",
+    cmocka_unit_test(test_rules_check_dates_bound_datetimes_exactly),
+    cmocka_unit_test(test_rules_check_dates_in_values_match_whole_counts),
+    cmocka_unit_test(test_rules_check_sorted_strings_compare_as_numpy_does),
     cmocka_unit_test(test_rules_check_bounds_let_nan_pass_and_count_every_break),
     cmocka_unit_test(test_rules_check_keeps_the_first_five_with_their_values),
     cmocka_unit_test(test_rules_check_bounds_beyond_the_type_pass_all_or_none),

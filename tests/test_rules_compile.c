@@ -219,7 +219,7 @@ static void test_rules_compile_refuses_a_float_bound_on_a_datetime(void **state)
 {
     (void)state;
     refused("{'t': {'min': 1.5}}", 1, NPYDT_E_VALUE, 14, "t",
-            "'min' of a datetime64 or timedelta64 field takes an integer count of its unit");
+            "'min' of a datetime64 field takes an integer count of its unit or a date");
 }
 
 static void test_rules_compile_refuses_flags_that_are_no_bool(void **state)
@@ -265,7 +265,7 @@ static void test_rules_compile_refuses_values_of_another_type(void **state)
     refused("{'id': {'values': ['1']}}", 1, NPYDT_E_VALUE, 19, "id",
             "'values' of a number field holds a string: numbers only");
     refused("{'t': {'values': [1.5]}}", 1, NPYDT_E_VALUE, 18, "t",
-            "'values' of a datetime64 or timedelta64 field holds a number");
+            "'values' of a datetime64 field holds a number");
 }
 
 static void test_rules_compile_refuses_more_values_than_max_values(void **state)
@@ -340,7 +340,40 @@ static void test_rules_check_needs_rules_placed_on_a_dtype(void **state)
     npydt_rules_free(r);
 }
 
+static void test_rules_compile_dates_bound_datetime_fields(void **state)
+{
+    (void)state;
+    accepted("{'t': {'min': '2024-01-01T00:00:00.123456789', 'exclusive_max': '2025',"
+             " 'values': ['2024-01-01', '2024-01-01 12:00:00.0000000001']}}");
+    npydt_error err;
+    assert_int_equal(compile("{'t': {'min': '2024-01-31T23:59'}}", 0, NULL, &err), NPYDT_OK);
+}
+
+static void test_rules_compile_a_date_that_does_not_exist_is_refused_at_its_offset(void **state)
+{
+    (void)state;
+    refused("{'t': {'min': '2024-02-30'}}", 1, NPYDT_E_VALUE, 14, "t", "ISO 8601");
+    refused("{'t': {'max': '2024-01-01Z'}}", 0, NPYDT_E_VALUE, 14, "t", "a string that is no date");
+    refused("{'t': {'values': [1, '2024-1-1']}}", 1, NPYDT_E_VALUE, 21, "t", "ISO 8601");
+}
+
+static void test_rules_compile_a_date_beyond_the_fields_unit_is_refused(void **state)
+{
+    (void)state;
+    refused("{'t': {'min': '2263-01-01'}}", 1, NPYDT_E_VALUE, 14, "t", "beyond");
+}
+
+static void test_rules_compile_a_date_bounds_only_datetime_fields(void **state)
+{
+    (void)state;
+    refused("{'id': {'min': '2024'}}", 1, NPYDT_E_VALUE, 15, "id", "takes a number, found a str");
+}
+
 TEST_LIST("rules_compile",
+    cmocka_unit_test(test_rules_compile_dates_bound_datetime_fields),
+    cmocka_unit_test(test_rules_compile_a_date_that_does_not_exist_is_refused_at_its_offset),
+    cmocka_unit_test(test_rules_compile_a_date_beyond_the_fields_unit_is_refused),
+    cmocka_unit_test(test_rules_compile_a_date_bounds_only_datetime_fields),
     cmocka_unit_test(test_rules_compile_every_rule_on_a_field_it_applies_to),
     cmocka_unit_test(test_rules_compile_counts_rules_in_text_order),
     cmocka_unit_test(test_rules_compile_without_dtype_reads_keys_and_values_only),

@@ -152,3 +152,136 @@ size_t text_datetime(int64_t count, int unit, int32_t mult, char *buf)
     }
     return o;
 }
+
+/* digits of s[*i..n): at least min and at most max of them, as a number */
+static bool read_digits(const char *s, size_t n, size_t *i, int min, int max, int64_t *out)
+{
+    int64_t v = 0;
+    int k = 0;
+    while (*i < n && k < max && s[*i] >= '0' && s[*i] <= '9') {
+        v = v * 10 + (s[*i] - '0');
+        (*i)++;
+        k++;
+    }
+    *out = v;
+    return k >= min && !(*i < n && k == max && s[*i] >= '0' && s[*i] <= '9');
+}
+
+/* A date and time read from text: days from 1970-01-01, seconds of the
+ * day, attoseconds of the second; the calendar fields for Y and M. */
+struct instant {
+    int64_t year, month, day, days, sod, frac;
+};
+
+static const int64_t pow10_table[] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+    INT64_C(10000000000), INT64_C(100000000000), INT64_C(1000000000000),
+    INT64_C(10000000000000), INT64_C(100000000000000), INT64_C(1000000000000000),
+    INT64_C(10000000000000000), INT64_C(100000000000000000),
+    INT64_C(1000000000000000000)};
+
+static bool read_instant(const char *s, size_t n, struct instant *t)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    int64_t month = 1, day = 1, h = 0, mi = 0, sec = 0, v;
+    memset(t, 0, sizeof *t);
+    if (!read_digits(s, n, &i, 4, 12, &t->year))
+        return false;
+    if (neg)
+        t->year = -t->year;
+    if (i < n && s[i] == '-') {
+        i++;
+        if (!read_digits(s, n, &i, 2, 2, &month) || month < 1 || month > 12)
+            return false;
+        if (i < n && s[i] == '-') {
+            i++;
+            if (!read_digits(s, n, &i, 2, 2, &day) || day < 1)
+                return false;
+            static const unsigned char mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+            bool leap = t->year % 4 == 0 && (t->year % 100 != 0 || t->year % 400 == 0);
+            if (day > mdays[month - 1] || (month == 2 && day == 29 && !leap))
+                return false;
+            if (i < n && (s[i] == 'T' || s[i] == ' ')) {
+                i++;
+                if (!read_digits(s, n, &i, 2, 2, &h) || h > 23)
+                    return false;
+                if (i < n && s[i] == ':') {
+                    i++;
+                    if (!read_digits(s, n, &i, 2, 2, &mi) || mi > 59)
+                        return false;
+                    if (i < n && s[i] == ':') {
+                        i++;
+                        if (!read_digits(s, n, &i, 2, 2, &sec) || sec > 59)
+                            return false;
+                        if (i < n && s[i] == '.') {
+                            size_t f0 = ++i;
+                            if (!read_digits(s, n, &i, 1, 18, &v))
+                                return false;
+                            t->frac = v * pow10_table[18 - (i - f0)];
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (i != n || !text_days_from_civil(t->year, (unsigned)month, (unsigned)day, &t->days))
+        return false;
+    t->month = month;
+    t->day = day;
+    t->sod = h * 3600 + mi * 60 + sec;
+    return true;
+}
+
+int text_datetime_read(const char *s, size_t n, int unit, int32_t mult, int64_t *count,
+                       bool *exact)
+{
+    struct instant t;
+    if (!read_instant(s, n, &t))
+        return -1;
+    int64_t u, r;
+    bool on = t.sod == 0 && t.frac == 0, over = false;
+    switch (unit) {
+    case UNIT_Y:
+        over = __builtin_sub_overflow(t.year, 1970, &u);
+        on = on && t.month == 1 && t.day == 1;
+        break;
+    case UNIT_M:
+        over = __builtin_sub_overflow(t.year, 1970, &u) || __builtin_mul_overflow(u, 12, &u) ||
+               __builtin_add_overflow(u, t.month - 1, &u);
+        on = on && t.day == 1;
+        break;
+    case UNIT_W:
+        u = floor_div(t.days, 7, &r);
+        on = on && r == 0;
+        break;
+    case UNIT_D:
+        u = t.days;
+        break;
+    case UNIT_h: case UNIT_m: case UNIT_s: {
+        int64_t per = unit == UNIT_h ? 3600 : unit == UNIT_m ? 60 : 1;
+        over = __builtin_mul_overflow(t.days, 86400 / per, &u) ||
+               __builtin_add_overflow(u, t.sod / per, &u);
+        on = t.sod % per == 0 && t.frac == 0;
+        break;
+    }
+    default: {
+        if (unit < UNIT_ms || unit > UNIT_as)
+            return -1;
+        int digits = 3 * (unit - UNIT_ms + 1);
+        int64_t drop = pow10_table[18 - digits];
+        over = __builtin_mul_overflow(t.days, 86400, &u) || __builtin_add_overflow(u, t.sod, &u) ||
+               __builtin_mul_overflow(u, pow10_table[digits], &u) ||
+               __builtin_add_overflow(u, t.frac / drop, &u);
+        on = t.frac % drop == 0;
+        break;
+    }
+    }
+    if (over)
+        return 1;
+    *count = floor_div(u, mult > 0 ? mult : 1, &r);
+    *exact = on && r == 0;
+    return *count == INT64_MIN;   /* NaT's count is no date */
+}

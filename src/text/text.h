@@ -215,5 +215,15 @@ bool text_days_from_civil(int64_t year, unsigned month, unsigned day, int64_t *d
  * NaT is the caller's. Its length, 0 for another unit (generic) or a
  * value whose date is beyond int64 days. */
 size_t text_datetime(int64_t count, int unit, int32_t mult, char *buf);
+/* The datetime64 count of `mult` units (unit as text_datetime's) that
+ * ISO 8601 text s[0..n) falls in: the instant floored to a whole count,
+ * *exact when it is one. The text as NumPy reads a date: "YYYY",
+ * "YYYY-MM" or "YYYY-MM-DD" (a year of 4 to 12 digits, signed or not),
+ * then 'T' or ' ' and "hh", "hh:mm", "hh:mm:ss" or "hh:mm:ss.f" with 1
+ * to 18 digits; no time zone. 0; -1 for other text, a date or time that
+ * does not exist, or a generic unit; 1 for a count beyond int64 (or
+ * INT64_MIN, NaT's). */
+int text_datetime_read(const char *s, size_t n, int unit, int32_t mult, int64_t *count,
+                       bool *exact);
 
 #endif

@@ -21,6 +21,7 @@
 struct rule_state {
     bool has_prev;              /* sorted: the element before the batch */
     union { int64_t i; uint64_t u; double d; } prev;
+    unsigned char *prev_str;    /* sorted on S or U: the element before, as gathered */
     struct rule_unique uniq;
 };
 
@@ -92,6 +93,11 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
         res->offset = r->offset;
         c->state[i].uniq.alloc = c->alloc;
         c->state[i].uniq.max_bytes = rules->max_unique_bytes;
+        if (r->op == RULE_SORTED && (t->dom == DOM_BYTES || t->dom == DOM_TEXT) &&
+            !(c->state[i].prev_str = alloc_bytes(c->alloc, (size_t)t->scalar->itemsize))) {
+            npydt_rules_check_free(c);
+            return set_nomem(err);
+        }
     }
     for (size_t ti = 0; ti < rules->ntargets; ti++)
         rule_fuse(rules, ti, &c->fused[ti], c->how);
@@ -105,8 +111,12 @@ void npydt_rules_check_free(npydt_rules_check *c)
         return;
     size_t n = c->rules->nrules ? c->rules->nrules : 1;
     if (c->state)
-        for (size_t i = 0; i < c->rules->nrules; i++)
+        for (size_t i = 0; i < c->rules->nrules; i++) {
             rule_unique_free(&c->state[i].uniq);
+            if (c->state[i].prev_str)
+                free_bytes(c->alloc, c->state[i].prev_str,
+                           (size_t)c->rules->targets[c->rules->rules[i].target].scalar->itemsize);
+        }
     free_bytes(c->alloc, c->buf, c->buf_size);
     free_bytes(c->alloc, c->state, c->state ? n * sizeof *c->state : 0);
     free_bytes(c->alloc, c->results, c->results ? n * sizeof *c->results : 0);
@@ -295,10 +305,48 @@ static void run_bound(const struct batch *b, const struct rule *r, npydt_rule_re
     ((o) == ORDER_ASC ? (x) < (p) : (o) == ORDER_DESC ? (x) > (p)              \
      : (o) == ORDER_STRICT_ASC ? (x) <= (p) : (x) >= (p))
 
+/* -1, 0 or 1 as string a sorts before, with or after b: S as bytes, U
+ * as code points (both padded with NULs, which sort first, as NumPy
+ * compares them). */
+static int str_order(const struct rule_target *t, const unsigned char *a, const unsigned char *b)
+{
+    size_t isz = (size_t)t->scalar->itemsize;
+    if (t->dom == DOM_BYTES) {
+        int d = memcmp(a, b, isz);
+        return (d > 0) - (d < 0);
+    }
+    for (size_t i = 0; i + 4 <= isz; i += 4) {
+        uint32_t x, y;
+        memcpy(&x, a + i, 4);
+        memcpy(&y, b + i, 4);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+static void run_sorted_str(const struct batch *b, const struct rule *r, struct rule_state *s,
+                           npydt_rule_result *res)
+{
+    enum rule_order o = r->v.order;
+    size_t isz = (size_t)b->t->scalar->itemsize;
+    for (size_t k = 0; k < b->m; k++) {
+        const unsigned char *x = b->v + isz * k;
+        if (s->has_prev && BREAKS(o, str_order(b->t, x, s->prev_str), 0))
+            note(b, res, k);
+        memcpy(s->prev_str, x, isz);
+        s->has_prev = true;
+    }
+}
+
 static void run_sorted(const struct batch *b, const struct rule *r, struct rule_state *s,
                        npydt_rule_result *res)
 {
     enum rule_order o = r->v.order;
+    if (b->t->dom == DOM_BYTES || b->t->dom == DOM_TEXT) {
+        run_sorted_str(b, r, s, res);
+        return;
+    }
     bool time = b->t->scalar->kind == 'M' || b->t->scalar->kind == 'm';
     for (size_t k = 0; k < b->m; k++) {
         bool bad = false;

@@ -84,8 +84,9 @@ static unsigned op_domains(enum rule_op op, const npydt_dtype *scalar)
     bool time = scalar->kind == 'M' || scalar->kind == 'm';
     switch (op) {
     case RULE_MIN: case RULE_MAX: case RULE_EXCLUSIVE_MIN: case RULE_EXCLUSIVE_MAX:
+        return scalar->kind == 'b' ? 0 : num;
     case RULE_SORTED:
-        return scalar->kind == 'b' && op != RULE_SORTED ? 0 : num;
+        return num | str;
     case RULE_NAN: case RULE_INF:
         return 1u << DOM_FLOAT | 1u << DOM_COMPLEX;
     case RULE_NAT:
@@ -108,7 +109,7 @@ static const char *op_applies_to(enum rule_op op)
     case RULE_MIN: case RULE_MAX: case RULE_EXCLUSIVE_MIN: case RULE_EXCLUSIVE_MAX:
         return "integers, floats, datetime64 and timedelta64";
     case RULE_SORTED:
-        return "bools, integers, floats, datetime64 and timedelta64";
+        return "bools, integers, floats, datetime64, timedelta64, bytes (S) and str (U)";
     case RULE_NAN: case RULE_INF:
         return "floats and complex numbers";
     case RULE_NAT:
@@ -169,6 +170,34 @@ static npydt_status wrong(struct compile *c, const struct lit *at, const char *p
     return st;
 }
 
+/* ISO 8601 text v as a count of the datetime64 field t's unit (t NULL:
+ * checked as a date only); *exact when the instant is a whole count. */
+static npydt_status iso_count(struct compile *c, const struct rule_target *t,
+                              const struct lit *v, const char *path, const char *rule,
+                              int64_t *count, bool *exact)
+{
+    int unit = t ? (int)npydt_dtype_unit(t->scalar) : NPYDT_UNIT_D;
+    int32_t mult = t ? npydt_dtype_unit_count(t->scalar) : 1;
+    int r = text_datetime_read(v->u.str.s, v->u.str.len, unit, mult, count, exact);
+    if (r < 0 && t && unit == NPYDT_UNIT_GENERIC)
+        return wrong(c, v, path, "'%s' of a datetime64 field without a unit takes no date",
+                     rule);
+    if (r < 0 && !t)
+        return wrong(c, v, path, "'%s' takes a number, or for a datetime64 field a date as "
+                     "ISO 8601 text ('2024-01-31T12:30'), found a string that is no date", rule);
+    if (r < 0)
+        return wrong(c, v, path, "'%s' takes a date and time as ISO 8601 text "
+                     "('2024-01-31', '2024-01-31T12:30:00.5'): this one is not", rule);
+    if (r > 0)
+        return wrong(c, v, path, "'%s': this date is beyond the datetime64 field's unit", rule);
+    return NPYDT_OK;
+}
+
+static bool is_datetime(const struct rule_target *t)
+{
+    return t && t->scalar->kind == 'M';
+}
+
 /* One element of a 'values' list into set slot i of domain dom; false:
  * no value of the field equals it (dropped). */
 static npydt_status set_item(struct compile *c, const struct rule_target *t, const struct lit *v,
@@ -178,6 +207,16 @@ static npydt_status set_item(struct compile *c, const struct rule_target *t, con
     switch (t->dom) {
     case DOM_INT: case DOM_UINT: case DOM_FLOAT: {
         bool is_bool = v->kind == LIT_BOOL;
+        if (v->kind == LIT_STR && is_datetime(t)) {   /* a date: a value when it is a count */
+            int64_t count;
+            bool exact;
+            npydt_status st = iso_count(c, t, v, path, "values", &count, &exact);
+            if (st != NPYDT_OK)
+                return st;
+            ((int64_t *)set)[*k] = count;
+            *k += exact;
+            return NPYDT_OK;
+        }
         if (is_bool) {
             n = (struct rule_num){.mag = v->u.b, .d = v->u.b};
         } else if (!rule_num_read(v, c->text, &n)) {
@@ -185,8 +224,9 @@ static npydt_status set_item(struct compile *c, const struct rule_target *t, con
                          lit_kind_name(v));
         }
         if ((t->scalar->kind == 'M' || t->scalar->kind == 'm') && (n.is_float || is_bool))
-            return wrong(c, v, path, "'values' of %s holds %s: integer counts of its unit only",
-                         "a datetime64 or timedelta64 field", lit_kind_name(v));
+            return wrong(c, v, path, "'values' of %s holds %s: integer counts of its unit%s only",
+                         t->scalar->kind == 'M' ? "a datetime64 field" : "a timedelta64 field",
+                         lit_kind_name(v), t->scalar->kind == 'M' ? " and dates" : "");
         bool ok = t->dom == DOM_INT ? rule_num_to_i64(&n, (int64_t *)set + *k)
                   : t->dom == DOM_UINT ? rule_num_to_u64(&n, (uint64_t *)set + *k)
                                        : rule_num_to_double(&n, (double *)set + *k);
@@ -235,11 +275,24 @@ static npydt_status rule_value(struct compile *c, struct rule *r, const struct r
     struct rule_num n;
     switch (r->op) {
     case RULE_MIN: case RULE_MAX: case RULE_EXCLUSIVE_MIN: case RULE_EXCLUSIVE_MAX:
+        if (v->kind == LIT_STR && (!t || is_datetime(t))) {   /* a date */
+            int64_t count;
+            bool exact;
+            npydt_status st = iso_count(c, t, v, path, name, &count, &exact);
+            if (st != NPYDT_OK)
+                return st;
+            if (t)
+                rule_bound_set_count(r, count, exact);
+            r->active = true;
+            return NPYDT_OK;
+        }
         if (v->kind == LIT_BOOL || !rule_num_read(v, c->text, &n))
-            return wrong(c, v, path, "'%s' takes a number, found %s", name, lit_kind_name(v));
+            return wrong(c, v, path, "'%s' takes a number%s, found %s", name,
+                         is_datetime(t) ? " or a date" : "", lit_kind_name(v));
         if (t && (t->scalar->kind == 'M' || t->scalar->kind == 'm') && n.is_float)
-            return wrong(c, v, path, "'%s' of %s takes an integer count of its unit", name,
-                         "a datetime64 or timedelta64 field");
+            return wrong(c, v, path, "'%s' of %s takes an integer count of its unit%s", name,
+                         t->scalar->kind == 'M' ? "a datetime64 field" : "a timedelta64 field",
+                         t->scalar->kind == 'M' ? " or a date" : "");
         if (t)
             rule_bound_set(r, t->dom, &n);
         r->active = true;

@@ -246,6 +246,25 @@ void rule_bound_set(struct rule *r, enum rule_domain dom, const struct rule_num 
         r->reach = lower ? BOUND_NONE : BOUND_ALL;
 }
 
+void rule_bound_set_count(struct rule *r, int64_t q, bool exact)
+{
+    bool lower = r->op == RULE_MIN || r->op == RULE_EXCLUSIVE_MIN;
+    bool strict = r->op == RULE_EXCLUSIVE_MIN || r->op == RULE_EXCLUSIVE_MAX;
+    r->reach = BOUND_SOME;
+    /* the bound lies in [q, q + 1), at q when exact */
+    if (lower && (strict || !exact)) {
+        if (q == INT64_MAX)
+            r->reach = BOUND_NONE;
+        r->v.i = q == INT64_MAX ? q : q + 1;
+    } else if (!lower && strict && exact) {
+        if (q == INT64_MIN)
+            r->reach = BOUND_NONE;
+        r->v.i = q == INT64_MIN ? q : q - 1;
+    } else {
+        r->v.i = q;
+    }
+}
+
 bool rule_num_to_i64(const struct rule_num *n, int64_t *out)
 {
     if (n->is_float && (isinf(n->d) || dfloor(n->d) != n->d))

@@ -222,6 +222,9 @@ bool rule_num_read(const struct lit *v, const char *text, struct rule_num *n);
 /* Set r's bound (r->op one of the four bounds) in domain dom from n. */
 void rule_bound_set(struct rule *r, enum rule_domain dom, const struct rule_num *n);
 /* n as a value of domain dom: false when no value of the domain equals it. */
+/* Bound r (min, max or exclusive) of a datetime64 field at an instant in
+ * [q, q + 1) of the field's counts (exact: at q), as its inclusive bound. */
+void rule_bound_set_count(struct rule *r, int64_t q, bool exact);
 bool rule_num_to_i64(const struct rule_num *n, int64_t *out);
 bool rule_num_to_u64(const struct rule_num *n, uint64_t *out);
 bool rule_num_to_double(const struct rule_num *n, double *out);

@@ -4,6 +4,7 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
+#include "cli/common/limits.h"
 #include "cli/common/progress.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
@@ -14,7 +15,7 @@
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_RULES
+    OPT_JSON, OPT_RULES, OPT_MAX_UNIQUE
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -26,6 +27,8 @@ enum verify_mode { VERIFY_SMALL, VERIFY_ALL, VERIFY_NONE };
 static const struct cli_option check_options[] = {
     {OPT_SCHEMA, "schema", 0, "SPEC", "the expected dtype; @PATH or like:FILE take it from a file"},
     {OPT_RULES, "rules", 0, "RULES", "rules the values must keep (a dict literal); @PATH reads them"},
+    {OPT_MAX_UNIQUE, "max-unique-bytes", 0, "SIZE",
+     "memory one 'unique' rule may hold (K, M, G, T; default 256M)"},
     {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
@@ -238,6 +241,7 @@ static int compile_schema(const char *arg, npydt_schema **out)
 int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL, *rules_arg = NULL;
+    uint64_t max_unique = 0;
     unsigned flags = NPYDT_CHECK_DEFAULT;
     int json = 0;
     enum verify_mode mode = VERIFY_SMALL;
@@ -255,6 +259,11 @@ int cmd_check(int argc, char **argv)
             if (rules_arg)
                 return cli_usage(&check_command, "--rules given twice");
             rules_arg = args.value;
+            break;
+        case OPT_MAX_UNIQUE:
+            if (cli_parse_bytes(args.value, &max_unique) != 0)
+                return cli_usage(&check_command, "--max-unique-bytes takes a size (digits, then "
+                                 "K, M, G or T for KiB..TiB), not '%s'", args.value);
             break;
         case OPT_STRICT:
             flags |= NPYDT_CHECK_STRICT;
@@ -281,6 +290,8 @@ int cmd_check(int argc, char **argv)
     }
     if (!spec_arg && !rules_arg)
         return cli_usage(&check_command, "--schema SPEC or --rules RULES is required");
+    if (max_unique && !rules_arg)
+        return cli_usage(&check_command, "--max-unique-bytes is for --rules");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
     int status = cli_args_stdin(&args, 0, "FILE");
@@ -292,7 +303,8 @@ int cmd_check(int argc, char **argv)
         return status;
     struct check_rules rules, *cr = NULL;
     if (rules_arg) {
-        status = check_rules_prepare(&check_command, rules_arg, npydt_schema_dtype(schema), &rules);
+        status = check_rules_prepare(&check_command, rules_arg, npydt_schema_dtype(schema),
+                                     max_unique, &rules);
         if (status != EXIT_OK) {
             npydt_schema_free(schema);
             return status;

@@ -34,9 +34,7 @@ const struct cli_option *cli_limit_options(size_t *n)
     return limit_options;
 }
 
-/* BYTES: decimal digits, then K, M, G or T (powers of 1024) or nothing;
- * 0 or -1 (not a size, 0, or beyond 64 bits). */
-static int parse_bytes(const char *s, uint64_t *out)
+int cli_parse_bytes(const char *s, uint64_t *out)
 {
     uint64_t v = 0;
     const char *p = s;
@@ -75,7 +73,7 @@ int cli_limit_option(const struct cli_command *cmd, int id, const char *value)
         asked.untrusted = strcmp(value, "untrusted") == 0;
         return EXIT_OK;
     default:   /* CLI_OPT_MAX_HEADER or CLI_OPT_MAX_INFLATED: the table holds no other */
-        if (parse_bytes(value, &v) != 0)
+        if (cli_parse_bytes(value, &v) != 0)
             return cli_usage(cmd, "--%s needs a size of 1 or more bytes (digits, then "
                                           "K, M, G or T for KiB..TiB), not '%s'",
                                      id == CLI_OPT_MAX_HEADER ? "max-header-bytes"

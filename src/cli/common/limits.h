@@ -21,6 +21,10 @@ int cli_limit_option(const struct cli_command *cmd, int id, const char *value);
  * preset (--limits untrusted), then --max-header-bytes and --max-inflated,
  * in any order on the command line; no_mmap as --no-mmap says. */
 void cli_input_limits(npydt_npz_options *o);
+/* A size in bytes as the options write it: decimal digits, then K, M, G
+ * or T (powers of 1024) or nothing. 0, or -1 when s is no such size, is
+ * 0, or is beyond 64 bits. */
+int cli_parse_bytes(const char *s, uint64_t *out);
 /* Reader options with the header limits and no_mmap of cli_input_limits. */
 void cli_reader_options(npydt_reader_options *o);
 
