@@ -277,6 +277,48 @@ static void test_arrow_struct_leaf_in_place_only_when_dense(void **state)
     }
 }
 
+/* A 2-d array: in C order its elements, flattened, are the column in
+ * place; in Fortran order they are gathered into C order. */
+static void test_arrow_2d_in_place_in_c_order_gathered_in_fortran_order(void **state)
+{
+    (void)state;
+    for (int fortran = 0; fortran < 2; fortran++) {
+        npydt_dtype *dt = typestr(host_big() ? ">f8" : "<f8");
+        uint64_t shape[2] = {3, 4};
+        TEST_ERROR(err);
+        size_t h = npydt_header_write(dt, shape, 2, fortran, NULL, 0, &err);
+        assert_true(h > 0);
+        unsigned char *buf = malloc(h + 12 * 8);
+        assert_non_null(buf);
+        assert_int_equal(npydt_header_write(dt, shape, 2, fortran, buf, h, &err), h);
+        /* element (i, j) is 4 i + j + 0.5, stored in the file's order */
+        for (uint64_t i = 0; i < 3; i++)
+            for (uint64_t j = 0; j < 4; j++) {
+                double v = (double)(4 * i + j) + 0.5;
+                uint64_t at = fortran ? j * 3 + i : i * 4 + j;
+                memcpy(buf + h + at * 8, &v, 8);
+            }
+        npydt_dtype_free(dt);
+        char path[] = "/tmp/npydt_arrow_zc_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, buf, h + 12 * 8), (ssize_t)(h + 12 * 8));
+        close(fd);
+        free(buf);
+        npydt_reader *r = open_path(path);
+        struct ArrowArrayStream s;
+        struct ArrowArray a;
+        first_batch(r, &s, &a);
+        assert_int_equal(inside(a.children[0]->buffers[1], npydt_reader_bytes(r), 12 * 8),
+                         !fortran);
+        s.release(&s);
+        npydt_reader_close(r);
+        unlink(path);
+        assert_doubles(a.children[0], 12);
+        a.release(&a);
+    }
+}
+
 TEST_LIST("arrow_zerocopy",
           cmocka_unit_test(test_arrow_native_f8_column_points_into_the_mapping),
           cmocka_unit_test(test_arrow_mapped_column_outlives_stream_then_reader),
@@ -285,4 +327,5 @@ TEST_LIST("arrow_zerocopy",
           cmocka_unit_test(test_arrow_two_batches_of_one_mapping_released_in_any_order),
           cmocka_unit_test(test_arrow_big_endian_f8_is_gathered),
           cmocka_unit_test(test_arrow_buffer_reader_is_gathered),
-          cmocka_unit_test(test_arrow_struct_leaf_in_place_only_when_dense));
+          cmocka_unit_test(test_arrow_struct_leaf_in_place_only_when_dense),
+          cmocka_unit_test(test_arrow_2d_in_place_in_c_order_gathered_in_fortran_order));
