@@ -143,7 +143,14 @@ static npydt_status fill_time(struct fill *f, const struct arrow_scalar *sc,
     if (sc->col == COL_TIME) {
         /* gathered into data already: only a NaT leaves work */
         bool nat = false;
-        for (uint64_t i = 0; i < n; i++) {
+        uint64_t i = 0;
+        for (; n - i >= 4; i += 4) {
+            int64_t v[4];
+            memcpy(v, vals + i * 8, 32);
+            nat |= (v[0] == NPYDT_NAT) | (v[1] == NPYDT_NAT) | (v[2] == NPYDT_NAT) |
+                   (v[3] == NPYDT_NAT);
+        }
+        for (; i < n; i++) {
             int64_t v;
             memcpy(&v, vals + i * 8, 8);
             nat |= v == NPYDT_NAT;

@@ -104,7 +104,19 @@ DEFINE_COPY(copy_8, 8, uint64_t, NOSWAP)
                      unsigned char *d, size_t d_step)                                   \
     {                                                                                   \
         size_t tail = size - W;                                                         \
-        for (uint64_t i = 0; i < n; i++, s += s_step, d += d_step) {                    \
+        uint64_t i = 0;                                                                 \
+        for (; n - i >= 2; i += 2, s += 2 * s_step, d += 2 * d_step) {                 \
+            T a0, b0, a1, b1;                                                           \
+            memcpy(&a0, s, W);                                                          \
+            memcpy(&b0, s + tail, W);                                                   \
+            memcpy(&a1, s + s_step, W);                                                 \
+            memcpy(&b1, s + s_step + tail, W);                                          \
+            memcpy(d, &a0, W);                                                          \
+            memcpy(d + tail, &b0, W);                                                   \
+            memcpy(d + d_step, &a1, W);                                                 \
+            memcpy(d + d_step + tail, &b1, W);                                          \
+        }                                                                               \
+        if (i < n) {                                                                    \
             T a, b;                                                                     \
             memcpy(&a, s, W);                                                           \
             memcpy(&b, s + tail, W);                                                    \
