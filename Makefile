@@ -428,6 +428,11 @@ $(O)/tests/bench/read_floor: tests/bench/read_floor.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
+# the Arrow export against a read-only pass (tests/bench/arrow_export.sh)
+$(O)/tests/bench/arrow_export: tests/bench/arrow_export.c include/npydt.h $(LIB_A) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
+
 # check --rules against a read-only pass in one process (tests/bench/rules.sh)
 $(O)/tests/bench/rules_bench: tests/bench/rules_bench.c include/npydt.h $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
@@ -446,13 +451,14 @@ SIMDJSON_ANCHOR = $(if $(wildcard /usr/include/simdjson.h),$(O)/tests/bench/load
 LOAD_ANCHORS = $(O)/tests/bench/load_anchor $(SIMDJSON_ANCHOR)
 
 bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor \
-           $(O)/tests/bench/rules_bench $(LOAD_ANCHORS)
+           $(O)/tests/bench/rules_bench $(O)/tests/bench/arrow_export $(LOAD_ANCHORS)
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
 	$(Q)tests/bench/load_text.sh -n 200000 $(O)/tests/bench/load_anchor $(or $(SIMDJSON_ANCHOR),-) $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats_cost.sh -n 200000 $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/rules.sh $(O)/tests/bench/rules_bench $(CLI)
+	$(Q)PYTHON=$(PYTHON) tests/bench/arrow_export.sh $(O)/tests/bench/arrow_export
 	$(Q)tests/bench/dump_arrow.sh $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \

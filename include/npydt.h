@@ -1360,7 +1360,12 @@ NPYDT_API npydt_status npydt_arrow_schema(const npydt_dtype *dt,
  * most batch_rows rows and about batch_bytes bytes (fewer where the
  * reader gives fewer at once: a Fortran-order array read in chunks, see
  * npydt_reader_next_c). Each batch owns its buffers, copied and converted
- * from the data, and may outlive the stream and the reader; the stream
+ * from the data, or, for a column whose bytes in a read-only mapping of
+ * the file are laid out as Arrow's (numbers in the host's order, values
+ * one after the other: a plain array in C order, a field of a struct of
+ * one field), points into the mapping, which then stays mapped until the
+ * last such array is released; batches may outlive the stream and the
+ * reader (released in any order, from any thread); the stream
  * borrows r, which must stay open until the stream is released. Any
  * number of streams may read one reader, each from its first row: a
  * stream holds its position, not the reader (one thread at a time, as the

@@ -1,6 +1,7 @@
 /* Gather one field of many records into a native array, and scatter back. */
 #include "test_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,46 @@ static void test_gather_refuses_bad_requests(void **state)
                                   NPYDT_AS_NATIVE, out, &err));
     npydt_dtype_free(obj);
     release(&fx);
+}
+
+/* Byte strings of every size from 1 to 20, between other fields and as
+ * the whole record (values one after the other): the gathered array is
+ * each record's bytes, and scattering it back restores the records. */
+static void test_gather_bytes_of_every_size_and_back(void **state)
+{
+    (void)state;
+    for (int size = 1; size <= 20; size++) {
+        for (int alone = 0; alone < 2; alone++) {
+            char descr[96];
+            if (alone)
+                snprintf(descr, sizeof descr, "[('s', '|S%d')]", size);
+            else
+                snprintf(descr, sizeof descr, "[('a', '|u1'), ('s', '|S%d'), ('b', '<u2')]",
+                         size);
+            struct fixture fx = make(descr);
+            uint64_t off;
+            const npydt_dtype *fd = field(&fx, "s", &off);
+            unsigned char *arr = malloc(N * (size_t)size);
+            assert_non_null(arr);
+            assert_int_equal(npydt_gather(fx.recs, fx.isz, N, fd, off, NPYDT_AS_NATIVE, arr,
+                                          NULL), NPYDT_OK);
+            for (size_t i = 0; i < N; i++)
+                if (memcmp(arr + i * (size_t)size, fx.recs + i * fx.isz + off, (size_t)size))
+                    fail_msg("S%d (alone %d): record %zu gathered wrong", size, alone, i);
+            unsigned char *orig = malloc(N * fx.isz);
+            assert_non_null(orig);
+            memcpy(orig, fx.recs, N * fx.isz);
+            for (size_t i = 0; i < N; i++)
+                memset(fx.recs + i * fx.isz + off, 0, (size_t)size);
+            assert_int_equal(npydt_scatter(fx.recs, fx.isz, N, fd, off, NPYDT_AS_NATIVE, arr,
+                                           NULL), NPYDT_OK);
+            if (memcmp(fx.recs, orig, N * fx.isz) != 0)
+                fail_msg("S%d (alone %d): scatter does not restore the records", size, alone);
+            free(orig);
+            free(arr);
+            release(&fx);
+        }
+    }
 }
 
 static void test_scatter_native_round_trip(void **state)
@@ -457,6 +498,7 @@ static void test_gather_refusal_to_convert_names_what_it_cannot(void **state)
 }
 
 TEST_LIST("gather",
+          cmocka_unit_test(test_gather_bytes_of_every_size_and_back),
     cmocka_unit_test(test_gather_native_f8_equals_reader),
     cmocka_unit_test(test_gather_as_double_every_real_kind),
     cmocka_unit_test(test_gather_as_int64_checks_range),

@@ -41,6 +41,8 @@ struct npydt_reader {
     uint64_t *index, *cstride;    /* a pass's multi-index and C strides */
     unsigned char *value;         /* one field's bytes read by npydt_reader_get_* */
     size_t value_size;
+    struct reader_share *share;   /* region, once shared (share.c): unmapped by
+                                   * the last of the reader and the holders */
 };
 
 /* The one place that gives up going back in a stream. */
@@ -58,5 +60,19 @@ npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_er
 npydt_status reader_seek(npydt_reader *r, uint64_t target, npydt_error *err);
 /* Whole elements in bytes, at least one, at most most. */
 uint64_t reader_records_in(const npydt_reader *r, size_t bytes, uint64_t most);
+
+/* ---- the mapping shared with what points into it (share.c) ---------------- */
+
+struct reader_share;
+/* A reference to the read-only mapping of r's file (shared from the first
+ * call on); NULL when r's data are not such a mapping or memory runs out.
+ * Each reference is let go with reader_share_drop. */
+struct reader_share *reader_share(npydt_reader *r);
+/* Another reference to s: s. */
+struct reader_share *reader_share_hold(struct reader_share *s);
+/* Let go of a reference (NULL: nothing): the last unmaps the file. */
+void reader_share_drop(struct reader_share *s);
+/* Do the len bytes at p lie in the mapping of s? */
+bool reader_share_has(const struct reader_share *s, const void *p, uint64_t len);
 
 #endif

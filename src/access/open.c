@@ -294,7 +294,10 @@ void npydt_reader_close(npydt_reader *r)
 {
     if (!r)
         return;
-    io_region_release(&r->region);
+    if (r->share)
+        reader_share_drop(r->share);   /* unmapped once no array points into it */
+    else
+        io_region_release(&r->region);
     if (r->own_fd)
         close(r->fd);
     npydt_npz_stream_close(r->stream);

@@ -82,6 +82,13 @@ npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, 
 /* Buffer slot i of array node out: size bytes (zeroed), owned by the node;
  * NULL when memory runs out. size 0 gives a valid pointer to no bytes. */
 void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size);
+/* The same, not zeroed: for a buffer the caller writes whole. */
+void *arrow_array_buffer_raw(struct ArrowArray *out, int64_t i, size_t size);
+struct reader_share;
+/* Buffer slot i of array node out: bytes at p in the mapping of share,
+ * which the node keeps mapped (a reference of its own) until released. */
+void arrow_array_borrow(struct ArrowArray *out, int64_t i, const void *p,
+                        struct reader_share *share);
 
 /* ---- batches (batch.c) ---------------------------------------------------- */
 
@@ -96,6 +103,9 @@ struct arrow_batch {
     uint64_t rows, row0;
     npydt_repeat *levels;   /* scratch: levels_cap entries */
     size_t levels_cap;
+    struct reader_share *share;   /* the mapping records lie in: columns whose
+                                   * bytes are Arrow's point into it; NULL:
+                                   * every column is gathered */
 };
 npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
                               struct ArrowArray *out, npydt_error *err);

@@ -5,6 +5,7 @@
  * text, int32 days), through the levels of repetition above it: the rows,
  * then the dimensions of subarrays of structs. */
 #include "arrow/arrow.h"
+#include "access/access.h"
 
 #include <stdio.h>
 
@@ -139,6 +140,24 @@ static npydt_status fill_time(struct fill *f, const struct arrow_scalar *sc,
                               const unsigned char *vals, uint64_t n, struct ArrowArray *out)
 {
     unsigned char *data = (unsigned char *)out->buffers[1];
+    if (sc->col == COL_TIME) {
+        /* gathered into data already: only a NaT leaves work */
+        bool nat = false;
+        uint64_t i = 0;
+        for (; n - i >= 4; i += 4) {
+            int64_t v[4];
+            memcpy(v, vals + i * 8, 32);
+            nat |= (v[0] == NPYDT_NAT) | (v[1] == NPYDT_NAT) | (v[2] == NPYDT_NAT) |
+                   (v[3] == NPYDT_NAT);
+        }
+        for (; i < n; i++) {
+            int64_t v;
+            memcpy(&v, vals + i * 8, 8);
+            nat |= v == NPYDT_NAT;
+        }
+        if (!nat)
+            return NPYDT_OK;
+    }
     for (uint64_t i = 0; i < n; i++) {
         int64_t v;
         memcpy(&v, vals + i * 8, 8);
@@ -226,6 +245,36 @@ static npydt_status fill_text(struct fill *f, const struct arrow_scalar *sc, siz
     return NPYDT_OK;
 }
 
+/* The bytes of a column of n elements of field gdt (sdt, or a subarray of
+ * sdt) at offset in the elements of levels[0..nlev), when they lie in
+ * the batch's mapping as Arrow lays them out: values in native order
+ * without conversion, one after the other (each level's stride the bytes
+ * of the levels inside it), aligned to their unit. NULL otherwise. */
+static const unsigned char *in_place(const struct fill *f, const npydt_dtype *sdt,
+                                     const npydt_dtype *gdt, const struct arrow_scalar *sc,
+                                     uint64_t offset, size_t nlev, uint64_t n)
+{
+    if (!f->b->share || n == 0 || sc->as != NPYDT_AS_NATIVE ||
+        (sc->col != COL_FIXED && sc->col != COL_COMPLEX) ||
+        text_order_swaps(npydt_dtype_byteorder(sdt)))
+        return NULL;
+    const npydt_repeat *lev = f->b->levels;
+    uint64_t dense = npydt_dtype_itemsize(gdt);   /* bounded by the plan */
+    for (size_t k = nlev; k-- > 0;) {
+        if (lev[k].count > 1 && lev[k].stride != dense)
+            return NULL;
+        dense *= lev[k].count;
+    }
+    const unsigned char *p = f->b->records + offset;
+    size_t unit = npydt_dtype_itemsize(sdt) / (sc->col == COL_COMPLEX ? 2 : 1);
+    size_t align = unit >= 8 ? 8 : unit >= 4 ? 4 : unit >= 2 ? 2 : 1;
+    if (sc->format[0] == 'w')   /* bytes, however many */
+        align = 1;
+    if ((uintptr_t)p % align != 0 || !reader_share_has(f->b->share, p, dense))
+        return NULL;
+    return p;
+}
+
 /* A scalar column of n elements: field gdt (sdt, or a subarray of sdt) at
  * offset in the elements of levels[0..nlev). */
 static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dtype *gdt,
@@ -246,15 +295,20 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
         if ((st = arrow_array_node(a, data_node, (int64_t)(2 * n), 2, 0, f->err)) != NPYDT_OK)
             return st;
     }
+    const unsigned char *mapped = in_place(f, sdt, gdt, &sc, offset, nlev, n);
+    if (mapped) {
+        arrow_array_borrow(data_node, 1, mapped, f->b->share);
+        return NPYDT_OK;
+    }
     size_t gsize = (size_t)n * sc.gathered;   /* bounded by the plan */
     unsigned char *dst;
     bool direct = sc.col == COL_FIXED || sc.col == COL_DOUBLE || sc.col == COL_COMPLEX ||
                   sc.col == COL_TIME;
     if (direct) {
-        dst = arrow_array_buffer(data_node, 1, gsize);
+        dst = arrow_array_buffer_raw(data_node, 1, gsize);   /* gathered whole */
     } else {
         dst = alloc_bytes(a, gsize ? gsize : 1);
-        if (sc.col == COL_DATE32 && dst && !arrow_array_buffer(out, 1, (size_t)n * 4)) {
+        if (sc.col == COL_DATE32 && dst && !arrow_array_buffer_raw(out, 1, (size_t)n * 4)) {
             free_bytes(a, dst, gsize ? gsize : 1);
             dst = NULL;
         }

@@ -20,9 +20,13 @@ struct wbuf {
     uint64_t len;
 };
 
-/* Pieces below half of it are gathered before they go to the sink: a
- * message's framing and metadata, bitmaps and padding take one write. */
-#define STAGE_BYTES ((size_t)64 << 10)
+/* Pieces below DIRECT_BYTES are gathered before they go to the sink, up
+ * to STAGE_BYTES (within a core's cache): a message's framing, metadata,
+ * padding and the columns of a batch of narrow ones take one write with
+ * those of the next batches; a larger piece goes out as it is (a column
+ * in a file's mapping, too, is not copied). */
+#define STAGE_BYTES ((size_t)1 << 20)
+#define DIRECT_BYTES ((size_t)64 << 10)
 
 struct writer {
     const npydt_allocator *a;
@@ -69,7 +73,7 @@ static npydt_status flush(struct writer *w)
 
 static npydt_status out(struct writer *w, const void *p, size_t n)
 {
-    if (n < STAGE_BYTES / 2) {
+    if (n < DIRECT_BYTES) {
         npydt_status st = NPYDT_OK;
         if (STAGE_BYTES - w->staged < n)
             st = flush(w);

@@ -2,8 +2,11 @@
  * ArrowArray owns one block (its strings, the structs of its children and
  * the pointers to them) and, for arrays, its buffers: a child moved out by
  * a consumer lives on alone, and releasing a node releases the children
- * still in it, as the C Data Interface asks. */
+ * still in it, as the C Data Interface asks. A buffer may instead point
+ * into a file's mapping: the node then holds a reference to it, let go
+ * when the node is released. */
 #include "arrow/arrow.h"
+#include "access/access.h"
 
 struct schema_block {
     const npydt_allocator *alloc;
@@ -103,6 +106,7 @@ struct array_block {
     const void *bufs[3];
     void *owned[3];
     size_t owned_size[3];
+    struct reader_share *share;   /* the mapping a buffer points into, or NULL */
     struct ArrowArray kids[];
 };
 
@@ -115,6 +119,7 @@ static void array_release(struct ArrowArray *arr)
     for (int i = 0; i < 3; i++)
         if (b->owned[i])
             free_bytes(b->alloc, b->owned[i], b->owned_size[i]);
+    reader_share_drop(b->share);
     free_bytes(b->alloc, b, b->size);
     arr->release = NULL;
     arr->private_data = NULL;
@@ -154,7 +159,7 @@ npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, 
     return NPYDT_OK;
 }
 
-void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
+void *arrow_array_buffer_raw(struct ArrowArray *out, int64_t i, size_t size)
 {
     struct array_block *b = out->private_data;
     /* one byte at least: a valid, owned pointer for an empty buffer */
@@ -162,9 +167,25 @@ void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
     void *p = alloc_bytes(b->alloc, have);
     if (!p)
         return NULL;
-    memset(p, 0, have);
     b->owned[i] = p;
     b->owned_size[i] = have;
     b->bufs[i] = p;
     return p;
+}
+
+void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
+{
+    void *p = arrow_array_buffer_raw(out, i, size);
+    if (p)
+        memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void arrow_array_borrow(struct ArrowArray *out, int64_t i, const void *p,
+                        struct reader_share *share)
+{
+    struct array_block *b = out->private_data;
+    if (!b->share)
+        b->share = reader_share_hold(share);
+    b->bufs[i] = p;
 }

@@ -17,6 +17,7 @@ struct stream {
     uint64_t batch_rows;
     npydt_repeat *levels;
     size_t levels_cap;
+    struct reader_share *share;   /* the reader's mapping, or NULL */
     npydt_error err;
 };
 
@@ -56,7 +57,7 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
         return errno_of(st);
     struct arrow_batch b = {p->alloc, p->opts.bytes_as_binary, p->opts.base.limits.max_depth,
                             records, npydt_dtype_itemsize(p->dtype), n, p->next,
-                            p->levels, p->levels_cap};
+                            p->levels, p->levels_cap, p->share};
     st = arrow_batch_fill(&b, p->dtype, out, &p->err);
     if (st != NPYDT_OK)
         return errno_of(st);
@@ -73,6 +74,7 @@ static const char *get_last_error(struct ArrowArrayStream *s)
 static void release(struct ArrowArrayStream *s)
 {
     struct stream *p = s->private_data;
+    reader_share_drop(p->share);
     free_bytes(p->alloc, p->levels, p->levels_cap * sizeof *p->levels);
     free_bytes(p->alloc, p, sizeof *p);
     s->release = NULL;
@@ -129,6 +131,8 @@ npydt_status npydt_arrow_stream_open(npydt_reader *r, const npydt_arrow_options 
     p->count = npydt_header_count(npydt_reader_header(r));
     p->batch_rows = rows ? rows : 1;
     p->levels_cap = levels;
+    /* batches point into a mapping where they can (NULL: all gathered) */
+    p->share = reader_share(r);
     error_clear(&p->err);
     out->get_schema = get_schema;
     out->get_next = get_next;
@@ -177,7 +181,7 @@ npydt_status npydt_arrow_batch(const npydt_dtype *dt, const void *records, uint6
     if (!lv)
         return set_nomem(err);
     struct arrow_batch b = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth,
-                            records, npydt_dtype_itemsize(dt), n, 0, lv, levels};
+                            records, npydt_dtype_itemsize(dt), n, 0, lv, levels, NULL};
     st = arrow_batch_fill(&b, dt, out, err);
     free_bytes(o.base.allocator, lv, levels * sizeof *lv);
     return st;

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Records gathered per batch: about this many bytes. */
 #define PICK_BYTES ((size_t)1 << 20)
@@ -46,9 +47,11 @@ static int picked_next(struct ArrowArrayStream *s, struct ArrowArray *out)
     if (p->inner.release) {
         int rc = p->inner.get_next(&p->inner, out);
         if (rc == 0 && out->release) {
-            p->next += (uint64_t)out->length;
+            /* the pages before this batch are written: its own may be
+             * what its columns point to */
             if (p->bytes)
                 cli_behind(&p->behind, p->bytes + p->next * p->itemsize);
+            p->next += (uint64_t)out->length;
         }
         return rc;
     }
@@ -157,10 +160,22 @@ static npydt_dtype *fields_dtype(const struct selected *sel, size_t nsel, npydt_
     return dt;
 }
 
+/* Straight to descriptor 1 (stdout's buffer is flushed first): the
+ * stream's buffers are not copied on their way. */
 static int to_stdout(void *ctx, const void *buf, size_t len)
 {
     (void)ctx;
-    return fwrite(buf, 1, len, stdout) == len ? 0 : -1;
+    const char *p = buf;
+    while (len > 0) {
+        ssize_t n = write(STDOUT_FILENO, p, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 0;
 }
 
 int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
@@ -209,6 +224,8 @@ int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bo
     struct cli_output o;
     memset(&o, 0, sizeof o);
     npydt_npz_sink sink = {to_stdout, NULL, NULL};
+    if (!target && fflush(stdout) != 0)
+        status = cli_failure("writing the Arrow stream to standard output failed");
     if (target) {
         if ((status = cli_output_check(&dump_command, &o, name, target, 0)) == EXIT_OK &&
             (status = cli_output_open(&o)) == EXIT_OK)
