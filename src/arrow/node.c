@@ -5,6 +5,8 @@
  * still in it, as the C Data Interface asks. */
 #include "arrow/arrow.h"
 
+#include <stdatomic.h>
+
 struct schema_block {
     const npydt_allocator *alloc;
     size_t size;
@@ -103,8 +105,57 @@ struct array_block {
     const void *bufs[3];
     void *owned[3];
     size_t owned_size[3];
+    struct arrow_shared *shared;   /* what borrowed buffers point into */
     struct ArrowArray kids[];
 };
+
+/* A block several nodes point into, freed by the last reference: nodes
+ * moved out by a consumer may be released on other threads. */
+struct arrow_shared {
+    const npydt_allocator *alloc;
+    atomic_size_t refs;
+    unsigned char *bytes;
+    size_t cap;
+};
+
+struct arrow_shared *arrow_shared_new(const npydt_allocator *a)
+{
+    struct arrow_shared *s = alloc_bytes(a, sizeof *s);
+    if (!s)
+        return NULL;
+    s->alloc = a;
+    atomic_init(&s->refs, 1);
+    s->bytes = NULL;
+    s->cap = 0;
+    return s;
+}
+
+void arrow_shared_unref(struct arrow_shared *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    free_bytes(s->alloc, s->bytes, s->cap);
+    free_bytes(s->alloc, s, sizeof *s);
+}
+
+unsigned char *arrow_shared_bytes(struct arrow_shared *s, size_t size)
+{
+    if (atomic_load(&s->refs) != 1)
+        return NULL;
+    if (size <= s->cap && s->bytes)
+        return s->bytes;
+    free_bytes(s->alloc, s->bytes, s->cap);
+    s->cap = 0;
+    s->bytes = alloc_bytes(s->alloc, size ? size : 1);
+    if (s->bytes)
+        s->cap = size ? size : 1;
+    return s->bytes;
+}
+
+bool arrow_shared_alone(struct arrow_shared *s)
+{
+    return atomic_load(&s->refs) == 1;
+}
 
 static void array_release(struct ArrowArray *arr)
 {
@@ -115,6 +166,7 @@ static void array_release(struct ArrowArray *arr)
     for (int i = 0; i < 3; i++)
         if (b->owned[i])
             free_bytes(b->alloc, b->owned[i], b->owned_size[i]);
+    arrow_shared_unref(b->shared);
     free_bytes(b->alloc, b, b->size);
     arr->release = NULL;
     arr->private_data = NULL;
@@ -167,4 +219,29 @@ void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
     b->owned_size[i] = have;
     b->bufs[i] = p;
     return p;
+}
+
+void *arrow_array_copy(struct ArrowArray *out, int64_t i, const void *src, size_t size)
+{
+    struct array_block *b = out->private_data;
+    size_t have = size ? size : 1;
+    void *p = alloc_bytes(b->alloc, have);
+    if (!p)
+        return NULL;
+    if (size)
+        memcpy(p, src, size);
+    b->owned[i] = p;
+    b->owned_size[i] = have;
+    b->bufs[i] = p;
+    return p;
+}
+
+void arrow_array_borrow(struct ArrowArray *out, int64_t i, struct arrow_shared *s, const void *p)
+{
+    struct array_block *b = out->private_data;
+    if (!b->shared) {
+        atomic_fetch_add(&s->refs, 1);
+        b->shared = s;
+    }
+    b->bufs[i] = p;
 }

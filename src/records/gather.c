@@ -84,9 +84,40 @@ DEFINE_COPY(copy_2, 2, uint16_t, NOSWAP)
 DEFINE_COPY(copy_4, 4, uint32_t, NOSWAP)
 DEFINE_COPY(copy_8, 8, uint64_t, NOSWAP)
 
+/* Values of size bytes from W to 2W: two copies of W bytes (the first
+ * and the last W, overlapping), inline rather than a call per value. */
+#define DEFINE_COPY_SPAN(NAME, W, T)                                                    \
+    static void NAME(unsigned char *rec, size_t stride, uint64_t n, size_t size,        \
+                     unsigned char *arr, int dir)                                       \
+    {                                                                                   \
+        for (uint64_t i = 0; i < n; i++) {                                              \
+            unsigned char *r = rec + i * stride, *a = arr + i * size;                   \
+            unsigned char *d = dir == 0 ? a : r;                                        \
+            const unsigned char *s = dir == 0 ? r : a;                                  \
+            T head, tail;                                                               \
+            memcpy(&head, s, W);                                                        \
+            memcpy(&tail, s + size - W, W);                                             \
+            memcpy(d, &head, W);                                                        \
+            memcpy(d + size - W, &tail, W);                                             \
+        }                                                                               \
+    }
+
+DEFINE_COPY_SPAN(copy_span2, 2, uint16_t)
+DEFINE_COPY_SPAN(copy_span4, 4, uint32_t)
+DEFINE_COPY_SPAN(copy_span8, 8, uint64_t)
+
 static void copy_bytes(unsigned char *rec, size_t stride, uint64_t n, size_t size,
                        unsigned char *arr, int dir)
 {
+    if (size >= 2 && size <= 16) {
+        if (size >= 8)
+            copy_span8(rec, stride, n, size, arr, dir);
+        else if (size >= 4)
+            copy_span4(rec, stride, n, size, arr, dir);
+        else
+            copy_span2(rec, stride, n, size, arr, dir);
+        return;
+    }
     for (uint64_t i = 0; i < n; i++) {
         if (dir == 0)
             memcpy(arr + i * size, rec + i * stride, size);
