@@ -172,8 +172,8 @@ struct arrow_pending {
     size_t isz;
     bool zero;
 };
-npydt_status arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
-                                const npydt_allocator *alloc);
+void arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
+                        const npydt_allocator *alloc);
 /* The waiting records into w (p->used becomes 0). */
 npydt_status arrow_pending_flush(npydt_writer *w, struct arrow_pending *p, npydt_error *err);
 void arrow_pending_free(struct arrow_pending *p);

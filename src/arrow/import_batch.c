@@ -382,8 +382,8 @@ static bool stores_every_byte(const npydt_dtype *dt, unsigned depth)
     }
 }
 
-npydt_status arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
-                                const npydt_allocator *alloc)
+void arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
+                        const npydt_allocator *alloc)
 {
     memset(p, 0, sizeof *p);
     p->alloc = alloc;
@@ -391,7 +391,6 @@ npydt_status arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
     p->most = p->isz ? (IMPORT_CHUNK_BYTES / p->isz ? IMPORT_CHUNK_BYTES / p->isz : 1)
                      : UINT64_MAX;
     p->zero = !stores_every_byte(dt, 0);
-    return NPYDT_OK;
 }
 
 /* Room for rows more records after those waiting, up to p->most. */
@@ -491,10 +490,9 @@ npydt_status npydt_arrow_write_array(npydt_writer *w, const struct ArrowSchema *
     npydt_status st = arrow_import_resolve(opts, &o, err);
     if (st == NPYDT_OK)
         st = arrow_import_check(schema, npydt_writer_dtype(w), &o, err);
-    struct arrow_pending p;
-    if (st == NPYDT_OK)
-        st = arrow_pending_init(&p, npydt_writer_dtype(w), o.base.allocator);
     if (st == NPYDT_OK) {
+        struct arrow_pending p;
+        arrow_pending_init(&p, npydt_writer_dtype(w), o.base.allocator);
         st = arrow_import_rows(w, &p, schema, array, &o, 0, err);
         if (st == NPYDT_OK)
             st = arrow_pending_flush(w, &p, err);
