@@ -1426,14 +1426,17 @@ NPYDT_API npydt_status npydt_arrow_ipc_write(struct ArrowArrayStream *in,
 /* An ArrowArrayStream over the Arrow IPC stream in buf[0..len) (borrowed:
  * keep it until the stream is released) or read from fd (a file or a
  * pipe, read message by message; not closed). The Schema message is read
- * here, each RecordBatch by get_next; every batch owns copies of its
- * buffers. The bytes are untrusted: every Flatbuffers offset, vtable,
+ * here, each RecordBatch by get_next. A batch read from fd points into its
+ * message's body, read once and kept until the last of its arrays
+ * (children moved out included) is released; a batch of buf owns copies
+ * of its buffers. The bytes are untrusted: every Flatbuffers offset, vtable,
  * buffer range, length and count is checked, a message above
  * max_message_bytes, nesting deeper than limits.max_depth or more fields
  * than limits.max_fields refused (NPYDT_E_LIMIT); malformed bytes are
  * NPYDT_E_DATA with the byte offset of what is wrong, bytes that start as
  * a .npy file, a zip archive or an Arrow IPC file (whose schema is in its
- * footer) NPYDT_E_MAGIC naming what they are, a type other than
+ * footer) NPYDT_E_MAGIC naming what they are (a .npy file or a zip archive
+ * where a later message belongs too), a type other than
  * those npydt_arrow_ipc_write writes NPYDT_E_TYPE naming the field and
  * the type, metadata versions before V4 NPYDT_E_VERSION, the other byte
  * order NPYDT_E_VALUE. get_next fails with EIO (or ENOMEM, EINVAL for a

@@ -1,4 +1,5 @@
-/* What the Arrow tests share (tests/test_arrow_schema.c, tests/test_arrow.c).
+/* What the Arrow tests share (tests/test_arrow_schema.c, tests/test_arrow.c,
+ * tests/test_arrow_ipc*.c).
  *
  * The Arrow structs are declared here first, under Arrow's own guards, as
  * a program that includes Arrow's header (arrow/c/abi.h) does: npydt.h
@@ -99,5 +100,57 @@ static inline void assert_meta(const struct ArrowSchema *s, const char *key, con
     assert_memory_equal(v, want, strlen(want));
 }
 
+
+/* ---- a sink into memory --------------------------------------------------------- */
+
+struct membuf {
+    unsigned char *p;
+    size_t len, cap;
+};
+
+static inline int mem_write(void *ctx, const void *buf, size_t len)
+{
+    struct membuf *m = ctx;
+    if (m->cap - m->len < len) {
+        size_t cap = m->cap ? m->cap : 1024;
+        while (cap - m->len < len)
+            cap *= 2;
+        m->p = realloc(m->p, cap);
+        assert_non_null(m->p);
+        m->cap = cap;
+    }
+    memcpy(m->p + m->len, buf, len);
+    m->len += len;
+    return 0;
+}
+
+/* The IPC stream of stream s (released here). */
+static inline struct membuf write_stream(struct ArrowArrayStream *s)
+{
+    struct membuf m = {0};
+    npydt_npz_sink sink = {mem_write, NULL, &m};
+    TEST_ERROR(err);
+    uint64_t written = 0;
+    if (npydt_arrow_ipc_write(s, &sink, NULL, &written, &err) != NPYDT_OK)
+        fail_msg("%s", err.message);
+    assert_int_equal(written, m.len);
+    s->release(s);
+    return m;
+}
+
+static inline struct membuf fixture_stream(const char *name, uint64_t batch_rows)
+{
+    npydt_reader *r = test_open_fixture(name);
+    npydt_arrow_options o;
+    npydt_arrow_options_init(&o);
+    o.batch_rows = batch_rows;
+    struct ArrowArrayStream s;
+    TEST_ERROR(err);
+    if (npydt_arrow_stream_open(r, &o, &s, &err) != NPYDT_OK)
+        fail_msg("%s: %s", name, err.message);
+    struct membuf m = write_stream(&s);
+    npydt_reader_close(r);
+    return m;
+}
 
 #endif

@@ -137,6 +137,34 @@ expect "a corrupt stream" 3 "corrupt.arrow: DATA\|corrupt.arrow: .*stream offset
 [ ! -e "$tmp/c.npy" ] && ok || bad "a corrupt stream left OUT"
 expect "a .npy file given as a stream" 3 "bad magic: stream offset 0: .*a .npy file, not an Arrow IPC stream" -- \
     load --arrow -o "$tmp/c.npy" "$S"
+expect "a .npy file given on standard input" 3 \
+    "<stdin>: bad magic: stream offset 0: .*a .npy file, not an Arrow IPC stream" -- \
+    load --arrow -o "$tmp/c.npy" - <"$S"
+cat "$S" | "$NPYDT" load --arrow -o "$tmp/c.npy" - 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && grep -q "<stdin>: bad magic: stream offset 0: .*a .npy file, not an Arrow IPC stream" "$tmp/err" &&
+    ok || bad "a .npy file from a pipe: exit $rc: $(cat "$tmp/err")"
+# a .npy file after the messages of a stream that lacks its end marker
+# (8 bytes), in a file and through a pipe: named at the message's place
+size=$(wc -c <"$tmp/s.arrow")
+{ head -c $((size - 8)) "$tmp/s.arrow"; cat "$S"; } >"$tmp/then_npy.arrow"
+expect "a .npy file after a stream's messages" 3 \
+    "bad magic: stream offset $((size - 8)): .*where a message belongs: a .npy file, not an Arrow IPC stream" -- \
+    load --arrow -o "$tmp/c.npy" "$tmp/then_npy.arrow"
+cat "$tmp/then_npy.arrow" | "$NPYDT" load --arrow -o "$tmp/c.npy" - 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && grep -q "stream offset $((size - 8)): .*a .npy file, not an Arrow IPC stream" "$tmp/err" &&
+    ok || bad "a .npy file after a stream's messages, from a pipe: exit $rc: $(cat "$tmp/err")"
+[ ! -e "$tmp/c.npy" ] && ok || bad "a .npy file given as a stream left OUT"
+# variable-length text without a width: the message names the option
+# (the stream Arrow JS wrote, committed: tests/consumers/arrow_js_stream.arrows)
+expect "utf8 without --string-width names the option" 3 \
+    "column 's': Arrow type 'u' .* give a string width to read it as U with --string-width N" -- \
+    load --arrow -o "$tmp/c.npy" "$here/consumers/arrow_js_stream.arrows"
+[ ! -e "$tmp/c.npy" ] && ok || bad "utf8 without --string-width left OUT"
+expect "utf8 with --string-width" 0 '' -- \
+    load --arrow --string-width 5 --nulls-as-zero -o "$tmp/c.npy" "$here/consumers/arrow_js_stream.arrows"
+rm -f "$tmp/c.npy"
 printf 'PK\005\006' >"$tmp/empty.npz"
 expect "an archive given as a stream" 3 "bad magic: stream offset 0: .*a zip archive (.npz), not" -- \
     load --arrow -o "$tmp/c.npy" "$tmp/empty.npz"

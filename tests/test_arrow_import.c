@@ -171,6 +171,48 @@ static void test_arrow_import_struct_layout_comes_back_from_metadata(void **stat
     npydt_dtype_free(packed);
 }
 
+/* The bytes of records that no leaf holds (padding) are zero after an
+ * import, batch after batch (the chunk of records is reused), whatever
+ * the exported file held there. */
+static void test_arrow_import_padding_is_zero_in_every_batch(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"struct_aligned.npy", "struct_offsets_nested.npy"};
+    for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
+        for (uint64_t batch_rows = 1; batch_rows <= 2; batch_rows++) {
+            npydt_reader *r = test_open_fixture(names[f]);
+            const npydt_dtype *dt = test_reader_dtype(r);
+            npydt_arrow_options eo;
+            npydt_arrow_options_init(&eo);
+            eo.batch_rows = batch_rows;
+            struct ArrowArrayStream s;
+            TEST_ERROR(err);
+            assert_int_equal(npydt_arrow_stream_open(r, &eo, &s, &err), NPYDT_OK);
+            struct imported im;
+            if (import_into(dt, &s, NULL, NULL, NULL, &err, &im) != NPYDT_OK)
+                fail_msg("%s: %s", names[f], err.message);
+            s.release(&s);
+            size_t isz = npydt_dtype_itemsize(dt), nleaves;
+            const npydt_leaf *l = npydt_dtype_leaves(test_reader_dtype(im.r), &nleaves);
+            unsigned char held[256] = {0};
+            assert_true(isz <= sizeof held);
+            for (size_t i = 0; i < nleaves; i++)
+                for (uint64_t e = 0; e < l[i].count; e++)
+                    memset(held + leaf_elem(&l[i], e), 1, l[i].itemsize);
+            uint64_t n = npydt_header_count(npydt_reader_header(im.r));
+            assert_true(n >= 2);
+            for (uint64_t row = 0; row < n; row++) {
+                const unsigned char *rec = test_element_at(im.r, row);
+                for (size_t b = 0; b < isz; b++)
+                    if (!held[b] && rec[b] != 0)
+                        fail_msg("%s: row %llu, padding byte %zu is %u", names[f],
+                                 (unsigned long long)row, b, rec[b]);
+            }
+            imported_free(&im);
+            npydt_reader_close(r);
+        }
+}
+
 /* Every allocation of the import fails in turn: NOMEM, nothing left. */
 static void test_arrow_import_allocation_failures_leave_nothing(void **state)
 {
@@ -214,4 +256,5 @@ static void test_arrow_import_allocation_failures_leave_nothing(void **state)
 TEST_LIST("arrow_import",
           cmocka_unit_test(test_arrow_import_every_fixture_round_trips),
           cmocka_unit_test(test_arrow_import_struct_layout_comes_back_from_metadata),
+          cmocka_unit_test(test_arrow_import_padding_is_zero_in_every_batch),
           cmocka_unit_test(test_arrow_import_allocation_failures_leave_nothing));

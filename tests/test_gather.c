@@ -396,6 +396,40 @@ static void test_scatter_native_stores_each_size_in_file_order(void **state)
 }
 
 
+/* Byte strings of every width from 1 to 20 bytes (copied in overlapping
+ * halves up to 16): scatter stores exactly the field's bytes of each
+ * record, its neighbours untouched, and gather reads them back. */
+static void test_scatter_and_gather_bytes_of_every_width(void **state)
+{
+    (void)state;
+    enum { NREC = 5 };
+    for (int width = 1; width <= 20; width++) {
+        char descr[80];
+        snprintf(descr, sizeof descr, "[('p', '|u1'), ('s', '|S%d'), ('q', '|u1')]", width);
+        npydt_dtype *dt = test_parse_literal(descr);
+        size_t stride = (size_t)width + 2;
+        const npydt_dtype *fd = npydt_dtype_field_dtype(dt, 1);
+        unsigned char recs[NREC * 22], orig[NREC * 22], arr[NREC * 20], back[NREC * 20];
+        fill_random(recs, sizeof recs);
+        memcpy(orig, recs, sizeof recs);
+        fill_random(arr, sizeof arr);
+        assert_int_equal(npydt_scatter(recs, stride, NREC, fd, 1, NPYDT_AS_NATIVE, arr, NULL),
+                         NPYDT_OK);
+        for (size_t i = 0; i < NREC; i++) {
+            assert_int_equal(recs[i * stride], orig[i * stride]);
+            assert_memory_equal(recs + i * stride + 1, arr + i * (size_t)width, (size_t)width);
+            assert_int_equal(recs[i * stride + 1 + (size_t)width],
+                             orig[i * stride + 1 + (size_t)width]);
+        }
+        assert_memory_equal(recs + NREC * stride, orig + NREC * stride,
+                            sizeof recs - NREC * stride);
+        assert_int_equal(npydt_gather(recs, stride, NREC, fd, 1, NPYDT_AS_NATIVE, back, NULL),
+                         NPYDT_OK);
+        assert_memory_equal(back, arr, NREC * (size_t)width);
+        npydt_dtype_free(dt);
+    }
+}
+
 /* Doubles into unsigned fields: exact values from 0 up to 2**bits. */
 static void test_scatter_as_double_into_unsigned_checks_range(void **state)
 {
@@ -500,6 +534,7 @@ static void test_gather_refusal_to_convert_names_what_it_cannot(void **state)
 TEST_LIST("gather",
           cmocka_unit_test(test_gather_bytes_of_every_size_and_back),
     cmocka_unit_test(test_gather_native_f8_equals_reader),
+    cmocka_unit_test(test_scatter_and_gather_bytes_of_every_width),
     cmocka_unit_test(test_gather_as_double_every_real_kind),
     cmocka_unit_test(test_gather_as_int64_checks_range),
     cmocka_unit_test(test_gather_subarray_field_native),

@@ -84,11 +84,32 @@ npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, 
 void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size);
 /* The same, not zeroed: for a buffer the caller writes whole. */
 void *arrow_array_buffer_raw(struct ArrowArray *out, int64_t i, size_t size);
+/* Buffer slot i of out: a copy of size bytes at src, owned by the node. */
+void *arrow_array_copy(struct ArrowArray *out, int64_t i, const void *src, size_t size);
 struct reader_share;
 /* Buffer slot i of array node out: bytes at p in the mapping of share,
  * which the node keeps mapped (a reference of its own) until released. */
-void arrow_array_borrow(struct ArrowArray *out, int64_t i, const void *p,
-                        struct reader_share *share);
+void arrow_array_borrow_mapping(struct ArrowArray *out, int64_t i, const void *p,
+                                struct reader_share *share);
+
+/* A block of bytes array nodes can point into (a message's body), with
+ * counted references: the last of arrow_shared_unref frees it. */
+struct arrow_shared;
+/* A block of no bytes, with one reference (the caller's); NULL when
+ * memory runs out. */
+struct arrow_shared *arrow_shared_new(const npydt_allocator *a);
+/* Drop one reference (none for NULL). */
+void arrow_shared_unref(struct arrow_shared *s);
+/* Is the caller's reference the only one? */
+bool arrow_shared_alone(struct arrow_shared *s);
+/* Its bytes, size of them at least (their content unspecified), when the
+ * caller's reference is the only one; NULL otherwise or when memory runs
+ * out. */
+unsigned char *arrow_shared_bytes(struct arrow_shared *s, size_t size);
+/* Buffer slot i of out points at p, inside s's bytes: out holds a
+ * reference to s until it is released. */
+void arrow_array_borrow_block(struct ArrowArray *out, int64_t i, struct arrow_shared *s,
+                              const void *p);
 
 /* ---- batches (batch.c) ---------------------------------------------------- */
 
@@ -152,11 +173,29 @@ npydt_status arrow_import_check_array(const struct ArrowArray *a, const char *fm
 npydt_status arrow_import_check(const struct ArrowSchema *s, const npydt_dtype *dt,
                                 const npydt_arrow_import_options *o, npydt_error *err);
 
+/* Records of the writer's dtype waiting for it: a chunk of about 1 MiB
+ * (most records, allocated as rows come), used of them filled; zero when
+ * a record has bytes no value stores (padding), cleared before use. */
+struct arrow_pending {
+    const npydt_allocator *alloc;
+    unsigned char *buf;
+    uint64_t cap, used, most;
+    size_t isz;
+    bool zero;
+};
+void arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
+                        const npydt_allocator *alloc);
+/* The waiting records into w (p->used becomes 0). */
+npydt_status arrow_pending_flush(npydt_writer *w, struct arrow_pending *p, npydt_error *err);
+void arrow_pending_free(struct arrow_pending *p);
+
 /* Append the rows of array a (schema s, checked against the writer's
- * dtype by arrow_import_check) to w; errors name a row counting from
- * row0. */
-npydt_status arrow_import_rows(npydt_writer *w, const struct ArrowSchema *s,
-                               const struct ArrowArray *a, const npydt_arrow_import_options *o,
-                               uint64_t row0, npydt_error *err);
+ * dtype by arrow_import_check) to w through p (full chunks are written,
+ * the rest waits in p for arrow_pending_flush); errors name a row
+ * counting from row0. */
+npydt_status arrow_import_rows(npydt_writer *w, struct arrow_pending *p,
+                               const struct ArrowSchema *s, const struct ArrowArray *a,
+                               const npydt_arrow_import_options *o, uint64_t row0,
+                               npydt_error *err);
 
 #endif

@@ -297,7 +297,7 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
     }
     const unsigned char *mapped = in_place(f, sdt, gdt, &sc, offset, nlev, n);
     if (mapped) {
-        arrow_array_borrow(data_node, 1, mapped, f->b->share);
+        arrow_array_borrow_mapping(data_node, 1, mapped, f->b->share);
         return NPYDT_OK;
     }
     size_t gsize = (size_t)n * sc.gathered;   /* bounded by the plan */

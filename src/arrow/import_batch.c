@@ -9,7 +9,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-/* Record bytes of one chunk, about (one record at least). */
+/* Record bytes of one chunk, about (one record at least): records wait
+ * in it, across batches, until it is full or the input ends. */
 #define IMPORT_CHUNK_BYTES ((size_t)1 << 20)
 
 npydt_status arrow_import_check_array(const struct ArrowArray *a, const char *fmt,
@@ -348,9 +349,83 @@ static npydt_status node(struct imp *c, const struct ArrowSchema *s, const struc
     return st != NPYDT_OK ? st : nulls_at(c, a, rw, dt, 1);
 }
 
-npydt_status arrow_import_rows(npydt_writer *w, const struct ArrowSchema *s,
-                               const struct ArrowArray *a, const npydt_arrow_import_options *o,
-                               uint64_t row0, npydt_error *err)
+/* Does the walk store every byte of a record of dt, so that a chunk
+ * needs no zeroing first? It does where fields follow one another with
+ * no padding and every scalar is stored whole (not x87 long doubles). */
+static bool stores_every_byte(const npydt_dtype *dt, unsigned depth)
+{
+    if (depth > 64)
+        return false;
+    switch (npydt_dtype_get_class(dt)) {
+    case NPYDT_SUBARRAY:
+        return stores_every_byte(npydt_dtype_base(dt), depth + 1);
+    case NPYDT_STRUCT:
+        if (!arrow_struct_packed(dt))
+            return false;
+        for (size_t i = 0; i < npydt_dtype_nfields(dt); i++)
+            if (!stores_every_byte(npydt_dtype_field_dtype(dt, i), depth + 1))
+                return false;
+        return true;
+    case NPYDT_SCALAR:
+        break;
+    }
+    size_t size = npydt_dtype_itemsize(dt);
+    switch (npydt_dtype_kind(dt)) {
+    case 'b': case 'i': case 'u': case 'M': case 'm': case 'S': case 'U': case 'V':
+        return true;
+    case 'f':
+        return size <= 8;
+    case 'c':
+        return size <= 16;
+    default:
+        return false;
+    }
+}
+
+void arrow_pending_init(struct arrow_pending *p, const npydt_dtype *dt,
+                        const npydt_allocator *alloc)
+{
+    memset(p, 0, sizeof *p);
+    p->alloc = alloc;
+    p->isz = npydt_dtype_itemsize(dt);
+    p->most = p->isz ? (IMPORT_CHUNK_BYTES / p->isz ? IMPORT_CHUNK_BYTES / p->isz : 1)
+                     : UINT64_MAX;
+    p->zero = !stores_every_byte(dt, 0);
+}
+
+/* Room for rows more records after those waiting, up to p->most. */
+static npydt_status pending_room(struct arrow_pending *p, uint64_t rows, npydt_error *err)
+{
+    uint64_t want = p->most - p->used < rows ? p->most : p->used + rows;
+    if (want <= p->cap)
+        return NPYDT_OK;
+    size_t old = (size_t)p->cap * p->isz, bytes = (size_t)want * p->isz;
+    unsigned char *q = realloc_bytes(p->alloc, p->buf, old, bytes);
+    if (!q)
+        return set_nomem(err);
+    p->buf = q;
+    p->cap = want;
+    return NPYDT_OK;
+}
+
+npydt_status arrow_pending_flush(npydt_writer *w, struct arrow_pending *p, npydt_error *err)
+{
+    npydt_status st = p->used ? npydt_writer_write(w, p->buf, p->used, err) : NPYDT_OK;
+    p->used = 0;
+    return st;
+}
+
+void arrow_pending_free(struct arrow_pending *p)
+{
+    free_bytes(p->alloc, p->buf, (size_t)p->cap * p->isz);
+    p->buf = NULL;
+    p->cap = 0;
+}
+
+npydt_status arrow_import_rows(npydt_writer *w, struct arrow_pending *p,
+                               const struct ArrowSchema *s, const struct ArrowArray *a,
+                               const npydt_arrow_import_options *o, uint64_t row0,
+                               npydt_error *err)
 {
     const npydt_dtype *dt = npydt_writer_dtype(w);
     struct imp c = {o->nulls_as_zero, "", err};
@@ -372,30 +447,29 @@ npydt_status arrow_import_rows(npydt_writer *w, const struct ArrowSchema *s,
         snprintf(c.path, sizeof c.path, "%s",
                  col->name && col->name[0] ? col->name : ARROW_VALUE_NAME);
     }
-    size_t isz = npydt_dtype_itemsize(dt);
-    uint64_t chunk = isz ? (IMPORT_CHUNK_BYTES / isz ? IMPORT_CHUNK_BYTES / isz : 1)
-                         : (uint64_t)a->length;
-    if (chunk > (uint64_t)a->length)
-        chunk = (uint64_t)a->length;
-    size_t bytes = (size_t)chunk * isz;
-    unsigned char *buf = alloc_bytes(o->base.allocator, bytes ? bytes : 1);
-    if (!buf)
-        return set_nomem(err);
+    size_t isz = p->isz;
     for (int64_t c0 = 0; c0 < a->length && st == NPYDT_OK;) {
-        int64_t cn = a->length - c0 < (int64_t)chunk ? a->length - c0 : (int64_t)chunk;
-        memset(buf, 0, (size_t)cn * isz);
-        struct rows rw = {buf, isz, start0 + c0, cn, row0 + (uint64_t)c0, 1};
+        if ((st = pending_room(p, (uint64_t)(a->length - c0), err)) != NPYDT_OK)
+            break;
+        uint64_t room = p->cap - p->used;
+        int64_t cn = (uint64_t)(a->length - c0) < room ? a->length - c0 : (int64_t)room;
+        unsigned char *at = p->buf + (size_t)p->used * isz;
+        if (p->zero)
+            memset(at, 0, (size_t)cn * isz);
+        struct rows rw = {at, isz, start0 + c0, cn, row0 + (uint64_t)c0, 1};
         st = node(&c, col, ca, dt, &rw);
         if (st == NPYDT_OK && col != s) {
-            struct rows top = {buf, isz, c0, cn, row0 + (uint64_t)c0, 1};
+            struct rows top = {at, isz, c0, cn, row0 + (uint64_t)c0, 1};
             c.path[0] = '\0';
             st = nulls_at(&c, a, &top, dt, 1);
         }
-        if (st == NPYDT_OK)
-            st = npydt_writer_write(w, buf, (uint64_t)cn, err);
+        if (st != NPYDT_OK)
+            break;
+        p->used += (uint64_t)cn;
+        if (p->used == p->most)
+            st = arrow_pending_flush(w, p, err);
         c0 += cn;
     }
-    free_bytes(o->base.allocator, buf, bytes ? bytes : 1);
     return st;
 }
 
@@ -416,8 +490,14 @@ npydt_status npydt_arrow_write_array(npydt_writer *w, const struct ArrowSchema *
     npydt_status st = arrow_import_resolve(opts, &o, err);
     if (st == NPYDT_OK)
         st = arrow_import_check(schema, npydt_writer_dtype(w), &o, err);
-    if (st == NPYDT_OK)
-        st = arrow_import_rows(w, schema, array, &o, 0, err);
+    if (st == NPYDT_OK) {
+        struct arrow_pending p;
+        arrow_pending_init(&p, npydt_writer_dtype(w), o.base.allocator);
+        st = arrow_import_rows(w, &p, schema, array, &o, 0, err);
+        if (st == NPYDT_OK)
+            st = arrow_pending_flush(w, &p, err);
+        arrow_pending_free(&p);
+    }
     return st;
 }
 
@@ -452,6 +532,8 @@ npydt_status npydt_arrow_write_stream(npydt_writer *w, struct ArrowArrayStream *
     if (rc != 0)
         return stream_failed(stream, "get_schema", rc, err);
     st = arrow_import_check(&schema, npydt_writer_dtype(w), &o, err);
+    struct arrow_pending p;
+    arrow_pending_init(&p, npydt_writer_dtype(w), o.base.allocator);
     uint64_t rows = 0;
     while (st == NPYDT_OK) {
         struct ArrowArray a;
@@ -463,10 +545,13 @@ npydt_status npydt_arrow_write_stream(npydt_writer *w, struct ArrowArrayStream *
         }
         if (!a.release)
             break;
-        st = arrow_import_rows(w, &schema, &a, &o, rows, err);
+        st = arrow_import_rows(w, &p, &schema, &a, &o, rows, err);
         rows += (uint64_t)a.length;
         a.release(&a);
     }
+    if (st == NPYDT_OK)
+        st = arrow_pending_flush(w, &p, err);
+    arrow_pending_free(&p);
     if (schema.release)
         schema.release(&schema);
     return st;

@@ -146,6 +146,8 @@ struct ipc_batch_in {
     const struct fbt *table;
     const unsigned char *body;
     uint64_t body_len, body_at;  /* bytes, and where they start in the stream */
+    struct arrow_shared *shared; /* what body lies in, for the arrays to point
+                                  * into; NULL: they copy their buffers */
 };
 /* The RecordBatch as a struct array of the columns into *out (released
  * on failure); NPYDT_E_DATA for a node, buffer or value that does not

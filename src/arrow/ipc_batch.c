@@ -1,7 +1,9 @@
 /* A RecordBatch message as an ArrowArray: its field nodes and buffers
  * walked in pre-order along the schema's columns, every length, count
- * and range checked against the body, each buffer copied into the array
- * that owns it. */
+ * and range checked against the body (values read only where their
+ * bytes must be checked: bitmaps' counts, offsets and UTF-8), each buffer
+ * pointing into the body where it is shared and 8-byte aligned, else
+ * copied into the array that owns it. */
 #include "arrow/ipc.h"
 
 #include <stdio.h>
@@ -48,11 +50,13 @@ static npydt_status copy(struct bctx *c, struct ArrowArray *out, int64_t i, uint
 {
     if (n > SIZE_MAX)
         return set_nomem(c->err);
-    void *p = arrow_array_buffer(out, i, (size_t)n);
-    if (!p)
+    const unsigned char *src = c->in->body + off;
+    if (c->in->shared && n && (uintptr_t)src % 8 == 0) {
+        arrow_array_borrow_block(out, i, c->in->shared, src);
+        return NPYDT_OK;
+    }
+    if (!arrow_array_copy(out, i, src, (size_t)n))
         return set_nomem(c->err);
-    if (n)
-        memcpy(p, c->in->body + off, (size_t)n);
     return NPYDT_OK;
 }
 

@@ -24,6 +24,9 @@ struct reader {
     size_t ncols, cols_cap, nbufs;
     unsigned char *meta, *body; /* what was read from fd */
     size_t meta_cap, body_cap;
+    struct arrow_shared *batch; /* a record batch's body read from fd: the
+                                 * arrays point into it; reused once they
+                                 * are all released */
     npydt_error err;
 };
 
@@ -38,6 +41,28 @@ static npydt_status grow(struct reader *rd, unsigned char **p, size_t *cap, size
         return set_nomem(&rd->err);
     *p = q;
     *cap = n;
+    return NPYDT_OK;
+}
+
+/* Up to n bytes of the descriptor into dst (*got of them: fewer only at
+ * the end). */
+static npydt_status read_into(struct reader *rd, unsigned char *dst, size_t n, size_t *got)
+{
+    size_t have = 0;
+    while (have < n) {
+        size_t want = n - have < ((size_t)1 << 30) ? n - have : (size_t)1 << 30;
+        ssize_t k = read(rd->fd, dst + have, want);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return set_error(&rd->err, NPYDT_E_IO, (size_t)(rd->pos + have), NULL,
+                             "reading the Arrow IPC stream: %s", strerror(errno));
+        if (k == 0)
+            break;
+        have += (size_t)k;
+    }
+    *got = have;
+    rd->pos += have;
     return NPYDT_OK;
 }
 
@@ -56,25 +81,28 @@ static npydt_status take(struct reader *rd, size_t n, unsigned char **scratch, s
     npydt_status st = grow(rd, scratch, cap, n ? n : 1);
     if (st != NPYDT_OK)
         return st;
-    size_t have = 0;
-    while (have < n) {
-        size_t want = n - have < ((size_t)1 << 30) ? n - have : (size_t)1 << 30;
-        ssize_t k = read(rd->fd, *scratch + have, want);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k < 0)
-            return set_error(&rd->err, NPYDT_E_IO, (size_t)(rd->pos + have), NULL,
-                             "reading the Arrow IPC stream: %s", strerror(errno));
-        if (k == 0)
-            break;
-        have += (size_t)k;
-    }
     *out = *scratch;
-    *got = have;
-    rd->pos += have;
-    return NPYDT_OK;
+    return read_into(rd, *scratch, n, got);
 }
 
+/* The body of a record batch of n bytes from a descriptor, read straight
+ * into the block its arrays share: the last one's again when they are
+ * all released, else a new one. */
+static npydt_status take_batch(struct reader *rd, size_t n, const unsigned char **out,
+                               size_t *got)
+{
+    if (rd->batch && !arrow_shared_alone(rd->batch)) {
+        arrow_shared_unref(rd->batch);
+        rd->batch = NULL;
+    }
+    if (!rd->batch && !(rd->batch = arrow_shared_new(rd->a)))
+        return set_nomem(&rd->err);
+    unsigned char *p = arrow_shared_bytes(rd->batch, n);
+    if (!p)
+        return set_nomem(&rd->err);
+    *out = p;
+    return read_into(rd, p, n, got);
+}
 static npydt_status fail_at(struct reader *rd, npydt_status code, uint64_t at, const char *fmt,
                             ...) __attribute__((format(printf, 4, 5)));
 static npydt_status fail_at(struct reader *rd, npydt_status code, uint64_t at, const char *fmt,
@@ -117,6 +145,17 @@ static npydt_status next_message(struct reader *rd, struct message *m)
     if (got < 4)
         return fail_at(rd, NPYDT_E_DATA, start, "the stream ends inside a message's length");
     memcpy(pre, p, 4);
+    if (start > 0 && got == 4) {
+        /* a file after the messages of a stream without its end marker */
+        if (memcmp(pre, "\x93NUM", 4) == 0)
+            return fail_at(rd, NPYDT_E_MAGIC, start,
+                           "where a message belongs: a .npy file, not an Arrow IPC stream "
+                           "(dump --arrow writes one)");
+        if (memcmp(pre, "PK\x03\x04", 4) == 0 || memcmp(pre, "PK\x05\x06", 4) == 0)
+            return fail_at(rd, NPYDT_E_MAGIC, start,
+                           "where a message belongs: a zip archive (.npz), not an Arrow IPC "
+                           "stream");
+    }
     if (start == 0 && got == 4) {
         /* what the first bytes say the input is, when it is no stream */
         if (memcmp(pre, "ARRO", 4) == 0)
@@ -189,7 +228,10 @@ static npydt_status next_message(struct reader *rd, struct message *m)
         rd->schema_at = at;
         m->r.p = rd->schema;
     }
-    if ((st = take(rd, (size_t)body, &rd->body, &rd->body_cap, &m->body, &got)) != NPYDT_OK)
+    st = !rd->buf && m->type == FB_MSG_RECORD_BATCH && rd->cols
+             ? take_batch(rd, (size_t)body, &m->body, &got)
+             : take(rd, (size_t)body, &rd->body, &rd->body_cap, &m->body, &got);
+    if (st != NPYDT_OK)
         return st;
     if (got < body)
         return fail_at(rd, NPYDT_E_DATA, m->body_at, "the stream ends inside a message's body "
@@ -504,7 +546,7 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
                      m.type);
     if (st == NPYDT_OK) {
         struct ipc_batch_in in = {rd->a, rd->cols, rd->ncols, rd->nbufs, &m.r, &m.header,
-                                  m.body, m.body_len, m.body_at};
+                                  m.body, m.body_len, m.body_at, rd->buf ? NULL : rd->batch};
         st = ipc_batch_decode(&in, out, &rd->err);
     }
     if (st != NPYDT_OK)
@@ -524,6 +566,7 @@ static void free_reader(struct reader *rd)
     free_bytes(rd->a, rd->cols, rd->cols_cap * sizeof *rd->cols);
     free_bytes(rd->a, rd->meta, rd->meta_cap);
     free_bytes(rd->a, rd->body, rd->body_cap);
+    arrow_shared_unref(rd->batch);
     free_bytes(rd->a, rd, sizeof *rd);
 }
 

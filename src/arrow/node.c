@@ -8,6 +8,8 @@
 #include "arrow/arrow.h"
 #include "access/access.h"
 
+#include <stdatomic.h>
+
 struct schema_block {
     const npydt_allocator *alloc;
     size_t size;
@@ -106,9 +108,58 @@ struct array_block {
     const void *bufs[3];
     void *owned[3];
     size_t owned_size[3];
-    struct reader_share *share;   /* the mapping a buffer points into, or NULL */
+    struct reader_share *share;    /* the mapping a buffer points into, or NULL */
+    struct arrow_shared *shared;   /* the block a buffer points into, or NULL */
     struct ArrowArray kids[];
 };
+
+/* A block several nodes point into, freed by the last reference: nodes
+ * moved out by a consumer may be released on other threads. */
+struct arrow_shared {
+    const npydt_allocator *alloc;
+    atomic_size_t refs;
+    unsigned char *bytes;
+    size_t cap;
+};
+
+struct arrow_shared *arrow_shared_new(const npydt_allocator *a)
+{
+    struct arrow_shared *s = alloc_bytes(a, sizeof *s);
+    if (!s)
+        return NULL;
+    s->alloc = a;
+    atomic_init(&s->refs, 1);
+    s->bytes = NULL;
+    s->cap = 0;
+    return s;
+}
+
+void arrow_shared_unref(struct arrow_shared *s)
+{
+    if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    free_bytes(s->alloc, s->bytes, s->cap);
+    free_bytes(s->alloc, s, sizeof *s);
+}
+
+unsigned char *arrow_shared_bytes(struct arrow_shared *s, size_t size)
+{
+    if (atomic_load(&s->refs) != 1)
+        return NULL;
+    if (size <= s->cap && s->bytes)
+        return s->bytes;
+    free_bytes(s->alloc, s->bytes, s->cap);
+    s->cap = 0;
+    s->bytes = alloc_bytes(s->alloc, size ? size : 1);
+    if (s->bytes)
+        s->cap = size ? size : 1;
+    return s->bytes;
+}
+
+bool arrow_shared_alone(struct arrow_shared *s)
+{
+    return atomic_load(&s->refs) == 1;
+}
 
 static void array_release(struct ArrowArray *arr)
 {
@@ -120,6 +171,7 @@ static void array_release(struct ArrowArray *arr)
         if (b->owned[i])
             free_bytes(b->alloc, b->owned[i], b->owned_size[i]);
     reader_share_drop(b->share);
+    arrow_shared_unref(b->shared);
     free_bytes(b->alloc, b, b->size);
     arr->release = NULL;
     arr->private_data = NULL;
@@ -181,11 +233,30 @@ void *arrow_array_buffer(struct ArrowArray *out, int64_t i, size_t size)
     return p;
 }
 
-void arrow_array_borrow(struct ArrowArray *out, int64_t i, const void *p,
-                        struct reader_share *share)
+void *arrow_array_copy(struct ArrowArray *out, int64_t i, const void *src, size_t size)
+{
+    void *p = arrow_array_buffer_raw(out, i, size);
+    if (p && size)
+        memcpy(p, src, size);
+    return p;
+}
+
+void arrow_array_borrow_mapping(struct ArrowArray *out, int64_t i, const void *p,
+                                struct reader_share *share)
 {
     struct array_block *b = out->private_data;
     if (!b->share)
         b->share = reader_share_hold(share);
+    b->bufs[i] = p;
+}
+
+void arrow_array_borrow_block(struct ArrowArray *out, int64_t i, struct arrow_shared *s,
+                              const void *p)
+{
+    struct array_block *b = out->private_data;
+    if (!b->shared) {
+        atomic_fetch_add(&s->refs, 1);
+        b->shared = s;
+    }
     b->bufs[i] = p;
 }

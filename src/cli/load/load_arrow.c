@@ -112,6 +112,27 @@ static int input_open(struct arrow_in *in, const char *arg)
     return EXIT_OK;
 }
 
+/* err is npydt_arrow_dtype's refusal of schema without a string width:
+ * when a width moves the refusal on (or ends it), the column refused was
+ * text or bytes of variable length, and the message names the option. */
+static void name_width_option(const struct ArrowSchema *schema,
+                              const npydt_arrow_import_options *io, npydt_error *err)
+{
+    npydt_arrow_import_options with = *io;
+    with.string_width = 1;
+    npydt_dtype *dt = NULL;
+    npydt_error again;
+    npydt_status st = npydt_arrow_dtype(schema, NULL, &with, &dt, &again);
+    npydt_dtype_free(dt);
+    if (st != NPYDT_OK && strcmp(again.message, err->message) == 0)
+        return;
+    static const char option[] = " with --string-width N";
+    size_t len = strnlen(err->message, sizeof err->message);
+    if (len > sizeof err->message - sizeof option)
+        len = sizeof err->message - sizeof option;
+    memcpy(err->message + len, option, sizeof option);
+}
+
 static void input_close(struct arrow_in *in)
 {
     cli_progress_end(&in->progress);
@@ -161,8 +182,11 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
             npydt_arrow_stream_error(&in.ipc, &err);
             status = report_input(&in, &err);
         } else {
-            if (npydt_arrow_dtype(&schema, NULL, &io, &own, &err) != NPYDT_OK)
+            if (npydt_arrow_dtype(&schema, NULL, &io, &own, &err) != NPYDT_OK) {
+                if (err.code == NPYDT_E_TYPE && !io.string_width)
+                    name_width_option(&schema, &io, &err);
                 status = cli_report(in.name, &err);
+            }
             schema.release(&schema);
             dtype = own;
         }
