@@ -39,6 +39,7 @@ struct csv_state {
     int shared;               /* cols and steps are the reader's cloned from */
     const struct load_sink *sink;
     struct load_span *sp;     /* of the run being read */
+    uint64_t left;            /* records the run may still give (span's max_records) */
     npydt_error *err;
     npydt_status st;          /* the first error */
     struct column *cols;
@@ -282,7 +283,7 @@ static void on_row(struct csv_state *c)
                fail(c, c->sink->record(c->sink->ctx, c->rec->bytes, c->err)) != NPYDT_OK) {
         return;
     } else {
-        c->sp->records++;
+        c->left--;
     }
     c->sp->line++;
     c->cell = 0;
@@ -467,7 +468,7 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
         if (k < n && s[k] == '\r' && k + 1 < n && s[k + 1] == '\n')
             k++;
         i = k + 1;
-        if (c->sp->records == c->sp->max_records)
+        if (c->left == 0)
             break;
     }
     c->sp->used = i < n ? i : n;
@@ -538,7 +539,7 @@ static void split_lines(struct csv_state *c, const char *s, size_t n)
 {
     struct load_span *sp = c->sp;
     size_t at = 0;
-    while (at < n && c->st == NPYDT_OK && sp->records != sp->max_records) {
+    while (at < n && c->st == NPYDT_OK && c->left != 0) {
         const char *line = s + at;
         size_t len = load_line_cut(s, n, &at);
         sp->line++;
@@ -622,11 +623,17 @@ npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct
     c->sp = sp;
     c->err = err;
     c->st = NPYDT_OK;
-    if (c->sep == '\t') {
-        split_lines(c, s, n);
+    uint64_t left = c->left = sp->max_records - sp->records;
+    /* the rows are split with the state in a local copy, which no store
+     * into the record's bytes can alias */
+    struct csv_state local = *c;
+    if (local.sep == '\t') {
+        split_lines(&local, s, n);
     } else {
-        split_rows(c, s, n);
+        split_rows(&local, s, n);
         sp->where = sp->line;
     }
+    *c = local;
+    sp->records += left - c->left;
     return c->st;
 }

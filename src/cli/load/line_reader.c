@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK ((size_t)1 << 16)
-
 void load_lines_init(struct load_lines *r, FILE *in)
 {
     memset(r, 0, sizeof *r);
@@ -38,12 +36,12 @@ int load_lines_fill(struct load_lines *r, npydt_error *err)
         r->end -= r->start;
         r->start = 0;
     }
-    if (r->cap - r->end < BLOCK / 2) {
+    if (r->cap - r->end < LOAD_LINES_BLOCK / 2) {
         if (r->cap >= LOAD_MAX_LINE) {
             cli_error(err, NPYDT_E_LIMIT, "a line longer than %zu bytes", LOAD_MAX_LINE);
             return -1;
         }
-        size_t cap = r->cap ? r->cap * 2 : BLOCK;
+        size_t cap = r->cap ? r->cap * 2 : LOAD_LINES_BLOCK;
         char *buf = realloc(r->buf, cap);
         if (!buf) {
             cli_error(err, NPYDT_E_NOMEM, "out of memory");

@@ -184,6 +184,8 @@ struct load_lines {
     struct cli_progress progress;   /* of the input's bytes */
 };
 
+/* The bytes one read asks for. */
+#define LOAD_LINES_BLOCK ((size_t)1 << 16)
 /* Longest line taken (a record's JSON text is far shorter). */
 #define LOAD_MAX_LINE ((size_t)1 << 28)
 
@@ -326,6 +328,10 @@ void load_dest_init(struct load_dest *d, npydt_writer *w, size_t itemsize, uint6
                     int hold);
 /* A load_sink's record: the destination's failures are kept in d. */
 npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error *err);
+/* n records in a row (n * itemsize bytes), as n calls of
+ * load_dest_record. */
+npydt_status load_dest_records(struct load_dest *d, const unsigned char *bytes, uint64_t n,
+                               npydt_error *err);
 /* Write held records (C order of an array of shape dims, ndim of them,
  * the last the growth axis) in Fortran order, then close the writer; the
  * writer is gone whatever the status (discarded when a write fails). */
