@@ -399,7 +399,7 @@ int cmd_load(int argc, char **argv)
         case OPT_OUTPUT: a.out = args.value; break;
         case OPT_NO_SYNC: a.no_sync = 1; break;
         case OPT_JOBS:
-            if ((r = cli_jobs_parse(load_command.name, args.value, &a.jobs)) != 0)
+            if ((r = cli_jobs_parse(&load_command, args.value, &a.jobs)) != 0)
                 return r;
             break;
         case OPT_JSONL: case OPT_CSV: case OPT_TSV: case OPT_ARROW:
@@ -502,7 +502,7 @@ int cmd_append(int argc, char **argv)
         } else if (opt == OPT_NO_SYNC) {
             no_sync = 1;
         } else if (opt == OPT_JOBS) {
-            if ((r = cli_jobs_parse(append_command.name, args.value, &jobs)) != 0)
+            if ((r = cli_jobs_parse(&append_command, args.value, &jobs)) != 0)
                 return r;
         } else if (set_format(&append_command, &format, opt) != EXIT_OK)
             return EXIT_USAGE;
