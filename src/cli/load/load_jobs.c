@@ -26,6 +26,7 @@ struct run_slot {
     size_t n, cap;
     unsigned char *out;         /* its records */
     size_t out_cap;
+    uint64_t kept;              /* records in out */
     struct load_record rec;
     struct load_reader *reader; /* NULL until the slot's first run */
     struct load_span span;      /* counted from zeros */
@@ -65,10 +66,11 @@ static int grow(void **buf, size_t *cap, size_t need)
 static npydt_status keep_record(void *ctx, const unsigned char *bytes, npydt_error *err)
 {
     struct run_slot *s = ctx;
-    size_t size = s->rec.itemsize, at = (size_t)s->span.records * size;
+    size_t size = s->rec.itemsize, at = (size_t)s->kept * size;
     if (grow((void **)&s->out, &s->out_cap, at + size) != 0)
         return cli_error(err, NPYDT_E_NOMEM, "out of memory");
     memcpy(s->out + at, bytes, size);
+    s->kept++;
     return NPYDT_OK;
 }
 
@@ -126,6 +128,7 @@ static int work(void *ctx, void *slot)
     if (s->failed_read)
         return 0;
     s->span = (struct load_span){.max_records = c->max_records};
+    s->kept = 0;
     struct load_sink sink = {keep_record, s};
     s->st = load_reader_read(s->reader, s->in, s->n, &sink, &s->span, &s->err);
     return 0;
@@ -158,7 +161,7 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     if (s->failed_read)
         return stop(c, s->st, &s->err);
     add_span(&c->span, &s->span);
-    if (load_dest_records(c->d, s->out ? s->out : none, s->span.records, &c->err) != NPYDT_OK)
+    if (load_dest_records(c->d, s->out ? s->out : none, s->kept, &c->err) != NPYDT_OK)
         return stop(c, c->err.code, &c->err);
     if (s->st != NPYDT_OK)
         return stop(c, s->st, &s->err);
