@@ -31,16 +31,16 @@ same() {
     name=$1 input=$2
     shift 2
     for j in 1 2 4; do
-        rm -f out$j.npy
+        rm -f out.npy out$j.npy
         if [ $j = 4 ]; then
-            "$NPYDT" load "$@" -j $j -o out$j.npy <"$input" 2>err$j
+            "$NPYDT" load "$@" -j $j -o out.npy <"$input" 2>err$j
             echo "rc $?" >>err$j
             sed "s|<stdin>|$input|" err$j >err$j.tmp && mv err$j.tmp err$j
         else
-            "$NPYDT" load "$@" -j $j -o out$j.npy "$input" 2>err$j
+            "$NPYDT" load "$@" -j $j -o out.npy "$input" 2>err$j
             echo "rc $?" >>err$j
         fi
-        [ -e out$j.npy ] || : >out$j.npy
+        if [ -e out.npy ]; then mv out.npy out$j.npy; else : >out$j.npy; fi
     done
     if cmp -s err1 err2 && cmp -s err1 err4 && cmp -s out1.npy out2.npy &&
         cmp -s out1.npy out4.npy; then

@@ -106,13 +106,16 @@ def main():
             f.write(text)
         got = []
         for jobs, pipe in (('1', False), ('2', False), ('4', True)):
-            out = os.path.join(d, f'out{jobs}.npy')
+            out = os.path.join(d, 'out.npy')
             if os.path.exists(out):
                 os.remove(out)
             args = ['load', '--dtype', '@' + ref, '--' + fmt, '-j', jobs, '-o', out]
             rc, err = run(npydt, args + ([] if pipe else [inp]), inp if pipe else None)
             err = err.replace(b'<stdin>', inp.encode())
-            data = open(out, 'rb').read() if os.path.exists(out) else None
+            data = None
+            if os.path.exists(out):
+                with open(out, 'rb') as f:
+                    data = f.read()
             got.append((rc, err, data))
         if os.environ.get("DIFF_TRACE"):
             print(case, fmt, len(text), got[0][0], got[0][1][:90])

@@ -170,6 +170,9 @@ int load_names_find(const struct load_names *ix, const npydt_dtype *node, const 
 struct load_sink {
     npydt_status (*record)(void *ctx, const unsigned char *bytes, npydt_error *err);
     void *ctx;
+    /* n records in a row at once, as n calls of record (NULL: record is
+     * called for each) */
+    npydt_status (*records)(void *ctx, const unsigned char *bytes, uint64_t n, npydt_error *err);
 };
 
 /* ---- Input formats ------------------------------------------------------ */
@@ -275,12 +278,12 @@ int csv_rows(struct load_lines *r, size_t *n, npydt_error *err);
 npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,
                       struct load_span *sp, npydt_error *err);
 
-/* Every record of in into d, read by `jobs` threads (0: one a processor)
- * in runs of lines: the same records, errors and lines as load_text
- * (load_jobs.c). */
-struct load_dest;
+/* load_text by `jobs` threads (0: one a processor, fewer for a small
+ * file) in runs of lines: the same records, errors and lines, but for an
+ * error of the sink's, which names the line that ends the run it stopped
+ * in (load_jobs.c). */
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
-                            struct load_record *rec, struct load_dest *d,
+                            struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err);
 
 /* ---- --dtype SPEC (load_spec.c) ------------------------------------------ */
@@ -328,9 +331,9 @@ void load_dest_init(struct load_dest *d, npydt_writer *w, size_t itemsize, uint6
                     int hold);
 /* A load_sink's record: the destination's failures are kept in d. */
 npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error *err);
-/* n records in a row (n * itemsize bytes), as n calls of
+/* A load_sink's records: n in a row (n * itemsize bytes), as n calls of
  * load_dest_record. */
-npydt_status load_dest_records(struct load_dest *d, const unsigned char *bytes, uint64_t n,
+npydt_status load_dest_records(void *ctx, const unsigned char *bytes, uint64_t n,
                                npydt_error *err);
 /* Write held records (C order of an array of shape dims, ndim of them,
  * the last the growth axis) in Fortran order, then close the writer; the

@@ -49,9 +49,10 @@ npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error
     return NPYDT_OK;
 }
 
-npydt_status load_dest_records(struct load_dest *d, const unsigned char *bytes, uint64_t n,
+npydt_status load_dest_records(void *ctx, const unsigned char *bytes, uint64_t n,
                                npydt_error *err)
 {
+    struct load_dest *d = ctx;
     if (d->w && !d->hold && n && d->count < d->take && n <= d->take - d->count) {
         /* the usual case: all of them to the writer at once */
         d->count += n;

@@ -39,7 +39,7 @@ struct run_ctx {
     struct load_lines lines;
     struct load_reader *reader;   /* the calling thread's */
     struct load_record *rec;
-    struct load_dest *d;
+    const struct load_sink *sink;   /* where the records go, in order */
     struct load_span span;        /* of the whole input, up to the runs finished */
     uint64_t max_records;
     int ended;
@@ -129,7 +129,7 @@ static int work(void *ctx, void *slot)
         return 0;
     s->span = (struct load_span){.max_records = c->max_records};
     s->kept = 0;
-    struct load_sink sink = {keep_record, s};
+    struct load_sink sink = {keep_record, s, NULL};
     s->st = load_reader_read(s->reader, s->in, s->n, &sink, &s->span, &s->err);
     return 0;
 }
@@ -161,14 +161,22 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     if (s->failed_read)
         return stop(c, s->st, &s->err);
     add_span(&c->span, &s->span);
-    if (load_dest_records(c->d, s->out ? s->out : none, s->kept, &c->err) != NPYDT_OK)
-        return stop(c, c->err.code, &c->err);
+    const struct load_sink *sink = c->sink;
+    if (sink->records && s->kept) {
+        npydt_status st = sink->records(sink->ctx, s->out ? s->out : none, s->kept, &c->err);
+        if (st != NPYDT_OK)
+            return stop(c, st, &c->err);
+    }
+    for (uint64_t k = 0; !sink->records && k < s->kept; k++) {
+        npydt_status st = sink->record(sink->ctx, s->out + k * s->rec.itemsize, &c->err);
+        if (st != NPYDT_OK)
+            return stop(c, st, &c->err);
+    }
     if (s->st != NPYDT_OK)
         return stop(c, s->st, &s->err);
     if (s->span.used < s->n) {
-        struct load_sink sink = {load_dest_record, c->d};
         npydt_status st = load_reader_read(c->reader, s->in + s->span.used, s->n - s->span.used,
-                                           &sink, &c->span, &c->err);
+                                           c->sink, &c->span, &c->err);
         if (st != NPYDT_OK)
             return stop(c, st, &c->err);
     }
@@ -193,15 +201,14 @@ static size_t runs_of(FILE *in)
 }
 
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
-                            struct load_record *rec, struct load_dest *d,
+                            struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err)
 {
-    struct load_sink sink = {load_dest_record, d};
     jobs = cli_jobs_count(jobs, runs_of(in));
     if (jobs == 1)
-        return load_text(in, fmt, rec, &sink, where, err);
+        return load_text(in, fmt, rec, sink, where, err);
 
-    struct run_ctx c = {.rec = rec, .d = d};
+    struct run_ctx c = {.rec = rec, .sink = sink};
     where->line = 0;
     if ((c.st = load_reader_new(fmt, rec, &c.reader, err)) != NPYDT_OK)
         return c.st;
@@ -216,7 +223,7 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     int got = 1;
     while (c.st == NPYDT_OK && !load_reader_ready(c.reader) &&
            (got = load_reader_run(c.reader, &c.lines, &n, &c.err)) > 0) {
-        c.st = load_reader_read(c.reader, c.lines.buf + c.lines.start, n, &sink, &c.span, &c.err);
+        c.st = load_reader_read(c.reader, c.lines.buf + c.lines.start, n, sink, &c.span, &c.err);
         c.lines.start += n;
     }
     if (c.st == NPYDT_OK && got < 0)
