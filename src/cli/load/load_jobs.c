@@ -67,9 +67,10 @@ static npydt_status keep_record(void *ctx, const unsigned char *bytes, npydt_err
 {
     struct run_slot *s = ctx;
     size_t size = s->rec.itemsize, at = (size_t)s->kept * size;
-    if (grow((void **)&s->out, &s->out_cap, at + size) != 0)
+    if (size && grow((void **)&s->out, &s->out_cap, at + size) != 0)
         return cli_error(err, NPYDT_E_NOMEM, "out of memory");
-    memcpy(s->out + at, bytes, size);
+    if (size)
+        memcpy(s->out + at, bytes, size);
     s->kept++;
     return NPYDT_OK;
 }
