@@ -163,13 +163,14 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
         return stop(c, s->st, &s->err);
     add_span(&c->span, &s->span);
     const struct load_sink *sink = c->sink;
+    const unsigned char *out = s->out ? s->out : none;   /* none: records of no bytes */
     if (sink->records && s->kept) {
-        npydt_status st = sink->records(sink->ctx, s->out ? s->out : none, s->kept, &c->err);
+        npydt_status st = sink->records(sink->ctx, out, s->kept, &c->err);
         if (st != NPYDT_OK)
             return stop(c, st, &c->err);
     }
     for (uint64_t k = 0; !sink->records && k < s->kept; k++) {
-        npydt_status st = sink->record(sink->ctx, s->out + k * s->rec.itemsize, &c->err);
+        npydt_status st = sink->record(sink->ctx, out + k * s->rec.itemsize, &c->err);
         if (st != NPYDT_OK)
             return stop(c, st, &c->err);
     }
