@@ -20,7 +20,9 @@
  * record printed as the same text, and to the same bytes when the dtype
  * holds no float (a NaN's payload is not kept). CSV and TSV: read again
  * with the columns' steps off (every cell by the general path), the same
- * records, or the same status, message and row. Nothing leaks. */
+ * records, or the same status, message and row. Every format read as load
+ * -j 2 reads it (workers, in runs): the same records, or the same status,
+ * message and line. Nothing leaks. */
 #include "fuzz_util.h"
 
 #include "cli/dump/dump.h"
@@ -58,19 +60,45 @@ static npydt_status keep(void *ctx, const unsigned char *bytes, npydt_error *err
     return NPYDT_OK;
 }
 
-/* Read the input s[0..n) in format fmt into got, as the command does. */
+/* Read the input s[0..n) in format fmt into got, as the command does
+ * with -j jobs (0: the one-thread reader itself). */
 static npydt_status read_all(enum load_format fmt, char *s, size_t n, struct load_record *rec,
-                             struct records *got, struct load_where *where, npydt_error *err)
+                             struct records *got, struct load_where *where, npydt_error *err,
+                             unsigned jobs)
 {
     FILE *in = n ? fmemopen(s, n, "rb") : fopen("/dev/null", "rb");
     FUZZ_CHECK(in != NULL);
-    struct load_sink sink = {keep, got};
+    struct load_sink sink = {keep, got, NULL};
     fuzz_poison_error(err);
-    npydt_status st = fmt == LOAD_JSONL
+    npydt_status st = jobs ? load_text_jobs(in, fmt, jobs, rec, &sink, where, err)
+                      : fmt == LOAD_JSONL
                           ? load_jsonl(in, rec, &sink, where, err)
                           : load_csv(in, fmt == LOAD_CSV ? ',' : '\t', rec, &sink, where, err);
     fclose(in);
     return st;
+}
+
+/* load -j 2 reads what the one-thread reader read: the same records, or
+ * the same status and message on the same line (a line ending the run
+ * for the harness's own cap on the records it keeps). An input of a
+ * dtype wider than 64 KiB / 64 is read by a worker in parts, the rest of
+ * each part by the calling thread. */
+static void check_jobs(enum load_format fmt, char *s, size_t n, struct load_record *rec,
+                       const struct records *got, npydt_status st, const npydt_error *err,
+                       const struct load_where *where)
+{
+    struct records par = {NULL, 0, 0, rec->itemsize};
+    struct load_where where2 = {0};
+    npydt_error err2;
+    npydt_status st2 = read_all(fmt, s, n, rec, &par, &where2, &err2, 2);
+    FUZZ_CHECK(st2 == st && par.n == got->n);
+    FUZZ_CHECK(got->n == 0 || memcmp(par.bytes, got->bytes, got->n * got->itemsize) == 0);
+    if (st != NPYDT_OK) {
+        FUZZ_CHECK(strcmp(err->message, err2.message) == 0 && strcmp(err->path, err2.path) == 0);
+        FUZZ_CHECK(where2.line == where->line ||
+                   strcmp(err->message, "more records than the harness keeps") == 0);
+    }
+    free(par.bytes);
 }
 
 static int has_float(const npydt_dtype *dt)
@@ -281,14 +309,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(copy, body, body_len);
     struct records got = {NULL, 0, 0, rec.itemsize};
     struct load_where where = {0};
-    st = read_all(fmt, copy, body_len, &rec, &got, &where, &err);
+    st = read_all(fmt, copy, body_len, &rec, &got, &where, &err, 0);
+    check_jobs(fmt, copy, body_len, &rec, &got, st, &err, &where);
     if (fmt != LOAD_JSONL) {
         /* the columns' steps read the rows as the general path does */
         struct records all = {NULL, 0, 0, rec.itemsize};
         struct load_where where2 = {0};
         npydt_error err2;
         rec.general = 1;
-        npydt_status st2 = read_all(fmt, copy, body_len, &rec, &all, &where2, &err2);
+        npydt_status st2 = read_all(fmt, copy, body_len, &rec, &all, &where2, &err2, 0);
         rec.general = 0;
         FUZZ_CHECK(st2 == st && where2.line == where.line && all.n == got.n);
         FUZZ_CHECK(got.n == 0 || memcmp(all.bytes, got.bytes, got.n * got.itemsize) == 0);

@@ -4,8 +4,8 @@
 # for a header of 8n bytes, per byte, stay within 1.5x of those for n
 # bytes. The same for one long input line of `npydt load` (deep nesting,
 # many keys for either JSON reader, many CSV columns:
-# tests/tools/long_lines.py), counting load_jsonl's or load_csv's
-# instructions. Instruction counts come from valgrind's callgrind, which is
+# tests/tools/long_lines.py), counting the instructions of load -j 1's reader
+# (load_text_jobs). Instruction counts come from valgrind's callgrind, which is
 # deterministic (wall time is not). Prints
 #   linear: N passed, M failed
 # or SKIP when valgrind is missing or the build is sanitized.
@@ -82,7 +82,7 @@ done
 # instructions of FUNCTION in `npydt load` of DIR/IN with DIR/ref.npy's dtype
 count_load() {
     valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file="$dir/cg.out" \
-        "$NPYDT" load --dtype "@$2/ref.npy" -o "$2/out.npy" "$2/$3" >/dev/null 2>"$dir/vg.log"
+        "$NPYDT" load -j 1 --dtype "@$2/ref.npy" -o "$2/out.npy" "$2/$3" >/dev/null 2>"$dir/vg.log"
     echo "exit $?" >"$dir/status"
     sed -n 's/^summary: *//p' "$dir/cg.out"
 }
@@ -95,8 +95,7 @@ for fam in $("$PY" tests/tools/long_lines.py --list); do
         failed=$((failed + 1))
         continue
     }
-    fn=load_jsonl
-    case $ina in *.csv) fn=load_csv ;; esac
+    fn=load_text_jobs
     a=$(count_load "$fn" "$dir/a" "$ina")
     sa=$(cat "$dir/status")
     b=$(count_load "$fn" "$dir/b" "$inb")

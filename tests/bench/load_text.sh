@@ -12,7 +12,12 @@
 # that start-up costs drop out. Every program's records are compared byte
 # for byte first. Prints a line per format and program, the ratio to the
 # anchor, and the CPU seconds of a plain run of the N records (for
-# information: not compared).
+# information: not compared). NPYDT's rows are load -j 1 when it has -j;
+# then the first NPYDT's load -j 2 next to its -j 1 in time: CPU seconds
+# (user + system) and wall seconds, the best wall of three runs each, and
+# their ratios (targets: CPU at most 1.1 times, wall at most 0.6 times
+# -j 1's on two idle cores), with the load average of the machine before
+# and after (the ratios mean little when it is above 1).
 #   tests/bench/load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
 # JSONL_ANCHOR may be - (not built: libsimdjson-dev missing): the JSON
 # Lines rows then have no anchor and no ratio. With --max-jsonl /
@@ -74,7 +79,9 @@ count() {
 }
 # a run's command line for TABLE (mixed or mixed_small) and FORMAT
 anchor_run() { echo "$1 $dir/$2.$3"; }
-npydt_run() { echo "$1 load --dtype @$dir/mixed.npy --$3 -o $dir/out.npy $dir/$2.$3"; }
+# -j 1 where NPYDT has -j (JOBS: another count)
+jobs_of() { "$1" load --help 2>/dev/null | grep -q -- --jobs && echo "-j ${JOBS:-1}"; }
+npydt_run() { echo "$1 load $(jobs_of "$1") --dtype @$dir/mixed.npy --$3 -o $dir/out.npy $dir/$2.$3"; }
 # instructions per record: RUN-FUNCTION PROGRAM FORMAT
 per_record() {
     big=$(count $($1 "$2" mixed "$3"))
@@ -116,4 +123,33 @@ for fmt in jsonl csv; do
         first=0
     done
 done
+
+# load -j 2 against -j 1 in time: the best wall of three runs, its CPU
+if [ -n "$(jobs_of "$first_npydt")" ]; then
+    # TIME FORMAT JOBS: "cpu wall" of the best of three runs
+    timed() {
+        best=
+        for k in 1 2 3; do
+            rm -f "$dir/out.npy"
+            /usr/bin/time -f '%U %S %e' -o "$dir/time" $(JOBS=$3 npydt_run "$first_npydt" mixed "$2") \
+                >/dev/null
+            t=$(awk '{ printf "%.2f %.2f", $1 + $2, $3 }' "$dir/time")
+            if [ -z "$best" ] || awk -v a="${t#* }" -v b="${best#* }" 'BEGIN { exit !(a < b) }'; then
+                best=$t
+            fi
+        done
+        echo "$best"
+    }
+    echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+    printf '%-5s %-6s %8s %8s %9s %10s\n' fmt jobs cpu_s wall_s cpu_ratio wall_ratio
+    for fmt in jsonl csv; do
+        one=$(timed "$first_npydt" $fmt 1)
+        two=$(timed "$first_npydt" $fmt 2)
+        printf '%-5s %-6s %8s %8s %9s %10s\n' $fmt "-j 1" ${one% *} ${one#* } 1.00 1.00
+        printf '%-5s %-6s %8s %8s %9s %10s\n' $fmt "-j 2" ${two% *} ${two#* } \
+            "$(awk -v a="${two% *}" -v b="${one% *}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
+            "$(awk -v a="${two#* }" -v b="${one#* }" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    done
+    echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+fi
 exit $status

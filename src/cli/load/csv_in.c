@@ -35,8 +35,11 @@ struct column {
 
 struct csv_state {
     struct load_record *rec;
+    char sep;                 /* ',' CSV, '\t' TSV */
+    int shared;               /* cols and steps are the reader's cloned from */
     const struct load_sink *sink;
-    struct load_where *where;
+    struct load_span *sp;     /* of the run being read */
+    uint64_t left;            /* records the run may still give (span's max_records) */
     npydt_error *err;
     npydt_status st;          /* the first error */
     struct column *cols;
@@ -279,8 +282,10 @@ static void on_row(struct csv_state *c)
     } else if ((!c->planned && fail(c, load_record_complete(c->rec, c->err)) != NPYDT_OK) ||
                fail(c, c->sink->record(c->sink->ctx, c->rec->bytes, c->err)) != NPYDT_OK) {
         return;
+    } else {
+        c->left--;
     }
-    c->where->line++;
+    c->sp->line++;
     c->cell = 0;
     load_record_clear(c->rec);
 }
@@ -463,7 +468,10 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
         if (k < n && s[k] == '\r' && k + 1 < n && s[k + 1] == '\n')
             k++;
         i = k + 1;
+        if (c->left == 0)
+            break;
     }
+    c->sp->used = i < n ? i : n;
 }
 
 /* 1 when s[0..n) holds an odd number of quotes. */
@@ -481,7 +489,7 @@ static int odd_quotes(const char *s, size_t n)
  * leaves that LF as a blank row, which is skipped. 1 and *n, 0 at the
  * end, -1 with err set. Each byte is looked at a bounded number of
  * times, however the rows fall. */
-static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
+int csv_rows(struct load_lines *r, size_t *n, npydt_error *err)
 {
     size_t scanned = 0, last = 0;
     int odd = 0;
@@ -526,35 +534,18 @@ static int whole_rows(struct load_lines *r, size_t *n, npydt_error *err)
     }
 }
 
-static npydt_status read_csv(FILE *in, struct csv_state *c)
-{
-    struct load_lines r;
-    load_lines_init(&r, in);
-    c->where->line = 1;
-    size_t n;
-    int got;
-    while (c->st == NPYDT_OK && (got = whole_rows(&r, &n, c->err)) > 0) {
-        split_rows(c, r.buf + r.start, n);
-        r.start += n;
-    }
-    if (c->st == NPYDT_OK && got < 0)
-        fail(c, c->err->code);
-    load_lines_free(&r);
-    return c->st;
-}
-
 /* TSV: the cells of each line, split at tabs and unescaped. */
-static npydt_status read_tsv(FILE *in, struct csv_state *c)
+static void split_lines(struct csv_state *c, const char *s, size_t n)
 {
-    struct load_lines lines;
-    load_lines_init(&lines, in);
-    const char *line;
-    size_t len;
-    int got = 0;
-    while (c->st == NPYDT_OK && (got = load_lines_next(&lines, &line, &len, c->err)) > 0) {
+    struct load_span *sp = c->sp;
+    size_t at = 0;
+    while (at < n && c->st == NPYDT_OK && c->left != 0) {
+        const char *line = s + at;
+        size_t len = load_line_cut(s, n, &at);
+        sp->line++;
         if (len == 0)
             continue;
-        c->where->line = lines.line;
+        sp->where = sp->line;
         for (size_t i = 0, start = 0; i <= len && c->st == NPYDT_OK; i++) {
             if (i < len && line[i] != '\t')
                 continue;
@@ -579,28 +570,70 @@ static npydt_status read_tsv(FILE *in, struct csv_state *c)
             on_cell(c, cell, k);
             start = i + 1;
         }
-        uint64_t keep = c->where->line;
+        uint64_t keep = sp->line;
         if (c->st == NPYDT_OK)
             on_row(c);
-        c->where->line = keep;
+        sp->line = keep;
     }
-    if (got < 0)
-        fail(c, c->err->code);
-    load_lines_free(&lines);
-    return c->st;
+    sp->used = at;
 }
 
-npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct load_sink *sink,
-                      struct load_where *where, npydt_error *err)
+struct csv_state *csv_new(struct load_record *rec, char sep, const struct csv_state *from)
 {
-    struct csv_state c = {.rec = rec, .sink = sink, .where = where, .err = err, .st = NPYDT_OK};
+    struct csv_state *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (from) {
+        /* the header's columns and steps, read-only */
+        c->cols = from->cols;
+        c->ncols = from->ncols;
+        c->steps = from->steps;
+        c->planned = from->planned;
+        c->header_done = from->header_done;
+        c->shared = 1;
+    }
+    c->rec = rec;
+    c->sep = sep;
     load_record_clear(rec);
-    npydt_status st = sep == '\t' ? read_tsv(in, &c) : read_csv(in, &c);
-    if (st == NPYDT_OK && !c.header_done)
-        st = cli_error(err, NPYDT_E_VALUE, "no header row");
-    free(c.cols);
-    free(c.buf);
-    free(c.steps);
-    free(c.cell_buf);
-    return st;
+    return c;
+}
+
+void csv_free(struct csv_state *c)
+{
+    if (!c)
+        return;
+    if (!c->shared) {
+        free(c->cols);
+        free(c->steps);
+    }
+    free(c->buf);
+    free(c->cell_buf);
+    free(c);
+}
+
+int csv_ready(const struct csv_state *c)
+{
+    return c->header_done;
+}
+
+npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,
+                      struct load_span *sp, npydt_error *err)
+{
+    c->sink = sink;
+    c->sp = sp;
+    c->err = err;
+    c->st = NPYDT_OK;
+    uint64_t left = c->left = sp->max_records - sp->records;
+    /* the rows are split with the state in a local copy, which no store
+     * into the record's bytes can alias */
+    struct csv_state local = *c;
+    if (local.sep == '\t') {
+        split_lines(&local, s, n);
+    } else {
+        split_rows(&local, s, n);
+        sp->where = sp->line;
+    }
+    *c = local;
+    sp->records += left - c->left;
+    return c->st;
 }

@@ -15,6 +15,15 @@
 #define JSMN_STATIC
 #else
 #define JSMN_HEADER
+/* One thread's reader of JSON Lines (load_reader's): a clone (from not
+ * NULL) shares the plan of from. NULL when there is no memory. */
+struct jsonl_reader;
+struct jsonl_reader *jsonl_reader_new(struct load_record *rec, const struct jsonl_reader *from);
+void jsonl_reader_free(struct jsonl_reader *j);
+/* load_reader_read for JSON Lines. */
+npydt_status jsonl_read(struct jsonl_reader *j, const char *s, size_t n,
+                        const struct load_sink *sink, struct load_span *span, npydt_error *err);
+
 #endif
 #include <jsmn.h>
 
@@ -69,5 +78,14 @@ void jsonl_plan_free(struct jsonl_plan *plan);
  * gives the result or error. */
 int jsonl_plan_read(const struct jsonl_plan *plan, const char *s, size_t len,
                     unsigned char *bytes);
+
+/* One thread's reader of JSON Lines (load_reader's): a clone (from not
+ * NULL) shares the plan of from. NULL when there is no memory. */
+struct jsonl_reader;
+struct jsonl_reader *jsonl_reader_new(struct load_record *rec, const struct jsonl_reader *from);
+void jsonl_reader_free(struct jsonl_reader *j);
+/* load_reader_read for JSON Lines. */
+npydt_status jsonl_read(struct jsonl_reader *j, const char *s, size_t n,
+                        const struct load_sink *sink, struct load_span *span, npydt_error *err);
 
 #endif

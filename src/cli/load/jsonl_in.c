@@ -274,50 +274,73 @@ npydt_status jsonl_walk(const char *line, const jsmntok_t *t, int nt, struct loa
     return st != NPYDT_OK ? st : load_record_complete(rec, err);
 }
 
-npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sink *sink,
-                        struct load_where *where, npydt_error *err)
-{
-    struct load_lines lines;
-    load_lines_init(&lines, in);
+struct jsonl_reader {
+    struct load_record *rec;
     struct jsonl_tokens tk;
+    char *sbuf;                     /* unescaped strings: a line's length */
+    size_t sbuf_cap;
+    const struct jsonl_plan *plan;  /* NULL: every line by the general walk */
+    struct jsonl_plan *own;         /* the plan, when this reader made it */
+};
+
+struct jsonl_reader *jsonl_reader_new(struct load_record *rec, const struct jsonl_reader *from)
+{
+    struct jsonl_reader *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->rec = rec;
     size_t max_tokens, max_depth;
     jsonl_caps(rec->dtype, &max_tokens, &max_depth);
-    jsonl_tokens_init(&tk, max_tokens, max_depth);
-    char *sbuf = NULL;
-    size_t sbuf_cap = 0;
+    jsonl_tokens_init(&j->tk, max_tokens, max_depth);
     /* no plan (no memory for one) only means every line takes the general walk */
-    struct jsonl_plan *plan = rec->general ? NULL : jsonl_plan_new(rec->dtype);
-    npydt_status st = NPYDT_OK;
-    const char *line;
-    size_t len;
-    int got = 0;
-    while (st == NPYDT_OK && (got = load_lines_next(&lines, &line, &len, err)) > 0) {
-        where->line = lines.line;
+    if (from)
+        j->plan = from->plan;
+    else if (!rec->general)
+        j->plan = j->own = jsonl_plan_new(rec->dtype);
+    return j;
+}
+
+void jsonl_reader_free(struct jsonl_reader *j)
+{
+    if (!j)
+        return;
+    jsonl_plan_free(j->own);
+    jsonl_tokens_free(&j->tk);
+    free(j->sbuf);
+    free(j);
+}
+
+npydt_status jsonl_read(struct jsonl_reader *j, const char *s, size_t n,
+                        const struct load_sink *sink, struct load_span *span, npydt_error *err)
+{
+    struct load_record *rec = j->rec;
+    size_t at = 0;
+    while (at < n) {
+        const char *line = s + at;
+        size_t len = load_line_cut(s, n, &at);
+        span->where = ++span->line;
         size_t k = 0;
         while (k < len && (line[k] == ' ' || line[k] == '\t'))
             k++;
         if (k == len)
             continue;   /* blank lines are skipped */
-        if (len > sbuf_cap) {
-            char *b = realloc(sbuf, len);
-            if (!b) {
-                st = cli_error(err, NPYDT_E_NOMEM, "out of memory");
-                break;
-            }
-            sbuf = b;
-            sbuf_cap = len;
+        if (len > j->sbuf_cap) {
+            char *b = realloc(j->sbuf, len);
+            if (!b)
+                return cli_error(err, NPYDT_E_NOMEM, "out of memory");
+            j->sbuf = b;
+            j->sbuf_cap = len;
         }
-        if ((!plan || !jsonl_plan_read(plan, line, len, rec->bytes)) &&
-            ((st = jsonl_tokenize(&tk, line, len, err)) != NPYDT_OK ||
-             (st = jsonl_walk(line, tk.t, tk.n, rec, sbuf, err)) != NPYDT_OK))
+        npydt_status st;
+        if ((!j->plan || !jsonl_plan_read(j->plan, line, len, rec->bytes)) &&
+            ((st = jsonl_tokenize(&j->tk, line, len, err)) != NPYDT_OK ||
+             (st = jsonl_walk(line, j->tk.t, j->tk.n, rec, j->sbuf, err)) != NPYDT_OK))
+            return st;
+        if ((st = sink->record(sink->ctx, rec->bytes, err)) != NPYDT_OK)
+            return st;
+        if (++span->records == span->max_records)
             break;
-        st = sink->record(sink->ctx, rec->bytes, err);
     }
-    if (got < 0)
-        st = err->code;
-    jsonl_plan_free(plan);
-    jsonl_tokens_free(&tk);
-    free(sbuf);
-    load_lines_free(&lines);
-    return st;
+    span->used = at;
+    return NPYDT_OK;
 }

@@ -1,7 +1,7 @@
-/* Lines of an input read in large blocks: one fread per block, memchr for
- * the ends, no copy of a line that lies within a block. CSV reads its
- * rows (which a quoted cell may carry over a line's end) from the same
- * blocks. */
+/* Lines of an input read in large blocks: one fread per block, handed on
+ * as runs of whole lines (no copy of a line that lies within a block),
+ * memchr for the ends of each. CSV reads its rows (which a quoted cell
+ * may carry over a line's end) from the same blocks. */
 #include "cli/load/load.h"
 #include "cli/common/report.h"
 
@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define BLOCK ((size_t)1 << 16)
 
 void load_lines_init(struct load_lines *r, FILE *in)
 {
@@ -38,12 +36,12 @@ int load_lines_fill(struct load_lines *r, npydt_error *err)
         r->end -= r->start;
         r->start = 0;
     }
-    if (r->cap - r->end < BLOCK / 2) {
+    if (r->cap - r->end < LOAD_LINES_BLOCK / 2) {
         if (r->cap >= LOAD_MAX_LINE) {
             cli_error(err, NPYDT_E_LIMIT, "a line longer than %zu bytes", LOAD_MAX_LINE);
             return -1;
         }
-        size_t cap = r->cap ? r->cap * 2 : BLOCK;
+        size_t cap = r->cap ? r->cap * 2 : LOAD_LINES_BLOCK;
         char *buf = realloc(r->buf, cap);
         if (!buf) {
             cli_error(err, NPYDT_E_NOMEM, "out of memory");
@@ -67,28 +65,34 @@ int load_lines_fill(struct load_lines *r, npydt_error *err)
     return 1;
 }
 
-int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err)
+int load_lines_whole(struct load_lines *r, size_t *n, npydt_error *err)
 {
     size_t scanned = 0;
     for (;;) {
-        char *nl = r->end > r->start + scanned
-                       ? memchr(r->buf + r->start + scanned, '\n', r->end - r->start - scanned)
-                       : NULL;
-        if (nl || (r->eof && r->end > r->start)) {
-            size_t n = nl ? (size_t)(nl - (r->buf + r->start)) : r->end - r->start;
-            *line = r->buf + r->start;
-            r->start += n + (nl != NULL);
-            if (n && (*line)[n - 1] == '\r')
-                n--;
-            *len = n;
-            r->line++;
+        const char *b = r->buf ? r->buf + r->start : "";
+        size_t avail = r->end - r->start, end = avail;
+        while (end > scanned && b[end - 1] != '\n')
+            end--;
+        if (end > scanned) {
+            *n = end;
             return 1;
         }
-        if (r->eof)
-            return 0;
-        scanned = r->end - r->start;
-        int got = load_lines_fill(r, err);
-        if (got < 0)
+        scanned = avail;
+        if (r->eof) {
+            *n = avail;
+            return avail > 0;
+        }
+        if (load_lines_fill(r, err) < 0)
             return -1;
     }
+}
+
+size_t load_line_cut(const char *s, size_t n, size_t *at)
+{
+    const char *line = s + *at, *nl = memchr(line, '\n', n - *at);
+    size_t len = nl ? (size_t)(nl - line) : n - *at;
+    *at += len + (nl != NULL);
+    if (len && line[len - 1] == '\r')
+        len--;
+    return len;
 }

@@ -13,6 +13,7 @@
 #include "cli/load/load.h"
 #include "cli/common/args.h"
 #include "cli/common/input.h"
+#include "cli/common/jobs.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@
 
 enum {
     OPT_DTYPE = 1, OPT_SHAPE, OPT_FORTRAN, OPT_OUTPUT, OPT_JSONL, OPT_CSV, OPT_TSV, OPT_NO_SYNC,
-    OPT_ARROW, OPT_STRING_WIDTH, OPT_NULLS_AS_ZERO
+    OPT_ARROW, OPT_STRING_WIDTH, OPT_NULLS_AS_ZERO, OPT_JOBS
 };
 
 #define FORMAT_OPTIONS                                                                        \
@@ -34,7 +35,9 @@ enum {
         {OPT_NULLS_AS_ZERO, "nulls-as-zero", 0, NULL,                                         \
          "--arrow: a null (outside M8, m8: NaT) as zeros (default: refused)"},               \
         {OPT_NO_SYNC, "no-sync", 0, NULL,                                                     \
-         "skip fsync (as np.save): safe from a killed process, not from a power cut"}
+         "skip fsync (as np.save): safe from a killed process, not from a power cut"},        \
+        {OPT_JOBS, "jobs", 'j', "N",                                                          \
+         "read JSON Lines, CSV, TSV with N threads (default: one a processor)"}
 
 static const struct cli_option load_options[] = {
     {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required but with --arrow): as check --schema takes it, "
@@ -63,7 +66,7 @@ static const struct cli_option load_options[] = {
 
 static const struct cli_command load_command = {
     "load",
-    "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] -o OUT [FILE|-]\n"
+    "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] [-j N] -o OUT [FILE|-]\n"
     "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] -o OUT [FILE|-]",
     "Write the .npy file OUT holding the elements read from FILE, with the\n"
     "header np.save writes for them. The array grows along its first axis (the\n"
@@ -80,7 +83,7 @@ static const struct cli_option append_options[] = {FORMAT_OPTIONS};
 
 static const struct cli_command append_command = {
     "append",
-    "append FILE.npy [--jsonl|--csv|--tsv|--arrow] [INPUT|-]",
+    "append FILE.npy [--jsonl|--csv|--tsv|--arrow] [-j N] [INPUT|-]",
     "Append the elements read from INPUT to FILE.npy along its growth axis (the\n"
     "first, or the last for Fortran order), through npydt's writer: the records\n"
     "are written and made durable first, and only then counted by the header,\n"
@@ -105,14 +108,17 @@ enum load_format load_format_of(const char *path)
 struct load_input {
     const char *name;   /* in messages */
     enum load_format fmt;
+    unsigned jobs;      /* -j: 0 for one a processor */
     FILE *in;
     struct load_record rec;
 };
 
 /* Open the input named arg for records of dt. 0, or the exit status
  * after the error is reported (nothing then to close). */
-static int input_open(struct load_input *in, const char *arg, int format, const npydt_dtype *dt)
+static int input_open(struct load_input *in, const char *arg, int format, unsigned jobs,
+                      const npydt_dtype *dt)
 {
+    in->jobs = jobs;
     in->name = arg && strcmp(arg, "-") != 0 ? arg : "<stdin>";
     in->fmt = format >= 0 ? (enum load_format)format
               : arg       ? load_format_of(arg)
@@ -134,12 +140,9 @@ static int input_open(struct load_input *in, const char *arg, int format, const 
 static int input_read(struct load_input *in, struct load_dest *d, const char *out)
 {
     npydt_error err;
-    struct load_sink sink = {load_dest_record, d};
     struct load_where where = {0};
-    npydt_status st = in->fmt == LOAD_JSONL
-                          ? load_jsonl(in->in, &in->rec, &sink, &where, &err)
-                          : load_csv(in->in, in->fmt == LOAD_CSV ? ',' : '\t', &in->rec, &sink,
-                                     &where, &err);
+    struct load_sink sink = {load_dest_record, d, load_dest_records};
+    npydt_status st = load_text_jobs(in->in, in->fmt, in->jobs, &in->rec, &sink, &where, &err);
     if (st == NPYDT_OK)
         return EXIT_OK;
     if (d->failed != NPYDT_OK)
@@ -228,6 +231,7 @@ static const char *parse_shape(const char *text, uint64_t *dims, size_t *n, int 
 struct load_args {
     const char *dtype, *shape, *out, *input;
     int fortran, format, no_sync;
+    unsigned jobs;
 };
 
 /* The array load writes: the dimensions besides the growth axis, the
@@ -377,7 +381,7 @@ static int load_arrow(const struct load_args *a, const struct load_arrow_options
 
 int cmd_load(int argc, char **argv)
 {
-    struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0};
+    struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0, 0};
     struct load_arrow_options ao = {0, 0, 0};
     int arrow_given = 0, r;
     struct cli_args args;
@@ -395,6 +399,10 @@ int cmd_load(int argc, char **argv)
         case OPT_FORTRAN: a.fortran = 1; break;
         case OPT_OUTPUT: a.out = args.value; break;
         case OPT_NO_SYNC: a.no_sync = 1; break;
+        case OPT_JOBS:
+            if ((r = cli_jobs_parse(&load_command, args.value, &a.jobs)) != 0)
+                return r;
+            break;
         case OPT_JSONL: case OPT_CSV: case OPT_TSV: case OPT_ARROW:
             if (set_format(&load_command, &a.format, opt) != EXIT_OK)
                 return EXIT_USAGE;
@@ -423,7 +431,7 @@ int cmd_load(int argc, char **argv)
     if (status != EXIT_OK)
         return status;
     struct load_input in;
-    status = input_open(&in, a.input, a.format, spec.dtype);
+    status = input_open(&in, a.input, a.format, a.jobs, spec.dtype);
     if (status == EXIT_OK) {
         status = load_into(&a, &spec, &in);
         input_close(&in);
@@ -481,6 +489,7 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
 int cmd_append(int argc, char **argv)
 {
     int format = -1, no_sync = 0, arrow_given = 0, r;
+    unsigned jobs = 0;
     struct load_arrow_options ao = {0, 0, 0};
     struct cli_args args;
     cli_args_init(&args, &append_command, argc, argv);
@@ -491,9 +500,12 @@ int cmd_append(int argc, char **argv)
         if ((r = arrow_option(&append_command, opt, args.value, &ao, &arrow_given)) != 1) {
             if (r != 0)
                 return r;
-        } else if (opt == OPT_NO_SYNC)
+        } else if (opt == OPT_NO_SYNC) {
             no_sync = 1;
-        else if (set_format(&append_command, &format, opt) != EXIT_OK)
+        } else if (opt == OPT_JOBS) {
+            if ((r = cli_jobs_parse(&append_command, args.value, &jobs)) != 0)
+                return r;
+        } else if (set_format(&append_command, &format, opt) != EXIT_OK)
             return EXIT_USAGE;
     }
     if (args.noperands < 1)
@@ -519,7 +531,7 @@ int cmd_append(int argc, char **argv)
         return st;
     }
     struct load_input in;
-    int status = input_open(&in, input, format, npydt_header_dtype(h));
+    int status = input_open(&in, input, format, jobs, npydt_header_dtype(h));
     if (status == EXIT_OK) {
         status = append_into(file, h, no_sync, &in);
         input_close(&in);

@@ -170,6 +170,9 @@ int load_names_find(const struct load_names *ix, const npydt_dtype *node, const 
 struct load_sink {
     npydt_status (*record)(void *ctx, const unsigned char *bytes, npydt_error *err);
     void *ctx;
+    /* n records in a row at once, as n calls of record (NULL: record is
+     * called for each) */
+    npydt_status (*records)(void *ctx, const unsigned char *bytes, uint64_t n, npydt_error *err);
 };
 
 /* ---- Input formats ------------------------------------------------------ */
@@ -180,20 +183,25 @@ struct load_lines {
     char *buf;
     size_t cap, start, end;
     int eof;
-    uint64_t line;       /* number of the line last returned (1-based) */
     uint64_t read;       /* bytes read so far */
     struct cli_progress progress;   /* of the input's bytes */
 };
 
+/* The bytes one read asks for. */
+#define LOAD_LINES_BLOCK ((size_t)1 << 16)
 /* Longest line taken (a record's JSON text is far shorter). */
 #define LOAD_MAX_LINE ((size_t)1 << 28)
 
 void load_lines_init(struct load_lines *r, FILE *in);
-/* The next line without its LF (and a CR before it): 1, 0 at the end, or
- * -1 with err set (a read error, a line past LOAD_MAX_LINE). The text is
- * valid until the next call. */
-int load_lines_next(struct load_lines *r, const char **line, size_t *len, npydt_error *err);
 void load_lines_free(struct load_lines *r);
+/* The bytes from buf + start up to the last LF read (the lines whole, at
+ * least one), or to the end of the input: 1 and *n (the caller moves
+ * start past them), 0 at the end, or -1 with err set (a read error, a
+ * line past LOAD_MAX_LINE). */
+int load_lines_whole(struct load_lines *r, size_t *n, npydt_error *err);
+/* The line of s[0..n) that starts at *at, without its LF (and a CR
+ * before it): its length; *at moves past the LF. */
+size_t load_line_cut(const char *s, size_t n, size_t *at);
 /* Read more after the bytes buf[start, end): they move to the front
  * (start 0), the buffer grows when they fill it (up to LOAD_MAX_LINE).
  * 1, 0 at the end of the input (eof set), -1 with err set. */
@@ -214,6 +222,69 @@ npydt_status load_jsonl(FILE *in, struct load_record *rec, const struct load_sin
                         struct load_where *where, npydt_error *err);
 npydt_status load_csv(FILE *in, char sep, struct load_record *rec, const struct load_sink *sink,
                       struct load_where *where, npydt_error *err);
+/* The same for any format but Arrow, in one thread. */
+npydt_status load_text(FILE *in, enum load_format fmt, struct load_record *rec,
+                       const struct load_sink *sink, struct load_where *where, npydt_error *err);
+
+/* ---- Readers of whole lines held in memory (load_text.c) ----------------- */
+
+/* How far a reader is: the counts its messages number lines by. Runs of
+ * lines read one after the other continue one span; a run read apart
+ * starts from zeros, and its counts add to those of the runs before it. */
+struct load_span {
+    uint64_t line;          /* JSON Lines, TSV: lines read; CSV: rows read (the header
+                             * is row 1: the whole input's span starts at 1) */
+    uint64_t where;         /* the line an error names (TSV: the last that is not
+                             * blank; 0: none yet) */
+    uint64_t records;       /* records given to the sink */
+    uint64_t max_records;   /* the run stops after as many */
+    size_t used;            /* bytes of the run read (all but after max_records) */
+};
+
+/* One thread's reader of one format: the record it fills (the caller's)
+ * and its scratch. A reader cloned from one that has read the header
+ * (CSV, TSV) shares its columns, read-only: another thread may read with
+ * it while the first is not used. */
+struct load_reader;
+npydt_status load_reader_new(enum load_format fmt, struct load_record *rec,
+                             struct load_reader **r, npydt_error *err);
+npydt_status load_reader_clone(const struct load_reader *from, struct load_record *rec,
+                               struct load_reader **r, npydt_error *err);
+void load_reader_free(struct load_reader *r);
+/* 1 once the header (CSV, TSV) was read: clones read rows. */
+int load_reader_ready(const struct load_reader *r);
+/* The next run of lines the reader takes whole from lines (CSV: rows,
+ * which a quoted cell may carry over a line's end), as
+ * load_lines_whole. */
+int load_reader_run(const struct load_reader *r, struct load_lines *lines, size_t *n,
+                    npydt_error *err);
+/* Read the run s[0..n) into sink, counting in span; the first error stops
+ * it, span->where naming its line. */
+npydt_status load_reader_read(struct load_reader *r, const char *s, size_t n,
+                              const struct load_sink *sink, struct load_span *span,
+                              npydt_error *err);
+/* The input has ended: the error of an input without its header. */
+npydt_status load_reader_end(const struct load_reader *r, npydt_error *err);
+
+/* The formats' readers behind load_reader (jsonl.h has JSON Lines'). CSV
+ * and TSV (csv_in.c): from NULL, or a reader whose header was read, whose
+ * columns the new one shares; NULL when there is no memory. */
+struct csv_state;
+struct csv_state *csv_new(struct load_record *rec, char sep, const struct csv_state *from);
+void csv_free(struct csv_state *c);
+int csv_ready(const struct csv_state *c);
+/* load_lines_whole for CSV: up to a line end outside quotes. */
+int csv_rows(struct load_lines *r, size_t *n, npydt_error *err);
+npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,
+                      struct load_span *sp, npydt_error *err);
+
+/* load_text by `jobs` threads (0: one a processor, fewer for a small
+ * file) in runs of lines: the same records, errors and lines, but for an
+ * error of the sink's, which names the line that ends the run it stopped
+ * in (load_jobs.c). */
+npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
+                            struct load_record *rec, const struct load_sink *sink,
+                            struct load_where *where, npydt_error *err);
 
 /* ---- --dtype SPEC (load_spec.c) ------------------------------------------ */
 
@@ -260,6 +331,10 @@ void load_dest_init(struct load_dest *d, npydt_writer *w, size_t itemsize, uint6
                     int hold);
 /* A load_sink's record: the destination's failures are kept in d. */
 npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error *err);
+/* A load_sink's records: n in a row (n * itemsize bytes), as n calls of
+ * load_dest_record. */
+npydt_status load_dest_records(void *ctx, const unsigned char *bytes, uint64_t n,
+                               npydt_error *err);
 /* Write held records (C order of an array of shape dims, ndim of them,
  * the last the growth axis) in Fortran order, then close the writer; the
  * writer is gone whatever the status (discarded when a write fails). */

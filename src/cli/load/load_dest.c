@@ -49,6 +49,24 @@ npydt_status load_dest_record(void *ctx, const unsigned char *bytes, npydt_error
     return NPYDT_OK;
 }
 
+npydt_status load_dest_records(void *ctx, const unsigned char *bytes, uint64_t n,
+                               npydt_error *err)
+{
+    struct load_dest *d = ctx;
+    if (d->w && !d->hold && n && d->count < d->take && n <= d->take - d->count) {
+        /* the usual case: all of them to the writer at once */
+        d->count += n;
+        npydt_status st = npydt_writer_write(d->w, bytes, n, err);
+        return st == NPYDT_OK ? st : dest_fail(d, st, err);
+    }
+    for (uint64_t k = 0; k < n; k++) {
+        npydt_status st = load_dest_record(d, bytes + k * d->itemsize, err);
+        if (st != NPYDT_OK)
+            return st;
+    }
+    return NPYDT_OK;
+}
+
 /* The held records (in C order of an array of shape dims, ndim of them,
  * the last the growth axis) to the writer in Fortran order: the first
  * index varies fastest. */

@@ -1,0 +1,260 @@
+/* load -j N: the input read by the calling thread in runs of whole lines
+ * (CSV: rows, split where the quotes before are even, as one thread
+ * splits them), each run copied into a slot and read into records by a
+ * worker with the slot's own reader and record, the records written in
+ * order by the calling thread through the one writer. A worker counts its
+ * run's lines from zero; the calling thread adds the counts of the runs
+ * before (in order), so that a bad line is named as one thread names it,
+ * and the first bad run in the input's order is the one reported. The
+ * header of CSV and TSV is read by the calling thread before the workers
+ * start: they share its columns. A run whose records would take more
+ * than RUN_RECORD_BYTES is read by its worker up to there and the rest by
+ * the calling thread, so that memory stays bounded by the slots. */
+#include "cli/load/load.h"
+#include "cli/common/jobs.h"
+#include "cli/common/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The records a worker keeps for one run, at most (at least one record). */
+#define RUN_RECORD_BYTES ((size_t)4 << 20)
+
+struct run_slot {
+    char *in;                   /* the run's bytes */
+    size_t n, cap;
+    unsigned char *out;         /* its records */
+    size_t out_cap;
+    uint64_t kept;              /* records in out */
+    struct load_record rec;
+    struct load_reader *reader; /* NULL until the slot's first run */
+    struct load_span span;      /* counted from zeros */
+    npydt_status st;            /* the run's first error, in err */
+    npydt_error err;
+    int failed_read;            /* the input could not be read here: err says why */
+};
+
+struct run_ctx {
+    struct load_lines lines;
+    struct load_reader *reader;   /* the calling thread's */
+    struct load_record *rec;
+    const struct load_sink *sink;   /* where the records go, in order */
+    struct load_span span;        /* of the whole input, up to the runs finished */
+    uint64_t max_records;
+    int ended;
+    npydt_status st;              /* why the runs stopped, in err */
+    npydt_error err;
+};
+
+static int grow(void **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 4096;
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? need : c * 2;
+    void *b = realloc(*buf, c);
+    if (!b)
+        return -1;
+    *buf = b;
+    *cap = c;
+    return 0;
+}
+
+/* The slot's sink: a record appended to the run's records. */
+static npydt_status keep_record(void *ctx, const unsigned char *bytes, npydt_error *err)
+{
+    struct run_slot *s = ctx;
+    size_t size = s->rec.itemsize, at = (size_t)s->kept * size;
+    if (size && grow((void **)&s->out, &s->out_cap, at + size) != 0)
+        return cli_error(err, NPYDT_E_NOMEM, "out of memory");
+    if (size)
+        memcpy(s->out + at, bytes, size);
+    s->kept++;
+    return NPYDT_OK;
+}
+
+/* The slot's reader (made for its first run) and room for a run of n
+ * bytes: 1, or 0 with s->err set. */
+static int slot_ready(const struct run_ctx *c, struct run_slot *s, size_t n)
+{
+    if (!s->reader) {
+        if (load_record_init(&s->rec, c->rec->dtype, &s->err) != NPYDT_OK)
+            return 0;
+        if (load_reader_clone(c->reader, &s->rec, &s->reader, &s->err) != NPYDT_OK) {
+            load_record_free(&s->rec);
+            return 0;
+        }
+    }
+    if (grow((void **)&s->in, &s->cap, n) != 0) {
+        cli_error(&s->err, NPYDT_E_NOMEM, "out of memory");
+        return 0;
+    }
+    return 1;
+}
+
+/* Calling thread: the next run into slot s. A read error ends the input
+ * with a run that carries it, reported in its turn. */
+static int take(void *ctx, size_t i, void *slot)
+{
+    struct run_ctx *c = ctx;
+    struct run_slot *s = slot;
+    (void)i;
+    if (c->ended)
+        return 0;
+    size_t n = 0;
+    s->failed_read = 0;
+    s->n = 0;
+    int got = load_reader_run(c->reader, &c->lines, &n, &s->err);
+    if (got == 0)
+        return 0;
+    if (got > 0 && slot_ready(c, s, n)) {
+        memcpy(s->in, c->lines.buf + c->lines.start, n);
+        c->lines.start += n;
+        s->n = n;
+        return 1;
+    }
+    s->failed_read = 1;
+    s->st = s->err.code;
+    c->ended = 1;
+    return 1;
+}
+
+/* A worker: the run's records into the slot. */
+static int work(void *ctx, void *slot)
+{
+    struct run_ctx *c = ctx;
+    struct run_slot *s = slot;
+    if (s->failed_read)
+        return 0;
+    s->span = (struct load_span){.max_records = c->max_records};
+    s->kept = 0;
+    struct load_sink sink = {keep_record, s, NULL};
+    s->st = load_reader_read(s->reader, s->in, s->n, &sink, &s->span, &s->err);
+    return 0;
+}
+
+/* Where a run's span (counted from zeros) ends in the whole input's. */
+static void add_span(struct load_span *whole, const struct load_span *run)
+{
+    if (run->where)
+        whole->where = whole->line + run->where;
+    whole->line += run->line;
+}
+
+static int stop(struct run_ctx *c, npydt_status st, const npydt_error *err)
+{
+    c->st = st;
+    c->err = *err;
+    return 1;
+}
+
+/* Calling thread, in order: the run's records written, its error (on its
+ * line) reported, the rest of a run cut at max_records read here. */
+static int finish(void *ctx, size_t i, void *slot, int work_result)
+{
+    static const unsigned char none[1];
+    struct run_ctx *c = ctx;
+    struct run_slot *s = slot;
+    (void)i;
+    (void)work_result;
+    if (s->failed_read)
+        return stop(c, s->st, &s->err);
+    add_span(&c->span, &s->span);
+    const struct load_sink *sink = c->sink;
+    const unsigned char *out = s->out ? s->out : none;   /* none: records of no bytes */
+    if (sink->records && s->kept) {
+        npydt_status st = sink->records(sink->ctx, out, s->kept, &c->err);
+        if (st != NPYDT_OK)
+            return stop(c, st, &c->err);
+    }
+    for (uint64_t k = 0; !sink->records && k < s->kept; k++) {
+        npydt_status st = sink->record(sink->ctx, out + k * s->rec.itemsize, &c->err);
+        if (st != NPYDT_OK)
+            return stop(c, st, &c->err);
+    }
+    if (s->st != NPYDT_OK)
+        return stop(c, s->st, &s->err);
+    if (s->span.used < s->n) {
+        npydt_status st = load_reader_read(c->reader, s->in + s->span.used, s->n - s->span.used,
+                                           c->sink, &c->span, &c->err);
+        if (st != NPYDT_OK)
+            return stop(c, st, &c->err);
+    }
+    if (s->cap > RUN_RECORD_BYTES) {
+        /* a long line's room is not kept for the runs after it */
+        free(s->in);
+        s->in = NULL;
+        s->cap = 0;
+    }
+    return 0;
+}
+
+/* The runs an input of a known size makes, for the count of workers; 0
+ * when it is not known (a pipe). */
+static size_t runs_of(FILE *in)
+{
+    struct stat st;
+    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+        return 0;
+    uint64_t runs = (uint64_t)st.st_size / LOAD_LINES_BLOCK + 1;
+    return runs < SIZE_MAX ? (size_t)runs : SIZE_MAX;
+}
+
+npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
+                            struct load_record *rec, const struct load_sink *sink,
+                            struct load_where *where, npydt_error *err)
+{
+    jobs = cli_jobs_count(jobs, runs_of(in));
+    if (jobs == 1)
+        return load_text(in, fmt, rec, sink, where, err);
+
+    struct run_ctx c = {.rec = rec, .sink = sink};
+    where->line = 0;
+    if ((c.st = load_reader_new(fmt, rec, &c.reader, err)) != NPYDT_OK)
+        return c.st;
+    load_lines_init(&c.lines, in);
+    c.span.line = c.span.where = fmt == LOAD_CSV;   /* the header is row 1 */
+    c.span.max_records = UINT64_MAX;
+    c.max_records = rec->itemsize ? RUN_RECORD_BYTES / rec->itemsize : UINT64_MAX;
+    if (c.max_records == 0)
+        c.max_records = 1;
+    /* the header here, in the runs before the workers start */
+    size_t n;
+    int got = 1;
+    while (c.st == NPYDT_OK && !load_reader_ready(c.reader) &&
+           (got = load_reader_run(c.reader, &c.lines, &n, &c.err)) > 0) {
+        c.st = load_reader_read(c.reader, c.lines.buf + c.lines.start, n, sink, &c.span, &c.err);
+        c.lines.start += n;
+    }
+    if (c.st == NPYDT_OK && got < 0)
+        c.st = c.err.code;
+    if (c.st == NPYDT_OK && got > 0) {
+        size_t nslots = 2 * (size_t)jobs;
+        struct run_slot *slots = calloc(nslots, sizeof *slots);
+        static const struct cli_jobs_ops ops = {take, work, finish};
+        if (!slots)
+            c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");
+        else if (cli_jobs_run(jobs, slots, nslots, sizeof *slots, &ops, &c) != 0 &&
+                 c.st == NPYDT_OK)
+            c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");   /* the runner's own */
+        for (size_t k = 0; slots && k < nslots; k++) {
+            if (slots[k].reader) {
+                load_reader_free(slots[k].reader);
+                load_record_free(&slots[k].rec);
+            }
+            free(slots[k].in);
+            free(slots[k].out);
+        }
+        free(slots);
+    }
+    if (c.st == NPYDT_OK)
+        c.st = load_reader_end(c.reader, &c.err);
+    where->line = c.span.where;
+    if (c.st != NPYDT_OK)
+        *err = c.err;
+    load_lines_free(&c.lines);
+    load_reader_free(c.reader);
+    return c.st;
+}
