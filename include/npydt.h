@@ -1322,8 +1322,11 @@ struct ArrowArrayStream {
  * bytes_as_binary); U "u" (UTF-8; a code point UTF-8 cannot hold is
  * NPYDT_E_ENCODING naming the record and field); M8[s|ms|us|ns] "tss:"
  * "tsm:" "tsu:" "tsn:", M8[D] "tdD" (a day beyond int32 is
- * NPYDT_E_RANGE), m8[s|ms|us|ns] "tDs" "tDm" "tDu" "tDn", other units
- * and multipliers the raw count "l"; NaT is null. Every scalar column
+ * NPYDT_E_RANGE), m8[s|ms|us|ns] "tDs" "tDm" "tDu" "tDn"; [m] [h] and
+ * multipliers ([25s], [10ms]) converted to those units, M8[W] [7D] to
+ * "tdD", m8[D] [W] to "tDs" (a count past int64 there is NPYDT_E_RANGE
+ * naming the record and field); Y M ps fs as and generic units the raw
+ * count "l"; NaT is null. Every scalar column
  * carries its NumPy type string in metadata "npydt.dtype", a titled
  * field its title in "npydt.title". Values are in the host's byte
  * order, as Arrow wants them. Object dtypes are refused
@@ -1449,7 +1452,9 @@ NPYDT_API npydt_status npydt_arrow_ipc_open_fd(int fd, const npydt_arrow_ipc_opt
  * M8[ms]; "tDs" "tDm" "tDu" "tDn" m8[...]. A column's "npydt.dtype"
  * metadata gives its exact type back when the export would give that
  * type this column's format (">i4", "<c16" from "+w:2" of "g", "|S5"
- * from "w:5", "<M8[25s]" from "l"). Variable-length "u" and "z" become U
+ * from "w:5", "<M8[h]" from "tss:", divided back: a count that is not a
+ * whole number of hours is NPYDT_E_RANGE naming row and column, "<M8[Y]"
+ * from "l"). Variable-length "u" and "z" become U
  * and S of string_width (or of their metadata's type). Every other type
  * (lists, maps, unions, dictionaries, decimals, large and view types,
  * times of day, intervals) is refused with NPYDT_E_TYPE naming the

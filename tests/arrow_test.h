@@ -99,5 +99,44 @@ static inline void assert_meta(const struct ArrowSchema *s, const char *key, con
     assert_memory_equal(v, want, strlen(want));
 }
 
+/* ---- fixtures the export refuses ----------------------------------------- */
+
+/* Each fixture the export refuses, and how: the reader already (rc 0,
+ * code from the open), npydt_arrow_stream_open (rc 0), or get_next (rc,
+ * its message naming a record). */
+static const struct arrow_refusal {
+    const char *name;
+    int rc;
+    npydt_status code;
+} arrow_refused[] = {
+    {"object_O.npy", 0, NPYDT_E_OBJECT},         /* the reader refuses them */
+    {"object_in_struct.npy", 0, NPYDT_E_OBJECT},
+    {"struct_name_nul.npy", 0, NPYDT_E_NAME},
+    {"struct_name_nul_utf8.npy", 0, NPYDT_E_NAME},
+    {"struct_title_nul.npy", 0, NPYDT_E_NAME},
+    {"scalar_M8_D.npy", EINVAL, NPYDT_E_RANGE},  /* days beyond int32 */
+    {"scalar_M8_D_be.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_M8_W.npy", EINVAL, NPYDT_E_RANGE},
+    /* counts past int64 in Arrow's unit: 2**62 hours in seconds */
+    {"scalar_M8_h.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_M8_m.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_M8_25s_be.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_m8_25s.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_m8_D.npy", EINVAL, NPYDT_E_RANGE},
+    {"scalar_m8_D_be.npy", EINVAL, NPYDT_E_RANGE},
+    {"struct_mixed_kinds.npy", EINVAL, NPYDT_E_RANGE},   /* random >m8[25s] counts */
+};
+
+/* Is name a .npy fixture the export takes? */
+static inline int arrow_exported(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 4 || strcmp(name + n - 4, ".npy") != 0)
+        return 0;
+    for (size_t i = 0; i < sizeof arrow_refused / sizeof arrow_refused[0]; i++)
+        if (strcmp(arrow_refused[i].name, name) == 0)
+            return 0;
+    return 1;
+}
 
 #endif

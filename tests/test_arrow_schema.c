@@ -34,10 +34,16 @@ static void test_arrow_schema_formats_of_every_kind(void **state)
         {"<c32", "+w:2", "g"},   {"S5", "w:5", NULL},     {"S0", "w:0", NULL},
         {"V3", "w:3", NULL},     {"<U4", "u", NULL},      {"<M8[s]", "tss:", NULL},
         {"<M8[ms]", "tsm:", NULL}, {">M8[us]", "tsu:", NULL}, {"<M8[ns]", "tsn:", NULL},
-        {"<M8[D]", "tdD", NULL}, {"<M8[h]", "l", NULL},   {"<M8[25s]", "l", NULL},
-        {"<M8[Y]", "l", NULL},   {"<M8", "l", NULL},      {"<m8[s]", "tDs", NULL},
-        {"<m8[ms]", "tDm", NULL}, {"<m8[us]", "tDu", NULL}, {">m8[ns]", "tDn", NULL},
-        {"<m8[D]", "l", NULL},   {"<m8", "l", NULL},
+        {"<M8[D]", "tdD", NULL}, {"<M8[Y]", "l", NULL},   {"<M8", "l", NULL},
+        {"<m8[s]", "tDs", NULL}, {"<m8[ms]", "tDm", NULL}, {"<m8[us]", "tDu", NULL},
+        {">m8[ns]", "tDn", NULL}, {"<m8", "l", NULL},
+        /* units Arrow has not, converted where every count is exact */
+        {"<M8[m]", "tss:", NULL}, {"<M8[h]", "tss:", NULL}, {"<M8[25s]", "tss:", NULL},
+        {">M8[10ms]", "tsm:", NULL}, {"<M8[2us]", "tsu:", NULL}, {"<M8[W]", "tdD", NULL},
+        {"<M8[7D]", "tdD", NULL}, {"<m8[D]", "tDs", NULL}, {"<m8[h]", "tDs", NULL},
+        {"<m8[W]", "tDs", NULL}, {"<m8[1000ms]", "tDm", NULL}, {"<M8[M]", "l", NULL},
+        {"<M8[ps]", "l", NULL},  {"<M8[fs]", "l", NULL},  {"<m8[as]", "l", NULL},
+        {"<m8[3Y]", "l", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ArrowSchema s;

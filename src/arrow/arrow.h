@@ -23,7 +23,9 @@ enum arrow_col {
 /* A scalar's column: its format (a fixed-size list's for complex, whose
  * child is child_format), how its values are gathered (as) and how many
  * bytes one value takes once gathered (gathered) and in the column's data
- * buffer (width; 0 for variable-length and bits). */
+ * buffer (width; 0 for variable-length and bits). A datetime's column
+ * counts in time_unit (NPYDT_UNIT_NONE: the raw count), converted from
+ * the dtype's unit when time_convert ("[h]" as seconds, "[25s]"). */
 struct arrow_scalar {
     enum arrow_col col;
     char format[24];
@@ -31,6 +33,8 @@ struct arrow_scalar {
     npydt_convert as;
     size_t gathered;
     size_t width;
+    npydt_unit time_unit;
+    bool time_convert;
 };
 
 /* The column of scalar dt; NPYDT_E_OBJECT for an object, NPYDT_E_TYPE for

@@ -39,17 +39,30 @@ static npydt_status no_type(const npydt_dtype *dt, npydt_error *err)
     return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, NULL, "Arrow has no type for %s", str);
 }
 
-/* The time units Arrow names: s ms us ns, with a multiplier of 1. */
-static const char *time_unit(const npydt_dtype *dt)
+/* The unit of Arrow's column of a datetime: its own for s ms us ns, the
+ * second for m and h, the day for D and W of an M8 (Arrow's dates), the
+ * second for those of an m8 (Arrow's durations have no days), whatever
+ * the multiplier ("[25s]", "[7D]"): every count then is a whole number
+ * of Arrow's unit. NPYDT_UNIT_NONE for the units Arrow has no exact unit
+ * for (Y M ps fs as, generic). */
+static npydt_unit time_unit(const npydt_dtype *dt)
 {
-    if (npydt_dtype_unit_count(dt) != 1)
-        return NULL;
-    switch (npydt_dtype_unit(dt)) {
-    case NPYDT_UNIT_s: return "s";
-    case NPYDT_UNIT_ms: return "m";
-    case NPYDT_UNIT_us: return "u";
-    case NPYDT_UNIT_ns: return "n";
-    default: return NULL;
+    bool date = npydt_dtype_kind(dt) == 'M';
+    npydt_unit u = npydt_dtype_unit(dt);
+    switch (u) {
+    case NPYDT_UNIT_W:
+    case NPYDT_UNIT_D:
+        return date ? NPYDT_UNIT_D : NPYDT_UNIT_s;
+    case NPYDT_UNIT_h:
+    case NPYDT_UNIT_m:
+        return NPYDT_UNIT_s;
+    case NPYDT_UNIT_s:
+    case NPYDT_UNIT_ms:
+    case NPYDT_UNIT_us:
+    case NPYDT_UNIT_ns:
+        return u;
+    default:
+        return NPYDT_UNIT_NONE;
     }
 }
 
@@ -119,20 +132,25 @@ npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
         break;
     case 'M':
     case 'm': {
-        const char *u = time_unit(dt);
+        npydt_unit u = time_unit(dt);
         out->col = COL_TIME;
-        if (npydt_dtype_kind(dt) == 'M' && npydt_dtype_unit(dt) == NPYDT_UNIT_D &&
-            npydt_dtype_unit_count(dt) == 1) {
+        out->time_unit = u;
+        if (u == NPYDT_UNIT_D) {
             out->col = COL_DATE32;
             out->width = 4;
             f = "tdD";
-        } else if (!u) {
+        } else if (u == NPYDT_UNIT_NONE) {
             f = "l";
         } else {
             snprintf(out->format, sizeof out->format, "%s%s%s",
-                     npydt_dtype_kind(dt) == 'M' ? "ts" : "tD", u,
+                     npydt_dtype_kind(dt) == 'M' ? "ts" : "tD",
+                     u == NPYDT_UNIT_s ? "s" : u == NPYDT_UNIT_ms ? "m"
+                     : u == NPYDT_UNIT_us ? "u" : "n",
                      npydt_dtype_kind(dt) == 'M' ? ":" : "");
         }
+        /* a count of another unit, or of a multiple, is converted */
+        out->time_convert = u != NPYDT_UNIT_NONE &&
+                            (u != npydt_dtype_unit(dt) || npydt_dtype_unit_count(dt) != 1);
         break;
     }
     case 'O':
