@@ -1370,7 +1370,9 @@ NPYDT_API npydt_status npydt_arrow_schema(const npydt_dtype *dt,
  * reader). get_next and get_schema return 0, ENOMEM, EIO (the data could
  * not be read) or EINVAL (a value Arrow cannot hold, such as an invalid
  * code point); get_last_error then gives npydt's message. The stream
- * gives the data as it finds it when a batch is asked for. */
+ * gives the data as it finds it when a batch is asked for. The schema of
+ * an array that is not 1-d carries its shape in the root's metadata
+ * "npydt.shape" (npydt_arrow_shape). */
 NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
                                                const npydt_arrow_options *opts,
                                                struct ArrowArrayStream *out,
@@ -1490,6 +1492,17 @@ NPYDT_API npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema,
                                          const struct ArrowArray *array,
                                          const npydt_arrow_import_options *opts,
                                          npydt_dtype **out, npydt_error *err);
+
+/* The shape of the array a stream's rows were exported from: metadata
+ * "npydt.shape" of the schema's root, a tuple as NumPy spells it ("()",
+ * "(2, 3)"), which npydt_arrow_stream_open writes for every array that
+ * is not 1-d (its rows are the elements in C order). At most max_ndim
+ * dimensions into shape, their number into *ndim. NPYDT_E_NOT_FOUND when
+ * the schema has none (the rows are a 1-d array), NPYDT_E_SHAPE for a
+ * value that is not such a tuple of at most max_ndim dimensions,
+ * NPYDT_E_OVERFLOW when its elements pass uint64. */
+NPYDT_API npydt_status npydt_arrow_shape(const struct ArrowSchema *schema, uint64_t *shape,
+                                         size_t max_ndim, size_t *ndim, npydt_error *err);
 
 struct npydt_writer; /* npydt_writer, below */
 

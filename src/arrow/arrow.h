@@ -50,6 +50,17 @@ npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_
 /* The name every dtype that is not a struct gets as its one column. */
 #define ARROW_VALUE_NAME "value"
 
+/* The metadata key of a shape: a subarray's on its outermost list, an
+ * array's (not 1-d) on the root of its stream's schema. */
+#define ARROW_SHAPE_KEY "npydt.shape"
+
+/* The schema of records of dt (npydt_arrow_schema) with options o
+ * resolved; a shape of ndim dimensions other than 1 (NULL when 0) goes
+ * on the root as metadata ARROW_SHAPE_KEY. */
+npydt_status arrow_schema_make(const npydt_dtype *dt, const npydt_arrow_options *o,
+                               const uint64_t *shape, size_t ndim, struct ArrowSchema *out,
+                               npydt_error *err);
+
 /* Are the fields of struct dt one after the other from its first byte to
  * its last, in order? The schema of a struct that is not carries its
  * descriptor in metadata "npydt.dtype". */

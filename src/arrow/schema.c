@@ -234,7 +234,7 @@ static npydt_status lists(struct sctx *c, const npydt_dtype *dt, size_t k, const
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
                              "a subarray shape of %zu dimensions is too long to name",
                              npydt_dtype_ndim(dt));
-        pairs[np++] = (struct arrow_pair){"npydt.shape", shape_text, tb.len};
+        pairs[np++] = (struct arrow_pair){ARROW_SHAPE_KEY, shape_text, tb.len};
         for (size_t i = 0; i < nextra; i++)
             pairs[np++] = extra[i];
     }
@@ -318,6 +318,33 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
     return st;
 }
 
+npydt_status arrow_schema_make(const npydt_dtype *dt, const npydt_arrow_options *o,
+                               const uint64_t *shape, size_t ndim, struct ArrowSchema *out,
+                               npydt_error *err)
+{
+    struct sctx c = {o->base.allocator, o->bytes_as_binary, o->base.limits.max_depth, "", err};
+    char text[2048];
+    struct text_buf tb = text_buf_fixed(text, sizeof text);
+    struct arrow_pair pair = {ARROW_SHAPE_KEY, text, 0};
+    size_t npairs = 0;
+    if (ndim != 1) {
+        text_shape_tuple(&tb, shape, ndim);
+        if (tb.len >= sizeof text)
+            return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                             "a shape of %zu dimensions is too long to name", ndim);
+        pair.vlen = tb.len;
+        npairs = 1;
+    }
+    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT)
+        return node(&c, dt, "", 0, &pair, npairs, out, 0);
+    npydt_status st = arrow_schema_node(c.alloc, out, "+s", "", 0, &pair, npairs, 1, err);
+    if (st == NPYDT_OK &&
+        (st = node(&c, dt, ARROW_VALUE_NAME, strlen(ARROW_VALUE_NAME), NULL, 0,
+                   out->children[0], 1)) != NPYDT_OK)
+        out->release(out);
+    return st;
+}
+
 npydt_status npydt_arrow_schema(const npydt_dtype *dt, const npydt_arrow_options *opts,
                                 struct ArrowSchema *out, npydt_error *err)
 {
@@ -334,13 +361,5 @@ npydt_status npydt_arrow_schema(const npydt_dtype *dt, const npydt_arrow_options
     npydt_status st = arrow_options_resolve(opts, &o, err);
     if (st != NPYDT_OK)
         return st;
-    struct sctx c = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth, "", err};
-    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT)
-        return node(&c, dt, "", 0, NULL, 0, out, 0);
-    st = arrow_schema_node(c.alloc, out, "+s", "", 0, NULL, 0, 1, err);
-    if (st == NPYDT_OK &&
-        (st = node(&c, dt, ARROW_VALUE_NAME, strlen(ARROW_VALUE_NAME), NULL, 0,
-                   out->children[0], 1)) != NPYDT_OK)
-        out->release(out);
-    return st;
+    return arrow_schema_make(dt, &o, NULL, 1, out, err);   /* no shape */
 }
