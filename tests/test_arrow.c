@@ -298,6 +298,7 @@ static size_t check_stream(npydt_reader *r, const npydt_arrow_options *o)
             break;
         batches++;
         assert_true(a.length > 0);
+        arrow_validate(&s, &a);
         for (int64_t j = 0; j < a.length; j++, row++) {
             uint64_t off;
             TEST_ERROR(err);
