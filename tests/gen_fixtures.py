@@ -201,6 +201,16 @@ def good_fixtures():
         tag = ts[1:].replace("[", "_").replace("]", "") + ("_be" if ts[0] == ">" else "")
         add("arrow_time_%s" % tag, "%s: Arrow converts it exactly" % ts,
             ints_as([0, 1, -1, v, -v, NAT], ts))
+    rows = []
+    for i in range(24):
+        rows.append((i, (i * 0.5 - 3, (i * 7) % 11 - 5), [(i * 3) % 7 - 3, i % 5, -i],
+                     NAT if i % 9 == 4 else 1700000000000 + i * 25200000,
+                     NAT if i % 10 == 7 else 472000 + i * 13, b"t%d" % (i % 4)))
+    fields = [("id", "<i4"), ("pos", [("x", "<f8"), ("y", ">i2")]),
+              ("samples", "<i2", (3,)), ("t", "<i8"), ("h", ">i8"), ("tag", "S4")]
+    times = fields[:3] + [("t", "<M8[ms]"), ("h", ">M8[h]"), ("tag", "S4")]
+    add("arrow_query_records", "records SQL filters and aggregates query through Arrow",
+        np.array(rows, fields).view(times))   # times from raw counts, NaT included
     add("arrow_time_struct", "times of converted units beside other fields",
         mkarr([(True, 480000, 2800, 21, b"ab"), (False, NAT, -1, NAT, b""),
                (True, -5, NAT, 86400, b"xyz")],
