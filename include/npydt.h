@@ -1322,8 +1322,11 @@ struct ArrowArrayStream {
  * bytes_as_binary); U "u" (UTF-8; a code point UTF-8 cannot hold is
  * NPYDT_E_ENCODING naming the record and field); M8[s|ms|us|ns] "tss:"
  * "tsm:" "tsu:" "tsn:", M8[D] "tdD" (a day beyond int32 is
- * NPYDT_E_RANGE), m8[s|ms|us|ns] "tDs" "tDm" "tDu" "tDn", other units
- * and multipliers the raw count "l"; NaT is null. Every scalar column
+ * NPYDT_E_RANGE), m8[s|ms|us|ns] "tDs" "tDm" "tDu" "tDn"; [m] [h] and
+ * multipliers ([25s], [10ms]) converted to those units, M8[W] [7D] to
+ * "tdD", m8[D] [W] to "tDs" (a count past int64 there is NPYDT_E_RANGE
+ * naming the record and field); Y M ps fs as and generic units the raw
+ * count "l"; NaT is null. Every scalar column
  * carries its NumPy type string in metadata "npydt.dtype", a titled
  * field its title in "npydt.title". Values are in the host's byte
  * order, as Arrow wants them. Object dtypes are refused
@@ -1372,7 +1375,9 @@ NPYDT_API npydt_status npydt_arrow_schema(const npydt_dtype *dt,
  * reader). get_next and get_schema return 0, ENOMEM, EIO (the data could
  * not be read) or EINVAL (a value Arrow cannot hold, such as an invalid
  * code point); get_last_error then gives npydt's message. The stream
- * gives the data as it finds it when a batch is asked for. */
+ * gives the data as it finds it when a batch is asked for. The schema of
+ * an array that is not 1-d carries its shape in the root's metadata
+ * "npydt.shape" (npydt_arrow_shape). */
 NPYDT_API npydt_status npydt_arrow_stream_open(npydt_reader *r,
                                                const npydt_arrow_options *opts,
                                                struct ArrowArrayStream *out,
@@ -1457,7 +1462,9 @@ NPYDT_API npydt_status npydt_arrow_ipc_open_fd(int fd, const npydt_arrow_ipc_opt
  * M8[ms]; "tDs" "tDm" "tDu" "tDn" m8[...]. A column's "npydt.dtype"
  * metadata gives its exact type back when the export would give that
  * type this column's format (">i4", "<c16" from "+w:2" of "g", "|S5"
- * from "w:5", "<M8[25s]" from "l"). Variable-length "u" and "z" become U
+ * from "w:5", "<M8[h]" from "tss:", divided back: a count that is not a
+ * whole number of hours is NPYDT_E_RANGE naming row and column, "<M8[Y]"
+ * from "l"). Variable-length "u" and "z" become U
  * and S of string_width (or of their metadata's type). Every other type
  * (lists, maps, unions, dictionaries, decimals, large and view types,
  * times of day, intervals) is refused with NPYDT_E_TYPE naming the
@@ -1493,6 +1500,17 @@ NPYDT_API npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema,
                                          const struct ArrowArray *array,
                                          const npydt_arrow_import_options *opts,
                                          npydt_dtype **out, npydt_error *err);
+
+/* The shape of the array a stream's rows were exported from: metadata
+ * "npydt.shape" of the schema's root, a tuple as NumPy spells it ("()",
+ * "(2, 3)"), which npydt_arrow_stream_open writes for every array that
+ * is not 1-d (its rows are the elements in C order). At most max_ndim
+ * dimensions into shape, their number into *ndim. NPYDT_E_NOT_FOUND when
+ * the schema has none (the rows are a 1-d array), NPYDT_E_SHAPE for a
+ * value that is not such a tuple of at most max_ndim dimensions,
+ * NPYDT_E_OVERFLOW when its elements pass uint64. */
+NPYDT_API npydt_status npydt_arrow_shape(const struct ArrowSchema *schema, uint64_t *shape,
+                                         size_t max_ndim, size_t *ndim, npydt_error *err);
 
 struct npydt_writer; /* npydt_writer, below */
 

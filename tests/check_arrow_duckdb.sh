@@ -2,8 +2,10 @@
 # DuckDB reads npydt's Arrow streams: tests/tools/arrow_duckdb hands the
 # stream of every fixture to DuckDB's C library (duckdb_arrow_scan), and
 # tests/arrow_duckdb_check.py compares the types DuckDB sees and the values
-# it gives with NumPy's. DuckDB's library comes from the npm package
-# @duckdb/node-api (tests/consumers/package.json; `npm ci` in
+# it gives with NumPy's, and the answers of SQL filters and aggregates
+# over a table of records (arrow_query_records.npy) with NumPy's.
+# DuckDB's library comes from the npm package @duckdb/node-api
+# (tests/consumers/package.json; `npm ci` in
 # tests/consumers installs it): without it, or without NumPy, or when the
 # programs run through an emulator, the check prints a SKIP line.
 # Prints "arrow_duckdb: N passed, M failed".

@@ -38,7 +38,8 @@ hex() { od -A n -t x1 "$@" | tr -d ' \n'; }
 
 # the stream: a continuation marker first, the end-of-stream marker last,
 # a multiple of 8 bytes; -o OUT holds the bytes standard output gets
-expect "dump --arrow to stdout" 0 '' -- dump --arrow "$F/struct_mixed_kinds.npy"
+M=$F/arrow_time_struct.npy
+expect "dump --arrow to stdout" 0 '' -- dump --arrow "$M"
 cp "$tmp/out" "$tmp/stdout.arrow"
 case $(hex -N 4 "$tmp/stdout.arrow") in
 ffffffff) ok ;;
@@ -50,26 +51,31 @@ case $(tail -c 8 "$tmp/stdout.arrow" | hex) in
 ffffffff00000000) ok ;;
 *) bad "the stream does not end with the end-of-stream marker" ;;
 esac
-expect "dump --arrow -o" 0 '' -- dump --arrow -o "$tmp/o.arrow" "$F/struct_mixed_kinds.npy"
+expect "dump --arrow -o" 0 '' -- dump --arrow -o "$tmp/o.arrow" "$M"
 cmp -s "$tmp/o.arrow" "$tmp/stdout.arrow" && ok || bad "-o OUT differs from standard output"
 [ ! -s "$tmp/out" ] && ok || bad "-o OUT also wrote to standard output"
 
 # --head 0: the schema and the end marker, no batch
-expect "dump --arrow --head 0" 0 '' -- dump --arrow --head 0 -o "$tmp/h0.arrow" "$F/struct_mixed_kinds.npy"
+expect "dump --arrow --head 0" 0 '' -- dump --arrow --head 0 -o "$tmp/h0.arrow" "$M"
 h0=$(wc -c <"$tmp/h0.arrow")
 schema_len=$(( $(printf '%d' "0x$(hex -j 4 -N 4 "$tmp/h0.arrow" | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')") ))
 [ "$h0" -eq $((8 + schema_len + 8)) ] && ok || bad "--head 0 gives $h0 bytes, not the schema's $((8 + schema_len)) and 8"
 
 # refusals
-expect "-o without --arrow" 2 "-o OUT is for --arrow" -- dump -o "$tmp/x" "$F/struct_mixed_kinds.npy"
-expect "--arrow --jsonl" 2 "exclude each other" -- dump --arrow --jsonl "$F/struct_mixed_kinds.npy"
-expect "--arrow --fields of an unknown field" 2 "did you mean" -- dump --arrow --fields fla -o "$tmp/f.arrow" "$F/struct_mixed_kinds.npy"
+expect "-o without --arrow" 2 "-o OUT is for --arrow" -- dump -o "$tmp/x" "$M"
+expect "--arrow --jsonl" 2 "exclude each other" -- dump --arrow --jsonl "$M"
+expect "--arrow --fields of an unknown field" 2 "did you mean" -- dump --arrow --fields fla -o "$tmp/f.arrow" "$M"
 [ ! -e "$tmp/f.arrow" ] && ok || bad "an unknown field left OUT behind"
-expect "--arrow --fields" 0 '' -- dump --arrow --fields flag -o "$tmp/f.arrow" "$F/struct_mixed_kinds.npy"
+expect "--arrow --fields" 0 '' -- dump --arrow --fields flag -o "$tmp/f.arrow" "$M"
 [ -s "$tmp/f.arrow" ] && ok || bad "--fields wrote no stream"
-expect "--arrow --nan null" 2 "keeps the values' types" -- dump --arrow --nan null "$F/struct_mixed_kinds.npy"
+expect "--arrow --nan null" 2 "keeps the values' types" -- dump --arrow --nan null "$M"
 expect "--arrow of object data" 3 "cannot be dumped" -- dump --arrow -o "$tmp/obj.arrow" "$F/object_O.npy"
 [ ! -e "$tmp/obj.arrow" ] && ok || bad "a refused dump left OUT behind"
+# >m8[25s] goes as seconds: a count past int64 then is refused
+expect "--arrow of a count past Arrow's int64" 3 \
+    "record 1, field d: 8160439180865277621 of >m8\[25s\] is beyond Arrow's int64 seconds" -- \
+    dump --arrow -o "$tmp/big.arrow" "$F/struct_mixed_kinds.npy"
+[ ! -e "$tmp/big.arrow" ] && ok || bad "a count past int64 left OUT behind"
 
 if "$PYTHON" -c 'import numpy' 2>/dev/null; then
     "$PYTHON" - "$tmp" <<'PY'
@@ -92,7 +98,7 @@ expect "schema --arrow" 0 '' -- schema --arrow "$F/struct_mixed_kinds.npy"
 cat >"$tmp/want" <<'TXT'
 "flag" b {"npydt.dtype": "|b1"}
 "t" tsm: nullable {"npydt.dtype": "<M8[ms]"}
-"d" l nullable {"npydt.dtype": ">m8[25s]"}
+"d" tDs nullable {"npydt.dtype": ">m8[25s]"}
 "u" u {"npydt.dtype": "<U2"}
 "ub" u {"npydt.dtype": ">U2"}
 "v" w:3 {"npydt.dtype": "|V3"}

@@ -3,7 +3,7 @@
 # `dump --arrow` takes comes back through an Arrow IPC stream (a file and
 # a pipe) as the same dtype and the same records in C order, NumPy says;
 # refused streams (truncated, corrupt, of a type NumPy has not, not the
-# --dtype given) leave no OUT, and an existing OUT as it was; Arrow JS's
+# --dtype given, rows that do not make the shape of its metadata) leave no OUT, and an existing OUT as it was; Arrow JS's
 # tableToIPC writes a stream load --arrow reads (skipped without node and
 # tests/consumers/node_modules). Prints `arrow_load: N passed, M failed`.
 set -u
@@ -64,11 +64,19 @@ fix, tmp = sys.argv[1], sys.argv[2]
 bad = 0
 names = open(tmp + "/list").read().split()
 for n in names:
-    a = np.load(f"{fix}/{n}.npy", max_header_size=10**7).reshape(-1)
+    a = np.load(f"{fix}/{n}.npy", max_header_size=10**7)
+    # the shape comes back (npydt.shape), in C order; one without elements
+    # grows from 0 rows, as the writer grows it
+    shape = a.shape
+    if a.size == 0 and a.ndim > 1:
+        shape = (0,) + shape[1:]
+    a = a.reshape(-1)
     b = np.load(f"{tmp}/{n}.out.npy", max_header_size=10**7)
     why = None
-    if b.ndim != 1 or b.size != a.size:
-        why = f"shape {b.shape}, expected ({a.size},)"
+    c_order = b.flags.c_contiguous
+    got, b = b.shape, b.reshape(-1)
+    if got != shape or not c_order:
+        why = f"shape {got}, expected {shape} in C order"
     elif a.dtype != b.dtype or a.dtype.descr != b.dtype.descr:
         why = f"dtype {b.dtype}, expected {a.dtype}"
     elif a.tobytes() != b.tobytes():
@@ -91,6 +99,34 @@ if len(names) < 80:
 sys.exit(1 if bad else 0)
 PY
 ok
+
+# ---- the shape of npydt.shape, and rows that do not make it ----------
+# fortran_3d is (2, 3, 4): its stream's schema says so, and editing the
+# text in place (the same length) makes other shapes and misspellings
+"$NPYDT" dump --arrow -o "$tmp/3d.arrow" "$F/fortran_3d.npy"
+edit() {
+    "$PYTHON" -c "import sys; d = open(sys.argv[1], 'rb').read(); assert d.count(b'(2, 3, 4)') == 1
+open(sys.argv[2], 'wb').write(d.replace(b'(2, 3, 4)', sys.argv[3].encode()))" "$tmp/3d.arrow" "$1" "$2"
+}
+edit "$tmp/235.arrow" "(2, 3, 5)"
+expect "fewer rows than the shape" 3 \
+    "the stream's 24 rows do not make the shape (2, 3, 5) of its schema (npydt.shape), which holds 30" -- \
+    load --arrow -o "$tmp/235.npy" "$tmp/235.arrow"
+[ ! -e "$tmp/235.npy" ] && ok || bad "rows short of the shape left OUT"
+edit "$tmp/233.arrow" "(2, 3, 3)"
+expect "more rows than the shape" 3 \
+    "the stream has more rows than the 18 of the shape (2, 3, 3) of its schema (npydt.shape)" -- \
+    load --arrow -o "$tmp/233.npy" "$tmp/233.arrow"
+[ ! -e "$tmp/233.npy" ] && ok || bad "rows past the shape left OUT"
+edit "$tmp/bad.arrow" "(2,3 , 4)"
+expect "a shape misspelled" 3 "metadata npydt.shape '(2,3 , 4)' is not a shape" -- \
+    load --arrow -o "$tmp/bad.npy" "$tmp/bad.arrow"
+cp "$F/scalar_f8_be.npy" "$tmp/app3.npy"
+expect "append --arrow takes the rows, not the shape" 0 '' -- append "$tmp/app3.npy" --arrow "$tmp/3d.arrow"
+"$PYTHON" -c "
+import numpy as np, sys
+a, b = np.load('$F/scalar_f8_be.npy'), np.load('$tmp/app3.npy')
+sys.exit(0 if b.shape == (a.size + 24,) else 1)" && ok || bad "append --arrow of a (2, 3, 4) stream: other rows"
 
 # ---- standard input, -, --dtype, append ------------------------------
 S=$F/struct_simple.npy

@@ -192,6 +192,30 @@ def good_fixtures():
         ints_as(dvals, ">M8[25s]"))
     add("scalar_M8_7D", "multiplier [7D]", ints_as([3, NAT], "<M8[7D]"))
     add("scalar_m8_1000ms", "multiplier [1000ms]", ints_as([2], "<m8[1000ms]"))
+    # units Arrow has not, whose counts convert exactly to one it has
+    # (Arrow's timestamps, dates and durations), with values that fit
+    for ts, v in (("<M8[m]", 28000000), ("<M8[h]", 480000), (">M8[W]", 2800),
+                  ("<M8[25s]", 67000000), ("<M8[10ms]", 170000000000),
+                  ("<m8[D]", 20000), (">m8[h]", 480000), ("<m8[W]", 2800),
+                  ("<m8[10ms]", 170000000000)):
+        tag = ts[1:].replace("[", "_").replace("]", "") + ("_be" if ts[0] == ">" else "")
+        add("arrow_time_%s" % tag, "%s: Arrow converts it exactly" % ts,
+            ints_as([0, 1, -1, v, -v, NAT], ts))
+    rows = []
+    for i in range(24):
+        rows.append((i, (i * 0.5 - 3, (i * 7) % 11 - 5), [(i * 3) % 7 - 3, i % 5, -i],
+                     NAT if i % 9 == 4 else 1700000000000 + i * 25200000,
+                     NAT if i % 10 == 7 else 472000 + i * 13, b"t%d" % (i % 4)))
+    fields = [("id", "<i4"), ("pos", [("x", "<f8"), ("y", ">i2")]),
+              ("samples", "<i2", (3,)), ("t", "<i8"), ("h", ">i8"), ("tag", "S4")]
+    times = fields[:3] + [("t", "<M8[ms]"), ("h", ">M8[h]"), ("tag", "S4")]
+    add("arrow_query_records", "records SQL filters and aggregates query through Arrow",
+        np.array(rows, fields).view(times))   # times from raw counts, NaT included
+    add("arrow_time_struct", "times of converted units beside other fields",
+        mkarr([(True, 480000, 2800, 21, b"ab"), (False, NAT, -1, NAT, b""),
+               (True, -5, NAT, 86400, b"xyz")],
+              [("flag", "?"), ("h", "<M8[h]"), ("w", ">M8[W]"), ("d", "<m8[25s]"),
+               ("s", "S3")]))
     obj = np.empty(3, dtype=object)
     obj[:] = [1, "two", None]
     add("object_O", "object array (pickle): inspect only, dump must fail",

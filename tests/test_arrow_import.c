@@ -4,13 +4,6 @@
  * from schemas of other producers; allocation failures. */
 #include "arrow_import_test.h"
 
-/* Fixtures the export refuses (tests/test_arrow.c has the reasons). */
-static const char *const not_exported[] = {
-    "object_O.npy",        "object_in_struct.npy",     "struct_name_nul.npy",
-    "struct_name_nul_utf8.npy", "struct_title_nul.npy", "scalar_M8_D.npy",
-    "scalar_M8_D_be.npy",
-};
-
 /* Fixtures whose import is not byte for byte the file, and why: the
  * padding's bytes (values_differ 0: the same dtype, the same leaves), or
  * values rounded (1). */
@@ -26,14 +19,6 @@ static const struct { const char *name; const char *why; int values_differ; } lo
     {"scalar_c32_be.npy", "c32 as doubles", 1},
     {"scalar_c32_le.npy", "c32 as doubles", 1},
 };
-
-static int listed(const char *name, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(list[i], name) == 0)
-            return 1;
-    return 0;
-}
 
 static int lossy_index(const char *name)
 {
@@ -134,9 +119,7 @@ static void test_arrow_import_every_fixture_round_trips(void **state)
     struct dirent *e;
     size_t checked = 0;
     while ((e = readdir(d)) != NULL) {
-        size_t n = strlen(e->d_name);
-        if (n < 4 || strcmp(e->d_name + n - 4, ".npy") != 0 ||
-            listed(e->d_name, not_exported, sizeof not_exported / sizeof not_exported[0]))
+        if (!arrow_exported(e->d_name))
             continue;
         round_trip(e->d_name, 0);
         round_trip(e->d_name, 2);

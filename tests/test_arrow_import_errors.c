@@ -99,17 +99,23 @@ static void test_arrow_import_one_column_named_value_is_the_dtype(void **state)
 static void test_arrow_import_metadata_type_only_where_it_fits(void **state)
 {
     (void)state;
-    char m1[64], m2[64], m3[64];
-    struct col a, b, c, root, *kp[3] = {&a, &b, &c};
+    char m1[64], m2[64], m3[64], m4[64], m5[64];
+    struct col a, b, c, d, e, root, *kp[5] = {&a, &b, &c, &d, &e};
     col_init(&a, "i", "a", 0, 2, NULL, NULL, NULL);
     a.s.metadata = meta1(m1, "npydt.dtype", ">i4");
     col_init(&b, "i", "b", 0, 2, NULL, NULL, NULL);
     b.s.metadata = meta1(m2, "npydt.dtype", "<f8");
     col_init(&c, "l", "c", 0, 2, NULL, NULL, NULL);
-    c.s.metadata = meta1(m3, "npydt.dtype", ">M8[25s]");
-    root_of(&root, 0, kp, 3);
+    c.s.metadata = meta1(m3, "npydt.dtype", ">M8[3Y]");
+    col_init(&d, "tss:", "d", 0, 2, NULL, NULL, NULL);
+    d.s.metadata = meta1(m4, "npydt.dtype", ">M8[25s]");
+    /* exported as "tss:" now, so "l" is not its column */
+    col_init(&e, "l", "e", 0, 2, NULL, NULL, NULL);
+    e.s.metadata = meta1(m5, "npydt.dtype", "<m8[h]");
+    root_of(&root, 0, kp, 5);
     npydt_dtype *dt = dtype_of_schema(&root.s, NULL, NULL);
-    assert_descr(dt, "[('a', '>i4'), ('b', '<i4'), ('c', '>M8[25s]')]");
+    assert_descr(dt, "[('a', '>i4'), ('b', '<i4'), ('c', '>M8[3Y]'), ('d', '>M8[25s]'), "
+                     "('e', '<i8')]");
     npydt_dtype_free(dt);
 }
 

@@ -148,22 +148,6 @@ static void same_streams(struct ArrowArrayStream *want, struct ArrowArrayStream 
     got->release(got);
 }
 
-static const char *const refused[] = {"object_O.npy", "object_in_struct.npy",
-                                      "struct_name_nul.npy", "struct_name_nul_utf8.npy",
-                                      "struct_title_nul.npy", "scalar_M8_D.npy",
-                                      "scalar_M8_D_be.npy"};
-
-static bool exported(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 4 || strcmp(name + n - 4, ".npy") != 0)
-        return false;
-    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-        if (!strcmp(refused[i], name))
-            return false;
-    return true;
-}
-
 static void open_export(const char *name, uint64_t batch_rows, npydt_reader **r,
                         struct ArrowArrayStream *s)
 {
@@ -200,7 +184,7 @@ static void test_arrow_ipc_round_trip_every_fixture(void **state)
     struct dirent *e;
     size_t checked = 0;
     while ((e = readdir(d)) != NULL) {
-        if (!exported(e->d_name))
+        if (!arrow_exported(e->d_name))
             continue;
         round_trip(e->d_name, 0);
         round_trip(e->d_name, 2);

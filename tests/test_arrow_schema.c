@@ -34,10 +34,16 @@ static void test_arrow_schema_formats_of_every_kind(void **state)
         {"<c32", "+w:2", "g"},   {"S5", "w:5", NULL},     {"S0", "w:0", NULL},
         {"V3", "w:3", NULL},     {"<U4", "u", NULL},      {"<M8[s]", "tss:", NULL},
         {"<M8[ms]", "tsm:", NULL}, {">M8[us]", "tsu:", NULL}, {"<M8[ns]", "tsn:", NULL},
-        {"<M8[D]", "tdD", NULL}, {"<M8[h]", "l", NULL},   {"<M8[25s]", "l", NULL},
-        {"<M8[Y]", "l", NULL},   {"<M8", "l", NULL},      {"<m8[s]", "tDs", NULL},
-        {"<m8[ms]", "tDm", NULL}, {"<m8[us]", "tDu", NULL}, {">m8[ns]", "tDn", NULL},
-        {"<m8[D]", "l", NULL},   {"<m8", "l", NULL},
+        {"<M8[D]", "tdD", NULL}, {"<M8[Y]", "l", NULL},   {"<M8", "l", NULL},
+        {"<m8[s]", "tDs", NULL}, {"<m8[ms]", "tDm", NULL}, {"<m8[us]", "tDu", NULL},
+        {">m8[ns]", "tDn", NULL}, {"<m8", "l", NULL},
+        /* units Arrow has not, converted where every count is exact */
+        {"<M8[m]", "tss:", NULL}, {"<M8[h]", "tss:", NULL}, {"<M8[25s]", "tss:", NULL},
+        {">M8[10ms]", "tsm:", NULL}, {"<M8[2us]", "tsu:", NULL}, {"<M8[W]", "tdD", NULL},
+        {"<M8[7D]", "tdD", NULL}, {"<m8[D]", "tDs", NULL}, {"<m8[h]", "tDs", NULL},
+        {"<m8[W]", "tDs", NULL}, {"<m8[1000ms]", "tDm", NULL}, {"<M8[M]", "l", NULL},
+        {"<M8[ps]", "l", NULL},  {"<M8[fs]", "l", NULL},  {"<m8[as]", "l", NULL},
+        {"<m8[3Y]", "l", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ArrowSchema s;
@@ -171,6 +177,95 @@ static void test_arrow_schema_moved_child_outlives_parent(void **state)
     npydt_dtype_free(dt);
 }
 
+/* The schema a stream over fixture name gives. */
+static void stream_schema(const char *name, struct ArrowSchema *s)
+{
+    npydt_reader *r = test_open_fixture(name);
+    struct ArrowArrayStream st;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_stream_open(r, NULL, &st, &err), NPYDT_OK);
+    assert_int_equal(st.get_schema(&st, s), 0);
+    st.release(&st);
+    npydt_reader_close(r);
+}
+
+static void test_arrow_schema_stream_carries_the_shape_of_an_array_not_1d(void **state)
+{
+    (void)state;
+    static const struct { const char *name, *shape; size_t ndim; uint64_t first; } cases[] = {
+        {"fortran_3d.npy", "(2, 3, 4)", 3, 2},      /* the rows in C order */
+        {"fortran_struct.npy", "(3, 2)", 2, 3},
+        {"shape0d_struct.npy", "()", 0, 0},
+        {"empty_3x0.npy", "(3, 0)", 2, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ArrowSchema s;
+        stream_schema(cases[i].name, &s);
+        assert_meta(&s, "npydt.shape", cases[i].shape);
+        uint64_t dims[4] = {0};
+        size_t nd;
+        TEST_ERROR(err);
+        assert_int_equal(npydt_arrow_shape(&s, dims, 4, &nd, &err), NPYDT_OK);
+        assert_int_equal(nd, cases[i].ndim);
+        assert_true(dims[0] == cases[i].first);
+        s.release(&s);
+    }
+    /* a 1-d array's rows are its elements: no shape, and none for a dtype */
+    struct ArrowSchema s;
+    int32_t len;
+    stream_schema("struct_simple.npy", &s);
+    assert_null(meta_get(s.metadata, "npydt.shape", &len));
+    uint64_t dims[4];
+    size_t nd;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_shape(&s, dims, 4, &nd, &err), NPYDT_E_NOT_FOUND);
+    s.release(&s);
+    npydt_dtype *dt = typestr("<f8");
+    assert_int_equal(npydt_arrow_schema(dt, NULL, &s, &err), NPYDT_OK);
+    assert_null(s.metadata);
+    s.release(&s);
+    npydt_dtype_free(dt);
+}
+
+static void test_arrow_schema_shape_read_back_or_refused(void **state)
+{
+    (void)state;
+    struct ArrowSchema s;
+    stream_schema("fortran_3d.npy", &s);
+    uint64_t dims[3];
+    size_t nd;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_shape(&s, dims, 3, &nd, &err), NPYDT_OK);
+    assert_int_equal(nd, 3);
+    assert_true(dims[0] == 2 && dims[1] == 3 && dims[2] == 4);
+    /* fewer dimensions than it has */
+    assert_int_equal(npydt_arrow_shape(&s, dims, 2, &nd, &err), NPYDT_E_SHAPE);
+    assert_non_null(strstr(err.message, "'(2, 3, 4)' is not a shape of at most 2 dimensions"));
+    s.release(&s);
+    /* a shape of another spelling, or past uint64 elements */
+    static const struct { const char *text; npydt_status code; } bad[] = {
+        {"(2,3)", NPYDT_E_SHAPE}, {"[2]", NPYDT_E_SHAPE}, {"(3)", NPYDT_E_SHAPE},
+        {"(4294967296, 4294967296)", NPYDT_E_OVERFLOW},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char m[96];
+        int32_t n = 1, kl = 11, vl = (int32_t)strlen(bad[i].text);
+        memcpy(m, &n, 4);
+        memcpy(m + 4, &kl, 4);
+        memcpy(m + 8, "npydt.shape", 11);
+        memcpy(m + 19, &vl, 4);
+        memcpy(m + 23, bad[i].text, (size_t)vl);
+        npydt_dtype *dt = typestr("<f8");
+        assert_int_equal(npydt_arrow_schema(dt, NULL, &s, &err), NPYDT_OK);
+        npydt_dtype_free(dt);
+        const char *keep = s.metadata;
+        s.metadata = m;
+        assert_int_equal(npydt_arrow_shape(&s, dims, 3, &nd, &err), bad[i].code);
+        s.metadata = keep;
+        s.release(&s);
+    }
+}
+
 TEST_LIST("arrow_schema",
           cmocka_unit_test(test_arrow_schema_formats_of_every_kind),
           cmocka_unit_test(test_arrow_schema_struct_titles_padding_dropped),
@@ -178,4 +273,6 @@ TEST_LIST("arrow_schema",
           cmocka_unit_test(test_arrow_schema_bytes_as_binary),
           cmocka_unit_test(test_arrow_schema_refuses_object_and_nul_names),
           cmocka_unit_test(test_arrow_schema_refuses_reserved_room),
-          cmocka_unit_test(test_arrow_schema_moved_child_outlives_parent));
+          cmocka_unit_test(test_arrow_schema_moved_child_outlives_parent),
+          cmocka_unit_test(test_arrow_schema_stream_carries_the_shape_of_an_array_not_1d),
+          cmocka_unit_test(test_arrow_schema_shape_read_back_or_refused));

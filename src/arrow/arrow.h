@@ -23,7 +23,9 @@ enum arrow_col {
 /* A scalar's column: its format (a fixed-size list's for complex, whose
  * child is child_format), how its values are gathered (as) and how many
  * bytes one value takes once gathered (gathered) and in the column's data
- * buffer (width; 0 for variable-length and bits). */
+ * buffer (width; 0 for variable-length and bits). A datetime's column
+ * counts in time_unit (NPYDT_UNIT_NONE: the raw count), converted from
+ * the dtype's unit when time_convert ("[h]" as seconds, "[25s]"). */
 struct arrow_scalar {
     enum arrow_col col;
     char format[24];
@@ -31,6 +33,8 @@ struct arrow_scalar {
     npydt_convert as;
     size_t gathered;
     size_t width;
+    npydt_unit time_unit;
+    bool time_convert;
 };
 
 /* The column of scalar dt; NPYDT_E_OBJECT for an object, NPYDT_E_TYPE for
@@ -45,6 +49,17 @@ npydt_status arrow_options_resolve(const npydt_arrow_options *opts, npydt_arrow_
 
 /* The name every dtype that is not a struct gets as its one column. */
 #define ARROW_VALUE_NAME "value"
+
+/* The metadata key of a shape: a subarray's on its outermost list, an
+ * array's (not 1-d) on the root of its stream's schema. */
+#define ARROW_SHAPE_KEY "npydt.shape"
+
+/* The schema of records of dt (npydt_arrow_schema) with options o
+ * resolved; a shape of ndim dimensions other than 1 (NULL when 0) goes
+ * on the root as metadata ARROW_SHAPE_KEY. */
+npydt_status arrow_schema_make(const npydt_dtype *dt, const npydt_arrow_options *o,
+                               const uint64_t *shape, size_t ndim, struct ArrowSchema *out,
+                               npydt_error *err);
 
 /* Are the fields of struct dt one after the other from its first byte to
  * its last, in order? The schema of a struct that is not carries its

@@ -6,6 +6,7 @@
  * then the dimensions of subarrays of structs. */
 #include "arrow/arrow.h"
 #include "access/access.h"
+#include "records/records.h"
 
 #include <stdio.h>
 
@@ -136,8 +137,26 @@ static void clear_bit(unsigned char *bits, uint64_t i)
     bits[i / 8] &= (unsigned char)~(1u << (i % 8));
 }
 
-static npydt_status fill_time(struct fill *f, const struct arrow_scalar *sc,
-                              const unsigned char *vals, uint64_t n, struct ArrowArray *out)
+/* *v, a count of sdt, in Arrow's unit of its column; NPYDT_E_RANGE naming
+ * the record past int64. */
+static npydt_status time_to_arrow(struct fill *f, const npydt_dtype *sdt,
+                                  const struct arrow_scalar *sc, int64_t *v, uint64_t record)
+{
+    if (time_convert(*v, npydt_dtype_unit(sdt), npydt_dtype_unit_count(sdt), sc->time_unit, 1,
+                     false, v) == TIME_OK)
+        return NPYDT_OK;
+    char str[64], what[160];
+    npydt_dtype_str(sdt, str, sizeof str);
+    snprintf(what, sizeof what, "%lld of %s is beyond Arrow's int64 %s", (long long)*v, str,
+             sc->col == COL_DATE32 ? "days" : sc->time_unit == NPYDT_UNIT_s ? "seconds"
+             : sc->time_unit == NPYDT_UNIT_ms ? "milliseconds"
+             : sc->time_unit == NPYDT_UNIT_us ? "microseconds" : "nanoseconds");
+    return field_error(f, NPYDT_E_RANGE, record, what);
+}
+
+static npydt_status fill_time(struct fill *f, const npydt_dtype *sdt,
+                              const struct arrow_scalar *sc, const unsigned char *vals,
+                              uint64_t n, struct ArrowArray *out)
 {
     unsigned char *data = (unsigned char *)out->buffers[1];
     if (sc->col == COL_TIME) {
@@ -168,6 +187,9 @@ static npydt_status fill_time(struct fill *f, const struct arrow_scalar *sc,
             clear_bit(bits, i);
             out->null_count++;
             v = 0;
+        } else if (sc->time_convert &&
+                   time_to_arrow(f, sdt, sc, &v, record_of(f, i, n)) != NPYDT_OK) {
+            return NPYDT_E_RANGE;
         } else if (sc->col == COL_DATE32 && (v < INT32_MIN || v > INT32_MAX)) {
             char what[96];
             snprintf(what, sizeof what, "day %lld is beyond Arrow's 32-bit dates",
@@ -331,7 +353,7 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
         }
         case COL_TIME:
         case COL_DATE32:
-            st = fill_time(f, &sc, dst, n, out);
+            st = fill_time(f, sdt, &sc, dst, n, out);
             break;
         case COL_BINARY:
         case COL_UTF8:

@@ -5,6 +5,7 @@
  * otherwise (bits, offsets and text, int32 days). Every length, offset
  * and count of the foreign array is checked before a buffer is read. */
 #include "arrow/arrow.h"
+#include "records/records.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -197,6 +198,44 @@ static npydt_status leaf_varlen(struct imp *c, const struct ArrowArray *a, const
     return nulls_at(c, a, rw, dt, 1);
 }
 
+/* Counts of Arrow's unit (int32 days, or int64) into datetimes of dt, in
+ * dt's unit when sc says they are converted: a count that is not a whole
+ * number of dt's unit is NPYDT_E_RANGE naming its row. */
+static npydt_status leaf_time(struct imp *c, const struct ArrowArray *a, const npydt_dtype *dt,
+                              const struct arrow_scalar *sc, const struct rows *rw, size_t width)
+{
+    const unsigned char *d = rw->n ? span(a, rw->start, width) : NULL;
+    if (rw->n && !d)
+        return bad_span(c);
+    npydt_error e;
+    for (int64_t r = 0; r < rw->n; r++) {
+        if (is_null(a, a->offset + rw->start + r))
+            continue;
+        int64_t v, count;
+        if (width == 4) {
+            int32_t day;
+            memcpy(&day, d + (size_t)r * 4, 4);
+            v = day;
+        } else {
+            memcpy(&v, d + (size_t)r * 8, 8);
+        }
+        count = v;
+        if (sc->time_convert &&
+            time_convert(v, sc->time_unit, 1, npydt_dtype_unit(dt), npydt_dtype_unit_count(dt),
+                         false, &count) != TIME_OK) {
+            char str[64];
+            npydt_dtype_str(dt, str, sizeof str);
+            return set_error(c->err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, c->path,
+                             "row %llu, column '%s': %lld (Arrow '%s') is not a whole number "
+                             "of %s", (unsigned long long)row_of(rw, r), c->path, (long long)v,
+                             sc->format, str);
+        }
+        if (npydt_write_i64(dt, rw->base + (size_t)r * rw->stride, count, &e) != NPYDT_OK)
+            return value_error(c, rw, r, &e);
+    }
+    return nulls_at(c, a, rw, dt, 1);
+}
+
 static npydt_status leaf(struct imp *c, const struct ArrowSchema *s, const struct ArrowArray *a,
                          const npydt_dtype *dt, const struct rows *rw)
 {
@@ -222,19 +261,8 @@ static npydt_status leaf(struct imp *c, const struct ArrowSchema *s, const struc
         for (int64_t r = 0; r < rw->n; r++)
             rw->base[(size_t)r * rw->stride] = bit(a->buffers[1], a->offset + rw->start + r);
         return nulls_at(c, a, rw, dt, 1);
-    case COL_DATE32: {
-        const unsigned char *d = rw->n ? span(a, rw->start, 4) : NULL;
-        if (rw->n && !d)
-            return bad_span(c);
-        for (int64_t r = 0; r < rw->n; r++) {
-            int32_t v;
-            memcpy(&v, d + (size_t)r * 4, 4);
-            if (!is_null(a, a->offset + rw->start + r) &&
-                npydt_write_i64(dt, rw->base + (size_t)r * rw->stride, v, &e) != NPYDT_OK)
-                return value_error(c, rw, r, &e);
-        }
-        return nulls_at(c, a, rw, dt, 1);
-    }
+    case COL_DATE32:
+        return leaf_time(c, a, dt, &sc, rw, 4);
     case COL_COMPLEX: {
         const struct ArrowArray *k = a->children[0];
         uint64_t kstart;
@@ -262,9 +290,12 @@ static npydt_status leaf(struct imp *c, const struct ArrowSchema *s, const struc
         }
         return nulls_at(c, a, rw, dt, 1);
     }
+    case COL_TIME:
+        if (sc.time_convert)
+            return leaf_time(c, a, dt, &sc, rw, 8);
+        /* fall through */
     case COL_FIXED:
-    case COL_DOUBLE:
-    case COL_TIME: {
+    case COL_DOUBLE: {
         size_t width = sc.col == COL_TIME ? 8 : sc.width;
         const unsigned char *d = rw->n ? span(a, rw->start, width) : NULL;
         if (rw->n && !d)

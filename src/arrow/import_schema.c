@@ -487,7 +487,7 @@ static npydt_status derive_list(struct der *c, const struct ArrowSchema *s,
      * list has a shape of its own) */
     size_t mlen;
     if (npydt_dtype_get_class(item) == NPYDT_SUBARRAY &&
-        !arrow_meta_get(s->children[0]->metadata, "npydt.shape", &mlen)) {
+        !arrow_meta_get(s->children[0]->metadata, ARROW_SHAPE_KEY, &mlen)) {
         size_t kd = npydt_dtype_ndim(item);
         if (kd >= sizeof shape / sizeof shape[0])
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
@@ -598,4 +598,31 @@ npydt_status npydt_arrow_dtype(const struct ArrowSchema *schema, const struct Ar
     }
     arena_budget_detach(&(*out)->root->arena);   /* budget ends with this call */
     return st;
+}
+
+npydt_status npydt_arrow_shape(const struct ArrowSchema *schema, uint64_t *shape,
+                               size_t max_ndim, size_t *ndim, npydt_error *err)
+{
+    error_clear(err);
+    if (!schema || !schema->release || !shape || !ndim)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "a schema not released, shape and ndim are needed");
+    size_t len;
+    const char *text = arrow_meta_get(schema->metadata, ARROW_SHAPE_KEY, &len);
+    if (!text)
+        return set_error(err, NPYDT_E_NOT_FOUND, NPYDT_NO_OFFSET, NULL,
+                         "the schema has no metadata " ARROW_SHAPE_KEY);
+    char shown[96];
+    text_escape_fit(shown, sizeof shown, text, len);
+    if (!text_shape_read(text, len, shape, max_ndim, ndim))
+        return set_error(err, NPYDT_E_SHAPE, NPYDT_NO_OFFSET, NULL,
+                         "metadata " ARROW_SHAPE_KEY " '%s' is not a shape of at most %zu "
+                         "dimensions spelled as NumPy does ('(2, 3)')", shown, max_ndim);
+    uint64_t count = 1;
+    for (size_t i = 0; i < *ndim; i++)
+        if (!ck_mul(count, shape[i], &count))
+            return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                             "metadata " ARROW_SHAPE_KEY " %s holds more than 2**64 elements",
+                             shown);
+    return NPYDT_OK;
 }

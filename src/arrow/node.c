@@ -10,10 +10,41 @@
 
 #include <stdatomic.h>
 
-struct schema_block {
+#include <stddef.h>
+
+/* What both kinds of block start with. */
+struct block_head {
     const npydt_allocator *alloc;
-    size_t size;
-    int64_t n;
+    size_t size;      /* of the whole block */
+    int64_t n;        /* children */
+};
+
+/* A node's block, zeroed, its head filled: head bytes up to its n
+ * children's structs (kid bytes each), room for the n pointers to them,
+ * then extra bytes. The one preamble of both kinds of node.
+ * NPYDT_E_OVERFLOW naming what for a block past the address space,
+ * NPYDT_E_NOMEM. */
+static npydt_status block_new(const npydt_allocator *a, size_t head, size_t kid, int64_t n,
+                              uint64_t extra, const char *what, void **out, npydt_error *err)
+{
+    uint64_t bytes = sat_add(sat_add(head, sat_mul((uint64_t)n, kid + sizeof(void *))), extra);
+    if (bytes > SIZE_MAX / 2)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "%s of %llu bytes does not fit the address space", what,
+                         (unsigned long long)bytes);
+    struct block_head *b = alloc_bytes(a, (size_t)bytes);
+    if (!b)
+        return set_nomem(err);
+    memset(b, 0, (size_t)bytes);
+    b->alloc = a;
+    b->size = (size_t)bytes;
+    b->n = n;
+    *out = b;
+    return NPYDT_OK;
+}
+
+struct schema_block {
+    struct block_head h;
     struct ArrowSchema **ptrs;
     struct ArrowSchema kids[];
 };
@@ -21,10 +52,10 @@ struct schema_block {
 static void schema_release(struct ArrowSchema *s)
 {
     struct schema_block *b = s->private_data;
-    for (int64_t i = 0; i < b->n; i++)
+    for (int64_t i = 0; i < b->h.n; i++)
         if (b->kids[i].release)
             b->kids[i].release(&b->kids[i]);
-    free_bytes(b->alloc, b, b->size);
+    free_bytes(b->h.alloc, b, b->h.size);
     s->release = NULL;
     s->private_data = NULL;
 }
@@ -56,20 +87,13 @@ npydt_status arrow_schema_node(const npydt_allocator *a, struct ArrowSchema *out
                              pairs[i].vlen);
         meta = sat_add(meta, 8 + strlen(pairs[i].key) + (uint64_t)pairs[i].vlen);
     }
-    uint64_t kids = (uint64_t)n_children * (sizeof(struct ArrowSchema) + sizeof(void *));
-    uint64_t size = sat_add(sat_add(sat_add(sizeof(struct schema_block), kids), meta),
-                            strlen(format) + 1 + (uint64_t)nlen + 1);
-    if (size > SIZE_MAX / 2)
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                         "a schema node of %llu bytes does not fit the address space",
-                         (unsigned long long)size);
-    struct schema_block *b = alloc_bytes(a, (size_t)size);
-    if (!b)
-        return set_nomem(err);
-    memset(b, 0, (size_t)size);
-    b->alloc = a;
-    b->size = (size_t)size;
-    b->n = n_children;
+    void *block;
+    npydt_status st = block_new(a, offsetof(struct schema_block, kids), sizeof(struct ArrowSchema),
+                                n_children, sat_add(meta, strlen(format) + 1 + (uint64_t)nlen + 1),
+                                "a schema node", &block, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct schema_block *b = block;
     b->ptrs = (struct ArrowSchema **)(void *)(b->kids + n_children);
     for (int64_t i = 0; i < n_children; i++)
         b->ptrs[i] = &b->kids[i];
@@ -101,9 +125,7 @@ npydt_status arrow_schema_node(const npydt_allocator *a, struct ArrowSchema *out
 }
 
 struct array_block {
-    const npydt_allocator *alloc;
-    size_t size;
-    int64_t n;
+    struct block_head h;
     struct ArrowArray **ptrs;
     const void *bufs[3];
     void *owned[3];
@@ -164,15 +186,15 @@ bool arrow_shared_alone(struct arrow_shared *s)
 static void array_release(struct ArrowArray *arr)
 {
     struct array_block *b = arr->private_data;
-    for (int64_t i = 0; i < b->n; i++)
+    for (int64_t i = 0; i < b->h.n; i++)
         if (b->kids[i].release)
             b->kids[i].release(&b->kids[i]);
     for (int i = 0; i < 3; i++)
         if (b->owned[i])
-            free_bytes(b->alloc, b->owned[i], b->owned_size[i]);
+            free_bytes(b->h.alloc, b->owned[i], b->owned_size[i]);
     reader_share_drop(b->share);
     arrow_shared_unref(b->shared);
-    free_bytes(b->alloc, b, b->size);
+    free_bytes(b->h.alloc, b, b->h.size);
     arr->release = NULL;
     arr->private_data = NULL;
 }
@@ -181,20 +203,12 @@ npydt_status arrow_array_node(const npydt_allocator *a, struct ArrowArray *out, 
                               int64_t n_buffers, int64_t n_children, npydt_error *err)
 {
     out->release = NULL;
-    uint64_t size = sat_add(sizeof(struct array_block),
-                            sat_mul((uint64_t)n_children,
-                                    sizeof(struct ArrowArray) + sizeof(void *)));
-    if (size > SIZE_MAX / 2)
-        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
-                         "an array node of %llu bytes does not fit the address space",
-                         (unsigned long long)size);
-    struct array_block *b = alloc_bytes(a, (size_t)size);
-    if (!b)
-        return set_nomem(err);
-    memset(b, 0, (size_t)size);
-    b->alloc = a;
-    b->size = (size_t)size;
-    b->n = n_children;
+    void *block;
+    npydt_status st = block_new(a, offsetof(struct array_block, kids), sizeof(struct ArrowArray),
+                                n_children, 0, "an array node", &block, err);
+    if (st != NPYDT_OK)
+        return st;
+    struct array_block *b = block;
     b->ptrs = (struct ArrowArray **)(void *)(b->kids + n_children);
     for (int64_t i = 0; i < n_children; i++)
         b->ptrs[i] = &b->kids[i];
@@ -216,7 +230,7 @@ void *arrow_array_buffer_raw(struct ArrowArray *out, int64_t i, size_t size)
     struct array_block *b = out->private_data;
     /* one byte at least: a valid, owned pointer for an empty buffer */
     size_t have = size ? size : 1;
-    void *p = alloc_bytes(b->alloc, have);
+    void *p = alloc_bytes(b->h.alloc, have);
     if (!p)
         return NULL;
     b->owned[i] = p;

@@ -39,17 +39,30 @@ static npydt_status no_type(const npydt_dtype *dt, npydt_error *err)
     return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, NULL, "Arrow has no type for %s", str);
 }
 
-/* The time units Arrow names: s ms us ns, with a multiplier of 1. */
-static const char *time_unit(const npydt_dtype *dt)
+/* The unit of Arrow's column of a datetime: its own for s ms us ns, the
+ * second for m and h, the day for D and W of an M8 (Arrow's dates), the
+ * second for those of an m8 (Arrow's durations have no days), whatever
+ * the multiplier ("[25s]", "[7D]"): every count then is a whole number
+ * of Arrow's unit. NPYDT_UNIT_NONE for the units Arrow has no exact unit
+ * for (Y M ps fs as, generic). */
+static npydt_unit time_unit(const npydt_dtype *dt)
 {
-    if (npydt_dtype_unit_count(dt) != 1)
-        return NULL;
-    switch (npydt_dtype_unit(dt)) {
-    case NPYDT_UNIT_s: return "s";
-    case NPYDT_UNIT_ms: return "m";
-    case NPYDT_UNIT_us: return "u";
-    case NPYDT_UNIT_ns: return "n";
-    default: return NULL;
+    bool date = npydt_dtype_kind(dt) == 'M';
+    npydt_unit u = npydt_dtype_unit(dt);
+    switch (u) {
+    case NPYDT_UNIT_W:
+    case NPYDT_UNIT_D:
+        return date ? NPYDT_UNIT_D : NPYDT_UNIT_s;
+    case NPYDT_UNIT_h:
+    case NPYDT_UNIT_m:
+        return NPYDT_UNIT_s;
+    case NPYDT_UNIT_s:
+    case NPYDT_UNIT_ms:
+    case NPYDT_UNIT_us:
+    case NPYDT_UNIT_ns:
+        return u;
+    default:
+        return NPYDT_UNIT_NONE;
     }
 }
 
@@ -119,20 +132,25 @@ npydt_status arrow_scalar_of(const npydt_dtype *dt, int bytes_as_binary,
         break;
     case 'M':
     case 'm': {
-        const char *u = time_unit(dt);
+        npydt_unit u = time_unit(dt);
         out->col = COL_TIME;
-        if (npydt_dtype_kind(dt) == 'M' && npydt_dtype_unit(dt) == NPYDT_UNIT_D &&
-            npydt_dtype_unit_count(dt) == 1) {
+        out->time_unit = u;
+        if (u == NPYDT_UNIT_D) {
             out->col = COL_DATE32;
             out->width = 4;
             f = "tdD";
-        } else if (!u) {
+        } else if (u == NPYDT_UNIT_NONE) {
             f = "l";
         } else {
             snprintf(out->format, sizeof out->format, "%s%s%s",
-                     npydt_dtype_kind(dt) == 'M' ? "ts" : "tD", u,
+                     npydt_dtype_kind(dt) == 'M' ? "ts" : "tD",
+                     u == NPYDT_UNIT_s ? "s" : u == NPYDT_UNIT_ms ? "m"
+                     : u == NPYDT_UNIT_us ? "u" : "n",
                      npydt_dtype_kind(dt) == 'M' ? ":" : "");
         }
+        /* a count of another unit, or of a multiple, is converted */
+        out->time_convert = u != NPYDT_UNIT_NONE &&
+                            (u != npydt_dtype_unit(dt) || npydt_dtype_unit_count(dt) != 1);
         break;
     }
     case 'O':
@@ -216,7 +234,7 @@ static npydt_status lists(struct sctx *c, const npydt_dtype *dt, size_t k, const
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
                              "a subarray shape of %zu dimensions is too long to name",
                              npydt_dtype_ndim(dt));
-        pairs[np++] = (struct arrow_pair){"npydt.shape", shape_text, tb.len};
+        pairs[np++] = (struct arrow_pair){ARROW_SHAPE_KEY, shape_text, tb.len};
         for (size_t i = 0; i < nextra; i++)
             pairs[np++] = extra[i];
     }
@@ -300,6 +318,33 @@ static npydt_status node(struct sctx *c, const npydt_dtype *dt, const char *name
     return st;
 }
 
+npydt_status arrow_schema_make(const npydt_dtype *dt, const npydt_arrow_options *o,
+                               const uint64_t *shape, size_t ndim, struct ArrowSchema *out,
+                               npydt_error *err)
+{
+    struct sctx c = {o->base.allocator, o->bytes_as_binary, o->base.limits.max_depth, "", err};
+    char text[2048];
+    struct text_buf tb = text_buf_fixed(text, sizeof text);
+    struct arrow_pair pair = {ARROW_SHAPE_KEY, text, 0};
+    size_t npairs = 0;
+    if (ndim != 1) {
+        text_shape_tuple(&tb, shape, ndim);
+        if (tb.len >= sizeof text)
+            return set_error(err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
+                             "a shape of %zu dimensions is too long to name", ndim);
+        pair.vlen = tb.len;
+        npairs = 1;
+    }
+    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT)
+        return node(&c, dt, "", 0, &pair, npairs, out, 0);
+    npydt_status st = arrow_schema_node(c.alloc, out, "+s", "", 0, &pair, npairs, 1, err);
+    if (st == NPYDT_OK &&
+        (st = node(&c, dt, ARROW_VALUE_NAME, strlen(ARROW_VALUE_NAME), NULL, 0,
+                   out->children[0], 1)) != NPYDT_OK)
+        out->release(out);
+    return st;
+}
+
 npydt_status npydt_arrow_schema(const npydt_dtype *dt, const npydt_arrow_options *opts,
                                 struct ArrowSchema *out, npydt_error *err)
 {
@@ -316,13 +361,5 @@ npydt_status npydt_arrow_schema(const npydt_dtype *dt, const npydt_arrow_options
     npydt_status st = arrow_options_resolve(opts, &o, err);
     if (st != NPYDT_OK)
         return st;
-    struct sctx c = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth, "", err};
-    if (npydt_dtype_get_class(dt) == NPYDT_STRUCT)
-        return node(&c, dt, "", 0, NULL, 0, out, 0);
-    st = arrow_schema_node(c.alloc, out, "+s", "", 0, NULL, 0, 1, err);
-    if (st == NPYDT_OK &&
-        (st = node(&c, dt, ARROW_VALUE_NAME, strlen(ARROW_VALUE_NAME), NULL, 0,
-                   out->children[0], 1)) != NPYDT_OK)
-        out->release(out);
-    return st;
+    return arrow_schema_make(dt, &o, NULL, 1, out, err);   /* no shape */
 }

@@ -36,7 +36,11 @@ static int errno_of(npydt_status st)
 static int get_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
 {
     struct stream *p = s->private_data;
-    return errno_of(npydt_arrow_schema(p->dtype, &p->opts, out, &p->err));
+    const npydt_header *h = npydt_reader_header(p->reader);
+    error_clear(&p->err);
+    out->release = NULL;
+    return errno_of(arrow_schema_make(p->dtype, &p->opts, npydt_header_shape(h),
+                                      npydt_header_ndim(h), out, &p->err));
 }
 
 static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)

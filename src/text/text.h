@@ -140,6 +140,11 @@ size_t text_escape_fit(char *dst, size_t size, const char *s, size_t len);
 void text_shape_tuple(struct text_buf *b, const uint64_t *dims, size_t ndim);
 /* The same of signed dimensions (a schema's -1 for any length). */
 void text_shape_tuple_signed(struct text_buf *b, const int64_t *dims, size_t ndim);
+/* The dimensions of s[0..len) when it is a shape tuple as
+ * text_shape_tuple spells it (no other spacing, digits without a leading
+ * zero, each at most UINT64_MAX): at most max of them into dims, their
+ * number into *ndim; false for anything else. */
+bool text_shape_read(const char *s, size_t len, uint64_t *dims, size_t max, size_t *ndim);
 
 /* ==== end of strings ================================================== */
 

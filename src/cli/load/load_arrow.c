@@ -6,7 +6,9 @@
  * file holds and counts them at the close. Any error discards the writer,
  * which leaves no OUT (or OUT as it was) and the appended file as it was.
  * The dtype is the schema's (npydt_arrow_dtype) unless one is given,
- * which the library checks against the schema; the array is 1-d. */
+ * which the library checks against the schema; the array is 1-d, or of
+ * the shape the schema carries (npydt_arrow_shape) when the rows make
+ * it. */
 #include "cli/load/load.h"
 #include "cli/common/report.h"
 
@@ -27,6 +29,7 @@ struct arrow_in {
     int regular;                      /* fd is a file: its offset is the progress */
     uint64_t rows;
     size_t itemsize;
+    uint64_t want;                    /* the rows the shape holds, or UINT64_MAX */
 };
 
 static int wrap_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
@@ -41,6 +44,11 @@ static int wrap_next(struct ArrowArrayStream *s, struct ArrowArray *out)
     int rc = in->ipc.get_next(&in->ipc, out);
     if (rc == 0 && out->release) {
         in->rows += (uint64_t)out->length;
+        if (in->rows > in->want) {
+            /* more rows than the shape holds: stop before writing them */
+            out->release(out);
+            return EINVAL;
+        }
         /* a pipe's bytes read are the library's: the records' bytes
          * stand for them */
         off_t at = in->regular ? lseek(in->fd, 0, SEEK_CUR) : -1;
@@ -107,6 +115,7 @@ static int input_open(struct arrow_in *in, const char *arg)
     in->wrap.get_last_error = wrap_error;
     in->wrap.release = wrap_release;
     in->wrap.private_data = in;
+    in->want = UINT64_MAX;
     cli_progress_start(&in->progress, "loading",
                        in->regular && st.st_size > 0 ? (uint64_t)st.st_size : 0, 0);
     return EXIT_OK;
@@ -141,19 +150,38 @@ static void input_close(struct arrow_in *in)
         close(in->fd);
 }
 
+/* The rows of in do not make the shape of its schema (shown). */
+static int shape_refused(const struct arrow_in *in, const char *shown)
+{
+    if (in->rows > in->want)
+        return cli_fail(in->name, NPYDT_E_SHAPE,
+                        "the stream has more rows than the %llu of the shape %s of its "
+                        "schema (npydt.shape)", (unsigned long long)in->want, shown);
+    return cli_fail(in->name, NPYDT_E_SHAPE,
+                    "the stream's %llu rows do not make the shape %s of its schema "
+                    "(npydt.shape), which holds %llu",
+                    (unsigned long long)in->rows, shown, (unsigned long long)in->want);
+}
+
 /* Every batch of in into w, then w closed; w is gone whatever the
  * status. An error of the stream's bytes or of a value (its row and
- * column) is the input's, a failing write out's. */
+ * column) is the input's, a failing write out's; rows that do not make
+ * the shape (shown) are refused. */
 static int write_all(struct arrow_in *in, npydt_writer *w, const char *out,
-                     const npydt_arrow_import_options *io)
+                     const npydt_arrow_import_options *io, const char *shown)
 {
     npydt_error err, rerr;
     in->itemsize = (size_t)npydt_dtype_itemsize(npydt_writer_dtype(w));
     npydt_status st = npydt_arrow_write_stream(w, &in->wrap, io, &err);
-    if (st == NPYDT_OK)
+    /* checked before the flush, which would publish OUT */
+    bool misfit = in->want != UINT64_MAX && (in->rows > in->want ||
+                                             (st == NPYDT_OK && in->rows != in->want));
+    if (st == NPYDT_OK && !misfit)
         st = npydt_writer_flush(w, &err);
-    if (st != NPYDT_OK) {
+    if (st != NPYDT_OK || misfit) {
         npydt_writer_discard(w, NULL);
+        if (misfit)
+            return shape_refused(in, shown);
         if (npydt_arrow_stream_error(&in->ipc, &rerr) == NPYDT_OK && rerr.code != NPYDT_OK)
             return report_input(in, &rerr);
         return cli_report(st == NPYDT_E_IO ? out : in->name, &err);
@@ -177,19 +205,35 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
     npydt_error err;
     npydt_dtype *own = NULL;
     struct ArrowSchema schema;
-    if (!dtype) {
-        if (in.ipc.get_schema(&in.ipc, &schema) != 0) {
-            npydt_arrow_stream_error(&in.ipc, &err);
-            status = report_input(&in, &err);
-        } else {
-            if (npydt_arrow_dtype(&schema, NULL, &io, &own, &err) != NPYDT_OK) {
-                if (err.code == NPYDT_E_TYPE && !io.string_width)
-                    name_width_option(&schema, &io, &err);
-                status = cli_report(in.name, &err);
-            }
-            schema.release(&schema);
-            dtype = own;
+    uint64_t shape[64] = {0};
+    size_t ndim = 1;
+    char shown[1400] = "";
+    if (in.ipc.get_schema(&in.ipc, &schema) != 0) {
+        npydt_arrow_stream_error(&in.ipc, &err);
+        status = report_input(&in, &err);
+    } else {
+        if (!dtype && npydt_arrow_dtype(&schema, NULL, &io, &own, &err) != NPYDT_OK) {
+            if (err.code == NPYDT_E_TYPE && !io.string_width)
+                name_width_option(&schema, &io, &err);
+            status = cli_report(in.name, &err);
         }
+        npydt_status st = NPYDT_OK;
+        if (status == EXIT_OK &&
+            (st = npydt_arrow_shape(&schema, shape, 64, &ndim, &err)) == NPYDT_OK) {
+            struct text_buf b = text_buf_fixed(shown, sizeof shown);
+            text_shape_tuple(&b, shape, ndim);
+            text_buf_terminate(&b);
+            in.want = 1;
+            for (size_t i = 0; i < ndim; i++)
+                in.want *= shape[i];   /* checked by npydt_arrow_shape */
+        } else if (st == NPYDT_E_NOT_FOUND) {
+            ndim = 1;
+        } else if (status == EXIT_OK) {
+            status = cli_report(in.name, &err);
+        }
+        schema.release(&schema);
+        if (!dtype)
+            dtype = own;
     }
     /* a row must fit in one message's body: a wider record could never
      * arrive, and its writer would hold buffers of its size for nothing */
@@ -200,16 +244,15 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
                           npydt_dtype_itemsize(dtype), ARROW_MESSAGE_MAX);
     npydt_writer *w = NULL;
     if (status == EXIT_OK) {
-        uint64_t shape[1] = {0};
         npydt_writer_options wo;
         npydt_writer_options_init(&wo);
         wo.replace = 1;
         wo.no_sync = o->no_sync;
-        if (npydt_writer_create_path(out, dtype, shape, 1, &wo, &w, &err) != NPYDT_OK)
+        if (npydt_writer_create_path(out, dtype, shape, ndim, &wo, &w, &err) != NPYDT_OK)
             status = cli_report(out, &err);
     }
     if (status == EXIT_OK)
-        status = write_all(&in, w, out, &io);
+        status = write_all(&in, w, out, &io, shown);
     npydt_dtype_free(own);
     input_close(&in);
     return status;
@@ -238,7 +281,7 @@ int load_arrow_append(const char *input, const char *file, const npydt_header *h
     if (npydt_writer_append_path(file, &wo, &w, &err) != NPYDT_OK)
         status = cli_report(file, &err);
     else
-        status = write_all(&in, w, file, &io);
+        status = write_all(&in, w, file, &io, "");
     input_close(&in);
     return status;
 }
