@@ -8,8 +8,10 @@
 #include "cli/common/progress.h"
 #include "cli/common/report.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* fortran_order as np.save writes it for the loaded array: an array whose
  * C and Fortran layouts coincide (no data, or at most one dimension above
@@ -78,7 +80,8 @@ static uint64_t records_per_chunk(uint64_t count, size_t itemsize)
  * records as the reader gives them in stored order, swapped per chunk of
  * whole records into buf; 0 or an exit status. */
 static int write_swapped(npydt_output *out, const char *file, const char *target,
-                         const struct swapper *s, const struct swap_opts *opts, npydt_reader *r)
+                         const struct swapper *s, const struct swap_opts *opts, npydt_reader *r,
+                         int fd)
 {
     npydt_error err;
     if (npydt_output_write(out, s->hdr, s->hlen, &err) != NPYDT_OK)
@@ -98,6 +101,8 @@ static int write_swapped(npydt_output *out, const char *file, const char *target
     uint64_t done = 0;
     struct cli_behind behind;
     cli_behind_start(&behind, r);
+    if (opts->in_place)
+        cli_behind_uncache(&behind, fd, npydt_header_data_offset(h));
     while (rc == 0) {
         const void *chunk;
         size_t len;
@@ -128,7 +133,9 @@ static int write_swapped(npydt_output *out, const char *file, const char *target
 
 /* The data is read through the library's reader (mapped, else read in
  * chunks); --in-place needs no writable mapping: it too writes a temporary
- * file renamed over the input. */
+ * file renamed over the input. The reader is opened on a descriptor kept
+ * here (the input's, given to cli_behind_uncache with --in-place); one
+ * that cannot be opened is reported as the library reports it. */
 int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
 {
     npydt_reader *r;
@@ -136,7 +143,11 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     npydt_error err;
     cli_reader_options(&ropts);
     cli_reading(file);
-    if (npydt_reader_open_path(file, &ropts, &r, &err) != NPYDT_OK) {
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if ((fd >= 0 ? npydt_reader_open_fd(fd, &ropts, &r, &err)
+                 : npydt_reader_open_path(file, &ropts, &r, &err)) != NPYDT_OK) {
+        if (fd >= 0)
+            close(fd);
         if (err.code == NPYDT_E_OBJECT)
             snprintf(err.message, sizeof err.message,
                      "object arrays hold pickled Python objects and cannot be swapped");
@@ -161,11 +172,12 @@ int swap_npy(const char *file, const char *target, const struct swap_opts *opts)
     if (status == EXIT_OK)
         status = cli_output_check_space(&o, (uint64_t)s.hlen + npydt_header_data_bytes(h));
     if (status == EXIT_OK && (status = cli_output_open(&o)) == EXIT_OK) {
-        status = write_swapped(o.out, file, target, &s, opts, r);
+        status = write_swapped(o.out, file, target, &s, opts, r, fd);
         status = cli_output_close(&o, status);
     }
 out:
     swapper_free(&s);
     npydt_reader_close(r);
+    close(fd);
     return status;
 }
