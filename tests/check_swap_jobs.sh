@@ -98,7 +98,8 @@ if command -v fincore >/dev/null 2>&1; then
     "$PY" -c "import numpy as np; np.save('$w/a.npy', np.arange(6 << 20, dtype='<f8'))"
     cached() { fincore -b -n -o RES "$1" 2>/dev/null | tr -d ' '; }
     sync "$w/a.npy"   # dirty pages are not dropped
-    "$PY" -c "import os; f = os.open('$w/a.npy', os.O_RDONLY); os.posix_fadvise(f, 0, 0, os.POSIX_FADV_DONTNEED)"
+    "$PY" -c "import os, sys; f = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(f, 0, 0, os.POSIX_FADV_DONTNEED)" "$w/a.npy"
     dropped=$(cached "$w/a.npy")
     cat "$w/a.npy" >/dev/null
     full=$(cached "$w/a.npy")

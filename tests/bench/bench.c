@@ -635,8 +635,9 @@ static void section_headers(const struct config *cfg, struct worker *w, const ch
                                         "3-level nested, subarrays", "2,000 fields",
                                         "20,000 fields"};
     heading("1. header parse: npydt_header_parse + npydt_header_free vs NumPy read_magic + "
-            "read_array_header_N_0\n"
-            "   (the parse's target is its instruction count: the callgrind table before this one)");
+            "read_array_header_N_0");
+    heading("   (the parse's target is its instruction count: the callgrind table before "
+            "this one)");
     for (int fam = 0; fam < 5; fam++) {
         char *descr = family_descr(fam);
         size_t len;
@@ -1264,8 +1265,8 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (devnull < 0)
         die("/dev/null: %s", strerror(errno));
-    heading("7. npydt dump of 68-byte records (a process) against NumPy in the worker\n"
-            "   (the targets are instructions against a writer made for the same bytes: "
+    heading("7. npydt dump of 68-byte records (a process) against NumPy in the worker");
+    heading("   (targets: instructions against a writer of the same bytes, "
             "tests/bench/dump_csv.sh)");
     for (int m = 0; m < 2; m++) {
         uint64_t count = cfg->quick ? counts[m] / 10 : counts[m];
@@ -1382,8 +1383,8 @@ static void section_load(const struct config *cfg, struct worker *w, const char 
     snprintf(title, sizeof title, "8. load %llu lines of JSON (68-byte records) into a new .npy file",
              (unsigned long long)n);
     heading(title);
-    heading("   (the targets are instructions and CPU time against readers made for the same "
-            "records: tests/bench/load_text.sh)");
+    heading("   (targets: instructions against readers of the same records, "
+            "tests/bench/load_text.sh)");
     row_add(8, "npydt load --jsonl, CPU time of the process",
             "json.loads per line, np.array, np.save", c_n, c_np, SPEEDUP, 0, 0);
     row_add(8, "npydt load --jsonl, wall time of the process", "the same, wall time", s_n, s_np,
