@@ -146,7 +146,7 @@ expect_msg 2 "npydt: check: --schema given twice" check --schema "'<f8'" --schem
 expect_msg 2 "npydt: check: option '--schema' needs a value (SPEC)" check $S --schema
 expect_msg 2 "npydt: check: unknown option '--bogus'" check --bogus $S
 expect_msg 2 "$dir: i/o error: --schema: cannot read: Is a directory" check --schema "@$dir" $S
-expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap --help
+expect_stdout "usage: npydt swap [-j N] FILE --to ORDER -o OUT" swap --help
 expect_msg 2 "npydt: swap: more than one FILE ('$S' and 'x')" swap $S x --to big -o "$dir/o.npy"
 expect_msg 2 "npydt: swap: no FILE given" swap --to big -o "$dir/o.npy"
 for sel in "--index 0" "--range 1:"; do
@@ -231,7 +231,7 @@ fi
 rm -f "$dir/swapped.npy" "$dir/want.npy" "$dir/want" "$dir/want.out" "$dir/want.err"
 expect_stdout "usage: npydt check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]" check -h
 expect_stdout "usage: npydt cstruct [--name NAME] FILE|DESCR" cstruct -h
-expect_stdout "usage: npydt swap FILE --to ORDER -o OUT" swap -h
+expect_stdout "usage: npydt swap [-j N] FILE --to ORDER -o OUT" swap -h
 # an option that only starts as --name does is unknown, not --name
 expect_msg 2 "npydt: cstruct: unknown option '--namex' (did you mean '--name'?)" cstruct --namex $S
 # a descriptor literal after blanks is reported as one

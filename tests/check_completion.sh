@@ -57,7 +57,7 @@ expect "inspect" help ins
 expect "--json" inspect --js
 expect "--jsonl" dump --js
 expect "--in-place" swap x --in
-expect "--help --in-place --limits --max-header-bytes --max-inflated --no-mmap --output --quiet --to -h -o -q" swap x -
+expect "--help --in-place --jobs --limits --max-header-bytes --max-inflated --no-mmap --output --quiet --to -h -j -o -q" swap x -
 # the input limits of every command that reads input, and the preset's name
 expect "--max-header-bytes --max-inflated" inspect --max
 expect "default untrusted" dump --limits ""

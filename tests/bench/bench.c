@@ -636,6 +636,8 @@ static void section_headers(const struct config *cfg, struct worker *w, const ch
                                         "20,000 fields"};
     heading("1. header parse: npydt_header_parse + npydt_header_free vs NumPy read_magic + "
             "read_array_header_N_0");
+    heading("   (the parse's target is its instruction count: the callgrind table before "
+            "this one)");
     for (int fam = 0; fam < 5; fam++) {
         char *descr = family_descr(fam);
         size_t len;
@@ -679,7 +681,7 @@ static void section_headers(const struct config *cfg, struct worker *w, const ch
         snprintf(what, sizeof what, "%s: %s, v%d.0, %zu lea%s", names[fam],
                  human_bytes(size, sizeof size, len), major, nleaves, nleaves == 1 ? "f" : "ves");
         snprintf(against, sizeof against, "NumPy read_array_header_%d_0", major);
-        row_add(1, what, against, sn, sp, SPEEDUP, '>', 500);
+        row_add(1, what, against, sn, sp, SPEEDUP, 0, 0);
         free(hdr);
     }
 
@@ -1264,6 +1266,8 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
     if (devnull < 0)
         die("/dev/null: %s", strerror(errno));
     heading("7. npydt dump of 68-byte records (a process) against NumPy in the worker");
+    heading("   (targets: instructions against a writer of the same bytes, "
+            "tests/bench/dump_csv.sh)");
     for (int m = 0; m < 2; m++) {
         uint64_t count = cfg->quick ? counts[m] / 10 : counts[m];
         const char *path = records_file(dir, m ? "records_csv.npy" : "records_jsonl.npy",
@@ -1293,7 +1297,7 @@ static void section_dump(const struct config *cfg, struct worker *w, const char 
             die("%s dump %s %s failed", cfg->npydt, modes[m], path);
         char what[64];
         snprintf(what, sizeof what, "npydt dump %s FILE", modes[m]);
-        row_add(7, what, against[m], s_n, s_p, SPEEDUP, '>', 20);
+        row_add(7, what, against[m], s_n, s_p, SPEEDUP, 0, 0);
         unlink(path);
     }
     close(devnull);
@@ -1379,10 +1383,10 @@ static void section_load(const struct config *cfg, struct worker *w, const char 
     snprintf(title, sizeof title, "8. load %llu lines of JSON (68-byte records) into a new .npy file",
              (unsigned long long)n);
     heading(title);
-    /* CPU time (user + system) carries the target: on a shared machine
-     * wall time mostly measures waiting for a core, for both sides */
+    heading("   (targets: instructions against readers of the same records, "
+            "tests/bench/load_text.sh)");
     row_add(8, "npydt load --jsonl, CPU time of the process",
-            "json.loads per line, np.array, np.save", c_n, c_np, SPEEDUP, '>', 10);
+            "json.loads per line, np.array, np.save", c_n, c_np, SPEEDUP, 0, 0);
     row_add(8, "npydt load --jsonl, wall time of the process", "the same, wall time", s_n, s_np,
             SPEEDUP, 0, 0);
     unlink(in);
@@ -1392,14 +1396,30 @@ static void section_load(const struct config *cfg, struct worker *w, const char 
 
 /* ---- the table -------------------------------------------------------------------------------------- */
 
-static void print_table(const struct config *cfg, const char *machine)
+/* The first three fields of /proc/loadavg ("0.52 0.61 0.70"), or "n/a". */
+static void load_average(char *buf, size_t size)
 {
+    snprintf(buf, size, "n/a");
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (!f)
+        return;
+    double a, b, c;
+    if (fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3)
+        snprintf(buf, size, "%.2f %.2f %.2f", a, b, c);
+    fclose(f);
+}
+
+static void print_table(const struct config *cfg, const char *machine, const char *load_start)
+{
+    char load_end[64];
+    load_average(load_end, sizeof load_end);
     printf("npydt benchmark: every figure is a ratio of two times taken in the same round\n"
            "(interleaved, same data); min / median / max over %d rounds; targets judged on "
            "the median.\n"
            "\"faster\" = baseline time / npydt time (higher is better); \"time\" = npydt time / "
-           "baseline time (lower is better).\n%s\n\n",
-           cfg->rounds, machine);
+           "baseline time (lower is better).\n%s\n"
+           "load average (1, 5, 15 min, /proc/loadavg): %s at the start, %s at the end\n\n",
+           cfg->rounds, machine, load_start, load_end);
     int ww = 5, wa = 7;
     for (int i = 0; i < nrows; i++)
         if (rows[i].section) {
@@ -1707,6 +1727,8 @@ int main(int argc, char **argv)
     if (!w.ok)
         fprintf(stderr, "npydt_bench: NumPy %s: its columns print n/a\n", w.version);
 
+    char load_start[64];
+    load_average(load_start, sizeof load_start);
     double t0 = now_ns();
     if (!cfg.only || !strcmp(cfg.only, "headers"))
         section_headers(&cfg, &w, dir, &opts);
@@ -1724,7 +1746,7 @@ int main(int argc, char **argv)
     cleanup_files();
 
     printf("\n");
-    print_table(&cfg, machine);
+    print_table(&cfg, machine, load_start);
     printf("(%.0f s in all)\n", (now_ns() - t0) / 1e9);
     if (cfg.out) {
         write_raw(cfg.out);

@@ -8,8 +8,9 @@
 # the difference between N and N/10 records over the records between, so
 # that start-up costs drop out. The outputs are compared byte for byte
 # first. Prints a line per table, format and program, the ratio to the
-# anchor, and the CPU seconds of a plain run of the N records (for
-# information: not compared).
+# anchor against its target (at most 1.3 times the anchor's
+# instructions: PASS or MISS), and the CPU seconds of a plain run of the N
+# records (for information: not compared).
 #   tests/bench/dump_csv.sh [-n N] [--max-ratio R] ANCHOR NPYDT [NPYDT...]
 # With --max-ratio, exits 1 when a ratio of the first NPYDT is above R.
 set -eu
@@ -76,7 +77,8 @@ cpu() {
 }
 
 status=0
-printf '%-7s %-4s %-34s %12s %7s %8s\n' table fmt program instr/record ratio cpu_s
+target=1.3
+printf '%-7s %-4s %-34s %12s %7s %8s  %s\n' table fmt program instr/record ratio cpu_s target
 for table in mixed floats; do
     for fmt in csv tsv; do
         "$anchor" $fmt "$dir/$table.npy" >"$dir/anchor.out"
@@ -89,8 +91,9 @@ for table in mixed floats; do
                 { echo "dump_csv: $npydt dump --$fmt $table: not the anchor's bytes" >&2; exit 1; }
             c=$(per_record "$npydt dump --$fmt" $table)
             r=$(awk -v c="$c" -v a="$a" 'BEGIN { printf "%.2f", c / a }')
-            printf '%-7s %-4s %-34s %12d %7s %8s\n' $table $fmt "$npydt" "$c" "$r" \
-                "$(cpu "$npydt dump --$fmt" $table)"
+            verdict=$(awk -v r="$r" -v t="$target" 'BEGIN { print (r <= t ? "PASS" : "MISS") }')
+            printf '%-7s %-4s %-34s %12d %7s %8s  <= %sx %s\n' $table $fmt "$npydt" "$c" "$r" \
+                "$(cpu "$npydt dump --$fmt" $table)" "$target" "$verdict"
             if [ $first = 1 ] && [ -n "$max" ] &&
                 awk -v r="$r" -v m="$max" 'BEGIN { exit !(r > m) }'; then
                 echo "dump_csv: $npydt dump --$fmt $table: $r times the anchor's instructions" \

@@ -11,13 +11,15 @@
 # the difference between N and N/10 records over the records between, so
 # that start-up costs drop out. Every program's records are compared byte
 # for byte first. Prints a line per format and program, the ratio to the
-# anchor, and the CPU seconds of a plain run of the N records (for
-# information: not compared). NPYDT's rows are load -j 1 when it has -j;
-# then the first NPYDT's load -j 2 next to its -j 1 in time: CPU seconds
-# (user + system) and wall seconds, the best wall of three runs each, and
-# their ratios (targets: CPU at most 1.1 times, wall at most 0.6 times
-# -j 1's on two idle cores), with the load average of the machine before
-# and after (the ratios mean little when it is above 1).
+# anchor against its target (instructions: JSON Lines at most the
+# anchor's, CSV at most 1.5 times; PASS or MISS), and the CPU seconds of a
+# plain run of the N records (for information: not compared). NPYDT's rows
+# are load -j 1 when it has -j; then the first NPYDT's load -j 2 next to
+# its -j 1 in time: CPU seconds (user + system) and wall seconds, the best
+# wall of three runs each, and their ratios (targets: CPU at most 1.1
+# times, wall at most 0.6 times -j 1's on two idle cores), with the load
+# average of the machine before and after (the ratios mean little when it
+# is above 1).
 #   tests/bench/load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
 # JSONL_ANCHOR may be - (not built: libsimdjson-dev missing): the JSON
 # Lines rows then have no anchor and no ratio. With --max-jsonl /
@@ -94,7 +96,7 @@ cpu() {
 }
 
 status=0
-printf '%-5s %-44s %12s %7s %8s\n' fmt program instr/record ratio cpu_s
+printf '%-5s %-44s %12s %7s %8s  %s\n' fmt program instr/record ratio cpu_s target
 for fmt in jsonl csv; do
     if [ $fmt = jsonl ]; then anchor=$jsonl_anchor; max=$max_jsonl; else anchor=$csv_anchor; max=$max_csv; fi
     a=
@@ -114,7 +116,11 @@ for fmt in jsonl csv; do
         c=$(per_record npydt_run "$npydt" $fmt)
         r=-
         [ -z "$a" ] || r=$(awk -v c="$c" -v a="$a" 'BEGIN { printf "%.2f", c / a }')
-        printf '%-5s %-44s %12d %7s %8s\n' $fmt "$npydt" "$c" "$r" "$(cpu npydt_run "$npydt" $fmt)"
+        if [ $fmt = jsonl ]; then target=1.0; else target=1.5; fi
+        verdict=n/a
+        [ "$r" = - ] || verdict=$(awk -v r="$r" -v t="$target" 'BEGIN { print (r <= t ? "PASS" : "MISS") }')
+        printf '%-5s %-44s %12d %7s %8s  <= %sx %s\n' $fmt "$npydt" "$c" "$r" \
+            "$(cpu npydt_run "$npydt" $fmt)" "$target" "$verdict"
         if [ $first = 1 ] && [ -n "$max" ] && [ "$r" != - ] &&
             awk -v r="$r" -v m="$max" 'BEGIN { exit !(r > m) }'; then
             echo "load_text: $npydt load --$fmt: $r times the anchor's instructions (at most $max)" >&2

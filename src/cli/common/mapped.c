@@ -27,6 +27,7 @@
 #include "cli/common/output.h"
 #include "cli/common/report.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -109,6 +110,15 @@ void cli_reading(const char *path)
 void cli_behind_start(struct cli_behind *b, const npydt_reader *r)
 {
     b->from = r && npydt_reader_is_mapped(r) ? (uintptr_t)npydt_reader_bytes(r) : 0;
+    b->base = b->from;
+    b->offset = 0;
+    b->fd = -1;
+}
+
+void cli_behind_uncache(struct cli_behind *b, int fd, uint64_t offset)
+{
+    b->fd = b->from ? fd : -1;
+    b->offset = offset;
 }
 
 void cli_behind_drop(struct cli_behind *b, uintptr_t at)
@@ -120,7 +130,12 @@ void cli_behind_drop(struct cli_behind *b, uintptr_t at)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t lo = (b->from + page - 1) / page * page, hi = at / page * page;
     /* pages of a file: nothing is lost, so a failure is only memory kept */
-    if (hi > lo)
+    if (hi > lo) {
         (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+        /* unmapped first: the page cache keeps pages still mapped */
+        if (b->fd >= 0)
+            (void)posix_fadvise(b->fd, (off_t)(b->offset + (lo - b->base)), (off_t)(hi - lo),
+                                POSIX_FADV_DONTNEED);
+    }
     b->from = hi;
 }

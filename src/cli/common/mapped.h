@@ -26,10 +26,19 @@ void cli_reading(const char *path);
 #define CLI_BEHIND_STEP ((uintptr_t)8 << 20)
 struct cli_behind {
     uintptr_t from;   /* the lowest position read since pages were last given back; 0: off */
+    uintptr_t base;   /* the first data byte of the mapping */
+    uint64_t offset;  /* its offset in the file */
+    int fd;           /* the file, whose cached pages go too (cli_behind_uncache); -1: kept */
 };
 /* Start behind the data of r when they are a mapping of its file (else
  * off; also off with a NULL r). */
 void cli_behind_start(struct cli_behind *b, const npydt_reader *r);
+/* After cli_behind_start: the pages given back also leave the page cache
+ * (posix_fadvise POSIX_FADV_DONTNEED on fd, the mapped file, whose data
+ * begin at offset): for a file about to be replaced, whose pages nobody
+ * reads again. They would otherwise stay cached until the file is
+ * deleted, which then frees them all at once. */
+void cli_behind_uncache(struct cli_behind *b, int fd, uint64_t offset);
 void cli_behind_drop(struct cli_behind *b, uintptr_t at);
 /* at is being read: give back the whole pages between the position
  * reads started from and at, once CLI_BEHIND_STEP bytes lie between them

@@ -10,6 +10,7 @@
 #include "cli/swap/swap.h"
 #include "cli/common/args.h"
 #include "cli/common/input.h"
+#include "cli/common/jobs.h"
 #include "cli/common/report.h"
 #include "text/text.h"
 
@@ -18,19 +19,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_TO = 1, OPT_OUTPUT, OPT_IN_PLACE };
+enum { OPT_TO = 1, OPT_OUTPUT, OPT_IN_PLACE, OPT_JOBS };
 
 static const struct cli_option swap_options[] = {
     {OPT_TO, "to", 0, "ORDER",
      "the byte order to write: little (<, le), big (>, be) or native (=)"},
     {OPT_OUTPUT, "output", 'o', "OUT", "write the copy to OUT"},
     {OPT_IN_PLACE, "in-place", 0, NULL, "replace FILE itself"},
+    {OPT_JOBS, "jobs", 'j', "N",
+     "swap a .npy FILE's records with N threads (default 0: one per processor)"},
 };
 
 const struct cli_command swap_command = {
     "swap",
-    "swap FILE --to ORDER -o OUT\n"
-    "swap FILE --to ORDER --in-place",
+    "swap [-j N] FILE --to ORDER -o OUT\n"
+    "swap [-j N] FILE --to ORDER --in-place",
     "Write a copy of the .npy FILE whose every multi-byte scalar is stored in\n"
     "the given byte order, with the header NumPy would write for it; the values\n"
     "are unchanged. OUT is written through a temporary file and a rename, so it\n"
@@ -48,7 +51,12 @@ const struct cli_command swap_command = {
     "its folder cannot be written in, or when its filesystem has less free\n"
     "space than the output needs (the stored bytes, for an archive). With\n"
     "--in-place, a FILE already in ORDER is left as it is (said on stderr).\n"
-    "On a terminal a progress line is shown for inputs of 64 MiB or more.\n",
+    "On a terminal a progress line is shown for inputs of 64 MiB or more.\n"
+    "\n"
+    "The records of a .npy FILE are swapped in chunks of whole records by N\n"
+    "threads (-j N; 0, the default, is one per online processor, and never\n"
+    "more threads than chunks) and written in order: the output is the same\n"
+    "for every N. An archive's members are swapped by one thread.\n",
     swap_options, sizeof swap_options / sizeof swap_options[0], 1,
 };
 
@@ -91,6 +99,7 @@ int cmd_swap(int argc, char **argv)
 {
     const char *out = NULL, *order = NULL;
     int in_place = 0;
+    unsigned jobs = 0;
     struct cli_args args;
     cli_args_init(&args, &swap_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -106,6 +115,10 @@ int cmd_swap(int argc, char **argv)
         case OPT_IN_PLACE:
             in_place = 1;
             break;
+        case OPT_JOBS:
+            if (cli_jobs_parse(&swap_command, args.value, &jobs) != 0)
+                return EXIT_USAGE;
+            break;
         default:
             return args.status;
         }
@@ -120,7 +133,7 @@ int cmd_swap(int argc, char **argv)
                                  : "give exactly one of -o OUT and --in-place");
         return EXIT_USAGE;
     }
-    struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place};
+    struct swap_opts opts = {NPYDT_ORDER_NATIVE, in_place, jobs};
     size_t k = 0;
     while (k < sizeof orders / sizeof orders[0] && strcmp(order, orders[k].name) != 0)
         k++;

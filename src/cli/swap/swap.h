@@ -9,11 +9,16 @@
 /* Records are swapped through a buffer of this many bytes of whole
  * records (at least one record). */
 #define SWAP_CHUNK_BYTES ((size_t)4 << 20)
+/* A .npy file's records are swapped by tasks of at most SWAP_CHUNK_BYTES,
+ * smaller when the tasks in flight (two a job) would hold more than
+ * this. */
+#define SWAP_FLIGHT_BYTES ((size_t)16 << 20)
 
 /* What the command line asks. */
 struct swap_opts {
     npydt_order to;
     int in_place;
+    unsigned jobs;       /* -j: workers swapping a .npy file's records; 0: one a processor */
 };
 
 /* ---- one array (swap_npy.c) ----------------------------------------------- */
