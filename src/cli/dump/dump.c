@@ -364,7 +364,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
 
     struct sink sk;
     struct sink *out = &sk;
-    sink_init(out, stdout);
+    sink_init(out, STDOUT_FILENO);
     struct cli_progress progress;
     d.itemsize = npydt_dtype_itemsize(dt);
     cli_progress_start(&progress, "dumping", sl.total * d.itemsize, o->quiet);
@@ -375,7 +375,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* with --index-column an element is written here first, then
          * after its index */
         struct sink one;
-        sink_init(&one, NULL);
+        sink_init(&one, SINK_MEMORY);
         int object = sel || npydt_dtype_get_class(dt) == NPYDT_STRUCT;
         for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
             uint64_t flat = selection_flat(&sl, i);
@@ -392,7 +392,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
             if (o->rows.index_column)
                 put_indexed(out, &one, flat, object);
             sink_putc(out, '\n');
-            if ((i & 4095) == 4095 && ferror(stdout))
+            if ((i & 4095) == 4095 && out->error)
                 break;   /* the caller reports the write error */
             dump_progress(&d, i + 1);
         }

@@ -606,7 +606,7 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
             rc = walk_columns(&w, dt, sel, nsel);
             sink_putc(out, '\n');
         }
-        if ((i & 4095) == 4095 && out->out && ferror(out->out))
+        if ((i & 4095) == 4095 && out->error)
             break;   /* the caller reports the write error */
         dump_progress(d, i + 1);
     }
@@ -637,7 +637,7 @@ int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
     w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
     if (s->total && !w.tmp)
         rc = -1;
-    sink_init(&w.cell, NULL);
+    sink_init(&w.cell, SINK_MEMORY);
     if (rc == 0)
         sink_puts(out, title);
     for (uint64_t i = 0; i < s->total && rc == 0; i++) {
@@ -655,7 +655,7 @@ int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
         rc = walk_columns(&w, dt, sel, nsel);
         if (out->bytes.failed)
             rc = -1;
-        if ((i & 4095) == 4095 && out->out && ferror(out->out))
+        if ((i & 4095) == 4095 && out->error)
             break;   /* the caller reports the write error */
     }
     sink_free(&w.cell);

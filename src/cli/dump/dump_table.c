@@ -165,7 +165,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             /* a cell shows its first CELL_MAX bytes: the value is written
              * no further, however many scalars it holds */
             struct sink m;
-            sink_init(&m, NULL);
+            sink_init(&m, SINK_MEMORY);
             m.limit = CELL_MAX + 1;
             if (c == 0)
                 dump_put_index(&m, h, flat);
