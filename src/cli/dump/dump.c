@@ -58,7 +58,7 @@ const struct cli_command dump_command = {
     "dump [--jsonl|--csv|--tsv|--vertical|--arrow [-o OUT]] [--fields A,B.C] [--head N]\n"
     "     [--tail N|--index I,J|--range A:B:S] [--sample N [--seed S]] [--no-header]\n"
     "     [--index-column] [--float native] [--datetime iso] [--nan null] [--big-int string]\n"
-    "     FILE...",
+    "     [-j N] FILE...",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
     "first 20 elements (scalar cells as NumPy's str(): ISO dates, NaT, plain\n"
     "text with control characters escaped); with --jsonl one JSON value per element and line, with\n"
@@ -118,6 +118,9 @@ const struct cli_command dump_command = {
     "--no-header leaves out the CSV/TSV header row; --index-column adds the flat\n"
     "C-order index first, as a column or key \"index\" (a field so named is\n"
     "refused).\n"
+    "\n"
+    "-j N turns elements into text in N threads (default: one a processor),\n"
+    "written in order: the bytes of -j 1 (--arrow takes one).\n"
     "\n"
     "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
     "once, front to back; an archive, an array in Fortran order, a --range\n"
