@@ -294,9 +294,9 @@ struct jsonl {
 
 static int jsonl_open(const void *ctx, void *state)
 {
-    (void)ctx;
+    const struct jsonl *j = ctx;
     sink_init(state, SINK_MEMORY);
-    return 0;
+    return !j->index_column || sink_room(state, 1) ? 0 : -1;
 }
 
 static void jsonl_close(void *state)

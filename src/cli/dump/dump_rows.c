@@ -94,7 +94,11 @@ static int rows_finish(void *ctx, size_t i, void *slot, int result)
     struct rows_run *r = ctx;
     struct rows_slot *t = slot;
     (void)i;
-    sink_flush_with(r->out, t->text.bytes.buf, t->text.bytes.len);
+    /* out of memory: the text of the task goes no further (what was
+     * written before stays, as when one thread's buffer had gone out) */
+    int nomem = (result != 0 && !t->d.failed) || t->text.bytes.failed;
+    if (!nomem)
+        sink_flush_with(r->out, t->text.bytes.buf, t->text.bytes.len);
     if (!t->copy)
         cursor_seen(r->cur, t->recs, (size_t)t->n);
     if (r->d->progress)
@@ -156,7 +160,10 @@ int dump_rows_run(struct dumper *d, struct sink *out, struct cursor *cur,
         t->recs = malloc((size_t)per_task * sizeof *t->recs);
         t->copy = copied ? malloc(task_copy ? task_copy : 1) : NULL;
         t->state = rows->state_size ? calloc(1, rows->state_size) : NULL;
-        if (!t->d.ubuf || !t->recs || (copied && !t->copy) || (rows->state_size && !t->state))
+        /* the first block of the text now: a small output allocates
+         * nothing once the caller's first line (a header) is written */
+        if (!t->d.ubuf || !t->recs || (copied && !t->copy) || (rows->state_size && !t->state) ||
+            !sink_room(&t->text, 1))
             rc = -1;
         else if (rows->open && rows->open(rows->ctx, t->state) != 0)
             rc = -1;
