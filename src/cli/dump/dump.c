@@ -255,71 +255,6 @@ static int index_taken(const npydt_dtype *dt, const struct selected *sel, size_t
     return 0;
 }
 
-/* The JSON of an element (in one) after its index: {"index":I,...} when
- * it is an object, else {"index":I,"value":V}. */
-static void put_indexed(struct sink *out, const struct sink *one, uint64_t flat, int object)
-{
-    const char *json = one->bytes.buf;
-    size_t len = one->bytes.len;
-    char *o = sink_room(out, 32);
-    if (!o || !json)
-        return;
-    static const char key[] = "{\"" DUMP_INDEX_NAME "\":";
-    memcpy(o, key, sizeof key - 1);
-    o += sizeof key - 1;
-    o += text_decimal_u64(flat, o);
-    out->bytes.len = (size_t)(o - out->bytes.buf);
-    if (object) {   /* "{}" or "{...}" */
-        if (len > 2)
-            sink_putc(out, ',');
-        sink_write(out, json + 1, len - 1);
-    } else {
-        sink_puts(out, ",\"value\":");
-        sink_write(out, json, len);
-        sink_putc(out, '}');
-    }
-}
-
-/* --jsonl: an element a line, through its plan when it has one; with
- * --index-column an element is written to the worker's state (a sink)
- * first, then after its index. */
-struct jsonl {
-    const struct json_plan *plan;
-    const npydt_dtype *dt;
-    const struct selected *sel;
-    size_t nsel;
-    int index_column;
-    int object;   /* an element is a JSON object */
-};
-
-static int jsonl_open(const void *ctx, void *state)
-{
-    const struct jsonl *j = ctx;
-    sink_init(state, SINK_MEMORY);
-    return !j->index_column || sink_room(state, 1) ? 0 : -1;
-}
-
-static void jsonl_close(void *state)
-{
-    sink_free(state);
-}
-
-static int jsonl_put(const void *ctx, void *state, struct dumper *d, struct sink *out,
-                     uint64_t i, uint64_t flat, const unsigned char *rec)
-{
-    const struct jsonl *j = ctx;
-    struct sink *one = state, *to = j->index_column ? one : out;
-    (void)i;
-    one->bytes.len = 0;
-    if ((j->plan ? plan_put(d, to, j->plan, rec)
-                 : dump_put_element(d, to, j->dt, rec, j->sel, j->nsel)) != 0)
-        return -1;
-    if (j->index_column)
-        put_indexed(out, one, flat, j->object);
-    sink_putc(out, '\n');
-    return one->bytes.failed ? -1 : 0;
-}
-
 /* Check and/or print one input (a .npy file or an archive member).
  * *printed counts the inputs printed so far (text tables are separated by
  * a blank line). Returns an exit status. */
@@ -442,16 +377,9 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     cli_progress_start(&progress, "dumping", sl.total * d.itemsize, o->quiet);
     d.progress = &progress;
     if (o->format == FORMAT_JSONL) {
-        struct jsonl j = {NULL, dt, sel, nsel, o->rows.index_column,
-                          sel || npydt_dtype_get_class(dt) == NPYDT_STRUCT};
-        struct json_plan plan;
-        if (plan_build(&plan, dt, sel, nsel) == 0)
-            j.plan = &plan;
-        struct dump_rows rows = {&j, sizeof(struct sink), jsonl_open, jsonl_put, jsonl_close};
-        if (dump_rows_run(&d, out, &cur, &sl, o->jobs, &rows) != 0 && !d.failed)
+        if (dump_print_jsonl(&d, out, &cur, &sl, sel, nsel, o->rows.index_column, o->jobs) != 0 &&
+            !d.failed)
             out->bytes.failed = 1;   /* reported as out of memory below */
-        if (j.plan)
-            plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
         struct row_style rows = o->rows;
         rows.no_header |= o->several;

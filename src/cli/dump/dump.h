@@ -283,6 +283,11 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
 /* The index column of the table (and a record's line in the vertical
  * view): the flat index of a 1-d array, else the index tuple "(i,j)". */
 void dump_put_index(struct sink *out, const npydt_header *h, uint64_t flat);
+/* The selected elements as JSON lines (dump_jsonl.c), each after its
+ * flat index with index_column. -1 on failure as above. */
+int dump_print_jsonl(struct dumper *d, struct sink *out, struct cursor *cur,
+                     const struct selection *s, const struct selected *sel, size_t nsel,
+                     int index_column, unsigned jobs);
 /* How rows are framed (dump's options for CSV, TSV and JSON lines). */
 struct row_style {
     bool no_header;      /* CSV/TSV: no header row */
