@@ -462,6 +462,7 @@ bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/
 	$(Q)tests/bench/dump_arrow.sh $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/load_arrow.sh $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/swap_io.sh $(CLI)
+	$(Q)PYTHON=$(PYTHON) tests/bench/dump_jobs.sh $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

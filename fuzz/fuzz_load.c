@@ -205,7 +205,7 @@ static size_t dump_line(struct dumper *d, const npydt_dtype *dt, const unsigned 
                         char **out)
 {
     struct sink s;
-    sink_init(&s, NULL);
+    sink_init(&s, SINK_MEMORY);
     d->failed = 0;
     int rc = dump_put_element(d, &s, dt, p, NULL, 0);
     if (rc != 0)
@@ -214,7 +214,7 @@ static size_t dump_line(struct dumper *d, const npydt_dtype *dt, const unsigned 
     struct json_plan jp;
     if (plan_build(&jp, dt, NULL, 0) == 0) {
         struct sink t;
-        sink_init(&t, NULL);
+        sink_init(&t, SINK_MEMORY);
         FUZZ_CHECK(plan_put(d, &t, &jp, p) == 0);
         FUZZ_CHECK(!t.bytes.failed);
         FUZZ_CHECK(t.bytes.len == s.bytes.len &&

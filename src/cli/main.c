@@ -10,6 +10,7 @@
 #include "cli/swap/swap.h"
 #include "cli/common/args.h"
 #include "cli/common/report.h"
+#include "cli/common/sink.h"
 #include "cli/load/load.h"
 
 #include <errno.h>
@@ -77,8 +78,11 @@ static int finish(int status)
     errno = 0;
     int flushed = fflush(stdout) == 0;
     int e = errno;
-    if (flushed && !ferror(stdout))
-        return status;
+    if (flushed && !ferror(stdout)) {
+        if (!(e = sink_write_error()))
+            return status;
+        flushed = 0;   /* a sink's write(2) failed */
+    }
     if ((!flushed && e == EPIPE) || reader_gone())
         return status;
     if (!flushed && e)

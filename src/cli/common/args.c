@@ -265,9 +265,13 @@ int cli_args_next(struct cli_args *a)
             for (size_t i = 0; i < cmd->noptions && !opt; i++)
                 if (cmd->options[i].short_name == arg[1])
                     opt = &cmd->options[i];
-            /* -oOUT: the rest of a short option that takes a value is it */
+            /* -oOUT: the rest of a short option that takes a value is it,
+             * unless the word is a long name typed with one dash (-jsonl) */
+            int long_name = 0;
+            for (size_t i = 0; opt && arg[2] != '\0' && i < cmd->noptions; i++)
+                long_name |= strcmp(cmd->options[i].name, arg + 1) == 0;
             if (opt && arg[2] != '\0') {
-                if (opt->value) {
+                if (opt->value && !long_name) {
                     value = arg + 2;
                     name_len = 2;
                 } else {

@@ -109,6 +109,7 @@ void cli_reading(const char *path)
 
 void cli_behind_start(struct cli_behind *b, const npydt_reader *r)
 {
+    memset(b, 0, sizeof *b);
     b->from = r && npydt_reader_is_mapped(r) ? (uintptr_t)npydt_reader_bytes(r) : 0;
     b->base = b->from;
     b->offset = 0;
@@ -119,6 +120,34 @@ void cli_behind_uncache(struct cli_behind *b, int fd, uint64_t offset)
 {
     b->fd = b->from ? fd : -1;
     b->offset = offset;
+}
+
+void cli_behind_start_any(struct cli_behind *b, const npydt_reader *r, size_t span)
+{
+    cli_behind_start(b, r);
+    b->any = b->from != 0;
+    b->from = 0;
+    b->span = span;
+    b->page = UINTPTR_MAX;
+}
+
+void cli_behind_moved(struct cli_behind *b, uintptr_t at)
+{
+    uintptr_t end = at + b->span;
+    b->page = at / CLI_BEHIND_PAGE;
+    if (!b->lo || at < b->lo)
+        b->lo = at;
+    if (end > b->hi)
+        b->hi = end;
+    b->moves += 1 + b->span / CLI_BEHIND_PAGE;
+    if (b->moves < CLI_BEHIND_ANY / CLI_BEHIND_PAGE)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t lo = b->lo / page * page, hi = (b->hi + page - 1) / page * page;
+    /* pages of a file: nothing is lost, so a failure is only memory kept */
+    (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    b->lo = b->hi = 0;
+    b->moves = 0;
 }
 
 void cli_behind_drop(struct cli_behind *b, uintptr_t at)

@@ -13,6 +13,7 @@
 #include "cli/dump/dump.h"
 #include "cli/common/args.h"
 #include "cli/common/input.h"
+#include "cli/common/jobs.h"
 #include "cli/common/progress.h"
 #include "cli/common/report.h"
 
@@ -23,7 +24,7 @@
 enum {
     OPT_JSONL = 1, OPT_CSV, OPT_TSV, OPT_FIELDS, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE,
     OPT_FLOAT, OPT_DATETIME, OPT_NAN, OPT_BIG_INT, OPT_VERTICAL, OPT_SAMPLE, OPT_SEED,
-    OPT_NO_HEADER, OPT_INDEX_COLUMN, OPT_ARROW, OPT_OUTPUT
+    OPT_NO_HEADER, OPT_INDEX_COLUMN, OPT_ARROW, OPT_OUTPUT, OPT_JOBS
 };
 
 static const struct cli_option dump_options[] = {
@@ -49,6 +50,7 @@ static const struct cli_option dump_options[] = {
     {OPT_NAN, "nan", 0, "string|null", "NaN, inf and NaT as strings (default) or null"},
     {OPT_BIG_INT, "big-int", 0, "number|string",
      "integers beyond +-(2^53-1) as numbers (default) or strings"},
+    {OPT_JOBS, "jobs", 'j', "N", "format elements with N threads (default: one a processor)"},
 };
 
 const struct cli_command dump_command = {
@@ -56,7 +58,7 @@ const struct cli_command dump_command = {
     "dump [--jsonl|--csv|--tsv|--vertical|--arrow [-o OUT]] [--fields A,B.C] [--head N]\n"
     "     [--tail N|--index I,J|--range A:B:S] [--sample N [--seed S]] [--no-header]\n"
     "     [--index-column] [--float native] [--datetime iso] [--nan null] [--big-int string]\n"
-    "     FILE...",
+    "     [-j N] FILE...",
     "Print the elements of the .npy FILE in C order. By default a table of the\n"
     "first 20 elements (scalar cells as NumPy's str(): ISO dates, NaT, plain\n"
     "text with control characters escaped); with --jsonl one JSON value per element and line, with\n"
@@ -117,6 +119,9 @@ const struct cli_command dump_command = {
     "C-order index first, as a column or key \"index\" (a field so named is\n"
     "refused).\n"
     "\n"
+    "-j N turns elements into text in N threads (default: one a processor),\n"
+    "written in order: the bytes of -j 1 (--arrow takes one).\n"
+    "\n"
     "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
     "once, front to back; an archive, an array in Fortran order, a --range\n"
     "with a negative step or U text is read whole into memory first (at most\n"
@@ -157,6 +162,7 @@ struct dump_opts {
     uint64_t sample, seed;
     int several;         /* FILEs after the first: no CSV/TSV header row */
     const char *output;  /* -o OUT of --arrow */
+    unsigned jobs;       /* -j N (0: one a processor) */
 };
 
 /* How far dump_input goes with an input. */
@@ -167,28 +173,52 @@ enum dump_phase {
 };
 
 /* The U scalars among the bytes printed (all, or the selected fields) of
- * the selected elements must be text: look before printing anything. */
-static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct selection *s,
-                              const npydt_dtype *dt, const struct selected *sel, size_t nsel)
+ * the selected elements must be text: look before printing anything (a
+ * row writer that writes nothing, run by jobs workers). */
+struct text_check {
+    const npydt_dtype *dt;
+    const struct selected *sel;
+    size_t nsel;
+};
+
+static int check_row_unicode(const void *ctx, void *state, struct dumper *d, struct sink *out,
+                             uint64_t i, uint64_t flat, const unsigned char *rec)
 {
-    for (uint64_t i = 0; i < s->total; i++) {
-        const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
-        if (!rec)
-            return -1;
-        if (!sel && dump_check_unicode(d, dt, rec, 0, UINT64_MAX) != 0)
-            return -1;
-        for (size_t k = 0; sel && k < nsel; k++) {
-            uint64_t n = 1, size = npydt_dtype_itemsize(sel[k].dtype);
-            for (size_t j = 0; j < sel[k].ndim; j++)
-                n *= sel[k].shape[j];   /* within the itemsize */
-            for (uint64_t e = 0; e < n; e++) {
-                uint64_t lo = sel[k].offset + e * sel[k].stride;
-                if (dump_check_unicode(d, dt, rec, lo, lo + size) != 0)
-                    return -1;
+    const struct text_check *t = ctx;
+    (void)state, (void)out, (void)i, (void)flat;
+    if (!t->sel && dump_check_unicode(d, t->dt, rec, 0, UINT64_MAX) != 0) {
+        d->failed = 1;
+        return -1;
+    }
+    for (size_t k = 0; t->sel && k < t->nsel; k++) {
+        const struct selected *f = &t->sel[k];
+        uint64_t n = 1, size = npydt_dtype_itemsize(f->dtype);
+        for (size_t j = 0; j < f->ndim; j++)
+            n *= f->shape[j];   /* within the itemsize */
+        for (uint64_t e = 0; e < n; e++) {
+            uint64_t lo = f->offset + e * f->stride;
+            if (dump_check_unicode(d, t->dt, rec, lo, lo + size) != 0) {
+                d->failed = 1;
+                return -1;
             }
         }
     }
     return 0;
+}
+
+static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct selection *s,
+                              const npydt_dtype *dt, const struct selected *sel, size_t nsel,
+                              unsigned jobs)
+{
+    struct text_check t = {dt, sel, nsel};
+    struct dump_rows rows = {&t, 0, NULL, check_row_unicode, NULL};
+    struct sink none;
+    sink_init(&none, SINK_MEMORY);
+    int rc = dump_rows_run(d, &none, cur, s, jobs, &rows);
+    sink_free(&none);
+    if (rc != 0 && !d->failed)
+        cli_error(&d->err, NPYDT_E_NOMEM, "%s", "out of memory");
+    return rc;
 }
 
 /* The table's title line: the name (controls escaped), shape, order and
@@ -223,31 +253,6 @@ static int index_taken(const npydt_dtype *dt, const struct selected *sel, size_t
             memcmp(npydt_dtype_field_name(dt, i), DUMP_INDEX_NAME, n) == 0)
             return 1;
     return 0;
-}
-
-/* The JSON of an element (in one) after its index: {"index":I,...} when
- * it is an object, else {"index":I,"value":V}. */
-static void put_indexed(struct sink *out, const struct sink *one, uint64_t flat, int object)
-{
-    const char *json = one->bytes.buf;
-    size_t len = one->bytes.len;
-    char *o = sink_room(out, 32);
-    if (!o || !json)
-        return;
-    static const char key[] = "{\"" DUMP_INDEX_NAME "\":";
-    memcpy(o, key, sizeof key - 1);
-    o += sizeof key - 1;
-    o += text_decimal_u64(flat, o);
-    out->bytes.len = (size_t)(o - out->bytes.buf);
-    if (object) {   /* "{}" or "{...}" */
-        if (len > 2)
-            sink_putc(out, ',');
-        sink_write(out, json + 1, len - 1);
-    } else {
-        sink_puts(out, ",\"value\":");
-        sink_write(out, json, len);
-        sink_putc(out, '}');
-    }
 }
 
 /* Check and/or print one input (a .npy file or an archive member).
@@ -355,7 +360,9 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
-    if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel) != 0) {
+    if (sl.row_step < 0)   /* rows backwards */
+        cursor_any_order(&cur);
+    if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel, o->jobs) != 0) {
         status = cli_report(in->name, &d.err);
         goto out;
     }
@@ -364,47 +371,19 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
 
     struct sink sk;
     struct sink *out = &sk;
-    sink_init(out, stdout);
+    sink_init(out, STDOUT_FILENO);
     struct cli_progress progress;
     d.itemsize = npydt_dtype_itemsize(dt);
     cli_progress_start(&progress, "dumping", sl.total * d.itemsize, o->quiet);
     d.progress = &progress;
     if (o->format == FORMAT_JSONL) {
-        struct json_plan plan;
-        int planned = plan_build(&plan, dt, sel, nsel) == 0;
-        /* with --index-column an element is written here first, then
-         * after its index */
-        struct sink one;
-        sink_init(&one, NULL);
-        int object = sel || npydt_dtype_get_class(dt) == NPYDT_STRUCT;
-        for (uint64_t i = 0; i < sl.total && !d.failed; i++) {
-            uint64_t flat = selection_flat(&sl, i);
-            const unsigned char *rec = cursor_get(&cur, flat, &d.err);
-            if (!rec) {
-                d.failed = 1;
-                break;
-            }
-            struct sink *to = o->rows.index_column ? &one : out;
-            one.bytes.len = 0;
-            if ((planned ? plan_put(&d, to, &plan, rec)
-                         : dump_put_element(&d, to, dt, rec, sel, nsel)) != 0)
-                break;
-            if (o->rows.index_column)
-                put_indexed(out, &one, flat, object);
-            sink_putc(out, '\n');
-            if ((i & 4095) == 4095 && ferror(stdout))
-                break;   /* the caller reports the write error */
-            dump_progress(&d, i + 1);
-        }
-        if (one.bytes.failed)
+        if (dump_print_jsonl(&d, out, &cur, &sl, sel, nsel, o->rows.index_column, o->jobs) != 0 &&
+            !d.failed)
             out->bytes.failed = 1;   /* reported as out of memory below */
-        sink_free(&one);
-        if (planned)
-            plan_free(&plan);
     } else if (o->format == FORMAT_CSV || o->format == FORMAT_TSV) {
         struct row_style rows = o->rows;
         rows.no_header |= o->several;
-        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel, &rows) != 0 && !d.failed) {
+        if (dump_print_csv(&d, out, o->format, &cur, &sl, sel, nsel, &rows, o->jobs) != 0 && !d.failed) {
             out->bytes.len = 0;   /* the header row, unless 64 KiB of it went out */
             status = cli_failure("out of memory");
         }
@@ -419,8 +398,8 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         if ((*printed)++)
             sink_putc(out, '\n');
         if (!title || (o->format == FORMAT_VERTICAL
-                           ? dump_print_vertical(&d, out, title, &cur, &sl, sel, nsel)
-                           : dump_print_table(&d, out, title, &cur, &sl, sel, nsel)) != 0) {
+                           ? dump_print_vertical(&d, out, title, &cur, &sl, sel, nsel, o->jobs)
+                           : dump_print_table(&d, out, title, &cur, &sl, sel, nsel, o->jobs)) != 0) {
             if (!d.failed)
                 status = cli_failure("out of memory");
         } else if (sl.total < count) {
@@ -524,6 +503,7 @@ int cmd_dump(int argc, char **argv)
 {
     struct dump_opts o = {0};
     uint64_t seed = 0;
+    int status;
     int have_seed = 0;
     struct cli_args args;
     cli_args_init(&args, &dump_command, argc, argv);
@@ -587,6 +567,10 @@ int cmd_dump(int argc, char **argv)
         case OPT_INDEX_COLUMN:
             o.rows.index_column = 1;
             break;
+        case OPT_JOBS:
+            if ((status = cli_jobs_parse(&dump_command, args.value, &o.jobs)) != 0)
+                return status;
+            break;
         case OPT_OUTPUT:
             o.output = args.value;
             if (!*o.output)
@@ -604,7 +588,7 @@ int cmd_dump(int argc, char **argv)
     if (o.rows.index_column && (o.format == FORMAT_TABLE || o.format == FORMAT_VERTICAL))
         return cli_usage(&dump_command, "--index-column is for --jsonl, --csv and --tsv (the "
                          "table and --vertical show the index)");
-    int status = cli_args_stdin(&args, 0, "FILE");
+    status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
     if (o.output && o.format != FORMAT_ARROW)

@@ -236,19 +236,58 @@ struct cursor {
 };
 /* A cursor over src for elements below end (selection_end). */
 void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end);
-/* The element at flat index i (< count), NULL with err set on failure. */
+/* The element at flat index i (< count), NULL with err set on failure.
+ * In place, its bytes stay; else they stay until the next call. */
+const unsigned char *cursor_at(struct cursor *c, uint64_t i, npydt_error *err);
+/* The n elements at recs (cursor_at's, in place) have been read: the
+ * pages behind them may go (cli_behind). */
+void cursor_seen(struct cursor *c, const unsigned char *const *recs, size_t n);
+/* The elements are read in any order (rows backwards). */
+void cursor_any_order(struct cursor *c);
+/* cursor_at, then cursor_seen of the element. */
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
+
+/* How a format writes the selected elements, one after the other
+ * (dump_rows.c runs it in tasks, in parallel with -j): each worker has a
+ * state of state_size bytes (zeroed, then open; close frees what it
+ * holds, opened or not), and put writes the element at rec, position i
+ * of the selection, of flat index flat, to out with the worker's dumper
+ * d: 0, or -1 as dump_put_value (d->failed when the data is at fault,
+ * else out of memory). ctx is read-only while elements are written. */
+struct dump_rows {
+    const void *ctx;
+    size_t state_size;
+    int (*open)(const void *ctx, void *state);
+    int (*put)(const void *ctx, void *state, struct dumper *d, struct sink *out, uint64_t i,
+               uint64_t flat, const unsigned char *rec);
+    void (*close)(void *state);
+};
+/* The selected elements through rows, their text written to out in
+ * order by jobs workers (0: one a processor; capped by the work). 0, or
+ * -1 with d->err and d->failed set as by the first element at fault
+ * (after the text before it is written), or without d->failed when out
+ * of memory. A failed write to out ends it early (0: the error is
+ * reported at exit). */
+int dump_rows_run(struct dumper *d, struct sink *out, struct cursor *cur,
+                  const struct selection *s, unsigned jobs, const struct dump_rows *rows);
 
 /* ---- output ------------------------------------------------------------------------ */
 
 /* The selected elements as a table under title: the selected fields, the
- * top-level fields or the whole value per column. -1 on failure
+ * top-level fields or the whole value per column (the cells made by jobs
+ * workers, as dump_rows_run). -1 on failure
  * (d->failed when the data is at fault, else out of memory). */
 int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
-                     const struct selection *s, const struct selected *sel, size_t nsel);
+                     const struct selection *s, const struct selected *sel, size_t nsel,
+                     unsigned jobs);
 /* The index column of the table (and a record's line in the vertical
  * view): the flat index of a 1-d array, else the index tuple "(i,j)". */
 void dump_put_index(struct sink *out, const npydt_header *h, uint64_t flat);
+/* The selected elements as JSON lines (dump_jsonl.c), each after its
+ * flat index with index_column. -1 on failure as above. */
+int dump_print_jsonl(struct dumper *d, struct sink *out, struct cursor *cur,
+                     const struct selection *s, const struct selected *sel, size_t nsel,
+                     int index_column, unsigned jobs);
 /* How rows are framed (dump's options for CSV, TSV and JSON lines). */
 struct row_style {
     bool no_header;      /* CSV/TSV: no header row */
@@ -261,14 +300,14 @@ struct row_style {
  * paths, then a row per element. -1 on failure as above. */
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel,
-                   const struct row_style *rows);
+                   const struct row_style *rows, unsigned jobs);
 /* The selected elements in the vertical view (dump_csv.c): under title,
  * a line "-[ RECORD I ]-" per element (I as the table's index column),
  * then a line "PATH: VALUE" per scalar leaf of it, the value as the
  * table's cell shows it but never cut. -1 on failure as above. */
 int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
                         struct cursor *cur, const struct selection *s,
-                        const struct selected *sel, size_t nsel);
+                        const struct selected *sel, size_t nsel, unsigned jobs);
 
 /* The command (dump.c), and its command line for usage errors. */
 struct cli_command;

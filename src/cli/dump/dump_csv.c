@@ -533,9 +533,60 @@ static int put_row(struct dumper *d, struct sink *out, enum dump_format f,
     return 0;
 }
 
+/* What the rows of dump_print_csv share (read-only while they are
+ * written): the column table when there is one, else a walk of the
+ * dtype for every element (a worker's struct walk). */
+struct csv_rows {
+    const struct column *columns;
+    size_t ncolumns, room, tmp_size;
+    enum dump_format format;
+    int lead;
+    const npydt_dtype *dt;
+    const struct selected *sel;
+    size_t nsel;
+};
+
+static int csv_open(const void *ctx, void *state)
+{
+    const struct csv_rows *c = ctx;
+    struct walk *w = state;
+    *w = (struct walk){.visit = VISIT_VALUE, .format = c->format, .lead = c->lead};
+    w->tmp = malloc(c->tmp_size ? c->tmp_size : 1);
+    return w->tmp ? 0 : -1;
+}
+
+static void walk_close(void *state)
+{
+    struct walk *w = state;
+    free(w->tmp);
+    free(w->path.s);
+    sink_free(&w->cell);
+}
+
+static int csv_put(const void *ctx, void *state, struct dumper *d, struct sink *out, uint64_t i,
+                   uint64_t flat, const unsigned char *rec)
+{
+    const struct csv_rows *c = ctx;
+    struct walk *w = state;
+    (void)i;
+    if (c->lead) {
+        char *o = sink_room(out, 21);
+        if (o)
+            out->bytes.len += text_decimal_u64(flat, o);
+    }
+    if (c->columns)
+        return put_row(d, out, c->format, c->columns, c->ncolumns, c->room, rec, w->tmp, c->lead);
+    w->d = d;
+    w->out = out;
+    w->rec = rec;
+    int rc = walk_columns(w, c->dt, c->sel, c->nsel);
+    sink_putc(out, '\n');
+    return rc;
+}
+
 int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, struct cursor *cur,
                    const struct selection *s, const struct selected *sel, size_t nsel,
-                   const struct row_style *rows)
+                   const struct row_style *rows, unsigned jobs)
 {
     const npydt_dtype *dt = npydt_header_dtype(cur->h);
     uint64_t cells = row_cells(dt, sel, nsel);
@@ -565,9 +616,6 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         else if (need > tmp_size)
             tmp_size = need;
     }
-    w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
-    if (s->total && !w.tmp)
-        rc = -1;
     /* the column table, when it is small */
     if (rc == 0 && s->total && cells <= COLUMN_TABLE_MAX) {
         w.visit = VISIT_TABLE;
@@ -586,80 +634,67 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         rc = walk_columns(&w, dt, sel, nsel);
         sink_putc(out, '\n');
     }
-    w.visit = VISIT_VALUE;
-    for (uint64_t i = 0; i < s->total && rc == 0; i++) {
-        const unsigned char *rec = cursor_get(cur, selection_flat(s, i), &d->err);
-        if (!rec) {
-            d->failed = 1;
-            rc = -1;
-            break;
-        }
-        if (w.lead) {
-            char *o = sink_room(out, 21);
-            if (o)
-                out->bytes.len += text_decimal_u64(selection_flat(s, i), o);
-        }
-        if (w.columns) {
-            rc = put_row(d, out, format, w.columns, (size_t)cells, room, rec, w.tmp, w.lead);
-        } else {
-            w.rec = rec;
-            rc = walk_columns(&w, dt, sel, nsel);
-            sink_putc(out, '\n');
-        }
-        if ((i & 4095) == 4095 && out->out && ferror(out->out))
-            break;   /* the caller reports the write error */
-        dump_progress(d, i + 1);
-    }
+    struct csv_rows c = {w.columns, (size_t)cells, room, tmp_size, format, w.lead, dt, sel, nsel};
+    struct dump_rows r = {&c, sizeof(struct walk), csv_open, csv_put, walk_close};
+    if (rc == 0)
+        rc = dump_rows_run(d, out, cur, s, jobs, &r);
     free(w.path.s);
     free(w.columns);
-    free(w.tmp);
     return rc;
+}
+
+/* --vertical: a worker's walk writes the lines of an element. */
+struct vertical_rows {
+    size_t tmp_size;
+    const npydt_header *h;
+    const struct selected *sel;
+    size_t nsel;
+};
+
+static int vertical_open(const void *ctx, void *state)
+{
+    const struct vertical_rows *v = ctx;
+    struct walk *w = state;
+    *w = (struct walk){.visit = VISIT_LINE, .format = FORMAT_TABLE};
+    sink_init(&w->cell, SINK_MEMORY);
+    w->tmp = malloc(v->tmp_size);
+    return w->tmp ? 0 : -1;
+}
+
+static int vertical_put(const void *ctx, void *state, struct dumper *d, struct sink *out,
+                        uint64_t i, uint64_t flat, const unsigned char *rec)
+{
+    const struct vertical_rows *v = ctx;
+    struct walk *w = state;
+    (void)i;
+    sink_puts(out, "-[ RECORD ");
+    dump_put_index(out, v->h, flat);
+    sink_puts(out, " ]-\n");
+    w->d = d;
+    w->out = out;
+    w->rec = rec;
+    int rc = walk_columns(w, npydt_header_dtype(v->h), v->sel, v->nsel);
+    return rc == 0 && !out->bytes.failed ? 0 : -1;
 }
 
 int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
                         struct cursor *cur, const struct selection *s,
-                        const struct selected *sel, size_t nsel)
+                        const struct selected *sel, size_t nsel, unsigned jobs)
 {
     const npydt_dtype *dt = npydt_header_dtype(cur->h);
-    struct walk w = {.visit = VISIT_LINE, .out = out, .format = FORMAT_TABLE, .d = d};
-    int rc = 0;
     /* the scratch of put_scalar, for the widest leaf */
     size_t tmp_size = 64, nleaves;
     const npydt_leaf *leaves = npydt_dtype_leaves(dt, &nleaves);
-    for (size_t i = 0; i < nleaves && rc == 0; i++) {
+    for (size_t i = 0; i < nleaves; i++) {
         size_t need;
         if (__builtin_mul_overflow((size_t)leaves[i].itemsize, 5, &need) ||
             __builtin_add_overflow(need, 64, &need))
-            rc = -1;
-        else if (need > tmp_size)
+            return -1;
+        if (need > tmp_size)
             tmp_size = need;
     }
-    w.tmp = rc == 0 && s->total ? malloc(tmp_size) : NULL;
-    if (s->total && !w.tmp)
-        rc = -1;
-    sink_init(&w.cell, NULL);
-    if (rc == 0)
-        sink_puts(out, title);
-    for (uint64_t i = 0; i < s->total && rc == 0; i++) {
-        uint64_t flat = selection_flat(s, i);
-        const unsigned char *rec = cursor_get(cur, flat, &d->err);
-        if (!rec) {
-            d->failed = 1;
-            rc = -1;
-            break;
-        }
-        sink_puts(out, "-[ RECORD ");
-        dump_put_index(out, cur->h, flat);
-        sink_puts(out, " ]-\n");
-        w.rec = rec;
-        rc = walk_columns(&w, dt, sel, nsel);
-        if (out->bytes.failed)
-            rc = -1;
-        if ((i & 4095) == 4095 && out->out && ferror(out->out))
-            break;   /* the caller reports the write error */
-    }
-    sink_free(&w.cell);
-    free(w.path.s);
-    free(w.tmp);
-    return rc;
+    sink_puts(out, title);
+    struct vertical_rows v = {tmp_size, cur->h, sel, nsel};
+    struct dump_rows r = {&v, sizeof(struct walk), vertical_open, vertical_put, walk_close};
+    return dump_rows_run(d, out, cur, s, jobs, &r);
 }

@@ -194,7 +194,7 @@ int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected
                size_t nsel)
 {
     memset(p, 0, sizeof *p);
-    sink_init(&p->text, NULL);
+    sink_init(&p->text, SINK_MEMORY);
     int rc = 0;
     if (!sel) {
         rc = walk(p, dt, 0, 0);

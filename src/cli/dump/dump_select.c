@@ -199,17 +199,38 @@ void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end)
     c->itemsize = npydt_dtype_itemsize(npydt_header_dtype(c->h));
     c->fortran = npydt_header_fortran_order(c->h) && npydt_header_ndim(c->h) > 1;
     /* C order is read front to back (an element of Fortran order jumps
-     * across the file: its pages are kept) */
+     * across the file: its pages are kept; a mapping of large folios maps
+     * a folio whole whichever of its pages is read, so giving pages back
+     * would only map them again) */
     cli_behind_start(&c->behind, c->fortran ? NULL : src);
 }
 
+void cursor_any_order(struct cursor *c)
+{
+    if (!c->fortran)
+        cli_behind_start_any(&c->behind, c->src, c->itemsize);
+}
+
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err)
+{
+    const unsigned char *rec = cursor_at(c, i, err);
+    if (rec)
+        cursor_seen(c, &rec, 1);
+    return rec;
+}
+
+void cursor_seen(struct cursor *c, const unsigned char *const *recs, size_t n)
+{
+    for (size_t k = 0; c->bytes && k < n; k++)
+        cli_behind(&c->behind, recs[k]);
+}
+
+const unsigned char *cursor_at(struct cursor *c, uint64_t i, npydt_error *err)
 {
     if (c->bytes) {
         uint64_t off = i * c->itemsize;   /* i < count: the data size was checked */
         if (c->fortran && npydt_element_offset_flat(c->h, i, &off, err) != NPYDT_OK)
             return NULL;
-        cli_behind(&c->behind, c->bytes + off);
         return c->bytes + off;
     }
     if (i < c->batch_first) {

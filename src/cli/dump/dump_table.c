@@ -87,13 +87,66 @@ static void pad(struct sink *out, size_t n)
         sink_putc(out, ' ');
 }
 
+/* The cells of the table's rows (read-only while they are made but for
+ * each row's own cells): a worker's state is the scratch of
+ * dump_put_str. */
+struct table_rows {
+    const npydt_header *h;
+    const struct selected *cols;
+    size_t ncols;
+    char **cells;   /* ncols + 1 a row */
+    size_t tmp_size;
+};
+
+static int table_open(const void *ctx, void *state)
+{
+    const struct table_rows *t = ctx;
+    return (*(char **)state = malloc(t->tmp_size)) ? 0 : -1;
+}
+
+static void table_close(void *state)
+{
+    free(*(char **)state);
+}
+
+/* The cells of row i: the index, then a cell a column. */
+static int table_put(const void *ctx, void *state, struct dumper *d, struct sink *out, uint64_t i,
+                     uint64_t flat, const unsigned char *rec)
+{
+    const struct table_rows *t = ctx;
+    char *tmp = *(char **)state;
+    (void)out;
+    for (size_t c = 0; c <= t->ncols; c++) {
+        /* a cell shows its first CELL_MAX bytes: the value is written no
+         * further, however many scalars it holds */
+        const struct selected *col = c ? &t->cols[c - 1] : NULL;
+        struct sink m;
+        sink_init(&m, SINK_MEMORY);
+        m.limit = CELL_MAX + 1;
+        int rc = 0;
+        if (c == 0)
+            dump_put_index(&m, t->h, flat);
+        else
+            rc = scalar_column(col) ? dump_put_str(d, &m, col->dtype, rec + col->offset, tmp)
+                                    : dump_put_selected(d, &m, col, rec);
+        size_t len;
+        char *text = rc || m.bytes.failed ? NULL : cell_text(m.bytes.buf, m.bytes.len, &len);
+        sink_free(&m);
+        if (!text)
+            return -1;
+        t->cells[i * (t->ncols + 1) + c] = text;
+    }
+    return 0;
+}
+
 /* The selected elements as a table: the selected fields, the top-level
  * fields or the whole value per column. A scalar cell is NumPy's str() of
  * the value (dump_put_str: ISO dates, NaT, strings as plain text), a cell
  * of a struct or an array its JSON; any cell with control characters
  * escaped. */
 int dump_print_table(struct dumper *d, struct sink *out, const char *title, struct cursor *cur,
-                     const struct selection *s, const struct selected *sel, size_t nsel)
+                     const struct selection *s, const struct selected *sel, size_t nsel,
+                     unsigned jobs)
 {
     const npydt_header *h = cur->h;
     const npydt_dtype *dt = npydt_header_dtype(h);
@@ -141,9 +194,6 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
         else if (need > tmp_size)
             tmp_size = need;
     }
-    char *tmp = rc == 0 && rows ? malloc(tmp_size) : NULL;
-    if (rows && !tmp)
-        rc = -1;
     if (rc == 0)
         width[0] = strlen("index");
     for (size_t c = 0; c < ncols && rc == 0; c++) {
@@ -152,39 +202,14 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
         else
             width[c + 1] = npydt_text_width(names[c], name_len[c]);
     }
-    for (uint64_t r = 0; rc == 0 && r < rows; r++) {
-        uint64_t flat = selection_flat(s, r);
-        const unsigned char *rec = cursor_get(cur, flat, &d->err);
-        if (!rec) {
-            d->failed = 1;
-            rc = -1;
-            break;
-        }
-        dump_progress(d, r + 1);
-        for (size_t c = 0; c <= ncols && rc == 0; c++) {
-            /* a cell shows its first CELL_MAX bytes: the value is written
-             * no further, however many scalars it holds */
-            struct sink m;
-            sink_init(&m, NULL);
-            m.limit = CELL_MAX + 1;
-            if (c == 0)
-                dump_put_index(&m, h, flat);
-            else if (scalar_column(&cols[c - 1])
-                         ? dump_put_str(d, &m, cols[c - 1].dtype, rec + cols[c - 1].offset, tmp) != 0
-                         : dump_put_selected(d, &m, &cols[c - 1], rec) != 0)
-                rc = -1;
-            size_t len;
-            char *text = m.bytes.failed ? NULL : cell_text(m.bytes.buf, m.bytes.len, &len);
-            sink_free(&m);
-            if (!text) {
-                rc = -1;
-                break;
-            }
-            cells[r * (ncols + 1) + c] = text;
-            size_t w = npydt_text_width(text, len);
-            if (w > width[c])
-                width[c] = w;
-        }
+    struct table_rows tab = {h, cols, ncols, cells, tmp_size};
+    struct dump_rows tr = {&tab, sizeof(char *), table_open, table_put, table_close};
+    if (rc == 0)
+        rc = dump_rows_run(d, out, cur, s, jobs, &tr);
+    for (size_t i = 0; rc == 0 && i < ncells; i++) {
+        size_t c = i % (ncols + 1), w = display_width(cells[i]);
+        if (w > width[c])
+            width[c] = w;
     }
     if (rc == 0) {
         sink_puts(out, title);
@@ -212,7 +237,6 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
     for (size_t i = 0; cells && i < ncells; i++)
         free(cells[i]);
     free(cells);
-    free(tmp);
     free(width);
     for (size_t c = 0; names && c < ncols; c++)
         free(names[c]);

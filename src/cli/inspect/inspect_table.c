@@ -277,8 +277,8 @@ int inspect_table_prepare(const npydt_dtype *dt, struct inspect_table **out)
         return -1;
     t->dt = dt;
     t->leaves = npydt_dtype_leaves(dt, &t->n);
-    sink_init(&t->field, NULL);
-    sink_init(&t->type, NULL);
+    sink_init(&t->field, SINK_MEMORY);
+    sink_init(&t->type, SINK_MEMORY);
     t->p = text_buf_growing(text_libc_realloc, NULL, 0);
     t->cap = 16;
     t->stack = malloc(t->cap * sizeof *t->stack);
