@@ -167,7 +167,8 @@ static void json_result(const struct cli_input *in, const npydt_check_result *r,
 /* Check one array: a .npy file, or an archive member; verify its bytes
  * as mode says (a FILE's size always: it costs nothing). */
 static int check_input(const npydt_schema *schema, const struct check_rules *cr,
-                       const struct cli_input *in, unsigned flags, enum verify_mode mode, int json)
+                       const struct cli_input *in, int fd, unsigned flags, enum verify_mode mode,
+                       int json)
 {
     int read_data = 0;
     if (in->npz) {
@@ -178,7 +179,7 @@ static int check_input(const npydt_schema *schema, const struct check_rules *cr,
     npydt_header *h;
     npydt_verify_report report;
     npydt_error err;
-    if (cli_input_verify(in, read_data, &h, &report, &err) != NPYDT_OK)
+    if (cli_input_verify_fd(in, fd, read_data, &h, &report, &err) != NPYDT_OK)
         return cli_report_input(in, &err, json);
     npydt_check_result *r = NULL;
     npydt_status st = schema ? npydt_check(schema, h, flags, &r, &err) : NPYDT_OK;
@@ -301,6 +302,7 @@ int cmd_check(int argc, char **argv)
     }
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    inputs.hold = 1;
     /* over many files, a progress line (not torn by a report on the
      * terminal) */
     struct cli_progress progress;
@@ -309,13 +311,13 @@ int cmd_check(int argc, char **argv)
     for (int i = 0; i < args.noperands; i++) {
         cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, args.operands[i]);
+        int s = cli_inputs_add(&inputs, args.operands[i]), fd = cli_inputs_held(&inputs);
         if (s != EXIT_OK && json)
             cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
         if (s > status)
             status = s;
-        for (size_t k = from; k < inputs.count; k++) {
-            s = check_input(schema, cr, &inputs.items[k], flags, mode, json);
+        for (size_t k = from; k < inputs.count; k++, fd = -1) {
+            s = check_input(schema, cr, &inputs.items[k], fd, flags, mode, json);
             if (s > status)
                 status = s;
         }

@@ -189,6 +189,7 @@ int cmd_inspect(int argc, char **argv)
      * contract); a single .npy FILE that cannot be read prints nothing */
     struct cli_inputs inputs;
     cli_inputs_init(&inputs, NULL);
+    inputs.hold = 1;
     /* over many files, a progress line (not torn by a report on the
      * terminal) */
     struct cli_progress progress;
@@ -197,15 +198,16 @@ int cmd_inspect(int argc, char **argv)
     for (int i = 0; i < args.noperands; i++) {
         cli_progress_update(&progress, (uint64_t)i);
         size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, args.operands[i]);
+        int s = cli_inputs_add(&inputs, args.operands[i]), fd = cli_inputs_held(&inputs);
         if (s != EXIT_OK && json == OPT_JSON)
             cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
         if (s > status)
             status = s;
-        for (size_t k = from; k < inputs.count; k++) {
+        for (size_t k = from; k < inputs.count; k++, fd = -1) {
             npydt_header *h;
             npydt_error err;
-            if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
+            npydt_verify_report report;
+            if (cli_input_verify_fd(&inputs.items[k], fd, 0, &h, &report, &err) != NPYDT_OK) {
                 s = cli_report_input(&inputs.items[k], &err, json == OPT_JSON);
             } else {
                 s = print_one(&inputs.items[k], h, json);
