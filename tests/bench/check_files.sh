@@ -68,7 +68,7 @@ calls() {
 }
 f=$(cpu "$floor")
 c=$(cpu "$npydt" check --schema '<f8')
-r=$(awk -v c="$c" -v f="$f" 'BEGIN { printf "%.2f", f > 0 ? c / f : 0 }')
+r=$(awk -v c="$c" -v f="$f" 'BEGIN { printf "%.2f", (f > 0 ? c / f : 0) }')
 us() { awk -v t="$1" -v n="$n" 'BEGIN { printf "%.1f", t * 1e6 / n }'; }
 printf '%-34s %10s %8s %7s %10s\n' "check of $n small files" cpu_s us/file ratio calls/file
 printf '%-34s %10s %8s %7s %10s\n' "open/read/fstat/close" "$f" "$(us "$f")" 1.00 "$(calls "$floor")"
