@@ -62,8 +62,8 @@ endif
 ALL_CFLAGS = $(BASE_CFLAGS) -Iinclude -Isrc -I$(O)/gen $(CFLAGS)
 ALL_LDFLAGS = $(BASE_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL = -lz -lm $(LDLIBS)
-# libraries the command alone links (none now: CSV is split by the command)
-CLI_LDLIBS =
+# libraries the command alone links: threads for -j (src/cli/common/jobs.c)
+CLI_LDLIBS = -pthread
 
 ifeq ($(V),1)
 Q :=
@@ -347,9 +347,10 @@ $(O)/tests/tools/float_check: tests/tools/float_check.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
-# the JSON Lines plan against the general walk, and the tokenizer against
-# jsmn's, linked with the command's objects but its main
-$(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
+# the JSON Lines plan against the general walk, the tokenizer against
+# jsmn's, and the command's thread pool, linked with the command's objects
+# but its main
+$(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens $(O)/tests/test_cli_jobs: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
     $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(TEXT_OBJS) $(LIB_A)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) -lcmocka $(LDLIBS_ALL)
 

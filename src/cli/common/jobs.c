@@ -1,0 +1,168 @@
+/* The command's one thread pool: tasks made and finished in order by the
+ * calling thread, worked by jobs threads. The calling thread does the
+ * input and the output, so what the command writes is in task order and
+ * the first error it reports is the one a single thread reports. */
+#include "cli/common/jobs.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int cli_jobs_parse(const struct cli_command *cmd, const char *text, unsigned *jobs)
+{
+    uint64_t n;
+    if (cli_parse_count(text, &n, 1) != 0 || n > CLI_JOBS_MAX)
+        return cli_usage(cmd, "-j/--jobs: '%s' is not a number of jobs from 1 to %d (0: one per processor)",
+                         text, CLI_JOBS_MAX);
+    *jobs = (unsigned)n;
+    return 0;
+}
+
+unsigned cli_jobs_count(unsigned jobs, size_t tasks)
+{
+    if (jobs == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = online < 1 ? 1 : online > CLI_JOBS_MAX ? CLI_JOBS_MAX : (unsigned)online;
+    }
+    if (jobs > CLI_JOBS_MAX)
+        jobs = CLI_JOBS_MAX;
+    if (tasks != 0 && jobs > tasks)
+        jobs = (unsigned)tasks;
+    return jobs ? jobs : 1;
+}
+
+/* A run shared by the calling thread and the workers; every field below
+ * the ops is guarded by lock. */
+struct run {
+    const struct cli_jobs_ops *ops;
+    void *ctx;
+    unsigned char *slots;
+    size_t nslots, slot_size;
+    pthread_mutex_t lock;
+    pthread_cond_t has_work;   /* a task was taken, or the run ends */
+    pthread_cond_t has_done;   /* a task was worked */
+    size_t taken;              /* tasks taken so far */
+    size_t started;            /* tasks a worker has started */
+    size_t worked;             /* tasks worked */
+    int quit;
+    unsigned char *done;       /* per slot: its task is worked */
+    int *result;               /* per slot: what work returned */
+};
+
+static void *slot_at(const struct run *r, size_t i)
+{
+    return r->slots + (i % r->nslots) * r->slot_size;
+}
+
+static void *worker(void *arg)
+{
+    struct run *r = arg;
+    pthread_mutex_lock(&r->lock);
+    for (;;) {
+        while (!r->quit && r->started == r->taken)
+            pthread_cond_wait(&r->has_work, &r->lock);
+        if (r->started == r->taken)
+            break;
+        size_t i = r->started++;
+        pthread_mutex_unlock(&r->lock);
+        int res = r->ops->work(r->ctx, slot_at(r, i));
+        pthread_mutex_lock(&r->lock);
+        r->result[i % r->nslots] = res;
+        r->done[i % r->nslots] = 1;
+        r->worked++;
+        pthread_cond_signal(&r->has_done);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static int run_alone(const struct cli_jobs_ops *ops, void *slot, void *ctx)
+{
+    for (size_t i = 0;; i++) {
+        int t = ops->take(ctx, i, slot);
+        if (t == 0)
+            return 0;
+        if (t != 1)
+            return t;
+        int f = ops->finish(ctx, i, slot, ops->work(ctx, slot));
+        if (f != 0)
+            return f;
+    }
+}
+
+/* The calling thread's part: take while a slot is free, finish in order.
+ * Returns with every task taken also worked. */
+static int run_in_order(struct run *r)
+{
+    int stop = 0, no_more = 0;
+    size_t finished = 0;
+    for (;;) {
+        while (!stop && !no_more && r->taken - finished < r->nslots) {
+            size_t i = r->taken;   /* only this thread changes taken */
+            int t = r->ops->take(r->ctx, i, slot_at(r, i));
+            if (t == 1) {
+                pthread_mutex_lock(&r->lock);
+                r->done[i % r->nslots] = 0;
+                r->taken++;
+                pthread_cond_signal(&r->has_work);
+                pthread_mutex_unlock(&r->lock);
+            } else if (t == 0) {
+                no_more = 1;
+            } else {
+                stop = t;
+            }
+        }
+        pthread_mutex_lock(&r->lock);
+        if (stop || finished == r->taken) {
+            while (r->worked != r->taken)
+                pthread_cond_wait(&r->has_done, &r->lock);
+            pthread_mutex_unlock(&r->lock);
+            return stop;
+        }
+        while (!r->done[finished % r->nslots])
+            pthread_cond_wait(&r->has_done, &r->lock);
+        int res = r->result[finished % r->nslots];
+        pthread_mutex_unlock(&r->lock);
+        stop = r->ops->finish(r->ctx, finished, slot_at(r, finished), res);
+        finished++;
+    }
+}
+
+int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
+                 const struct cli_jobs_ops *ops, void *ctx)
+{
+    if (jobs <= 1 || nslots == 0)
+        return run_alone(ops, slots, ctx);
+    struct run r = {.ops = ops, .ctx = ctx, .slots = slots, .nslots = nslots,
+                    .slot_size = slot_size};
+    pthread_t *threads = calloc(jobs, sizeof *threads);
+    r.done = calloc(nslots, 1);
+    r.result = calloc(nslots, sizeof *r.result);
+    if (!threads || !r.done || !r.result) {
+        free(threads);
+        free(r.done);
+        free(r.result);
+        return run_alone(ops, slots, ctx);
+    }
+    pthread_mutex_init(&r.lock, NULL);
+    pthread_cond_init(&r.has_work, NULL);
+    pthread_cond_init(&r.has_done, NULL);
+    unsigned started = 0;
+    while (started < jobs && pthread_create(&threads[started], NULL, worker, &r) == 0)
+        started++;
+    int status = started ? run_in_order(&r) : run_alone(ops, slots, ctx);
+    pthread_mutex_lock(&r.lock);
+    r.quit = 1;
+    pthread_cond_broadcast(&r.has_work);
+    pthread_mutex_unlock(&r.lock);
+    for (unsigned k = 0; k < started; k++)
+        pthread_join(threads[k], NULL);
+    pthread_cond_destroy(&r.has_done);
+    pthread_cond_destroy(&r.has_work);
+    pthread_mutex_destroy(&r.lock);
+    free(threads);
+    free(r.done);
+    free(r.result);
+    return status;
+}

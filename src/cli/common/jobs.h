@@ -1,0 +1,50 @@
+/* -j N, and work split into numbered tasks: made and finished in order in
+ * the calling thread, done in parallel by workers. The one thread pool of
+ * the command; the library has no threads. */
+#ifndef NPYDT_CLI_COMMON_JOBS_H
+#define NPYDT_CLI_COMMON_JOBS_H
+
+#include <stddef.h>
+
+#include "cli/common/args.h"
+
+/* The most workers -j takes. */
+#define CLI_JOBS_MAX 256
+
+/* Reads the value of -j/--jobs for cmd into *jobs: a count from 1 to
+ * CLI_JOBS_MAX, or 0 for "the number of online processors". Returns 0, or
+ * the exit status of the usage error it reported (cli_usage). */
+int cli_jobs_parse(const struct cli_command *cmd, const char *text, unsigned *jobs);
+
+/* The workers to use: jobs (0: the online processors), capped by tasks
+ * when tasks is not 0, and by CLI_JOBS_MAX; at least 1. */
+unsigned cli_jobs_count(unsigned jobs, size_t tasks);
+
+/* What the tasks of a run do; ctx is cli_jobs_run's. */
+struct cli_jobs_ops {
+    /* Calling thread, in task order: fill slot for task i. 1: a task was
+     * made; 0: there are no more; anything else stops the run, which
+     * returns it. */
+    int (*take)(void *ctx, size_t i, void *slot);
+    /* A worker: do the task, touching only its slot and state that stays
+     * read-only while tasks run. The value goes to finish. */
+    int (*work)(void *ctx, void *slot);
+    /* Calling thread, in task order: use the result (write the output,
+     * report the error). 0 goes on; anything else stops the run, which
+     * returns it. */
+    int (*finish)(void *ctx, size_t i, void *slot, int work_result);
+};
+
+/* Runs tasks 0, 1, 2, ... until take has no more or take or finish stops.
+ * Task i uses slot i % nslots of the caller's nslots slots of slot_size
+ * bytes each, so at most nslots tasks are in flight and memory is bounded
+ * by the slots (2 * jobs slots keep every worker busy). With jobs 1 each
+ * task is taken, worked and finished in turn in the calling thread, and no
+ * thread is started. Otherwise jobs threads work while the calling thread
+ * takes and finishes; if they cannot start, the calling thread works alone.
+ * After a stop the tasks already taken are worked but not finished: their
+ * slots are the caller's to clean. Returns 0 or the stopping value. */
+int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
+                 const struct cli_jobs_ops *ops, void *ctx);
+
+#endif
