@@ -26,7 +26,7 @@ static int fail(struct cli_inputs *list, const char *path, const npydt_error *er
 {
     if (err != &list->error)
         list->error = *err;
-    return cli_report(path, &list->error);
+    return cli_report_to(list->dest, path, &list->error);
 }
 
 static int nomem(struct cli_inputs *list, const char *path)
@@ -211,7 +211,7 @@ static int add_pipe(struct cli_inputs *list, const char *arg)
     struct cli_pipe *p = malloc(sizeof *p);
     if (!p)
         return nomem(list, arg);
-    int status = cli_pipe_open(arg, list->quiet, p, &list->error);
+    int status = cli_pipe_open(arg, list->quiet, list->dest, p, &list->error);
     if (status == EXIT_OK && !p->whole && (status = add_file(list, arg)) == EXIT_OK) {
         list->items[list->count - 1].pipe = p;
         return EXIT_OK;
@@ -280,7 +280,7 @@ static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *
         cli_line_format(&l, i ? ", %s" : "%s", names[i]);
     if (n > SHOWN)
         cli_line_format(&l, ", ... (%zu in all)", n);
-    cli_line_end(&l);
+    cli_line_end_to(list->dest, &l);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -316,7 +316,7 @@ static int add_pipe_member(struct cli_inputs *list, const char *arg, const char 
     if (!a) {
         unsigned char *buf;
         size_t len;
-        int status = cli_read_pipe(path, list->quiet, &buf, &len, &list->error);
+        int status = cli_read_pipe(path, list->quiet, list->dest, &buf, &len, &list->error);
         if (status != EXIT_OK)
             return status;
         if (!npydt_npz_is_archive(buf, len)) {

@@ -29,6 +29,7 @@ struct cli_inputs {
     size_t narchives, archives_cap;
     npydt_npz_options opts;
     int quiet;             /* no progress line while a pipe is read */
+    struct cli_dest *dest; /* where cli_inputs_add reports (report.h); NULL: stderr */
     int hold;              /* keep the descriptor of a FILE's archive probe (cli_inputs_held) */
     int held;              /* that descriptor of the last FILE added; -1: none */
     npydt_error error;     /* why cli_inputs_add last returned a status other than 0 */
