@@ -3,17 +3,15 @@
 #include "cli/check/rules.h"
 #include "cli/common/args.h"
 #include "cli/common/dest.h"
+#include "cli/common/file_tasks.h"
 #include "cli/common/input.h"
 #include "cli/common/jobs.h"
 #include "cli/common/json.h"
-#include "cli/common/mapped.h"
-#include "cli/common/progress.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
@@ -230,122 +228,10 @@ static int check_input(struct cli_dest *d, const struct check_run *c, const stru
     return status;
 }
 
-/* ---- FILE arguments as tasks (-j) ---------------------------------------------- */
-
-/* The run over the FILE arguments: argument i is task i. */
-struct check_files {
-    struct check_run run;
-    char **files;
-    size_t nfiles;
-    struct cli_inputs inputs;   /* the calling thread's (take) */
-    struct cli_progress progress;
-    int status;                 /* the highest so far */
-};
-
-/* A task: the arrays one argument names, and what is said about them. */
-struct check_slot {
-    struct cli_dest dest;
-    struct cli_input *items;    /* copies of the list's, which may move */
-    size_t nitems, cap;
-    int fd;                     /* the first item's probe descriptor, or -1 */
-    int status;                 /* of naming them (cli_inputs_add) */
-};
-
-/* Calling thread: name the arrays of argument i (an archive is opened
- * here, a pipe read), its reports into the slot. */
-static int check_take(void *ctx, size_t i, void *slot)
+/* A worker's part of a task (file_tasks.h). */
+static int check_one(const void *ctx, struct cli_file_task *t, const struct cli_input *in, int fd)
 {
-    struct check_files *f = ctx;
-    struct check_slot *t = slot;
-    if (i >= f->nfiles)
-        return 0;
-    struct cli_inputs *list = &f->inputs;
-    size_t from = list->count;
-    list->dest = &t->dest;
-    t->status = cli_inputs_add(list, f->files[i]);
-    t->fd = cli_inputs_held(list);
-    t->nitems = 0;
-    if (t->status != EXIT_OK && f->run.json)
-        cli_json_error(cli_dest_out(&t->dest), f->files[i], NULL, &list->error);
-    size_t n = list->count - from;
-    if (n > t->cap) {
-        struct cli_input *items = n <= SIZE_MAX / sizeof *items
-                                      ? realloc(t->items, n * sizeof *items)
-                                      : NULL;
-        if (!items) {
-            if (t->fd >= 0)
-                close(t->fd);
-            t->fd = -1;
-            int s = cli_failure_to(&t->dest, "out of memory");
-            t->status = s > t->status ? s : t->status;
-            return 1;
-        }
-        t->items = items;
-        t->cap = n;
-    }
-    if (n)
-        memcpy(t->items, list->items + from, n * sizeof *t->items);
-    t->nitems = n;
-    return 1;
-}
-
-/* A worker: check the arrays of a task. */
-static int check_work(void *ctx, void *slot)
-{
-    const struct check_files *f = ctx;
-    struct check_slot *t = slot;
-    int status = t->status, fd = t->fd;
-    t->fd = -1;
-    for (size_t k = 0; k < t->nitems; k++, fd = -1) {
-        int s = check_input(&t->dest, &f->run, &t->items[k], fd);
-        if (s > status)
-            status = s;
-    }
-    cli_reading(NULL);   /* this thread reads no file now */
-    return status;
-}
-
-/* Calling thread: write what a task said, in argument order. */
-static int check_finish(void *ctx, size_t i, void *slot, int status)
-{
-    struct check_files *f = ctx;
-    struct check_slot *t = slot;
-    if (cli_dest_flush(&t->dest) != 0)
-        status = cli_failure("out of memory");
-    if (status > f->status)
-        f->status = status;
-    cli_progress_update(&f->progress, (uint64_t)i + 1);
-    return 0;
-}
-
-/* Check every FILE with jobs workers: the exit status. */
-static int check_files(struct check_files *f, unsigned jobs)
-{
-    jobs = cli_jobs_count(jobs, f->nfiles);
-    size_t nslots = jobs > 1 ? 2 * (size_t)jobs : 1;
-    struct check_slot *slots = calloc(nslots, sizeof *slots);
-    if (!slots)
-        return cli_failure("out of memory");
-    for (size_t k = 0; k < nslots; k++) {
-        cli_dest_open(&slots[k].dest);   /* a failed one says so for each task */
-        slots[k].fd = -1;
-    }
-    cli_inputs_init(&f->inputs, NULL);
-    f->inputs.hold = 1;
-    /* over many files, a progress line (not torn by a report on the
-     * terminal) */
-    cli_progress_start_files(&f->progress, "checking", (uint64_t)f->nfiles,
-                             isatty(STDOUT_FILENO));
-    static const struct cli_jobs_ops ops = {check_take, check_work, check_finish};
-    cli_jobs_run(jobs, slots, nslots, sizeof *slots, &ops, f);
-    cli_progress_end(&f->progress);
-    for (size_t k = 0; k < nslots; k++) {
-        cli_dest_close(&slots[k].dest);
-        free(slots[k].items);
-    }
-    free(slots);
-    cli_inputs_free(&f->inputs);
-    return f->status;
+    return check_input(&t->dest, ctx, in, fd);
 }
 
 /* The schema of --schema SPEC into *out: 0, or the exit status of a
@@ -441,13 +327,11 @@ int cmd_check(int argc, char **argv)
         }
         cr = &rules;
     }
-    struct check_files f;
-    memset(&f, 0, sizeof f);
-    f.run = (struct check_run){schema, cr, flags, mode, json};
-    f.files = args.operands;
-    f.nfiles = (size_t)args.noperands;
-    f.status = status;
-    status = check_files(&f, jobs);
+    struct check_run run = {schema, cr, flags, mode, json};
+    struct cli_file_tasks ft = {.files = args.operands, .nfiles = (size_t)args.noperands,
+                                .json = json, .hold = 1, .progress = "checking",
+                                .one = check_one, .ctx = &run};
+    status = cli_file_tasks_run(&ft, jobs, status);
     npydt_schema_free(schema);
     if (cr)
         check_rules_free(cr);

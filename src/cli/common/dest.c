@@ -46,13 +46,16 @@ int cli_dest_flush(struct cli_dest *d)
 {
     size_t end = d->failed ? 0 : out_len(d);
     int failed = d->failed || ferror(d->out);
-    size_t done = 0;
+    size_t done = d->skip < end ? d->skip : end;
+    d->skip = 0;
     for (size_t at = 0; !failed && at < d->lines.len;) {
         size_t head[2];
         memcpy(head, d->lines.buf + at, sizeof head);
         at += sizeof head;
-        fwrite(d->buf + done, 1, head[0] - done, stdout);
-        done = head[0];
+        if (head[0] > done) {
+            fwrite(d->buf + done, 1, head[0] - done, stdout);
+            done = head[0];
+        }
         cli_progress_clear();
         fwrite(d->lines.buf + at, 1, head[1], stderr);
         at += head[1];

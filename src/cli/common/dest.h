@@ -18,6 +18,8 @@ struct cli_dest {
      * records of (size_t at, size_t len, len bytes) */
     struct text_buf lines;
     int failed;             /* memory ran out: the task's output is lost */
+    size_t skip;            /* bytes at the start of the output not to write
+                             * (cli_dest_flush: then 0) */
 };
 
 /* Start d empty: 0, or -1 when memory ran out (d is then failed and
