@@ -5,7 +5,8 @@
 # is one stat (pipe, file or archive), the archive probe (open, read),
 # whose descriptor the header's read takes over (fstat, one pread for the
 # preamble and a header under 4 KiB, close): at most 6. Writes of the
-# output to standard output are the output's, not counted. Counts calls,
+# output to standard output are the output's, not counted. With -j 1: the
+# calling thread alone, as workers add their wake-ups. Counts calls,
 # never time.
 # Prints `syscalls: N passed, M failed`; skipped without strace, under an
 # emulator and for instrumented builds.
@@ -39,7 +40,7 @@ while [ $i -lt 40 ]; do cp "$tmp/one.npy" "$tmp/f$i.npy"; i=$((i + 1)); done
 calls() {
     n=$1
     shift
-    set -- "$@" $(i=0; while [ $i -lt "$n" ]; do printf '%s ' "$tmp/f$i.npy"; i=$((i + 1)); done)
+    set -- "$@" -j 1 $(i=0; while [ $i -lt "$n" ]; do printf '%s ' "$tmp/f$i.npy"; i=$((i + 1)); done)
     strace -f -qq -o "$tmp/trace" "$NPYDT" "$@" >/dev/null 2>&1 || { echo -1; return; }
     grep -vc '^[0-9]* *+++\|^[0-9]* *---\|^[0-9]* *write(1,' "$tmp/trace"
 }

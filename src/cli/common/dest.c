@@ -44,6 +44,10 @@ void cli_dest_line(struct cli_dest *d, const char *line, size_t len)
 
 int cli_dest_flush(struct cli_dest *d)
 {
+    if (!d->out) {   /* never opened */
+        d->skip = 0;
+        return -1;
+    }
     size_t end = d->failed ? 0 : out_len(d);
     int failed = d->failed || ferror(d->out);
     size_t done = d->skip < end ? d->skip : end;

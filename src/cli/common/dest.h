@@ -22,7 +22,8 @@ struct cli_dest {
                              * (cli_dest_flush: then 0) */
 };
 
-/* Start d empty: 0, or -1 when memory ran out (d is then failed and
+/* Start d empty: 0, or -1 when memory ran out (d is then failed, has no
+ * stream to write to, and cli_dest_open may be tried again;
  * cli_dest_close may still be called). */
 int cli_dest_open(struct cli_dest *d);
 /* The stream a report of d writes its output to: stdout when d is NULL. */

@@ -24,13 +24,17 @@ static int take(void *ctx, size_t i, void *slot)
     struct cli_file_task *t = slot;
     if (i >= ft->nfiles)
         return 0;
+    t->nitems = 0;
+    t->blocks = 0;
+    t->fd = -1;
+    t->status = EXIT_OK;
+    if (!t->dest.out && cli_dest_open(&t->dest) != 0)
+        return 1;   /* no memory for its output: finish says so */
     struct cli_inputs *list = &ft->inputs;
     size_t from = list->count;
     list->dest = &t->dest;
     t->status = cli_inputs_add(list, ft->files[i]);
     t->fd = cli_inputs_held(list);
-    t->nitems = 0;
-    t->blocks = 0;
     if (t->status != EXIT_OK && ft->json)
         cli_json_error(cli_dest_out(&t->dest), ft->files[i], NULL, &list->error);
     size_t n = list->count - from;
