@@ -12,12 +12,14 @@
 
 #include <stddef.h>
 
-/* One argument's arrays and what is said about them. */
+/* A few consecutive arguments' arrays (one argument with -j 1; more with
+ * several workers, so that a small file does not cost a hand-over of its
+ * own), and what is said about them. */
 struct cli_file_task {
     struct cli_dest dest;
     struct cli_input *items;    /* copies of the list's (which moves as it grows) */
+    int *fds;                   /* each item's probe descriptor (cli_inputs_held), or -1 */
     size_t nitems, cap;
-    int fd;                     /* the first item's probe descriptor (cli_inputs_held), or -1 */
     int status;                 /* of naming them */
     size_t blocks;              /* blocks the task printed, each after a blank line */
 };
@@ -35,6 +37,7 @@ struct cli_file_tasks {
     const void *ctx;
     /* private */
     struct cli_inputs inputs;
+    size_t per_task;            /* arguments a task takes */
     int status;
     size_t blocks;
 };
