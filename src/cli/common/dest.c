@@ -19,6 +19,13 @@ int cli_dest_open(struct cli_dest *d)
     return d->failed ? -1 : 0;
 }
 
+void cli_dest_direct(struct cli_dest *d)
+{
+    memset(d, 0, sizeof *d);
+    d->out = stdout;
+    d->direct = 1;
+}
+
 /* The bytes of the output so far (the stream flushed into buf). */
 static size_t out_len(struct cli_dest *d)
 {
@@ -29,7 +36,7 @@ static size_t out_len(struct cli_dest *d)
 
 void cli_dest_line(struct cli_dest *d, const char *line, size_t len)
 {
-    if (!d) {
+    if (!d || d->direct) {
         cli_progress_clear();   /* the line starts on a clean line */
         fwrite(line, 1, len, stderr);
         return;
@@ -48,6 +55,8 @@ int cli_dest_flush(struct cli_dest *d)
         d->skip = 0;
         return -1;
     }
+    if (d->direct)
+        return 0;
     size_t end = d->failed ? 0 : out_len(d);
     int failed = d->failed || ferror(d->out);
     size_t done = d->skip < end ? d->skip : end;
@@ -82,6 +91,10 @@ int cli_dest_flush(struct cli_dest *d)
 
 void cli_dest_close(struct cli_dest *d)
 {
+    if (d->direct) {
+        memset(d, 0, sizeof *d);
+        return;
+    }
     if (d->out)
         fclose(d->out);
     free(d->buf);

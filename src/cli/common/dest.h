@@ -20,12 +20,16 @@ struct cli_dest {
     int failed;             /* memory ran out: the task's output is lost */
     size_t skip;            /* bytes at the start of the output not to write
                              * (cli_dest_flush: then 0) */
+    int direct;             /* the process's streams (cli_dest_direct) */
 };
 
 /* Start d empty: 0, or -1 when memory ran out (d is then failed, has no
  * stream to write to, and cli_dest_open may be tried again;
  * cli_dest_close may still be called). */
 int cli_dest_open(struct cli_dest *d);
+/* d as the process's streams, written at once (tasks one after the
+ * other: the output of one is not held in memory). */
+void cli_dest_direct(struct cli_dest *d);
 /* The stream a report of d writes its output to: stdout when d is NULL. */
 static inline FILE *cli_dest_out(struct cli_dest *d)
 {

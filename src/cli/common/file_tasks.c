@@ -74,6 +74,7 @@ static int take(void *ctx, size_t i, void *slot)
         return 0;
     t->nitems = 0;
     t->blocks = 0;
+    t->before = ft->blocks;
     t->status = EXIT_OK;
     if (!t->dest.out && cli_dest_open(&t->dest) != 0)
         return 1;   /* no memory for its output: finish says so */
@@ -106,7 +107,7 @@ static int finish(void *ctx, size_t i, void *slot, int status)
     struct cli_file_tasks *ft = r->ft;
     struct cli_file_task *t = slot;
     if (t->blocks) {
-        t->dest.skip = ft->blocks == 0;   /* the first block's blank line */
+        t->dest.skip = !t->dest.direct && ft->blocks == 0;   /* the first block's blank line */
         ft->blocks += t->blocks;
     }
     if (cli_dest_flush(&t->dest) != 0)
@@ -125,8 +126,12 @@ int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
     struct cli_file_task *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return cli_failure("out of memory");
-    for (size_t k = 0; k < nslots; k++)
-        cli_dest_open(&slots[k].dest);   /* a failed one is tried again */
+    for (size_t k = 0; k < nslots; k++) {
+        if (jobs == 1)
+            cli_dest_direct(&slots[k].dest);
+        else
+            cli_dest_open(&slots[k].dest);   /* a failed one is tried again */
+    }
     /* a task of several small files when there are many: a few tasks per
      * worker and slot still, and few descriptors held in all */
     ft->per_task = 1;

@@ -21,8 +21,16 @@ struct cli_file_task {
     int *fds;                   /* each item's probe descriptor (cli_inputs_held), or -1 */
     size_t nitems, cap;
     int status;                 /* of naming them */
-    size_t blocks;              /* blocks the task printed, each after a blank line */
+    size_t blocks;              /* blocks the task printed */
+    size_t before;              /* blocks printed before the task (known with -j 1) */
 };
+/* Whether a block t prints now goes after a blank line: one is printed
+ * before (with several workers a task does not know: each block gets
+ * one, and the first of the whole output has it dropped). */
+static inline int cli_file_task_blank(const struct cli_file_task *t)
+{
+    return !t->dest.direct || t->before + t->blocks > 0;
+}
 
 struct cli_file_tasks {
     char **files;
@@ -43,8 +51,10 @@ struct cli_file_tasks {
 };
 
 /* Run every argument with jobs workers (0: one per processor); the
- * highest exit status (status, the one before the run, included). The
- * first block of the whole output has its blank line dropped. */
+ * highest exit status (status, the one before the run, included). With
+ * one worker the output goes out as it is made (no task's output is held:
+ * memory stays what -j 1 takes); with more each task's is held in memory
+ * until its turn. */
 int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status);
 
 #endif

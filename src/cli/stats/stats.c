@@ -189,7 +189,7 @@ static int stats_one(const void *ctx, struct cli_file_task *t, const struct cli_
                                      : cli_report_input_to(d, in, &err, o->json);
         goto out;
     }
-    size_t printed = 1;   /* each table after a blank line */
+    size_t printed = cli_file_task_blank(t);   /* 1: after a blank line */
     int r = o->json ? stats_print_json(cli_dest_out(d), in, h, seen, s)
                     : stats_print_table(cli_dest_out(d), in, h, seen, s, &printed);
     if (r != 0)
