@@ -433,6 +433,12 @@ $(O)/tests/bench/arrow_export: tests/bench/arrow_export.c include/npydt.h $(LIB_
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
+# check over many small files against open/read/fstat/close of each
+# (tests/bench/check_files.sh)
+$(O)/tests/bench/open_loop: tests/bench/open_loop.c $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 # check --rules against a read-only pass in one process (tests/bench/rules.sh)
 $(O)/tests/bench/rules_bench: tests/bench/rules_bench.c include/npydt.h $(LIB_A) $(FLAGS)
 	@mkdir -p $(@D)
@@ -451,7 +457,8 @@ SIMDJSON_ANCHOR = $(if $(wildcard /usr/include/simdjson.h),$(O)/tests/bench/load
 LOAD_ANCHORS = $(O)/tests/bench/load_anchor $(SIMDJSON_ANCHOR)
 
 bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor \
-           $(O)/tests/bench/rules_bench $(O)/tests/bench/arrow_export $(LOAD_ANCHORS)
+           $(O)/tests/bench/rules_bench $(O)/tests/bench/arrow_export $(O)/tests/bench/open_loop \
+           $(LOAD_ANCHORS)
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
 	$(Q)tests/bench/load_text.sh -n 200000 $(O)/tests/bench/load_anchor $(or $(SIMDJSON_ANCHOR),-) $(CLI)
@@ -463,6 +470,7 @@ bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/
 	$(Q)PYTHON=$(PYTHON) tests/bench/load_arrow.sh $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/swap_io.sh $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/dump_jobs.sh $(CLI)
+	$(Q)tests/bench/check_files.sh -n 10000 $(O)/tests/bench/open_loop $(CLI)
 	$(Q)d=$$(mktemp -d "$(O)/tmp.XXXXXX") || exit 1; \
 	trap 'rm -rf "$$d"' EXIT; trap 'exit 130' INT TERM HUP; \
 	$(O)/npydt_bench --python $(PYTHON) --worker tests/bench/numpy_worker.py \

@@ -862,6 +862,12 @@ NPYDT_API npydt_status npydt_npz_member_verify_report(const npydt_npz *z, size_t
 NPYDT_API npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
                                          npydt_header **header, npydt_verify_report *out,
                                          npydt_error *err);
+/* The same for a .npy file open on fd (a regular file; read with pread
+ * from offset 0, not closed, not moved): one fstat, and one pread for a
+ * header under 4 KiB. */
+NPYDT_API npydt_status npydt_verify_fd(int fd, const npydt_options *opts,
+                                       npydt_header **header, npydt_verify_report *out,
+                                       npydt_error *err);
 /* The same for a whole .npy file held in memory. */
 NPYDT_API npydt_status npydt_verify_buffer(const void *buf, size_t len,
                                            const npydt_options *opts, npydt_header **header,

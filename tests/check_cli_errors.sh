@@ -107,7 +107,7 @@ for h in --help -h help; do
 done
 version=$(sed -n 's/^#define NPYDT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' include/npydt.h | paste -sd.)
 expect_stdout "npydt $version" --version
-expect_stdout "usage: npydt inspect [--json|--list] FILE..." inspect --help
+expect_stdout "usage: npydt inspect [--json|--list] [-j N] FILE..." inspect --help
 expect_stdout "usage: npydt dump [--jsonl|--csv|--tsv|--vertical|--arrow [-o OUT]] [--fields A,B.C] [--head N]" dump -h
 expect_stdout "usage: npydt check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]" check --help
 # no FILE on a terminal (tests/tools/on_tty.py): nothing to read there

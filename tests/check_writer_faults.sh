@@ -215,14 +215,15 @@ fresh "$old"; case_ "replace: folder sync fails after the rename" fsync:4=EIO "f
     counts 3
 
 # ---- appending in place: the header keeps its count until a flush -------------
-# (calls: open, fstat, pread of the header (3), fstat, [ftruncate])
+# (calls: open, fstat, pread of the preamble and header (the parse's, pread
+# 1), pread of the header to rewrite (pread 2), fstat, [ftruncate])
 fresh "$FX/v1.npy"; case_ "append: open fails" open=EACCES "open 1" append \
     "append i/o error: $P: open failed: Permission denied" unchanged
 fresh "$FX/v1.npy"; case_ "append: stat fails" fstat:2=EIO "fstat 2" append \
     "append i/o error: $P: stat failed: Input/output error" unchanged
-fresh "$FX/v1.npy"; case_ "append: header read fails" pread:3=EIO "pread 3" append \
+fresh "$FX/v1.npy"; case_ "append: header read fails" pread:2=EIO "pread 2" append \
     "append i/o error: $P: read failed: Input/output error" unchanged
-fresh "$FX/v1.npy"; case_ "append: file shrank under the header read" pread:3=eof "pread 3" append \
+fresh "$FX/v1.npy"; case_ "append: file shrank under the header read" pread:2=eof "pread 2" append \
     "append i/o error: $P: the file shrank while it was read" unchanged
 fresh "$FX/v1.npy"; case_ "append: records write fails" pwrite=ENOSPC "pwrite 1" append \
     "flush i/o error: $P: write failed: $ENOSPC" unchanged
@@ -234,9 +235,10 @@ fresh "$dir/tail.npy"; case_ "append: the cut of an unflushed tail fails" ftrunc
     "ftruncate 1" append "append i/o error: $P: truncate failed: Input/output error" unchanged
 
 # ---- appending to a header without room: a copy renamed over the file ---------
-# (calls: open, fstat, pread (3), fstat, open (the copy), fchmod, pwrite (its
-# header), pread and pwrite (the records); at the first flush: fsync, fchmod,
-# rename; until then the file is as it was)
+# (calls: open, fstat, preads of the header at offset 0, fstat, open (the
+# copy), fchmod, pwrite (its header), pread (the records, at offset 128 and
+# on: pread^128) and pwrite; at the first flush: fsync, fchmod, rename;
+# until then the file is as it was)
 nr=$FX/noroom.npy
 fresh "$nr"; case_ "copy: stat fails" fstat:2=EIO "fstat 2" append \
     "append i/o error: $P: stat failed: Input/output error" unchanged
@@ -246,9 +248,9 @@ fresh "$nr"; case_ "copy: mode cannot be given" fchmod=EPERM "fchmod 1" append \
     "append i/o error: $T: chmod failed: Operation not permitted" unchanged
 fresh "$nr"; case_ "copy: header write fails" pwrite=ENOSPC "pwrite 1" append \
     "append i/o error: $T: write failed: $ENOSPC" unchanged
-fresh "$nr"; case_ "copy: records read fails" pread:4=EIO "pread 4" append \
+fresh "$nr"; case_ "copy: records read fails" "pread^128=EIO" "pread 1" append \
     "append i/o error: $P: read failed: Input/output error" unchanged
-fresh "$nr"; case_ "copy: file shrank while copied" pread:4=eof "pread 4" append \
+fresh "$nr"; case_ "copy: file shrank while copied" "pread^128=eof" "pread 1" append \
     "append i/o error: $P: the file shrank while it was read" unchanged
 fresh "$nr"; case_ "copy: records write fails" pwrite:2=ENOSPC "pwrite 2" append \
     "append i/o error: $T: write failed: $ENOSPC" unchanged

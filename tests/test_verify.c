@@ -5,9 +5,11 @@
  * tests/fixtures (FIXTURES) and tests/fixtures_npz (FIXTURES_NPZ). */
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *npz_path(const char *name)
 {
@@ -281,6 +283,42 @@ static void test_verify_buffer_is_verify_path(void **state)
     free(bytes);
 }
 
+/* A descriptor gives the report of its path, and stays open and where it
+ * was (the header is read with pread). */
+static void test_verify_fd_is_verify_path(void **state)
+{
+    (void)state;
+    const char *path = test_fixture("quirks/hdr_extra_data.npy");
+    npydt_verify_report a, b;
+    npydt_header *hd;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_verify_path(path, NULL, NULL, &a, &err), NPYDT_OK);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(npydt_verify_fd(fd, NULL, &hd, &b, &err), NPYDT_OK);
+    assert_int_equal(a.size, b.size);
+    assert_int_equal(a.expected, b.expected);
+    assert_int_equal(a.trailing, b.trailing);
+    assert_int_equal(npydt_header_data_offset(hd) + npydt_header_data_bytes(hd), b.expected);
+    npydt_header_free(hd);
+    assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
+    assert_int_equal(close(fd), 0);
+}
+
+/* Short data through a descriptor: NPYDT_E_DATA as for the path. */
+static void test_verify_fd_of_short_data_refused(void **state)
+{
+    (void)state;
+    npydt_verify_report r;
+    npydt_header *hd = (npydt_header *)&r;
+    TEST_ERROR(err);
+    int fd = open(test_fixture("bad/data_short_2d.npy"), O_RDONLY);
+    assert_true(fd >= 0);
+    assert_fails(NPYDT_E_DATA, &err, npydt_verify_fd(fd, NULL, &hd, &r, &err));
+    assert_null(hd);
+    close(fd);
+}
+
 /* Fewer data bytes than the header promises: NPYDT_E_DATA, no header. */
 static void test_verify_path_of_short_data_refused(void **state)
 {
@@ -346,6 +384,8 @@ TEST_LIST("verify",
     cmocka_unit_test(test_verify_path_counts_trailing_bytes),
     cmocka_unit_test(test_verify_buffer_is_verify_path),
     cmocka_unit_test(test_verify_path_of_short_data_refused),
+    cmocka_unit_test(test_verify_fd_is_verify_path),
+    cmocka_unit_test(test_verify_fd_of_short_data_refused),
     cmocka_unit_test(test_verify_object_array_has_no_trailing_bytes),
     cmocka_unit_test(test_verify_missing_path_is_io),
     cmocka_unit_test(test_verify_null_report_refused),

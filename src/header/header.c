@@ -189,8 +189,8 @@ npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options
     return st;
 }
 
-npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
-                            npydt_error *err)
+npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
+                             uint64_t *size, npydt_error *err)
 {
     error_clear(err);
     npydt_options defaults;
@@ -206,16 +206,20 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                          "not a regular file");
     uint64_t fsize = (uint64_t)stt.st_size;
-    unsigned char pre[12];
+    /* one read for the preamble and, in the usual case, the whole header
+     * (np.save pads it to 64 bytes; most are under 4 KiB) */
+    unsigned char first[4096];
     size_t got;
-    npydt_status st = io_pread(fd, pre, sizeof pre, 0, &got, err);
+    npydt_status st = io_pread(fd, first, fsize < sizeof first ? (size_t)fsize : sizeof first, 0,
+                               &got, err);
     if (st != NPYDT_OK)
         return st;
     int major;
     uint32_t hlen;
     size_t hstart;
     if ((st = options_check(opts, err)) != NPYDT_OK ||
-        (st = header_preamble_read(pre, got, &opts->limits, &major, &hlen, &hstart, err)) != NPYDT_OK)
+        (st = header_preamble_read(first, got < 12 ? got : 12, &opts->limits, &major, &hlen,
+                                   &hstart, err)) != NPYDT_OK)
         return st;
     /* never allocate more than the file holds */
     size_t want = hstart + hlen;
@@ -225,27 +229,39 @@ npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **ou
                          "header needs %zu bytes from the start, the file holds %llu", hlen,
                          (unsigned long long)(fsize > hstart ? fsize - hstart : 0), want,
                          (unsigned long long)fsize);
-    unsigned char *buf = alloc_bytes(opts->allocator, want);
-    if (!buf) {
-        set_nomem(err);
-        pool_explain_nomem(opts->allocator, err);
-        return NPYDT_E_NOMEM;
+    if (want <= got) {
+        st = npydt_header_parse(first, want, opts, out, err);
+    } else {
+        unsigned char *buf = alloc_bytes(opts->allocator, want);
+        if (!buf) {
+            set_nomem(err);
+            pool_explain_nomem(opts->allocator, err);
+            return NPYDT_E_NOMEM;
+        }
+        st = io_pread(fd, buf, want, 0, &got, err);
+        if (st == NPYDT_OK && got < want)
+            st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,
+                           "file shrank while reading the header");
+        if (st == NPYDT_OK)
+            st = npydt_header_parse(buf, want, opts, out, err);
+        free_bytes(opts->allocator, buf, want);
     }
-    st = io_pread(fd, buf, want, 0, &got, err);
-    if (st == NPYDT_OK && got < want)
-        st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,
-                       "file shrank while reading the header");
-    if (st == NPYDT_OK)
-        st = npydt_header_parse(buf, want, opts, out, err);
-    free_bytes(opts->allocator, buf, want);
     if (st != NPYDT_OK)
         return st;
     st = npydt_header_check_data(*out, fsize - (*out)->data_offset, err);
     if (st != NPYDT_OK) {
         npydt_header_free(*out);
         *out = NULL;
+    } else if (size) {
+        *size = fsize;
     }
     return st;
+}
+
+npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
+                            npydt_error *err)
+{
+    return header_parse_fd(fd, opts, out, NULL, err);
 }
 
 npydt_status npydt_parse_path(const char *path, const npydt_options *opts, npydt_header **out,

@@ -20,6 +20,11 @@
 npydt_status header_preamble_read(const unsigned char *b, size_t len, const npydt_limits *lim,
                                   int *major, uint32_t *hlen, size_t *hstart, npydt_error *err);
 
+/* npydt_parse_fd, and the size of the file (its one fstat) in *size
+ * when size is not NULL and the parse succeeds. */
+npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
+                             uint64_t *size, npydt_error *err);
+
 /* The whole header np.save writes for dt, shape and order in format
  * version major (1, 2 or 3; 0: the version NumPy chooses): *total is its
  * length, written into buf when size holds it. E_LIMIT when the names

@@ -1,6 +1,7 @@
 /* Verification: an array's bytes against what its header promises, and
  * for an archive member every byte against its CRC-32, so that "valid"
  * means what np.load means by it. */
+#include "header/header.h"
 #include "npz/zip.h"
 
 #include <unistd.h>
@@ -75,6 +76,20 @@ npydt_status npydt_verify_buffer(const void *buf, size_t len, const npydt_option
     return done(st, h, header);
 }
 
+npydt_status npydt_verify_fd(int fd, const npydt_options *opts, npydt_header **header,
+                             npydt_verify_report *out, npydt_error *err)
+{
+    npydt_status st = begin(header, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_header *h = NULL;
+    uint64_t size = 0;
+    /* the parse's one fstat gives the size the data is counted in */
+    if ((st = header_parse_fd(fd, opts, &h, &size, err)) == NPYDT_OK)
+        report_sizes(h, size, out);
+    return done(st, h, header);
+}
+
 npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
                                npydt_header **header, npydt_verify_report *out,
                                npydt_error *err)
@@ -85,22 +100,9 @@ npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
     int fd;
     if ((st = io_open(path, 0, &fd, err)) != NPYDT_OK)
         return st;
-    npydt_header *h = NULL;
-    uint64_t size = 0;
-    st = npydt_parse_fd(fd, opts, &h, err);
-    if (st == NPYDT_OK)
-        st = io_file_size(fd, &size, err);
+    st = npydt_verify_fd(fd, opts, header, out, err);
     close(fd);
-    if (st != NPYDT_OK)
-        return done(st, h, header);
-    /* the parse saw the data whole: a file that has shrunk since is no
-     * report of what it holds */
-    if (!npydt_dtype_has_object(npydt_header_dtype(h)) &&
-        size < npydt_header_data_offset(h) + npydt_header_data_bytes(h))
-        st = set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "the file shrank while it was read");
-    else
-        report_sizes(h, size, out);
-    return done(st, h, header);
+    return st;
 }
 
 npydt_status npydt_verify_pipe(int fd, const void *head, size_t head_len,

@@ -5,14 +5,16 @@
  * allocates through __libc_malloc); never linked into anything.
  *
  *   NPYDT_FAIL=RULE[,RULE...]
- *   RULE = FUNC[@tmp][>=SIZE][:N[+]|:*][=ERRNO|=eof|=short|!SIGNAL]
+ *   RULE = FUNC[@tmp][>=SIZE][^OFFSET][:N[+]|:*][=ERRNO|=eof|=short|!SIGNAL]
  *
  * FUNC is alloc (malloc, calloc, realloc, strdup... all count as one),
  * open, mkstemp, fchmod, fsync, close, rename, link, ftruncate, write,
  * pwrite, pread, read, mmap, fstat, open_memstream or tmpfile. @tmp: only calls on the descriptor that
  * mkstemp, or the last open with O_CREAT | O_EXCL (a temporary file),
  * returned; for open, only the opens with O_CREAT | O_EXCL. >=SIZE: only requests of at least SIZE bytes (alloc,
- * read, pread, write, pwrite).
+ * read, pread, write, pwrite). ^OFFSET: only reads and writes at a file
+ * offset of at least OFFSET (pread, pwrite): the data of a file after its
+ * header, whatever reads the header took.
  * :N: the Nth matching call (default 1); N+: that one and every later one;
  * :*: every one. The action: fail with ERRNO (a number or a name such as
  * EIO; ENOMEM for alloc, EIO otherwise by default), end of file (=eof,
@@ -52,6 +54,7 @@ struct rule {
     char func[16];
     int tmp_only;
     size_t min_size;
+    long long min_off;   /* -1: any call */
     unsigned long n;     /* 0: every call */
     int onward;          /* N+ */
     enum action act;
@@ -139,7 +142,8 @@ static void parse_rule(char *s)
     struct rule *r = &rules[nrules];
     memset(r, 0, sizeof *r);
     r->n = 1;
-    size_t k = strcspn(s, "@>:=!");
+    r->min_off = -1;
+    size_t k = strcspn(s, "@>^:=!");
     if (k == 0 || k >= sizeof r->func)
         bad_spec(s);
     memcpy(r->func, s, k);
@@ -153,6 +157,13 @@ static void parse_rule(char *s)
     if (strncmp(p, ">=", 2) == 0) {
         char *end;
         r->min_size = strtoul(p + 2, &end, 10);
+        p = end;
+    }
+    if (*p == '^') {
+        char *end;
+        r->min_off = strtoll(p + 1, &end, 10);
+        if (end == p + 1 || r->min_off < 0)
+            bad_spec(s);
         p = end;
     }
     if (*p == ':') {
@@ -241,20 +252,20 @@ __attribute__((constructor)) static void init(void)
 }
 
 /* The rule that makes this call fail, or NULL. Counts the call. */
-static struct rule *hit(const char *func, int fd, size_t size)
+static struct rule *hit_at(const char *func, int fd, size_t size, long long off)
 {
     if (!armed)
         return NULL;
     if (trace) {
-        char what[64];
-        snprintf(what, sizeof what, "call %s fd=%d size=%zu", func, fd, size);
+        char what[96];
+        snprintf(what, sizeof what, "call %s fd=%d size=%zu off=%lld", func, fd, size, off);
         note(what, 0);
     }
     for (int i = 0; i < nrules; i++) {
         struct rule *r = &rules[i];
         if (strcmp(r->func, func) != 0 ||
             (r->tmp_only && fd != NEW_TMP && (fd < 0 || fd != tmp_fd)) ||
-            size < r->min_size)
+            size < r->min_size || off < r->min_off)
             continue;
         r->seen++;
         if (r->n == 0 || r->seen == r->n || (r->onward && r->seen > r->n)) {
@@ -263,6 +274,12 @@ static struct rule *hit(const char *func, int fd, size_t size)
         }
     }
     return NULL;
+}
+
+/* A call with no file offset: rules with ^OFFSET pass it by. */
+static struct rule *hit(const char *func, int fd, size_t size)
+{
+    return hit_at(func, fd, size, -1);
 }
 
 /* =shrink: the file of NPYDT_FAIL_SHRINK cut to NPYDT_FAIL_SHRINK_TO bytes. */
@@ -409,7 +426,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-    struct rule *r = hit("pwrite", fd, n);
+    struct rule *r = hit_at("pwrite", fd, n, (long long)off);
     if (r && r->act == ACT_EOF)
         return 0;
     if (r && r->act == ACT_SHORT)
@@ -427,7 +444,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-    struct rule *r = hit("pread", fd, n);
+    struct rule *r = hit_at("pread", fd, n, (long long)off);
     if (r && r->act == ACT_EOF)
         return 0;
     if (r && r->act == ACT_SHORT)

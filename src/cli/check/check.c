@@ -2,20 +2,21 @@
 #include "cli/check/check.h"
 #include "cli/check/rules.h"
 #include "cli/common/args.h"
+#include "cli/common/dest.h"
+#include "cli/common/file_tasks.h"
 #include "cli/common/input.h"
+#include "cli/common/jobs.h"
 #include "cli/common/json.h"
 #include "cli/common/limits.h"
-#include "cli/common/progress.h"
 #include "cli/common/report.h"
 #include "cli/common/spec.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_RULES, OPT_MAX_UNIQUE
+    OPT_JSON, OPT_RULES, OPT_MAX_UNIQUE, OPT_JOBS
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -37,12 +38,13 @@ static const struct cli_option check_options[] = {
      "read every archive member whole: its CRC-32 (by default members up to 64 MiB)"},
     {OPT_NO_VERIFY, "no-verify", 0, NULL, "read archive members' headers only"},
     {OPT_JSON, "json", 0, NULL, "one JSON object per file on stdout"},
+    {OPT_JOBS, "jobs", 'j', "N", "check N files at a time (default: one per processor)"},
 };
 
 static const struct cli_command check_command = {
     "check",
     "check [--schema SPEC [--strict|--safe-cast] [--allow-extra]] [--rules RULES]\n"
-    "      [--verify|--no-verify] [--json] FILE...",
+    "      [--verify|--no-verify] [--json] [-j N] FILE...",
     "Check that each .npy FILE matches SPEC, compiled once for all files, and\n"
     "that np.load can read it. FILE may also be ARCHIVE.npz (every member is\n"
     "checked) or ARCHIVE.npz:NAME (one member, NAME with or without .npy). SPEC is\n"
@@ -85,6 +87,10 @@ static const struct cli_command check_command = {
     "read whole into memory (at most 1 GiB). A progress line is shown on a\n"
     "terminal for 500 files or more (-q: none).\n"
     "\n"
+    "-j N checks N files at a time (0 or none: one per processor, at most one\n"
+    "per FILE); the output and the exit status are those of -j 1, in FILE\n"
+    "order.\n"
+    "\n"
     "--rules RULES checks the values too, reading every element once in C\n"
     "order: RULES is a dict literal keyed by field path, each value a dict of\n"
     "rules ({'t': {'nat': False, 'sorted': 'ascending'}, 'pos.x': {'min': -180.0,\n"
@@ -110,7 +116,7 @@ static void put_value(struct cli_line *l, const char *s, size_t len)
         cli_line_puts(l, "(none)");
 }
 
-static void print_mismatch(const char *file, const npydt_mismatch *m)
+static void print_mismatch(struct cli_dest *d, const char *file, const npydt_mismatch *m)
 {
     struct cli_line l;
     cli_line_init(&l);
@@ -129,75 +135,86 @@ static void print_mismatch(const char *file, const npydt_mismatch *m)
     put_value(&l, m->expected, m->expected_len);
     cli_line_puts(&l, ", found ");
     put_value(&l, m->found, m->found_len);
-    cli_line_end(&l);
+    cli_line_end_to(d, &l);
 }
 
 /* {"file":...,["member":...,]"match":...,"mismatches":[...],
  * "mismatches_total":N,"verified":...,"trailing_bytes":N}: "file" is the
  * path as typed (the archive's for a member), "member" the member's name
  * as stored in the archive; "verified" what was verified of the bytes. */
-static void json_result(const struct cli_input *in, const npydt_check_result *r,
+static void json_result(FILE *out, const struct cli_input *in, const npydt_check_result *r,
                         const struct rules_run *run, int match, const char *verified,
                         uint64_t trailing)
 {
     size_t n = npydt_check_result_count(r);
-    fputs("{\"file\":", stdout);
-    json_string(stdout, in->path);
+    fputs("{\"file\":", out);
+    json_string(out, in->path);
     if (in->member) {
-        fputs(",\"member\":", stdout);
-        json_string(stdout, in->member);
+        fputs(",\"member\":", out);
+        json_string(out, in->member);
     }
-    fprintf(stdout, ",\"match\":%s,\"mismatches\":[", match ? "true" : "false");
+    fprintf(out, ",\"match\":%s,\"mismatches\":[", match ? "true" : "false");
     for (size_t i = 0; i < n; i++) {
         const npydt_mismatch *m = npydt_check_result_get(r, i);
-        fputs(i ? ",{\"code\":" : "{\"code\":", stdout);
-        json_string(stdout, npydt_mismatch_code_name(m->code));
-        fputs(",\"path\":", stdout);
-        json_string_n(stdout, m->path, m->path_len);
-        fputs(",\"expected\":", stdout);
-        json_string_n(stdout, m->expected, m->expected_len);
-        fputs(",\"found\":", stdout);
-        json_string_n(stdout, m->found, m->found_len);
-        putc('}', stdout);
+        fputs(i ? ",{\"code\":" : "{\"code\":", out);
+        json_string(out, npydt_mismatch_code_name(m->code));
+        fputs(",\"path\":", out);
+        json_string_n(out, m->path, m->path_len);
+        fputs(",\"expected\":", out);
+        json_string_n(out, m->expected, m->expected_len);
+        fputs(",\"found\":", out);
+        json_string_n(out, m->found, m->found_len);
+        putc('}', out);
     }
-    fprintf(stdout, "],\"mismatches_total\":%zu", npydt_check_result_total(r));
+    fprintf(out, "],\"mismatches_total\":%zu", npydt_check_result_total(r));
     if (run)
-        check_rules_json(stdout, run);
-    fprintf(stdout, ",\"verified\":\"%s\",\"trailing_bytes\":%llu}\n", verified,
+        check_rules_json(out, run);
+    fprintf(out, ",\"verified\":\"%s\",\"trailing_bytes\":%llu}\n", verified,
             (unsigned long long)trailing);
 }
 
-/* Check one array: a .npy file, or an archive member; verify its bytes
- * as mode says (a FILE's size always: it costs nothing). */
-static int check_input(const npydt_schema *schema, const struct check_rules *cr,
-                       const struct cli_input *in, unsigned flags, enum verify_mode mode, int json)
+/* What every check reads: set before the tasks start, read-only while
+ * they run. */
+struct check_run {
+    const npydt_schema *schema;
+    const struct check_rules *cr;
+    unsigned flags;
+    enum verify_mode mode;
+    int json;
+};
+
+/* Check one array: a .npy file (through fd, its probe's descriptor, when
+ * not -1), or an archive member; verify its bytes as mode says (a FILE's
+ * size always: it costs nothing). Reports to d. */
+static int check_input(struct cli_dest *d, const struct check_run *c, const struct cli_input *in,
+                       int fd)
 {
-    int read_data = 0;
+    int read_data = 0, json = c->json;
     if (in->npz) {
         const npydt_npz_member *m = npydt_npz_member_at(in->npz, in->index);
-        read_data = mode == VERIFY_ALL ||
-                    (mode == VERIFY_SMALL && m->uncompressed_size <= VERIFY_SMALL_BYTES);
+        read_data = c->mode == VERIFY_ALL ||
+                    (c->mode == VERIFY_SMALL && m->uncompressed_size <= VERIFY_SMALL_BYTES);
     }
     npydt_header *h;
     npydt_verify_report report;
     npydt_error err;
-    if (cli_input_verify(in, read_data, &h, &report, &err) != NPYDT_OK)
-        return cli_report_input(in, &err, json);
+    if (cli_input_verify_fd(in, fd, read_data, &h, &report, &err) != NPYDT_OK)
+        return cli_report_input_to(d, in, &err, json);
     npydt_check_result *r = NULL;
-    npydt_status st = schema ? npydt_check(schema, h, flags, &r, &err) : NPYDT_OK;
+    npydt_status st = c->schema ? npydt_check(c->schema, h, c->flags, &r, &err) : NPYDT_OK;
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
-        return cli_report_input(in, &err, json);
+        return cli_report_input_to(d, in, &err, json);
     size_t n = npydt_check_result_count(r), total = npydt_check_result_total(r);
     for (size_t i = 0; i < n; i++)
-        print_mismatch(in->name, npydt_check_result_get(r, i));
+        print_mismatch(d, in->name, npydt_check_result_get(r, i));
     if (total > n)
-        cli_message("%s: schema mismatch: %zu more mismatches not shown (%zu in all)", in->name,
-                    total - n, total);
+        cli_message_to(d, "%s: schema mismatch: %zu more mismatches not shown (%zu in all)",
+                       in->name, total - n, total);
     int status = total ? EXIT_MISMATCH : EXIT_OK;
     struct rules_run run;
-    if (cr) {
-        int s = check_rules_input(cr, in, read_data, json, &run);
+    if (c->cr) {
+        int s = check_rules_input(d, c->cr, in, read_data, json, &run);
         if (s > EXIT_MISMATCH) {   /* reported, with its error object */
             npydt_check_result_free(r);
             return s;
@@ -206,12 +223,18 @@ static int check_input(const npydt_schema *schema, const struct check_rules *cr,
             status = s;
     }
     if (json)
-        json_result(in, r, cr ? &run : NULL, status == EXIT_OK,
+        json_result(cli_dest_out(d), in, r, c->cr ? &run : NULL, status == EXIT_OK,
                     in->npz ? (read_data ? "crc32" : "header") : "size", report.trailing);
-    if (cr)
+    if (c->cr)
         rules_run_free(&run);
     npydt_check_result_free(r);
     return status;
+}
+
+/* A worker's part of a task (file_tasks.h). */
+static int check_one(const void *ctx, struct cli_file_task *t, const struct cli_input *in, int fd)
+{
+    return check_input(&t->dest, ctx, in, fd);
 }
 
 /* The schema of --schema SPEC into *out: 0, or the exit status of a
@@ -243,9 +266,10 @@ int cmd_check(int argc, char **argv)
     const char *spec_arg = NULL, *rules_arg = NULL;
     uint64_t max_unique = 0;
     unsigned flags = NPYDT_CHECK_DEFAULT;
-    int json = 0;
+    int json = 0, status;
     enum verify_mode mode = VERIFY_SMALL;
     const char *mode_option = NULL;
+    unsigned jobs = 0;
     struct cli_args args;
     cli_args_init(&args, &check_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -284,6 +308,10 @@ int cmd_check(int argc, char **argv)
         case OPT_JSON:
             json = 1;
             break;
+        case OPT_JOBS:
+            if ((status = cli_jobs_parse(&check_command, args.value, &jobs)) != EXIT_OK)
+                return status;
+            break;
         default:
             return args.status;
         }
@@ -294,7 +322,7 @@ int cmd_check(int argc, char **argv)
         return cli_usage(&check_command, "--max-unique-bytes is for --rules");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
-    int status = cli_args_stdin(&args, 0, "FILE");
+    status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
 
@@ -311,29 +339,11 @@ int cmd_check(int argc, char **argv)
         }
         cr = &rules;
     }
-    struct cli_inputs inputs;
-    cli_inputs_init(&inputs, NULL);
-    /* over many files, a progress line (not torn by a report on the
-     * terminal) */
-    struct cli_progress progress;
-    cli_progress_start_files(&progress, "checking", (uint64_t)args.noperands,
-                             isatty(STDOUT_FILENO));
-    for (int i = 0; i < args.noperands; i++) {
-        cli_progress_update(&progress, (uint64_t)i);
-        size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, args.operands[i]);
-        if (s != EXIT_OK && json)
-            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
-        if (s > status)
-            status = s;
-        for (size_t k = from; k < inputs.count; k++) {
-            s = check_input(schema, cr, &inputs.items[k], flags, mode, json);
-            if (s > status)
-                status = s;
-        }
-    }
-    cli_progress_end(&progress);
-    cli_inputs_free(&inputs);
+    struct check_run run = {schema, cr, flags, mode, json};
+    struct cli_file_tasks ft = {.files = args.operands, .nfiles = (size_t)args.noperands,
+                                .json = json, .hold = 1, .progress = "checking",
+                                .one = check_one, .ctx = &run};
+    status = cli_file_tasks_run(&ft, jobs, status);
     npydt_schema_free(schema);
     if (cr)
         check_rules_free(cr);

@@ -66,7 +66,7 @@ void rules_run_free(struct rules_run *run)
 
 /* "FILE: rule failed: field PATH: RULE EXPECTED: N elements break it:
  * [I] VALUE, ..." */
-static void print_result(const char *file, const npydt_rule_result *r)
+static void print_result(struct cli_dest *d, const char *file, const npydt_rule_result *r)
 {
     struct cli_line l;
     cli_line_init(&l);
@@ -86,23 +86,23 @@ static void print_result(const char *file, const npydt_rule_result *r)
     for (size_t i = 0; i < r->nfirst; i++)
         cli_line_format(&l, "%s[%llu] %s", i ? ", " : "", (unsigned long long)r->first[i],
                         r->values[i]);
-    cli_line_end(&l);
+    cli_line_end_to(d, &l);
 }
 
-int check_rules_input(const struct check_rules *cr, const struct cli_input *in, int verified,
-                      int json, struct rules_run *run)
+int check_rules_input(struct cli_dest *d, const struct check_rules *cr,
+                      const struct cli_input *in, int verified, int json, struct rules_run *run)
 {
     memset(run, 0, sizeof *run);
     npydt_reader *r;
     npydt_error err;
     if (cli_input_reader(in, verified, &r, &err) != NPYDT_OK)
-        return cli_report_input(in, &err, json);
+        return cli_report_input_to(d, in, &err, json);
     const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
     npydt_status st = npydt_rules_compile(cr->text, cr->len, dt, &cr->opts, &run->rules,
                                           &run->err);
     if (st == NPYDT_E_NOMEM) {
         npydt_reader_close(r);
-        return cli_report_input(in, &run->err, json);
+        return cli_report_input_to(d, in, &run->err, json);
     }
     if (st != NPYDT_OK) {   /* the rules name what this array does not have */
         npydt_reader_close(r);
@@ -114,7 +114,7 @@ int check_rules_input(const struct check_rules *cr, const struct cli_input *in, 
         if (run->err.path[0])
             cli_line_format(&l, "field %s: ", run->err.path);
         cli_line_format(&l, "%s", run->err.message);
-        cli_line_end(&l);
+        cli_line_end_to(d, &l);
         return EXIT_MISMATCH;
     }
     run->placed = 1;
@@ -122,14 +122,14 @@ int check_rules_input(const struct check_rules *cr, const struct cli_input *in, 
         st = npydt_rules_check_reader(run->check, r, &err);
     npydt_reader_close(r);
     if (st != NPYDT_OK) {
-        int status = cli_report_input(in, &err, json);
+        int status = cli_report_input_to(d, in, &err, json);
         rules_run_free(run);
         return status;
     }
     for (size_t i = 0; i < npydt_rules_count(run->rules); i++) {
         const npydt_rule_result *res = npydt_rules_check_result(run->check, i);
         if (res->violations)
-            print_result(in->name, res);
+            print_result(d, in->name, res);
     }
     return npydt_rules_check_violations(run->check) ? EXIT_MISMATCH : EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 struct cli_command;
+struct cli_dest;
 struct cli_input;
 
 /* The rules text of --rules, read once and checked for its keys and
@@ -30,11 +31,11 @@ struct rules_run {
     int placed;             /* compiled against its dtype */
 };
 /* Compile the rules against in's dtype and check its elements; print a
- * line per failing rule. Returns EXIT_OK, EXIT_MISMATCH (a rule fails, or
+ * line per failing rule (to d, report.h). Returns EXIT_OK, EXIT_MISMATCH (a rule fails, or
  * does not fit the dtype), or the status of an error reported (with
  * json: its error object) that ends the input's check. */
-int check_rules_input(const struct check_rules *cr, const struct cli_input *in, int verified,
-                      int json, struct rules_run *run);
+int check_rules_input(struct cli_dest *d, const struct check_rules *cr,
+                      const struct cli_input *in, int verified, int json, struct rules_run *run);
 /* ,"rules":[...] of run, for the input's --json object. */
 void check_rules_json(FILE *out, const struct rules_run *run);
 void rules_run_free(struct rules_run *run);

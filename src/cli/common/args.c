@@ -1,6 +1,7 @@
 /* The command line of a subcommand: options from its table, operands in
  * order, generated help, and one-line usage errors with a suggestion. */
 #include "cli/common/args.h"
+#include "cli/common/dest.h"
 #include "cli/common/limits.h"
 #include "cli/common/progress.h"
 #include "cli/common/report.h"
@@ -83,16 +84,42 @@ const char *cli_nearest(const char *word, const char *const *candidates, size_t 
 
 /* ---- messages ------------------------------------------------------------ */
 
-int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
+static int vusage(struct cli_dest *d, const struct cli_command *cmd, const char *fmt,
+                  va_list ap) __attribute__((format(printf, 3, 0)));
+
+static int vusage(struct cli_dest *d, const struct cli_command *cmd, const char *fmt, va_list ap)
 {
     char lead[64];
     snprintf(lead, sizeof lead, "npydt: %s%s", cmd ? cmd->name : "", cmd ? ": " : "");
+    cli_vmessage_to(d, lead, fmt, ap);
+    if (!d) {
+        cli_try_help(cmd);
+        return EXIT_USAGE;
+    }
+    char help[64];
+    int n = snprintf(help, sizeof help, "Try 'npydt %s%s--help'.\n", cmd ? cmd->name : "",
+                     cmd ? " " : "");
+    if (n > 0 && (size_t)n < sizeof help)
+        cli_dest_line(d, help, (size_t)n);
+    return EXIT_USAGE;
+}
+
+int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    cli_vmessage(lead, fmt, ap);
+    int status = vusage(NULL, cmd, fmt, ap);
     va_end(ap);
-    cli_try_help(cmd);
-    return EXIT_USAGE;
+    return status;
+}
+
+int cli_usage_to(struct cli_dest *d, const struct cli_command *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int status = vusage(d, cmd, fmt, ap);
+    va_end(ap);
+    return status;
 }
 
 void cli_try_help(const struct cli_command *cmd)

@@ -73,6 +73,10 @@ void cli_print_help(FILE *out, const struct cli_command *cmd);
  * EXIT_USAGE. */
 int cli_usage(const struct cli_command *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same to a task's destination (report.h, dest.h; NULL: stderr). */
+struct cli_dest;
+int cli_usage_to(struct cli_dest *d, const struct cli_command *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Print "Try 'npydt CMD --help'." (cmd NULL: "Try 'npydt --help'.") to
  * stderr. */
 void cli_try_help(const struct cli_command *cmd);

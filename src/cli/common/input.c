@@ -26,7 +26,7 @@ static int fail(struct cli_inputs *list, const char *path, const npydt_error *er
 {
     if (err != &list->error)
         list->error = *err;
-    return cli_report(path, &list->error);
+    return cli_report_to(list->dest, path, &list->error);
 }
 
 static int nomem(struct cli_inputs *list, const char *path)
@@ -38,6 +38,7 @@ static int nomem(struct cli_inputs *list, const char *path)
 void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
 {
     memset(list, 0, sizeof *list);
+    list->held = -1;
     if (opts)
         list->opts = *opts;
     else
@@ -60,7 +61,10 @@ void cli_inputs_free(struct cli_inputs *list)
     }
     free(list->items);
     free(list->archives);
+    if (list->held >= 0)
+        close(list->held);
     memset(list, 0, sizeof *list);
+    list->held = -1;
 }
 
 /* Room for one more item; the new one is zeroed. */
@@ -156,22 +160,37 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
 }
 
 /* 1 when the file at path starts as a zip archive does; the caller knows
- * it is a regular file (so no stat here). */
-static int starts_as_archive(const char *path)
+ * it is a regular file (so no stat here). Otherwise, with fd not NULL,
+ * *fd is the descriptor it was read through, kept for the header's read
+ * (-1 when it could not be opened). */
+static int starts_as_archive(const char *path, int *fd)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
-    if (fd < 0)
+    int d = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
+    if (fd)
+        *fd = -1;
+    if (d < 0)
         return 0;
     unsigned char magic[4];
-    ssize_t n = read(fd, magic, sizeof magic);
-    close(fd);
-    return n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
+    ssize_t n = read(d, magic, sizeof magic);
+    int archive = n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
+    if (archive || !fd)
+        close(d);
+    else
+        *fd = d;
+    return archive;
 }
 
 int cli_is_archive(const char *path)
 {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && starts_as_archive(path);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && starts_as_archive(path, NULL);
+}
+
+int cli_inputs_held(struct cli_inputs *list)
+{
+    int fd = list->held;
+    list->held = -1;
+    return fd;
 }
 
 /* Every member of archive a. */
@@ -192,7 +211,7 @@ static int add_pipe(struct cli_inputs *list, const char *arg)
     struct cli_pipe *p = malloc(sizeof *p);
     if (!p)
         return nomem(list, arg);
-    int status = cli_pipe_open(arg, list->quiet, p, &list->error);
+    int status = cli_pipe_open(arg, list->quiet, list->dest, p, &list->error);
     if (status == EXIT_OK && !p->whole && (status = add_file(list, arg)) == EXIT_OK) {
         list->items[list->count - 1].pipe = p;
         return EXIT_OK;
@@ -261,7 +280,7 @@ static int no_member(struct cli_inputs *list, const char *arg, const npydt_npz *
         cli_line_format(&l, i ? ", %s" : "%s", names[i]);
     if (n > SHOWN)
         cli_line_format(&l, ", ... (%zu in all)", n);
-    cli_line_end(&l);
+    cli_line_end_to(list->dest, &l);
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -297,7 +316,7 @@ static int add_pipe_member(struct cli_inputs *list, const char *arg, const char 
     if (!a) {
         unsigned char *buf;
         size_t len;
-        int status = cli_read_pipe(path, list->quiet, &buf, &len, &list->error);
+        int status = cli_read_pipe(path, list->quiet, list->dest, &buf, &len, &list->error);
         if (status != EXIT_OK)
             return status;
         if (!npydt_npz_is_archive(buf, len)) {
@@ -319,13 +338,22 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
     struct cli_archive *a;
     int status;
     struct stat st;
+    if (list->held >= 0)   /* not taken: the previous FILE is read by path */
+        close(list->held);
+    list->held = -1;
     /* one stat tells a pipe, a file and an archive's candidate apart */
     int found = stat(arg, &st) == 0;
     if (strcmp(arg, "-") == 0 || (found && cli_is_pipe_mode(st.st_mode)))
         return add_pipe(list, arg);
     if (found) {
-        if (!S_ISREG(st.st_mode) || !starts_as_archive(arg))
-            return add_file(list, arg);
+        int fd = -1;
+        if (!S_ISREG(st.st_mode) || !starts_as_archive(arg, list->hold ? &fd : NULL)) {
+            if ((status = add_file(list, arg)) == EXIT_OK)
+                list->held = fd;
+            else if (fd >= 0)
+                close(fd);
+            return status;
+        }
         if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
             return status;
         return add_members(list, a);
@@ -388,6 +416,20 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
     if (in->buf)
         return npydt_parse_buffer(in->buf, in->len, &limits.base, out, err);
     return npydt_parse_path(in->path, &limits.base, out, err);
+}
+
+npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_data,
+                                 npydt_header **out, npydt_verify_report *report,
+                                 npydt_error *err)
+{
+    if (fd < 0)
+        return cli_input_verify(in, read_data, out, report, err);
+    /* read with pread: no mapping to name for a SIGBUS (cli_reading) */
+    npydt_npz_options limits;
+    cli_input_limits(&limits);
+    npydt_status st = npydt_verify_fd(fd, &limits.base, out, report, err);
+    close(fd);
+    return st;
 }
 
 npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,

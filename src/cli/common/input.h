@@ -29,6 +29,9 @@ struct cli_inputs {
     size_t narchives, archives_cap;
     npydt_npz_options opts;
     int quiet;             /* no progress line while a pipe is read */
+    struct cli_dest *dest; /* where cli_inputs_add reports (report.h); NULL: stderr */
+    int hold;              /* keep the descriptor of a FILE's archive probe (cli_inputs_held) */
+    int held;              /* that descriptor of the last FILE added; -1: none */
     npydt_error error;     /* why cli_inputs_add last returned a status other than 0 */
 };
 
@@ -47,6 +50,12 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
  * report; 0 otherwise. A path that cannot be opened is added as a FILE:
  * reading its header reports it. */
 int cli_inputs_add(struct cli_inputs *list, const char *arg);
+/* With list->hold set, the descriptor through which cli_inputs_add
+ * probed the FILE it added last (open for reading), now the caller's to
+ * hand to cli_input_verify; -1 when there is none (an archive, a pipe, a
+ * path that could not be opened). Its read of the header then costs no
+ * second open. */
+int cli_inputs_held(struct cli_inputs *list);
 /* 1 when path is a regular file that starts as a zip archive does (as
  * np.load decides); never blocks on a FIFO. */
 int cli_is_archive(const char *path);
@@ -62,10 +71,15 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 /* Parse the header of an input as cli_input_header does and verify its
  * bytes (npydt_verify_path, npydt_verify_buffer,
  * npydt_npz_member_verify_report): a FILE's size against the header's
- * promise; a member's declared size, and with read_data every byte
+ * promise (its header read with pread, never mapped); a member's declared size, and with read_data every byte
  * against its CRC-32. */
 npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
                               npydt_verify_report *report, npydt_error *err);
+/* cli_input_verify of a FILE through fd (cli_inputs_held), which it
+ * closes; fd < 0: cli_input_verify. */
+npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_data,
+                                 npydt_header **out, npydt_verify_report *report,
+                                 npydt_error *err);
 
 /* A reader of an input's header and data: the header is the reader's
  * (npydt_reader_header), parsed once from the bytes it reads, so a file

@@ -18,8 +18,8 @@
  * their state half changed. A mapped file that shrank is the end of the
  * command anyway, so the handler only does what is async-signal-safe and
  * ends the process. The command maps nothing but its inputs (outputs are
- * written with write(2)), and reads one input at a time, so the last file
- * named is the one that shrank. A fault with no file named, or a
+ * written with write(2)), and a thread reads one input at a time, so the
+ * last file that thread named is the one that shrank. A fault with no file named, or a
  * misaligned access (BUS_ADRALN, a bug and no shrinking file), ends the
  * process by the signal as before. */
 #define _DEFAULT_SOURCE   /* madvise, MADV_DONTNEED */
@@ -38,11 +38,13 @@ static int no_mmap;
 
 /* The file being read (a copy) and the line the handler writes for it.
  * Both change only outside the handler, with line_ready cleared, and a
- * SIGBUS is raised by the reading thread itself, never while they change. */
-static char *reading;
-static char *line;
-static size_t line_len;
-static volatile sig_atomic_t line_ready;
+ * SIGBUS is raised by the reading thread itself, never while they change.
+ * Each thread has its own (the workers of -j read one input each), and
+ * the signal is delivered to the thread whose access faulted. */
+static _Thread_local char *reading;
+static _Thread_local char *line;
+static _Thread_local size_t line_len;
+static _Thread_local volatile sig_atomic_t line_ready;
 
 void cli_set_no_mmap(void)
 {
@@ -77,7 +79,7 @@ void cli_reading(const char *path)
     free(line);
     free(reading);
     line = reading = NULL;
-    static int installed;
+    static _Thread_local int installed;   /* the same handler for every thread */
     if (!path || no_mmap)
         return;   /* without mappings, reads report a shrinking file themselves */
     if (!installed) {

@@ -15,7 +15,8 @@ int cli_no_mmap(void);
  * file shrinks, the SIGBUS of a mapped page past its end is reported as
  * "PATH: i/o error: the file shrank while it was read", the temporary
  * output (cli_output_discard) removed and the process ended with status
- * 2. NULL: no file is being read. */
+ * 2. NULL: no file is being read. Per thread: a worker of -j names the
+ * input it reads, and names NULL when its task ends. */
 void cli_reading(const char *path);
 
 /* Pages of a mapped file read front to back are given back behind the

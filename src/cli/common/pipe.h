@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct cli_dest;
+
 /* The most read into memory from a pipe (an archive, or an array whose
  * use needs to go back): np.save streams of up to 1 GiB fit, and a
  * command given a larger stream says to save it to a file instead of
@@ -29,6 +31,7 @@ int cli_is_pipe_mode(unsigned mode);
  * a .npy header does, left for the library to refuse). */
 struct cli_pipe {
     const char *name;      /* the argument, for messages */
+    struct cli_dest *dest; /* where they go (report.h); NULL: stderr */
     int fd;                /* -1 once whole */
     int own_fd;            /* a FIFO opened here (not standard input) */
     int quiet;             /* no progress line while it is read whole */
@@ -40,9 +43,10 @@ struct cli_pipe {
 
 /* Open arg ('-': standard input) and read its first bytes: an archive,
  * or what is not a .npy header, is read whole (cli_pipe_hold). 0, or an
- * exit status (2) after reporting "ARG: WHAT: DETAIL" (past
+ * exit status (2) after reporting "ARG: WHAT: DETAIL" to dest (past
  * CLI_PIPE_MAX_BYTES or on a read error), the error in *err. */
-int cli_pipe_open(const char *arg, int quiet, struct cli_pipe *p, npydt_error *err);
+int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_pipe *p,
+                  npydt_error *err);
 /* Read the rest of p into memory (at most CLI_PIPE_MAX_BYTES in all):
  * whole from here on. 0, or an exit status after reporting. */
 int cli_pipe_hold(struct cli_pipe *p, npydt_error *err);
@@ -51,7 +55,7 @@ void cli_pipe_close(struct cli_pipe *p);
 
 /* Read all of arg ('-': standard input) into *buf (malloc'd, *len bytes);
  * 0, or an exit status as cli_pipe_open. */
-int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len,
-                  npydt_error *err);
+int cli_read_pipe(const char *arg, int quiet, struct cli_dest *dest, unsigned char **buf,
+                  size_t *len, npydt_error *err);
 
 #endif

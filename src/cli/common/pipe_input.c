@@ -57,7 +57,7 @@ int cli_pipe_hold(struct cli_pipe *p, npydt_error *err)
                           "an archive or an array read out of order on a pipe is read into "
                           "memory, at most %u MiB; save it to a file first",
                           (unsigned)(CLI_PIPE_MAX_BYTES >> 20));
-                cli_report(p->name, err);
+                cli_report_to(p->dest, p->name, err);
                 status = EXIT_USAGE;   /* the command's limit, not the input's fault */
                 break;
             }
@@ -67,7 +67,7 @@ int cli_pipe_hold(struct cli_pipe *p, npydt_error *err)
             unsigned char *bigger = realloc(b, want);
             if (!bigger) {
                 cli_error(err, NPYDT_E_NOMEM, "%s", "out of memory");
-                status = cli_report(p->name, err);
+                status = cli_report_to(p->dest, p->name, err);
                 break;
             }
             b = bigger;
@@ -78,7 +78,7 @@ int cli_pipe_hold(struct cli_pipe *p, npydt_error *err)
             if (errno == EINTR)
                 continue;
             cli_error(err, NPYDT_E_IO, "cannot read: %s", strerror(errno));
-            status = cli_report(p->name, err);
+            status = cli_report_to(p->dest, p->name, err);
             break;
         }
         if (got == 0)
@@ -92,7 +92,7 @@ int cli_pipe_hold(struct cli_pipe *p, npydt_error *err)
     /* an empty input is still an input in memory (too short to be a file) */
     if (status == EXIT_OK && !b && !(p->bytes = malloc(1))) {
         cli_error(err, NPYDT_E_NOMEM, "%s", "out of memory");
-        status = cli_report(p->name, err);
+        status = cli_report_to(p->dest, p->name, err);
     }
     if (p->own_fd)
         close(p->fd);
@@ -134,7 +134,7 @@ static int read_up_to(struct cli_pipe *p, size_t want, npydt_error *err)
     unsigned char *b = realloc(p->bytes, want);
     if (!b) {
         cli_error(err, NPYDT_E_NOMEM, "%s", "out of memory");
-        return cli_report(p->name, err);
+        return cli_report_to(p->dest, p->name, err);
     }
     p->bytes = b;
     while (p->len < want) {
@@ -143,7 +143,7 @@ static int read_up_to(struct cli_pipe *p, size_t want, npydt_error *err)
             continue;
         if (got < 0) {
             cli_error(err, NPYDT_E_IO, "cannot read: %s", strerror(errno));
-            return cli_report(p->name, err);
+            return cli_report_to(p->dest, p->name, err);
         }
         if (got == 0)
             break;
@@ -152,10 +152,12 @@ static int read_up_to(struct cli_pipe *p, size_t want, npydt_error *err)
     return EXIT_OK;
 }
 
-int cli_pipe_open(const char *arg, int quiet, struct cli_pipe *p, npydt_error *err)
+int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_pipe *p,
+                  npydt_error *err)
 {
     memset(p, 0, sizeof *p);
     p->name = arg;
+    p->dest = dest;
     p->quiet = quiet;
     p->fd = STDIN_FILENO;
     if (strcmp(arg, "-") != 0) {
@@ -166,7 +168,7 @@ int cli_pipe_open(const char *arg, int quiet, struct cli_pipe *p, npydt_error *e
             else
                 cli_error(err, NPYDT_E_IO, "cannot open: %s", strerror(errno));
             p->whole = 1;
-            return cli_report(arg, err);
+            return cli_report_to(dest, arg, err);
         }
         p->own_fd = 1;
     }
@@ -214,11 +216,11 @@ void cli_pipe_close(struct cli_pipe *p)
     p->fd = -1;
 }
 
-int cli_read_pipe(const char *arg, int quiet, unsigned char **buf, size_t *len,
-                  npydt_error *err)
+int cli_read_pipe(const char *arg, int quiet, struct cli_dest *dest, unsigned char **buf,
+                  size_t *len, npydt_error *err)
 {
     struct cli_pipe p;
-    int status = cli_pipe_open(arg, quiet, &p, err);
+    int status = cli_pipe_open(arg, quiet, dest, &p, err);
     if (status == EXIT_OK)
         status = cli_pipe_hold(&p, err);
     *buf = NULL;

@@ -4,7 +4,7 @@
  * of processes that share the stream do not interleave. Names, paths and
  * descriptors in a line are escaped and cut (CLI_TEXT_KEEP). */
 #include "cli/common/report.h"
-#include "cli/common/progress.h"
+#include "cli/common/dest.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -160,13 +160,17 @@ void cli_line_format(struct cli_line *l, const char *fmt, ...)
     va_end(ap);
 }
 
-void cli_line_end(struct cli_line *l)
+void cli_line_end_to(struct cli_dest *d, struct cli_line *l)
 {
-    cli_progress_clear();   /* the line starts on a clean line */
     l->b.buf[l->b.len++] = '\n';
-    fwrite(l->b.buf, 1, l->b.len, stderr);
+    cli_dest_line(d, l->b.buf, l->b.len);
     text_buf_free(&l->b);
     cli_line_init(l);
+}
+
+void cli_line_end(struct cli_line *l)
+{
+    cli_line_end_to(NULL, l);
 }
 
 char *cli_line_take(struct cli_line *l, size_t *len)
@@ -201,7 +205,8 @@ size_t cli_member_named(const npydt_error *err, const char **name, const char **
 }
 
 /* `where` names the text the error's offset counts in. */
-static int report(const char *path, const npydt_error *err, const char *where)
+static int report(struct cli_dest *d, const char *path, const npydt_error *err,
+                  const char *where)
 {
     struct cli_line l;
     cli_line_init(&l);
@@ -220,7 +225,7 @@ static int report(const char *path, const npydt_error *err, const char *where)
     if (err->path[0])
         cli_line_format(&l, "field %s: ", err->path);
     cli_line_format(&l, "%s", message);
-    cli_line_end(&l);
+    cli_line_end_to(d, &l);
     /* unreadable paths, bad arguments and field paths that the file does
      * not have are the caller's mistakes, and a lack of memory is no fault
      * of the file (status 3 would call a valid file invalid); the rest is
@@ -231,14 +236,19 @@ static int report(const char *path, const npydt_error *err, const char *where)
                : EXIT_INVALID;
 }
 
+int cli_report_to(struct cli_dest *d, const char *path, const npydt_error *err)
+{
+    return report(d, path, err, "header");
+}
+
 int cli_report(const char *path, const npydt_error *err)
 {
-    return report(path, err, "header");
+    return report(NULL, path, err, "header");
 }
 
 int cli_report_spec(const char *what, const npydt_error *err)
 {
-    return report(what, err, "spec");
+    return report(NULL, what, err, "spec");
 }
 
 static npydt_status fill(npydt_error *err, npydt_status code, const char *fmt, va_list ap)
@@ -262,6 +272,16 @@ npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...
     return code;
 }
 
+int cli_fail_to(struct cli_dest *d, const char *path, npydt_status code, const char *fmt, ...)
+{
+    npydt_error err;
+    va_list ap;
+    va_start(ap, fmt);
+    fill(&err, code, fmt, ap);
+    va_end(ap);
+    return cli_report_to(d, path, &err);
+}
+
 int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
 {
     npydt_error err;
@@ -272,7 +292,7 @@ int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
     return cli_report(path, &err);
 }
 
-void cli_vmessage(const char *lead, const char *fmt, va_list ap)
+void cli_vmessage_to(struct cli_dest *d, const char *lead, const char *fmt, va_list ap)
 {
     struct cli_line l;
     cli_line_init(&l);
@@ -281,22 +301,44 @@ void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     va_copy(again, ap);
     line_vformat(&l, fmt, &again);
     va_end(again);
-    cli_line_end(&l);
+    cli_line_end_to(d, &l);
+}
+
+void cli_vmessage(const char *lead, const char *fmt, va_list ap)
+{
+    cli_vmessage_to(NULL, lead, fmt, ap);
+}
+
+void cli_message_to(struct cli_dest *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage_to(d, "", fmt, ap);
+    va_end(ap);
 }
 
 void cli_message(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    cli_vmessage("", fmt, ap);
+    cli_vmessage_to(NULL, "", fmt, ap);
     va_end(ap);
+}
+
+int cli_failure_to(struct cli_dest *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vmessage_to(d, "npydt: ", fmt, ap);
+    va_end(ap);
+    return EXIT_USAGE;
 }
 
 int cli_failure(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    cli_vmessage("npydt: ", fmt, ap);
+    cli_vmessage_to(NULL, "npydt: ", fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
 }

@@ -12,6 +12,10 @@
 #include <stdio.h>
 
 struct cli_input;
+/* Each function below that writes has a _to form taking the destination
+ * of a task (dest.h: its memory, written out in order; NULL: stdout and
+ * stderr at once, as the plain form). */
+struct cli_dest;
 
 /* Exit statuses of every subcommand (doc/cli-json.md); with several
  * inputs the highest wins. */
@@ -29,6 +33,7 @@ enum {
  * PATH:NAME as its PATH (unless PATH names that member already) and the
  * rest of the message as DETAIL. */
 int cli_report(const char *path, const npydt_error *err);
+int cli_report_to(struct cli_dest *d, const char *path, const npydt_error *err);
 /* The member of an archive read that err's message names first (a bad
  * archive or short data): NAME's length (0: none), *name at NAME as the
  * library quotes it, *rest after "member 'NAME': ". */
@@ -43,6 +48,8 @@ void cli_json_error(FILE *out, const char *file, const char *member, const npydt
 /* cli_report for an input, and with json its error object on stdout too:
  * the exit status. */
 int cli_report_input(const struct cli_input *in, const npydt_error *err, int json);
+int cli_report_input_to(struct cli_dest *d, const struct cli_input *in, const npydt_error *err,
+                        int json);
 /* The same for an error in a spec the user typed (a descriptor or type
  * string on the command line): "WHAT: WHAT-ERR: spec offset N: DETAIL". */
 int cli_report_spec(const char *what, const npydt_error *err);
@@ -74,6 +81,7 @@ void cli_line_format(struct cli_line *l, const char *fmt, ...)
 /* Add the newline, write the line to stderr in one call and release it;
  * l is empty again. */
 void cli_line_end(struct cli_line *l);
+void cli_line_end_to(struct cli_dest *d, struct cli_line *l);
 /* Add the newline and hand the line over instead of writing it: malloc'd,
  * its length in *len; NULL when memory ran out. l is empty again. */
 char *cli_line_take(struct cli_line *l, size_t *len);
@@ -93,16 +101,23 @@ npydt_status cli_error(npydt_error *err, npydt_status code, const char *fmt, ...
 /* cli_error, then cli_report for path: the exit status. */
 int cli_fail(const char *path, npydt_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+int cli_fail_to(struct cli_dest *d, const char *path, npydt_status code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* Write lead, then the formatted message (as cli_line_format), then a
  * newline, to stderr as one line. */
 void cli_vmessage(const char *lead, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+void cli_vmessage_to(struct cli_dest *d, const char *lead, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* cli_vmessage with no lead: a line to stderr that is not an error. */
 void cli_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_message_to(struct cli_dest *d, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Print "npydt: MESSAGE" to stderr and return EXIT_USAGE: a failure of
  * the command that concerns no input and is no usage error (out of
  * memory, a temporary file, standard output). Usage errors go through
  * cli_usage (args.h). */
 int cli_failure(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_failure_to(struct cli_dest *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

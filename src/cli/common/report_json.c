@@ -1,6 +1,7 @@
 /* The error objects of the --json modes: every input gets one object in
  * the report, also one that cannot be read (doc/cli-json.md). */
 #include "cli/common/report.h"
+#include "cli/common/dest.h"
 #include "cli/common/input.h"
 #include "cli/common/json.h"
 
@@ -38,10 +39,16 @@ void cli_json_error(FILE *out, const char *file, const char *member, const npydt
     fputs("}}\n", out);
 }
 
+int cli_report_input_to(struct cli_dest *d, const struct cli_input *in, const npydt_error *err,
+                        int json)
+{
+    int status = cli_report_to(d, in->name, err);
+    if (json)
+        cli_json_error(cli_dest_out(d), in->path, in->member, err);
+    return status;
+}
+
 int cli_report_input(const struct cli_input *in, const npydt_error *err, int json)
 {
-    int status = cli_report(in->name, err);
-    if (json)
-        cli_json_error(stdout, in->path, in->member, err);
-    return status;
+    return cli_report_input_to(NULL, in, err, json);
 }

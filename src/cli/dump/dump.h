@@ -209,6 +209,11 @@ struct select_args {
  * stderr for name and give EXIT_USAGE. */
 int dump_select(const char *name, const npydt_header *h, const struct select_args *args,
                 int have_head, uint64_t head, struct selection *out);
+/* The same, its errors to d (report.h; stats -j). */
+struct cli_dest;
+int dump_select_to(struct cli_dest *d, const char *name, const npydt_header *h,
+                   const struct select_args *args, int have_head, uint64_t head,
+                   struct selection *out);
 /* --sample (dump_sample.c): n positions drawn at random without
  * replacement from [0, total) by Floyd's algorithm over the splitmix64
  * generator seeded with seed, in ascending order, at *out (free it).

@@ -97,15 +97,22 @@ static int parse_range(const char *spec, uint64_t n, struct selection *s)
 int dump_select(const char *name, const npydt_header *h, const struct select_args *args,
                 int have_head, uint64_t head, struct selection *out)
 {
+    return dump_select_to(NULL, name, h, args, have_head, head, out);
+}
+
+int dump_select_to(struct cli_dest *d, const char *name, const npydt_header *h,
+                   const struct select_args *args, int have_head, uint64_t head,
+                   struct selection *out)
+{
     size_t nd = npydt_header_ndim(h);
     const uint64_t *shape = npydt_header_shape(h);
     uint64_t count = npydt_header_count(h);
     struct selection s = {0, 1, count, 1, 0, NULL};
     int given = (args->index != NULL) + (args->range != NULL) + (args->tail != NULL);
     if (given > 1)
-        return cli_usage(&dump_command, "--index, --range and --tail exclude each other");
+        return cli_usage_to(d, &dump_command, "--index, --range and --tail exclude each other");
     if ((args->index || args->range) && nd == 0)
-        return cli_fail(name, NPYDT_E_ARG, "%s",
+        return cli_fail_to(d, name, NPYDT_E_ARG, "%s",
                         "an array of shape () has no axis to index or slice");
     if (args->index) {
         /* i,j,...: a[i, j, ...], the sub-array of the remaining axes */
@@ -118,13 +125,13 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
             int64_t i;
             uint64_t u;
             if (parse_int(p, len, &i) != 0)
-                return cli_usage(&dump_command, "--index needs integers separated by commas, "
+                return cli_usage_to(d, &dump_command, "--index needs integers separated by commas, "
                                        "not '%s'", args->index);
             if (k >= nd)
-                return cli_fail(name, NPYDT_E_ARG, "--index %s: too many indices for %zu "
+                return cli_fail_to(d, name, NPYDT_E_ARG, "--index %s: too many indices for %zu "
                                 "dimensions", args->index, nd);
             if (resolve_index(i, shape[k], &u) != 0)
-                return cli_fail(name, NPYDT_E_ARG, "--index %s: index %lld is out of bounds "
+                return cli_fail_to(d, name, NPYDT_E_ARG, "--index %s: index %lld is out of bounds "
                                 "for axis %zu with size %llu", args->index, (long long)i, k,
                                 (unsigned long long)shape[k]);
             row = row * shape[k] + u;
@@ -141,13 +148,13 @@ int dump_select(const char *name, const npydt_header *h, const struct select_arg
         /* a[START:STOP:STEP]: rows of the first axis */
         s.row_len = shape[0] ? count / shape[0] : 0;
         if (parse_range(args->range, shape[0], &s) != 0)
-            return cli_usage(&dump_command, "--range needs START:STOP[:STEP] (integers, each "
+            return cli_usage_to(d, &dump_command, "--range needs START:STOP[:STEP] (integers, each "
                                    "optional, STEP not 0), not '%s'", args->range);
     } else if (args->tail) {
         /* the last N elements of the flattened array */
         int64_t n;
         if (parse_int(args->tail, strlen(args->tail), &n) != 0 || n < 0)
-            return cli_usage(&dump_command, "--tail needs a count (0 or more)");
+            return cli_usage_to(d, &dump_command, "--tail needs a count (0 or more)");
         s.nrows = (uint64_t)n < count ? (uint64_t)n : count;
         s.row_first = count - s.nrows;
     }

@@ -1,25 +1,26 @@
 /* npydt inspect: what a file holds, for people or as JSON. */
 #include "cli/inspect/inspect.h"
 #include "cli/common/args.h"
+#include "cli/common/file_tasks.h"
 #include "cli/common/input.h"
+#include "cli/common/jobs.h"
 #include "cli/common/json.h"
-#include "cli/common/progress.h"
 #include "cli/common/report.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-enum { OPT_JSON = 1, OPT_LIST };
+enum { OPT_JSON = 1, OPT_LIST, OPT_JOBS };
 
 static const struct cli_option inspect_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array, on one line"},
     {OPT_LIST, "list", 0, NULL, "one line per array: name, dtype, shape, order, data bytes"},
+    {OPT_JOBS, "jobs", 'j', "N", "read N files at a time (default: one per processor)"},
 };
 
 static const struct cli_command inspect_command = {
     "inspect",
-    "inspect [--json|--list] FILE...",
+    "inspect [--json|--list] [-j N] FILE...",
     "Print the format version, shape, order, itemsize and the table of fields\n"
     "of each .npy FILE (titles as ('Title', 'name'), subarray fields as\n"
     "(2, 2)<f8, names aligned by terminal columns). FILE may also be\n"
@@ -41,7 +42,11 @@ static const struct cli_command inspect_command = {
     "'PATH: WHAT: DETAIL' on stderr, and with --json also its object\n"
     "{\"file\":...,\"error\":{\"status\":...,\"message\":...,\"offset\":N|null}}.\n"
     "Exit status, the highest over the arrays: 0 valid, 2 usage error,\n"
-    "unreadable path or out of memory, 3 not a valid .npy file or archive.\n",
+    "unreadable path or out of memory, 3 not a valid .npy file or archive.\n"
+    "\n"
+    "-j N reads N files at a time (0 or none: one per processor, at most one\n"
+    "per FILE); the output and the exit status are those of -j 1, in FILE\n"
+    "order.\n",
     inspect_options, sizeof inspect_options / sizeof inspect_options[0], 1,
 };
 
@@ -158,25 +163,49 @@ static int print_line(FILE *out, const char *name, const npydt_header *h)
     return 0;
 }
 
-/* Print one array. The exit status. */
-static int print_one(const struct cli_input *in, const npydt_header *h, int json)
+/* Print one array to d. The exit status. */
+static int print_one(struct cli_dest *d, const struct cli_input *in, const npydt_header *h,
+                     int json)
 {
-    if ((json == 2 ? print_line(stdout, in->name, h)
-         : json ? print_json(stdout, in, h) : print_text(stdout, in->name, h)) == 0)
+    FILE *out = cli_dest_out(d);
+    if ((json == 2 ? print_line(out, in->name, h)
+         : json ? print_json(out, in, h) : print_text(out, in->name, h)) == 0)
         return EXIT_OK;
     npydt_error err;
     cli_error(&err, NPYDT_E_NOMEM, "%s", "out of memory");
-    return cli_report_input(in, &err, json == OPT_JSON);
+    return cli_report_input_to(d, in, &err, json == OPT_JSON);
+}
+
+/* A worker's part of a task (file_tasks.h): one array, its header read
+ * through fd when not -1. */
+static int inspect_one(const void *ctx, struct cli_file_task *t, const struct cli_input *in,
+                       int fd)
+{
+    int json = *(const int *)ctx;
+    npydt_header *h;
+    npydt_error err;
+    npydt_verify_report report;
+    if (cli_input_verify_fd(in, fd, 0, &h, &report, &err) != NPYDT_OK)
+        return cli_report_input_to(&t->dest, in, &err, json == OPT_JSON);
+    int s = print_one(&t->dest, in, h, json);
+    npydt_header_free(h);
+    return s;
 }
 
 int cmd_inspect(int argc, char **argv)
 {
     int json = 0, status = EXIT_OK;
+    unsigned jobs = 0;
     struct cli_args args;
     cli_args_init(&args, &inspect_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
         if (opt < 0)
             return args.status;
+        if (opt == OPT_JOBS) {
+            if ((status = cli_jobs_parse(&inspect_command, args.value, &jobs)) != EXIT_OK)
+                return status;
+            continue;
+        }
         if (json && json != opt)
             return cli_usage(&inspect_command, "--json and --list exclude each other");
         json = opt;   /* 1 for --json, 2 for --list */
@@ -187,35 +216,8 @@ int cmd_inspect(int argc, char **argv)
     /* each array that can be read is printed, in argument order, and each
      * that cannot gets its error line: the status is the highest (the
      * contract); a single .npy FILE that cannot be read prints nothing */
-    struct cli_inputs inputs;
-    cli_inputs_init(&inputs, NULL);
-    /* over many files, a progress line (not torn by a report on the
-     * terminal) */
-    struct cli_progress progress;
-    cli_progress_start_files(&progress, "inspecting", (uint64_t)args.noperands,
-                             isatty(STDOUT_FILENO));
-    for (int i = 0; i < args.noperands; i++) {
-        cli_progress_update(&progress, (uint64_t)i);
-        size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, args.operands[i]);
-        if (s != EXIT_OK && json == OPT_JSON)
-            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
-        if (s > status)
-            status = s;
-        for (size_t k = from; k < inputs.count; k++) {
-            npydt_header *h;
-            npydt_error err;
-            if (cli_input_header(&inputs.items[k], &h, &err) != NPYDT_OK) {
-                s = cli_report_input(&inputs.items[k], &err, json == OPT_JSON);
-            } else {
-                s = print_one(&inputs.items[k], h, json);
-                npydt_header_free(h);
-            }
-            if (s > status)
-                status = s;
-        }
-    }
-    cli_progress_end(&progress);
-    cli_inputs_free(&inputs);
-    return status;
+    struct cli_file_tasks ft = {.files = args.operands, .nfiles = (size_t)args.noperands,
+                                .json = json == OPT_JSON, .hold = 1, .progress = "inspecting",
+                                .one = inspect_one, .ctx = &json};
+    return cli_file_tasks_run(&ft, jobs, status);
 }

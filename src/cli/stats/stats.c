@@ -4,13 +4,15 @@
  * chosen by dump's selection (cli/dump/dump.h). */
 #include "cli/stats/stats.h"
 #include "cli/common/args.h"
+#include "cli/common/file_tasks.h"
+#include "cli/common/jobs.h"
 #include "cli/common/report.h"
 #include "cli/dump/dump.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_FIELDS, OPT_PER_ELEMENT, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE };
+enum { OPT_JSON = 1, OPT_FIELDS, OPT_PER_ELEMENT, OPT_HEAD, OPT_TAIL, OPT_INDEX, OPT_RANGE, OPT_JOBS };
 
 static const struct cli_option stats_options[] = {
     {OPT_JSON, "json", 0, NULL, "one JSON object per array on stdout"},
@@ -21,12 +23,13 @@ static const struct cli_option stats_options[] = {
     {OPT_TAIL, "tail", 0, "N", "select the last N elements"},
     {OPT_INDEX, "index", 0, "I[,J..]", "select a[I,J,..] (negative from the end)"},
     {OPT_RANGE, "range", 0, "A:B[:S]", "select a[A:B:S] along the first axis"},
+    {OPT_JOBS, "jobs", 'j', "N", "read N files at a time (default: one per processor)"},
 };
 
 const struct cli_command stats_command = {
     "stats",
     "stats [--json] [--fields A,B.C] [--per-element] [--head N] [--tail N|--index I,J|--range A:B:S]\n"
-    "      FILE...",
+    "      [-j N] FILE...",
     "Statistics of the values of each .npy FILE, per leaf field (pos.x, name),\n"
     "in one pass over the data in C order with memory that does not grow with\n"
     "it: the count; for numbers min, max, mean and standard deviation (NaN\n"
@@ -47,7 +50,11 @@ const struct cli_command stats_command = {
     "input that cannot be read an error object. FILE may be ARCHIVE.npz (every\n"
     "member) or ARCHIVE.npz:NAME, '-' (standard input) or a pipe, read whole\n"
     "into memory first (at most 1 GiB). Exit status: 0 success, 2 usage or an\n"
-    "unreadable path, 3 an invalid file or an object array.\n",
+    "unreadable path, 3 an invalid file or an object array.\n"
+    "\n"
+    "-j N reads N files at a time (0 or none: one per processor, at most one\n"
+    "per FILE); the output and the exit status are those of -j 1, in FILE\n"
+    "order.\n",
     stats_options, sizeof stats_options / sizeof stats_options[0], 1,
 };
 
@@ -150,20 +157,25 @@ static npydt_status feed(npydt_reader *src, const struct stats_opts *o, const np
     return NPYDT_OK;
 }
 
-/* One array: read, summed up, printed. Returns an exit status. */
-static int stats_input(const struct cli_input *in, const struct stats_opts *o, size_t *printed)
+/* One array: read, summed up, printed to t's destination (a table after
+ * a blank line: one block of file_tasks.h). Returns an exit status. A
+ * worker's part of a task. */
+static int stats_one(const void *ctx, struct cli_file_task *t, const struct cli_input *in, int fd)
 {
+    const struct stats_opts *o = ctx;
+    struct cli_dest *d = &t->dest;
     npydt_reader *src;
     npydt_error err;
+    (void)fd;   /* the reader opens the path itself */
     if (cli_input_reader(in, 0, &src, &err) != NPYDT_OK) {
         if (err.code == NPYDT_E_OBJECT)
             cli_error(&err, NPYDT_E_OBJECT, "%s",
                       "object arrays hold pickled Python objects and have no statistics");
-        return cli_report_input(in, &err, o->json);
+        return cli_report_input_to(d, in, &err, o->json);
     }
     const npydt_header *h = npydt_reader_header(src);
     struct selection sl;
-    int status = dump_select(in->name, h, &o->select, o->have_head, o->head, &sl);
+    int status = dump_select_to(d, in->name, h, &o->select, o->have_head, o->head, &sl);
     npydt_stats *s = NULL;
     if (status != EXIT_OK)
         goto out;
@@ -173,14 +185,17 @@ static int stats_input(const struct cli_input *in, const struct stats_opts *o, s
     if (st == NPYDT_OK)
         st = feed(src, o, h, s, &sl, whole, &seen, &err);
     if (st != NPYDT_OK) {
-        status = st == NPYDT_E_NOMEM ? cli_failure("out of memory")
-                                     : cli_report_input(in, &err, o->json);
+        status = st == NPYDT_E_NOMEM ? cli_failure_to(d, "out of memory")
+                                     : cli_report_input_to(d, in, &err, o->json);
         goto out;
     }
-    int r = o->json ? stats_print_json(stdout, in, h, seen, s)
-                    : stats_print_table(stdout, in, h, seen, s, printed);
+    size_t printed = cli_file_task_blank(t);   /* 1: after a blank line */
+    int r = o->json ? stats_print_json(cli_dest_out(d), in, h, seen, s)
+                    : stats_print_table(cli_dest_out(d), in, h, seen, s, &printed);
     if (r != 0)
-        status = cli_failure("out of memory");
+        status = cli_failure_to(d, "out of memory");
+    else if (!o->json)
+        t->blocks++;
 out:
     npydt_stats_free(s);
     npydt_reader_close(src);
@@ -192,6 +207,8 @@ int cmd_stats(int argc, char **argv)
     struct stats_opts o = {0};
     npydt_stats_options_init(&o.lib);
     const char *fields = NULL;
+    unsigned jobs = 0;
+    int status;
     struct cli_args args;
     cli_args_init(&args, &stats_command, argc, argv);
     for (int opt; (opt = cli_args_next(&args)) != 0;) {
@@ -207,12 +224,16 @@ int cmd_stats(int argc, char **argv)
         case OPT_TAIL: o.select.tail = args.value; break;
         case OPT_INDEX: o.select.index = args.value; break;
         case OPT_RANGE: o.select.range = args.value; break;
+        case OPT_JOBS:
+            if ((status = cli_jobs_parse(&stats_command, args.value, &jobs)) != EXIT_OK)
+                return status;
+            break;
         default: return args.status;
         }
     }
     if (!!o.select.tail + !!o.select.index + !!o.select.range > 1)
         return cli_usage(&stats_command, "--tail, --index and --range exclude each other");
-    int status = cli_args_stdin(&args, 0, "FILE");
+    status = cli_args_stdin(&args, 0, "FILE");
     if (status != EXIT_OK)
         return status;
     char *storage = NULL;
@@ -220,23 +241,9 @@ int cmd_stats(int argc, char **argv)
     if (fields && split_fields(fields, &paths, &o.lib.nfields, &storage) != 0)
         return cli_failure("out of memory");
     o.lib.fields = paths;
-    struct cli_inputs inputs;
-    cli_inputs_init(&inputs, NULL);
-    size_t printed = 0;
-    for (int i = 0; i < args.noperands; i++) {
-        size_t from = inputs.count;
-        int s = cli_inputs_add(&inputs, args.operands[i]);
-        if (s != EXIT_OK && o.json)
-            cli_json_error(stdout, args.operands[i], NULL, &inputs.error);
-        if (s > status)
-            status = s;
-        for (size_t k = from; k < inputs.count; k++) {
-            s = stats_input(&inputs.items[k], &o, &printed);
-            if (s > status)
-                status = s;
-        }
-    }
-    cli_inputs_free(&inputs);
+    struct cli_file_tasks ft = {.files = args.operands, .nfiles = (size_t)args.noperands,
+                                .json = o.json, .one = stats_one, .ctx = &o};
+    status = cli_file_tasks_run(&ft, jobs, status);
     free(paths);
     free(storage);
     return status;
