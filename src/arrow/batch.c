@@ -159,7 +159,7 @@ static npydt_status fill_time(struct fill *f, const npydt_dtype *sdt,
                               uint64_t n, struct ArrowArray *out)
 {
     unsigned char *data = (unsigned char *)out->buffers[1];
-    if (sc->col == COL_TIME) {
+    if (sc->col == COL_TIME && !sc->time_convert) {
         /* gathered into data already: only a NaT leaves work */
         bool nat = false;
         uint64_t i = 0;

@@ -39,12 +39,18 @@ static int no_mmap;
 /* The file being read (a copy) and the line the handler writes for it.
  * Both change only outside the handler, with line_ready cleared, and a
  * SIGBUS is raised by the reading thread itself, never while they change.
- * Each thread has its own (the workers of -j read one input each), and
- * the signal is delivered to the thread whose access faulted. */
+ * Each thread has its own (the workers of check -j read one input each),
+ * and the signal is delivered to the thread whose access faulted; a
+ * thread that names no input (a worker of dump -j) writes the line of the
+ * input named last. */
 static _Thread_local char *reading;
 static _Thread_local char *line;
 static _Thread_local size_t line_len;
 static _Thread_local volatile sig_atomic_t line_ready;
+/* The line of the input named last by any thread, for a thread that
+ * names none: the workers of dump -j read the calling thread's input. */
+static char last_line[1024];
+static volatile sig_atomic_t last_len;
 
 void cli_set_no_mmap(void)
 {
@@ -60,9 +66,10 @@ static void on_bus(int sig, siginfo_t *info, void *context)
 {
     (void)context;
     cli_output_discard();
-    if (line_ready && info->si_code != BUS_ADRALN) {
+    if (info->si_code != BUS_ADRALN && (line_ready || last_len)) {
         /* one write: a short line, and the process ends next */
-        ssize_t n = write(STDERR_FILENO, line, line_len);
+        ssize_t n = line_ready ? write(STDERR_FILENO, line, line_len)
+                               : write(STDERR_FILENO, last_line, (size_t)last_len);
         (void)n;
         _exit(EXIT_USAGE);
     }
@@ -76,6 +83,7 @@ void cli_reading(const char *path)
     if (path && reading && strcmp(path, reading) == 0)
         return;   /* the members of one archive: the same line */
     line_ready = 0;
+    last_len = 0;
     free(line);
     free(reading);
     line = reading = NULL;
@@ -107,6 +115,11 @@ void cli_reading(const char *path)
     line = text;
     line_len = len;
     line_ready = 1;
+    last_len = 0;
+    if (len <= sizeof last_line) {
+        memcpy(last_line, text, len);
+        last_len = (sig_atomic_t)len;
+    }
 }
 
 void cli_behind_start(struct cli_behind *b, const npydt_reader *r)
