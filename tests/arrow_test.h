@@ -131,7 +131,7 @@ static inline void arrow_test_touch(const void *p, size_t n)
     for (size_t i = 0; i < n; i++)
         sum += b[i];
     if (sum == 0xFFFFFFFFu)
-        fail_msg("an impossible sum");
+        fail_msg("%s", "an impossible sum");
 }
 
 /* Check array a of schema s as the C Data Interface lays out each format

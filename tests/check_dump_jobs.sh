@@ -186,7 +186,7 @@ if command -v valgrind >/dev/null 2>&1 && [ -z "${EXEC:-}" ] &&
 fi
 
 # rows backwards from a mapped file: pages given back as they go (256 MiB
-# of data, at most 64 MiB resident; it was the whole file)
+# of data, at most 64 MiB resident, not the whole file)
 if [ -x /usr/bin/time ] && [ "${DUMP_JOBS_BIG:-1}" = 1 ]; then
     "$PY" -c "
 import numpy as np, sys

@@ -55,26 +55,28 @@ size_t npydt_gather_size(const npydt_dtype *field, npydt_convert as)
             unsigned char *d = dir == 0 ? arr : rec;                                    \
             size_t s_step = dir == 0 ? stride : W, d_step = dir == 0 ? W : stride;      \
             uint64_t i = 0;                                                             \
-            for (; n - i >= 4; i += 4, s += 4 * s_step, d += 4 * d_step) {             \
+            for (; n - i >= 4; i += 4) {                                                \
+                const unsigned char *p = s + i * s_step;                                \
+                unsigned char *q = d + i * d_step;                                      \
                 T v0, v1, v2, v3;                                                       \
-                memcpy(&v0, s, W);                                                      \
-                memcpy(&v1, s + s_step, W);                                             \
-                memcpy(&v2, s + 2 * s_step, W);                                         \
-                memcpy(&v3, s + 3 * s_step, W);                                         \
+                memcpy(&v0, p, W);                                                      \
+                memcpy(&v1, p + s_step, W);                                             \
+                memcpy(&v2, p + 2 * s_step, W);                                         \
+                memcpy(&v3, p + 3 * s_step, W);                                         \
                 v0 = BSWAP(v0);                                                         \
                 v1 = BSWAP(v1);                                                         \
                 v2 = BSWAP(v2);                                                         \
                 v3 = BSWAP(v3);                                                         \
-                memcpy(d, &v0, W);                                                      \
-                memcpy(d + d_step, &v1, W);                                             \
-                memcpy(d + 2 * d_step, &v2, W);                                         \
-                memcpy(d + 3 * d_step, &v3, W);                                         \
+                memcpy(q, &v0, W);                                                      \
+                memcpy(q + d_step, &v1, W);                                             \
+                memcpy(q + 2 * d_step, &v2, W);                                         \
+                memcpy(q + 3 * d_step, &v3, W);                                         \
             }                                                                           \
-            for (; i < n; i++, s += s_step, d += d_step) {                              \
+            for (; i < n; i++) {                                                        \
                 T v;                                                                    \
-                memcpy(&v, s, W);                                                       \
+                memcpy(&v, s + i * s_step, W);                                          \
                 v = BSWAP(v);                                                           \
-                memcpy(d, &v, W);                                                       \
+                memcpy(d + i * d_step, &v, W);                                          \
             }                                                                           \
             return;                                                                     \
         }                                                                               \
@@ -105,23 +107,25 @@ DEFINE_COPY(copy_8, 8, uint64_t, NOSWAP)
     {                                                                                   \
         size_t tail = size - W;                                                         \
         uint64_t i = 0;                                                                 \
-        for (; n - i >= 2; i += 2, s += 2 * s_step, d += 2 * d_step) {                 \
+        for (; n - i >= 2; i += 2) {                                                    \
+            const unsigned char *p = s + i * s_step;                                    \
+            unsigned char *q = d + i * d_step;                                          \
             T a0, b0, a1, b1;                                                           \
-            memcpy(&a0, s, W);                                                          \
-            memcpy(&b0, s + tail, W);                                                   \
-            memcpy(&a1, s + s_step, W);                                                 \
-            memcpy(&b1, s + s_step + tail, W);                                          \
-            memcpy(d, &a0, W);                                                          \
-            memcpy(d + tail, &b0, W);                                                   \
-            memcpy(d + d_step, &a1, W);                                                 \
-            memcpy(d + d_step + tail, &b1, W);                                          \
+            memcpy(&a0, p, W);                                                          \
+            memcpy(&b0, p + tail, W);                                                   \
+            memcpy(&a1, p + s_step, W);                                                 \
+            memcpy(&b1, p + s_step + tail, W);                                          \
+            memcpy(q, &a0, W);                                                          \
+            memcpy(q + tail, &b0, W);                                                   \
+            memcpy(q + d_step, &a1, W);                                                 \
+            memcpy(q + d_step + tail, &b1, W);                                          \
         }                                                                               \
         if (i < n) {                                                                    \
             T a, b;                                                                     \
-            memcpy(&a, s, W);                                                           \
-            memcpy(&b, s + tail, W);                                                    \
-            memcpy(d, &a, W);                                                           \
-            memcpy(d + tail, &b, W);                                                    \
+            memcpy(&a, s + i * s_step, W);                                              \
+            memcpy(&b, s + i * s_step + tail, W);                                       \
+            memcpy(d + i * d_step, &a, W);                                              \
+            memcpy(d + i * d_step + tail, &b, W);                                       \
         }                                                                               \
     }
 

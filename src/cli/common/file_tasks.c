@@ -121,7 +121,12 @@ static int finish(void *ctx, size_t i, void *slot, int status)
 
 int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
 {
-    jobs = cli_jobs_count(jobs, ft->nfiles);
+    /* standard input named twice is read in turn: one thread, so that no
+     * array's reading starts before the one before it has ended */
+    size_t stdin_args = 0;
+    for (size_t i = 0; i < ft->nfiles; i++)
+        stdin_args += strcmp(ft->files[i], "-") == 0 || strncmp(ft->files[i], "-:", 2) == 0;
+    jobs = stdin_args > 1 ? 1 : cli_jobs_count(jobs, ft->nfiles);
     size_t nslots = jobs > 1 ? 2 * (size_t)jobs : 1;
     struct cli_file_task *slots = calloc(nslots, sizeof *slots);
     if (!slots)

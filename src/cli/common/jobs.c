@@ -5,6 +5,7 @@
 #include "cli/common/jobs.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@ unsigned cli_jobs_count(unsigned jobs, size_t tasks)
 
 /* A run shared by the calling thread and the workers; every field below
  * the ops is guarded by lock. */
+/* Stack bytes of a worker: what a process's main thread has by default. */
+#define CLI_JOBS_STACK ((size_t)8 << 20)
+
 struct run {
     const struct cli_jobs_ops *ops;
     void *ctx;
@@ -148,9 +152,18 @@ int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
     pthread_mutex_init(&r.lock, NULL);
     pthread_cond_init(&r.has_work, NULL);
     pthread_cond_init(&r.has_done, NULL);
+    /* the calling thread's stack room for each worker (a default thread
+     * stack is 128 KiB on some C libraries) */
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        (void)pthread_attr_setstacksize(&attr, CLI_JOBS_STACK);
     unsigned started = 0;
-    while (started < jobs && pthread_create(&threads[started], NULL, worker, &r) == 0)
+    while (started < jobs &&
+           pthread_create(&threads[started], attr_ok ? &attr : NULL, worker, &r) == 0)
         started++;
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
     int status = started ? run_in_order(&r) : run_alone(ops, slots, ctx);
     pthread_mutex_lock(&r.lock);
     r.quit = 1;
