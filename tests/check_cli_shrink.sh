@@ -60,7 +60,7 @@ dump_piped() {
         { head -c 100000 >/dev/null; truncate -s 500000 "$w/$f"; cat >/dev/null; }
     rc=$(cat "$dir/rc")
 }
-for mode in mapped --no-mmap; do
+for mode in mapped --no-mmap --jobs=1 --jobs=2; do
     label="dump --jsonl ($mode), the file truncated by the reader of its output"
     fresh big.npy
     if [ "$mode" = mapped ]; then dump_piped big.npy --jsonl; else dump_piped big.npy --jsonl "$mode"; fi

@@ -72,6 +72,9 @@ same "check with a pipe" "$F/fortran_2d.npy" check --schema "'<i4'" --json \
 same "check of an archive's members on a pipe" "$Z/savez.npz" check --schema "'<i8'" \
     --json "$F/fortran_2d.npy" -:ints "$F/bad/data_short_2d.npy" -:nope -:fortran "$Z/savez.npz"
 same "inspect" /dev/null inspect $files
+cat "$F/fortran_2d.npy" "$F/fortran_2d.npy" >"$tmp/twice.npy"
+same "stats of standard input named twice" "$tmp/twice.npy" stats - -
+same "inspect of standard input named twice" "$F/fortran_2d.npy" inspect - -
 same "inspect --json" /dev/null inspect --json $files
 same "inspect --list" "$Z/savez_compressed.npz" inspect --list $files -
 same "stats" /dev/null stats $files
