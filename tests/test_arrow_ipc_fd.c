@@ -6,6 +6,8 @@
  * buffer and from a descriptor alike. */
 #include "arrow_test.h"
 
+#include "text/text.h"
+
 #include <fcntl.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -26,7 +28,9 @@ static int temp_fd(const void *p, size_t len)
  * batches of batch_rows, record i holding a = i / 4, b = -i. */
 static struct membuf rows_stream(size_t rows, uint64_t batch_rows)
 {
-    npydt_dtype *dt = test_parse_literal("[('a', '=f8'), ('b', '=i4')]");
+    /* the bytes below are the host's: the header says which order that is */
+    npydt_dtype *dt = test_parse_literal(TEXT_HOST_ORDER == '<' ? "[('a', '<f8'), ('b', '<i4')]"
+                                                                : "[('a', '>f8'), ('b', '>i4')]");
     uint64_t shape[1] = {rows};
     TEST_ERROR(err);
     size_t h = npydt_header_write(dt, shape, 1, 0, NULL, 0, &err);
