@@ -13,6 +13,11 @@ trap 'rm -f "$log"' EXIT
 for bin in "$O"/fuzz-replay/fuzz_*; do
     [ -x "$bin" ] || continue
     name=${bin##*/fuzz_}
+    # fuzz_load reads each input with -j 2 too (see tests/run_tests.sh)
+    if [ -n "${NO_THREADS:-}" ] && [ "$name" = load ]; then
+        echo "SKIP: fuzz_load replay (NO_THREADS)"
+        continue
+    fi
     dirs=
     for d in fuzz/corpus/$name fuzz/regressions/$name; do
         [ -d "$d" ] && dirs="$dirs $d"

@@ -54,6 +54,17 @@ fi
 # Every test binary and every check script runs through
 # tests/run_parallel.sh (JOBS at a time); their outputs are reported below
 # in this order.
+# NO_THREADS=1 (tests/cross/run.sh for i386: qemu-i386 7.2 spins for ever
+# in programs that start threads) leaves out the tests of the command's
+# thread pool, which run natively, under ThreadSanitizer and on s390x.
+if [ -n "${NO_THREADS:-}" ]; then
+    kept=
+    for t in "$@"; do
+        case ${t##*/} in test_cli_jobs) echo "SKIP: $t (NO_THREADS)" ;; *) kept="$kept $t" ;; esac
+    done
+    # shellcheck disable=SC2086
+    set -- $kept
+fi
 {
     for t in "$@"; do printf '%s "%s"\n' "$EXEC" "$t"; done
     for s in $scripts; do [ -e "$s" ] && printf 'sh "%s"\n' "$s"; done
