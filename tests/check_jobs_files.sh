@@ -72,6 +72,19 @@ same "check with a pipe" "$F/fortran_2d.npy" check --schema "'<i4'" --json \
 same "check of an archive's members on a pipe" "$Z/savez.npz" check --schema "'<i8'" \
     --json "$F/fortran_2d.npy" -:ints "$F/bad/data_short_2d.npy" -:nope -:fortran "$Z/savez.npz"
 same "inspect" /dev/null inspect $files
+# NPYDT_JOBS=1 in the environment is the default -j: no thread is started
+if command -v strace >/dev/null 2>&1; then
+    threads() {
+        # shellcheck disable=SC2086
+        env "$@" strace -f -e trace=clone,clone3 -o "$tmp/trace" "$NPYDT" check --schema "'<f8'" \
+            $files >/dev/null 2>&1
+        grep -c 'clone' "$tmp/trace"
+    }
+    one=$(threads NPYDT_JOBS=1)
+    two=$(threads NPYDT_JOBS=2)
+    if [ "$one" -eq 0 ] && [ "$two" -gt 0 ]; then pass; else
+        fail "NPYDT_JOBS: $one threads started with 1, $two with 2"; fi
+fi
 cat "$F/fortran_2d.npy" "$F/fortran_2d.npy" >"$tmp/twice.npy"
 same "stats of standard input named twice" "$tmp/twice.npy" stats - -
 same "inspect of standard input named twice" "$F/fortran_2d.npy" inspect - -

@@ -22,6 +22,10 @@ int cli_jobs_parse(const struct cli_command *cmd, const char *text, unsigned *jo
 
 unsigned cli_jobs_count(unsigned jobs, size_t tasks)
 {
+    const char *env = jobs == 0 ? getenv("NPYDT_JOBS") : NULL;
+    uint64_t n;
+    if (env && cli_parse_count(env, &n, 1) == 0 && n >= 1)
+        jobs = n > CLI_JOBS_MAX ? CLI_JOBS_MAX : (unsigned)n;
     if (jobs == 0) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = online < 1 ? 1 : online > CLI_JOBS_MAX ? CLI_JOBS_MAX : (unsigned)online;

@@ -16,8 +16,9 @@
  * the exit status of the usage error it reported (cli_usage). */
 int cli_jobs_parse(const struct cli_command *cmd, const char *text, unsigned *jobs);
 
-/* The workers to use: jobs (0: the online processors), capped by tasks
- * when tasks is not 0, and by CLI_JOBS_MAX; at least 1. */
+/* The workers to use: jobs (0: NPYDT_JOBS from the environment when it
+ * is a count, else the online processors), capped by tasks when tasks is
+ * not 0, and by CLI_JOBS_MAX; at least 1. */
 unsigned cli_jobs_count(unsigned jobs, size_t tasks);
 
 /* What the tasks of a run do; ctx is cli_jobs_run's. */
