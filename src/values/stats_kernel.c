@@ -6,6 +6,9 @@
 
 #include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- sums ------------------------------------------------------------------ */
 
@@ -30,6 +33,35 @@ static double pairwise_sum(const double *x, size_t n)
 
 /* Values a chunk holds: four lanes of 32, their sums added pairwise. */
 #define CHUNK 128
+
+/* Join a block of n finite values to the moments of c: their sum sb, the
+ * sum sd of their deviations from the shift k and the sum sq of the
+ * squares of those. */
+static void add_moments(struct stats_column *c, size_t n, double k, double sb, double sd,
+                        double sq)
+{
+    double nb = (double)n;
+    double mb = k + sd / nb, m2b = sq - sd * (sd / nb);
+    if (isinf(sq))
+        m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
+    else if (m2b < 0)
+        m2b = 0;
+    double t = c->sum + sb;
+    if (fabs(c->sum) >= fabs(sb))
+        c->comp += (c->sum - t) + sb;
+    else
+        c->comp += (sb - t) + c->sum;
+    c->sum = t;
+    if (c->nfin == 0) {
+        c->mean = mb;
+        c->m2 = m2b;
+    } else {
+        double na = (double)c->nfin, nt = na + nb, delta = mb - c->mean;
+        c->mean += delta * (nb / nt);
+        c->m2 += m2b + delta * delta * (na * nb / nt);
+    }
+    c->nfin += n;
+}
 
 /* Fold the n finite values f[0..n) into the moments of c in one pass:
  * the values, their deviations d from a shift K (the block's first value)
@@ -77,28 +109,7 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
         cs[nc] = ts;
         cq[nc] = tq;
     }
-    double nb = (double)n, sb = pairwise_sum(cr, nc);
-    double sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
-    double mb = k + sd / nb, m2b = sq - sd * (sd / nb);
-    if (isinf(sq))
-        m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
-    else if (m2b < 0)
-        m2b = 0;
-    double t = c->sum + sb;
-    if (fabs(c->sum) >= fabs(sb))
-        c->comp += (c->sum - t) + sb;
-    else
-        c->comp += (sb - t) + c->sum;
-    c->sum = t;
-    if (c->nfin == 0) {
-        c->mean = mb;
-        c->m2 = m2b;
-    } else {
-        double na = (double)c->nfin, nt = na + nb, delta = mb - c->mean;
-        c->mean += delta * (nb / nt);
-        c->m2 += m2b + delta * delta * (na * nb / nt);
-    }
-    c->nfin += n;
+    add_moments(c, n, k, pairwise_sum(cr, nc), pairwise_sum(cs, nc), pairwise_sum(cq, nc));
 }
 
 /* ---- order --------------------------------------------------------------- */
@@ -163,63 +174,92 @@ static size_t split_finite(const double *x, size_t k, double *fin, uint64_t *pin
     return nf;
 }
 
+/* Lane by lane minimum and maximum of two vectors, a's where it is below
+ * (above) m and m's otherwise: a NaN in a never replaces m, as np.nanmin
+ * skips it. SSE2's minpd and maxpd are exactly that, one instruction. */
+#if defined(__SSE2__)
+#define VMIN(a, m) ((v2d)_mm_min_pd((__m128d)(a), (__m128d)(m)))
+#define VMAX(a, m) ((v2d)_mm_max_pd((__m128d)(a), (__m128d)(m)))
+#else
+static inline v2d vmin_lanes(v2d a, v2d m)
+{
+    v2d r = {a[0] < m[0] ? a[0] : m[0], a[1] < m[1] ? a[1] : m[1]};
+    return r;
+}
+static inline v2d vmax_lanes(v2d a, v2d m)
+{
+    v2d r = {a[0] > m[0] ? a[0] : m[0], a[1] > m[1] ? a[1] : m[1]};
+    return r;
+}
+#define VMIN(a, m) vmin_lanes(a, m)
+#define VMAX(a, m) vmax_lanes(a, m)
+#endif
+
 void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
 {
-    /* extremes in four lanes, two to a vector (lane j takes the values i
-     * with i % 4 == j); zeros and values that are not finite counted
-     * without branches, the kinds of the latter only when any */
-    double lo0 = c->min_f, lo1, lo2, lo3, hi0 = c->max_f, hi1, hi2, hi3;
-    v2d lo01 = {lo0, lo0}, lo23 = lo01, hi01 = {hi0, hi0}, hi23 = hi01;
-    const v2d zero = {0, 0}, big = {DBL_MAX, DBL_MAX};
-    const v2i magnitude = {INT64_MAX, INT64_MAX};
-    v2i z01 = {0, 0}, z23 = {0, 0}, f01 = {0, 0}, f23 = {0, 0};
-#define PICK(m, a, b) ((v2d)(((v2i)(a) & (m)) | ((v2i)(b) & ~(m))))
-#define LANES(a, lo, hi, z, f)                                                          \
-    do {                                                                                \
-        v2i lt_ = (v2i)((a) < (lo)), gt_ = (v2i)((a) > (hi));                           \
-        lo = PICK(lt_, a, lo);                                                          \
-        hi = PICK(gt_, a, hi);                                                          \
-        z -= (v2i)((a) == zero);                                                        \
-        f -= (v2i)((v2d)((v2i)(a) & magnitude) <= big);                                 \
-    } while (0)
-    size_t i = 0;
-    for (; i + 4 <= k; i += 4) {
-        v2d a, b;
-        memcpy(&a, x + i, sizeof a);
-        memcpy(&b, x + i + 2, sizeof b);
-        LANES(a, lo01, hi01, z01, f01);
-        LANES(b, lo23, hi23, z23, f23);
+    if (k == 0)
+        return;
+    /* One pass over x: extremes and zeros in two lanes (a vector), the
+     * three sums of the moments in fold_moments' chunks and four lanes
+     * (the shift x[0]). A NaN or
+     * an infinity makes the sums NaN or infinite: only then (or when
+     * finite values overflow them) does a second pass count the kinds of
+     * the values that are not finite and sum the finite ones alone. */
+    v2d lo = {c->min_f, c->min_f}, hi = {c->max_f, c->max_f};
+    const v2d zero = {0, 0};
+    v2i z = {0, 0};
+    double kf = x[0];
+    const v2d kk = {kf, kf};
+    double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
+    uint64_t tz = 0;
+    size_t nc = 0;
+    for (size_t i0 = 0; i0 < k; i0 += CHUNK, nc++) {
+        size_t end = k - i0 < CHUNK ? k : i0 + CHUNK;
+        v2d r01 = zero, r23 = zero, s01 = zero, s23 = zero, q01 = zero, q23 = zero;
+        size_t i = i0;
+        for (; i + 4 <= end; i += 4) {
+            v2d a, b;
+            memcpy(&a, x + i, sizeof a);
+            memcpy(&b, x + i + 2, sizeof b);
+            lo = VMIN(a, lo);
+            hi = VMAX(a, hi);
+            z -= (v2i)(a == zero);
+            lo = VMIN(b, lo);
+            hi = VMAX(b, hi);
+            z -= (v2i)(b == zero);
+            v2d da = a - kk, db = b - kk;
+            r01 += a;
+            r23 += b;
+            s01 += da;
+            s23 += db;
+            q01 += da * da;
+            q23 += db * db;
+        }
+        double tr = (r01[0] + r01[1]) + (r23[0] + r23[1]);
+        double ts = (s01[0] + s01[1]) + (s23[0] + s23[1]);
+        double tq = (q01[0] + q01[1]) + (q23[0] + q23[1]);
+        for (; i < end; i++) {
+            double v = x[i], d = v - kf;
+            lo[0] = v < lo[0] ? v : lo[0];
+            hi[0] = v > hi[0] ? v : hi[0];
+            tz += v == 0;
+            tr += v;
+            ts += d;
+            tq += d * d;
+        }
+        cr[nc] = tr;
+        cs[nc] = ts;
+        cq[nc] = tq;
     }
-#undef LANES
-#undef PICK
-    lo0 = lo01[0], lo1 = lo01[1], lo2 = lo23[0], lo3 = lo23[1];
-    hi0 = hi01[0], hi1 = hi01[1], hi2 = hi23[0], hi3 = hi23[1];
-    uint64_t tz = (uint64_t)(z01[0] + z01[1] + z23[0] + z23[1]);
-    uint64_t tf = i - (uint64_t)(f01[0] + f01[1] + f23[0] + f23[1]);
-#define CLASSIFY(v)                                                                    \
-    do {                                                                               \
-        tz += (v) == 0;                                                                \
-        tf += !(fabs(v) <= DBL_MAX);                                                   \
-    } while (0)
-    for (; i < k; i++) {
-        double v = x[i];
-        lo0 = v < lo0 ? v : lo0;
-        hi0 = v > hi0 ? v : hi0;
-        CLASSIFY(v);
-    }
-#undef CLASSIFY
-    lo0 = lo1 < lo0 ? lo1 : lo0;
-    lo2 = lo3 < lo2 ? lo3 : lo2;
-    hi0 = hi1 > hi0 ? hi1 : hi0;
-    hi2 = hi3 > hi2 ? hi3 : hi2;
-    double mn = lo2 < lo0 ? lo2 : lo0, mx = hi2 > hi0 ? hi2 : hi0;
+    tz += (uint64_t)(z[0] + z[1]);
+    double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
     uint64_t nan = 0, pinf = 0, ninf = 0;
-    const double *fin = x;   /* the finite values, nf of them */
-    size_t nf = k;
-    if (tf) {
-        nf = split_finite(x, k, scratch, &pinf, &ninf);
-        nan = tf - pinf - ninf;
-        fin = scratch;
+    if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
+        add_moments(c, k, kf, sb, sd, sq);
+    } else {
+        size_t nf = split_finite(x, k, scratch, &pinf, &ninf);
+        nan = k - nf - pinf - ninf;
+        fold_moments(c, scratch, nf);
     }
     c->count += k;
     c->nan += nan;
@@ -227,15 +267,13 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
     c->neginf += ninf;
     c->zeros += tz;
     c->valid += k - nan;
-    c->min_f = mn;
-    c->max_f = mx;
-    if (c->part == NPYDT_STATS_VALUE) {
+    c->min_f = lo[1] < lo[0] ? lo[1] : lo[0];
+    c->max_f = hi[1] > hi[0] ? hi[1] : hi[0];
+    if (c->part == NPYDT_STATS_VALUE && c->sorted) {
         if (nan == 0) {
             ORDER_RUN(c, x, k, c->prev_f, c->have_prev);
-            if (k) {
-                c->prev_f = x[k - 1];
-                c->have_prev = true;
-            }
+            c->prev_f = x[k - 1];
+            c->have_prev = true;
         } else {
             for (size_t t = 0; t < k && c->sorted; t++) {
                 if (x[t] != x[t])
@@ -247,7 +285,6 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
             }
         }
     }
-    fold_moments(c, fin, nf);
 }
 
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
