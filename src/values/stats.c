@@ -118,6 +118,7 @@ static void column_init(struct stats_column *c, const struct stats_source *src, 
     c->kind = src->l->kind;
     c->dtype = src->l->dtype;
     c->cat = src->cat;
+    c->doubles = src->cat == STATS_INT && stats_load_doubles(src->load);
     c->min_f = INFINITY;
     c->max_f = -INFINITY;
     c->sorted = NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING |
@@ -331,7 +332,13 @@ npydt_status npydt_stats_get(const npydt_stats *s, size_t i, npydt_stats_result 
         moments(c, &out->mean, &out->std);
         break;
     case STATS_INT:
-        if (any && c->kind == 'u') {
+        if (any && c->doubles && c->kind == 'u') {
+            out->min_u = (uint64_t)c->min_f;
+            out->max_u = (uint64_t)c->max_f;
+        } else if (any && c->doubles) {
+            out->min_i = (int64_t)c->min_f;
+            out->max_i = (int64_t)c->max_f;
+        } else if (any && c->kind == 'u') {
             out->min_u = (uint64_t)c->min_i;
             out->max_u = (uint64_t)c->max_i;
         } else if (any) {

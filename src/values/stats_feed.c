@@ -28,6 +28,10 @@ static void fold(npydt_stats *s, const struct stats_source *src, struct stats_co
         }
         return;
     case STATS_INT:
+        if (col->doubles) {
+            stats_fold_double(col, (const double *)(void *)buf, k, s->scratch);
+            return;
+        }
         stats_fold_int(col, (const int64_t *)(void *)buf, k, s->scratch);
         return;
     case STATS_UINT:

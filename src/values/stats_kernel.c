@@ -114,19 +114,6 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- order --------------------------------------------------------------- */
 
-/* Clear the order bits that the step from a to b breaks. */
-#define ORDER_STEP(sorted, a, b)                                                   \
-    do {                                                                           \
-        if ((b) < (a))                                                             \
-            (sorted) &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
-        else if ((b) > (a))                                                        \
-            (sorted) &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                      \
-                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
-        else                                                                       \
-            (sorted) &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |              \
-                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
-    } while (0)
-
 /* The order of x[0..k) after *prev (when *have), none of them skipped
  * (so that any two compare as less, equal or greater): the steps up
  * counted without branches, the steps down only when some step is not up,
@@ -136,7 +123,7 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
         if ((c)->sorted == 0 || (k) == 0)                                          \
             break;                                                                 \
         if (have)                                                                  \
-            ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
+            STATS_ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
         size_t up = 0, down = 0, level;                                            \
         for (size_t o_ = 1; o_ < (k); o_++)                                        \
             up += (x)[o_] > (x)[o_ - 1];                                           \
@@ -279,7 +266,7 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
                 if (x[t] != x[t])
                     continue;
                 if (c->have_prev)
-                    ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                    STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
                 c->prev_f = x[t];
                 c->have_prev = true;
             }
@@ -365,90 +352,8 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
         if (x[i] == NPYDT_NAT)
             continue;
         if (c->have_prev)
-            ORDER_STEP(c->sorted, c->prev_i, x[i]);
+            STATS_ORDER_STEP(c->sorted, c->prev_i, x[i]);
         c->prev_i = x[i];
         c->have_prev = true;
     }
-}
-
-/* ---- strings ----------------------------------------------------------------- */
-
-/* -1, 0, 1 as a sorts before, with or after b: bytes (S) or 4-byte code
- * units in the host's order (U), a prefix first. */
-static int compare_values(const unsigned char *a, size_t alen, const unsigned char *b,
-                          size_t blen, bool units)
-{
-    size_t n = alen < blen ? alen : blen;
-    if (!units) {
-        int r = n ? memcmp(a, b, n) : 0;
-        if (r)
-            return r < 0 ? -1 : 1;
-    } else {
-        for (size_t i = 0; i + 4 <= n; i += 4) {
-            uint32_t ua, ub;
-            memcpy(&ua, a + i, 4);
-            memcpy(&ub, b + i, 4);
-            if (ua != ub)
-                return ua < ub ? -1 : 1;
-        }
-    }
-    return alen < blen ? -1 : alen > blen;
-}
-
-/* The bytes of an S value of size bytes at p without its trailing NULs:
- * 8 bytes at a time from the end, the last nonzero byte of a word found
- * by its highest set bit (the word read little-endian), then the head
- * byte by byte. */
-static size_t s_length(const unsigned char *p, size_t size)
-{
-    size_t n = size;
-    while (n >= 8) {
-        uint64_t w = text_load_le64(p + n - 8);
-        if (w)
-            return n - 8 + (size_t)(63 - __builtin_clzll(w)) / 8 + 1;
-        n -= 8;
-    }
-    while (n > 0 && p[n - 1] == 0)
-        n--;
-    return n;
-}
-
-void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
-                        size_t k)
-{
-    bool text = c->cat == STATS_TEXT;
-    uint64_t mn = c->valid ? c->min_len : UINT64_MAX, mx = c->valid ? c->max_len : 0;
-    for (size_t i = 0; i < k; i++) {
-        const unsigned char *p = x + i * stride;
-        size_t bytes = size, len;
-        if (c->kind == 'S') {
-            bytes = s_length(p, size);
-            len = bytes;
-        } else if (text) {
-            bytes -= bytes % 4;
-            static const unsigned char zero[4];
-            while (bytes >= 4 && memcmp(p + bytes - 4, zero, 4) == 0)
-                bytes -= 4;
-            len = bytes / 4;
-        } else {
-            len = bytes;
-        }
-        mn = len < mn ? len : mn;
-        mx = len > mx ? len : mx;
-        stats_hll_add(c->hll, name_key((const char *)p, bytes));
-        if (c->prev_s && c->sorted) {
-            if (c->have_prev) {
-                int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
-                ORDER_STEP(c->sorted, r, 0);
-            }
-            if (bytes)
-                memcpy(c->prev_s, p, bytes);
-            c->prev_len = bytes;
-            c->have_prev = true;
-        }
-    }
-    c->count += k;
-    c->valid += k;
-    c->min_len = mn;
-    c->max_len = mx;
 }
