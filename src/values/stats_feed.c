@@ -21,15 +21,15 @@ static void fold(npydt_stats *s, const struct stats_source *src, struct stats_co
                 im[i] = d[2 * i + 1];
                 d[i] = re;
             }
-            stats_fold_double(col, d, k, s->scratch);
-            stats_fold_double(col + 1, im, k, s->scratch);
+            stats_fold_double(col, d, k);
+            stats_fold_double(col + 1, im, k);
         } else {
-            stats_fold_double(col, (const double *)(void *)buf, k, s->scratch);
+            stats_fold_double(col, (const double *)(void *)buf, k);
         }
         return;
     case STATS_INT:
         if (col->doubles) {
-            stats_fold_double(col, (const double *)(void *)buf, k, s->scratch);
+            stats_fold_double(col, (const double *)(void *)buf, k);
             return;
         }
         stats_fold_int(col, (const int64_t *)(void *)buf, k, s->scratch);
@@ -136,6 +136,12 @@ static npydt_status feed_source(npydt_stats *s, const struct stats_source *src,
                 struct stats_column *col = &s->cols[src->col + (size_t)e * (size_t)src->parts];
                 if (src->load == STATS_LOAD_BYTES) {   /* folded in place */
                     stats_fold_strings(col, base + off, stride, src->gsize, mm);
+                    off = next_position(l, l->nrepeats, idx, off);
+                    continue;
+                }
+                if (src->parts == 1 && stats_load_doubles(src->load)) {   /* read as folded */
+                    stats_fold_load(col, src->load, src->swap, base + off, stride, mm,
+                                    (double *)(void *)s->buf);
                     off = next_position(l, l->nrepeats, idx, off);
                     continue;
                 }

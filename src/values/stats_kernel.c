@@ -143,22 +143,60 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- numbers ----------------------------------------------------------------- */
 
-/* The finite values of x[0..k) into fin (returning their number), and
- * the infinities among the others counted: the pass of a block that has
- * values that are not finite. */
-static size_t split_finite(const double *x, size_t k, double *fin, uint64_t *pinf, uint64_t *ninf)
+/* The moments of the finite values of x[0..k) folded into c, and the
+ * infinities among the others counted, returning the number of finite
+ * ones: the pass of a block that has values that are not finite. As
+ * fold_moments, the shift the first finite value, but each value in its
+ * place, the others masked to zero (x - x is 0 for a finite x alone). */
+static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uint64_t *pinf,
+                          uint64_t *ninf)
 {
-    size_t nf = 0;
-    uint64_t tp = 0, tm = 0;
-    for (size_t t = 0; t < k; t++) {
-        fin[nf] = x[t];
-        nf += fabs(x[t]) <= DBL_MAX;
-        tp += x[t] == INFINITY;
-        tm += x[t] == -INFINITY;
+    size_t first = 0;
+    while (first < k && !isfinite(x[first]))
+        first++;
+    double kf = first < k ? x[first] : 0;
+    const v2d zero = {0, 0}, kk = {kf, kf}, inf = {INFINITY, INFINITY};
+    v2i nf = {0, 0}, np = {0, 0}, nm = {0, 0};
+    double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
+    size_t nc = 0, tf = 0, tp = 0, tm = 0;
+    for (size_t i0 = 0; i0 < k; i0 += CHUNK, nc++) {
+        size_t end = k - i0 < CHUNK ? k : i0 + CHUNK;
+        v2d r = zero, sd = zero, q = zero;
+        size_t i = i0;
+        for (; i + 2 <= end; i += 2) {
+            v2d a;
+            memcpy(&a, x + i, sizeof a);
+            v2i m = (v2i)(a - a == zero);
+            nf -= m;
+            np -= (v2i)(a == inf);
+            nm -= (v2i)(a == -inf);
+            v2d d = (v2d)((v2i)(a - kk) & m);
+            r += (v2d)((v2i)a & m);
+            sd += d;
+            q += d * d;
+        }
+        double tr = r[0] + r[1], ts = sd[0] + sd[1], tq = q[0] + q[1];
+        for (; i < end; i++) {
+            double v = x[i];
+            tp += v == INFINITY;
+            tm += v == -INFINITY;
+            if (isfinite(v)) {
+                tf++;
+                tr += v;
+                ts += v - kf;
+                tq += (v - kf) * (v - kf);
+            }
+        }
+        cr[nc] = tr;
+        cs[nc] = ts;
+        cq[nc] = tq;
     }
-    *pinf = tp;
-    *ninf = tm;
-    return nf;
+    tf += (size_t)(nf[0] + nf[1]);
+    *pinf = tp + (uint64_t)(np[0] + np[1]);
+    *ninf = tm + (uint64_t)(nm[0] + nm[1]);
+    if (tf)
+        add_moments(c, tf, kf, pairwise_sum(cr, nc), pairwise_sum(cs, nc), pairwise_sum(cq, nc));
+    return tf;
 }
 
 /* Lane by lane minimum and maximum of two vectors, a's where it is below
@@ -182,32 +220,65 @@ static inline v2d vmax_lanes(v2d a, v2d m)
 #define VMAX(a, m) vmax_lanes(a, m)
 #endif
 
-void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch)
+/* The value at p as a double by the plan's load kind (stats_load.c; the
+ * gathered doubles for any other), its byte swap decided by swap. */
+static inline __attribute__((always_inline)) double load_double(enum stats_load kind, bool swap,
+                                                                const unsigned char *p)
+{
+    switch (kind) {
+    case STATS_LOAD_F64: return text_f64_of_bits(text_load64(p, swap));
+    case STATS_LOAD_F32: return (double)text_f32_of_bits(text_load32(p, swap));
+    case STATS_LOAD_I32: return (double)(int32_t)text_load32(p, swap);
+    case STATS_LOAD_I16: return (double)(int16_t)text_load16(p, swap);
+    case STATS_LOAD_I8: return (double)(int8_t)p[0];
+    case STATS_LOAD_U32: return (double)text_load32(p, swap);
+    case STATS_LOAD_U16: return (double)text_load16(p, swap);
+    case STATS_LOAD_U8: return (double)p[0];
+    default: {
+        double d;
+        memcpy(&d, p, sizeof d);
+        return d;
+    }
+    }
+}
+
+/* Fold k <= STATS_BLOCK values, stride bytes apart from base and read by
+ * load_double(kind, swap), into c; they are written to x as they are
+ * read (unless kind is STATS_LOAD_GATHER: then base is x, the doubles
+ * gathered already, and stride 8), for the passes that need them again. */
+static inline __attribute__((always_inline)) void
+fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_t k,
+         enum stats_load kind, bool swap, double *x)
 {
     if (k == 0)
         return;
-    /* One pass over x: extremes and zeros in two lanes (a vector), the
-     * three sums of the moments in fold_moments' chunks and four lanes
-     * (the shift x[0]). A NaN or
-     * an infinity makes the sums NaN or infinite: only then (or when
-     * finite values overflow them) does a second pass count the kinds of
-     * the values that are not finite and sum the finite ones alone. */
+    const bool store = kind != STATS_LOAD_GATHER;
+#define LOAD_AT(j) load_double(kind, swap, base + (j) * stride)
+    /* One pass over the values: extremes and zeros in two lanes (a
+     * vector), the three sums of the moments in fold_moments' chunks and
+     * four lanes (the shift: the first value). A NaN or an infinity makes
+     * the sums NaN or infinite: only then (or when finite values overflow
+     * them) does a second pass count the kinds of the values that are not
+     * finite and sum the finite ones alone. */
     v2d lo = {c->min_f, c->min_f}, hi = {c->max_f, c->max_f};
     const v2d zero = {0, 0};
     v2i z = {0, 0};
-    double kf = x[0];
+    double kf = LOAD_AT(0);
     const v2d kk = {kf, kf};
     double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
     uint64_t tz = 0;
     size_t nc = 0;
+    cr[0] = cs[0] = cq[0] = 0;   /* k > 0: written below; said for the compiler */
     for (size_t i0 = 0; i0 < k; i0 += CHUNK, nc++) {
         size_t end = k - i0 < CHUNK ? k : i0 + CHUNK;
         v2d r01 = zero, r23 = zero, s01 = zero, s23 = zero, q01 = zero, q23 = zero;
         size_t i = i0;
         for (; i + 4 <= end; i += 4) {
-            v2d a, b;
-            memcpy(&a, x + i, sizeof a);
-            memcpy(&b, x + i + 2, sizeof b);
+            v2d a = {LOAD_AT(i), LOAD_AT(i + 1)}, b = {LOAD_AT(i + 2), LOAD_AT(i + 3)};
+            if (store) {
+                memcpy(x + i, &a, sizeof a);
+                memcpy(x + i + 2, &b, sizeof b);
+            }
             lo = VMIN(a, lo);
             hi = VMAX(a, hi);
             z -= (v2i)(a == zero);
@@ -226,7 +297,9 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
         double ts = (s01[0] + s01[1]) + (s23[0] + s23[1]);
         double tq = (q01[0] + q01[1]) + (q23[0] + q23[1]);
         for (; i < end; i++) {
-            double v = x[i], d = v - kf;
+            double v = LOAD_AT(i), d = v - kf;
+            if (store)
+                x[i] = v;
             lo[0] = v < lo[0] ? v : lo[0];
             hi[0] = v > hi[0] ? v : hi[0];
             tz += v == 0;
@@ -244,9 +317,7 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
     if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
         add_moments(c, k, kf, sb, sd, sq);
     } else {
-        size_t nf = split_finite(x, k, scratch, &pinf, &ninf);
-        nan = k - nf - pinf - ninf;
-        fold_moments(c, scratch, nf);
+        nan = k - fold_finite(c, x, k, &pinf, &ninf) - pinf - ninf;
     }
     c->count += k;
     c->nan += nan;
@@ -273,6 +344,42 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k, double
         }
     }
 }
+
+#undef LOAD_AT
+
+void stats_fold_double(struct stats_column *c, const double *x, size_t k)
+{
+    fold_run(c, (const unsigned char *)x, sizeof *x, k, STATS_LOAD_GATHER, false, (double *)x);
+}
+
+/* One instance of fold_run per load kind and swap setting. */
+#define FOLD_KIND(K)                                                                 \
+    case K:                                                                          \
+        if (swap)                                                                    \
+            fold_run(c, base, stride, k, K, true, x);                                \
+        else                                                                         \
+            fold_run(c, base, stride, k, K, false, x);                               \
+        return
+
+void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
+                     const unsigned char *base, size_t stride, size_t k, double *x)
+{
+    switch (kind) {
+    FOLD_KIND(STATS_LOAD_F64);
+    FOLD_KIND(STATS_LOAD_F32);
+    FOLD_KIND(STATS_LOAD_I32);
+    FOLD_KIND(STATS_LOAD_I16);
+    FOLD_KIND(STATS_LOAD_I8);
+    FOLD_KIND(STATS_LOAD_U32);
+    FOLD_KIND(STATS_LOAD_U16);
+    FOLD_KIND(STATS_LOAD_U8);
+    default:
+        stats_load(kind, swap, base, stride, k, (unsigned char *)x);
+        stats_fold_double(c, x, k);
+        return;
+    }
+}
+#undef FOLD_KIND
 
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
 {
@@ -324,36 +431,82 @@ void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double
 
 void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
 {
+    if (k == 0)
+        return;
+    /* A block that rises strictly from a value that is not NaT (NaT is
+     * the least int64: it could only be first) holds no NaT and has its
+     * extremes at its ends; a column still in order takes that test
+     * first, so that a sorted one is one pass. Otherwise the extremes of
+     * all the values, and only when the least is NaT, the NaTs counted
+     * and the least of the others. */
     uint64_t nat = 0, zeros = 0;
-    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
-    for (size_t i = 0; i < k; i++) {
-        int64_t v = x[i];
-        bool is_nat = v == NPYDT_NAT;
-        nat += is_nat;
-        zeros += v == 0;
-        mn = v < mn && !is_nat ? v : mn;
-        mx = v > mx ? v : mx;   /* NaT is the least int64: never the max */
+    int64_t mn, mx;
+    if (c->sorted) {
+        size_t up = 0;
+        for (size_t i = 1; i < k; i++)
+            up += x[i] > x[i - 1];
+        if (up == k - 1 && x[0] != NPYDT_NAT) {
+            if (c->have_prev)
+                STATS_ORDER_STEP(c->sorted, c->prev_i, x[0]);
+            if (k > 1)
+                c->sorted &= ~(unsigned)(NPYDT_SORTED_DESCENDING | NPYDT_SORTED_STRICTLY_DESCENDING);
+            c->prev_i = x[k - 1];
+            c->have_prev = true;
+            if (c->kind == 'm')
+                for (size_t i = 0; i < k; i++)
+                    zeros += x[i] == 0;
+            mn = x[0];
+            mx = x[k - 1];
+            goto done;
+        }
+    }
+    int64_t mn0 = INT64_MAX, mn1 = INT64_MAX, mx0 = INT64_MIN, mx1 = INT64_MIN;
+    size_t i = 0;
+    for (; i + 2 <= k; i += 2) {
+        int64_t v = x[i], w = x[i + 1];
+        mn0 = v < mn0 ? v : mn0;
+        mx0 = v > mx0 ? v : mx0;
+        mn1 = w < mn1 ? w : mn1;
+        mx1 = w > mx1 ? w : mx1;
+    }
+    if (i < k) {
+        mn0 = x[i] < mn0 ? x[i] : mn0;
+        mx0 = x[i] > mx0 ? x[i] : mx0;
+    }
+    mn = mn1 < mn0 ? mn1 : mn0;
+    mx = mx1 > mx0 ? mx1 : mx0;   /* NaT is the least int64: never the max */
+    if (c->kind == 'm')
+        for (i = 0; i < k; i++)
+            zeros += x[i] == 0;
+    if (mn == NPYDT_NAT) {
+        mn = INT64_MAX;
+        for (i = 0; i < k; i++) {
+            bool is_nat = x[i] == NPYDT_NAT;
+            nat += is_nat;
+            mn = x[i] < mn && !is_nat ? x[i] : mn;
+        }
+    }
+    if (nat == 0) {
+        ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+        c->prev_i = x[k - 1];
+        c->have_prev = true;
+    } else {
+        for (i = 0; i < k && c->sorted; i++) {
+            if (x[i] == NPYDT_NAT)
+                continue;
+            if (c->have_prev)
+                STATS_ORDER_STEP(c->sorted, c->prev_i, x[i]);
+            c->prev_i = x[i];
+            c->have_prev = true;
+        }
+    }
+done:
+    if (nat < k) {
+        c->min_i = c->valid && c->min_i < mn ? c->min_i : mn;
+        c->max_i = c->valid && c->max_i > mx ? c->max_i : mx;
     }
     c->count += k;
     c->nat += nat;
     c->zeros += zeros;
     c->valid += k - nat;
-    c->min_i = mn;
-    c->max_i = mx;
-    if (nat == 0) {
-        ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
-        if (k) {
-            c->prev_i = x[k - 1];
-            c->have_prev = true;
-        }
-        return;
-    }
-    for (size_t i = 0; i < k && c->sorted; i++) {
-        if (x[i] == NPYDT_NAT)
-            continue;
-        if (c->have_prev)
-            STATS_ORDER_STEP(c->sorted, c->prev_i, x[i]);
-        c->prev_i = x[i];
-        c->have_prev = true;
-    }
 }

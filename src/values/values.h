@@ -117,7 +117,11 @@ struct npydt_stats {
     } while (0)
 
 /* The kernels (stats_kernel.c): fold k values, contiguous, into c. */
-void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch);
+void stats_fold_double(struct stats_column *c, const double *x, size_t k);
+/* k <= STATS_BLOCK values of a kind whose loads give doubles, stride bytes
+ * apart from base, read and folded in one pass (and left in x). */
+void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
+                     const unsigned char *base, size_t stride, size_t k, double *x);
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch);
 void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch);
 void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k);
