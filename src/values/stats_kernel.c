@@ -381,27 +381,62 @@ void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
 }
 #undef FOLD_KIND
 
-void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
+/* The extremes and zeros of k int64 values stride bytes apart from base
+ * (byte swapped by swap) folded into c, and the values as doubles into
+ * xd, two lanes of extremes so that the compares do not wait on each
+ * other. */
+static inline __attribute__((always_inline)) void
+int_run(struct stats_column *c, const unsigned char *base, size_t stride, size_t k, bool swap,
+        double *xd)
 {
     uint64_t zeros = 0;
-    int64_t mn = c->valid ? c->min_i : INT64_MAX, mx = c->valid ? c->max_i : INT64_MIN;
-    for (size_t i = 0; i < k; i++) {
-        int64_t v = x[i];
+    int64_t mn0 = c->valid ? c->min_i : INT64_MAX, mx0 = c->valid ? c->max_i : INT64_MIN;
+    int64_t mn1 = mn0, mx1 = mx0;
+    size_t i = 0;
+    for (; i + 2 <= k; i += 2) {
+        int64_t v = (int64_t)text_load64(base + i * stride, swap);
+        int64_t w = (int64_t)text_load64(base + (i + 1) * stride, swap);
         zeros += v == 0;
-        mn = v < mn ? v : mn;
-        mx = v > mx ? v : mx;
-        scratch[i] = (double)v;
+        zeros += w == 0;
+        mn0 = v < mn0 ? v : mn0;
+        mx0 = v > mx0 ? v : mx0;
+        mn1 = w < mn1 ? w : mn1;
+        mx1 = w > mx1 ? w : mx1;
+        xd[i] = (double)v;
+        xd[i + 1] = (double)w;
+    }
+    if (i < k) {
+        int64_t v = (int64_t)text_load64(base + i * stride, swap);
+        zeros += v == 0;
+        mn0 = v < mn0 ? v : mn0;
+        mx0 = v > mx0 ? v : mx0;
+        xd[i] = (double)v;
     }
     c->count += k;
     c->valid += k;
     c->zeros += zeros;
-    c->min_i = mn;
-    c->max_i = mx;
+    c->min_i = mn1 < mn0 ? mn1 : mn0;
+    c->max_i = mx1 > mx0 ? mx1 : mx0;
+}
+
+void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
+{
+    int_run(c, (const unsigned char *)x, sizeof *x, k, false, scratch);
     ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
     if (k) {
         c->prev_i = x[k - 1];
         c->have_prev = true;
     }
+    fold_moments(c, scratch, k);
+}
+
+void stats_fold_int_load(struct stats_column *c, bool swap, const unsigned char *base,
+                         size_t stride, size_t k, double *scratch)
+{
+    if (swap)
+        int_run(c, base, stride, k, true, scratch);
+    else
+        int_run(c, base, stride, k, false, scratch);
     fold_moments(c, scratch, k);
 }
 

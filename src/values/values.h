@@ -123,6 +123,10 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k);
 void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
                      const unsigned char *base, size_t stride, size_t k, double *x);
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch);
+/* k int64 values (STATS_LOAD_I64) stride bytes apart from base, read and
+ * folded in one pass into a column out of order (whose order is settled). */
+void stats_fold_int_load(struct stats_column *c, bool swap, const unsigned char *base,
+                         size_t stride, size_t k, double *scratch);
 void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch);
 void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k);
 /* k strings of size bytes each, stride bytes apart (U: code units in the
