@@ -4,9 +4,10 @@
  * STATS_TILE_BYTES, in C order within each record, and handed to the
  * kernels; the kernels that read values where they are (S bytes, kinds
  * loaded as doubles, int64) take them without the copy. A leaf of one
- * element gathers a tile of records at once; the elements of a subarray are gathered one position at a time across
- * the tile's records and put back in C order, or, for a subarray too
- * large for a tile, along its innermost dimension record by record. */
+ * element gathers a tile of records at once; the elements of a subarray
+ * are gathered one position at a time across the tile's records and put
+ * back in C order, or, for a subarray too large for a tile, along its
+ * innermost dimension record by record. */
 #include "values/values.h"
 
 /* Fold k gathered values of src (at buf) into column col. */
