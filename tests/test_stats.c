@@ -208,101 +208,6 @@ static void test_stats_datetimes_count_nat_and_give_iso_text(void **state)
     test_recs_free(&r);
 }
 
-static void test_stats_datetimes_rising_after_a_leading_nat_count_it(void **state)
-{
-    (void)state;
-    struct test_recs r = test_recs_make("'<M8[s]'", 4);
-    test_recs_set_i64(&r, 0, "", NPYDT_NAT);
-    for (size_t i = 1; i < 4; i++)
-        test_recs_set_i64(&r, i, "", (int64_t)i * 10);
-    npydt_stats *s = stats_of(&r, NULL);
-    npydt_stats_result c = column(s, 0);
-    assert_int_equal(c.nat, 1);
-    assert_int_equal(c.valid, 3);
-    assert_true(c.min_i == 10 && c.max_i == 30);
-    assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
-    npydt_stats_free(s);
-    test_recs_free(&r);
-}
-
-static void test_stats_datetimes_sorted_over_many_tiles_keep_their_ends(void **state)
-{
-    (void)state;
-    const size_t n = 20000;
-    struct test_recs r = test_recs_make("[('t', '>m8[ns]'), ('pad', 'u1')]", n);
-    for (size_t i = 0; i < n; i++)
-        test_recs_set_i64(&r, i, "t", (int64_t)i - 5000);
-    npydt_stats *s = stats_of(&r, NULL);
-    npydt_stats_result c = column(s, 0);
-    assert_int_equal(c.nat, 0);
-    assert_int_equal(c.zeros, 1);
-    assert_true(c.min_i == -5000 && c.max_i == (int64_t)n - 5001);
-    assert_int_equal(c.sorted, NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING);
-    npydt_stats_free(s);
-    test_recs_free(&r);
-}
-
-/* After the first tile has settled the order, int64 values are read
- * where they are: the extremes and zeros of the later tiles still count. */
-static void test_stats_int64_extremes_after_the_order_is_settled(void **state)
-{
-    (void)state;
-    const size_t n = 20000;
-    struct test_recs r = test_recs_make("[('pad', 'u1'), ('e', '>i8')]", n);
-    for (size_t i = 0; i < n; i++)
-        test_recs_set_i64(&r, i, "e", (int64_t)((i * 7919) % 1000) + 1);
-    test_recs_set_i64(&r, 15001, "e", INT64_MIN);
-    test_recs_set_i64(&r, 12001, "e", INT64_MAX);
-    test_recs_set_i64(&r, 9999, "e", 0);
-    npydt_stats *s = stats_of(&r, NULL);
-    npydt_stats_result c = column(s, 1);
-    assert_true(c.min_i == INT64_MIN && c.max_i == INT64_MAX);
-    assert_int_equal(c.zeros, 1);
-    assert_int_equal(c.valid, n);
-    assert_int_equal(c.sorted, 0);
-    npydt_stats_free(s);
-    test_recs_free(&r);
-}
-
-/* A block with NaN and infinities among finite values: the kinds are
- * counted and the finite values alone make the moments, in any block. */
-static void test_stats_finite_values_beside_nan_make_the_moments(void **state)
-{
-    (void)state;
-    const size_t n = 10000;
-    struct test_recs r = test_recs_make("'>f4'", n);
-    double sum = 0;
-    size_t nfin = 0;
-    for (size_t i = 0; i < n; i++) {
-        double v = (double)(i % 100) - 49.5;
-        if (i % 97 == 3)
-            v = NAN;
-        else if (i == 7777)
-            v = -INFINITY;
-        else
-            sum += v, nfin++;
-        test_recs_set_double(&r, i, "", v);
-    }
-    npydt_stats *s = stats_of(&r, NULL);
-    npydt_stats_result c = column(s, 0);
-    assert_int_equal(c.nan, (n - 3 + 96) / 97);
-    assert_int_equal(c.neginf, 1);
-    assert_int_equal(c.posinf, 0);
-    assert_int_equal(c.valid, n - c.nan);
-    assert_true(c.min_f == -INFINITY && c.max_f == 49.5);
-    assert_true(c.mean == -INFINITY);
-    npydt_stats_free(s);
-    /* without the infinity: the mean of the finite values */
-    test_recs_set_double(&r, 7777, "", 0.5);
-    sum += 0.5, nfin++;
-    s = stats_of(&r, NULL);
-    c = column(s, 0);
-    assert_true(fabs(c.mean - sum / (double)nfin) < 1e-12);
-    assert_int_equal(c.zeros, 0);
-    npydt_stats_free(s);
-    test_recs_free(&r);
-}
-
 static void test_stats_string_lengths_drop_trailing_nuls(void **state)
 {
     (void)state;
@@ -740,10 +645,6 @@ TEST_LIST("stats",
     cmocka_unit_test(test_stats_order_of_values),
     cmocka_unit_test(test_stats_order_follows_the_additions),
     cmocka_unit_test(test_stats_datetimes_count_nat_and_give_iso_text),
-    cmocka_unit_test(test_stats_datetimes_rising_after_a_leading_nat_count_it),
-    cmocka_unit_test(test_stats_datetimes_sorted_over_many_tiles_keep_their_ends),
-    cmocka_unit_test(test_stats_int64_extremes_after_the_order_is_settled),
-    cmocka_unit_test(test_stats_finite_values_beside_nan_make_the_moments),
     cmocka_unit_test(test_stats_string_lengths_drop_trailing_nuls),
     cmocka_unit_test(test_stats_plan_loads_every_kind_misaligned_in_either_order),
     cmocka_unit_test(test_stats_string_lengths_in_place_of_every_size),

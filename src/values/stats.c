@@ -126,12 +126,12 @@ static void column_init(struct stats_column *c, const struct stats_source *src, 
 }
 
 /* Bytes of the string memory of one column of src: registers, and room
- * for the last value where the column's order is followed. */
+ * for the last and the first value where the column's order is followed. */
 static uint64_t string_bytes(const struct stats_source *src)
 {
     if (src->cat != STATS_BYTES && src->cat != STATS_TEXT)
         return 0;
-    return STATS_HLL_SIZE + (src->l->kind == 'V' ? 0 : (uint64_t)src->gsize);
+    return STATS_HLL_SIZE + (src->l->kind == 'V' ? 0 : 2 * (uint64_t)src->gsize);
 }
 
 npydt_status npydt_stats_new(const npydt_dtype *dt, const npydt_stats_options *opts,
@@ -237,7 +237,8 @@ npydt_status npydt_stats_new(const npydt_dtype *dt, const npydt_stats_options *o
                         mem += STATS_HLL_SIZE;
                         if (leaves[i].kind != 'V') {
                             c->prev_s = mem;
-                            mem += src->gsize;
+                            c->first_s = mem + src->gsize;
+                            mem += 2 * src->gsize;
                         }
                     }
                 }

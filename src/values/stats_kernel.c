@@ -37,6 +37,26 @@ static double pairwise_sum(const double *x, size_t n)
 /* Join a block of n finite values to the moments of c: their sum sb, the
  * sum sd of their deviations from the shift k and the sum sq of the
  * squares of those. */
+void stats_join_moments(struct stats_column *c, uint64_t n, double sum, double comp, double mean,
+                        double m2)
+{
+    double t = c->sum + sum;
+    if (fabs(c->sum) >= fabs(sum))
+        c->comp += (c->sum - t) + sum + comp;
+    else
+        c->comp += (sum - t) + c->sum + comp;
+    c->sum = t;
+    if (c->nfin == 0) {
+        c->mean = mean;
+        c->m2 = m2;
+    } else {
+        double na = (double)c->nfin, nb = (double)n, nt = na + nb, delta = mean - c->mean;
+        c->mean += delta * (nb / nt);
+        c->m2 += m2 + delta * delta * (na * nb / nt);
+    }
+    c->nfin += n;
+}
+
 static void add_moments(struct stats_column *c, size_t n, double k, double sb, double sd,
                         double sq)
 {
@@ -46,21 +66,7 @@ static void add_moments(struct stats_column *c, size_t n, double k, double sb, d
         m2b = sq;   /* squares beyond a double: the std is infinite, as NumPy's */
     else if (m2b < 0)
         m2b = 0;
-    double t = c->sum + sb;
-    if (fabs(c->sum) >= fabs(sb))
-        c->comp += (c->sum - t) + sb;
-    else
-        c->comp += (sb - t) + c->sum;
-    c->sum = t;
-    if (c->nfin == 0) {
-        c->mean = mb;
-        c->m2 = m2b;
-    } else {
-        double na = (double)c->nfin, nt = na + nb, delta = mb - c->mean;
-        c->mean += delta * (nb / nt);
-        c->m2 += m2b + delta * delta * (na * nb / nt);
-    }
-    c->nfin += n;
+    stats_join_moments(c, n, sb, 0, mb, m2b);
 }
 
 /* Fold the n finite values f[0..n) into the moments of c in one pass:
@@ -118,12 +124,14 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
  * (so that any two compare as less, equal or greater): the steps up
  * counted without branches, the steps down only when some step is not up,
  * and the level ones the rest. */
-#define ORDER_RUN(c, x, k, prev, have)                                             \
+#define ORDER_RUN(c, x, k, prev, have, first)                                      \
     do {                                                                           \
         if ((c)->sorted == 0 || (k) == 0)                                          \
             break;                                                                 \
         if (have)                                                                  \
-            STATS_ORDER_STEP((c)->sorted, prev, (x)[0]);                                 \
+            STATS_ORDER_STEP((c)->sorted, prev, (x)[0]);                           \
+        else                                                                       \
+            first = (x)[0];                                                        \
         size_t up = 0, down = 0, level;                                            \
         for (size_t o_ = 1; o_ < (k); o_++)                                        \
             up += (x)[o_] > (x)[o_ - 1];                                           \
@@ -329,7 +337,7 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
     c->max_f = hi[1] > hi[0] ? hi[1] : hi[0];
     if (c->part == NPYDT_STATS_VALUE && c->sorted) {
         if (nan == 0) {
-            ORDER_RUN(c, x, k, c->prev_f, c->have_prev);
+            ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
             c->prev_f = x[k - 1];
             c->have_prev = true;
         } else {
@@ -338,6 +346,8 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
                     continue;
                 if (c->have_prev)
                     STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                else
+                    c->first_f = x[t];
                 c->prev_f = x[t];
                 c->have_prev = true;
             }
@@ -422,7 +432,7 @@ int_run(struct stats_column *c, const unsigned char *base, size_t stride, size_t
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch)
 {
     int_run(c, (const unsigned char *)x, sizeof *x, k, false, scratch);
-    ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+    ORDER_RUN(c, x, k, c->prev_i, c->have_prev, c->first_i);
     if (k) {
         c->prev_i = x[k - 1];
         c->have_prev = true;
@@ -456,7 +466,7 @@ void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double
     c->zeros += zeros;
     c->min_u = mn;
     c->max_u = mx;
-    ORDER_RUN(c, x, k, c->prev_u, c->have_prev);
+    ORDER_RUN(c, x, k, c->prev_u, c->have_prev, c->first_u);
     if (k) {
         c->prev_u = x[k - 1];
         c->have_prev = true;
@@ -483,6 +493,8 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
         if (up == k - 1 && x[0] != NPYDT_NAT) {
             if (c->have_prev)
                 STATS_ORDER_STEP(c->sorted, c->prev_i, x[0]);
+            else
+                c->first_i = x[0];
             if (k > 1)
                 c->sorted &= ~(unsigned)(NPYDT_SORTED_DESCENDING | NPYDT_SORTED_STRICTLY_DESCENDING);
             c->prev_i = x[k - 1];
@@ -522,7 +534,7 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
         }
     }
     if (nat == 0) {
-        ORDER_RUN(c, x, k, c->prev_i, c->have_prev);
+        ORDER_RUN(c, x, k, c->prev_i, c->have_prev, c->first_i);
         c->prev_i = x[k - 1];
         c->have_prev = true;
     } else {
@@ -531,6 +543,8 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
                 continue;
             if (c->have_prev)
                 STATS_ORDER_STEP(c->sorted, c->prev_i, x[i]);
+            else
+                c->first_i = x[i];
             c->prev_i = x[i];
             c->have_prev = true;
         }

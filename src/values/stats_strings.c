@@ -95,6 +95,10 @@ static void order_step(struct stats_column *c, const unsigned char *p, size_t by
     if (c->have_prev) {
         int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
         STATS_ORDER_STEP(c->sorted, r, 0);
+    } else {
+        if (bytes)
+            memcpy(c->first_s, p, bytes);
+        c->first_len = bytes;
     }
     if (bytes)
         memcpy(c->prev_s, p, bytes);
@@ -158,4 +162,27 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
     c->valid += k;
     c->min_len = mn;
     c->max_len = mx;
+}
+
+void stats_join_string_order(struct stats_column *dst, const struct stats_column *src)
+{
+    if (!src->have_prev || !src->prev_s)
+        return;
+    if (!dst->have_prev) {
+        dst->sorted = src->sorted;
+        if (src->first_len)
+            memcpy(dst->first_s, src->first_s, src->first_len);
+        dst->first_len = src->first_len;
+    } else {
+        dst->sorted &= src->sorted;
+        if (dst->sorted) {
+            int r = compare_values(dst->prev_s, dst->prev_len, src->first_s, src->first_len,
+                                   dst->cat == STATS_TEXT);
+            STATS_ORDER_STEP(dst->sorted, r, 0);
+        }
+    }
+    if (src->prev_len)
+        memcpy(dst->prev_s, src->prev_s, src->prev_len);
+    dst->prev_len = src->prev_len;
+    dst->have_prev = true;
 }

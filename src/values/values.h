@@ -46,14 +46,18 @@ struct stats_column {
      * (sum + comp) and Chan's running mean and sum of squared deviations */
     uint64_t nfin;
     double sum, comp, mean, m2;
-    /* order: the last value that was not NaN or NaT */
+    /* order: the last value that was not NaN or NaT, and the first (while
+     * the column is in some order: npydt_stats_merge steps from one
+     * accumulator's last to the other's first) */
     unsigned sorted;
     bool have_prev;
-    double prev_f;
-    int64_t prev_i;
-    uint64_t prev_u;
+    double prev_f, first_f;
+    int64_t prev_i, first_i;
+    uint64_t prev_u, first_u;
     unsigned char *prev_s;       /* STATS_BYTES, STATS_TEXT: room for one value */
     size_t prev_len;             /* its bytes (without trailing NULs for S, U) */
+    unsigned char *first_s;      /* and for the first */
+    size_t first_len;
     uint64_t min_len, max_len;
     unsigned char *hll;          /* STATS_HLL_SIZE registers, or NULL */
 };
@@ -133,6 +137,13 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k);
  * host's order): stats_strings.c. */
 void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
                         size_t k);
+/* The order of dst's values followed by src's (strings: stats_strings.c;
+ * the others: stats_merge.c), src's last value dst's. */
+void stats_join_string_order(struct stats_column *dst, const struct stats_column *src);
+/* Join n finite values of compensated sum sum + comp, mean mean and sum
+ * of squared deviations m2 to the moments of c (stats_kernel.c). */
+void stats_join_moments(struct stats_column *c, uint64_t n, double sum, double comp, double mean,
+                        double m2);
 
 /* The plan's loads (stats_load.c): how a leaf's values converted as `as`
  * are read, and n of them, stride bytes apart from base, into out. */
