@@ -207,25 +207,25 @@ static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uin
     return tf;
 }
 
-/* Lane by lane minimum and maximum of two vectors, a's where it is below
- * (above) m and m's otherwise: a NaN in a never replaces m, as np.nanmin
- * skips it. SSE2's minpd and maxpd are exactly that, one instruction. */
+/* Lane by lane minimum and maximum of two vectors into m: a's where it is
+ * below (above) m and m's otherwise, so that a NaN in a never replaces m,
+ * as np.nanmin skips it. SSE2's minpd and maxpd are exactly that, one
+ * instruction. (Macros: a vector is never passed to or returned from a
+ * function, whose ABI differs where the target has no vectors.) */
 #if defined(__SSE2__)
-#define VMIN(a, m) ((v2d)_mm_min_pd((__m128d)(a), (__m128d)(m)))
-#define VMAX(a, m) ((v2d)_mm_max_pd((__m128d)(a), (__m128d)(m)))
+#define VMIN_INTO(m, a) ((m) = (v2d)_mm_min_pd((__m128d)(a), (__m128d)(m)))
+#define VMAX_INTO(m, a) ((m) = (v2d)_mm_max_pd((__m128d)(a), (__m128d)(m)))
 #else
-static inline v2d vmin_lanes(v2d a, v2d m)
-{
-    v2d r = {a[0] < m[0] ? a[0] : m[0], a[1] < m[1] ? a[1] : m[1]};
-    return r;
-}
-static inline v2d vmax_lanes(v2d a, v2d m)
-{
-    v2d r = {a[0] > m[0] ? a[0] : m[0], a[1] > m[1] ? a[1] : m[1]};
-    return r;
-}
-#define VMIN(a, m) vmin_lanes(a, m)
-#define VMAX(a, m) vmax_lanes(a, m)
+#define VMIN_INTO(m, a)                                                                 \
+    do {                                                                                \
+        (m)[0] = (a)[0] < (m)[0] ? (a)[0] : (m)[0];                                     \
+        (m)[1] = (a)[1] < (m)[1] ? (a)[1] : (m)[1];                                     \
+    } while (0)
+#define VMAX_INTO(m, a)                                                                 \
+    do {                                                                                \
+        (m)[0] = (a)[0] > (m)[0] ? (a)[0] : (m)[0];                                     \
+        (m)[1] = (a)[1] > (m)[1] ? (a)[1] : (m)[1];                                     \
+    } while (0)
 #endif
 
 /* The value at p as a double by the plan's load kind (stats_load.c; the
@@ -287,11 +287,11 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
                 memcpy(x + i, &a, sizeof a);
                 memcpy(x + i + 2, &b, sizeof b);
             }
-            lo = VMIN(a, lo);
-            hi = VMAX(a, hi);
+            VMIN_INTO(lo, a);
+            VMAX_INTO(hi, a);
             z -= (v2i)(a == zero);
-            lo = VMIN(b, lo);
-            hi = VMAX(b, hi);
+            VMIN_INTO(lo, b);
+            VMAX_INTO(hi, b);
             z -= (v2i)(b == zero);
             v2d da = a - kk, db = b - kk;
             r01 += a;
