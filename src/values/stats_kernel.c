@@ -228,6 +228,29 @@ static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uin
     } while (0)
 #endif
 
+/* The zeros (either sign) among x[0..k). */
+static uint64_t count_zeros(const double *x, size_t k)
+{
+    const v2d zero = {0, 0};
+    v2i z = {0, 0}, y = {0, 0};
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8) {
+        v2d a, b, c, d;
+        memcpy(&a, x + i, sizeof a);
+        memcpy(&b, x + i + 2, sizeof b);
+        memcpy(&c, x + i + 4, sizeof c);
+        memcpy(&d, x + i + 6, sizeof d);
+        z -= (v2i)(a == zero);
+        y -= (v2i)(b == zero);
+        z -= (v2i)(c == zero);
+        y -= (v2i)(d == zero);
+    }
+    uint64_t n = (uint64_t)(z[0] + z[1] + y[0] + y[1]);
+    for (; i < k; i++)
+        n += x[i] == 0;
+    return n;
+}
+
 /* The value at p as a double by the plan's load kind (stats_load.c; the
  * gathered doubles for any other), its byte swap decided by swap. */
 static inline __attribute__((always_inline)) double load_double(enum stats_load kind, bool swap,
@@ -262,19 +285,18 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
         return;
     const bool store = kind != STATS_LOAD_GATHER;
 #define LOAD_AT(j) load_double(kind, swap, base + (j) * stride)
-    /* One pass over the values: extremes and zeros in two lanes (a
+    /* One pass over the values: the block's extremes in two lanes (a
      * vector), the three sums of the moments in fold_moments' chunks and
      * four lanes (the shift: the first value). A NaN or an infinity makes
      * the sums NaN or infinite: only then (or when finite values overflow
      * them) does a second pass count the kinds of the values that are not
-     * finite and sum the finite ones alone. */
-    v2d lo = {c->min_f, c->min_f}, hi = {c->max_f, c->max_f};
+     * finite and sum the finite ones alone. Zeros are counted only in a
+     * block whose extremes enclose zero. */
+    v2d lo = {INFINITY, INFINITY}, hi = {-INFINITY, -INFINITY};
     const v2d zero = {0, 0};
-    v2i z = {0, 0};
     double kf = LOAD_AT(0);
     const v2d kk = {kf, kf};
     double cr[STATS_BLOCK / CHUNK + 1], cs[STATS_BLOCK / CHUNK + 1], cq[STATS_BLOCK / CHUNK + 1];
-    uint64_t tz = 0;
     size_t nc = 0;
     cr[0] = cs[0] = cq[0] = 0;   /* k > 0: written below; said for the compiler */
     for (size_t i0 = 0; i0 < k; i0 += CHUNK, nc++) {
@@ -289,10 +311,8 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
             }
             VMIN_INTO(lo, a);
             VMAX_INTO(hi, a);
-            z -= (v2i)(a == zero);
             VMIN_INTO(lo, b);
             VMAX_INTO(hi, b);
-            z -= (v2i)(b == zero);
             v2d da = a - kk, db = b - kk;
             r01 += a;
             r23 += b;
@@ -310,7 +330,6 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
                 x[i] = v;
             lo[0] = v < lo[0] ? v : lo[0];
             hi[0] = v > hi[0] ? v : hi[0];
-            tz += v == 0;
             tr += v;
             ts += d;
             tq += d * d;
@@ -319,7 +338,7 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
         cs[nc] = ts;
         cq[nc] = tq;
     }
-    tz += (uint64_t)(z[0] + z[1]);
+    double blo = lo[1] < lo[0] ? lo[1] : lo[0], bhi = hi[1] > hi[0] ? hi[1] : hi[0];
     double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
     uint64_t nan = 0, pinf = 0, ninf = 0;
     if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
@@ -331,10 +350,10 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
     c->nan += nan;
     c->posinf += pinf;
     c->neginf += ninf;
-    c->zeros += tz;
+    c->zeros += blo <= 0 && bhi >= 0 ? count_zeros(x, k) : 0;
     c->valid += k - nan;
-    c->min_f = lo[1] < lo[0] ? lo[1] : lo[0];
-    c->max_f = hi[1] > hi[0] ? hi[1] : hi[0];
+    c->min_f = blo < c->min_f ? blo : c->min_f;
+    c->max_f = bhi > c->max_f ? bhi : c->max_f;
     if (c->part == NPYDT_STATS_VALUE && c->sorted) {
         if (nan == 0) {
             ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
