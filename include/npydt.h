@@ -1193,6 +1193,15 @@ NPYDT_API npydt_status npydt_stats_add(npydt_stats *s, const void *records, uint
  * bounded batches; r's dtype must equal the accumulator's (NPYDT_E_ARG). */
 NPYDT_API npydt_status npydt_stats_add_reader(npydt_stats *s, npydt_reader *r,
                                               npydt_error *err);
+/* Merge src into dst, as if dst had been fed src's records after its own
+ * (threads that each fed one part of the records, in order): counts,
+ * extremes, lengths and the distinct sketch as one pass over both gives
+ * them, the mean and std within the sums' rounding, the order across the
+ * step from dst's last value to src's first. src is left as it is. Both
+ * made by npydt_stats_new for equal dtypes with the same fields and
+ * per_element (NPYDT_E_ARG otherwise, or when they are the same one). */
+NPYDT_API npydt_status npydt_stats_merge(npydt_stats *dst, const npydt_stats *src,
+                                         npydt_error *err);
 /* Release an accumulator; NULL is a no-op. */
 NPYDT_API void npydt_stats_free(npydt_stats *s);
 

@@ -20,7 +20,7 @@ exceptions='
 npydt_bench       tests/bench: the benchmark program
 npydt_cfloat_t    npydt cstruct output: the complex types it declares
 npydt_cdouble_t   npydt cstruct output: the complex types it declares
-NPYDT_JOBS        the environment's default of the command's -j
+NPYDT_JOBS        environment: the default of the command -j
 '
 
 if ! ${CC:-cc} -fpreprocessed -dD -E -P include/npydt.h 2>/dev/null >"$tmp/header" ||

@@ -118,6 +118,7 @@ static void column_init(struct stats_column *c, const struct stats_source *src, 
     c->kind = src->l->kind;
     c->dtype = src->l->dtype;
     c->cat = src->cat;
+    c->doubles = src->cat == STATS_INT && stats_load_doubles(src->load);
     c->min_f = INFINITY;
     c->max_f = -INFINITY;
     c->sorted = NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING |
@@ -125,12 +126,12 @@ static void column_init(struct stats_column *c, const struct stats_source *src, 
 }
 
 /* Bytes of the string memory of one column of src: registers, and room
- * for the last value where the column's order is followed. */
+ * for the last and the first value where the column's order is followed. */
 static uint64_t string_bytes(const struct stats_source *src)
 {
     if (src->cat != STATS_BYTES && src->cat != STATS_TEXT)
         return 0;
-    return STATS_HLL_SIZE + (src->l->kind == 'V' ? 0 : (uint64_t)src->gsize);
+    return STATS_HLL_SIZE + (src->l->kind == 'V' ? 0 : 2 * (uint64_t)src->gsize);
 }
 
 npydt_status npydt_stats_new(const npydt_dtype *dt, const npydt_stats_options *opts,
@@ -236,7 +237,8 @@ npydt_status npydt_stats_new(const npydt_dtype *dt, const npydt_stats_options *o
                         mem += STATS_HLL_SIZE;
                         if (leaves[i].kind != 'V') {
                             c->prev_s = mem;
-                            mem += src->gsize;
+                            c->first_s = mem + src->gsize;
+                            mem += 2 * src->gsize;
                         }
                     }
                 }
@@ -331,7 +333,13 @@ npydt_status npydt_stats_get(const npydt_stats *s, size_t i, npydt_stats_result 
         moments(c, &out->mean, &out->std);
         break;
     case STATS_INT:
-        if (any && c->kind == 'u') {
+        if (any && c->doubles && c->kind == 'u') {
+            out->min_u = (uint64_t)c->min_f;
+            out->max_u = (uint64_t)c->max_f;
+        } else if (any && c->doubles) {
+            out->min_i = (int64_t)c->min_f;
+            out->max_i = (int64_t)c->max_f;
+        } else if (any && c->kind == 'u') {
             out->min_u = (uint64_t)c->min_i;
             out->max_u = (uint64_t)c->max_i;
         } else if (any) {

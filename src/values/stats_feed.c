@@ -2,10 +2,12 @@
  * gathered (byte order and conversion: the plan's loads, stats_load.c, or
  * npydt_gather for what they do not cover) into a tile of at most
  * STATS_TILE_BYTES, in C order within each record, and handed to the
- * kernels; the bytes of an S leaf of one element are folded in place. A leaf of one element gathers a tile of records at once;
- * the elements of a subarray are gathered one position at a time across
- * the tile's records and put back in C order, or, for a subarray too
- * large for a tile, along its innermost dimension record by record. */
+ * kernels; the kernels that read values where they are (S bytes, kinds
+ * loaded as doubles, int64) take them without the copy. A leaf of one
+ * element gathers a tile of records at once; the elements of a subarray
+ * are gathered one position at a time across the tile's records and put
+ * back in C order, or, for a subarray too large for a tile, along its
+ * innermost dimension record by record. */
 #include "values/values.h"
 
 /* Fold k gathered values of src (at buf) into column col. */
@@ -21,13 +23,17 @@ static void fold(npydt_stats *s, const struct stats_source *src, struct stats_co
                 im[i] = d[2 * i + 1];
                 d[i] = re;
             }
-            stats_fold_double(col, d, k, s->scratch);
-            stats_fold_double(col + 1, im, k, s->scratch);
+            stats_fold_double(col, d, k);
+            stats_fold_double(col + 1, im, k);
         } else {
-            stats_fold_double(col, (const double *)(void *)buf, k, s->scratch);
+            stats_fold_double(col, (const double *)(void *)buf, k);
         }
         return;
     case STATS_INT:
+        if (col->doubles) {
+            stats_fold_double(col, (const double *)(void *)buf, k);
+            return;
+        }
         stats_fold_int(col, (const int64_t *)(void *)buf, k, s->scratch);
         return;
     case STATS_UINT:
@@ -73,6 +79,29 @@ static npydt_status gather(const unsigned char *base, size_t stride, uint64_t n,
     return NPYDT_OK;
 }
 
+/* Fold k values of src, stride bytes apart from base, into col: where
+ * they are when a kernel reads them so (S bytes; kinds that load as
+ * doubles; int64 once the column's order is settled), else gathered
+ * into the tile first. */
+static npydt_status fold_where(npydt_stats *s, const struct stats_source *src,
+                               struct stats_column *col, const unsigned char *base, size_t stride,
+                               size_t k, npydt_error *err)
+{
+    if (src->load == STATS_LOAD_BYTES) {
+        stats_fold_strings(col, base, stride, src->gsize, k);
+    } else if (src->parts == 1 && stats_load_doubles(src->load)) {
+        stats_fold_load(col, src->load, src->swap, base, stride, k, (double *)(void *)s->buf);
+    } else if (src->cat == STATS_INT && src->load == STATS_LOAD_I64 && !col->sorted) {
+        stats_fold_int_load(col, src->swap, base, stride, k, s->scratch);
+    } else {
+        npydt_status st = gather(base, stride, k, src, s->buf, err);
+        if (st != NPYDT_OK)
+            return st;
+        fold(s, src, col, s->buf, k);
+    }
+    return NPYDT_OK;
+}
+
 /* The values of a leaf whose subarray elements are pooled and take more
  * than a tile per record: record by record, along the innermost level. */
 static npydt_status feed_long(npydt_stats *s, const struct stats_source *src,
@@ -93,11 +122,11 @@ static npydt_status feed_long(npydt_stats *s, const struct stats_source *src,
         for (uint64_t run = 0; run < runs; run++) {
             for (uint64_t e = 0; e < inner->count; e += piece) {
                 size_t k = (size_t)(inner->count - e < piece ? inner->count - e : piece);
-                npydt_status st = gather(rec + off + e * inner->stride, (size_t)inner->stride, k,
-                                         src, s->buf, err);
+                npydt_status st = fold_where(s, src, &s->cols[src->col],
+                                             rec + off + e * inner->stride,
+                                             (size_t)inner->stride, k, err);
                 if (st != NPYDT_OK)
                     return st;
-                fold(s, src, &s->cols[src->col], s->buf, k);
             }
             off = next_position(l, outer, idx, off);
         }
@@ -130,14 +159,8 @@ static npydt_status feed_source(npydt_stats *s, const struct stats_source *src,
         if (c == 1 || !pooled) {
             for (uint64_t e = 0; e < c; e++) {
                 struct stats_column *col = &s->cols[src->col + (size_t)e * (size_t)src->parts];
-                if (src->load == STATS_LOAD_BYTES) {   /* folded in place */
-                    stats_fold_strings(col, base + off, stride, src->gsize, mm);
-                    off = next_position(l, l->nrepeats, idx, off);
-                    continue;
-                }
-                if ((st = gather(base + off, stride, mm, src, s->buf, err)) != NPYDT_OK)
+                if ((st = fold_where(s, src, col, base + off, stride, mm, err)) != NPYDT_OK)
                     return st;
-                fold(s, src, col, s->buf, mm);
                 off = next_position(l, l->nrepeats, idx, off);
             }
             continue;

@@ -1,8 +1,8 @@
 /* The distinct-value sketch of string columns: HyperLogLog (Flajolet,
  * Fusy, Gandouet, Meunier 2007) over 2^12 one-byte registers, with
  * linear counting while many registers are empty. Standard error
- * 1.04 / sqrt(4096), about 1.6 %. The hash is fixed (npydt_name_hash),
- * so an estimate is the same from run to run. */
+ * 1.04 / sqrt(4096), about 1.6 %. The hash is fixed (bytes_hash in
+ * stats_strings.c), so an estimate is the same from run to run. */
 #include "values/values.h"
 
 #include <math.h>

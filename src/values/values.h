@@ -40,19 +40,24 @@ struct stats_column {
     uint64_t valid;              /* values in min and max */
     int64_t min_i, max_i;        /* STATS_INT, STATS_TIME */
     uint64_t min_u, max_u;       /* STATS_UINT */
-    double min_f, max_f;         /* STATS_FLOAT */
+    double min_f, max_f;         /* STATS_FLOAT, and STATS_INT folded as doubles */
+    bool doubles;                /* STATS_INT whose loads give doubles */
     /* moments of the finite values: their number, the compensated sum
      * (sum + comp) and Chan's running mean and sum of squared deviations */
     uint64_t nfin;
     double sum, comp, mean, m2;
-    /* order: the last value that was not NaN or NaT */
+    /* order: the last value that was not NaN or NaT, and the first (while
+     * the column is in some order: npydt_stats_merge steps from one
+     * accumulator's last to the other's first) */
     unsigned sorted;
     bool have_prev;
-    double prev_f;
-    int64_t prev_i;
-    uint64_t prev_u;
+    double prev_f, first_f;
+    int64_t prev_i, first_i;
+    uint64_t prev_u, first_u;
     unsigned char *prev_s;       /* STATS_BYTES, STATS_TEXT: room for one value */
     size_t prev_len;             /* its bytes (without trailing NULs for S, U) */
+    unsigned char *first_s;      /* and for the first */
+    size_t first_len;
     uint64_t min_len, max_len;
     unsigned char *hll;          /* STATS_HLL_SIZE registers, or NULL */
 };
@@ -62,8 +67,9 @@ struct stats_column {
 enum stats_load {
     STATS_LOAD_GATHER,
     STATS_LOAD_F64, STATS_LOAD_F32,                        /* as doubles */
-    STATS_LOAD_I64, STATS_LOAD_I32, STATS_LOAD_I16, STATS_LOAD_I8,   /* as int64 */
-    STATS_LOAD_U32, STATS_LOAD_U16, STATS_LOAD_U8,         /* as int64 */
+    STATS_LOAD_I64,                                        /* as int64 */
+    STATS_LOAD_I32, STATS_LOAD_I16, STATS_LOAD_I8,         /* as doubles (exact) */
+    STATS_LOAD_U32, STATS_LOAD_U16, STATS_LOAD_U8,         /* as doubles (exact) */
     STATS_LOAD_U64,                                        /* as uint64 */
     STATS_LOAD_BYTES                                       /* S: in place */
 };
@@ -101,30 +107,60 @@ struct npydt_stats {
     double *scratch;             /* STATS_BLOCK doubles */
 };
 
+/* Clear the order bits that the step from a to b breaks. */
+#define STATS_ORDER_STEP(sorted, a, b)                                                   \
+    do {                                                                           \
+        if ((b) < (a))                                                             \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_ASCENDING | NPYDT_SORTED_STRICTLY_ASCENDING); \
+        else if ((b) > (a))                                                        \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_DESCENDING |                      \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+        else                                                                       \
+            (sorted) &= ~(unsigned)(NPYDT_SORTED_STRICTLY_ASCENDING |              \
+                                    NPYDT_SORTED_STRICTLY_DESCENDING);             \
+    } while (0)
+
 /* The kernels (stats_kernel.c): fold k values, contiguous, into c. */
-void stats_fold_double(struct stats_column *c, const double *x, size_t k, double *scratch);
+void stats_fold_double(struct stats_column *c, const double *x, size_t k);
+/* k <= STATS_BLOCK values of a kind whose loads give doubles, stride bytes
+ * apart from base, read and folded in one pass (and left in x). */
+void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
+                     const unsigned char *base, size_t stride, size_t k, double *x);
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch);
+/* k int64 values (STATS_LOAD_I64) stride bytes apart from base, read and
+ * folded in one pass into a column out of order (whose order is settled). */
+void stats_fold_int_load(struct stats_column *c, bool swap, const unsigned char *base,
+                         size_t stride, size_t k, double *scratch);
 void stats_fold_uint(struct stats_column *c, const uint64_t *x, size_t k, double *scratch);
 void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k);
 /* k strings of size bytes each, stride bytes apart (U: code units in the
- * host's order). */
+ * host's order): stats_strings.c. */
 void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t stride, size_t size,
                         size_t k);
+/* The order of dst's values followed by src's (strings: stats_strings.c;
+ * the others: stats_merge.c), src's last value dst's. */
+void stats_join_string_order(struct stats_column *dst, const struct stats_column *src);
+/* Join n finite values of compensated sum sum + comp, mean mean and sum
+ * of squared deviations m2 to the moments of c (stats_kernel.c). */
+void stats_join_moments(struct stats_column *c, uint64_t n, double sum, double comp, double mean,
+                        double m2);
 
 /* The plan's loads (stats_load.c): how a leaf's values converted as `as`
  * are read, and n of them, stride bytes apart from base, into out. */
 enum stats_load stats_load_kind(const npydt_leaf *l, npydt_convert as);
 void stats_load(enum stats_load kind, bool swap, const unsigned char *base, size_t stride,
                 size_t n, unsigned char *out);
+/* Does kind give doubles (floats, and integers below 8 bytes)? */
+bool stats_load_doubles(enum stats_load kind);
 
 /* The sketch (stats_sketch.c): add a value's hash, and the estimate of
  * the number of distinct values added. */
 static inline void stats_hll_add(unsigned char *regs, uint64_t hash)
 {
     size_t j = (size_t)(hash >> (64 - STATS_HLL_BITS));
-    /* the rank of the first 1 bit in the remaining 52 bits (53 when none) */
-    uint64_t rest = hash << STATS_HLL_BITS | (UINT64_C(1) << (STATS_HLL_BITS - 1));
-    unsigned char rank = (unsigned char)(__builtin_clzll(rest) + 1);
+    /* the rank of the lowest 1 bit in the other 52 bits (53 when none) */
+    uint64_t rest = hash | UINT64_C(1) << (64 - STATS_HLL_BITS);
+    unsigned char rank = (unsigned char)(__builtin_ctzll(rest) + 1);
     if (rank > regs[j])
         regs[j] = rank;
 }
