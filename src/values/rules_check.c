@@ -22,6 +22,7 @@ struct rule_state {
     bool has_prev;              /* sorted: the element before the batch */
     union { int64_t i; uint64_t u; double d; } prev;
     unsigned char *prev_str;    /* sorted on S or U: the element before, as gathered */
+    size_t prev_size;           /* its bytes (the dtype may be gone when the check is freed) */
     struct rule_unique uniq;
 };
 
@@ -94,7 +95,8 @@ npydt_status npydt_rules_check_new(const npydt_rules *rules, npydt_rules_check *
         c->state[i].uniq.alloc = c->alloc;
         c->state[i].uniq.max_bytes = rules->max_unique_bytes;
         if (r->op == RULE_SORTED && (t->dom == DOM_BYTES || t->dom == DOM_TEXT) &&
-            !(c->state[i].prev_str = alloc_bytes(c->alloc, (size_t)t->scalar->itemsize))) {
+            !(c->state[i].prev_str = alloc_bytes(c->alloc, c->state[i].prev_size =
+                                                 (size_t)t->scalar->itemsize))) {
             npydt_rules_check_free(c);
             return set_nomem(err);
         }
@@ -114,8 +116,7 @@ void npydt_rules_check_free(npydt_rules_check *c)
         for (size_t i = 0; i < c->rules->nrules; i++) {
             rule_unique_free(&c->state[i].uniq);
             if (c->state[i].prev_str)
-                free_bytes(c->alloc, c->state[i].prev_str,
-                           (size_t)c->rules->targets[c->rules->rules[i].target].scalar->itemsize);
+                free_bytes(c->alloc, c->state[i].prev_str, c->state[i].prev_size);
         }
     free_bytes(c->alloc, c->buf, c->buf_size);
     free_bytes(c->alloc, c->state, c->state ? n * sizeof *c->state : 0);
