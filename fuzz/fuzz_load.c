@@ -2,7 +2,8 @@
  * CSV, TSV), linked with the command's objects but its main.
  *
  * Input format: byte 0 chooses the reader (its low 2 bits: 1 CSV, 2 TSV,
- * else JSON Lines); the bytes after it up to the first LF are the --dtype
+ * else JSON Lines; FUZZ_LOAD_READER in the environment can pin it, see
+ * below); the bytes after it up to the first LF are the --dtype
  * text (a descriptor literal, type string or header dict, compiled as a
  * schema); the bytes after that LF are the input lines. Only dtypes of at
  * most 64 KiB and 4096 scalar elements get read.
@@ -266,6 +267,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     enum load_format fmt = (data[0] & 3) == 1 ? LOAD_CSV : (data[0] & 3) == 2 ? LOAD_TSV : LOAD_JSONL;
+    /* FUZZ_LOAD_READER=jsonl or =csv keeps a campaign on one reader (csv:
+     * byte 0's bit 1 chooses TSV), so each reader's hours can be counted. */
+    const char *only = getenv("FUZZ_LOAD_READER");
+    if (only && strcmp(only, "jsonl") == 0)
+        fmt = LOAD_JSONL;
+    else if (only && strcmp(only, "csv") == 0)
+        fmt = data[0] & 2 ? LOAD_TSV : LOAD_CSV;
     const char *spec = (const char *)data + 1;
     const char *nl = memchr(spec, '\n', size - 1);
     size_t spec_len = nl ? (size_t)(nl - spec) : size - 1;
