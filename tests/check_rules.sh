@@ -115,6 +115,17 @@ expect unique_beyond_its_memory_is_a_limit 3 '' \
 expect max_unique_bytes_needs_rules 2 '' \
 "npydt: check: --max-unique-bytes is for --rules${NL}Try 'npydt check --help'.$NL" -- \
     --schema '<i4' --max-unique-bytes 1M "$FO"
+expect values_lists_beyond_max_values_are_a_usage_error 2 '' \
+"npydt: check: --rules: rules offset 16: more than 5 elements in 'values' lists (max_values)${NL}Try 'npydt check --help'.$NL" -- \
+    --rules "{'': {'values': [0, 1, 2, 3, 4, 5]}}" --max-values 5 "$FO"
+expect max_values_raises_the_limit_of_values_lists 0 '' '' -- \
+    --rules "{'': {'values': [0, 1, 2, 3, 4, 5]}}" --max-values 6 "$FO"
+expect max_values_needs_rules 2 '' \
+"npydt: check: --max-values is for --rules${NL}Try 'npydt check --help'.$NL" -- \
+    --schema '<i4' --max-values 6 "$FO"
+expect max_values_of_zero_is_a_usage_error 2 '' \
+"npydt: check: --max-values takes a count of at least 1, not '0'${NL}Try 'npydt check --help'.$NL" -- \
+    --rules "{'': {'values': [0]}}" --max-values 0 "$FO"
 
 # ---- the differential test against NumPy
 if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then

@@ -16,7 +16,7 @@
 
 enum {
     OPT_SCHEMA = 1, OPT_STRICT, OPT_SAFE_CAST, OPT_ALLOW_EXTRA, OPT_VERIFY, OPT_NO_VERIFY,
-    OPT_JSON, OPT_RULES, OPT_MAX_UNIQUE, OPT_JOBS
+    OPT_JSON, OPT_RULES, OPT_MAX_UNIQUE, OPT_MAX_VALUES, OPT_JOBS
 };
 
 /* Which archive members are read whole (CRC-32) besides their headers. */
@@ -30,6 +30,8 @@ static const struct cli_option check_options[] = {
     {OPT_RULES, "rules", 0, "RULES", "rules the values must keep (a dict literal); @PATH reads them"},
     {OPT_MAX_UNIQUE, "max-unique-bytes", 0, "SIZE",
      "memory one 'unique' rule may hold (K, M, G, T; default 256M)"},
+    {OPT_MAX_VALUES, "max-values", 0, "N",
+     "elements the 'values' lists may hold in all (default 65536)"},
     {OPT_STRICT, "strict", 0, NULL, "byte order must match too (by default it may differ)"},
     {OPT_SAFE_CAST, "safe-cast", 0, NULL,
      "each field must cast safely to the schema's type; offsets may differ"},
@@ -264,7 +266,7 @@ static int compile_schema(const char *arg, npydt_schema **out)
 int cmd_check(int argc, char **argv)
 {
     const char *spec_arg = NULL, *rules_arg = NULL;
-    uint64_t max_unique = 0;
+    uint64_t max_unique = 0, max_values = 0;
     unsigned flags = NPYDT_CHECK_DEFAULT;
     int json = 0, status;
     enum verify_mode mode = VERIFY_SMALL;
@@ -288,6 +290,12 @@ int cmd_check(int argc, char **argv)
             if (cli_parse_bytes(args.value, &max_unique) != 0)
                 return cli_usage(&check_command, "--max-unique-bytes takes a size (digits, then "
                                  "K, M, G or T for KiB..TiB), not '%s'", args.value);
+            break;
+        case OPT_MAX_VALUES:
+            if (cli_parse_count(args.value, &max_values, 1) != 0 || max_values == 0 ||
+                max_values > SIZE_MAX)
+                return cli_usage(&check_command, "--max-values takes a count of at least 1, "
+                                 "not '%s'", args.value);
             break;
         case OPT_STRICT:
             flags |= NPYDT_CHECK_STRICT;
@@ -320,6 +328,8 @@ int cmd_check(int argc, char **argv)
         return cli_usage(&check_command, "--schema SPEC or --rules RULES is required");
     if (max_unique && !rules_arg)
         return cli_usage(&check_command, "--max-unique-bytes is for --rules");
+    if (max_values && !rules_arg)
+        return cli_usage(&check_command, "--max-values is for --rules");
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return cli_usage(&check_command, "--strict and --safe-cast exclude each other");
     status = cli_args_stdin(&args, 0, "FILE");
@@ -332,7 +342,7 @@ int cmd_check(int argc, char **argv)
     struct check_rules rules, *cr = NULL;
     if (rules_arg) {
         status = check_rules_prepare(&check_command, rules_arg, npydt_schema_dtype(schema),
-                                     max_unique, &rules);
+                                     max_unique, (size_t)max_values, &rules);
         if (status != EXIT_OK) {
             npydt_schema_free(schema);
             return status;

@@ -21,12 +21,14 @@ static int usage(const struct cli_command *cmd, const npydt_error *err)
 }
 
 int check_rules_prepare(const struct cli_command *cmd, const char *arg, const npydt_dtype *dt,
-                        uint64_t max_unique_bytes, struct check_rules *out)
+                        uint64_t max_unique_bytes, size_t max_values, struct check_rules *out)
 {
     memset(out, 0, sizeof *out);
     npydt_rules_options_init(&out->opts);
     if (max_unique_bytes)
         out->opts.max_unique_bytes = max_unique_bytes;
+    if (max_values)
+        out->opts.max_values = max_values;
     int status = cli_text_arg("--rules", arg, &out->text, &out->len);
     if (status != EXIT_OK)
         return status;

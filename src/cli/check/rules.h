@@ -12,7 +12,8 @@ struct cli_input;
 
 /* The rules text of --rules, read once and checked for its keys and
  * values (and placed against dt, a schema's dtype, when not NULL), with
- * max_unique_bytes for each 'unique' rule (0: the library's default): 0,
+ * max_unique_bytes for each 'unique' rule and max_values for the 'values'
+ * lists (0: the library's defaults): 0,
  * or the exit status of a usage error after reporting it. */
 struct check_rules {
     char *text;
@@ -20,7 +21,7 @@ struct check_rules {
     npydt_rules_options opts;
 };
 int check_rules_prepare(const struct cli_command *cmd, const char *arg, const npydt_dtype *dt,
-                        uint64_t max_unique_bytes, struct check_rules *out);
+                        uint64_t max_unique_bytes, size_t max_values, struct check_rules *out);
 void check_rules_free(struct check_rules *cr);
 
 /* The rules run over one array. */
