@@ -286,7 +286,7 @@ npydt_status npydt_reader_sync(npydt_reader *r, npydt_error *err)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
     if (r->region.map && r->writable && msync(r->region.map, r->region.map_len, MS_SYNC) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "msync failed: %s",
-                         strerror(errno));
+                         TEXT_ERRNO(errno));
     return NPYDT_OK;
 }
 

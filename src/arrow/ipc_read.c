@@ -56,7 +56,7 @@ static npydt_status read_into(struct reader *rd, unsigned char *dst, size_t n, s
             continue;
         if (k < 0)
             return set_error(&rd->err, NPYDT_E_IO, (size_t)(rd->pos + have), NULL,
-                             "reading the Arrow IPC stream: %s", strerror(errno));
+                             "reading the Arrow IPC stream: %s", TEXT_ERRNO(errno));
         if (k == 0)
             break;
         have += (size_t)k;

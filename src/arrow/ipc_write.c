@@ -130,7 +130,7 @@ static npydt_status stream_failed(struct writer *w, struct ArrowArrayStream *in,
         return w->err->code;
     const char *msg = in->get_last_error ? in->get_last_error(in) : NULL;
     return set_error(w->err, rc == ENOMEM ? NPYDT_E_NOMEM : NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                     "the Arrow stream's %s failed (%s)%s%s", what, strerror(rc),
+                     "the Arrow stream's %s failed (%s)%s%s", what, TEXT_ERRNO(rc),
                      msg ? ": " : "", msg ? msg : "");
 }
 

@@ -18,7 +18,7 @@ npydt_status io_open(const char *path, int writable, int *fd, npydt_error *err)
     *fd = open(path, (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
     if (*fd < 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot open: %s",
-                         strerror(errno));
+                         TEXT_ERRNO(errno));
     return NPYDT_OK;
 }
 
@@ -38,7 +38,7 @@ npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, np
             if (errno == EINTR)
                 continue;
             return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                             strerror(errno));
+                             TEXT_ERRNO(errno));
         }
         if (r == 0)
             break;
@@ -57,7 +57,7 @@ npydt_status io_read(int fd, void *buf, size_t n, size_t *got, npydt_error *err)
             if (errno == EINTR)
                 continue;
             return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                             strerror(errno));
+                             TEXT_ERRNO(errno));
         }
         if (r == 0)
             break;
@@ -72,7 +72,7 @@ npydt_status io_file_size(int fd, uint64_t *size, npydt_error *err)
     struct stat sb;
     if (fstat(fd, &sb) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
-                         strerror(errno));
+                         TEXT_ERRNO(errno));
     if (!S_ISREG(sb.st_mode))
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "not a regular file");
     *size = (uint64_t)sb.st_size;
@@ -121,7 +121,7 @@ npydt_status io_map_or_read(int fd, uint64_t off, uint64_t len, unsigned flags,
         }
         if (write)
             return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                             "cannot map the file for writing: %s", strerror(errno));
+                             "cannot map the file for writing: %s", TEXT_ERRNO(errno));
     }
     if (flags & IO_NO_COPY)
         return NPYDT_OK;

@@ -86,7 +86,7 @@ static int finish(int status)
     if ((!flushed && e == EPIPE) || reader_gone())
         return status;
     if (!flushed && e)
-        return cli_failure("error writing output: %s", strerror(e));
+        return cli_failure("error writing output: %s", TEXT_ERRNO(e));
     return cli_failure("error writing output");
 }
 

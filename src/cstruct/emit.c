@@ -30,7 +30,7 @@ int gen_fail_body(struct gen *g)
 {
     if (g->body.spill_failed && g->body.spill_errno != ENOMEM) {
         gen_fail(g, NPYDT_E_IO, NULL, "cannot write a temporary file: %s",
-                 strerror(g->body.spill_errno));
+                 TEXT_ERRNO(g->body.spill_errno));
         return -1;
     }
     return gen_fail_nomem(g);

@@ -353,7 +353,7 @@ int cstruct_text_put(cstruct_text *t, void (*put)(void *ctx, const char *s, size
     if (sb_drain(&t->head, put, ctx) != 0 || sb_drain(&t->body, put, ctx) != 0) {
         struct gen g = {0};
         g.err = err;
-        gen_fail(&g, NPYDT_E_IO, NULL, "cannot read a temporary file: %s", strerror(errno));
+        gen_fail(&g, NPYDT_E_IO, NULL, "cannot read a temporary file: %s", TEXT_ERRNO(errno));
         return -1;
     }
     return 0;

@@ -96,7 +96,7 @@ static npydt_status all_failed(const npydt_cstruct *u, npydt_error *err)
 {
     if (u->all.spill_failed && u->all.spill_errno != ENOMEM)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "cannot write a temporary file: %s", strerror(u->all.spill_errno));
+                         "cannot write a temporary file: %s", TEXT_ERRNO(u->all.spill_errno));
     return set_nomem(err);
 }
 
@@ -110,7 +110,7 @@ static npydt_status keep(npydt_cstruct *u, cstruct_text *text, const char *root,
     if (sb_drain(&text->head, put_sbuf, &u->all) != 0 ||
         sb_drain(&text->body, put_sbuf, &u->all) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "cannot read a temporary file: %s", strerror(errno));
+                         "cannot read a temporary file: %s", TEXT_ERRNO(errno));
     return u->all.t.failed ? all_failed(u, err) : NPYDT_OK;
 }
 
@@ -239,6 +239,6 @@ npydt_status npydt_cstruct_write(npydt_cstruct *u, void (*put)(void *ctx, const 
         return all_failed(u, err);
     if (sb_drain(&u->all, put, ctx) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "cannot read a temporary file: %s", strerror(errno));
+                         "cannot read a temporary file: %s", TEXT_ERRNO(errno));
     return NPYDT_OK;
 }

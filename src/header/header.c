@@ -201,7 +201,7 @@ npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **o
     struct stat stt;
     if (fstat(fd, &stt) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
-                         strerror(errno));
+                         TEXT_ERRNO(errno));
     if (!S_ISREG(stt.st_mode))
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                          "not a regular file");

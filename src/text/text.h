@@ -146,6 +146,18 @@ void text_shape_tuple_signed(struct text_buf *b, const int64_t *dims, size_t ndi
  * number into *ndim; false for anything else. */
 bool text_shape_read(const char *s, size_t len, uint64_t *dims, size_t max, size_t *ndim);
 
+/* ---- system error messages (errno_text.c) ----------------------------- */
+
+/* The message of the errno value e (strerror's text) in buf[0..size),
+ * size >= 1, cut to fit and NUL-terminated; "error E" when the C library
+ * has none. Unlike strerror, no buffer is shared: any thread may call it.
+ * Returns buf. */
+const char *text_errno(int e, char *buf, size_t size);
+/* text_errno into a buffer that lives to the end of the enclosing block,
+ * for an argument: printf("cannot open: %s", TEXT_ERRNO(errno)). */
+#define TEXT_ERRNO_MAX 128
+#define TEXT_ERRNO(e) text_errno((e), (char[TEXT_ERRNO_MAX]){0}, TEXT_ERRNO_MAX)
+
 /* ==== end of strings ================================================== */
 
 /* ---- numbers, calendar, bytes ------------------------------------------- */

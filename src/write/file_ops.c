@@ -17,7 +17,7 @@
 static npydt_status io_failed(const char *name, const char *what, int errnum, npydt_error *err)
 {
     return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "%s: %s failed: %s", name, what,
-                     strerror(errnum));
+                     TEXT_ERRNO(errnum));
 }
 
 npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, uint64_t off,
@@ -106,7 +106,7 @@ npydt_status io_create_temp(const npydt_allocator *a, const char *path, int *fd,
     if (*fd < 0) {
         free_bytes(a, name, size);
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: cannot create a temporary file beside it: %s", path, strerror(e));
+                         "%s: cannot create a temporary file beside it: %s", path, TEXT_ERRNO(e));
     }
     /* the allocation is strlen + 1 bytes from here on, as str_free frees it */
     char *exact = str_copy(a, name);
@@ -129,7 +129,7 @@ npydt_status io_keep_mode(int fd, const char *path, const char *tmp, npydt_error
     struct stat old;
     if (stat(path, &old) == 0 && S_ISREG(old.st_mode) && fchmod(fd, old.st_mode & 07777) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: cannot give %s its mode: %s", path, tmp, strerror(errno));
+                         "%s: cannot give %s its mode: %s", path, tmp, TEXT_ERRNO(errno));
     return NPYDT_OK;
 }
 
@@ -158,7 +158,7 @@ static npydt_status sync_folder(const char *dir, const char *path, bool renamed,
     if (dfd < 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                          "%s: %scannot open its folder to sync it: %s", path, done,
-                         strerror(errno));
+                         TEXT_ERRNO(errno));
     int rc;
     while ((rc = fsync(dfd)) != 0 && errno == EINTR)
         ;
@@ -168,7 +168,7 @@ static npydt_status sync_folder(const char *dir, const char *path, bool renamed,
      * they make it */
     if (rc != 0 && e != EINVAL && e != EROFS && e != EBADF)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "%s: %sfsync of its folder failed: %s", path, done, strerror(e));
+                         "%s: %sfsync of its folder failed: %s", path, done, TEXT_ERRNO(e));
     return NPYDT_OK;
 }
 
@@ -188,13 +188,13 @@ npydt_status io_place(const npydt_allocator *a, const char *tmp, const char *pat
             st = e == EEXIST ? set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
                                          "%s: the file exists (not replaced)", path)
                              : set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                                         "%s: cannot create it: %s", path, strerror(e));
+                                         "%s: cannot create it: %s", path, TEXT_ERRNO(e));
         } else {
             unlink(tmp);
         }
     } else if (rename(tmp, path) != 0) {
         st = set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "%s: cannot rename %s to it: %s",
-                       path, tmp, strerror(errno));
+                       path, tmp, TEXT_ERRNO(errno));
     }
     if (st == NPYDT_OK) {
         *placed = true;

@@ -227,7 +227,7 @@ npydt_status npydt_writer_create_fd(int fd, const npydt_dtype *dt, const uint64_
     struct stat sb;
     if (fstat(fd, &sb) != 0)
         return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "file descriptor %d: cannot stat: %s", fd, strerror(errno));
+                         "file descriptor %d: cannot stat: %s", fd, TEXT_ERRNO(errno));
     if (!S_ISREG(sb.st_mode) || sb.st_size != 0)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "file descriptor %d: not an empty regular file", fd);

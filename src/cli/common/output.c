@@ -76,7 +76,7 @@ int cli_output_check(const struct cli_command *cmd, struct cli_output *o, const 
     if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) != 0) {
         int e = errno;
         return cli_fail(target, NPYDT_E_IO, "cannot write in its folder '%s': %s", dir,
-                        strerror(e));
+                        TEXT_ERRNO(e));
     }
     return EXIT_OK;
 }

@@ -77,7 +77,7 @@ int cli_pipe_hold(struct cli_pipe *p, npydt_error *err)
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            cli_error(err, NPYDT_E_IO, "cannot read: %s", strerror(errno));
+            cli_error(err, NPYDT_E_IO, "cannot read: %s", TEXT_ERRNO(errno));
             status = cli_report_to(p->dest, p->name, err);
             break;
         }
@@ -142,7 +142,7 @@ static int read_up_to(struct cli_pipe *p, size_t want, npydt_error *err)
         if (got < 0 && errno == EINTR)
             continue;
         if (got < 0) {
-            cli_error(err, NPYDT_E_IO, "cannot read: %s", strerror(errno));
+            cli_error(err, NPYDT_E_IO, "cannot read: %s", TEXT_ERRNO(errno));
             return cli_report_to(p->dest, p->name, err);
         }
         if (got == 0)
@@ -166,7 +166,7 @@ int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_
                 cli_error(err, NPYDT_E_IO, "no writer opened the FIFO within %u seconds",
                           CLI_FIFO_WAIT_SECONDS);
             else
-                cli_error(err, NPYDT_E_IO, "cannot open: %s", strerror(errno));
+                cli_error(err, NPYDT_E_IO, "cannot open: %s", TEXT_ERRNO(errno));
             p->whole = 1;
             return cli_report_to(dest, arg, err);
         }

@@ -94,10 +94,11 @@ static int read_text(const char *what, const char *path, char **out, size_t *len
 {
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cli_fail(path, NPYDT_E_IO, "%s: cannot read: %s", what, strerror(errno));
+        return cli_fail(path, NPYDT_E_IO, "%s: cannot read: %s", what, TEXT_ERRNO(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     const char *problem = buf ? NULL : "out of memory";
+    char why[TEXT_ERRNO_MAX];
     npydt_status code = buf ? NPYDT_E_IO : NPYDT_E_NOMEM;
     while (!problem) {
         if (n == cap - 1) {
@@ -114,7 +115,7 @@ static int read_text(const char *what, const char *path, char **out, size_t *len
         n += got;
         if (got == 0) {
             if (ferror(f))
-                problem = strerror(errno);
+                problem = text_errno(errno, why, sizeof why);
             break;
         }
     }

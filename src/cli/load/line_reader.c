@@ -56,7 +56,7 @@ int load_lines_fill(struct load_lines *r, npydt_error *err)
     cli_progress_update(&r->progress, r->read);
     if (got == 0) {
         if (ferror(r->in)) {
-            cli_error(err, NPYDT_E_IO, "read failed: %s", strerror(errno));
+            cli_error(err, NPYDT_E_IO, "read failed: %s", TEXT_ERRNO(errno));
             return -1;
         }
         r->eof = 1;

@@ -129,7 +129,7 @@ static int input_open(struct load_input *in, const char *arg, int format, unsign
     in->in = in->name == arg ? fopen(arg, "rb") : stdin;
     if (!in->in) {
         load_record_free(&in->rec);
-        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
+        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", TEXT_ERRNO(errno));
     }
     return EXIT_OK;
 }

@@ -98,7 +98,7 @@ static int input_open(struct arrow_in *in, const char *arg)
     in->name = std ? "<stdin>" : arg;
     in->fd = std ? 0 : open(arg, O_RDONLY);
     if (in->fd < 0)
-        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", strerror(errno));
+        return cli_fail(arg, NPYDT_E_IO, "cannot open: %s", TEXT_ERRNO(errno));
     npydt_error err;
     npydt_arrow_ipc_options ipc;
     npydt_arrow_ipc_options_init(&ipc);

@@ -152,7 +152,7 @@ int cmd_swap(int argc, char **argv)
      * not the link */
     char *resolved = NULL;
     if (in_place && !(target = resolved = realpath(file, NULL)))
-        return cli_failure("swap: cannot resolve '%s': %s", file, strerror(errno));
+        return cli_failure("swap: cannot resolve '%s': %s", file, TEXT_ERRNO(errno));
     int status = cli_is_archive(file) ? swap_npz(file, target, &opts) : swap_npy(file, target, &opts);
     free(resolved);
     return status;
