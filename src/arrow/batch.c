@@ -66,10 +66,20 @@ npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t 
 
 /* ---- filling ------------------------------------------------------------- */
 
+/* A column gathered after the walk, with the others, a tile of records at
+ * a time: its node (for a NaT's validity) and length. */
+struct later {
+    struct ArrowArray *out;
+    uint64_t n;
+};
+
 struct fill {
     struct arrow_batch *b;
     char path[256];
     npydt_error *err;
+    struct gather_col *cols;   /* the columns gathered after the walk */
+    struct later *later;
+    size_t ncols, cap;
 };
 
 /* The record (row of the array) that element e of a column of n elements
@@ -152,6 +162,26 @@ static npydt_status time_to_arrow(struct fill *f, const npydt_dtype *sdt,
              : sc->time_unit == NPYDT_UNIT_ms ? "milliseconds"
              : sc->time_unit == NPYDT_UNIT_us ? "microseconds" : "nanoseconds");
     return field_error(f, NPYDT_E_RANGE, record, what);
+}
+
+/* NaT among the n int64 values at vals, the data of out: null in its
+ * validity bitmap, 0 in the data. */
+static npydt_status null_nat(struct ArrowArray *out, unsigned char *vals, uint64_t n,
+                             npydt_error *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, vals + i * 8, 8);
+        if (v == NPYDT_NAT) {
+            unsigned char *bits = validity(out, n);
+            if (!bits)
+                return set_nomem(err);
+            clear_bit(bits, i);
+            out->null_count++;
+            memset(vals + i * 8, 0, 8);
+        }
+    }
+    return NPYDT_OK;
 }
 
 static npydt_status fill_time(struct fill *f, const npydt_dtype *sdt,
@@ -297,6 +327,37 @@ static const unsigned char *in_place(const struct fill *f, const npydt_dtype *sd
     return p;
 }
 
+/* Gather field gdt at offset of each row into dst after the walk (with
+ * the other columns of the rows); time: its node out of n values takes
+ * NaT as null. */
+static npydt_status defer(struct fill *f, const npydt_dtype *gdt, uint64_t offset, bool time,
+                          unsigned char *dst, uint64_t n, struct ArrowArray *out)
+{
+    if (f->ncols == f->cap) {   /* a column per leaf: fewer than the plan's bytes */
+        const npydt_allocator *a = f->b->alloc;
+        size_t cap = f->cap ? 2 * f->cap : 16;
+        struct gather_col *c = alloc_bytes(a, cap * sizeof *c);
+        struct later *l = alloc_bytes(a, cap * sizeof *l);
+        if (!c || !l) {
+            free_bytes(a, c, cap * sizeof *c);
+            free_bytes(a, l, cap * sizeof *l);
+            return set_nomem(f->err);
+        }
+        if (f->ncols) {
+            memcpy(c, f->cols, f->ncols * sizeof *c);
+            memcpy(l, f->later, f->ncols * sizeof *l);
+        }
+        free_bytes(a, f->cols, f->cap * sizeof *c);
+        free_bytes(a, f->later, f->cap * sizeof *l);
+        f->cols = c;
+        f->later = l;
+        f->cap = cap;
+    }
+    gather_col_init(&f->cols[f->ncols], gdt, offset, time, dst);
+    f->later[f->ncols++] = (struct later){out, n};
+    return NPYDT_OK;
+}
+
 /* A scalar column of n elements: field gdt (sdt, or a subarray of sdt) at
  * offset in the elements of levels[0..nlev). */
 static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dtype *gdt,
@@ -337,6 +398,9 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
     }
     if (!dst)
         return set_nomem(f->err);
+    if (nlev == 1 && sc.as == NPYDT_AS_NATIVE &&
+        (sc.col != COL_TIME || !sc.time_convert) && sc.col != COL_DATE32 && direct)
+        return defer(f, gdt, offset, sc.col == COL_TIME, dst, n, out);
     st = gather_levels(f, gdt, sc.as, offset, nlev, dst);
     if (st == NPYDT_OK) {
         switch (sc.col) {
@@ -432,7 +496,7 @@ static npydt_status fill(struct fill *f, const npydt_dtype *dt, uint64_t offset,
 npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
                               struct ArrowArray *out, npydt_error *err)
 {
-    struct fill f = {b, "", err};
+    struct fill f = {b, "", err, NULL, NULL, 0, 0};
     b->levels[0] = (npydt_repeat){b->rows, b->itemsize};
     npydt_status st;
     if (npydt_dtype_get_class(dt) == NPYDT_STRUCT) {
@@ -442,6 +506,14 @@ npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
         if (st == NPYDT_OK)
             st = fill(&f, dt, 0, 1, b->rows, out->children[0]);
     }
+    if (st == NPYDT_OK && f.ncols) {
+        gather_columns(b->records, b->itemsize, b->rows, f.cols, f.ncols);
+        for (size_t k = 0; k < f.ncols && st == NPYDT_OK; k++)
+            if (f.cols[k].nat)
+                st = null_nat(f.later[k].out, f.cols[k].dst, f.later[k].n, err);
+    }
+    free_bytes(b->alloc, f.cols, f.cap * sizeof *f.cols);
+    free_bytes(b->alloc, f.later, f.cap * sizeof *f.later);
     if (st != NPYDT_OK && out->release)
         out->release(out);
     return st;
