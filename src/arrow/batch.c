@@ -67,9 +67,11 @@ npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t 
 /* ---- filling ------------------------------------------------------------- */
 
 /* A column gathered after the walk, with the others, a tile of records at
- * a time: its node (for a NaT's validity) and length. */
+ * a time: the node whose data buffer (bytes long) it fills, the node of
+ * its n values (for a NaT's validity). */
 struct later {
-    struct ArrowArray *out;
+    struct ArrowArray *data, *out;
+    size_t bytes;
     uint64_t n;
 };
 
@@ -327,11 +329,12 @@ static const unsigned char *in_place(const struct fill *f, const npydt_dtype *sd
     return p;
 }
 
-/* Gather field gdt at offset of each row into dst after the walk (with
- * the other columns of the rows); time: its node out of n values takes
- * NaT as null. */
+/* Gather field gdt at offset of each row after the walk (with the other
+ * columns of the rows) into the data buffer of node data, bytes long;
+ * time: its node out of n values takes NaT as null. */
 static npydt_status defer(struct fill *f, const npydt_dtype *gdt, uint64_t offset, bool time,
-                          unsigned char *dst, uint64_t n, struct ArrowArray *out)
+                          struct ArrowArray *data, size_t bytes, uint64_t n,
+                          struct ArrowArray *out)
 {
     if (f->ncols == f->cap) {   /* a column per leaf: fewer than the plan's bytes */
         const npydt_allocator *a = f->b->alloc;
@@ -353,8 +356,42 @@ static npydt_status defer(struct fill *f, const npydt_dtype *gdt, uint64_t offse
         f->later = l;
         f->cap = cap;
     }
-    gather_col_init(&f->cols[f->ncols], gdt, offset, time, dst);
-    f->later[f->ncols++] = (struct later){out, n};
+    gather_col_init(&f->cols[f->ncols], gdt, offset, time, NULL);
+    f->later[f->ncols++] = (struct later){data, out, bytes, n};
+    return NPYDT_OK;
+}
+
+/* The data buffers of the columns gathered after the walk: one after the
+ * other in the batch's body block, each at a multiple of 8 bytes from its
+ * start and followed by zeros up to the next (as Arrow's IPC body lays
+ * them out: a writer sends them on in one piece), or one block each
+ * without a body block. */
+static npydt_status place(struct fill *f)
+{
+    struct arrow_batch *b = f->b;
+    unsigned char *base = NULL;
+    if (b->body) {
+        uint64_t total = 0;
+        for (size_t k = 0; k < f->ncols; k++)
+            total = sat_add(total, ((uint64_t)f->later[k].bytes + 7) / 8 * 8);
+        if (total > SIZE_MAX / 2 || !(base = arrow_shared_bytes(b->body, (size_t)total)))
+            return set_nomem(f->err);
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < f->ncols; k++) {
+        const struct later *l = &f->later[k];
+        unsigned char *p;
+        if (base) {
+            size_t padded = (l->bytes + 7) / 8 * 8;
+            p = base + at;
+            memset(p + l->bytes, 0, padded - l->bytes);
+            arrow_array_borrow_block(l->data, 1, b->body, p);
+            at += padded;
+        } else if (!(p = arrow_array_buffer_raw(l->data, 1, l->bytes))) {
+            return set_nomem(f->err);
+        }
+        f->cols[k].dst = p;
+    }
     return NPYDT_OK;
 }
 
@@ -387,6 +424,9 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
     unsigned char *dst;
     bool direct = sc.col == COL_FIXED || sc.col == COL_DOUBLE || sc.col == COL_COMPLEX ||
                   sc.col == COL_TIME;
+    if (direct && nlev == 1 && sc.as == NPYDT_AS_NATIVE &&
+        (sc.col != COL_TIME || !sc.time_convert))
+        return defer(f, gdt, offset, sc.col == COL_TIME, data_node, gsize, n, out);
     if (direct) {
         dst = arrow_array_buffer_raw(data_node, 1, gsize);   /* gathered whole */
     } else {
@@ -398,9 +438,6 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
     }
     if (!dst)
         return set_nomem(f->err);
-    if (nlev == 1 && sc.as == NPYDT_AS_NATIVE &&
-        (sc.col != COL_TIME || !sc.time_convert) && sc.col != COL_DATE32 && direct)
-        return defer(f, gdt, offset, sc.col == COL_TIME, dst, n, out);
     st = gather_levels(f, gdt, sc.as, offset, nlev, dst);
     if (st == NPYDT_OK) {
         switch (sc.col) {
@@ -506,6 +543,8 @@ npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
         if (st == NPYDT_OK)
             st = fill(&f, dt, 0, 1, b->rows, out->children[0]);
     }
+    if (st == NPYDT_OK && f.ncols)
+        st = place(&f);
     if (st == NPYDT_OK && f.ncols) {
         gather_columns(b->records, b->itemsize, b->rows, f.cols, f.ncols);
         for (size_t k = 0; k < f.ncols && st == NPYDT_OK; k++)
