@@ -191,24 +191,8 @@ static npydt_status fill_time(struct fill *f, const npydt_dtype *sdt,
                               uint64_t n, struct ArrowArray *out)
 {
     unsigned char *data = (unsigned char *)out->buffers[1];
-    if (sc->col == COL_TIME && !sc->time_convert) {
-        /* gathered into data already: only a NaT leaves work */
-        bool nat = false;
-        uint64_t i = 0;
-        for (; n - i >= 4; i += 4) {
-            int64_t v[4];
-            memcpy(v, vals + i * 8, 32);
-            nat |= (v[0] == NPYDT_NAT) | (v[1] == NPYDT_NAT) | (v[2] == NPYDT_NAT) |
-                   (v[3] == NPYDT_NAT);
-        }
-        for (; i < n; i++) {
-            int64_t v;
-            memcpy(&v, vals + i * 8, 8);
-            nat |= v == NPYDT_NAT;
-        }
-        if (!nat)
-            return NPYDT_OK;
-    }
+    if (sc->col == COL_TIME && !sc->time_convert)   /* gathered into data already */
+        return gather_any_nat(data, n) ? null_nat(out, data, n, f->err) : NPYDT_OK;
     for (uint64_t i = 0; i < n; i++) {
         int64_t v;
         memcpy(&v, vals + i * 8, 8);

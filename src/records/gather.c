@@ -419,9 +419,9 @@ void gather_col_init(struct gather_col *c, const npydt_dtype *field, uint64_t of
     c->dst = dst;
 }
 
-/* Is one of the n int64 values at p NaT? */
-static bool any_nat(const unsigned char *p, uint64_t n)
+bool gather_any_nat(const void *values, uint64_t n)
 {
+    const unsigned char *p = values;
     bool nat = false;
     uint64_t i = 0;
     for (; n - i >= 4; i += 4) {
@@ -452,7 +452,7 @@ void gather_columns(const void *records, size_t stride, uint64_t n, struct gathe
             copy_field((unsigned char *)src + c->offset, stride, m, c->size, c->unit, c->swap,
                        dst, 0);
             if (c->nat_scan && !c->nat)
-                c->nat = any_nat(dst, m * (c->size / 8));
+                c->nat = gather_any_nat(dst, m * (c->size / 8));
         }
     }
 }

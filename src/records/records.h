@@ -142,6 +142,8 @@ void gather_col_init(struct gather_col *c, const npydt_dtype *field, uint64_t of
  * turn from the tile while it is in the first-level cache. */
 void gather_columns(const void *records, size_t stride, uint64_t n, struct gather_col *cols,
                     size_t ncols);
+/* Is one of the n native int64 values at values NaT? */
+bool gather_any_nat(const void *values, uint64_t n);
 
 /* ---- swap plans (swap.c), used by gather and scatter -------------------- */
 
