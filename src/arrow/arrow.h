@@ -125,6 +125,10 @@ unsigned char *arrow_shared_bytes(struct arrow_shared *s, size_t size);
  * reference to s until it is released. */
 void arrow_array_borrow_block(struct ArrowArray *out, int64_t i, struct arrow_shared *s,
                               const void *p);
+/* The block n bytes at p lie in, when array node a (made here) borrows
+ * from it; NULL otherwise: bytes of one block may be read as one piece. */
+const struct arrow_shared *arrow_array_block_of(const struct ArrowArray *a, const void *p,
+                                                size_t n);
 
 /* ---- batches (batch.c) ---------------------------------------------------- */
 
@@ -142,6 +146,10 @@ struct arrow_batch {
     struct reader_share *share;   /* the mapping records lie in: columns whose
                                    * bytes are Arrow's point into it; NULL:
                                    * every column is gathered */
+    struct arrow_shared *body;    /* the block the columns copied as they are
+                                   * go to, one after the other (the caller's
+                                   * reference the only one); NULL: a block
+                                   * each */
 };
 npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
                               struct ArrowArray *out, npydt_error *err);

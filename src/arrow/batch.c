@@ -66,10 +66,22 @@ npydt_status arrow_batch_plan(const npydt_dtype *dt, uint32_t max_depth, size_t 
 
 /* ---- filling ------------------------------------------------------------- */
 
+/* A column gathered after the walk, with the others, a tile of records at
+ * a time: the node whose data buffer (bytes long) it fills, the node of
+ * its n values (for a NaT's validity). */
+struct later {
+    struct ArrowArray *data, *out;
+    size_t bytes;
+    uint64_t n;
+};
+
 struct fill {
     struct arrow_batch *b;
     char path[256];
     npydt_error *err;
+    struct gather_col *cols;   /* the columns gathered after the walk */
+    struct later *later;
+    size_t ncols, cap;
 };
 
 /* The record (row of the array) that element e of a column of n elements
@@ -154,29 +166,33 @@ static npydt_status time_to_arrow(struct fill *f, const npydt_dtype *sdt,
     return field_error(f, NPYDT_E_RANGE, record, what);
 }
 
+/* NaT among the n int64 values at vals, the data of out: null in its
+ * validity bitmap, 0 in the data. */
+static npydt_status null_nat(struct ArrowArray *out, unsigned char *vals, uint64_t n,
+                             npydt_error *err)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        int64_t v;
+        memcpy(&v, vals + i * 8, 8);
+        if (v == NPYDT_NAT) {
+            unsigned char *bits = validity(out, n);
+            if (!bits)
+                return set_nomem(err);
+            clear_bit(bits, i);
+            out->null_count++;
+            memset(vals + i * 8, 0, 8);
+        }
+    }
+    return NPYDT_OK;
+}
+
 static npydt_status fill_time(struct fill *f, const npydt_dtype *sdt,
                               const struct arrow_scalar *sc, const unsigned char *vals,
                               uint64_t n, struct ArrowArray *out)
 {
     unsigned char *data = (unsigned char *)out->buffers[1];
-    if (sc->col == COL_TIME && !sc->time_convert) {
-        /* gathered into data already: only a NaT leaves work */
-        bool nat = false;
-        uint64_t i = 0;
-        for (; n - i >= 4; i += 4) {
-            int64_t v[4];
-            memcpy(v, vals + i * 8, 32);
-            nat |= (v[0] == NPYDT_NAT) | (v[1] == NPYDT_NAT) | (v[2] == NPYDT_NAT) |
-                   (v[3] == NPYDT_NAT);
-        }
-        for (; i < n; i++) {
-            int64_t v;
-            memcpy(&v, vals + i * 8, 8);
-            nat |= v == NPYDT_NAT;
-        }
-        if (!nat)
-            return NPYDT_OK;
-    }
+    if (sc->col == COL_TIME && !sc->time_convert)   /* gathered into data already */
+        return gather_any_nat(data, n) ? null_nat(out, data, n, f->err) : NPYDT_OK;
     for (uint64_t i = 0; i < n; i++) {
         int64_t v;
         memcpy(&v, vals + i * 8, 8);
@@ -297,6 +313,72 @@ static const unsigned char *in_place(const struct fill *f, const npydt_dtype *sd
     return p;
 }
 
+/* Gather field gdt at offset of each row after the walk (with the other
+ * columns of the rows) into the data buffer of node data, bytes long;
+ * time: its node out of n values takes NaT as null. */
+static npydt_status defer(struct fill *f, const npydt_dtype *gdt, uint64_t offset, bool time,
+                          struct ArrowArray *data, size_t bytes, uint64_t n,
+                          struct ArrowArray *out)
+{
+    if (f->ncols == f->cap) {   /* a column per leaf: fewer than the plan's bytes */
+        const npydt_allocator *a = f->b->alloc;
+        size_t cap = f->cap ? 2 * f->cap : 16;
+        struct gather_col *c = alloc_bytes(a, cap * sizeof *c);
+        struct later *l = alloc_bytes(a, cap * sizeof *l);
+        if (!c || !l) {
+            free_bytes(a, c, cap * sizeof *c);
+            free_bytes(a, l, cap * sizeof *l);
+            return set_nomem(f->err);
+        }
+        if (f->ncols) {
+            memcpy(c, f->cols, f->ncols * sizeof *c);
+            memcpy(l, f->later, f->ncols * sizeof *l);
+        }
+        free_bytes(a, f->cols, f->cap * sizeof *c);
+        free_bytes(a, f->later, f->cap * sizeof *l);
+        f->cols = c;
+        f->later = l;
+        f->cap = cap;
+    }
+    gather_col_init(&f->cols[f->ncols], gdt, offset, time, NULL);
+    f->later[f->ncols++] = (struct later){data, out, bytes, n};
+    return NPYDT_OK;
+}
+
+/* The data buffers of the columns gathered after the walk: one after the
+ * other in the batch's body block, each at a multiple of 8 bytes from its
+ * start and followed by zeros up to the next (as Arrow's IPC body lays
+ * them out: a writer sends them on in one piece), or one block each
+ * without a body block. */
+static npydt_status place(struct fill *f)
+{
+    struct arrow_batch *b = f->b;
+    unsigned char *base = NULL;
+    if (b->body) {
+        uint64_t total = 0;
+        for (size_t k = 0; k < f->ncols; k++)
+            total = sat_add(total, ((uint64_t)f->later[k].bytes + 7) / 8 * 8);
+        if (total > SIZE_MAX / 2 || !(base = arrow_shared_bytes(b->body, (size_t)total)))
+            return set_nomem(f->err);
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < f->ncols; k++) {
+        const struct later *l = &f->later[k];
+        unsigned char *p;
+        if (base) {
+            size_t padded = (l->bytes + 7) / 8 * 8;
+            p = base + at;
+            memset(p + l->bytes, 0, padded - l->bytes);
+            arrow_array_borrow_block(l->data, 1, b->body, p);
+            at += padded;
+        } else if (!(p = arrow_array_buffer_raw(l->data, 1, l->bytes))) {
+            return set_nomem(f->err);
+        }
+        f->cols[k].dst = p;
+    }
+    return NPYDT_OK;
+}
+
 /* A scalar column of n elements: field gdt (sdt, or a subarray of sdt) at
  * offset in the elements of levels[0..nlev). */
 static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dtype *gdt,
@@ -326,6 +408,9 @@ static npydt_status leaf(struct fill *f, const npydt_dtype *sdt, const npydt_dty
     unsigned char *dst;
     bool direct = sc.col == COL_FIXED || sc.col == COL_DOUBLE || sc.col == COL_COMPLEX ||
                   sc.col == COL_TIME;
+    if (direct && nlev == 1 && sc.as == NPYDT_AS_NATIVE &&
+        (sc.col != COL_TIME || !sc.time_convert))
+        return defer(f, gdt, offset, sc.col == COL_TIME, data_node, gsize, n, out);
     if (direct) {
         dst = arrow_array_buffer_raw(data_node, 1, gsize);   /* gathered whole */
     } else {
@@ -432,7 +517,7 @@ static npydt_status fill(struct fill *f, const npydt_dtype *dt, uint64_t offset,
 npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
                               struct ArrowArray *out, npydt_error *err)
 {
-    struct fill f = {b, "", err};
+    struct fill f = {b, "", err, NULL, NULL, 0, 0};
     b->levels[0] = (npydt_repeat){b->rows, b->itemsize};
     npydt_status st;
     if (npydt_dtype_get_class(dt) == NPYDT_STRUCT) {
@@ -442,6 +527,16 @@ npydt_status arrow_batch_fill(struct arrow_batch *b, const npydt_dtype *dt,
         if (st == NPYDT_OK)
             st = fill(&f, dt, 0, 1, b->rows, out->children[0]);
     }
+    if (st == NPYDT_OK && f.ncols)
+        st = place(&f);
+    if (st == NPYDT_OK && f.ncols) {
+        gather_columns(b->records, b->itemsize, b->rows, f.cols, f.ncols);
+        for (size_t k = 0; k < f.ncols && st == NPYDT_OK; k++)
+            if (f.cols[k].nat)
+                st = null_nat(f.later[k].out, f.cols[k].dst, f.later[k].n, err);
+    }
+    free_bytes(b->alloc, f.cols, f.cap * sizeof *f.cols);
+    free_bytes(b->alloc, f.later, f.cap * sizeof *f.later);
     if (st != NPYDT_OK && out->release)
         out->release(out);
     return st;

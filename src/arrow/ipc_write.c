@@ -15,9 +15,12 @@ struct wcol {
     const char *name;
 };
 
+/* A buffer of the body: len bytes at p, of array node arr (NULL for a
+ * copy the writer made). */
 struct wbuf {
     const void *p;
     uint64_t len;
+    const struct ArrowArray *arr;
 };
 
 /* Pieces below DIRECT_BYTES are gathered before they go to the sink, up
@@ -318,6 +321,7 @@ static npydt_status bits(struct writer *w, const unsigned char *b, uint64_t from
     uint64_t bytes = ipc_bitmap_bytes(n);
     struct wbuf *o = &w->bufs[w->nbufs++];
     o->len = bytes;
+    o->arr = NULL;
     if (from % 8 == 0) {
         o->p = b + from / 8;
         return NPYDT_OK;
@@ -334,11 +338,13 @@ static npydt_status bits(struct writer *w, const unsigned char *b, uint64_t from
     return NPYDT_OK;
 }
 
-static void slice(struct writer *w, const void *p, uint64_t off, uint64_t len)
+static void slice(struct writer *w, const struct ArrowArray *a, const void *p, uint64_t off,
+                  uint64_t len)
 {
     struct wbuf *o = &w->bufs[w->nbufs++];
     o->p = len ? (const unsigned char *)p + off : zeros;
     o->len = len;
+    o->arr = len ? a : NULL;
 }
 
 /* Column *i of the schema: values [pos, pos + len) of a, physical. */
@@ -365,7 +371,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
     if (nulls)
         st = bits(w, valid, pos, len);
     else
-        slice(w, NULL, 0, 0);
+        slice(w, NULL, NULL, 0, 0);
     if (st != NPYDT_OK)
         return st;
     const unsigned char *data = t->buffers > 1 ? a->buffers[1] : NULL;
@@ -374,7 +380,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
                          "field '%s': the data buffer is NULL", c->name);
     switch (t->fb) {
     case FB_TYPE_BOOL:
-        return len ? bits(w, data, pos, len) : (slice(w, NULL, 0, 0), NPYDT_OK);
+        return len ? bits(w, data, pos, len) : (slice(w, NULL, NULL, 0, 0), NPYDT_OK);
     case FB_TYPE_BINARY:
     case FB_TYPE_UTF8: {
         const unsigned char *chars = a->buffers[2];
@@ -387,7 +393,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
             return set_error(w->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->name,
                              "field '%s': offsets %ld to %ld", c->name, (long)first, (long)last);
         if (first == 0 && data) {
-            slice(w, data, 4 * pos, 4 * (len + 1));
+            slice(w, a, data, 4 * pos, 4 * (len + 1));
         } else {
             int32_t *o = scratch(w, 4 * (size_t)(len + 1));
             if (!o)
@@ -398,9 +404,9 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
                     memcpy(&v, data + 4 * (pos + k), 4);
                 o[k] = v - first;
             }
-            slice(w, o, 0, 4 * (len + 1));
+            slice(w, NULL, o, 0, 4 * (len + 1));
         }
-        slice(w, chars, (uint64_t)first, (uint64_t)(last - first));
+        slice(w, a, chars, (uint64_t)first, (uint64_t)(last - first));
         return NPYDT_OK;
     }
     case FB_TYPE_STRUCT:
@@ -419,7 +425,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
         return put_column(w, kid, i, (uint64_t)kid->offset + pos * n, len * n);
     }
     default:
-        slice(w, data, pos * t->width, len * t->width);
+        slice(w, a, data, pos * t->width, len * t->width);
         return NPYDT_OK;
     }
 }
@@ -429,6 +435,22 @@ static void free_scratch(struct writer *w)
     for (size_t k = 0; k < w->nscratch; k++)
         free_bytes(w->a, w->scratch[k], w->scratch_size[k]);
     w->nscratch = 0;
+}
+
+/* Does buffer next follow the n bytes from the start of first (first's
+ * and the buffers joined to it) in the same block, as the body lays them
+ * out: at n rounded up to 8, zeros in between? */
+static bool joins(const struct wbuf *first, uint64_t n, const struct wbuf *next)
+{
+    uint64_t padded = (n + 7) / 8 * 8;
+    if (!first->arr || !next->arr || padded > SIZE_MAX ||
+        (uintptr_t)next->p - (uintptr_t)first->p != padded)
+        return false;
+    const struct arrow_shared *b = arrow_array_block_of(first->arr, first->p, (size_t)padded);
+    if (!b || arrow_array_block_of(next->arr, next->p, (size_t)next->len) != b)
+        return false;
+    const unsigned char *pad = (const unsigned char *)first->p + n;
+    return memcmp(pad, zeros, (size_t)(padded - n)) == 0;
 }
 
 static npydt_status put_batch(struct writer *w, const struct ArrowArray *root)
@@ -474,11 +496,21 @@ static npydt_status put_batch(struct writer *w, const struct ArrowArray *root)
         off += (w->bufs[k].len + 7) / 8 * 8;
     }
     st = put_message(w);
-    for (size_t k = 0; k < w->nbufs && st == NPYDT_OK; k++) {
+    for (size_t k = 0; k < w->nbufs && st == NPYDT_OK;) {
+        /* buffers one after the other in one block, zeros between them,
+         * go as one piece */
+        const unsigned char *p = w->bufs[k].p;
         uint64_t n = w->bufs[k].len;
+        size_t j = k + 1;
+        while (j < w->nbufs && (w->bufs[j].len == 0 || joins(&w->bufs[k], n, &w->bufs[j]))) {
+            if (w->bufs[j].len)
+                n = (n + 7) / 8 * 8 + w->bufs[j].len;
+            j++;
+        }
+        k = j;
         for (uint64_t done = 0; done < n && st == NPYDT_OK;) {
             size_t piece = n - done > ((size_t)1 << 30) ? (size_t)1 << 30 : (size_t)(n - done);
-            st = out(w, (const unsigned char *)w->bufs[k].p + done, piece);
+            st = out(w, p + done, piece);
             done += piece;
         }
         if (st == NPYDT_OK)

@@ -274,3 +274,16 @@ void arrow_array_borrow_block(struct ArrowArray *out, int64_t i, struct arrow_sh
     }
     b->bufs[i] = p;
 }
+
+const struct arrow_shared *arrow_array_block_of(const struct ArrowArray *a, const void *p,
+                                                size_t n)
+{
+    if (!a || a->release != array_release)
+        return NULL;
+    const struct array_block *b = a->private_data;
+    const struct arrow_shared *s = b->shared;
+    if (!s || !s->bytes)
+        return NULL;
+    uintptr_t at = (uintptr_t)p, start = (uintptr_t)s->bytes;
+    return at >= start && at - start <= s->cap && n <= s->cap - (at - start) ? s : NULL;
+}

@@ -18,6 +18,8 @@ struct stream {
     npydt_repeat *levels;
     size_t levels_cap;
     struct reader_share *share;   /* the reader's mapping, or NULL */
+    struct arrow_shared *body;    /* the last batch's body block: the next
+                                   * one's too once that batch is released */
     npydt_error err;
 };
 
@@ -59,9 +61,15 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
         st = set_error(&p->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL, "the data ended early");
     if (st != NPYDT_OK)
         return errno_of(st);
+    if (p->body && !arrow_shared_alone(p->body)) {   /* the last batch lives on */
+        arrow_shared_unref(p->body);
+        p->body = NULL;
+    }
+    if (!p->body && !(p->body = arrow_shared_new(p->alloc)))
+        return errno_of(set_nomem(&p->err));
     struct arrow_batch b = {p->alloc, p->opts.bytes_as_binary, p->opts.base.limits.max_depth,
                             records, npydt_dtype_itemsize(p->dtype), n, p->next,
-                            p->levels, p->levels_cap, p->share};
+                            p->levels, p->levels_cap, p->share, p->body};
     st = arrow_batch_fill(&b, p->dtype, out, &p->err);
     if (st != NPYDT_OK)
         return errno_of(st);
@@ -79,6 +87,7 @@ static void release(struct ArrowArrayStream *s)
 {
     struct stream *p = s->private_data;
     reader_share_drop(p->share);
+    arrow_shared_unref(p->body);
     free_bytes(p->alloc, p->levels, p->levels_cap * sizeof *p->levels);
     free_bytes(p->alloc, p, sizeof *p);
     s->release = NULL;
@@ -184,9 +193,15 @@ npydt_status npydt_arrow_batch(const npydt_dtype *dt, const void *records, uint6
     npydt_repeat *lv = alloc_bytes(o.base.allocator, levels * sizeof *lv);
     if (!lv)
         return set_nomem(err);
+    struct arrow_shared *body = arrow_shared_new(o.base.allocator);
+    if (!body) {
+        free_bytes(o.base.allocator, lv, levels * sizeof *lv);
+        return set_nomem(err);
+    }
     struct arrow_batch b = {o.base.allocator, o.bytes_as_binary, o.base.limits.max_depth,
-                            records, npydt_dtype_itemsize(dt), n, 0, lv, levels, NULL};
+                            records, npydt_dtype_itemsize(dt), n, 0, lv, levels, NULL, body};
     st = arrow_batch_fill(&b, dt, out, err);
+    arrow_shared_unref(body);   /* the batch's nodes hold it */
     free_bytes(o.base.allocator, lv, levels * sizeof *lv);
     return st;
 }

@@ -396,6 +396,67 @@ npydt_status npydt_gather(const void *records, size_t stride, uint64_t n,
     return NPYDT_OK;
 }
 
+/* ---- many fields a tile of records at a time -------------------------------- */
+
+/* Records read per tile: about this many bytes, within a core's first-level
+ * data cache, so that each column after the first reads the tile from it
+ * (one column at a time over a whole batch reads every cache line of the
+ * batch once per column). */
+#define TILE_BYTES ((size_t)16 << 10)
+
+void gather_col_init(struct gather_col *c, const npydt_dtype *field, uint64_t offset,
+                     bool nat_scan, unsigned char *dst)
+{
+    const npydt_dtype *sc;
+    uint64_t elems;
+    scalar_chain(field, &sc, &elems);
+    c->offset = offset;
+    c->size = (size_t)field->itemsize;
+    c->unit = swap_unit(sc->kind, sc->itemsize);
+    c->swap = text_order_swaps(sc->byteorder);
+    c->nat_scan = nat_scan && sc->itemsize == 8;
+    c->nat = false;
+    c->dst = dst;
+}
+
+bool gather_any_nat(const void *values, uint64_t n)
+{
+    const unsigned char *p = values;
+    bool nat = false;
+    uint64_t i = 0;
+    for (; n - i >= 4; i += 4) {
+        int64_t v[4];
+        memcpy(v, p + i * 8, 32);
+        nat |= (v[0] == NPYDT_NAT) | (v[1] == NPYDT_NAT) | (v[2] == NPYDT_NAT) |
+               (v[3] == NPYDT_NAT);
+    }
+    for (; i < n; i++) {
+        int64_t v;
+        memcpy(&v, p + i * 8, 8);
+        nat |= v == NPYDT_NAT;
+    }
+    return nat;
+}
+
+void gather_columns(const void *records, size_t stride, uint64_t n, struct gather_col *cols,
+                    size_t ncols)
+{
+    uint64_t tile = stride && TILE_BYTES / stride > 1 ? TILE_BYTES / stride : 1;
+    const unsigned char *rec = records;
+    for (uint64_t at = 0; at < n; at += tile) {
+        uint64_t m = n - at < tile ? n - at : tile;
+        const unsigned char *src = rec + at * stride;
+        for (size_t k = 0; k < ncols; k++) {
+            struct gather_col *c = &cols[k];
+            unsigned char *dst = c->dst + at * c->size;
+            copy_field((unsigned char *)src + c->offset, stride, m, c->size, c->unit, c->swap,
+                       dst, 0);
+            if (c->nat_scan && !c->nat)
+                c->nat = gather_any_nat(dst, m * (c->size / 8));
+        }
+    }
+}
+
 /* ---- scatter ------------------------------------------------------------------ */
 
 /* Can the double v be stored in scalar sc? Integers need exact values in

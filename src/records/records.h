@@ -115,6 +115,36 @@ npydt_status field_lookup_scalar(const npydt_dtype *dt, const char *path, uint64
  * elements (contiguous in dt). False when a struct is on the way. */
 bool scalar_chain(const npydt_dtype *dt, const npydt_dtype **scalar, uint64_t *elems);
 
+/* ---- columns of many records, a tile at a time (gather.c) ---------------- */
+
+/* One field of the records gathered into a column as npydt_gather does it
+ * with NPYDT_AS_NATIVE: size bytes at offset in each record to dst, size
+ * bytes a record, units of unit bytes swapped when swap. With nat_scan
+ * (int64 datetimes or timedeltas, or subarrays of them), nat tells
+ * whether a value gathered is NaT. */
+struct gather_col {
+    uint64_t offset;
+    size_t size;
+    uint32_t unit;
+    bool swap;
+    bool nat_scan;
+    bool nat;
+    unsigned char *dst;
+};
+/* The column of field (a scalar or a subarray of scalars, no object) at
+ * offset of each record into dst; nat_scan as above (ignored unless the
+ * scalar takes 8 bytes). */
+void gather_col_init(struct gather_col *c, const npydt_dtype *field, uint64_t offset,
+                     bool nat_scan, unsigned char *dst);
+/* Every column of cols from n records stride bytes apart at records (each
+ * field within the stride, the columns' dst large enough), reading the
+ * records once from memory: a tile of them at a time, each column in
+ * turn from the tile while it is in the first-level cache. */
+void gather_columns(const void *records, size_t stride, uint64_t n, struct gather_col *cols,
+                    size_t ncols);
+/* Is one of the n native int64 values at values NaT? */
+bool gather_any_nat(const void *values, uint64_t n);
+
 /* ---- swap plans (swap.c), used by gather and scatter -------------------- */
 
 /* Swap in place, to native order, n records of the plan's type at base,
