@@ -249,6 +249,37 @@ static void test_band_mapped_file_reads_after_its_descriptor_is_closed(void **st
     free_array(&a);
 }
 
+/* A writable reader's bytes may be stored to between batches: the next
+ * batch shows the store, no band kept from before it. */
+static void test_band_writable_reader_shows_stores_between_batches(void **state)
+{
+    (void)state;
+    uint64_t seed = 13, shape[2] = {4, 3};
+    struct fortran_array a = make_array(shape, 2, 8, &seed);
+    char path[] = "/tmp/npydt_band_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, a.file, a.len), (ssize_t)a.len);
+    close(fd);
+    npydt_reader_options opts;
+    npydt_reader_options_init(&opts);
+    opts.writable = 1;
+    npydt_reader *r;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_reader_open_path(path, &opts, &r, &err), NPYDT_OK);
+    const void *batch;
+    uint64_t n, off;
+    assert_int_equal(npydt_reader_next_c(r, 1, &batch, &n, &err), NPYDT_OK);
+    assert_memory_equal(batch, expected(&a, 0), 8);
+    assert_int_equal(npydt_element_offset_flat(a.h, 1, &off, &err), NPYDT_OK);
+    memset((unsigned char *)npydt_reader_bytes_mut(r) + off, 0x5a, 8);
+    assert_int_equal(npydt_reader_next_c(r, 1, &batch, &n, &err), NPYDT_OK);
+    assert_memory_equal(batch, "ZZZZZZZZ", 8);
+    npydt_reader_close(r);
+    unlink(path);
+    free_array(&a);
+}
+
 static void test_band_seek_beyond_the_count_is_refused(void **state)
 {
     (void)state;
@@ -272,4 +303,5 @@ TEST_LIST("band",
           cmocka_unit_test(test_band_every_source_matches_element_by_element),
           cmocka_unit_test(test_band_mapped_file_that_shrinks_gives_an_io_error),
           cmocka_unit_test(test_band_mapped_file_reads_after_its_descriptor_is_closed),
+          cmocka_unit_test(test_band_writable_reader_shows_stores_between_batches),
           cmocka_unit_test(test_band_seek_beyond_the_count_is_refused));

@@ -287,6 +287,8 @@ npydt_status band_next(npydt_reader *r, uint64_t k, const unsigned char **out, u
         return st;
     struct band *b = r->band;
     size_t is = r->itemsize;
+    if (r->writable)
+        b->held = 0;   /* the bytes may have been stored to since */
     /* as many as asked for (within chunk_bytes), across bands: batches do
      * not depend on where bands end */
     k = reader_records_in(r, r->chunk_bytes, k);
