@@ -423,6 +423,11 @@ $(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
+# the writer dump --jsonl is measured against (tests/bench/dump_jsonl.sh)
+$(O)/tests/bench/jsonl_anchor: tests/bench/jsonl_anchor.c $(TEXT_OBJS) $(FLAGS)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
+
 # the read-only pass npydt stats is measured against (tests/bench/stats.sh)
 $(O)/tests/bench/read_floor: tests/bench/read_floor.c $(FLAGS)
 	@mkdir -p $(@D)
@@ -456,11 +461,13 @@ $(O)/tests/bench/load_anchor_simdjson: tests/bench/load_anchor_simdjson.cpp $(FL
 SIMDJSON_ANCHOR = $(if $(wildcard /usr/include/simdjson.h),$(O)/tests/bench/load_anchor_simdjson)
 LOAD_ANCHORS = $(O)/tests/bench/load_anchor $(SIMDJSON_ANCHOR)
 
-bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor \
+bench-run: $(O)/npydt_bench $(CLI) $(O)/tests/bench/csv_anchor $(O)/tests/bench/jsonl_anchor \
+           $(O)/tests/bench/read_floor \
            $(O)/tests/bench/rules_bench $(O)/tests/bench/arrow_export $(O)/tests/bench/open_loop \
            $(LOAD_ANCHORS)
 	$(Q)tests/bench/instructions.sh $(O)/npydt_bench
 	$(Q)tests/bench/dump_csv.sh -n 200000 $(O)/tests/bench/csv_anchor $(CLI)
+	$(Q)tests/bench/dump_jsonl.sh -n 200000 $(O)/tests/bench/jsonl_anchor $(CLI)
 	$(Q)tests/bench/load_text.sh -n 200000 $(O)/tests/bench/load_anchor $(or $(SIMDJSON_ANCHOR),-) $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats_cost.sh -n 200000 $(O)/tests/bench/read_floor $(CLI)
 	$(Q)PYTHON=$(PYTHON) tests/bench/stats.sh $(O)/tests/bench/read_floor $(CLI)

@@ -1079,10 +1079,19 @@ NPYDT_API npydt_status npydt_reader_next_chunk(npydt_reader *r, const void **chu
  * until the next call on r: *n of them, 0 at the end, never more than max.
  * In place for C-order data that is; else at most chunk_bytes of them (at
  * least one), gathered from a Fortran-order array. A Fortran-order array
- * read in sequence is read from its start once per window (window_bytes)
- * of C-order elements. Elements of itemsize 0 come all at once. */
+ * of a file (mapped or not) or of memory is read by bands of rows into a
+ * buffer of at most 8 MiB (window_bytes when smaller), with pread where
+ * it is a file: a mapping of it is never touched, so resident memory stays
+ * bounded. One read in sequence (a deflated member) is read from its
+ * start once per window (window_bytes) of C-order elements. Elements of
+ * itemsize 0 come all at once. */
 NPYDT_API npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max,
                                            const void **batch, uint64_t *n,
+                                           npydt_error *err);
+/* npydt_reader_next_c goes on from the element at C-order position index
+ * (at most the count, which is the end): a range of elements. NPYDT_E_ARG
+ * beyond the count, and behind what a pipe gave. */
+NPYDT_API npydt_status npydt_reader_seek_c(npydt_reader *r, uint64_t index,
                                            npydt_error *err);
 /* Back to the first data byte for both npydt_reader_next_chunk and
  * npydt_reader_next_c (a member is inflated again from its start). */

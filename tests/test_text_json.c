@@ -53,6 +53,30 @@ static void test_text_json_bytes_mode_escapes_every_high_byte(void **state)
     assert_string_equal(escaped("a\xc3\xa9\n", 4, TEXT_JSON_BYTES), "a\\u00c3\\u00a9\\n");
 }
 
+/* Bytes mode takes eight plain bytes at once: every byte value at every
+ * place of plain text of 1 to 24 bytes (and next to a neighbour byte
+ * value) escapes as it does alone. */
+static void test_text_json_bytes_mode_in_words_escapes_each_byte_as_alone(void **state)
+{
+    (void)state;
+    static char in[24], out[TEXT_JSON_ESCAPED_MAX(24)], want[TEXT_JSON_ESCAPED_MAX(24)];
+    for (size_t len = 1; len <= sizeof in; len++) {
+        for (size_t at = 0; at < len; at++) {
+            for (int c = 0; c < 256; c++) {
+                memset(in, 'a', len);
+                in[at] = (char)c;
+                if (at + 1 < len)
+                    in[at + 1] = (char)(c ^ 0x80);
+                size_t n = 0;
+                for (size_t i = 0; i < len; i++)
+                    n += text_json_escape_into(want + n, in + i, 1, TEXT_JSON_BYTES);
+                assert_int_equal(text_json_escape_into(out, in, len, TEXT_JSON_BYTES), n);
+                assert_memory_equal(out, want, n);
+            }
+        }
+    }
+}
+
 static void test_text_json_escaped_max_bounds_the_worst_byte(void **state)
 {
     (void)state;
@@ -76,5 +100,6 @@ TEST_LIST("text_json",
           cmocka_unit_test(test_text_json_utf8_passes_through),
           cmocka_unit_test(test_text_json_line_breaks_and_lone_surrogates_escaped),
           cmocka_unit_test(test_text_json_bytes_mode_escapes_every_high_byte),
+          cmocka_unit_test(test_text_json_bytes_mode_in_words_escapes_each_byte_as_alone),
           cmocka_unit_test(test_text_json_escaped_max_bounds_the_worst_byte),
           cmocka_unit_test(test_text_breaks_lines_names_c1_and_u2028));

@@ -43,6 +43,9 @@ struct npydt_reader {
     size_t value_size;
     struct reader_share *share;   /* region, once shared (share.c): unmapped by
                                    * the last of the reader and the holders */
+    struct band *band;            /* a Fortran-order array given in C order by
+                                   * bands (band.c), or NULL */
+    int band_fd;                  /* the mapped file, read by bands; -1: none */
 };
 
 /* The one place that gives up going back in a stream. */
@@ -60,6 +63,25 @@ npydt_status reader_read(npydt_reader *r, unsigned char *buf, size_t n, npydt_er
 npydt_status reader_seek(npydt_reader *r, uint64_t target, npydt_error *err);
 /* Whole elements in bytes, at least one, at most most. */
 uint64_t reader_records_in(const npydt_reader *r, size_t bytes, uint64_t most);
+
+/* ---- a Fortran-order array of a file or of memory in C order (band.c) ---- */
+
+/* The C-order elements from r->next on, at most k of them (at least one,
+ * at most chunk_bytes), into *out (r->window): *n of them. For an array
+ * neither in C order nor read in sequence (a mapped file, one read with
+ * pread, bytes in memory). */
+npydt_status band_next(npydt_reader *r, uint64_t k, const unsigned char **out, uint64_t *n,
+                       npydt_error *err);
+/* Free what band_next holds. */
+void band_free(npydt_reader *r);
+/* A descriptor of fd's file for bands of a mapped array (closed by the
+ * reader), or -1. */
+int band_descriptor(int fd);
+/* The k elements from C-order position `from` of a band of h rows of w
+ * positions, stored position after position (the h elements of position j
+ * from j * h), to out in C order. */
+void band_transpose(const unsigned char *band, size_t is, uint64_t h, uint64_t w,
+                    uint64_t from, uint64_t k, unsigned char *out);
 
 /* ---- the mapping shared with what points into it (share.c) ---------------- */
 

@@ -1,6 +1,8 @@
 /* The elements of an array in C (row-major) order, in batches: in place
  * where the stored bytes already are in that order, else gathered through
- * bounded buffers from a Fortran-order array. */
+ * bounded buffers from a Fortran-order array: by bands where it can be
+ * read anywhere (band.c), by passes from its start where it is read in
+ * sequence (a deflated member, a pipe). */
 #include "access/access.h"
 
 /* Elements of itemsize 0, or C-order bytes in place: no copy. */
@@ -8,20 +10,6 @@ static void next_in_place(npydt_reader *r, uint64_t k, const void **batch)
 {
     *batch = r->itemsize ? r->bytes + r->next * r->itemsize : (const unsigned char *)"";
     r->next += k;
-}
-
-/* Fortran-order bytes in place: the k elements from r->next, one by one. */
-static npydt_status gather_in_place(npydt_reader *r, uint64_t k, npydt_error *err)
-{
-    size_t is = r->itemsize;
-    npydt_status st = reader_room(r, &r->buf, &r->buf_size, (size_t)k * is, err);
-    for (uint64_t j = 0; j < k && st == NPYDT_OK; j++) {
-        uint64_t off;
-        st = npydt_element_offset_flat(r->header, r->next + j, &off, err);
-        if (st == NPYDT_OK)
-            memcpy(r->buf + j * is, r->bytes + off, is);
-    }
-    return st;
 }
 
 /* The C strides and multi-index of a pass, allocated once. */
@@ -87,6 +75,21 @@ static npydt_status gather_pass(npydt_reader *r, uint64_t lo, uint64_t k, npydt_
                                       "the data ended early");
 }
 
+npydt_status npydt_reader_seek_c(npydt_reader *r, uint64_t index, npydt_error *err)
+{
+    error_clear(err);
+    if (!r)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "argument is NULL");
+    if (index > r->count)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "element %llu is out of bounds for %llu elements",
+                         (unsigned long long)index, (unsigned long long)r->count);
+    if (r->piped && index < r->next)
+        return reader_no_going_back(err);
+    r->next = index;
+    return NPYDT_OK;
+}
+
 npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max, const void **batch,
                                  uint64_t *n, npydt_error *err)
 {
@@ -107,17 +110,15 @@ npydt_status npydt_reader_next_c(npydt_reader *r, uint64_t max, const void **bat
     }
     npydt_status st;
     const unsigned char *at = r->buf;
-    if (r->bytes) {
-        k = reader_records_in(r, r->chunk_bytes, k);
-        st = gather_in_place(r, k, err);
-        at = r->buf;
-    } else if (r->c_order) {
+    if (r->c_order) {
         k = reader_records_in(r, r->chunk_bytes, k);
         if ((st = reader_room(r, &r->buf, &r->buf_size, (size_t)k * r->itemsize, err)) ==
                 NPYDT_OK &&
             (st = reader_seek(r, r->next * r->itemsize, err)) == NPYDT_OK)
             st = reader_read(r, r->buf, (size_t)k * r->itemsize, err);
         at = r->buf;
+    } else if (r->bytes || (r->fd >= 0 && !r->piped)) {
+        st = band_next(r, k, &at, &k, err);
     } else {
         k = reader_records_in(r, r->window_bytes, k);
         st = gather_pass(r, r->next, k, err);

@@ -66,6 +66,7 @@ static npydt_status new_reader(const npydt_reader_options *opts, npydt_header *h
     r->window_bytes = opts->window_bytes ? opts->window_bytes : defaults.window_bytes;
     r->header = h;
     r->fd = -1;
+    r->band_fd = -1;
     r->itemsize = (size_t)npydt_dtype_itemsize(npydt_header_dtype(h));
     r->count = npydt_header_count(h);
     r->data_bytes = npydt_header_data_bytes(h);
@@ -103,6 +104,8 @@ npydt_status npydt_reader_open_fd(int fd, const npydt_reader_options *opts,
     r->bytes = r->region.bytes;
     if (!r->bytes)
         r->fd = fd;   /* neither mapped nor copied: read with pread */
+    else if (r->region.map && !r->c_order && !r->writable)
+        r->band_fd = band_descriptor(fd);   /* read by bands, never touched in place */
     *out = r;
     return NPYDT_OK;
 }
@@ -300,6 +303,9 @@ void npydt_reader_close(npydt_reader *r)
         io_region_release(&r->region);
     if (r->own_fd)
         close(r->fd);
+    if (r->band_fd >= 0)
+        close(r->band_fd);
+    band_free(r);
     npydt_npz_stream_close(r->stream);
     size_t nd = npydt_header_ndim(r->header);
     free_bytes(r->alloc, r->buf, r->buf_size);

@@ -360,8 +360,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
     }
     struct cursor cur;
     cursor_init(&cur, src, selection_end(&sl));
-    if (sl.row_step < 0)   /* rows backwards */
-        cursor_any_order(&cur);
+    cursor_select(&cur, &sl);
     if (check_text && check_rows_unicode(&d, &cur, &sl, dt, sel, nsel, o->jobs) != 0) {
         status = cli_report(in->name, &d.err);
         goto out;

@@ -234,6 +234,8 @@ struct cursor {
     const unsigned char *bytes;   /* all data in place, or NULL */
     size_t itemsize;
     int fortran;
+    const unsigned char *direct;  /* a Fortran-order array's bytes in place, read
+                                   * there only when elements are far apart */
     const unsigned char *batch;   /* streamed elements [batch_first, batch_first + batch_n) */
     uint64_t batch_first, batch_n;
     uint64_t end;                 /* no element at or past it is asked for */
@@ -249,6 +251,9 @@ const unsigned char *cursor_at(struct cursor *c, uint64_t i, npydt_error *err);
 void cursor_seen(struct cursor *c, const unsigned char *const *recs, size_t n);
 /* The elements are read in any order (rows backwards). */
 void cursor_any_order(struct cursor *c);
+/* The elements of selection s are read: in any order when it goes
+ * backwards, and in place when they are far apart (a sample, a step). */
+void cursor_select(struct cursor *c, const struct selection *s);
 /* cursor_at, then cursor_seen of the element. */
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err);
 

@@ -219,6 +219,7 @@ int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bo
             return cli_failure("out of memory");
         }
         cursor_init(&p.cur, r, selection_end(sl));
+        cursor_select(&p.cur, sl);
     }
     struct ArrowArrayStream s = {picked_schema, picked_next, picked_error, picked_release, &p};
     struct cli_output o;

@@ -42,6 +42,10 @@ struct rows_run {
     uint64_t per_task;
     uint64_t pos;                   /* the next position to take */
     int cut;                        /* the cursor failed: no more tasks */
+    /* a selection of neighbours in place, in C order: position i is the
+     * element at run + i * itemsize, of flat index flat0 + i; else NULL */
+    const unsigned char *run;
+    uint64_t flat0;
 };
 
 enum { ROWS_STOP = 2 };
@@ -59,6 +63,13 @@ static int rows_take(void *ctx, size_t i, void *slot)
     t->n = 0;
     t->cut = 0;
     t->text.bytes.len = 0;
+    if (r->run) {   /* no cursor to ask: the elements are where they lie */
+        for (uint64_t k = 0; k < n; k++)
+            t->recs[k] = r->run + (r->pos + k) * is;
+        t->n = n;
+        r->pos += n;
+        return 1;
+    }
     for (uint64_t k = 0; k < n; k++) {
         const unsigned char *rec = cursor_at(r->cur, selection_flat(r->s, r->pos + k), &t->err);
         if (!rec) {
@@ -82,8 +93,8 @@ static int rows_work(void *ctx, void *slot)
     struct rows_slot *t = slot;
     for (uint64_t k = 0; k < t->n; k++) {
         uint64_t i = t->first + k;
-        if (r->rows->put(r->rows->ctx, t->state, &t->d, &t->text, i, selection_flat(r->s, i),
-                         t->recs[k]) != 0)
+        uint64_t flat = r->run ? r->flat0 + i : selection_flat(r->s, i);
+        if (r->rows->put(r->rows->ctx, t->state, &t->d, &t->text, i, flat, t->recs[k]) != 0)
             return -1;
     }
     return t->text.bytes.failed ? -1 : 0;
@@ -99,7 +110,9 @@ static int rows_finish(void *ctx, size_t i, void *slot, int result)
     int nomem = (result != 0 && !t->d.failed) || t->text.bytes.failed;
     if (!nomem)
         sink_flush_with(r->out, t->text.bytes.buf, t->text.bytes.len);
-    if (!t->copy)
+    if (r->run && t->n)   /* read front to back: the last is as far as any */
+        cursor_seen(r->cur, t->recs + (t->n - 1), 1);
+    else if (!t->copy)
         cursor_seen(r->cur, t->recs, (size_t)t->n);
     if (r->d->progress)
         cli_progress_update(r->d->progress, (t->first + t->n) * r->d->itemsize);
@@ -169,7 +182,11 @@ int dump_rows_run(struct dumper *d, struct sink *out, struct cursor *cur,
             rc = -1;
     }
     if (rc == 0) {
-        struct rows_run run = {d, out, cur, s, rows, per_task, 0, 0};
+        struct rows_run run = {d, out, cur, s, rows, per_task, 0, 0, NULL, 0};
+        if (cur->bytes && !cur->fortran && !s->pick && s->row_step == 1) {
+            run.flat0 = s->row_first * s->row_len;   /* selection_flat(s, 0) */
+            run.run = cur->bytes + run.flat0 * is;
+        }
         static const struct cli_jobs_ops ops = {rows_take, rows_work, rows_finish};
         rc = cli_jobs_run(jobs, slots, nslots, sizeof *slots, &ops, &run);
         rc = rc == ROWS_STOP ? 0 : rc;

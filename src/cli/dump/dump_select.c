@@ -205,10 +205,15 @@ void cursor_init(struct cursor *c, npydt_reader *src, uint64_t end)
     c->bytes = npydt_reader_bytes(src);
     c->itemsize = npydt_dtype_itemsize(npydt_header_dtype(c->h));
     c->fortran = npydt_header_fortran_order(c->h) && npydt_header_ndim(c->h) > 1;
-    /* C order is read front to back (an element of Fortran order jumps
-     * across the file: its pages are kept; a mapping of large folios maps
-     * a folio whole whichever of its pages is read, so giving pages back
-     * would only map them again) */
+    /* a Fortran-order array is read by the reader's bands, in C order,
+     * without touching the mapping (an element of Fortran order jumps
+     * across the file, and a mapping of large folios maps a folio whole
+     * whichever of its pages is read: the file would stay resident); C
+     * order is read front to back, the pages behind given back */
+    if (c->fortran) {
+        c->direct = c->bytes;
+        c->bytes = NULL;
+    }
     cli_behind_start(&c->behind, c->fortran ? NULL : src);
 }
 
@@ -216,6 +221,16 @@ void cursor_any_order(struct cursor *c)
 {
     if (!c->fortran)
         cli_behind_start_any(&c->behind, c->src, c->itemsize);
+    else
+        c->bytes = c->direct;
+}
+
+void cursor_select(struct cursor *c, const struct selection *s)
+{
+    if (s->row_step < 0)
+        cursor_any_order(c);
+    else if (s->pick || s->row_step > 1)
+        c->bytes = c->direct;   /* far apart: a band for a few elements costs more */
 }
 
 const unsigned char *cursor_get(struct cursor *c, uint64_t i, npydt_error *err)
@@ -240,10 +255,12 @@ const unsigned char *cursor_at(struct cursor *c, uint64_t i, npydt_error *err)
             return NULL;
         return c->bytes + off;
     }
-    if (i < c->batch_first) {
-        if (npydt_reader_rewind(c->src, err) != NPYDT_OK)
+    if (i < c->batch_first || i > c->batch_first + c->batch_n) {
+        /* elsewhere: from there on (back to the start of a stream) */
+        if (npydt_reader_seek_c(c->src, i, err) != NPYDT_OK)
             return NULL;
-        c->batch_first = c->batch_n = 0;
+        c->batch_first = i;
+        c->batch_n = 0;
     }
     while (i >= c->batch_first + c->batch_n) {
         const void *b;

@@ -128,9 +128,10 @@ static npydt_status feed(npydt_reader *src, const struct stats_opts *o, const np
     (void)o;
     /* a selection: element by element, runs of neighbours at once where
      * the bytes are in place */
-    int in_place = npydt_reader_bytes(src) != NULL;
     struct cursor cur;
     cursor_init(&cur, src, selection_end(sl));
+    cursor_select(&cur, sl);
+    int in_place = cur.bytes != NULL;   /* not a batch the next read replaces */
     const unsigned char *run = NULL;
     uint64_t run_n = 0;
     for (uint64_t i = 0; i < sl->total; i++) {
