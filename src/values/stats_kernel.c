@@ -251,26 +251,68 @@ static uint64_t count_zeros(const double *x, size_t k)
     return n;
 }
 
-/* The value at p as a double by the plan's load kind (stats_load.c; the
- * gathered doubles for any other), its byte swap decided by swap. */
-static inline __attribute__((always_inline)) double load_double(enum stats_load kind, bool swap,
-                                                                const unsigned char *p)
+void stats_block_end(struct stats_column *c, const double *x, size_t k, double kf, double blo,
+                     double bhi, uint64_t zeros, const double *cr, const double *cs,
+                     const double *cq, size_t nc)
 {
-    switch (kind) {
-    case STATS_LOAD_F64: return text_f64_of_bits(text_load64(p, swap));
-    case STATS_LOAD_F32: return (double)text_f32_of_bits(text_load32(p, swap));
-    case STATS_LOAD_I32: return (double)(int32_t)text_load32(p, swap);
-    case STATS_LOAD_I16: return (double)(int16_t)text_load16(p, swap);
-    case STATS_LOAD_I8: return (double)(int8_t)p[0];
-    case STATS_LOAD_U32: return (double)text_load32(p, swap);
-    case STATS_LOAD_U16: return (double)text_load16(p, swap);
-    case STATS_LOAD_U8: return (double)p[0];
-    default: {
-        double d;
-        memcpy(&d, p, sizeof d);
-        return d;
+    double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
+    uint64_t nan = 0, pinf = 0, ninf = 0;
+    if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
+        add_moments(c, k, kf, sb, sd, sq);
+    } else {
+        nan = k - fold_finite(c, x, k, &pinf, &ninf) - pinf - ninf;
     }
+    c->count += k;
+    c->nan += nan;
+    c->posinf += pinf;
+    c->neginf += ninf;
+    c->zeros += zeros;
+    c->valid += k - nan;
+    c->min_f = blo < c->min_f ? blo : c->min_f;
+    c->max_f = bhi > c->max_f ? bhi : c->max_f;
+    if (c->part == NPYDT_STATS_VALUE && c->sorted) {
+        if (nan == 0) {
+            ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
+            c->prev_f = x[k - 1];
+            c->have_prev = true;
+        } else {
+            for (size_t t = 0; t < k && c->sorted; t++) {
+                if (x[t] != x[t])
+                    continue;
+                if (c->have_prev)
+                    STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                else
+                    c->first_f = x[t];
+                c->prev_f = x[t];
+                c->have_prev = true;
+            }
+        }
     }
+}
+
+void stats_block_extremes(const double *x, size_t k, double *blo, double *bhi)
+{
+    /* fold_run's two lanes: lane 0 takes the even values of each run of
+     * four of a chunk, and the chunk's tail; lane 1 the odd ones */
+    double lo0 = INFINITY, lo1 = INFINITY, hi0 = -INFINITY, hi1 = -INFINITY;
+    for (size_t i0 = 0; i0 < k; i0 += CHUNK) {
+        size_t end = k - i0 < CHUNK ? k : i0 + CHUNK;
+        size_t i = i0;
+        for (; i + 4 <= end; i += 4)
+            for (size_t j = i; j < i + 4; j += 2) {
+                double v = x[j], w = x[j + 1];
+                lo0 = v < lo0 ? v : lo0;
+                hi0 = v > hi0 ? v : hi0;
+                lo1 = w < lo1 ? w : lo1;
+                hi1 = w > hi1 ? w : hi1;
+            }
+        for (; i < end; i++) {
+            lo0 = x[i] < lo0 ? x[i] : lo0;
+            hi0 = x[i] > hi0 ? x[i] : hi0;
+        }
+    }
+    *blo = lo1 < lo0 ? lo1 : lo0;
+    *bhi = hi1 > hi0 ? hi1 : hi0;
 }
 
 /* Fold k <= STATS_BLOCK values, stride bytes apart from base and read by
@@ -284,7 +326,7 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
     if (k == 0)
         return;
     const bool store = kind != STATS_LOAD_GATHER;
-#define LOAD_AT(j) load_double(kind, swap, base + (j) * stride)
+#define LOAD_AT(j) stats_load_double(kind, swap, base + (j) * stride)
     /* One pass over the values: the block's extremes in two lanes (a
      * vector), the three sums of the moments in fold_moments' chunks and
      * four lanes (the shift: the first value). A NaN or an infinity makes
@@ -339,44 +381,25 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
         cq[nc] = tq;
     }
     double blo = lo[1] < lo[0] ? lo[1] : lo[0], bhi = hi[1] > hi[0] ? hi[1] : hi[0];
-    double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
-    uint64_t nan = 0, pinf = 0, ninf = 0;
-    if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
-        add_moments(c, k, kf, sb, sd, sq);
-    } else {
-        nan = k - fold_finite(c, x, k, &pinf, &ninf) - pinf - ninf;
-    }
-    c->count += k;
-    c->nan += nan;
-    c->posinf += pinf;
-    c->neginf += ninf;
-    c->zeros += blo <= 0 && bhi >= 0 ? count_zeros(x, k) : 0;
-    c->valid += k - nan;
-    c->min_f = blo < c->min_f ? blo : c->min_f;
-    c->max_f = bhi > c->max_f ? bhi : c->max_f;
-    if (c->part == NPYDT_STATS_VALUE && c->sorted) {
-        if (nan == 0) {
-            ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
-            c->prev_f = x[k - 1];
-            c->have_prev = true;
-        } else {
-            for (size_t t = 0; t < k && c->sorted; t++) {
-                if (x[t] != x[t])
-                    continue;
-                if (c->have_prev)
-                    STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
-                else
-                    c->first_f = x[t];
-                c->prev_f = x[t];
-                c->have_prev = true;
-            }
-        }
-    }
+    uint64_t zeros = blo <= 0 && bhi >= 0 ? count_zeros(x, k) : 0;
+    stats_block_end(c, x, k, kf, blo, bhi, zeros, cr, cs, cq, nc);
 }
 
 #undef LOAD_AT
 
 void stats_fold_double(struct stats_column *c, const double *x, size_t k)
+{
+#if STATS_AVX2
+    if (stats_avx2()) {
+        stats_fold_load_avx2(c, STATS_LOAD_GATHER, false, (const unsigned char *)x, sizeof *x, k,
+                             (double *)x);
+        return;
+    }
+#endif
+    stats_fold_double_portable(c, x, k);
+}
+
+void stats_fold_double_portable(struct stats_column *c, const double *x, size_t k)
 {
     fold_run(c, (const unsigned char *)x, sizeof *x, k, STATS_LOAD_GATHER, false, (double *)x);
 }
@@ -393,6 +416,18 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k)
 void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
                      const unsigned char *base, size_t stride, size_t k, double *x)
 {
+#if STATS_AVX2
+    if (stats_avx2() && stats_load_doubles(kind)) {
+        stats_fold_load_avx2(c, kind, swap, base, stride, k, x);
+        return;
+    }
+#endif
+    stats_fold_load_portable(c, kind, swap, base, stride, k, x);
+}
+
+void stats_fold_load_portable(struct stats_column *c, enum stats_load kind, bool swap,
+                              const unsigned char *base, size_t stride, size_t k, double *x)
+{
     switch (kind) {
     FOLD_KIND(STATS_LOAD_F64);
     FOLD_KIND(STATS_LOAD_F32);
@@ -404,7 +439,7 @@ void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
     FOLD_KIND(STATS_LOAD_U8);
     default:
         stats_load(kind, swap, base, stride, k, (unsigned char *)x);
-        stats_fold_double(c, x, k);
+        stats_fold_double_portable(c, x, k);
         return;
     }
 }
