@@ -151,13 +151,14 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- numbers ----------------------------------------------------------------- */
 
-/* The moments of the finite values of x[0..k) folded into c, and the
- * infinities among the others counted, returning the number of finite
- * ones: the pass of a block that has values that are not finite. As
+/* The moments of the finite values of x[0..k) folded into c, and (when
+ * infs: else there are none) the infinities among the others counted,
+ * returning the number of finite ones: the pass of a block that has values that are not finite. As
  * fold_moments, the shift the first finite value, but each value in its
  * place, the others masked to zero (x - x is 0 for a finite x alone). */
-static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uint64_t *pinf,
-                          uint64_t *ninf)
+static inline __attribute__((always_inline)) size_t
+fold_finite(struct stats_column *c, const double *x, size_t k, bool infs, uint64_t *pinf,
+            uint64_t *ninf)
 {
     size_t first = 0;
     while (first < k && !isfinite(x[first]))
@@ -176,8 +177,10 @@ static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uin
             memcpy(&a, x + i, sizeof a);
             v2i m = (v2i)(a - a == zero);
             nf -= m;
-            np -= (v2i)(a == inf);
-            nm -= (v2i)(a == -inf);
+            if (infs) {
+                np -= (v2i)(a == inf);
+                nm -= (v2i)(a == -inf);
+            }
             v2d d = (v2d)((v2i)(a - kk) & m);
             r += (v2d)((v2i)a & m);
             sd += d;
@@ -260,7 +263,11 @@ void stats_block_end(struct stats_column *c, const double *x, size_t k, double k
     if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
         add_moments(c, k, kf, sb, sd, sq);
     } else {
-        nan = k - fold_finite(c, x, k, &pinf, &ninf) - pinf - ninf;
+        /* the extremes skip NaN alone: infinities are counted only in a
+         * block whose extremes are infinite */
+        size_t fin = blo == -INFINITY || bhi == INFINITY ? fold_finite(c, x, k, true, &pinf, &ninf)
+                                                         : fold_finite(c, x, k, false, &pinf, &ninf);
+        nan = k - fin - pinf - ninf;
     }
     c->count += k;
     c->nan += nan;
