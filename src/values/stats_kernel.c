@@ -115,6 +115,12 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
         cs[nc] = ts;
         cq[nc] = tq;
     }
+    stats_moments_end(c, n, k, cr, cs, cq, nc);
+}
+
+void stats_moments_end(struct stats_column *c, size_t n, double k, const double *cr,
+                       const double *cs, const double *cq, size_t nc)
+{
     add_moments(c, n, k, pairwise_sum(cr, nc), pairwise_sum(cs, nc), pairwise_sum(cq, nc));
 }
 
@@ -504,6 +510,18 @@ void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *
 void stats_fold_int_load(struct stats_column *c, bool swap, const unsigned char *base,
                          size_t stride, size_t k, double *scratch)
 {
+#if STATS_AVX2
+    if (stats_avx2()) {
+        stats_fold_int_load_avx2(c, swap, base, stride, k);
+        return;
+    }
+#endif
+    stats_fold_int_load_portable(c, swap, base, stride, k, scratch);
+}
+
+void stats_fold_int_load_portable(struct stats_column *c, bool swap, const unsigned char *base,
+                                  size_t stride, size_t k, double *scratch)
+{
     if (swap)
         int_run(c, base, stride, k, true, scratch);
     else
@@ -549,8 +567,13 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
     int64_t mn, mx;
     if (c->sorted) {
         size_t up = 0;
-        for (size_t i = 1; i < k; i++)
-            up += x[i] > x[i - 1];
+#if STATS_AVX2
+        if (stats_avx2())
+            up = stats_count_up_avx2(x, k);
+        else
+#endif
+            for (size_t i = 1; i < k; i++)
+                up += x[i] > x[i - 1];
         if (up == k - 1 && x[0] != NPYDT_NAT) {
             if (c->have_prev)
                 STATS_ORDER_STEP(c->sorted, c->prev_i, x[0]);

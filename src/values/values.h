@@ -140,6 +140,11 @@ bool stats_avx2(void);
  * STATS_LOAD_GATHER: then base is x, the doubles themselves, stride 8. */
 void stats_fold_load_avx2(struct stats_column *c, enum stats_load kind, bool swap,
                           const unsigned char *base, size_t stride, size_t k, double *x);
+/* stats_fold_int_load's (its moments summed as fold_moments sums them) */
+void stats_fold_int_load_avx2(struct stats_column *c, bool swap, const unsigned char *base,
+                              size_t stride, size_t k);
+/* The steps up in x[0..k): i in [1, k) with x[i] > x[i - 1]. */
+size_t stats_count_up_avx2(const int64_t *x, size_t k);
 #else
 #define STATS_AVX2 0
 #endif
@@ -147,6 +152,12 @@ void stats_fold_load_avx2(struct stats_column *c, enum stats_load kind, bool swa
 void stats_fold_double_portable(struct stats_column *c, const double *x, size_t k);
 void stats_fold_load_portable(struct stats_column *c, enum stats_load kind, bool swap,
                               const unsigned char *base, size_t stride, size_t k, double *x);
+void stats_fold_int_load_portable(struct stats_column *c, bool swap, const unsigned char *base,
+                                  size_t stride, size_t k, double *scratch);
+/* Join n values summed in nc chunks of four lanes (sums cr, deviations
+ * from the shift k cs, their squares cq) to the moments of c. */
+void stats_moments_end(struct stats_column *c, size_t n, double k, const double *cr,
+                       const double *cs, const double *cq, size_t nc);
 /* The end of a block of k values folded by a block kernel (x: the values
  * as doubles): the block's chunk sums cr, cs, cq (nc of them, shift kf),
  * its extremes blo, bhi (NaN skipped) and zeros joined to c, the values
