@@ -115,6 +115,12 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
         cs[nc] = ts;
         cq[nc] = tq;
     }
+    stats_moments_end(c, n, k, cr, cs, cq, nc);
+}
+
+void stats_moments_end(struct stats_column *c, size_t n, double k, const double *cr,
+                       const double *cs, const double *cq, size_t nc)
+{
     add_moments(c, n, k, pairwise_sum(cr, nc), pairwise_sum(cs, nc), pairwise_sum(cq, nc));
 }
 
@@ -151,13 +157,14 @@ static void fold_moments(struct stats_column *c, const double *f, size_t n)
 
 /* ---- numbers ----------------------------------------------------------------- */
 
-/* The moments of the finite values of x[0..k) folded into c, and the
- * infinities among the others counted, returning the number of finite
- * ones: the pass of a block that has values that are not finite. As
+/* The moments of the finite values of x[0..k) folded into c, and (when
+ * infs: else there are none) the infinities among the others counted,
+ * returning the number of finite ones: the pass of a block that has values that are not finite. As
  * fold_moments, the shift the first finite value, but each value in its
  * place, the others masked to zero (x - x is 0 for a finite x alone). */
-static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uint64_t *pinf,
-                          uint64_t *ninf)
+static inline __attribute__((always_inline)) size_t
+fold_finite(struct stats_column *c, const double *x, size_t k, bool infs, uint64_t *pinf,
+            uint64_t *ninf)
 {
     size_t first = 0;
     while (first < k && !isfinite(x[first]))
@@ -176,8 +183,10 @@ static size_t fold_finite(struct stats_column *c, const double *x, size_t k, uin
             memcpy(&a, x + i, sizeof a);
             v2i m = (v2i)(a - a == zero);
             nf -= m;
-            np -= (v2i)(a == inf);
-            nm -= (v2i)(a == -inf);
+            if (infs) {
+                np -= (v2i)(a == inf);
+                nm -= (v2i)(a == -inf);
+            }
             v2d d = (v2d)((v2i)(a - kk) & m);
             r += (v2d)((v2i)a & m);
             sd += d;
@@ -251,26 +260,72 @@ static uint64_t count_zeros(const double *x, size_t k)
     return n;
 }
 
-/* The value at p as a double by the plan's load kind (stats_load.c; the
- * gathered doubles for any other), its byte swap decided by swap. */
-static inline __attribute__((always_inline)) double load_double(enum stats_load kind, bool swap,
-                                                                const unsigned char *p)
+void stats_block_end(struct stats_column *c, const double *x, size_t k, double kf, double blo,
+                     double bhi, uint64_t zeros, const double *cr, const double *cs,
+                     const double *cq, size_t nc)
 {
-    switch (kind) {
-    case STATS_LOAD_F64: return text_f64_of_bits(text_load64(p, swap));
-    case STATS_LOAD_F32: return (double)text_f32_of_bits(text_load32(p, swap));
-    case STATS_LOAD_I32: return (double)(int32_t)text_load32(p, swap);
-    case STATS_LOAD_I16: return (double)(int16_t)text_load16(p, swap);
-    case STATS_LOAD_I8: return (double)(int8_t)p[0];
-    case STATS_LOAD_U32: return (double)text_load32(p, swap);
-    case STATS_LOAD_U16: return (double)text_load16(p, swap);
-    case STATS_LOAD_U8: return (double)p[0];
-    default: {
-        double d;
-        memcpy(&d, p, sizeof d);
-        return d;
+    double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
+    uint64_t nan = 0, pinf = 0, ninf = 0;
+    if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
+        add_moments(c, k, kf, sb, sd, sq);
+    } else {
+        /* the extremes skip NaN alone: infinities are counted only in a
+         * block whose extremes are infinite */
+        size_t fin = blo == -INFINITY || bhi == INFINITY ? fold_finite(c, x, k, true, &pinf, &ninf)
+                                                         : fold_finite(c, x, k, false, &pinf, &ninf);
+        nan = k - fin - pinf - ninf;
     }
+    c->count += k;
+    c->nan += nan;
+    c->posinf += pinf;
+    c->neginf += ninf;
+    c->zeros += zeros;
+    c->valid += k - nan;
+    c->min_f = blo < c->min_f ? blo : c->min_f;
+    c->max_f = bhi > c->max_f ? bhi : c->max_f;
+    if (c->part == NPYDT_STATS_VALUE && c->sorted) {
+        if (nan == 0) {
+            ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
+            c->prev_f = x[k - 1];
+            c->have_prev = true;
+        } else {
+            for (size_t t = 0; t < k && c->sorted; t++) {
+                if (x[t] != x[t])
+                    continue;
+                if (c->have_prev)
+                    STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
+                else
+                    c->first_f = x[t];
+                c->prev_f = x[t];
+                c->have_prev = true;
+            }
+        }
     }
+}
+
+void stats_block_extremes(const double *x, size_t k, double *blo, double *bhi)
+{
+    /* fold_run's two lanes: lane 0 takes the even values of each run of
+     * four of a chunk, and the chunk's tail; lane 1 the odd ones */
+    double lo0 = INFINITY, lo1 = INFINITY, hi0 = -INFINITY, hi1 = -INFINITY;
+    for (size_t i0 = 0; i0 < k; i0 += CHUNK) {
+        size_t end = k - i0 < CHUNK ? k : i0 + CHUNK;
+        size_t i = i0;
+        for (; i + 4 <= end; i += 4)
+            for (size_t j = i; j < i + 4; j += 2) {
+                double v = x[j], w = x[j + 1];
+                lo0 = v < lo0 ? v : lo0;
+                hi0 = v > hi0 ? v : hi0;
+                lo1 = w < lo1 ? w : lo1;
+                hi1 = w > hi1 ? w : hi1;
+            }
+        for (; i < end; i++) {
+            lo0 = x[i] < lo0 ? x[i] : lo0;
+            hi0 = x[i] > hi0 ? x[i] : hi0;
+        }
+    }
+    *blo = lo1 < lo0 ? lo1 : lo0;
+    *bhi = hi1 > hi0 ? hi1 : hi0;
 }
 
 /* Fold k <= STATS_BLOCK values, stride bytes apart from base and read by
@@ -284,7 +339,7 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
     if (k == 0)
         return;
     const bool store = kind != STATS_LOAD_GATHER;
-#define LOAD_AT(j) load_double(kind, swap, base + (j) * stride)
+#define LOAD_AT(j) stats_load_double(kind, swap, base + (j) * stride)
     /* One pass over the values: the block's extremes in two lanes (a
      * vector), the three sums of the moments in fold_moments' chunks and
      * four lanes (the shift: the first value). A NaN or an infinity makes
@@ -339,44 +394,25 @@ fold_run(struct stats_column *c, const unsigned char *base, size_t stride, size_
         cq[nc] = tq;
     }
     double blo = lo[1] < lo[0] ? lo[1] : lo[0], bhi = hi[1] > hi[0] ? hi[1] : hi[0];
-    double sb = pairwise_sum(cr, nc), sd = pairwise_sum(cs, nc), sq = pairwise_sum(cq, nc);
-    uint64_t nan = 0, pinf = 0, ninf = 0;
-    if (isfinite(sb) && isfinite(sd) && isfinite(sq)) {
-        add_moments(c, k, kf, sb, sd, sq);
-    } else {
-        nan = k - fold_finite(c, x, k, &pinf, &ninf) - pinf - ninf;
-    }
-    c->count += k;
-    c->nan += nan;
-    c->posinf += pinf;
-    c->neginf += ninf;
-    c->zeros += blo <= 0 && bhi >= 0 ? count_zeros(x, k) : 0;
-    c->valid += k - nan;
-    c->min_f = blo < c->min_f ? blo : c->min_f;
-    c->max_f = bhi > c->max_f ? bhi : c->max_f;
-    if (c->part == NPYDT_STATS_VALUE && c->sorted) {
-        if (nan == 0) {
-            ORDER_RUN(c, x, k, c->prev_f, c->have_prev, c->first_f);
-            c->prev_f = x[k - 1];
-            c->have_prev = true;
-        } else {
-            for (size_t t = 0; t < k && c->sorted; t++) {
-                if (x[t] != x[t])
-                    continue;
-                if (c->have_prev)
-                    STATS_ORDER_STEP(c->sorted, c->prev_f, x[t]);
-                else
-                    c->first_f = x[t];
-                c->prev_f = x[t];
-                c->have_prev = true;
-            }
-        }
-    }
+    uint64_t zeros = blo <= 0 && bhi >= 0 ? count_zeros(x, k) : 0;
+    stats_block_end(c, x, k, kf, blo, bhi, zeros, cr, cs, cq, nc);
 }
 
 #undef LOAD_AT
 
 void stats_fold_double(struct stats_column *c, const double *x, size_t k)
+{
+#if STATS_AVX2
+    if (stats_avx2()) {
+        stats_fold_load_avx2(c, STATS_LOAD_GATHER, false, (const unsigned char *)x, sizeof *x, k,
+                             (double *)x);
+        return;
+    }
+#endif
+    stats_fold_double_portable(c, x, k);
+}
+
+void stats_fold_double_portable(struct stats_column *c, const double *x, size_t k)
 {
     fold_run(c, (const unsigned char *)x, sizeof *x, k, STATS_LOAD_GATHER, false, (double *)x);
 }
@@ -393,6 +429,18 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k)
 void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
                      const unsigned char *base, size_t stride, size_t k, double *x)
 {
+#if STATS_AVX2
+    if (stats_avx2() && stats_load_doubles(kind)) {
+        stats_fold_load_avx2(c, kind, swap, base, stride, k, x);
+        return;
+    }
+#endif
+    stats_fold_load_portable(c, kind, swap, base, stride, k, x);
+}
+
+void stats_fold_load_portable(struct stats_column *c, enum stats_load kind, bool swap,
+                              const unsigned char *base, size_t stride, size_t k, double *x)
+{
     switch (kind) {
     FOLD_KIND(STATS_LOAD_F64);
     FOLD_KIND(STATS_LOAD_F32);
@@ -404,7 +452,7 @@ void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
     FOLD_KIND(STATS_LOAD_U8);
     default:
         stats_load(kind, swap, base, stride, k, (unsigned char *)x);
-        stats_fold_double(c, x, k);
+        stats_fold_double_portable(c, x, k);
         return;
     }
 }
@@ -462,6 +510,18 @@ void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *
 void stats_fold_int_load(struct stats_column *c, bool swap, const unsigned char *base,
                          size_t stride, size_t k, double *scratch)
 {
+#if STATS_AVX2
+    if (stats_avx2()) {
+        stats_fold_int_load_avx2(c, swap, base, stride, k);
+        return;
+    }
+#endif
+    stats_fold_int_load_portable(c, swap, base, stride, k, scratch);
+}
+
+void stats_fold_int_load_portable(struct stats_column *c, bool swap, const unsigned char *base,
+                                  size_t stride, size_t k, double *scratch)
+{
     if (swap)
         int_run(c, base, stride, k, true, scratch);
     else
@@ -507,8 +567,13 @@ void stats_fold_time(struct stats_column *c, const int64_t *x, size_t k)
     int64_t mn, mx;
     if (c->sorted) {
         size_t up = 0;
-        for (size_t i = 1; i < k; i++)
-            up += x[i] > x[i - 1];
+#if STATS_AVX2
+        if (stats_avx2())
+            up = stats_count_up_avx2(x, k);
+        else
+#endif
+            for (size_t i = 1; i < k; i++)
+                up += x[i] > x[i - 1];
         if (up == k - 1 && x[0] != NPYDT_NAT) {
             if (c->have_prev)
                 STATS_ORDER_STEP(c->sorted, c->prev_i, x[0]);

@@ -118,24 +118,38 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
         mn = k && size < mn ? size : mn;
         mx = k && size > mx ? size : mx;
     } else if (!text && !c->sorted && size > 8 && size <= 16) {
-        /* two words, the last one ending at the value's end: the length
-         * from the last (the head before it only when it is all NULs) and
-         * bytes_hash inline */
+        /* two words, the last one ending at the value's end, and
+         * bytes_hash inline. The length comes from the last word's highest
+         * nonzero byte (the head only when that word is all NULs), and
+         * words that are larger as unsigned numbers have their highest
+         * set bit no lower: the extremes of the lengths are those of the
+         * extreme nonzero last words, found with two compares a value. */
         const uint64_t seed = HASH_M2 ^ (uint64_t)size;
-        for (size_t i = 0; i < k; i++) {
-            const unsigned char *p = x + i * stride;
+        uint64_t wmn = UINT64_MAX, wmx = 0;
+        const unsigned char *p = x, *end = x + k * stride;
+        for (; p != end; p += stride) {
             uint64_t w0 = text_load_le64(p), w1 = text_load_le64(p + size - 8);
-            /* 63 - clz as 63 ^ clz: the highest set bit's index */
-            size_t len = w1 ? size - 7 + (size_t)(__builtin_clzll(w1) ^ 63) / 8
-                            : s_length(p, size - 8);
-            mn = len < mn ? len : mn;
-            mx = len > mx ? len : mx;
+            if (w1) {
+                wmn = w1 < wmn ? w1 : wmn;
+                wmx = w1 > wmx ? w1 : wmx;
+            } else {
+                size_t len = s_length(p, size - 8);
+                mn = len < mn ? len : mn;
+                mx = len > mx ? len : mx;
+            }
             uint64_t h = (seed ^ w0) * HASH_M1;
             h ^= h >> 32;
             h = (h ^ w1) * HASH_M1;
             h ^= h >> 32;
             h *= HASH_M2;
             stats_hll_add(regs, h ^ (h >> 29));
+        }
+        /* 63 - clz as 63 ^ clz: the highest set bit's index */
+        if (wmx) {
+            size_t lmn = size - 7 + (size_t)(__builtin_clzll(wmn) ^ 63) / 8;
+            size_t lmx = size - 7 + (size_t)(__builtin_clzll(wmx) ^ 63) / 8;
+            mn = lmn < mn ? lmn : mn;
+            mx = lmx > mx ? lmx : mx;
         }
     } else if (!text) {
         for (size_t i = 0; i < k; i++) {

@@ -126,6 +126,72 @@ void stats_fold_double(struct stats_column *c, const double *x, size_t k);
  * apart from base, read and folded in one pass (and left in x). */
 void stats_fold_load(struct stats_column *c, enum stats_load kind, bool swap,
                      const unsigned char *base, size_t stride, size_t k, double *x);
+
+/* Where the compiler can build a function for AVX2 and the program can ask
+ * the processor whether it has it (GCC and Clang on x86-64), the two
+ * kernels above run an AVX2 instance of the block kernel on a processor
+ * that has AVX2 (stats_kernel_avx2.c) and the portable one elsewhere. The
+ * instances keep the same four lanes, chunks and order of operations, so
+ * that they give equal results, bit for bit. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define STATS_AVX2 1
+bool stats_avx2(void);
+/* stats_fold_load's AVX2 instance; kind gives doubles, or is
+ * STATS_LOAD_GATHER: then base is x, the doubles themselves, stride 8. */
+void stats_fold_load_avx2(struct stats_column *c, enum stats_load kind, bool swap,
+                          const unsigned char *base, size_t stride, size_t k, double *x);
+/* stats_fold_int_load's (its moments summed as fold_moments sums them) */
+void stats_fold_int_load_avx2(struct stats_column *c, bool swap, const unsigned char *base,
+                              size_t stride, size_t k);
+/* The steps up in x[0..k): i in [1, k) with x[i] > x[i - 1]. */
+size_t stats_count_up_avx2(const int64_t *x, size_t k);
+#else
+#define STATS_AVX2 0
+#endif
+/* The portable instances, whatever the processor. */
+void stats_fold_double_portable(struct stats_column *c, const double *x, size_t k);
+void stats_fold_load_portable(struct stats_column *c, enum stats_load kind, bool swap,
+                              const unsigned char *base, size_t stride, size_t k, double *x);
+void stats_fold_int_load_portable(struct stats_column *c, bool swap, const unsigned char *base,
+                                  size_t stride, size_t k, double *scratch);
+/* Join n values summed in nc chunks of four lanes (sums cr, deviations
+ * from the shift k cs, their squares cq) to the moments of c. */
+void stats_moments_end(struct stats_column *c, size_t n, double k, const double *cr,
+                       const double *cs, const double *cq, size_t nc);
+/* The end of a block of k values folded by a block kernel (x: the values
+ * as doubles): the block's chunk sums cr, cs, cq (nc of them, shift kf),
+ * its extremes blo, bhi (NaN skipped) and zeros joined to c, the values
+ * that are not finite counted and the order followed. */
+void stats_block_end(struct stats_column *c, const double *x, size_t k, double kf, double blo,
+                     double bhi, uint64_t zeros, const double *cr, const double *cs,
+                     const double *cq, size_t nc);
+/* The extremes of a block of k doubles in the portable kernel's lanes,
+ * for a block whose extreme is a zero (which of -0.0 and 0.0 is kept
+ * depends on the order in which the values are met). */
+void stats_block_extremes(const double *x, size_t k, double *blo, double *bhi);
+
+/* The value at p as a double by the plan's load kind (stats_load.c; the
+ * gathered doubles for any other), its byte swap decided by swap. */
+static inline __attribute__((always_inline)) double stats_load_double(enum stats_load kind,
+                                                                      bool swap,
+                                                                      const unsigned char *p)
+{
+    switch (kind) {
+    case STATS_LOAD_F64: return text_f64_of_bits(text_load64(p, swap));
+    case STATS_LOAD_F32: return (double)text_f32_of_bits(text_load32(p, swap));
+    case STATS_LOAD_I32: return (double)(int32_t)text_load32(p, swap);
+    case STATS_LOAD_I16: return (double)(int16_t)text_load16(p, swap);
+    case STATS_LOAD_I8: return (double)(int8_t)p[0];
+    case STATS_LOAD_U32: return (double)text_load32(p, swap);
+    case STATS_LOAD_U16: return (double)text_load16(p, swap);
+    case STATS_LOAD_U8: return (double)p[0];
+    default: {
+        double d;
+        memcpy(&d, p, sizeof d);
+        return d;
+    }
+    }
+}
 void stats_fold_int(struct stats_column *c, const int64_t *x, size_t k, double *scratch);
 /* k int64 values (STATS_LOAD_I64) stride bytes apart from base, read and
  * folded in one pass into a column out of order (whose order is settled). */
