@@ -122,8 +122,9 @@ bool scalar_chain(const npydt_dtype *dt, const npydt_dtype **scalar, uint64_t *e
 void swap_plan_run_native(const npydt_swap_plan *plan, unsigned char *base, uint64_t n,
                           size_t stride);
 
-/* For tests: run the plain op loops instead of the pshufb windows;
- * returns how many windows the plan had. */
+/* For tests: run the plain op loops instead of the pshufb windows and
+ * the one-pass swap of dense lists; returns how many windows the plan
+ * had. */
 size_t swap_plan_drop_windows(npydt_swap_plan *plan);
 /* Ops of the list for `to` (flat ones in *nflat): for tests. */
 size_t swap_plan_nops(const npydt_swap_plan *plan, npydt_order to, size_t *nflat);
