@@ -1809,7 +1809,9 @@ NPYDT_API npydt_status npydt_output_open(const char *path, const npydt_options *
                                          npydt_output **out, npydt_error *err);
 /* The temporary file's path, while the output holds one (else NULL). */
 NPYDT_API const char *npydt_output_temp_path(const npydt_output *o);
-/* Append len bytes at the end of what was written. */
+/* Append len bytes at the end of what was written. Every 8 MiB appended
+ * are handed to the disk without waiting (Linux: sync_file_range), so
+ * that the fsync of the commit waits only for the last ones. */
 NPYDT_API npydt_status npydt_output_write(npydt_output *o, const void *buf, size_t len,
                                           npydt_error *err);
 /* Write len bytes at offset (over bytes already written, or past them). */

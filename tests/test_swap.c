@@ -123,6 +123,7 @@ static void test_swap_every_kind_matches_naive(void **state)
         "[('z', '>i4', (2, 0)), ('a', '>i2')]",
         "[('p', [('x', '>i4'), ('s', '|S1'), ('y', '<i2')], (3000,))]",
         "[('q', [('r', [('x', '>i2'), ('s', 'S3')], (40,))], (40,))]",
+        "[('x', '>f8'), ('y', '>i8')]", "[('a', '>i4'), ('b', '<f4')]", "('>i2', (3,))",
     };
     static const npydt_order orders[] = {NPYDT_ORDER_LITTLE, NPYDT_ORDER_BIG, NPYDT_ORDER_SWAP};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++)

@@ -152,8 +152,9 @@ bool gather_any_nat(const void *values, uint64_t n);
 void swap_plan_run_native(const npydt_swap_plan *plan, unsigned char *base, uint64_t n,
                           size_t stride);
 
-/* For tests: run the plain op loops instead of the pshufb windows;
- * returns how many windows the plan had. */
+/* For tests: run the plain op loops instead of the pshufb windows and
+ * the one-pass swap of dense lists; returns how many windows the plan
+ * had. */
 size_t swap_plan_drop_windows(npydt_swap_plan *plan);
 /* Ops of the list for `to` (flat ones in *nflat): for tests. */
 size_t swap_plan_nops(const npydt_swap_plan *plan, npydt_order to, size_t *nflat);

@@ -16,7 +16,12 @@
  * inside it: the 68-byte mixed record of the benchmark is 5 shuffles.
  * Between buffers, the block is copied first and then swapped where it
  * landed. S, V, b1, one-byte scalars and padding keep their values (a
- * window may load and store them back unchanged, within the record). */
+ * window may load and store them back unchanged, within the record).
+ *
+ * A list whose one flat op swaps every byte of the record in units of
+ * one size ('<f8', '<c16', a struct of '<i4' fields) is dense: records
+ * are then one run of units, swapped in a single pass from the input to
+ * the output, 16 bytes a pshufb where the CPU has it (no copy first). */
 #include "records/records.h"
 
 #include <stdlib.h>
@@ -48,6 +53,7 @@ struct swap_list {
     uint64_t bytes;               /* bytes moved per record */
     const struct swap_window *windows;  /* the flat ops as windows, or NULL */
     size_t nwindows;
+    uint32_t dense;               /* the unit of a dense list (2, 4, 8, 16), else 0 */
 };
 
 enum { LIST_TO_LITTLE = 0, LIST_TO_BIG = 1, LIST_ALL = 2 };
@@ -59,6 +65,7 @@ struct npydt_swap_plan {
     struct swap_list list[3];
     struct swap_window *windows;  /* of all lists, one allocation */
     size_t windows_size;
+    bool ssse3;                   /* dense lists use pshufb */
 };
 
 /* Windows need SSSE3's pshufb; x86-64 itself only promises SSE2, so the
@@ -86,12 +93,36 @@ static void run_windows(const struct swap_window *w, size_t nw, unsigned char *b
         }
     }
 }
+
+/* n bytes of units of one size (a dense list) swapped from src into dst
+ * (the same buffer, or apart), 16 bytes a shuffle; returns the bytes
+ * done, a multiple of 16 (the rest is left to dense_units). */
+__attribute__((target("ssse3")))
+static size_t dense_windows(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit)
+{
+    unsigned char mask[16];
+    for (unsigned b = 0; b < 16; b++)
+        mask[b] = (unsigned char)(b / unit * unit + unit - 1 - b % unit);
+    __m128i m = _mm_loadu_si128((const __m128i *)(const void *)mask);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_shuffle_epi8(v, m));
+    }
+    return i;
+}
 #else
 #define HAVE_WINDOWS 0
 #define MAX_WINDOWS 0u
 static bool cpu_has_ssse3(void)
 {
     return false;
+}
+
+static size_t dense_windows(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit)
+{
+    (void)dst, (void)src, (void)n, (void)unit;
+    return 0;
 }
 
 static void run_windows(const struct swap_window *w, size_t nw, unsigned char *base,
@@ -158,6 +189,46 @@ static void run_units(unsigned char *p, uint64_t nrec, size_t stride, uint64_t n
     case 8: run8(p, nrec, stride, n); break;
     case 16: run16(p, nrec, stride, n); break;
     default: run_any(p, nrec, stride, n, unit); break;
+    }
+}
+
+/* n bytes of units of one size swapped from src into dst (the same
+ * buffer, or apart) one unit at a time: loaded, swapped, stored. */
+static void dense_units(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit)
+{
+    size_t i = 0;
+    switch (unit) {
+    case 2:
+        for (; i + 2 <= n; i += 2) {
+            uint16_t v;
+            memcpy(&v, src + i, 2);
+            v = __builtin_bswap16(v);
+            memcpy(dst + i, &v, 2);
+        }
+        break;
+    case 4:
+        for (; i + 4 <= n; i += 4) {
+            uint32_t v;
+            memcpy(&v, src + i, 4);
+            v = __builtin_bswap32(v);
+            memcpy(dst + i, &v, 4);
+        }
+        break;
+    case 8:
+        for (; i + 8 <= n; i += 8) {
+            uint64_t v;
+            memcpy(&v, src + i, 8);
+            v = __builtin_bswap64(v);
+            memcpy(dst + i, &v, 8);
+        }
+        break;
+    default:   /* 16: the whole unit reversed, as run16 */
+        for (; i + 16 <= n; i += 16) {
+            uint64_t a = text_load64(src + i, false), b = text_load64(src + i + 8, false);
+            text_store64(dst + i, true, b);
+            text_store64(dst + i + 8, true, a);
+        }
+        break;
     }
 }
 
@@ -497,6 +568,14 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
             st = make_list(&b, pool, k, lo, &l->nops, &l->nflat, &l->bytes, err);
             l->ops = lo;
         }
+        for (int k = 0; k < 3 && st == NPYDT_OK; k++) {
+            struct swap_list *l = &plan->list[k];
+            uint32_t unit = l->nops == 1 && l->nflat == 1 ? l->ops[0].unit : 0;
+            if ((unit == 2 || unit == 4 || unit == 8 || unit == 16) && l->ops[0].off == 0 &&
+                l->ops[0].n * unit == plan->itemsize)
+                l->dense = unit;
+        }
+        plan->ssse3 = HAVE_WINDOWS && cpu_has_ssse3();
         if (st == NPYDT_OK)
             st = add_windows(plan, err);
         if (st != NPYDT_OK) {
@@ -543,6 +622,7 @@ size_t swap_plan_drop_windows(npydt_swap_plan *plan)
         n += plan->list[k].nwindows;
         plan->list[k].windows = NULL;
         plan->list[k].nwindows = 0;
+        plan->list[k].dense = 0;
     }
     return n;
 }
@@ -601,6 +681,11 @@ npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void 
     if (l->nops == 0) {
         if (src != dst)
             memcpy(dst, src, (size_t)total);
+        return NPYDT_OK;
+    }
+    if (l->dense) {
+        size_t done = plan->ssse3 ? dense_windows(dst, src, (size_t)total, l->dense) : 0;
+        dense_units(dst + done, src + done, (size_t)total - done, l->dense);
         return NPYDT_OK;
     }
     uint64_t blk = block_records(stride);

@@ -3,6 +3,7 @@
  * its name (mode kept, rename or link, folder synced). The record writer
  * (npydt_writer) and the public npydt_output (output.c) both go through
  * these. Errors name the file and give errno's text. */
+#define _GNU_SOURCE   /* sync_file_range */
 #include "write/write.h"
 
 #include <errno.h>
@@ -44,6 +45,18 @@ npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, u
             off += (uint64_t)r;
     }
     return NPYDT_OK;
+}
+
+void io_start_writeback(int fd, uint64_t off, uint64_t len)
+{
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+    /* without a WAIT flag the call neither waits for the disk nor takes
+     * a write error away from the fsync that will report it */
+    if (len > 0 && off <= (uint64_t)INT64_MAX && len <= (uint64_t)INT64_MAX - off)
+        (void)sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd, (void)off, (void)len;
+#endif
 }
 
 npydt_status io_sync_fd(int fd, const char *name, npydt_error *err)

@@ -101,6 +101,12 @@ void header_diff(const unsigned char *a, const unsigned char *b, size_t len, siz
  * name: the file in messages. */
 npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, uint64_t off,
                           npydt_error *err);
+/* Hand bytes [off, off + len) of fd to the disk now, without waiting
+ * for them (Linux: sync_file_range SYNC_FILE_RANGE_WRITE; elsewhere
+ * nothing), so that the fsync that follows has less left to write. Only a
+ * head start: the fsync still writes and waits for everything and reports
+ * any write error, so a failure here is not one. */
+void io_start_writeback(int fd, uint64_t off, uint64_t len);
 /* fsync fd through EINTR. */
 npydt_status io_sync_fd(int fd, const char *name, npydt_error *err);
 /* close fd; an error (not EINTR) is reported, the descriptor released. */
