@@ -227,7 +227,27 @@ static size_t dump_line(struct dumper *d, const npydt_dtype *dt, const unsigned 
     return s.bytes.len;
 }
 
-/* Every record printed as dump --jsonl prints it reads back. */
+/* Does text hold a high surrogate's escape right before a low one's? A U
+ * string may hold the two code units apart; JSON (like Python's json)
+ * spells them as a pair, which reads back as the one code point. */
+static int joins_surrogates(const char *t, size_t n)
+{
+    for (size_t i = 0; i + 12 <= n; i++) {
+        if (t[i] != '\\' || t[i + 1] != 'u' || (t[i + 2] | 0x20) != 'd' ||
+            t[i + 6] != '\\' || t[i + 7] != 'u' || (t[i + 8] | 0x20) != 'd')
+            continue;
+        char a = (char)(t[i + 3] | 0x20), b = (char)(t[i + 9] | 0x20);
+        size_t k = i; /* an escape starts at an odd backslash of a run */
+        while (k > 0 && t[k - 1] == '\\')
+            k--;
+        if ((i - k) % 2 == 0 && a && strchr("89ab", a) && b && strchr("cdef", b))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every record printed as dump --jsonl prints it reads back (to the same
+ * bytes but where JSON joins a split surrogate pair). */
 static void check_round_trip(const npydt_dtype *dt, struct load_record *rec,
                              const struct records *got)
 {
@@ -250,11 +270,12 @@ static void check_round_trip(const npydt_dtype *dt, struct load_record *rec,
         npydt_status st = walk_line(&tk, text, len, rec, &err);
         if (st != NPYDT_OK)
             fuzz_fail_status("reading back a dumped record", st, &err, text, len);
-        if (exact)
+        int joined = joins_surrogates(text, len);
+        if (exact && !joined)
             FUZZ_CHECK(memcmp(rec->bytes, orig, got->itemsize) == 0);
         char *again;
         size_t len2 = dump_line(&d, dt, rec->bytes, &again);
-        FUZZ_CHECK(len2 == len && (len == 0 || memcmp(again, text, len) == 0));
+        FUZZ_CHECK(joined || (len2 == len && (len == 0 || memcmp(again, text, len) == 0)));
         free(text);
         free(again);
     }
