@@ -354,8 +354,9 @@ static int add_pipe_member(struct cli_inputs *list, const char *arg, const char 
 }
 
 /* A regular file open on fd (closed or kept here) of size bytes: an
- * archive's members, by its first bytes, or a FILE, its descriptor and
- * first bytes held (list->hold) for the header's read. */
+ * archive's members, by its first bytes, or a FILE, its first bytes held
+ * (list->hold) for the header's read, and its descriptor too when the
+ * header goes on past them. */
 static int add_regular(struct cli_inputs *list, const char *arg, int fd, uint64_t size)
 {
     int status;
@@ -372,12 +373,23 @@ static int add_regular(struct cli_inputs *list, const char *arg, int fd, uint64_
         return status;
     }
     struct cli_input *in = &list->items[list->count - 1];
-    if (n >= 0) {   /* else the header's read says why it cannot be read */
-        in->head = list->head;
-        in->head_len = (size_t)n;
-        in->size = size;
+    if (n < 0) {   /* the header's read says why it cannot be read */
+        list->held = fd;
+        return EXIT_OK;
     }
-    list->held = fd;
+    in->head = list->head;
+    in->head_len = (size_t)n;
+    in->size = size;
+    /* the parse reads the file again only for a header past these bytes
+     * that the file holds; else the descriptor is done with (no other
+     * thread's call on it, none held open) */
+    uint64_t total;
+    npydt_error ignored;
+    if (npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) == NPYDT_OK &&
+        total > (uint64_t)n && total <= size)
+        list->held = fd;
+    else
+        close(fd);
     return EXIT_OK;
 }
 
@@ -471,7 +483,7 @@ npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_da
                                  npydt_header **out, npydt_verify_report *report,
                                  npydt_error *err)
 {
-    if (fd < 0)
+    if (fd < 0 && !in->head)
         return cli_input_verify(in, read_data, out, report, err);
     /* read with pread: no mapping to name for a SIGBUS (cli_reading) */
     npydt_npz_options limits;
@@ -479,7 +491,8 @@ npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_da
     npydt_status st = in->head ? npydt_verify_head(fd, in->size, in->head, in->head_len,
                                                    &limits.base, out, report, err)
                                : npydt_verify_fd(fd, &limits.base, out, report, err);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
     return st;
 }
 

@@ -61,10 +61,11 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg);
 /* With list->hold set, the descriptor through which cli_inputs_add
  * probed the FILE it added last (open for reading), now the caller's to
  * hand to cli_input_verify_fd; -1 when there is none (an archive, a pipe,
- * a path that could not be opened). The item's head points at the bytes
- * the probe read (into the list: they are the caller's to copy before the
- * next cli_inputs_add). Its read of the header then costs no second open
- * and, for a header within them, no second read. */
+ * a path that could not be opened, or a header within the bytes the probe
+ * read: the descriptor is closed). The item's head points at those bytes
+ * (into the list: they are the caller's to copy before the next
+ * cli_inputs_add). Its read of the header then costs no second open and,
+ * for a header within them, no second read. */
 int cli_inputs_held(struct cli_inputs *list);
 /* 1 when path is a regular file that starts as a zip archive does (as
  * np.load decides); never blocks on a FIFO. */
@@ -86,8 +87,9 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
                               npydt_verify_report *report, npydt_error *err);
 /* cli_input_verify of a FILE through fd (cli_inputs_held), which it
- * closes, from the bytes in->head when it is set (npydt_verify_head); fd
- * < 0: cli_input_verify. */
+ * closes, from the bytes in->head when it is set (npydt_verify_head: fd
+ * may then be -1, the whole header in them); fd < 0 and no head:
+ * cli_input_verify. */
 npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_data,
                                  npydt_header **out, npydt_verify_report *report,
                                  npydt_error *err);
