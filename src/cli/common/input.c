@@ -405,12 +405,17 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
         return add_pipe(list, arg, -1);
     /* one open and its fstat tell a pipe, a file and an archive's
      * candidate apart; a path that cannot be opened gets a stat */
-    int fd = open_probe(arg), found;
+    int fd = open_probe(arg), open_errno = fd < 0 ? errno : 0, found;
     if (fd >= 0 && fstat(fd, &st) != 0) {
         close(fd);
         fd = -1;
     }
     found = fd >= 0 || stat(arg, &st) == 0;
+    if (found && cli_is_pipe_mode(st.st_mode) && fd < 0 && open_errno) {
+        /* a FIFO or device that cannot be opened: as the pipe's open says */
+        cli_error(&list->error, NPYDT_E_IO, "cannot open: %s", strerror(open_errno));
+        return fail(list, arg, &list->error);
+    }
     if (found && cli_is_pipe_mode(st.st_mode))
         return add_pipe(list, arg, fd);
     if (found && fd >= 0 && S_ISREG(st.st_mode))
