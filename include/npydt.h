@@ -868,6 +868,18 @@ NPYDT_API npydt_status npydt_verify_path(const char *path, const npydt_options *
 NPYDT_API npydt_status npydt_verify_fd(int fd, const npydt_options *opts,
                                        npydt_header **header, npydt_verify_report *out,
                                        npydt_error *err);
+/* The bytes npydt_verify_fd reads from the start of a file at once: the
+ * preamble and, in the usual case, the whole header. */
+#define NPYDT_VERIFY_HEAD_BYTES 4096u
+/* The same for a caller that has taken the size of the regular file open
+ * on fd (size, from its fstat) and read its first head_len bytes into head
+ * (pread at offset 0): with head_len at least min(size,
+ * NPYDT_VERIFY_HEAD_BYTES), no system call for a header within them; with
+ * fewer, the read npydt_verify_fd makes. fd is not closed, not moved. */
+NPYDT_API npydt_status npydt_verify_head(int fd, uint64_t size, const void *head,
+                                         size_t head_len, const npydt_options *opts,
+                                         npydt_header **header, npydt_verify_report *out,
+                                         npydt_error *err);
 /* The same for a whole .npy file held in memory. */
 NPYDT_API npydt_status npydt_verify_buffer(const void *buf, size_t len,
                                            const npydt_options *opts, npydt_header **header,

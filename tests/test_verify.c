@@ -319,6 +319,97 @@ static void test_verify_fd_of_short_data_refused(void **state)
     close(fd);
 }
 
+/* The bytes a caller has read and the size it has taken give the report
+ * of the path with no system call: a descriptor that is not open (-1)
+ * is never used when the header lies in them. */
+static void test_verify_head_reads_nothing_more(void **state)
+{
+    (void)state;
+    const char *path = test_fixture("quirks/hdr_extra_data.npy");
+    size_t len;
+    unsigned char *bytes = test_read_file(path, &len);
+    npydt_verify_report a, b;
+    npydt_header *hd;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_verify_path(path, NULL, NULL, &a, &err), NPYDT_OK);
+    size_t head = len < NPYDT_VERIFY_HEAD_BYTES ? len : NPYDT_VERIFY_HEAD_BYTES;
+    assert_int_equal(npydt_verify_head(-1, len, bytes, head, NULL, &hd, &b, &err), NPYDT_OK);
+    assert_int_equal(a.size, b.size);
+    assert_int_equal(a.expected, b.expected);
+    assert_int_equal(a.trailing, b.trailing);
+    assert_int_equal(npydt_header_data_offset(hd) + npydt_header_data_bytes(hd), b.expected);
+    npydt_header_free(hd);
+    free(bytes);
+}
+
+/* Fewer bytes than one read takes: the file is read through fd, from
+ * its start, as npydt_verify_fd reads it. */
+static void test_verify_head_short_of_bytes_reads_the_file(void **state)
+{
+    (void)state;
+    const char *path = test_fixture("quirks/hdr_extra_data.npy");
+    size_t len;
+    unsigned char *bytes = test_read_file(path, &len);
+    npydt_verify_report a, b;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_verify_path(path, NULL, NULL, &a, &err), NPYDT_OK);
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(npydt_verify_head(fd, len, bytes, 4, NULL, NULL, &b, &err), NPYDT_OK);
+    assert_int_equal(a.expected, b.expected);
+    assert_int_equal(a.trailing, b.trailing);
+    assert_int_equal(npydt_verify_head(fd, len, NULL, 0, NULL, NULL, &b, &err), NPYDT_OK);
+    assert_int_equal(a.trailing, b.trailing);
+    assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
+    assert_int_equal(close(fd), 0);
+    free(bytes);
+}
+
+/* A header that goes on past the bytes given is read whole through fd. */
+static void test_verify_head_reads_a_longer_header(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/npydt-verify-head-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    /* a version 1.0 header of 8,192 bytes: padding after the dict */
+    enum { TOTAL = 8192 };
+    static unsigned char file[TOTAL + 16];
+    const char dict[] = "{'descr': '<i2', 'fortran_order': False, 'shape': (8,), }";
+    memcpy(file, "\x93NUMPY\x01\x00", 8);
+    file[8] = (unsigned char)((TOTAL - 10) & 0xff);
+    file[9] = (unsigned char)((TOTAL - 10) >> 8);
+    memset(file + 10, ' ', TOTAL - 10);
+    memcpy(file + 10, dict, sizeof dict - 1);
+    file[TOTAL - 1] = '\n';
+    assert_int_equal(write(fd, file, sizeof file), (ssize_t)sizeof file);
+    npydt_verify_report r;
+    npydt_header *hd;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_verify_head(fd, sizeof file, file, NPYDT_VERIFY_HEAD_BYTES, NULL, &hd,
+                                       &r, &err),
+                     NPYDT_OK);
+    assert_int_equal(npydt_header_data_offset(hd), TOTAL);
+    assert_int_equal(r.trailing, 0);
+    npydt_header_free(hd);
+    close(fd);
+    unlink(path);
+}
+
+/* Short data by the size given: NPYDT_E_DATA, no header. */
+static void test_verify_head_of_short_data_refused(void **state)
+{
+    (void)state;
+    size_t len;
+    unsigned char *bytes = test_read_file(test_fixture("bad/data_short_2d.npy"), &len);
+    npydt_verify_report r;
+    npydt_header *hd = (npydt_header *)&r;
+    TEST_ERROR(err);
+    assert_fails(NPYDT_E_DATA, &err, npydt_verify_head(-1, len, bytes, len, NULL, &hd, &r, &err));
+    assert_null(hd);
+    free(bytes);
+}
+
 /* Fewer data bytes than the header promises: NPYDT_E_DATA, no header. */
 static void test_verify_path_of_short_data_refused(void **state)
 {
@@ -386,6 +477,10 @@ TEST_LIST("verify",
     cmocka_unit_test(test_verify_path_of_short_data_refused),
     cmocka_unit_test(test_verify_fd_is_verify_path),
     cmocka_unit_test(test_verify_fd_of_short_data_refused),
+    cmocka_unit_test(test_verify_head_reads_nothing_more),
+    cmocka_unit_test(test_verify_head_short_of_bytes_reads_the_file),
+    cmocka_unit_test(test_verify_head_reads_a_longer_header),
+    cmocka_unit_test(test_verify_head_of_short_data_refused),
     cmocka_unit_test(test_verify_object_array_has_no_trailing_bytes),
     cmocka_unit_test(test_verify_missing_path_is_io),
     cmocka_unit_test(test_verify_null_report_refused),

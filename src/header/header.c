@@ -6,6 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The bytes one read takes from the start of a file: its preamble and, in
+ * the usual case, its whole header. */
+#define HEAD ((size_t)NPYDT_VERIFY_HEAD_BYTES)
+
 struct npydt_header {
     struct arena arena;
     int major, minor;
@@ -189,34 +193,17 @@ npydt_status npydt_parse_buffer(const void *buf, size_t len, const npydt_options
     return st;
 }
 
-npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
-                             uint64_t *size, npydt_error *err)
+/* The parse from the file's first got bytes (first: at least min(fsize,
+ * HEAD) of them, as they were read at offset 0) and its size fsize: a
+ * second pread only for a header that does not fit in them. */
+static npydt_status parse_from_head(int fd, uint64_t fsize, const unsigned char *first,
+                                    size_t got, const npydt_options *opts, npydt_header **out,
+                                    uint64_t *size, npydt_error *err)
 {
-    error_clear(err);
-    npydt_options defaults;
-    opts = options_or_default(opts, &defaults);
-    if (!out)
-        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
-    *out = NULL;
-    struct stat stt;
-    if (fstat(fd, &stt) != 0)
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
-                         TEXT_ERRNO(errno));
-    if (!S_ISREG(stt.st_mode))
-        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
-                         "not a regular file");
-    uint64_t fsize = (uint64_t)stt.st_size;
-    /* one read for the preamble and, in the usual case, the whole header
-     * (np.save pads it to 64 bytes; most are under 4 KiB) */
-    unsigned char first[4096];
-    size_t got;
-    npydt_status st = io_pread(fd, first, fsize < sizeof first ? (size_t)fsize : sizeof first, 0,
-                               &got, err);
-    if (st != NPYDT_OK)
-        return st;
     int major;
     uint32_t hlen;
     size_t hstart;
+    npydt_status st;
     if ((st = options_check(opts, err)) != NPYDT_OK ||
         (st = header_preamble_read(first, got < 12 ? got : 12, &opts->limits, &major, &hlen,
                                    &hstart, err)) != NPYDT_OK)
@@ -256,6 +243,62 @@ npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **o
         *size = fsize;
     }
     return st;
+}
+
+/* The first min(fsize, HEAD) bytes of fd into first, their count in *got. */
+static npydt_status read_head(int fd, uint64_t fsize, unsigned char first[HEAD], size_t *got,
+                              npydt_error *err)
+{
+    return io_pread(fd, first, fsize < HEAD ? (size_t)fsize : HEAD, 0, got, err);
+}
+
+npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
+                             uint64_t *size, npydt_error *err)
+{
+    error_clear(err);
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    struct stat stt;
+    if (fstat(fd, &stt) != 0)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "cannot stat: %s",
+                         TEXT_ERRNO(errno));
+    if (!S_ISREG(stt.st_mode))
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "not a regular file");
+    uint64_t fsize = (uint64_t)stt.st_size;
+    /* one read for the preamble and, in the usual case, the whole header
+     * (np.save pads it to 64 bytes; most are under 4 KiB) */
+    unsigned char first[HEAD];
+    size_t got;
+    npydt_status st = read_head(fd, fsize, first, &got, err);
+    if (st != NPYDT_OK)
+        return st;
+    return parse_from_head(fd, fsize, first, got, opts, out, size, err);
+}
+
+npydt_status header_parse_head(int fd, uint64_t fsize, const void *head, size_t head_len,
+                               const npydt_options *opts, npydt_header **out, npydt_error *err)
+{
+    error_clear(err);
+    npydt_options defaults;
+    opts = options_or_default(opts, &defaults);
+    if (!out)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "out is NULL");
+    *out = NULL;
+    if (!head && head_len)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL, "head is NULL");
+    if (head_len >= (fsize < HEAD ? fsize : HEAD))
+        return parse_from_head(fd, fsize, head, head_len, opts, out, NULL, err);
+    /* fewer bytes than one read takes: read them here */
+    unsigned char first[HEAD];
+    size_t got;
+    npydt_status st = read_head(fd, fsize, first, &got, err);
+    if (st != NPYDT_OK)
+        return st;
+    return parse_from_head(fd, fsize, first, got, opts, out, NULL, err);
 }
 
 npydt_status npydt_parse_fd(int fd, const npydt_options *opts, npydt_header **out,

@@ -24,6 +24,12 @@ npydt_status header_preamble_read(const unsigned char *b, size_t len, const npyd
  * when size is not NULL and the parse succeeds. */
 npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,
                              uint64_t *size, npydt_error *err);
+/* npydt_parse_fd of a regular file of fsize bytes (its caller's fstat)
+ * whose first head_len bytes are head (read at offset 0): no other read
+ * when head_len is at least min(fsize, NPYDT_VERIFY_HEAD_BYTES) and the
+ * header lies in head. */
+npydt_status header_parse_head(int fd, uint64_t fsize, const void *head, size_t head_len,
+                               const npydt_options *opts, npydt_header **out, npydt_error *err);
 
 /* The whole header np.save writes for dt, shape and order in format
  * version major (1, 2 or 3; 0: the version NumPy chooses): *total is its

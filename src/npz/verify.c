@@ -90,6 +90,19 @@ npydt_status npydt_verify_fd(int fd, const npydt_options *opts, npydt_header **h
     return done(st, h, header);
 }
 
+npydt_status npydt_verify_head(int fd, uint64_t size, const void *head, size_t head_len,
+                               const npydt_options *opts, npydt_header **header,
+                               npydt_verify_report *out, npydt_error *err)
+{
+    npydt_status st = begin(header, out, err);
+    if (st != NPYDT_OK)
+        return st;
+    npydt_header *h = NULL;
+    if ((st = header_parse_head(fd, size, head, head_len, opts, &h, err)) == NPYDT_OK)
+        report_sizes(h, size, out);
+    return done(st, h, header);
+}
+
 npydt_status npydt_verify_path(const char *path, const npydt_options *opts,
                                npydt_header **header, npydt_verify_report *out,
                                npydt_error *err)

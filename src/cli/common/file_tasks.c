@@ -39,8 +39,10 @@ static int reserve(struct cli_file_task *t, size_t n)
 }
 
 /* Name the arrays of argument `file` into t, its reports into t's
- * memory. */
-static void take_one(struct cli_file_tasks *ft, struct cli_file_task *t, char *file)
+ * memory; the bytes its probe read, if any, into head (room for
+ * NPYDT_VERIFY_HEAD_BYTES). */
+static void take_one(struct cli_file_tasks *ft, struct cli_file_task *t, char *file,
+                     unsigned char *head)
 {
     struct cli_inputs *list = &ft->inputs;
     size_t from = list->count;
@@ -56,7 +58,12 @@ static void take_one(struct cli_file_tasks *ft, struct cli_file_task *t, char *f
         n = 0;
     }
     for (size_t k = 0; k < n; k++, fd = -1) {
-        t->items[t->nitems] = list->items[from + k];
+        struct cli_input *in = &t->items[t->nitems];
+        *in = list->items[from + k];
+        if (in->head) {   /* the list's, until its next item */
+            memcpy(head, in->head, in->head_len);
+            in->head = head;
+        }
         t->fds[t->nitems++] = fd;
     }
     if (status > t->status)
@@ -78,8 +85,12 @@ static int take(void *ctx, size_t i, void *slot)
     t->status = EXIT_OK;
     if (!t->dest.out && cli_dest_open(&t->dest) != 0)
         return 1;   /* no memory for its output: finish says so */
+    if (ft->hold && !t->heads &&
+        !(t->heads = malloc(ft->per_task * (size_t)NPYDT_VERIFY_HEAD_BYTES)))
+        ft->inputs.hold = 0;   /* no room to keep the probe's bytes: read by path */
     for (size_t k = first; k < ft->nfiles && k - first < ft->per_task; k++)
-        take_one(ft, t, ft->files[k]);
+        take_one(ft, t, ft->files[k],
+                 t->heads ? t->heads + (k - first) * NPYDT_VERIFY_HEAD_BYTES : NULL);
     return 1;
 }
 
@@ -161,6 +172,7 @@ int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
         cli_dest_close(&slots[k].dest);
         free(slots[k].items);
         free(slots[k].fds);
+        free(slots[k].heads);
     }
     free(slots);
     cli_inputs_free(&ft->inputs);

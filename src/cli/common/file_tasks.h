@@ -19,6 +19,7 @@ struct cli_file_task {
     struct cli_dest dest;
     struct cli_input *items;    /* copies of the list's (which moves as it grows) */
     int *fds;                   /* each item's probe descriptor (cli_inputs_held), or -1 */
+    unsigned char *heads;       /* the bytes each argument's probe read (item.head) */
     size_t nitems, cap;
     int status;                 /* of naming them */
     size_t blocks;              /* blocks the task printed */

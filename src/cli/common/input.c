@@ -48,7 +48,8 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts)
 void cli_inputs_free(struct cli_inputs *list)
 {
     for (size_t i = 0; i < list->count; i++) {
-        free((char *)list->items[i].name);
+        if (list->items[i].name != list->items[i].path)   /* ARCHIVE:MEMBER */
+            free((char *)list->items[i].name);
         free(list->items[i].buf);
         if (list->items[i].pipe)
             cli_pipe_close(list->items[i].pipe);
@@ -85,13 +86,13 @@ static struct cli_input *new_item(struct cli_inputs *list)
     return in;
 }
 
+/* A FILE: named by its path as typed (arg outlives the list). */
 static int add_file(struct cli_inputs *list, const char *arg)
 {
     struct cli_input *in = new_item(list);
-    char *name = in ? strdup(arg) : NULL;
-    if (!name)
+    if (!in)
         return nomem(list, arg);
-    in->name = name;
+    in->name = arg;
     in->path = arg;
     list->count++;
     return EXIT_OK;
@@ -159,31 +160,46 @@ static int open_archive(struct cli_inputs *list, const char *path, size_t len,
     return EXIT_OK;
 }
 
-/* 1 when the file at path starts as a zip archive does; the caller knows
- * it is a regular file (so no stat here). Otherwise, with fd not NULL,
- * *fd is the descriptor it was read through, kept for the header's read
- * (-1 when it could not be opened). */
-static int starts_as_archive(const char *path, int *fd)
+/* Opened without waiting: a FIFO's open must not block (nor, for a
+ * terminal, make it the controlling one); a regular file's reads ignore
+ * O_NONBLOCK. */
+static int open_probe(const char *path)
 {
-    int d = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block */
-    if (fd)
-        *fd = -1;
-    if (d < 0)
-        return 0;
-    unsigned char magic[4];
-    ssize_t n = read(d, magic, sizeof magic);
-    int archive = n == (ssize_t)sizeof magic && npydt_npz_is_archive(magic, sizeof magic);
-    if (archive || !fd)
-        close(d);
-    else
-        *fd = d;
-    return archive;
+    return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+}
+
+/* The first min(size, want) bytes of the regular file on fd into buf: how
+ * many, or -1 when it cannot be read (whoever reads it next says why). */
+static ssize_t read_start(int fd, uint64_t size, unsigned char *buf, size_t want)
+{
+    if (size < want)
+        want = (size_t)size;
+    size_t got = 0;
+    while (got < want) {
+        ssize_t n = pread(fd, buf + got, want - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return (ssize_t)got;
 }
 
 int cli_is_archive(const char *path)
 {
+    int fd = open_probe(path);
+    if (fd < 0)
+        return 0;
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && starts_as_archive(path, NULL);
+    unsigned char magic[4];
+    int archive = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                  read_start(fd, (uint64_t)st.st_size, magic, sizeof magic) == sizeof magic &&
+                  npydt_npz_is_archive(magic, sizeof magic);
+    close(fd);
+    return archive;
 }
 
 int cli_inputs_held(struct cli_inputs *list)
@@ -205,13 +221,17 @@ static int add_members(struct cli_inputs *list, const struct cli_archive *a)
 }
 
 /* An input that cannot seek: a FILE read in sequence; an archive, read
- * whole, by its first bytes; else a FILE in memory. */
-static int add_pipe(struct cli_inputs *list, const char *arg)
+ * whole, by its first bytes; else a FILE in memory. fd: arg opened by
+ * open_probe (closed or kept here), or -1. */
+static int add_pipe(struct cli_inputs *list, const char *arg, int fd)
 {
     struct cli_pipe *p = malloc(sizeof *p);
-    if (!p)
+    if (!p) {
+        if (fd >= 0)
+            close(fd);
         return nomem(list, arg);
-    int status = cli_pipe_open(arg, list->quiet, list->dest, p, &list->error);
+    }
+    int status = cli_pipe_open_fd(arg, fd, list->quiet, list->dest, p, &list->error);
     if (status == EXIT_OK && !p->whole && (status = add_file(list, arg)) == EXIT_OK) {
         list->items[list->count - 1].pipe = p;
         return EXIT_OK;
@@ -333,6 +353,46 @@ static int add_pipe_member(struct cli_inputs *list, const char *arg, const char 
     return add_named(list, arg, a, name);
 }
 
+/* A regular file open on fd (closed or kept here) of size bytes: an
+ * archive's members, by its first bytes, or a FILE, its first bytes held
+ * (list->hold) for the header's read, and its descriptor too when the
+ * header goes on past them. */
+static int add_regular(struct cli_inputs *list, const char *arg, int fd, uint64_t size)
+{
+    int status;
+    ssize_t n = read_start(fd, size, list->head, list->hold ? sizeof list->head : 4);
+    if (n >= 4 && npydt_npz_is_archive(list->head, (size_t)n)) {
+        close(fd);
+        struct cli_archive *a;
+        if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
+            return status;
+        return add_members(list, a);
+    }
+    if ((status = add_file(list, arg)) != EXIT_OK || !list->hold) {
+        close(fd);
+        return status;
+    }
+    struct cli_input *in = &list->items[list->count - 1];
+    if (n < 0) {   /* the header's read says why it cannot be read */
+        list->held = fd;
+        return EXIT_OK;
+    }
+    in->head = list->head;
+    in->head_len = (size_t)n;
+    in->size = size;
+    /* the parse reads the file again only for a header past these bytes
+     * that the file holds; else the descriptor is done with (no other
+     * thread's call on it, none held open) */
+    uint64_t total;
+    npydt_error ignored;
+    if (npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) == NPYDT_OK &&
+        total > (uint64_t)n && total <= size)
+        list->held = fd;
+    else
+        close(fd);
+    return EXIT_OK;
+}
+
 int cli_inputs_add(struct cli_inputs *list, const char *arg)
 {
     struct cli_archive *a;
@@ -341,23 +401,29 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg)
     if (list->held >= 0)   /* not taken: the previous FILE is read by path */
         close(list->held);
     list->held = -1;
-    /* one stat tells a pipe, a file and an archive's candidate apart */
-    int found = stat(arg, &st) == 0;
-    if (strcmp(arg, "-") == 0 || (found && cli_is_pipe_mode(st.st_mode)))
-        return add_pipe(list, arg);
-    if (found) {
-        int fd = -1;
-        if (!S_ISREG(st.st_mode) || !starts_as_archive(arg, list->hold ? &fd : NULL)) {
-            if ((status = add_file(list, arg)) == EXIT_OK)
-                list->held = fd;
-            else if (fd >= 0)
-                close(fd);
-            return status;
-        }
-        if ((status = open_archive(list, arg, strlen(arg), NULL, 0, &a)) != EXIT_OK)
-            return status;
-        return add_members(list, a);
+    if (strcmp(arg, "-") == 0)
+        return add_pipe(list, arg, -1);
+    /* one open and its fstat tell a pipe, a file and an archive's
+     * candidate apart; a path that cannot be opened gets a stat */
+    int fd = open_probe(arg), open_errno = fd < 0 ? errno : 0, found;
+    if (fd >= 0 && fstat(fd, &st) != 0) {
+        close(fd);
+        fd = -1;
     }
+    found = fd >= 0 || stat(arg, &st) == 0;
+    if (found && cli_is_pipe_mode(st.st_mode) && fd < 0 && open_errno) {
+        /* a FIFO or device that cannot be opened: as the pipe's open says */
+        cli_error(&list->error, NPYDT_E_IO, "cannot open: %s", TEXT_ERRNO(open_errno));
+        return fail(list, arg, &list->error);
+    }
+    if (found && cli_is_pipe_mode(st.st_mode))
+        return add_pipe(list, arg, fd);
+    if (found && fd >= 0 && S_ISREG(st.st_mode))
+        return add_regular(list, arg, fd, (uint64_t)st.st_size);
+    if (fd >= 0)
+        close(fd);
+    if (found)   /* a directory, a device, a file that cannot be opened */
+        return add_file(list, arg);
     /* ARCHIVE:NAME, at the first ':' after an existing file */
     for (const char *colon = strchr(arg, ':'); colon; colon = strchr(colon + 1, ':')) {
         size_t len = (size_t)(colon - arg);
@@ -422,13 +488,16 @@ npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_da
                                  npydt_header **out, npydt_verify_report *report,
                                  npydt_error *err)
 {
-    if (fd < 0)
+    if (fd < 0 && !in->head)
         return cli_input_verify(in, read_data, out, report, err);
     /* read with pread: no mapping to name for a SIGBUS (cli_reading) */
     npydt_npz_options limits;
     cli_input_limits(&limits);
-    npydt_status st = npydt_verify_fd(fd, &limits.base, out, report, err);
-    close(fd);
+    npydt_status st = in->head ? npydt_verify_head(fd, in->size, in->head, in->head_len,
+                                                   &limits.base, out, report, err)
+                               : npydt_verify_fd(fd, &limits.base, out, report, err);
+    if (fd >= 0)
+        close(fd);
     return st;
 }
 

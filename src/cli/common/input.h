@@ -5,6 +5,7 @@
 #include "npydt.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One array a command reads: a .npy file, or one member of an archive. */
 struct cli_input {
@@ -16,6 +17,12 @@ struct cli_input {
     unsigned char *buf;    /* a FILE read from a pipe, whole (owned); else NULL */
     size_t len;
     struct cli_pipe *pipe; /* a FILE on a pipe, read in sequence (owned); else NULL */
+    /* A FILE whose probe's descriptor is held (cli_inputs_held): its size
+     * and first head_len bytes as the probe read them, for
+     * cli_input_verify_fd; head is NULL when they are not at hand. */
+    const unsigned char *head;
+    size_t head_len;
+    uint64_t size;
 };
 
 /* The inputs named on a command line, and the archives they come from. */
@@ -32,6 +39,7 @@ struct cli_inputs {
     struct cli_dest *dest; /* where cli_inputs_add reports (report.h); NULL: stderr */
     int hold;              /* keep the descriptor of a FILE's archive probe (cli_inputs_held) */
     int held;              /* that descriptor of the last FILE added; -1: none */
+    unsigned char head[NPYDT_VERIFY_HEAD_BYTES]; /* what the probe read of it */
     npydt_error error;     /* why cli_inputs_add last returned a status other than 0 */
 };
 
@@ -52,9 +60,12 @@ void cli_inputs_init(struct cli_inputs *list, const npydt_npz_options *opts);
 int cli_inputs_add(struct cli_inputs *list, const char *arg);
 /* With list->hold set, the descriptor through which cli_inputs_add
  * probed the FILE it added last (open for reading), now the caller's to
- * hand to cli_input_verify; -1 when there is none (an archive, a pipe, a
- * path that could not be opened). Its read of the header then costs no
- * second open. */
+ * hand to cli_input_verify_fd; -1 when there is none (an archive, a pipe,
+ * a path that could not be opened, or a header within the bytes the probe
+ * read: the descriptor is closed). The item's head points at those bytes
+ * (into the list: they are the caller's to copy before the next
+ * cli_inputs_add). Its read of the header then costs no second open and,
+ * for a header within them, no second read. */
 int cli_inputs_held(struct cli_inputs *list);
 /* 1 when path is a regular file that starts as a zip archive does (as
  * np.load decides); never blocks on a FIFO. */
@@ -76,7 +87,9 @@ npydt_status cli_input_header(const struct cli_input *in, npydt_header **out,
 npydt_status cli_input_verify(const struct cli_input *in, int read_data, npydt_header **out,
                               npydt_verify_report *report, npydt_error *err);
 /* cli_input_verify of a FILE through fd (cli_inputs_held), which it
- * closes; fd < 0: cli_input_verify. */
+ * closes, from the bytes in->head when it is set (npydt_verify_head: fd
+ * may then be -1, the whole header in them); fd < 0 and no head:
+ * cli_input_verify. */
 npydt_status cli_input_verify_fd(const struct cli_input *in, int fd, int read_data,
                                  npydt_header **out, npydt_verify_report *report,
                                  npydt_error *err);

@@ -47,6 +47,12 @@ struct cli_pipe {
  * CLI_PIPE_MAX_BYTES or on a read error), the error in *err. */
 int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_pipe *p,
                   npydt_error *err);
+/* The same for arg already open on fd (with O_NONBLOCK, as cli_inputs_add
+ * opens it: a FIFO or a device), which p takes over (closed on failure);
+ * a FIFO with no writer yet is waited for as cli_pipe_open waits. fd -1:
+ * cli_pipe_open. */
+int cli_pipe_open_fd(const char *arg, int fd, int quiet, struct cli_dest *dest,
+                     struct cli_pipe *p, npydt_error *err);
 /* Read the rest of p into memory (at most CLI_PIPE_MAX_BYTES in all):
  * whole from here on. 0, or an exit status after reporting. */
 int cli_pipe_hold(struct cli_pipe *p, npydt_error *err);

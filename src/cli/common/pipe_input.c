@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +153,44 @@ static int read_up_to(struct cli_pipe *p, size_t want, npydt_error *err)
     return EXIT_OK;
 }
 
+/* The descriptor to read arg through, blocking, from fd: arg opened with
+ * O_NONBLOCK (closed or kept here). That open lets a FIFO's waiting writer
+ * through, but does not wait for one: unless a writer's bytes or its
+ * close are there already, a blocking open waits as opening arg first
+ * would have (the writer still has the FIFO open: no wait), and fd keeps
+ * the bytes of a writer that comes and goes before it. -1 with errno as
+ * open_waiting sets it. */
+static int take_over(const char *arg, int fd)
+{
+    struct stat st;
+    struct pollfd ready = {fd, POLLIN, 0};
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) && poll(&ready, 1, 0) <= 0) {
+        int waited = open_waiting(arg);
+        if (waited >= 0 || errno != EINTR || poll(&ready, 1, 0) <= 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return waited;
+        }
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_pipe *p,
                   npydt_error *err)
+{
+    return cli_pipe_open_fd(arg, -1, quiet, dest, p, err);
+}
+
+int cli_pipe_open_fd(const char *arg, int fd, int quiet, struct cli_dest *dest,
+                     struct cli_pipe *p, npydt_error *err)
 {
     memset(p, 0, sizeof *p);
     p->name = arg;
@@ -161,7 +198,7 @@ int cli_pipe_open(const char *arg, int quiet, struct cli_dest *dest, struct cli_
     p->quiet = quiet;
     p->fd = STDIN_FILENO;
     if (strcmp(arg, "-") != 0) {
-        if ((p->fd = open_waiting(arg)) < 0) {
+        if ((p->fd = fd >= 0 ? take_over(arg, fd) : open_waiting(arg)) < 0) {
             if (errno == EINTR)
                 cli_error(err, NPYDT_E_IO, "no writer opened the FIFO within %u seconds",
                           CLI_FIFO_WAIT_SECONDS);

@@ -522,7 +522,7 @@ int cmd_append(int argc, char **argv)
 
     npydt_header *h;
     npydt_error err;
-    struct cli_input cin = {file, file, NULL, NULL, 0, NULL, 0, NULL};
+    struct cli_input cin = {.name = file, .path = file};
     if (cli_input_header(&cin, &h, &err) != NPYDT_OK)
         return cli_report(file, &err);
     if (format == LOAD_ARROW) {
