@@ -130,6 +130,11 @@ shrinks "dump --jsonl ARCHIVE:NAME (stored)" mmap=shrink "mmap 1" big.npz 500000
     dump --jsonl "$w/big.npz:a"
 shrinks "dump ARCHIVE (deflated)" mmap=shrink "mmap 1" bigc.npz 300000 dump "$w/bigc.npz"
 
+# check, inspect: the file is cut as its first bytes are read, after its
+# size was taken
+shrinks "inspect FILE.npy" pread=shrink "pread 1" big.npy 200 inspect "$w/big.npy"
+shrinks "check FILE.npy" pread=shrink "pread 1" big.npy 200 check --schema '<f8' "$w/big.npy"
+
 # swap, pack: the file is cut once the temporary output file is written
 # to; the temporary file is removed, OUT is not written
 for f in big.npy big.npz bigc.npz; do

@@ -72,6 +72,21 @@ for cmd in "check --json --schema <f8" "inspect"; do
         same "$cmd: a FIFO among files, -j 2" $cmd -j 2 b.npy ff b.npy
     }
 done
+# a spec read from a FIFO (--schema @ff): the probe for an archive opens
+# regular files only, so the writer waiting is not let through early and
+# left without its reader
+(printf "'<f8'" >ff) &
+sleep 0.3
+timeout $limit "$NPYDT" check --schema @ff a.npy >out 2>err
+got=$?
+wait
+"$NPYDT" check --schema '<f8' a.npy >want.out 2>want.err
+if [ "$got" = 0 ] && cmp -s out want.out && cmp -s err want.err; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "fifo-wait: a spec from a FIFO whose writer waits: exit $got: $(head -c 300 err)"
+fi
 (exec 3>ff; sleep 0.5) &
 sleep 0.1
 fails "a writer that goes without a byte" 3 "ff: truncated: the preamble needs at least 10 bytes, 0 given: the input ends inside the magic string and version" \

@@ -228,6 +228,61 @@ static void test_band_mapped_file_that_shrinks_gives_an_io_error(void **state)
     free_array(&a);
 }
 
+/* An allocator that grants *left more requests (all when negative). */
+static int grant(void *ctx)
+{
+    int *left = ctx;
+    if (*left == 0)
+        return 0;
+    if (*left > 0)
+        --*left;
+    return 1;
+}
+static void *counting_malloc(void *ctx, size_t size)
+{
+    return grant(ctx) ? malloc(size) : NULL;
+}
+static void *counting_realloc(void *ctx, void *p, size_t old_size, size_t size)
+{
+    (void)old_size;
+    return grant(ctx) ? realloc(p, size) : NULL;
+}
+static void counting_free(void *ctx, void *p, size_t size)
+{
+    (void)ctx;
+    (void)size;
+    free(p);
+}
+
+/* Out of memory at any allocation of the first batch leaves no half-made
+ * plan: the next call, with memory again, reads every element. */
+static void test_band_out_of_memory_then_reads_on_retry(void **state)
+{
+    (void)state;
+    uint64_t seed = 5, shape[2] = {30, 7};
+    struct fortran_array a = make_array(shape, 2, 8, &seed);
+    for (int k = 0; k < 8; k++) {
+        int left = -1;
+        npydt_allocator alc = {counting_malloc, counting_realloc, counting_free, &left};
+        npydt_reader_options opts;
+        npydt_reader_options_init(&opts);
+        opts.base.allocator = &alc;
+        npydt_reader *r = NULL;
+        TEST_ERROR(err);
+        assert_int_equal(npydt_reader_open_buffer(a.file, a.len, &opts, &r, &err), NPYDT_OK);
+        const void *batch;
+        uint64_t n;
+        left = k;
+        npydt_status st = npydt_reader_next_c(r, UINT64_MAX, &batch, &n, &err);
+        assert_true(st == NPYDT_OK || st == NPYDT_E_NOMEM);
+        left = -1;
+        if (st == NPYDT_E_NOMEM)
+            expect_all(&a, r, UINT64_MAX, 1u << 20, &seed);
+        npydt_reader_close(r);
+    }
+    free_array(&a);
+}
+
 /* The reader keeps its own descriptor of a mapped file: the caller's may
  * be closed once it is open, as for any mapping. */
 static void test_band_mapped_file_reads_after_its_descriptor_is_closed(void **state)
@@ -304,4 +359,5 @@ TEST_LIST("band",
           cmocka_unit_test(test_band_mapped_file_that_shrinks_gives_an_io_error),
           cmocka_unit_test(test_band_mapped_file_reads_after_its_descriptor_is_closed),
           cmocka_unit_test(test_band_writable_reader_shows_stores_between_batches),
-          cmocka_unit_test(test_band_seek_beyond_the_count_is_refused));
+          cmocka_unit_test(test_band_seek_beyond_the_count_is_refused),
+          cmocka_unit_test(test_band_out_of_memory_then_reads_on_retry));

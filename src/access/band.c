@@ -127,8 +127,10 @@ static npydt_status band_plan(npydt_reader *r, npydt_error *err)
     b->q = q;
     b->size = alloc_bytes(r->alloc, 4 * q * sizeof *b->size);
     b->group = alloc_bytes(r->alloc, GROUP_RUNS * sizeof *b->group);
-    if (!b->size || !b->group)
+    if (!b->size || !b->group) {
+        band_free(r);   /* no half-made plan for the next call to take */
         return set_nomem(err);
+    }
     b->cstride = b->size + q;
     b->fstride = b->cstride + q;
     b->index = b->fstride + q;

@@ -249,7 +249,14 @@ static npydt_status parse_from_head(int fd, uint64_t fsize, const unsigned char 
 static npydt_status read_head(int fd, uint64_t fsize, unsigned char first[HEAD], size_t *got,
                               npydt_error *err)
 {
-    return io_pread(fd, first, fsize < HEAD ? (size_t)fsize : HEAD, 0, got, err);
+    size_t want = fsize < HEAD ? (size_t)fsize : HEAD;
+    npydt_status st = io_pread(fd, first, want, 0, got, err);
+    /* fewer bytes than fstat promised: parsing them against that size
+     * would judge a file that is no longer there */
+    if (st == NPYDT_OK && *got < want)
+        return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL,
+                         "the file shrank while it was read");
+    return st;
 }
 
 npydt_status header_parse_fd(int fd, const npydt_options *opts, npydt_header **out,

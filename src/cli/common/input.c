@@ -190,10 +190,15 @@ static ssize_t read_start(int fd, uint64_t size, unsigned char *buf, size_t want
 
 int cli_is_archive(const char *path)
 {
+    /* only a regular file is opened: opening a FIFO, even without waiting,
+     * lets its writer through and closing it then leaves the writer with
+     * no reader; a device may act on open or close */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
     int fd = open_probe(path);
     if (fd < 0)
         return 0;
-    struct stat st;
     unsigned char magic[4];
     int archive = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
                   read_start(fd, (uint64_t)st.st_size, magic, sizeof magic) == sizeof magic &&
@@ -385,8 +390,11 @@ static int add_regular(struct cli_inputs *list, const char *arg, int fd, uint64_
      * thread's call on it, none held open) */
     uint64_t total;
     npydt_error ignored;
-    if (npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) == NPYDT_OK &&
-        total > (uint64_t)n && total <= size)
+    uint64_t want = size < NPYDT_VERIFY_HEAD_BYTES ? size : NPYDT_VERIFY_HEAD_BYTES;
+    if ((uint64_t)n < want ||   /* read short (the file shrank): the parse reads again */
+        (npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) ==
+             NPYDT_OK &&
+         total > (uint64_t)n && total <= size))
         list->held = fd;
     else
         close(fd);
