@@ -127,6 +127,18 @@ expect max_values_of_zero_is_a_usage_error 2 '' \
 "npydt: check: --max-values takes a count of at least 1, not '0'${NL}Try 'npydt check --help'.$NL" -- \
     --rules "{'': {'values': [0]}}" --max-values 0 "$FO"
 
+# half floats are compared exactly: 0.0999755859375 (float16(0.1)) breaks
+# 'min': 0.1, which NumPy, rounding the bound to float16, lets pass; a
+# bound that is a half float gets NumPy's verdict (7 of the 12 numbers
+# below it, as np.sum(a < np.float16(0.1)) counts)
+H="$F/scalar_f2_le.npy"     # '<f2': 0.0 -0.0 1.5 -2.25 nan inf -inf max -max tiny 6e-08 0.1 1/3
+expect half_floats_are_compared_with_the_bound_exactly 1 '' \
+"$H: rule failed: dtype: min 0.1: 8 elements break it, first [0] 0.0, [1] -0.0, [3] -2.25, [6] -inf, [8] -65504.0$NL" -- \
+    --rules "{'': {'min': 0.1}}" "$H"
+expect a_half_float_bound_gets_the_verdict_of_numpy 1 '' \
+"$H: rule failed: dtype: min 0.0999755859375: 7 elements break it, first [0] 0.0, [1] -0.0, [3] -2.25, [6] -inf, [8] -65504.0$NL" -- \
+    --rules "{'': {'min': 0.0999755859375}}" "$H"
+
 # ---- the differential test against NumPy
 if "$PYTHON" -c 'import numpy' >/dev/null 2>&1; then
     "$PYTHON" tests/rules_differential.py "$NPYDT" --count "$RULES_COUNT" --seed "$RULES_SEED" \
