@@ -353,136 +353,142 @@ static char *put_nat(const struct dumper *d, char *o)
 static int put_elements(struct dumper *d, struct sink *out, const struct json_plan *p,
                         const unsigned char *const *recs, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n;) {
         char *o = sink_room(out, p->room);
         if (!o)
             return 0;   /* out of memory: out->failed tells */
-        const unsigned char *rec = recs[k];
-        for (const struct plan_step *s = p->steps;; s++) {
-            memcpy(o, s->lit, LIT_BLOCK);
-            o += s->lit_len;
-            const unsigned char *v = rec + s->offset;
-            int64_t iv;
-            uint64_t u;
-            uint32_t b32;
-            double f;
-            switch (s->op) {
-            case J_END:
-                goto done;
-            case J_TEXT:
-                memcpy(o, p->text.bytes.buf + s->text, s->text_len);
-                o += s->text_len;
-                continue;
-            case J_I1: iv = plan_signed8(v[0]); break;
-            case J_U1: iv = v[0]; break;
-            case J_BOOL:
-                memcpy(o, v[0] ? "true" : "false", 5);
-                o += v[0] ? 4 : 5;
-                continue;
-            case J_BYTES:
-                o += text_json_escape_field(o, v, s->size);
-                continue;
-            case J_INTS:
-                for (uint64_t i = 1;; i++) {
-                    switch (s->elem) {   /* the same branch for the whole run */
-                    case J_I1: iv = plan_signed8(v[0]); break;
-                    case J_I2: iv = plan_signed16(text_load16(v, s->swap)); break;
-                    case J_I4: iv = plan_signed32(text_load32(v, s->swap)); break;
-                    case J_U1: iv = v[0]; break;
-                    case J_U2: iv = text_load16(v, s->swap); break;
-                    default: iv = text_load32(v, s->swap); break;
+        /* the elements whose room is there now, one after the other */
+        size_t fit = (out->bytes.cap - out->bytes.len) / p->room;
+        size_t end = fit < n - k ? k + fit : n;
+        for (; k < end; k++) {
+            const unsigned char *rec = recs[k];
+            for (const struct plan_step *s = p->steps;; s++) {
+                memcpy(o, s->lit, LIT_BLOCK);
+                o += s->lit_len;
+                const unsigned char *v = rec + s->offset;
+                int64_t iv;
+                uint64_t u;
+                uint32_t b32;
+                double f;
+                switch (s->op) {
+                case J_END:
+                    goto done;
+                case J_TEXT:
+                    memcpy(o, p->text.bytes.buf + s->text, s->text_len);
+                    o += s->text_len;
+                    continue;
+                case J_I1: iv = plan_signed8(v[0]); break;
+                case J_U1: iv = v[0]; break;
+                case J_BOOL:
+                    memcpy(o, v[0] ? "true" : "false", 5);
+                    o += v[0] ? 4 : 5;
+                    continue;
+                case J_BYTES:
+                    o += text_json_escape_field(o, v, s->size);
+                    continue;
+                case J_INTS:
+                    for (uint64_t i = 1;; i++) {
+                        switch (s->elem) {   /* the same branch for the whole run */
+                        case J_I1: iv = plan_signed8(v[0]); break;
+                        case J_I2: iv = plan_signed16(text_load16(v, s->swap)); break;
+                        case J_I4: iv = plan_signed32(text_load32(v, s->swap)); break;
+                        case J_U1: iv = v[0]; break;
+                        case J_U2: iv = text_load16(v, s->swap); break;
+                        default: iv = text_load32(v, s->swap); break;
+                        }
+                        o += text_decimal_i64(iv, o);
+                        if (i >= s->count)
+                            break;
+                        *o++ = ',';
+                        v += s->stride;
                     }
-                    o += text_decimal_i64(iv, o);
-                    if (i >= s->count)
-                        break;
-                    *o++ = ',';
-                    v += s->stride;
-                }
-                continue;
-            case J_I2: iv = plan_signed16(text_load16(v, false)); break;
-            case J_I4: iv = plan_signed32(text_load32(v, false)); break;
-            case J_U2: iv = text_load16(v, false); break;
-            case J_U4: iv = text_load32(v, false); break;
-            case J_I8: iv = plan_signed64(text_load64(v, false)); break;
-            case J_U8:
-                o += text_decimal_u64(text_load64(v, false), o);
-                continue;
-            case J_I8_BIG: iv = plan_signed64(text_load64(v, false)); goto big;
-            case J_U8_BIG: u = text_load64(v, false); goto big_u;
-            case J_F4: f = text_f32_of_bits(text_load32(v, false)); goto f4;
-            case J_F4_OWN: b32 = text_load32(v, false); goto f4_own;
-            case J_F8: f = text_f64_of_bits(text_load64(v, false)); goto f8;
-            case J_TIME: iv = plan_signed64(text_load64(v, false)); goto time;
-            case J_TIME_BIG: iv = plan_signed64(text_load64(v, false)); goto time_big;
-            case J_TIME_ISO: iv = plan_signed64(text_load64(v, false)); goto time_iso;
-            /* the same, byte swapped first */
-            case J_I2 + J_SWAP: iv = plan_signed16(text_load16(v, true)); break;
-            case J_I4 + J_SWAP: iv = plan_signed32(text_load32(v, true)); break;
-            case J_U2 + J_SWAP: iv = text_load16(v, true); break;
-            case J_U4 + J_SWAP: iv = text_load32(v, true); break;
-            case J_I8 + J_SWAP: iv = plan_signed64(text_load64(v, true)); break;
-            case J_U8 + J_SWAP:
-                o += text_decimal_u64(text_load64(v, true), o);
-                continue;
-            case J_I8_BIG + J_SWAP:
-                iv = plan_signed64(text_load64(v, true));
-            big:
-                o += dump_int_json(d, iv, o);
-                continue;
-            case J_U8_BIG + J_SWAP:
-                u = text_load64(v, true);
-            big_u:
-                o += dump_uint_json(d, u, o);
-                continue;
-            case J_F4 + J_SWAP:
-                f = text_f32_of_bits(text_load32(v, true));
-            f4:
-                o += isfinite(f) ? text_float_f64(f, o) : dump_nonfinite_json(d, 4, f, o);
-                continue;
-            case J_F4_OWN + J_SWAP:
-                b32 = text_load32(v, true);
-            f4_own:
-                f = text_f32_of_bits(b32);
-                o += isfinite(f) ? text_float_f32(b32, o) : dump_nonfinite_json(d, 4, f, o);
-                continue;
-            case J_F8 + J_SWAP:
-                f = text_f64_of_bits(text_load64(v, true));
-            f8:
-                o += isfinite(f) ? text_float_f64(f, o) : dump_nonfinite_json(d, 8, f, o);
-                continue;
-            case J_TIME + J_SWAP:
-                iv = plan_signed64(text_load64(v, true));
-            time:
-                if (iv == NPYDT_NAT) {
-                    o = put_nat(d, o);
+                    continue;
+                case J_I2: iv = plan_signed16(text_load16(v, false)); break;
+                case J_I4: iv = plan_signed32(text_load32(v, false)); break;
+                case J_U2: iv = text_load16(v, false); break;
+                case J_U4: iv = text_load32(v, false); break;
+                case J_I8: iv = plan_signed64(text_load64(v, false)); break;
+                case J_U8:
+                    o += text_decimal_u64(text_load64(v, false), o);
+                    continue;
+                case J_I8_BIG: iv = plan_signed64(text_load64(v, false)); goto big;
+                case J_U8_BIG: u = text_load64(v, false); goto big_u;
+                case J_F4: f = text_f32_of_bits(text_load32(v, false)); goto f4;
+                case J_F4_OWN: b32 = text_load32(v, false); goto f4_own;
+                case J_F8: f = text_f64_of_bits(text_load64(v, false)); goto f8;
+                case J_TIME: iv = plan_signed64(text_load64(v, false)); goto time;
+                case J_TIME_BIG: iv = plan_signed64(text_load64(v, false)); goto time_big;
+                case J_TIME_ISO: iv = plan_signed64(text_load64(v, false)); goto time_iso;
+                /* the same, byte swapped first */
+                case J_I2 + J_SWAP: iv = plan_signed16(text_load16(v, true)); break;
+                case J_I4 + J_SWAP: iv = plan_signed32(text_load32(v, true)); break;
+                case J_U2 + J_SWAP: iv = text_load16(v, true); break;
+                case J_U4 + J_SWAP: iv = text_load32(v, true); break;
+                case J_I8 + J_SWAP: iv = plan_signed64(text_load64(v, true)); break;
+                case J_U8 + J_SWAP:
+                    o += text_decimal_u64(text_load64(v, true), o);
+                    continue;
+                case J_I8_BIG + J_SWAP:
+                    iv = plan_signed64(text_load64(v, true));
+                big:
+                    o += dump_int_json(d, iv, o);
+                    continue;
+                case J_U8_BIG + J_SWAP:
+                    u = text_load64(v, true);
+                big_u:
+                    o += dump_uint_json(d, u, o);
+                    continue;
+                case J_F4 + J_SWAP:
+                    f = text_f32_of_bits(text_load32(v, true));
+                f4:
+                    o += isfinite(f) ? text_float_f64(f, o) : dump_nonfinite_json(d, 4, f, o);
+                    continue;
+                case J_F4_OWN + J_SWAP:
+                    b32 = text_load32(v, true);
+                f4_own:
+                    f = text_f32_of_bits(b32);
+                    o += isfinite(f) ? text_float_f32(b32, o) : dump_nonfinite_json(d, 4, f, o);
+                    continue;
+                case J_F8 + J_SWAP:
+                    f = text_f64_of_bits(text_load64(v, true));
+                f8:
+                    o += isfinite(f) ? text_float_f64(f, o) : dump_nonfinite_json(d, 8, f, o);
+                    continue;
+                case J_TIME + J_SWAP:
+                    iv = plan_signed64(text_load64(v, true));
+                time:
+                    if (iv == NPYDT_NAT) {
+                        o = put_nat(d, o);
+                        continue;
+                    }
+                    break;
+                case J_TIME_BIG + J_SWAP:
+                    iv = plan_signed64(text_load64(v, true));
+                time_big:
+                    o = iv == NPYDT_NAT ? put_nat(d, o) : o + dump_int_json(d, iv, o);
+                    continue;
+                case J_TIME_ISO + J_SWAP:
+                    iv = plan_signed64(text_load64(v, true));
+                time_iso:
+                    if (iv == NPYDT_NAT) {
+                        o = put_nat(d, o);
+                        continue;
+                    }
+                    goto typed;
+                default:   /* J_TYPED */
+                typed:
+                    out->bytes.len = (size_t)(o - out->bytes.buf);
+                    if (dump_put_value(d, out, s->dt, v) != 0)
+                        return -1;
+                    if (!(o = sink_room(out, s->rest)))
+                        return 0;
+                    end = k + 1;   /* its writer may have moved the text */
                     continue;
                 }
-                break;
-            case J_TIME_BIG + J_SWAP:
-                iv = plan_signed64(text_load64(v, true));
-            time_big:
-                o = iv == NPYDT_NAT ? put_nat(d, o) : o + dump_int_json(d, iv, o);
-                continue;
-            case J_TIME_ISO + J_SWAP:
-                iv = plan_signed64(text_load64(v, true));
-            time_iso:
-                if (iv == NPYDT_NAT) {
-                    o = put_nat(d, o);
-                    continue;
-                }
-                goto typed;
-            default:   /* J_TYPED */
-            typed:
-                out->bytes.len = (size_t)(o - out->bytes.buf);
-                if (dump_put_value(d, out, s->dt, v) != 0)
-                    return -1;
-                if (!(o = sink_room(out, s->rest)))
-                    return 0;
-                continue;
+                o += text_decimal_i64(iv, o);
             }
-            o += text_decimal_i64(iv, o);
+        done:;
         }
-    done:
         out->bytes.len = (size_t)(o - out->bytes.buf);
     }
     return 0;
