@@ -499,7 +499,8 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
 	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
-CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor $(O)/tests/bench/rules_bench \
+CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/jsonl_anchor $(O)/tests/bench/read_floor \
+              $(O)/tests/bench/rules_bench \
               $(LOAD_ANCHORS)
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)

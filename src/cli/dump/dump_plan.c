@@ -475,7 +475,9 @@ static int put_elements(struct dumper *d, struct sink *out, const struct json_pl
                         continue;
                     }
                     goto typed;
-                default:   /* J_TYPED */
+                default:   /* no other op is made */
+                    __builtin_unreachable();
+                case J_TYPED:
                 typed:
                     out->bytes.len = (size_t)(o - out->bytes.buf);
                     if (dump_put_value(d, out, s->dt, v) != 0)
