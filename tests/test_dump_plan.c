@@ -17,10 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Structs in an array of structs, a complex subarray. */
+#define NESTED                                                                              \
+    "[('p',[('q','<f8'),('r','>i2',(3,)),('s',[('t','|S2'),('u','>M8[ms]')])],(2,)),"       \
+    "('v','<c8',(2,))]"
+
 /* Dtypes that take each op of the plan: every kind and size, in both byte
  * orders, a complex of each size, the innermost list of small integers,
- * S fields of 0 to 40 bytes, a key longer than the plan keeps in a step,
- * keys that escape, and the kinds the typed readers write. */
+ * S fields of 1 to 40 bytes, a key longer than the plan keeps in a step,
+ * keys that escape, and the kinds the typed readers write (long U text
+ * after values the plan writes: a typed value takes room the plan does
+ * not reserve). */
 static const char *const dtypes[] = {
     "[('a','|i1'),('b','<i2'),('c','>i2'),('d','<i4'),('e','>i4'),('f','<i8'),('g','>i8')]",
     "[('a','|u1'),('b','<u2'),('c','>u2'),('d','<u4'),('e','>u4'),('f','<u8'),('g','>u8')]",
@@ -29,6 +36,8 @@ static const char *const dtypes[] = {
     "[('a','<M8[ns]'),('b','>M8[ns]'),('c','<M8[D]'),('d','>M8[s]'),('e','<m8[us]'),"
     "('f','>m8[h]')]",
     "[('a','|b1'),('b','|V3'),('c','<U1'),('d','>U3'),('e','<U5')]",
+    "[('a','<f8'),('b','<f8'),('c','<i8'),('d','<u8'),('e','<U64')]",
+    "[('a','|b1'),('e','<U256')]",
     "[('a','|S1'),('b','|S2'),('c','|S7'),('d','|S8'),('e','|S9'),('f','|S10'),('g','|S16'),"
     "('h','|S17'),('i','|S24'),('j','|S40')]",
     "[('a','<i2',(3,)),('b','>u4',(2,2)),('c','|i1',(5,)),('d','|u1',(2,3)),('e','>i4',(1,)),"
@@ -38,8 +47,7 @@ static const char *const dtypes[] = {
     "[('q\"uote','<i4'),('back\\\\slash','<f8'),('tab\\tkey','|S4'),('\xc3\xa9t\xc3\xa9','<u2')]",
     "[('t','<M8[ns]'),('id','<u4'),('a','<f8'),('b','<f8'),('c','<f4'),('d','<f4'),"
     "('e','<i8'),('f','<i2'),('s','|S10')]",
-    "[('p',[('q','<f8'),('r','>i2',(3,)),('s',[('t','|S2'),('u','>M8[ms]')])],(2,)),"
-    "('v','<c8',(2,))]",
+    NESTED,
     "'<f8'", "'>i8'", "'|S12'", "'<u2'", "'>M8[us]'", "('<i2',(2,3))", "'<U4'", "'|V8'",
     "'<f2'",
 };
@@ -315,7 +323,7 @@ static void test_dump_plan_writes_every_op_as_the_tree_walk(void **state)
 static void test_dump_plan_writes_selected_fields_as_the_tree_walk(void **state)
 {
     (void)state;
-    npydt_dtype *dt = test_parse_literal(dtypes[11]);   /* p: array of structs */
+    npydt_dtype *dt = test_parse_literal(NESTED);
     struct selected *sel;
     size_t nsel;
     char *storage;
