@@ -347,10 +347,10 @@ $(O)/tests/tools/float_check: tests/tools/float_check.c $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
-# the JSON Lines plan against the general walk, the tokenizer against
+# the JSON Lines plans (load's, dump's) against the general walks, the tokenizer against
 # jsmn's, and the command's thread pool, linked with the command's objects
 # but its main
-$(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens $(O)/tests/test_cli_jobs: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
+$(O)/tests/test_jsonl_plan $(O)/tests/test_jsonl_tokens $(O)/tests/test_cli_jobs $(O)/tests/test_dump_plan: $(O)/tests/%: $(O)/tests/%.o $(O)/tests/test_main.o \
     $(filter-out $(O)/cli/main.o,$(CLI_OBJS)) $(TEXT_OBJS) $(LIB_A)
 	$(Q)$(CC) -o $@ $(filter %.o,$^) $(LIB_A) $(ALL_LDFLAGS) $(CLI_LDLIBS) -lcmocka $(LDLIBS_ALL)
 
@@ -499,7 +499,8 @@ $(O)/tests/tools/failinject.so: tests/tools/failinject.c $(FLAGS)
 CHECK_DEPS = all $(TEST_BINS) $(REPLAY_BINS) $(patsubst %,$(O)/tests/tools/%,$(TEST_TOOLS)) \
 	$(O)/tests/tools/failinject.so $(O)/tests/tools/float_check
 CHECK_DEPS += $(O)/tests/tools/literal_replay $(O)/tests/tools/literal_replay_plain
-CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/read_floor $(O)/tests/bench/rules_bench \
+CHECK_DEPS += $(O)/tests/bench/csv_anchor $(O)/tests/bench/jsonl_anchor $(O)/tests/bench/read_floor \
+              $(O)/tests/bench/rules_bench \
               $(LOAD_ANCHORS)
 RUN_TESTS = O=$(O) SANITIZE=$(SANITIZE) COVERAGE=$(COVERAGE) WERROR=$(WERROR) FIXTURES=tests/fixtures \
 	NPYDT=$(CLI) PYTHON=$(PYTHON) EXEC='$(EXEC)' tests/run_tests.sh $(TEST_BINS)

@@ -213,7 +213,7 @@ static size_t dump_line(struct dumper *d, const npydt_dtype *dt, const unsigned 
         fuzz_fail_status("dump of a record read", d->err.code, &d->err, "", 0);
     FUZZ_CHECK(!s.bytes.failed);
     struct json_plan jp;
-    if (plan_build(&jp, dt, NULL, 0) == 0) {
+    if (plan_build(&jp, dt, NULL, 0, &d->style, "") == 0) {
         struct sink t;
         sink_init(&t, SINK_MEMORY);
         FUZZ_CHECK(plan_put(d, &t, &jp, p) == 0);

@@ -1,6 +1,7 @@
 /* JSON string escaping of the text stage (src/text/json_string.c). */
 #include "test_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "text/text.h"
@@ -77,6 +78,53 @@ static void test_text_json_bytes_mode_in_words_escapes_each_byte_as_alone(void *
     }
 }
 
+/* An S field: every byte value at every place of letters of 0 to 24
+ * bytes, followed by NULs up to fields of 1 to 24 bytes, escapes as its
+ * bytes before the trailing NULs do, reading no byte past the field nor
+ * writing past TEXT_JSON_ESCAPED_MAX(size) (both at the end of their
+ * allocations: a sanitized build sees any access beyond). */
+static void test_text_json_escape_field_as_its_bytes_before_trailing_nuls(void **state)
+{
+    (void)state;
+    enum { MAX = 24 };
+    unsigned char *field = malloc(MAX);
+    char *out = malloc(TEXT_JSON_ESCAPED_MAX(MAX));
+    char want[TEXT_JSON_ESCAPED_MAX(MAX)];
+    assert_non_null(field);
+    assert_non_null(out);
+    for (size_t size = 1; size <= MAX; size++) {
+        unsigned char *f = field + MAX - size;
+        char *o = out + TEXT_JSON_ESCAPED_MAX(MAX) - TEXT_JSON_ESCAPED_MAX(size);
+        for (size_t len = 0; len <= size; len++) {
+            for (size_t at = 0; at <= len; at++) {   /* at == len: letters only */
+                for (int c = 0; c < (at < len ? 256 : 1); c++) {
+                    for (size_t i = 0; i < size; i++)
+                        f[i] = i < len ? (unsigned char)('a' + i) : 0;
+                    if (at < len)
+                        f[at] = (unsigned char)c;
+                    size_t n = len;
+                    while (n > 0 && f[n - 1] == 0)
+                        n--;
+                    size_t w = text_json_escape_into(want, (const char *)f, n, TEXT_JSON_BYTES);
+                    assert_int_equal(text_json_escape_field(o, f, size), w);
+                    assert_memory_equal(o, want, w);
+                }
+            }
+        }
+    }
+    free(field);
+    free(out);
+}
+
+static void test_text_json_escape_field_of_nuls_is_empty(void **state)
+{
+    (void)state;
+    static const unsigned char nuls[40];
+    char out[TEXT_JSON_ESCAPED_MAX(40)];
+    for (size_t size = 0; size <= sizeof nuls; size++)
+        assert_int_equal(text_json_escape_field(out, nuls, size), 0);
+}
+
 static void test_text_json_escaped_max_bounds_the_worst_byte(void **state)
 {
     (void)state;
@@ -101,5 +149,7 @@ TEST_LIST("text_json",
           cmocka_unit_test(test_text_json_line_breaks_and_lone_surrogates_escaped),
           cmocka_unit_test(test_text_json_bytes_mode_escapes_every_high_byte),
           cmocka_unit_test(test_text_json_bytes_mode_in_words_escapes_each_byte_as_alone),
+          cmocka_unit_test(test_text_json_escape_field_as_its_bytes_before_trailing_nuls),
+          cmocka_unit_test(test_text_json_escape_field_of_nuls_is_empty),
           cmocka_unit_test(test_text_json_escaped_max_bounds_the_worst_byte),
           cmocka_unit_test(test_text_breaks_lines_names_c1_and_u2028));

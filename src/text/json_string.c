@@ -45,51 +45,118 @@ static const struct {
     unsigned char len;
 } byte_text[256] = {BYTE_TEXT64(0), BYTE_TEXT64(64), BYTE_TEXT64(128), BYTE_TEXT64(192)};
 
-/* Are the eight bytes of w all printable ASCII other than '"' and '\\'?
- * Each test below is exact about whether some byte is of its kind (a
- * borrow or carry between bytes only makes a plain word look otherwise,
- * which then goes byte by byte). */
-static bool plain8(uint64_t w)
+/* The bytes of w that are not printable ASCII or are '"' or '\\', as the
+ * high bit of each such byte (w loaded lowest byte first: the first byte
+ * in memory is the lowest). Per byte x, the high bit of: x - 0x20 (x below
+ * 0x20, when x itself has it clear), x + 1 (x = 0x7f), x (0x80 and up),
+ * (x ^ '"') - 1 and (x ^ '\\') - 1 (x is the quote or the backslash, when
+ * x has the high bit clear): the terms that need x's high bit clear need
+ * no mask, x's own term covering the bytes that have it. A byte's bit may
+ * be set wrongly only by a borrow or carry from a lower byte that is
+ * special itself (they go from lower bytes to higher ones only): whether
+ * any of the lowest k bytes is special is exact whatever the bytes above
+ * them hold. */
+static uint64_t special8(uint64_t w)
 {
-    const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
-    uint64_t control = (w - ones * 0x20) & ~w & high;   /* a byte below 0x20 */
-    uint64_t del_up = ((w + ones) | w) & high;           /* a byte of 0x7f or above */
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    uint64_t quote = (q - ones) & ~q & high, backslash = (b - ones) & ~b & high;
-    return !(control | del_up | quote | backslash);
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    return ((w - ones * 0x20) | (w + ones) | w | ((w ^ (ones * '"')) - ones) |
+            ((w ^ (ones * '\\')) - ones)) &
+           (ones << 7);
 }
 
-/* Bytes in TEXT_JSON_BYTES mode, eight at a time: copied as they are
- * when all are plain (most text), else a fixed 6-byte copy and a length
- * per byte, no branch on its class (binary data mixes them at random). */
-static size_t escape_bytes(char *dst, const unsigned char *s, size_t len)
+/* Bytes in TEXT_JSON_BYTES mode one by one: a fixed 6-byte copy and a
+ * length per byte, no branch on its class (binary data mixes them at
+ * random). */
+static size_t escape_each(char *dst, const unsigned char *s, size_t len)
 {
-    size_t o = 0, i = 0;
-    for (; len - i >= 8; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (plain8(w)) {
-            memcpy(dst + o, s + i, 8);
-            o += 8;
-            continue;
-        }
-        for (size_t k = i; k < i + 8; k++) {
-            memcpy(dst + o, byte_text[s[k]].text, 6);
-            o += byte_text[s[k]].len;
-        }
-    }
-    for (; i < len; i++) {
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
         memcpy(dst + o, byte_text[s[i]].text, 6);
         o += byte_text[s[i]].len;
     }
     return o;
 }
 
+/* Bytes in TEXT_JSON_BYTES mode, eight at a time: copied as they are
+ * when all are plain (most text), else one by one.
+ * The last 1 to 7 bytes go as one word too when 8 bytes can be read
+ * there (readable: the bytes at s that may be read, len or more) and
+ * written (room: the bytes dst holds): the word's other bytes are read
+ * but not judged, and written past the text. */
+static size_t escape_bytes(char *dst, size_t room, const unsigned char *s, size_t len,
+                           size_t readable)
+{
+    size_t o = 0, i = 0;
+    for (; len - i >= 8; i += 8) {
+        uint64_t w = text_load64(s + i, TEXT_HOST_BIG);
+        if (!special8(w)) {
+            text_store64(dst + o, TEXT_HOST_BIG, w);
+            o += 8;
+            continue;
+        }
+        o += escape_each(dst + o, s + i, 8);
+    }
+    size_t left = len - i;
+    if (left > 0 && readable >= 8 && room - o >= 8) {
+        /* the left bytes as the lowest of a word: read from s + i, or
+         * from the last readable word, shifted down */
+        uint64_t w = readable - i >= 8
+                         ? text_load64(s + i, TEXT_HOST_BIG)
+                         : text_load64(s + readable - 8, TEXT_HOST_BIG) >> (8 * (i + 8 - readable));
+        if (!(special8(w) & ((UINT64_C(1) << (8 * left)) - 1))) {
+            text_store64(dst + o, TEXT_HOST_BIG, w);
+            return o + left;
+        }
+    }
+    return o + escape_each(dst + o, s + i, len - i);
+}
+
+size_t text_json_escape_field(char *dst, const unsigned char *s, size_t size)
+{
+    /* trailing NULs a word at a time: those of the last nonzero word are
+     * its high zero bytes (loaded lowest byte first) */
+    size_t n = size;
+    for (; n >= 8; n -= 8) {
+        uint64_t w = text_load64(s + n - 8, TEXT_HOST_BIG);
+        if (w) {
+            n -= (size_t)__builtin_clzll(w) / 8;
+            break;
+        }
+    }
+    if (n < 8) {
+        while (n > 0 && s[n - 1] == 0)
+            n--;
+        if (n == 0)
+            return 0;
+    }
+    if (size >= 8 && n <= 16) {
+        /* the usual short text: one word (its first n bytes judged) or
+         * two overlapping ones, copied whole when plain (dst holds
+         * 6 * size >= max(8, n) bytes); else byte by byte */
+        uint64_t w = text_load64(s, TEXT_HOST_BIG);
+        if (n <= 8) {
+            if (!(special8(w) & (~UINT64_C(0) >> (8 * (8 - n))))) {
+                text_store64(dst, TEXT_HOST_BIG, w);
+                return n;
+            }
+        } else {
+            uint64_t last = text_load64(s + n - 8, TEXT_HOST_BIG);
+            if (!(special8(w) | special8(last))) {
+                text_store64(dst, TEXT_HOST_BIG, w);
+                text_store64(dst + n - 8, TEXT_HOST_BIG, last);
+                return n;
+            }
+        }
+        return escape_each(dst, s, n);
+    }
+    return escape_bytes(dst, TEXT_JSON_ESCAPED_MAX(size), s, n, size);
+}
+
 size_t text_json_escape_into(char *dst, const char *str, size_t len, enum text_json_mode mode)
 {
     const unsigned char *s = (const unsigned char *)str;
     if (mode == TEXT_JSON_BYTES)
-        return escape_bytes(dst, s, len);
+        return escape_bytes(dst, TEXT_JSON_ESCAPED_MAX(len), s, len, len);
     size_t o = 0;
     for (size_t i = 0; i < len;) {
         unsigned char c = s[i];

@@ -110,6 +110,12 @@ enum text_json_mode {
  * \f \n \r \t as json.dumps writes them, other controls and DEL as \u00XX;
  * returns the bytes written. */
 size_t text_json_escape_into(char *dst, const char *s, size_t len, enum text_json_mode mode);
+/* An S value: the bytes of the size bytes at s before their trailing
+ * NULs, escaped as TEXT_JSON_BYTES into dst, which holds
+ * TEXT_JSON_ESCAPED_MAX(size) bytes (any of them may be written); returns
+ * the bytes of the text. Reads all size bytes, a word at a time: the
+ * short text of a fixed-size field costs a few word operations. */
+size_t text_json_escape_field(char *dst, const unsigned char *s, size_t size);
 
 /* ---- escapes for text shown and logged (escape.c) ------------------------ */
 

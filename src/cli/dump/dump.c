@@ -211,7 +211,7 @@ static int check_rows_unicode(struct dumper *d, struct cursor *cur, const struct
                               unsigned jobs)
 {
     struct text_check t = {dt, sel, nsel};
-    struct dump_rows rows = {&t, 0, NULL, check_row_unicode, NULL};
+    struct dump_rows rows = {&t, 0, NULL, check_row_unicode, NULL, NULL};
     struct sink none;
     sink_init(&none, SINK_MEMORY);
     int rc = dump_rows_run(d, &none, cur, s, jobs, &rows);

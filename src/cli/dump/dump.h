@@ -161,20 +161,28 @@ static inline int64_t plan_signed64(uint64_t b) { int64_t x; memcpy(&x, &b, 8); 
 struct plan_step;
 struct json_plan {
     struct sink text;            /* the fixed text */
-    struct plan_step *steps;     /* text, then a scalar; n of them */
+    struct plan_step *steps;     /* text, then a value; n of them, the last
+                                  * one text only */
     size_t n, cap;
-    size_t pending;              /* text after the last scalar starts here */
+    size_t pending;              /* text after the last step starts here */
     size_t room;                 /* bytes an element's text may take */
     size_t scalars;              /* scalars the steps write */
+    const struct value_style *style;   /* while it is built */
 };
 /* The plan of an element of dt (sel NULL) or of its selected fields, as
- * dump_put_element writes them; -1 (and nothing to free) when there is
- * none: out of memory or too many scalars. */
+ * dump_put_element writes them in the style, followed by the text end
+ * ("\n": the line's end, or ""); -1 (and nothing to free) when there is
+ * none: out of memory or too many scalars. A plan is for dumpers of that
+ * style only. */
 int plan_build(struct json_plan *p, const npydt_dtype *dt, const struct selected *sel,
-               size_t nsel);
+               size_t nsel, const struct value_style *style, const char *end);
 /* The element at rec through plan p; -1 as dump_put_value. */
 int plan_put(struct dumper *d, struct sink *out, const struct json_plan *p,
              const unsigned char *rec);
+/* The n elements at recs through plan p, one after the other: 0, or -1
+ * as plan_put at the first that fails (the text before it written). */
+int plan_put_run(struct dumper *d, struct sink *out, const struct json_plan *p,
+                 const unsigned char *const *recs, size_t n);
 void plan_free(struct json_plan *p);
 /* Nonzero, with d->err set, when a U scalar of rec within bytes [lo, hi)
  * holds no code point (NumPy cannot make a str of it). */
@@ -271,6 +279,10 @@ struct dump_rows {
     int (*put)(const void *ctx, void *state, struct dumper *d, struct sink *out, uint64_t i,
                uint64_t flat, const unsigned char *rec);
     void (*close)(void *state);
+    /* NULL, or put for the n elements at recs (positions first, first +
+     * 1, ...) at once: 0, or -1 as put at the first at fault */
+    int (*put_run)(const void *ctx, void *state, struct dumper *d, struct sink *out,
+                   uint64_t first, const unsigned char *const *recs, size_t n);
 };
 /* The selected elements through rows, their text written to out in
  * order by jobs workers (0: one a processor; capped by the work). 0, or

@@ -635,7 +635,7 @@ int dump_print_csv(struct dumper *d, struct sink *out, enum dump_format format, 
         sink_putc(out, '\n');
     }
     struct csv_rows c = {w.columns, (size_t)cells, room, tmp_size, format, w.lead, dt, sel, nsel};
-    struct dump_rows r = {&c, sizeof(struct walk), csv_open, csv_put, walk_close};
+    struct dump_rows r = {&c, sizeof(struct walk), csv_open, csv_put, walk_close, NULL};
     if (rc == 0)
         rc = dump_rows_run(d, out, cur, s, jobs, &r);
     free(w.path.s);
@@ -695,6 +695,6 @@ int dump_print_vertical(struct dumper *d, struct sink *out, const char *title,
     }
     sink_puts(out, title);
     struct vertical_rows v = {tmp_size, cur->h, sel, nsel};
-    struct dump_rows r = {&v, sizeof(struct walk), vertical_open, vertical_put, walk_close};
+    struct dump_rows r = {&v, sizeof(struct walk), vertical_open, vertical_put, walk_close, NULL};
     return dump_rows_run(d, out, cur, s, jobs, &r);
 }

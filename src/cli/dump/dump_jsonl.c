@@ -63,10 +63,24 @@ static int jsonl_put(const void *ctx, void *state, struct dumper *d, struct sink
     if ((j->plan ? plan_put(d, to, j->plan, rec)
                  : dump_put_element(d, to, j->dt, rec, j->sel, j->nsel)) != 0)
         return -1;
-    if (j->index_column)
+    if (j->index_column) {
         put_indexed(out, one, flat, j->object);
-    sink_putc(out, '\n');
+        sink_putc(out, '\n');
+    } else if (!j->plan) {
+        sink_putc(out, '\n');   /* a plan's text ends with it */
+    }
     return one->bytes.failed ? -1 : 0;
+}
+
+/* Without --index-column, a task's elements at once: their plan ends
+ * with the line's end. */
+static int jsonl_put_run(const void *ctx, void *state, struct dumper *d, struct sink *out,
+                         uint64_t first, const unsigned char *const *recs, size_t n)
+{
+    const struct jsonl *j = ctx;
+    (void)state;
+    (void)first;
+    return plan_put_run(d, out, j->plan, recs, n);
 }
 
 int dump_print_jsonl(struct dumper *d, struct sink *out, struct cursor *cur,
@@ -77,9 +91,10 @@ int dump_print_jsonl(struct dumper *d, struct sink *out, struct cursor *cur,
     struct jsonl j = {NULL, dt, sel, nsel, index_column,
                       sel || npydt_dtype_get_class(dt) == NPYDT_STRUCT};
     struct json_plan plan;
-    if (plan_build(&plan, dt, sel, nsel) == 0)
+    if (plan_build(&plan, dt, sel, nsel, &d->style, index_column ? "" : "\n") == 0)
         j.plan = &plan;
-    struct dump_rows rows = {&j, sizeof(struct sink), jsonl_open, jsonl_put, jsonl_close};
+    struct dump_rows rows = {&j, sizeof(struct sink), jsonl_open, jsonl_put, jsonl_close,
+                             j.plan && !index_column ? jsonl_put_run : NULL};
     int rc = dump_rows_run(d, out, cur, s, jobs, &rows);
     if (j.plan)
         plan_free(&plan);

@@ -91,6 +91,13 @@ static int rows_work(void *ctx, void *slot)
 {
     const struct rows_run *r = ctx;
     struct rows_slot *t = slot;
+    if (r->rows->put_run) {
+        /* n is at most ROWS_TASK_MAX: a size_t */
+        if (r->rows->put_run(r->rows->ctx, t->state, &t->d, &t->text, t->first, t->recs,
+                             (size_t)t->n) != 0)
+            return -1;
+        return t->text.bytes.failed ? -1 : 0;
+    }
     for (uint64_t k = 0; k < t->n; k++) {
         uint64_t i = t->first + k;
         uint64_t flat = r->run ? r->flat0 + i : selection_flat(r->s, i);

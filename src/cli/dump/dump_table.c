@@ -203,7 +203,7 @@ int dump_print_table(struct dumper *d, struct sink *out, const char *title, stru
             width[c + 1] = npydt_text_width(names[c], name_len[c]);
     }
     struct table_rows tab = {h, cols, ncols, cells, tmp_size};
-    struct dump_rows tr = {&tab, sizeof(char *), table_open, table_put, table_close};
+    struct dump_rows tr = {&tab, sizeof(char *), table_open, table_put, table_close, NULL};
     if (rc == 0)
         rc = dump_rows_run(d, out, cur, s, jobs, &tr);
     for (size_t i = 0; rc == 0 && i < ncells; i++) {
