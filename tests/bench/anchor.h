@@ -1,7 +1,7 @@
-/* What the writers dump --csv and dump --jsonl are measured against
- * (csv_anchor.c, jsonl_anchor.c) share: the 64 KiB output buffer that goes
- * out with write(2), and the loads of the fields (little-endian, as the
- * files are written). */
+/* What the programs dump and load are measured against (csv_anchor.c,
+ * jsonl_anchor.c, load_anchor.c) share: the 64 KiB output buffer that
+ * goes out with write(2), and the loads of the fields (little-endian, as
+ * the files are written). */
 #ifndef NPYDT_BENCH_ANCHOR_H
 #define NPYDT_BENCH_ANCHOR_H
 
