@@ -419,12 +419,12 @@ $(O)/npydt_bench: tests/bench/bench.c include/npydt.h $(LIB_A) $(FLAGS)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_A) $(ALL_LDFLAGS) $(LDLIBS_ALL)
 
 # the writer dump --csv is measured against (tests/bench/dump_csv.sh)
-$(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c $(TEXT_OBJS) $(FLAGS)
+$(O)/tests/bench/csv_anchor: tests/bench/csv_anchor.c tests/bench/anchor.h $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
 # the writer dump --jsonl is measured against (tests/bench/dump_jsonl.sh)
-$(O)/tests/bench/jsonl_anchor: tests/bench/jsonl_anchor.c $(TEXT_OBJS) $(FLAGS)
+$(O)/tests/bench/jsonl_anchor: tests/bench/jsonl_anchor.c tests/bench/anchor.h $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 
@@ -452,7 +452,7 @@ $(O)/tests/bench/rules_bench: tests/bench/rules_bench.c include/npydt.h $(LIB_A)
 # the readers load --csv / --jsonl are measured against
 # (tests/bench/load_text.sh); simdjson's only where libsimdjson-dev is
 # installed (C++, for the bench alone)
-$(O)/tests/bench/load_anchor: tests/bench/load_anchor.c $(TEXT_OBJS) $(FLAGS)
+$(O)/tests/bench/load_anchor: tests/bench/load_anchor.c tests/bench/anchor.h $(TEXT_OBJS) $(FLAGS)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(TEXT_OBJS) $(ALL_LDFLAGS) -lm
 $(O)/tests/bench/load_anchor_simdjson: tests/bench/load_anchor_simdjson.cpp $(FLAGS)

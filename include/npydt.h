@@ -1410,7 +1410,8 @@ NPYDT_API npydt_status npydt_arrow_schema(const npydt_dtype *dt,
  * stream holds its position, not the reader (one thread at a time, as the
  * reader). get_next and get_schema return 0, ENOMEM, EIO (the data could
  * not be read) or EINVAL (a value Arrow cannot hold, such as an invalid
- * code point); get_last_error then gives npydt's message. The stream
+ * code point); get_last_error then gives npydt's error as one line,
+ * "field PATH: MESSAGE" where it has a path. The stream
  * gives the data as it finds it when a batch is asked for. The schema of
  * an array that is not 1-d carries its shape in the root's metadata
  * "npydt.shape" (npydt_arrow_shape). */

@@ -73,15 +73,15 @@ CASES = [
 
 # (name, SQL, string width, part of the message)
 REFUSED = [
-    ("a list", "SELECT [1, 2] l", 0, "column 'l': Arrow type '+l' (a list) has no NumPy type"),
-    ("a decimal", "SELECT 1.5 d", 0, "column 'd': Arrow type 'd:"),
-    ("an interval", "SELECT INTERVAL 1 DAY iv", 0, "column 'iv': Arrow type 'ti"),
-    ("a map", "SELECT MAP {'a': 1} m", 0, "column 'm': Arrow type '+m' (a map)"),
+    ("a list", "SELECT [1, 2] l", 0, "field l: Arrow type '+l' (a list) has no NumPy type"),
+    ("a decimal", "SELECT 1.5 d", 0, "field d: Arrow type 'd:"),
+    ("an interval", "SELECT INTERVAL 1 DAY iv", 0, "field iv: Arrow type 'ti"),
+    ("a map", "SELECT MAP {'a': 1} m", 0, "field m: Arrow type '+m' (a map)"),
     ("text without a width", "SELECT 'abc' s", 0, "give a string width"),
     ("text longer than the width", "SELECT 'abcdef' s", 3,
-     "row 0, column 's': "),
+     "field s: row 0: "),
     ("a null integer", "SELECT CASE WHEN i = 1 THEN NULL ELSE i END v FROM range(3) t(i)",
-     0, "row 1, column 'v': a null"),
+     0, "field v: row 1: a null"),
 ]
 
 passed = failed = 0

@@ -147,6 +147,32 @@ sys.exit(0 if b.dtype == a.dtype.newbyteorder('>') and a.tolist() == b.tolist() 
 expect "--dtype that the columns do not fit" 3 "MISMATCH\|mismatch" -- \
     load --arrow --dtype '<f8' -o "$tmp/mm.npy" "$tmp/s.arrow"
 [ ! -e "$tmp/mm.npy" ] && ok || bad "a --dtype mismatch left OUT"
+# a column inside a struct: the line names it once, as the field, and the
+# message says only what is wrong with it
+"$PYTHON" -c "
+import numpy as np
+a = np.zeros(2, dtype=[('a', [('b', '<i4'), ('s', '<U3')])])
+a['a']['s'] = ['abc', 'xy']
+np.save('$tmp/nest.npy', a)"
+"$NPYDT" dump --arrow -o "$tmp/nest.arrow" "$tmp/nest.npy" && ok || bad "dump --arrow of a nested struct"
+line_is() {
+    name=$1 status=$2 line=$3
+    shift 3
+    "$NPYDT" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq "$status" ] && [ "$(cat "$tmp/err")" = "$line" ] && ok ||
+        bad "$name: exit $rc, expected $status; stderr: $(cat "$tmp/err"), not: $line"
+}
+line_is "a struct's column of another type names the field once" 3 \
+    "$tmp/nest.arrow: schema mismatch: field a.b: Arrow type 'i' where the dtype has <f8" \
+    load --arrow --dtype "[('a', [('b', '<f8'), ('s', '<U3')])]" -o "$tmp/mm.npy" "$tmp/nest.arrow"
+line_is "a struct's column of another name names the field once" 3 \
+    "$tmp/nest.arrow: schema mismatch: field a.b: an Arrow column where the dtype has field 'c'" \
+    load --arrow --dtype "[('a', [('c', '<i4'), ('s', '<U3')])]" -o "$tmp/mm.npy" "$tmp/nest.arrow"
+line_is "a struct's value too long names the field once" 3 \
+    "$tmp/nest.arrow: out of range: field a.s: row 0: 'abc' is longer than U2 (3 characters)" \
+    load --arrow --dtype "[('a', [('b', '<i4'), ('s', '<U2')])]" -o "$tmp/mm.npy" "$tmp/nest.arrow"
+[ ! -e "$tmp/mm.npy" ] && ok || bad "a nested --dtype mismatch left OUT"
 cp "$tmp/struct_simple.out.npy" "$tmp/app.npy"
 expect "append --arrow" 0 '' -- append "$tmp/app.npy" --arrow "$tmp/s.arrow"
 "$PYTHON" -c "
@@ -195,7 +221,7 @@ rc=$?
 # variable-length text without a width: the message names the option
 # (the stream Arrow JS wrote, committed: tests/consumers/arrow_js_stream.arrows)
 expect "utf8 without --string-width names the option" 3 \
-    "column 's': Arrow type 'u' .* give a string width to read it as U with --string-width N" -- \
+    "field s: Arrow type 'u' .* give a string width to read it as U with --string-width N" -- \
     load --arrow -o "$tmp/c.npy" "$here/consumers/arrow_js_stream.arrows"
 [ ! -e "$tmp/c.npy" ] && ok || bad "utf8 without --string-width left OUT"
 expect "utf8 with --string-width" 0 '' -- \
@@ -239,15 +265,15 @@ else
     # the IPC file format is refused by name, with the way to a stream
     expect "Arrow JS table, IPC file format" 3 "bad magic: stream offset 0: .*an Arrow IPC file" -- \
         load --arrow --string-width 8 -o "$tmp/jsf.npy" "$tmp/js_file.arrow"
-    expect "utf8 longer than --string-width" 3 "row 2, column 's'" -- \
+    expect "utf8 longer than --string-width" 3 "field s: row 2: " -- \
         load --arrow --string-width 3 -o "$tmp/js3.npy" "$tmp/js.arrow"
     [ ! -e "$tmp/js3.npy" ] && ok || bad "a too long string left OUT"
-    expect "a null integer" 3 "row 1, column 'n'" -- load --arrow -o "$tmp/jn.npy" "$tmp/js_null.arrow"
+    expect "a null integer" 3 "field n: row 1: a null" -- load --arrow -o "$tmp/jn.npy" "$tmp/js_null.arrow"
     expect "a null integer as zero" 0 '' -- load --arrow --nulls-as-zero -o "$tmp/jn.npy" "$tmp/js_null.arrow"
     "$PYTHON" -c "
 import numpy as np, sys
 sys.exit(0 if np.load('$tmp/jn.npy')['n'].tolist() == [1, 0, 3] else 1)" && ok || bad "--nulls-as-zero: other values"
-    expect "an unsupported type (a list)" 3 "column 'l'.*+l\|field 'l'.*List" -- \
+    expect "an unsupported type (a list)" 3 "field l: .*+l\|field l: .*List" -- \
         load --arrow -o "$tmp/jl.npy" "$tmp/js_list.arrow"
     [ ! -e "$tmp/jl.npy" ] && ok || bad "an unsupported type left OUT"
 fi

@@ -575,24 +575,50 @@ static void test_arrow_stream_two_streams_keep_their_places(void **state)
     free(buf);
 }
 
-static void test_arrow_stream_invalid_code_point_names_record_and_field(void **state)
+/* The first batch of the records 'A', U+D800, 'B' of descr (a U1 value
+ * each) is refused: the stream's error into *err, its line of text into
+ * text. */
+static void surrogate_batch_fails(const char *descr, npydt_error *err, char *text, size_t size)
 {
-    (void)state;
     uint32_t v[3] = {0x41, 0xD800, 0x42};
     uint64_t shape[1] = {3};
     size_t len;
-    unsigned char *buf = npy_buffer("[('name', '<U1')]", shape, 1, v, sizeof v, &len);
+    unsigned char *buf = npy_buffer(descr, shape, 1, v, sizeof v, &len);
     npydt_reader *r = open_buffer(buf, len);
     struct ArrowArrayStream st;
     struct ArrowArray a;
     open_stream(r, NULL, &st);
     assert_int_equal(st.get_next(&st, &a), EINVAL);
     assert_null(a.release);
-    assert_string_equal(st.get_last_error(&st),
-                        "record 1, field name: code point U+D800 cannot be UTF-8 text");
+    assert_int_equal(npydt_arrow_stream_error(&st, err), NPYDT_OK);
+    snprintf(text, size, "%s", st.get_last_error(&st));
     st.release(&st);
     npydt_reader_close(r);
     free(buf);
+}
+
+static void test_arrow_stream_invalid_code_point_names_record_and_field(void **state)
+{
+    (void)state;
+    TEST_ERROR(err);
+    char text[600];
+    surrogate_batch_fails("[('name', '<U1')]", &err, text, sizeof text);
+    assert_string_equal(text, "field name: record 1: code point U+D800 cannot be UTF-8 text");
+}
+
+/* The error's path names a field inside a struct; its message says what
+ * is wrong without naming the field again, and the stream's one line of
+ * text puts the two together. */
+static void test_arrow_stream_struct_field_error_names_the_field_once(void **state)
+{
+    (void)state;
+    TEST_ERROR(err);
+    char text[600];
+    surrogate_batch_fails("[('a', [('name', '<U1')])]", &err, text, sizeof text);
+    assert_int_equal(err.code, NPYDT_E_ENCODING);
+    assert_string_equal(err.path, "a.name");
+    assert_string_equal(err.message, "record 1: code point U+D800 cannot be UTF-8 text");
+    assert_string_equal(text, "field a.name: record 1: code point U+D800 cannot be UTF-8 text");
 }
 
 static void test_arrow_stream_moved_child_array_outlives_batch(void **state)
@@ -677,5 +703,6 @@ TEST_LIST("arrow",
           cmocka_unit_test(test_arrow_stream_chunked_reader_gives_c_order),
           cmocka_unit_test(test_arrow_stream_two_streams_keep_their_places),
           cmocka_unit_test(test_arrow_stream_invalid_code_point_names_record_and_field),
+          cmocka_unit_test(test_arrow_stream_struct_field_error_names_the_field_once),
           cmocka_unit_test(test_arrow_stream_moved_child_array_outlives_batch),
           cmocka_unit_test(test_arrow_allocation_failures_leave_nothing));

@@ -138,7 +138,7 @@ static void test_arrow_import_refuses_types_numpy_has_not(void **state)
             col_child(&k, &item);
         root_of(&root, 0, kp, 1);
         char want[64];
-        snprintf(want, sizeof want, "column 'things': Arrow type '%s'", no[i].fmt);
+        snprintf(want, sizeof want, "Arrow type '%s'", no[i].fmt);
         dtype_fails(&root.s, NULL, NULL, NPYDT_E_TYPE, want, no[i].what);
     }
     /* a dictionary-encoded column, whatever its index type */
@@ -147,7 +147,7 @@ static void test_arrow_import_refuses_types_numpy_has_not(void **state)
     col_init(&k, "i", "cat", 0, 2, NULL, NULL, NULL);
     k.s.dictionary = &dict.s;
     root_of(&root, 0, kp, 1);
-    dtype_fails(&root.s, NULL, NULL, NPYDT_E_TYPE, "column 'cat': a dictionary-encoded", NULL);
+    dtype_fails(&root.s, NULL, NULL, NPYDT_E_TYPE, "a dictionary-encoded", NULL);
 }
 
 /* A root of one "u" column "name" holding the strings given. */
@@ -198,7 +198,7 @@ static void test_arrow_import_strings_take_the_width_given(void **state)
     dt = dtype_of_schema(&t.root.s, NULL, &o);
     assert_fails(NPYDT_E_RANGE, &err,
                  import_into(dt, NULL, &t.root.s, &t.root.a, &o, &err, &im));
-    assert_non_null(strstr(err.message, "row 1, column 'name'"));
+    assert_non_null(strstr(err.message, "row 1: "));
     assert_string_equal(err.path, "name");
     npydt_dtype_free(dt);
 }
@@ -220,7 +220,7 @@ static void test_arrow_import_longest_value_sets_the_width(void **state)
     assert_descr(dt, "[('name', '|S6')]");  /* bytes */
     npydt_dtype_free(dt);
     /* a schema alone has no values to measure */
-    dtype_fails(&t.root.s, NULL, &o, NPYDT_E_ARG, "column 'name': the longest", NULL);
+    dtype_fails(&t.root.s, NULL, &o, NPYDT_E_ARG, "the longest value needs the array", NULL);
 }
 
 static void test_arrow_import_invalid_utf8_names_row_and_column(void **state)
@@ -234,7 +234,8 @@ static void test_arrow_import_invalid_utf8_names_row_and_column(void **state)
     TEST_ERROR(err);
     assert_fails(NPYDT_E_ENCODING, &err,
                  import_into(dt, NULL, &t.root.s, &t.root.a, NULL, &err, &im));
-    assert_non_null(strstr(err.message, "row 1, column 'name'"));
+    assert_non_null(strstr(err.message, "row 1: "));
+    assert_string_equal(err.path, "name");
     npydt_dtype_free(dt);
 }
 
@@ -269,7 +270,8 @@ static void test_arrow_import_null_is_refused_naming_row_and_column(void **state
     TEST_ERROR(err);
     assert_fails(NPYDT_E_VALUE, &err,
                  import_into(dt, NULL, &t.root.s, &t.root.a, NULL, &err, &im));
-    assert_non_null(strstr(err.message, "row 2, column 'x': a null"));
+    assert_non_null(strstr(err.message, "row 2: a null"));
+    assert_string_equal(err.path, "x");
     npydt_dtype_free(dt);
 }
 
@@ -374,11 +376,11 @@ static void test_arrow_import_schema_against_dtype_names_first_difference(void *
     col_init(&ka, "i", "a", 0, 2, NULL, NULL, NULL);
     col_init(&kb, "f", "b", 0, 2, NULL, NULL, NULL);
     root_of(&root, 0, kp, 2);
-    static const struct { const char *dtype; const char *msg; } diff[] = {
-        {"[('a', '<i4'), ('b', '<f8')]", "column 'b': Arrow type 'f' where the dtype has <f8"},
-        {"[('a', '<i4'), ('c', '<f4')]", "column 'b' where the dtype has field 'c'"},
-        {"[('a', '<i4')]", "a struct of columns: '2'"},
-        {"[('a', '<i4'), ('b', '<f4', (2,))]", "column 'b': Arrow type 'f'"},
+    static const struct { const char *dtype, *path, *msg; } diff[] = {
+        {"[('a', '<i4'), ('b', '<f8')]", "b", "Arrow type 'f' where the dtype has <f8"},
+        {"[('a', '<i4'), ('c', '<f4')]", "b", "an Arrow column where the dtype has field 'c'"},
+        {"[('a', '<i4')]", "", "a struct of columns: '2'"},
+        {"[('a', '<i4'), ('b', '<f4', (2,))]", "b", "Arrow type 'f'"},
     };
     for (size_t i = 0; i < sizeof diff / sizeof diff[0]; i++) {
         npydt_dtype *dt = test_parse_literal(diff[i].dtype);
@@ -386,8 +388,41 @@ static void test_arrow_import_schema_against_dtype_names_first_difference(void *
         TEST_ERROR(err);
         assert_fails(NPYDT_E_MISMATCH, &err,
                      import_into(dt, NULL, &root.s, &root.a, NULL, &err, &im));
-        if (!strstr(err.message, diff[i].msg))
-            fail_msg("%s: message %s", diff[i].dtype, err.message);
+        if (!strstr(err.message, diff[i].msg) || strcmp(err.path, diff[i].path) != 0)
+            fail_msg("%s: path %s, message %s", diff[i].dtype, err.path, err.message);
+        npydt_dtype_free(dt);
+    }
+}
+
+/* A column inside a struct column: the error's path names it, its
+ * message says what is wrong without naming it again. */
+static void test_arrow_import_struct_field_errors_name_the_field_once(void **state)
+{
+    (void)state;
+    struct nullable t;
+    nullable_init(&t, "i");
+    /* root { a { x } }, x's row 2 null */
+    struct col a, root, *kp[1] = {&a};
+    col_init(&a, "+s", "a", 4, 1, NULL, NULL, NULL);
+    col_child(&a, &t.k);
+    root_of(&root, 4, kp, 1);
+    static const struct {
+        const char *dtype;
+        npydt_status code;
+        const char *path, *message;
+    } cases[] = {
+        {"[('a', [('x', '<f8')])]", NPYDT_E_MISMATCH, "a.x", "Arrow type 'i' where the dtype has <f8"},
+        {"[('a', [('y', '<i4')])]", NPYDT_E_MISMATCH, "a.x",
+         "an Arrow column where the dtype has field 'y'"},
+        {"[('a', [('x', '<i4')])]", NPYDT_E_VALUE, "a.x", "row 2: a null, which <i4 has no value for"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        npydt_dtype *dt = test_parse_literal(cases[i].dtype);
+        struct imported im;
+        TEST_ERROR(err);
+        assert_fails(cases[i].code, &err, import_into(dt, NULL, &root.s, &root.a, NULL, &err, &im));
+        assert_string_equal(err.path, cases[i].path);
+        assert_string_equal(err.message, cases[i].message);
         npydt_dtype_free(dt);
     }
 }
@@ -432,7 +467,8 @@ static void test_arrow_import_bad_string_offsets_are_refused(void **state)
     TEST_ERROR(err);
     assert_fails(NPYDT_E_DATA, &err,
                  import_into(dt, NULL, &t.root.s, &t.root.a, NULL, &err, &im));
-    assert_non_null(strstr(err.message, "row 1, column 'name': offsets 4 then 2"));
+    assert_string_equal(err.message, "row 1: offsets 4 then 2");
+    assert_string_equal(err.path, "name");
     npydt_dtype_free(dt);
 }
 
@@ -539,7 +575,8 @@ static void test_arrow_import_stream_rows_count_across_batches(void **state)
     struct imported im;
     TEST_ERROR(err);
     assert_fails(NPYDT_E_VALUE, &err, import_into(dt, &s, NULL, NULL, NULL, &err, &im));
-    assert_non_null(strstr(err.message, "row 6, column 'x'"));
+    assert_non_null(strstr(err.message, "row 6: "));
+    assert_string_equal(err.path, "x");
     s.release(&s);
     npydt_dtype_free(dt);
 }
@@ -559,6 +596,7 @@ TEST_LIST("arrow_import_errors",
           cmocka_unit_test(test_arrow_import_array_offsets_pick_the_rows),
           cmocka_unit_test(test_arrow_import_writes_the_writers_byte_order),
           cmocka_unit_test(test_arrow_import_schema_against_dtype_names_first_difference),
+          cmocka_unit_test(test_arrow_import_struct_field_errors_name_the_field_once),
           cmocka_unit_test(test_arrow_import_hostile_arrays_are_refused),
           cmocka_unit_test(test_arrow_import_bad_string_offsets_are_refused),
           cmocka_unit_test(test_arrow_import_stream_appends_every_batch),

@@ -92,13 +92,14 @@ static void test_arrow_time_count_past_int64_names_record_and_field(void **state
     char descr[64], want[96];
     snprintf(descr, sizeof descr, "[('i', '%ci4'), ('', '|V4'), ('t', '%cM8[h]')]", host_order(),
              host_order());
-    snprintf(want, sizeof want, "record 2, field t: 4611686018427387904 of %cM8[h] is beyond "
+    snprintf(want, sizeof want, "record 2: 4611686018427387904 of %cM8[h] is beyond "
              "Arrow's int64 seconds", host_order());
     npydt_dtype *dt = test_parse_literal(descr);
     struct ArrowArray a;
     TEST_ERROR(err);
     assert_int_equal(npydt_arrow_batch(dt, rec, 3, NULL, &a, &err), NPYDT_E_RANGE);
     assert_null(a.release);
+    assert_string_equal(err.path, "t");
     assert_string_equal(err.message, want);
     assert_int_equal(npydt_arrow_batch(dt, rec, 2, NULL, &a, &err), NPYDT_OK);
     a.release(&a);
@@ -162,12 +163,9 @@ static void test_arrow_time_import_refuses_a_part_of_the_unit(void **state)
 {
     (void)state;
     static const struct { const char *ts; int64_t bad; const char *msg; } cases[] = {
-        {"<M8[h]", 5400, "row 2, column 'value': 5400 (Arrow 'tss:') is not a whole number "
-                         "of <M8[h]"},
-        {"<M8[W]", 15, "row 2, column 'value': 15 (Arrow 'tdD') is not a whole number of "
-                       "<M8[W]"},
-        {"<m8[25s]", 30, "row 2, column 'value': 30 (Arrow 'tDs') is not a whole number of "
-                         "<m8[25s]"},
+        {"<M8[h]", 5400, "row 2: 5400 (Arrow 'tss:') is not a whole number of <M8[h]"},
+        {"<M8[W]", 15, "row 2: 15 (Arrow 'tdD') is not a whole number of <M8[W]"},
+        {"<m8[25s]", 30, "row 2: 30 (Arrow 'tDs') is not a whole number of <m8[25s]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct tcol t;
@@ -177,6 +175,7 @@ static void test_arrow_time_import_refuses_a_part_of_the_unit(void **state)
         TEST_ERROR(err);
         assert_int_equal(import_into(dt, NULL, &t.root.s, &t.root.a, NULL, &err, &im),
                          NPYDT_E_RANGE);
+        assert_string_equal(err.path, "value");
         assert_string_equal(err.message, cases[i].msg);
         npydt_dtype_free(dt);
         t.schema.release(&t.schema);

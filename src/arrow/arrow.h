@@ -70,6 +70,14 @@ bool arrow_struct_packed(const npydt_dtype *dt);
  * '.', as a message spells it; *keep is the length to cut back to. */
 void arrow_path_push(char *path, size_t size, const char *name, size_t nlen, size_t *keep);
 
+/* An error's message does not repeat its path. Where text alone reaches
+ * the caller (an ArrowArrayStream's get_last_error), the two make one
+ * line, "field PATH: MESSAGE" (the message alone without a path), in buf
+ * of ARROW_ERROR_TEXT_SIZE bytes; NULL when err holds no failure. */
+#define ARROW_ERROR_TEXT_SIZE                                                                    \
+    (sizeof ((npydt_error *)0)->path + sizeof ((npydt_error *)0)->message + 8)
+const char *arrow_error_text(const npydt_error *err, char *buf);
+
 /* ---- nodes: each struct owns one block (node.c) ------------------------ */
 
 /* A metadata pair: the value is vlen bytes. */

@@ -119,18 +119,26 @@ static npydt_status gather_levels(struct fill *f, const npydt_dtype *gdt, npydt_
     return NPYDT_OK;
 }
 
+/* The error's path names a field of a struct; the message names the one
+ * column of any other dtype, which has no path. */
 static npydt_status field_error(struct fill *f, npydt_status code, uint64_t record,
                                 const char *what)
 {
-    return set_error(f->err, code, NPYDT_NO_OFFSET, f->path, "record %llu, field %s: %s",
-                     (unsigned long long)record, f->path[0] ? f->path : ARROW_VALUE_NAME, what);
+    if (f->path[0])
+        return set_error(f->err, code, NPYDT_NO_OFFSET, f->path, "record %llu: %s",
+                         (unsigned long long)record, what);
+    return set_error(f->err, code, NPYDT_NO_OFFSET, NULL, "record %llu, field %s: %s",
+                     (unsigned long long)record, ARROW_VALUE_NAME, what);
 }
 
 static npydt_status too_big(struct fill *f)
 {
-    return set_error(f->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, f->path,
+    if (f->path[0])
+        return set_error(f->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, f->path,
+                         "a batch's bytes pass Arrow's 32-bit offsets; make batch_bytes smaller");
+    return set_error(f->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, NULL,
                      "field %s: a batch's bytes pass Arrow's 32-bit offsets; "
-                     "make batch_bytes smaller", f->path[0] ? f->path : ARROW_VALUE_NAME);
+                     "make batch_bytes smaller", ARROW_VALUE_NAME);
 }
 
 /* The validity bitmap of out, every bit set, made when the first null comes. */

@@ -19,33 +19,31 @@ npydt_status arrow_import_check_array(const struct ArrowArray *a, const char *fm
                                       int64_t n, const char *path, npydt_error *err)
 {
     if (!a || !a->release)
-        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': a released array", path);
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path, "a released array");
     if (a->length < 0 || a->offset < 0 || a->null_count < -1 ||
         a->length > INT64_MAX - a->offset)
         return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': an array of length %lld at offset %lld with %lld nulls",
-                         path, (long long)a->length, (long long)a->offset,
-                         (long long)a->null_count);
+                         "an array of length %lld at offset %lld with %lld nulls",
+                         (long long)a->length, (long long)a->offset, (long long)a->null_count);
     if (start < 0 || n < 0 || start > a->length || n > a->length - start)
         return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': %lld rows from row %lld of an array of %lld", path,
-                         (long long)n, (long long)start, (long long)a->length);
+                         "%lld rows from row %lld of an array of %lld", (long long)n,
+                         (long long)start, (long long)a->length);
     if (a->n_buffers != n_buffers || !a->buffers)
         return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': %lld buffers where Arrow type '%.32s' has %lld", path,
+                         "%lld buffers where Arrow type '%.32s' has %lld",
                          (long long)a->n_buffers, fmt, (long long)n_buffers);
     if (a->n_children != n_children || (n_children && !a->children))
         return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': %lld children where Arrow type '%.32s' has %lld", path,
+                         "%lld children where Arrow type '%.32s' has %lld",
                          (long long)a->n_children, fmt, (long long)n_children);
     if (a->dictionary)
         return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                         "column '%s': a dictionary on an array whose schema has none", path);
+                         "a dictionary on an array whose schema has none");
     for (int64_t i = 1; i < n_buffers; i++)
         if (!a->buffers[i] && n > 0)
             return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, path,
-                             "column '%s': buffer %lld is missing", path, (long long)i);
+                             "buffer %lld is missing", (long long)i);
     return NPYDT_OK;
 }
 
@@ -131,8 +129,8 @@ static npydt_status null_error(struct imp *c, const struct rows *rw, int64_t r,
     char str[64];
     npydt_dtype_str(dt, str, sizeof str);
     return set_error(c->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->path,
-                     "row %llu, column '%s': a null, which %s has no value for",
-                     (unsigned long long)row_of(rw, r), c->path, str);
+                     "row %llu: a null, which %s has no value for",
+                     (unsigned long long)row_of(rw, r), str);
 }
 
 /* The rows of a that are null hold count values of dt each (NaT, or zeros
@@ -158,15 +156,15 @@ static npydt_status nulls_at(struct imp *c, const struct ArrowArray *a, const st
 static npydt_status bad_span(struct imp *c)
 {
     return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
-                     "column '%s': its buffer does not fit the address space", c->path);
+                     "the column's buffer does not fit the address space");
 }
 
 /* A value refused by a typed writer: the message with its row. */
 static npydt_status value_error(struct imp *c, const struct rows *rw, int64_t r,
                                 const npydt_error *e)
 {
-    return set_error(c->err, e->code, NPYDT_NO_OFFSET, c->path, "row %llu, column '%s': %s",
-                     (unsigned long long)row_of(rw, r), c->path, e->message);
+    return set_error(c->err, e->code, NPYDT_NO_OFFSET, c->path, "row %llu: %s",
+                     (unsigned long long)row_of(rw, r), e->message);
 }
 
 /* Variable-length text (u) or bytes (z) into U or S fields. */
@@ -185,9 +183,8 @@ static npydt_status leaf_varlen(struct imp *c, const struct ArrowArray *a, const
             continue;
         if (off[r] < 0 || off[r + 1] < off[r])
             return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
-                             "row %llu, column '%s': offsets %ld then %ld",
-                             (unsigned long long)row_of(rw, r), c->path, (long)off[r],
-                             (long)off[r + 1]);
+                             "row %llu: offsets %ld then %ld",
+                             (unsigned long long)row_of(rw, r), (long)off[r], (long)off[r + 1]);
         unsigned char *p = rw->base + (size_t)r * rw->stride;
         size_t len = (size_t)(off[r + 1] - off[r]);
         npydt_status st = text ? npydt_write_unicode(dt, p, data + off[r], len, &e)
@@ -226,8 +223,8 @@ static npydt_status leaf_time(struct imp *c, const struct ArrowArray *a, const n
             char str[64];
             npydt_dtype_str(dt, str, sizeof str);
             return set_error(c->err, NPYDT_E_RANGE, NPYDT_NO_OFFSET, c->path,
-                             "row %llu, column '%s': %lld (Arrow '%s') is not a whole number "
-                             "of %s", (unsigned long long)row_of(rw, r), c->path, (long long)v,
+                             "row %llu: %lld (Arrow '%s') is not a whole number of %s",
+                             (unsigned long long)row_of(rw, r), (long long)v,
                              sc->format, str);
         }
         if (npydt_write_i64(dt, rw->base + (size_t)r * rw->stride, count, &e) != NPYDT_OK)
@@ -242,8 +239,7 @@ static npydt_status leaf(struct imp *c, const struct ArrowSchema *s, const struc
     struct arrow_scalar sc;
     if (!arrow_import_accepts(s, dt, &sc))
         return set_error(c->err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, c->path,
-                         "column '%s': Arrow type '%.32s' does not fit its field", c->path,
-                         s->format);
+                         "Arrow type '%.32s' does not fit the field", s->format);
     bool varlen = sc.col == COL_BINARY || sc.col == COL_UTF8;
     bool complex = sc.col == COL_COMPLEX;
     npydt_status st = arrow_import_check_array(a, s->format, varlen ? 3 : complex ? 1 : 2,

@@ -83,15 +83,15 @@ static npydt_status refuse(const char *path, const struct ArrowSchema *s, npydt_
 {
     if (s->dictionary)
         return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, path,
-                         "column '%s': a dictionary-encoded column has no NumPy type", path);
+                         "a dictionary-encoded column has no NumPy type");
     if (strcmp(s->format, "u") == 0 || strcmp(s->format, "z") == 0)
         return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, path,
-                         "column '%s': Arrow type '%s' (%s) has no NumPy type: give a "
+                         "Arrow type '%s' (%s) has no NumPy type: give a "
                          "string width to read it as %s",
-                         path, s->format, no_numpy_type(s->format),
+                         s->format, no_numpy_type(s->format),
                          s->format[0] == 'u' ? "U" : "S");
     return set_error(err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, path,
-                     "column '%s': Arrow type '%.32s' (%s) has no NumPy type", path, s->format,
+                     "Arrow type '%.32s' (%s) has no NumPy type", s->format,
                      no_numpy_type(s->format));
 }
 
@@ -187,15 +187,14 @@ static npydt_status schema_ok(const struct ArrowSchema *s, const char *path, npy
 {
     if (!s || !s->release || !s->format)
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, path,
-                         "column '%s': a released schema or one without a format", path);
+                         "a released schema or one without a format");
     if (s->n_children < 0 || (s->n_children > 0 && !s->children))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, path,
-                         "column '%s': %lld children without their pointers", path,
-                         (long long)s->n_children);
+                         "%lld children without their pointers", (long long)s->n_children);
     for (int64_t i = 0; i < s->n_children; i++)
         if (!s->children[i] || !s->children[i]->format)
             return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, path,
-                             "column '%s': child %lld has no format", path, (long long)i);
+                             "child %lld has no format", (long long)i);
     return NPYDT_OK;
 }
 
@@ -212,7 +211,7 @@ static npydt_status mismatch(struct chk *c, const char *what, const char *have,
     char str[64];
     npydt_dtype_str(dt, str, sizeof str);
     return set_error(c->err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, c->path,
-                     "column '%s': %s '%.40s' where the dtype has %s", c->path, what, have, str);
+                     "%s '%.40s' where the dtype has %s", what, have, str);
 }
 
 static npydt_status check_node(struct chk *c, const struct ArrowSchema *s, const npydt_dtype *dt,
@@ -243,7 +242,7 @@ static npydt_status check_node(struct chk *c, const struct ArrowSchema *s, const
                 char fn[128];
                 name_for_message(fn, sizeof fn, fname, flen);
                 return set_error(c->err, NPYDT_E_MISMATCH, NPYDT_NO_OFFSET, c->path,
-                                 "column '%s' where the dtype has field '%s'", c->path, fn);
+                                 "an Arrow column where the dtype has field '%s'", fn);
             }
             st = check_node(c, s->children[i], npydt_dtype_field_dtype(dt, i), depth + 1);
             if (st != NPYDT_OK)
@@ -331,8 +330,7 @@ static npydt_status longest(struct der *c, const struct ArrowSchema *s, const st
     for (int64_t r = 0; r < n; r++) {
         if (off[r] < 0 || off[r + 1] < off[r])
             return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
-                             "column '%s': offsets %ld then %ld", c->path, (long)off[r],
-                             (long)off[r + 1]);
+                             "offsets %ld then %ld", (long)off[r], (long)off[r + 1]);
         uint64_t len = 0;
         if (chars) {
             for (int32_t i = off[r]; i < off[r + 1]; i++)
@@ -446,8 +444,7 @@ static npydt_status derive_struct(struct der *c, const struct ArrowSchema *s,
         offset += npydt_dtype_itemsize(f[i].dtype);
         if (offset > NPYDT_MAX_ITEMSIZE)
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
-                             "column '%s': records above %llu bytes", c->path,
-                             (unsigned long long)NPYDT_MAX_ITEMSIZE);
+                             "records above %llu bytes", (unsigned long long)NPYDT_MAX_ITEMSIZE);
     }
     st = dtype_make_struct_fields(c->dc, f, at, nf, offset, 0, out);
     if (st != NPYDT_OK && c->err->path[0] == '\0')
@@ -462,8 +459,7 @@ static npydt_status derive_list(struct der *c, const struct ArrowSchema *s,
     npydt_status st;
     if (s->n_children != 1)
         return set_error(c->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->path,
-                         "column '%s': a fixed-size list of %lld children", c->path,
-                         (long long)s->n_children);
+                         "a fixed-size list of %lld children", (long long)s->n_children);
     uint64_t kstart = 0, kn = 0;
     if (a) {
         st = arrow_import_check_array(a, s->format, 1, 1, start, n, c->path, c->err);
@@ -472,7 +468,7 @@ static npydt_status derive_list(struct der *c, const struct ArrowSchema *s,
         if (!ck_mul((uint64_t)(a->offset + start), (uint64_t)size, &kstart) ||
             !ck_mul((uint64_t)n, (uint64_t)size, &kn) || kstart > INT64_MAX || kn > INT64_MAX)
             return set_error(c->err, NPYDT_E_DATA, NPYDT_NO_OFFSET, c->path,
-                             "column '%s': list items beyond int64", c->path);
+                             "list items beyond int64");
     }
     const npydt_dtype *item;
     st = derive(c, s->children[0], a ? a->children[0] : NULL, (int64_t)kstart, (int64_t)kn,
@@ -491,7 +487,7 @@ static npydt_status derive_list(struct der *c, const struct ArrowSchema *s,
         size_t kd = npydt_dtype_ndim(item);
         if (kd >= sizeof shape / sizeof shape[0])
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
-                             "column '%s': lists nested too deeply", c->path);
+                             "lists nested too deeply");
         memcpy(shape + 1, npydt_dtype_shape(item), kd * sizeof *shape);
         nd += kd;
         item = npydt_dtype_base(item);
@@ -529,14 +525,13 @@ static npydt_status derive(struct der *c, const struct ArrowSchema *s, const str
         if (width == NPYDT_ARROW_LONGEST) {
             if (!a)
                 return set_error(c->err, NPYDT_E_ARG, NPYDT_NO_OFFSET, c->path,
-                                 "column '%s': the longest value needs the array", c->path);
+                                 "the longest value needs the array");
             if ((st = longest(c, s, a, start, n, &width)) != NPYDT_OK)
                 return st;
         }
         if (width > NPYDT_MAX_ITEMSIZE / 4)
             return set_error(c->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, c->path,
-                             "column '%s': a string width of %llu", c->path,
-                             (unsigned long long)width);
+                             "a string width of %llu", (unsigned long long)width);
         len = (size_t)snprintf(ts, sizeof ts, "%c%c%llu", f[0] == 'u' ? TEXT_HOST_ORDER : '|',
                                f[0] == 'u' ? 'U' : 'S', (unsigned long long)width);
     }

@@ -27,7 +27,7 @@ static npydt_status bad(struct bctx *c, uint64_t at, const char *name, const cha
     va_end(ap);
     name_for_message(shown, sizeof shown, name, strlen(name));
     return set_error(c->err, NPYDT_E_DATA, at > SIZE_MAX ? NPYDT_NO_OFFSET : (size_t)at, shown,
-                     "Arrow IPC: field '%s': %s", shown, msg);
+                     "Arrow IPC: %s", msg);
 }
 
 /* The next buffer: where it starts in the body and its bytes. */

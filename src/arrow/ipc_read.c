@@ -28,6 +28,7 @@ struct reader {
                                  * arrays point into it; reused once they
                                  * are all released */
     npydt_error err;
+    char err_text[ARROW_ERROR_TEXT_SIZE];   /* get_last_error's */
 };
 
 /* ---- bytes from the source ---------------------------------------------------- */
@@ -259,8 +260,7 @@ static npydt_status refuse_type(struct sparse *c, const char *name, const char *
     va_end(ap);
     char shown[64];
     name_for_message(shown, sizeof shown, name, strlen(name));
-    return set_error(&c->rd->err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, shown,
-                     "Arrow IPC: field '%s': %s", shown, msg);
+    return set_error(&c->rd->err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, shown, "Arrow IPC: %s", msg);
 }
 
 static npydt_status type_of(struct sparse *c, const struct fbt *f, const char *name,
@@ -557,7 +557,7 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
 static const char *get_last_error(struct ArrowArrayStream *s)
 {
     struct reader *rd = s->private_data;
-    return rd->err.code == NPYDT_OK ? NULL : rd->err.message;
+    return arrow_error_text(&rd->err, rd->err_text);
 }
 
 static void free_reader(struct reader *rd)

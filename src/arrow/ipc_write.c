@@ -170,8 +170,7 @@ static size_t put_metadata(struct writer *w, const char *m)
 static npydt_status no_format(struct writer *w, const char *name, const char *fmt)
 {
     return set_error(w->err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, name,
-                     "field '%s': Arrow format '%s' cannot be written as Arrow IPC by npydt",
-                     name, fmt);
+                     "Arrow format '%s' cannot be written as Arrow IPC by npydt", fmt);
 }
 
 /* The type table of t. */
@@ -213,20 +212,17 @@ static npydt_status put_field(struct writer *w, const struct ArrowSchema *s, uin
     const char *name = s->name ? s->name : "";
     if (depth >= w->max_depth)
         return set_error(w->err, NPYDT_E_LIMIT, NPYDT_NO_OFFSET, name,
-                         "field '%s': nesting deeper than %u levels", name,
-                         (unsigned)w->max_depth);
+                         "nesting deeper than %u levels", (unsigned)w->max_depth);
     struct ipc_type t;
     if (!s->format || !ipc_type_of_format(s->format, &t))
         return no_format(w, name, s->format ? s->format : "(none)");
     if (s->dictionary)
         return set_error(w->err, NPYDT_E_TYPE, NPYDT_NO_OFFSET, name,
-                         "field '%s': dictionary-encoded columns cannot be written by npydt",
-                         name);
+                         "dictionary-encoded columns cannot be written by npydt");
     int64_t nk = t.fb == FB_TYPE_STRUCT ? s->n_children : t.fb == FB_TYPE_FIXED_LIST ? 1 : 0;
     if (s->n_children != nk || (nk && !s->children))
         return set_error(w->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, name,
-                         "field '%s' of format '%s' has %lld children", name, s->format,
-                         (long long)s->n_children);
+                         "format '%s' with %lld children", s->format, (long long)s->n_children);
     if (w->ncols == w->cap_cols) {
         size_t cap = w->cap_cols ? 2 * w->cap_cols : 16;
         struct wcol *c = realloc_bytes(w->a, w->cols, w->cap_cols * sizeof *c, cap * sizeof *c);
@@ -358,9 +354,9 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
         pos < (uint64_t)a->offset || pos - (uint64_t)a->offset > (uint64_t)a->length ||
         len > (uint64_t)a->length - (pos - (uint64_t)a->offset))
         return set_error(w->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->name,
-                         "field '%s': the array does not have the layout of its format "
+                         "the array does not have the layout of its format "
                          "(%lld buffers, %lld children, length %lld, offset %lld)",
-                         c->name, (long long)a->n_buffers, (long long)a->n_children,
+                         (long long)a->n_buffers, (long long)a->n_children,
                          (long long)a->length, (long long)a->offset);
     int64_t *node = w->nodes[w->nnodes++];
     node[0] = (int64_t)len;
@@ -377,7 +373,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
     const unsigned char *data = t->buffers > 1 ? a->buffers[1] : NULL;
     if (t->buffers > 1 && !data && len)
         return set_error(w->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->name,
-                         "field '%s': the data buffer is NULL", c->name);
+                         "the data buffer is NULL");
     switch (t->fb) {
     case FB_TYPE_BOOL:
         return len ? bits(w, data, pos, len) : (slice(w, NULL, NULL, 0, 0), NPYDT_OK);
@@ -391,7 +387,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
         }
         if (first < 0 || last < first || (last > first && !chars))
             return set_error(w->err, NPYDT_E_VALUE, NPYDT_NO_OFFSET, c->name,
-                             "field '%s': offsets %ld to %ld", c->name, (long)first, (long)last);
+                             "offsets %ld to %ld", (long)first, (long)last);
         if (first == 0 && data) {
             slice(w, a, data, 4 * pos, 4 * (len + 1));
         } else {
@@ -421,7 +417,7 @@ static npydt_status put_column(struct writer *w, const struct ArrowArray *a, siz
         uint64_t n = (uint64_t)t->size;
         if (pos > UINT64_MAX / (n ? n : 1) || len > UINT64_MAX / (n ? n : 1))
             return set_error(w->err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, c->name,
-                             "field '%s': the list's values overflow", c->name);
+                             "the list's values overflow");
         return put_column(w, kid, i, (uint64_t)kid->offset + pos * n, len * n);
     }
     default:

@@ -6,6 +6,7 @@
 #include "arrow/ipc.h"
 
 #include <errno.h>
+#include <stdio.h>
 
 struct stream {
     const npydt_allocator *alloc;
@@ -21,6 +22,7 @@ struct stream {
     struct arrow_shared *body;    /* the last batch's body block: the next
                                    * one's too once that batch is released */
     npydt_error err;
+    char err_text[ARROW_ERROR_TEXT_SIZE];   /* get_last_error's */
 };
 
 static int errno_of(npydt_status st)
@@ -77,10 +79,20 @@ static int get_next(struct ArrowArrayStream *s, struct ArrowArray *out)
     return 0;
 }
 
+const char *arrow_error_text(const npydt_error *err, char *buf)
+{
+    if (err->code == NPYDT_OK)
+        return NULL;
+    if (!err->path[0])
+        return err->message;
+    snprintf(buf, ARROW_ERROR_TEXT_SIZE, "field %s: %s", err->path, err->message);
+    return buf;
+}
+
 static const char *get_last_error(struct ArrowArrayStream *s)
 {
     struct stream *p = s->private_data;
-    return p->err.code == NPYDT_OK ? NULL : p->err.message;
+    return arrow_error_text(&p->err, p->err_text);
 }
 
 static void release(struct ArrowArrayStream *s)

@@ -1,6 +1,6 @@
 /* The zip format's constants (PKWARE APPNOTE 6.3): record signatures, the
  * fixed lengths of records, general purpose flags and the values that say
- * "look in the Zip64 field instead". The reader (zip.c) and the writer
+ * "look in the Zip64 field instead". The reader (zip_directory.c) and the writer
  * (zip_write.c) both use these, so the two cannot disagree on a number. */
 #ifndef NPYDT_ZIP_FORMAT_H
 #define NPYDT_ZIP_FORMAT_H

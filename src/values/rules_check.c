@@ -306,34 +306,18 @@ static void run_bound(const struct batch *b, const struct rule *r, npydt_rule_re
     ((o) == ORDER_ASC ? (x) < (p) : (o) == ORDER_DESC ? (x) > (p)              \
      : (o) == ORDER_STRICT_ASC ? (x) <= (p) : (x) >= (p))
 
-/* -1, 0 or 1 as string a sorts before, with or after b: S as bytes, U
- * as code points (both padded with NULs, which sort first, as NumPy
- * compares them). */
-static int str_order(const struct rule_target *t, const unsigned char *a, const unsigned char *b)
-{
-    size_t isz = (size_t)t->scalar->itemsize;
-    if (t->dom == DOM_BYTES) {
-        int d = memcmp(a, b, isz);
-        return (d > 0) - (d < 0);
-    }
-    for (size_t i = 0; i + 4 <= isz; i += 4) {
-        uint32_t x, y;
-        memcpy(&x, a + i, 4);
-        memcpy(&y, b + i, 4);
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return 0;
-}
-
 static void run_sorted_str(const struct batch *b, const struct rule *r, struct rule_state *s,
                            npydt_rule_result *res)
 {
     enum rule_order o = r->v.order;
     size_t isz = (size_t)b->t->scalar->itemsize;
+    bool units = b->t->dom != DOM_BYTES;
     for (size_t k = 0; k < b->m; k++) {
         const unsigned char *x = b->v + isz * k;
-        if (s->has_prev && BREAKS(o, str_order(b->t, x, s->prev_str), 0))
+        /* S as bytes, U as code units, both of the field's size: padded
+         * with NULs, which sort first */
+        if (s->has_prev &&
+            BREAKS(o, values_string_order(x, isz, s->prev_str, isz, units), 0))
             note(b, res, k);
         memcpy(s->prev_str, x, isz);
         s->has_prev = true;

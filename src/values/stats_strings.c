@@ -4,28 +4,6 @@
  * (U: code units in the host's order; V). */
 #include "values/values.h"
 
-/* -1, 0, 1 as a sorts before, with or after b: bytes (S) or 4-byte code
- * units in the host's order (U), a prefix first. */
-static int compare_values(const unsigned char *a, size_t alen, const unsigned char *b,
-                          size_t blen, bool units)
-{
-    size_t n = alen < blen ? alen : blen;
-    if (!units) {
-        int r = n ? memcmp(a, b, n) : 0;
-        if (r)
-            return r < 0 ? -1 : 1;
-    } else {
-        for (size_t i = 0; i + 4 <= n; i += 4) {
-            uint32_t ua, ub;
-            memcpy(&ua, a + i, 4);
-            memcpy(&ub, b + i, 4);
-            if (ua != ub)
-                return ua < ub ? -1 : 1;
-        }
-    }
-    return alen < blen ? -1 : alen > blen;
-}
-
 /* The bytes of an S value of size bytes at p without its trailing NULs:
  * 8 bytes at a time from the end, the last nonzero byte of a word found
  * by its highest set bit (the word read little-endian), then the head
@@ -93,7 +71,7 @@ static inline uint64_t bytes_hash(const unsigned char *p, size_t size)
 static void order_step(struct stats_column *c, const unsigned char *p, size_t bytes, bool text)
 {
     if (c->have_prev) {
-        int r = compare_values(c->prev_s, c->prev_len, p, bytes, text);
+        int r = values_string_order(c->prev_s, c->prev_len, p, bytes, text);
         STATS_ORDER_STEP(c->sorted, r, 0);
     } else {
         if (bytes)
@@ -190,8 +168,8 @@ void stats_join_string_order(struct stats_column *dst, const struct stats_column
     } else {
         dst->sorted &= src->sorted;
         if (dst->sorted) {
-            int r = compare_values(dst->prev_s, dst->prev_len, src->first_s, src->first_len,
-                                   dst->cat == STATS_TEXT);
+            int r = values_string_order(dst->prev_s, dst->prev_len, src->first_s, src->first_len,
+                                        dst->cat == STATS_TEXT);
             STATS_ORDER_STEP(dst->sorted, r, 0);
         }
     }

@@ -206,6 +206,30 @@ void stats_fold_strings(struct stats_column *c, const unsigned char *x, size_t s
 /* The order of dst's values followed by src's (strings: stats_strings.c;
  * the others: stats_merge.c), src's last value dst's. */
 void stats_join_string_order(struct stats_column *dst, const struct stats_column *src);
+/* The one order of strings, the statistics' and the value rules': -1, 0
+ * or 1 as a (alen bytes) sorts before, with or after b (blen bytes), as
+ * bytes (S) or as 4-byte code units in the host's order (U, units), a
+ * prefix first. Values of one size padded with NULs compare so as NumPy
+ * compares them: the NULs sort first. */
+static inline int values_string_order(const unsigned char *a, size_t alen, const unsigned char *b,
+                                      size_t blen, bool units)
+{
+    size_t n = alen < blen ? alen : blen;
+    if (!units) {
+        int r = n ? memcmp(a, b, n) : 0;
+        if (r)
+            return r < 0 ? -1 : 1;
+    } else {
+        for (size_t i = 0; i + 4 <= n; i += 4) {
+            uint32_t ua, ub;
+            memcpy(&ua, a + i, 4);
+            memcpy(&ub, b + i, 4);
+            if (ua != ub)
+                return ua < ub ? -1 : 1;
+        }
+    }
+    return alen < blen ? -1 : alen > blen;
+}
 /* Join n finite values of compensated sum sum + comp, mean mean and sum
  * of squared deviations m2 to the moments of c (stats_kernel.c). */
 void stats_join_moments(struct stats_column *c, uint64_t n, double sum, double comp, double mean,

@@ -13,6 +13,7 @@
 # For information: nothing is compared to a bound.
 #   tests/bench/arrow_export.sh [-n N] [-m MB] [-r ROUNDS] ARROW_EXPORT
 set -eu
+. "$(dirname "$0")/common.sh"
 n=1000000
 mb=200
 rounds=9
@@ -26,33 +27,20 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: arrow_export.sh [-n N] [-m MB] [-r ROUNDS] ARROW_EXPORT" >&2; exit 2; }
 bench=$1
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-arrow-export.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir" "$n" "$mb" <<'PY'
+bench_start arrow-export
+bench_py - "$dir" "$n" "$mb" <<'PY'
 import sys
 import numpy as np
+import mixed_table
 d, n, mb = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 for size in (1, 100):
     np.save(f'{d}/f8_{size}mb.npy', np.arange(size * 1000000 // 8, dtype='=f8'))
-dt = np.dtype([('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-               ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
 rng = np.random.default_rng(24)
 def mixed(path, n):
-    a = np.zeros(n, dt)
-    a['t'] = np.datetime64('2024-01-01', 'ns') + rng.integers(0, 10**15, n).astype('m8[ns]')
-    a['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-    a['a'] = rng.normal(size=n)
-    a['b'] = rng.random(n)
-    a['c'] = rng.normal(size=n).astype('f4')
-    a['d'] = rng.random(n).astype('f4')
-    a['e'] = rng.integers(-2**62, 2**62, n)
-    a['f'] = rng.integers(-30000, 30000, n)
-    a['s'] = np.array([b'alpha', b'beta', b'gamma', b'epsilon123'], 'S10')[rng.integers(0, 4, n)]
-    np.save(path, a)
+    np.save(path, mixed_table.mixed(n, rng, scaled=False,
+                                    words=[b'alpha', b'beta', b'gamma', b'epsilon123']))
 mixed(f'{d}/mixed_n.npy', n)
-mixed(f'{d}/mixed_mb.npy', mb * 1000000 // dt.itemsize)
+mixed(f'{d}/mixed_mb.npy', mb * 1000000 // mixed_table.MIXED.itemsize)
 PY
 # inclusive instructions of each function named after the program's
 # arguments, in one callgrind run: ARGS... -- FUNCTIONS...

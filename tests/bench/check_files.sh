@@ -10,6 +10,7 @@
 #   tests/bench/check_files.sh [-n N] [--rounds R] [--max-ratio X] FLOOR NPYDT
 # With --max-ratio, exits 1 when npydt's ratio is above X.
 set -eu
+. "$(dirname "$0")/common.sh"
 n=10000
 rounds=5
 max=
@@ -24,9 +25,7 @@ done
 [ $# -eq 2 ] || { echo "usage: check_files.sh [-n N] [--rounds R] [--max-ratio X] FLOOR NPYDT" >&2; exit 2; }
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 floor=$(abs "$1") npydt=$(abs "$2")
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-check-files.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
+bench_start check-files
 # np.save's bytes of np.arange(10.0), written without NumPy
 printf "\223NUMPY\001\000v\000{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }" >"$dir/h"
 pad=$((128 - $(wc -c <"$dir/h") - 1))

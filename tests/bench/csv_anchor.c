@@ -11,32 +11,13 @@
  * tests/bench/dump_csv.sh writes them):
  *   56 bytes: t <M8[ns], id <u4, a <f8, b <f8, c <f4, d <f4, e <i8, f <i2, s S10
  *   24 bytes: x <f8, y <f8, z <f4, w <f4 */
+#include "anchor.h"
 #include "text/text.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#define OUT_SIZE (1 << 16)
-#define ROW_MAX 512
-
-static char out[OUT_SIZE];
-static size_t out_len;
-
-static void flush_out(void)
-{
-    for (size_t done = 0; done < out_len;) {
-        ssize_t n = write(STDOUT_FILENO, out + done, out_len - done);
-        if (n <= 0)
-            exit(1);
-        done += (size_t)n;
-    }
-    out_len = 0;
-}
 
 /* S bytes as NumPy's str() of them, quoted (CSV) or escaped (TSV). */
 static char *put_s(char *o, const unsigned char *b, size_t n, int tsv)
@@ -76,11 +57,6 @@ static char *put_s(char *o, const unsigned char *b, size_t n, int tsv)
         *o++ = '"';
     return o;
 }
-
-static int64_t i64(const unsigned char *p) { int64_t v; memcpy(&v, p, 8); return v; }
-static uint32_t u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static int16_t i16(const unsigned char *p) { int16_t v; memcpy(&v, p, 2); return v; }
-static double f64(const unsigned char *p) { double v; memcpy(&v, p, 8); return v; }
 
 static char *mixed(char *o, const unsigned char *r, char sep, int tsv)
 {

@@ -12,6 +12,7 @@
 # nothing is compared to a bound (the machine's load moves wall time).
 #   tests/bench/dump_arrow.sh [-m MB] [-r ROUNDS] NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 mb=200
 rounds=3
 while [ $# -gt 0 ]; do
@@ -23,28 +24,15 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: dump_arrow.sh [-m MB] [-r ROUNDS] NPYDT" >&2; exit 2; }
 npydt=$1
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-arrow.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir/mixed.npy" "$mb" <<'PY'
+bench_start arrow
+bench_py - "$dir/mixed.npy" "$mb" <<'PY'
 import sys
 import numpy as np
+import mixed_table
 path, mb = sys.argv[1], int(sys.argv[2])
-dt = np.dtype([('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-               ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
-n = mb * 1000000 // dt.itemsize
+n = mb * 1000000 // mixed_table.MIXED.itemsize
 rng = np.random.default_rng(24)
-a = np.zeros(n, dt)
-a['t'] = np.datetime64('2024-01-01', 'ns') + rng.integers(0, 10**15, n).astype('m8[ns]')
-a['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-a['a'] = rng.normal(size=n)
-a['b'] = rng.random(n)
-a['c'] = rng.normal(size=n).astype('f4')
-a['d'] = rng.random(n).astype('f4')
-a['e'] = rng.integers(-2**62, 2**62, n)
-a['f'] = rng.integers(-30000, 30000, n)
-a['s'] = np.array([b'alpha', b'beta', b'gamma', b'epsilon123'], 'S10')[rng.integers(0, 4, n)]
+a = mixed_table.mixed(n, rng, scaled=False, words=[b'alpha', b'beta', b'gamma', b'epsilon123'])
 np.save(path, a)
 PY
 bytes=$(wc -c <"$dir/mixed.npy")

@@ -10,6 +10,7 @@
 # outputs of -j 1 and -j 2 are compared byte for byte first.
 #   tests/bench/dump_jobs.sh [-n N] [-r R] NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 n=1000000
 rounds=3
 while [ $# -gt 0 ]; do
@@ -21,26 +22,14 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: dump_jobs.sh [-n N] [-r R] NPYDT" >&2; exit 2; }
 npydt=$1
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-jobs.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir" "$n" <<'EOF'
+bench_start jobs
+bench_py - "$dir" "$n" <<'EOF'
 import sys
 import numpy as np
+import mixed_table
 d, n = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(24)
-a = np.zeros(n, [('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-                 ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
-a['t'] = np.datetime64('2024-01-01', 'ns') + rng.integers(0, 10**15, n).astype('m8[ns]')
-a['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-a['a'] = rng.normal(size=n) * 1000
-a['b'] = rng.random(n)
-a['c'] = rng.normal(size=n).astype('f4')
-a['d'] = (rng.random(n) * 100).astype('f4')
-a['e'] = rng.integers(-2**62, 2**62, n)
-a['f'] = rng.integers(-30000, 30000, n)
-a['s'] = np.array([b'alpha', b'beta', b'gamma,x', b'de"lta'], 'S10')[rng.integers(0, 4, n)]
+a = mixed_table.mixed(n, rng, words=[b'alpha', b'beta', b'gamma,x', b'de"lta'])
 np.save(f'{d}/mixed.npy', a)
 EOF
 load() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }

@@ -7,11 +7,11 @@
 # its peak, per leaf, and minor page faults per parse in a steady loop.
 #   tests/bench/instructions.sh [BENCH_BINARY]   (default build/bench/npydt_bench)
 set -eu
+. "$(dirname "$0")/common.sh"
 bench=${1:-build/bench/npydt_bench}
 command -v valgrind >/dev/null 2>&1 || { echo "instructions.sh: valgrind not found; skipped"; exit 0; }
-out=$(mktemp -d "${TMPDIR:-/tmp}/npydt-instr.XXXXXX")
-trap 'rm -rf "$out"' EXIT
-trap 'exit 130' INT TERM HUP
+bench_start instr
+out=$dir
 
 # instructions per call of FUNCTION over ITERS calls
 count() {   # FUNCTION ITERS ARGS...

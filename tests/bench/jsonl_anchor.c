@@ -15,33 +15,14 @@
  * "NaT"), a float32 as the double it is, a float that is not finite as
  * the string "nan", "inf" or "-inf", S bytes as a JSON string of the code
  * points of its bytes (trailing NULs dropped, 0x80 and above as \u00XX). */
+#include "anchor.h"
 #include "text/text.h"
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-
-#define OUT_SIZE (1 << 16)
-#define ROW_MAX 512
-
-static char out[OUT_SIZE];
-static size_t out_len;
-
-static void flush_out(void)
-{
-    for (size_t done = 0; done < out_len;) {
-        ssize_t n = write(STDOUT_FILENO, out + done, out_len - done);
-        if (n <= 0)
-            exit(1);
-        done += (size_t)n;
-    }
-    out_len = 0;
-}
 
 /* How a byte goes into a JSON string: 0 as it is, a letter for a short
  * escape (\" \\ \b \f \n \r \t), 'u' for \u00XX. */
@@ -84,12 +65,6 @@ static char *put_s(char *o, const unsigned char *b, size_t n)
     *o++ = '"';
     return o;
 }
-
-static int64_t i64(const unsigned char *p) { int64_t v; memcpy(&v, p, 8); return v; }
-static uint32_t u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static int16_t i16(const unsigned char *p) { int16_t v; memcpy(&v, p, 2); return v; }
-static double f64(const unsigned char *p) { double v; memcpy(&v, p, 8); return v; }
-static float f32(const unsigned char *p) { float v; memcpy(&v, p, 4); return v; }
 
 /* A key and its colon, then a double: a number, or a string when it is
  * not finite. */

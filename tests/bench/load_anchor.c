@@ -8,30 +8,12 @@
  * dtype, no plan, no checks beyond what the conversion needs.
  *
  *   load_anchor FILE.csv > records */
+#include "anchor.h"
 #include "text/text.h"
 
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-#define OUT_SIZE (1 << 16)
-
-static unsigned char out[OUT_SIZE];
-static size_t out_len;
-
-static void flush_out(void)
-{
-    for (size_t done = 0; done < out_len;) {
-        ssize_t n = write(STDOUT_FILENO, out + done, out_len - done);
-        if (n <= 0)
-            exit(1);
-        done += (size_t)n;
-    }
-    out_len = 0;
-}
 
 static void die(const char *what)
 {
@@ -114,7 +96,7 @@ int main(int argc, char **argv)
         die("no header");
     char tmp[256];
     for (p++; p < end;) {
-        unsigned char *r = out + out_len;
+        unsigned char *r = (unsigned char *)out + out_len;
         memset(r, 0, 56);
         size_t n;
         const char *s = cell(&p, end, ',', &n, tmp);

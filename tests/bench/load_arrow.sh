@@ -17,32 +17,20 @@
 # bound (the machine's load moves wall time).
 #   tests/bench/load_arrow.sh [-m MB] NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 mb=300
 [ "${1:-}" = -m ] && { mb=$2; shift 2; }
 [ $# -eq 1 ] || { echo "usage: load_arrow.sh [-m MB] NPYDT" >&2; exit 2; }
 npydt=$1
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-arrowload.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir/mixed.npy" "$mb" <<'PY'
+bench_start arrowload
+bench_py - "$dir/mixed.npy" "$mb" <<'PY'
 import sys
 import numpy as np
+import mixed_table
 path, mb = sys.argv[1], int(sys.argv[2])
-dt = np.dtype([('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-               ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
-n = mb * 1000000 // dt.itemsize
+n = mb * 1000000 // mixed_table.MIXED.itemsize
 rng = np.random.default_rng(24)
-a = np.zeros(n, dt)
-a['t'] = np.datetime64('2024-01-01', 'ns') + rng.integers(0, 10**15, n).astype('m8[ns]')
-a['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-a['a'] = rng.normal(size=n)
-a['b'] = rng.random(n)
-a['c'] = rng.normal(size=n).astype('f4')
-a['d'] = rng.random(n).astype('f4')
-a['e'] = rng.integers(-2**62, 2**62, n)
-a['f'] = rng.integers(-30000, 30000, n)
-a['s'] = np.array([b'alpha', b'beta', b'gamma', b'epsilon123'], 'S10')[rng.integers(0, 4, n)]
+a = mixed_table.mixed(n, rng, scaled=False, words=[b'alpha', b'beta', b'gamma', b'epsilon123'])
 np.save(path, a)
 PY
 "$npydt" dump --arrow -o "$dir/mixed.arrow" "$dir/mixed.npy"

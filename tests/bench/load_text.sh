@@ -25,6 +25,7 @@
 # Lines rows then have no anchor and no ratio. With --max-jsonl /
 # --max-csv, exits 1 when a ratio of the first NPYDT is above R.
 set -eu
+. "$(dirname "$0")/common.sh"
 n=1000000
 max_jsonl=
 max_csv=
@@ -40,29 +41,16 @@ done
 csv_anchor=$1
 jsonl_anchor=$2
 shift 2
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-load.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
+bench_start load
 small=$((n / 10))
-"$PY" - "$dir" "$n" "$small" <<'PYEOF'
+bench_py - "$dir" "$n" "$small" <<'PYEOF'
 import sys
 import numpy as np
+import mixed_table
 d, n, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(24)
-mixed = np.zeros(n, [('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-                     ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
-mixed['t'] = (np.datetime64('2024-01-01', 'ns') +
-              rng.integers(0, 10**15, n).astype('m8[ns]'))
-mixed['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-mixed['a'] = rng.normal(size=n) * 1000
-mixed['b'] = rng.random(n)
-mixed['c'] = rng.normal(size=n).astype('f4')
-mixed['d'] = (rng.random(n) * 100).astype('f4')
-mixed['e'] = rng.integers(-2**62, 2**62, n)
-mixed['f'] = rng.integers(-30000, 30000, n)
-words = np.array([b'alpha', b'beta', b'gamma,x', b'de"lta', b'epsilon123', b'z\\\x01'], 'S10')
-mixed['s'] = words[rng.integers(0, len(words), n)]
+mixed = mixed_table.mixed(n, rng, words=[b'alpha', b'beta', b'gamma,x', b'de"lta', b'epsilon123',
+                                         b'z\\\x01'])
 np.save(f'{d}/mixed.npy', mixed)
 np.save(f'{d}/mixed_small.npy', mixed[:small])
 mixed.tofile(f'{d}/mixed.raw')
@@ -73,12 +61,6 @@ for fmt in jsonl csv; do
     "$first_npydt" dump --$fmt "$dir/mixed_small.npy" >"$dir/mixed_small.$fmt"
 done
 
-# instructions of a whole run: PROGRAM ARGS...
-count() {
-    valgrind --tool=callgrind --callgrind-out-file="$dir/cg" "$@" >/dev/null 2>"$dir/log" ||
-        { cat "$dir/log" >&2; exit 1; }
-    sed -n 's/^summary: *//p' "$dir/cg"
-}
 # a run's command line for TABLE (mixed or mixed_small) and FORMAT
 anchor_run() { echo "$1 $dir/$2.$3"; }
 # -j 1 where NPYDT has -j (JOBS: another count)
@@ -86,14 +68,11 @@ jobs_of() { "$1" load --help 2>/dev/null | grep -q -- --jobs && echo "-j ${JOBS:
 npydt_run() { echo "$1 load $(jobs_of "$1") --dtype @$dir/mixed.npy --$3 -o $dir/out.npy $dir/$2.$3"; }
 # instructions per record: RUN-FUNCTION PROGRAM FORMAT
 per_record() {
-    big=$(count $($1 "$2" mixed "$3"))
-    little=$(count $($1 "$2" mixed_small "$3"))
+    big=$(bench_count $($1 "$2" mixed "$3"))
+    little=$(bench_count $($1 "$2" mixed_small "$3"))
     echo $(((big - little) / (n - small)))
 }
-cpu() {
-    /usr/bin/time -f '%U %S' -o "$dir/time" $($1 "$2" mixed "$3") >"$dir/anchor.out"
-    awk '{ printf "%.2f", $1 + $2 }' "$dir/time"
-}
+cpu() { bench_cpu $($1 "$2" mixed "$3"); }
 
 status=0
 printf '%-5s %-44s %12s %7s %8s  %s\n' fmt program instr/record ratio cpu_s target
@@ -102,8 +81,8 @@ for fmt in jsonl csv; do
     a=
     if [ "$anchor" != - ]; then
         $(anchor_run "$anchor" mixed $fmt) >"$dir/anchor.out"
-        cmp -s "$dir/anchor.out" "$dir/mixed.raw" ||
-            { echo "load_text: $anchor $fmt: not the table's records" >&2; exit 1; }
+        bench_same "$dir/anchor.out" "$dir/mixed.raw" \
+            "load_text: $anchor $fmt: not the table's records"
         a=$(per_record anchor_run "$anchor" $fmt)
         printf '%-5s %-44s %12d %7s %8s\n' $fmt "$anchor" "$a" 1.00 "$(cpu anchor_run "$anchor" $fmt)"
     fi
@@ -115,14 +94,13 @@ for fmt in jsonl csv; do
             { echo "load_text: $npydt load --$fmt: not the table's records" >&2; exit 1; }
         c=$(per_record npydt_run "$npydt" $fmt)
         r=-
-        [ -z "$a" ] || r=$(awk -v c="$c" -v a="$a" 'BEGIN { printf "%.2f", c / a }')
+        [ -z "$a" ] || r=$(bench_ratio "$c" "$a")
         if [ $fmt = jsonl ]; then target=1.0; else target=1.5; fi
         verdict=n/a
-        [ "$r" = - ] || verdict=$(awk -v r="$r" -v t="$target" 'BEGIN { print (r <= t ? "PASS" : "MISS") }')
+        [ "$r" = - ] || verdict=$(bench_verdict "$r" "$target")
         printf '%-5s %-44s %12d %7s %8s  <= %sx %s\n' $fmt "$npydt" "$c" "$r" \
             "$(cpu npydt_run "$npydt" $fmt)" "$target" "$verdict"
-        if [ $first = 1 ] && [ -n "$max" ] && [ "$r" != - ] &&
-            awk -v r="$r" -v m="$max" 'BEGIN { exit !(r > m) }'; then
+        if [ $first = 1 ] && [ "$r" != - ] && bench_above "$r" "$max"; then
             echo "load_text: $npydt load --$fmt: $r times the anchor's instructions (at most $max)" >&2
             status=1
         fi

@@ -10,6 +10,7 @@
 # when the command does not report the NaNs the file holds.
 #   tests/bench/rules.sh [-n RECORDS] [-r ROUNDS] RULES_BENCH NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 n=3600000
 rounds=9
 while [ $# -gt 0 ]; do
@@ -22,26 +23,14 @@ done
 [ $# -eq 2 ] || { echo "usage: rules.sh [-n RECORDS] [-r ROUNDS] RULES_BENCH NPYDT" >&2; exit 2; }
 bench=$1
 npydt=$2
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-rules.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir/mixed.npy" "$n" "$dir/half.npy" <<'PYEOF'
+bench_start rules
+bench_py - "$dir/mixed.npy" "$n" "$dir/half.npy" <<'PYEOF'
 import sys
 import numpy as np
+import mixed_table
 path, n, half = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rng = np.random.default_rng(26)
-a = np.zeros(n, [('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-                 ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
-a['t'] = np.datetime64('2024-01-01', 'ns') + rng.integers(0, 10**15, n).astype('m8[ns]')
-a['id'] = rng.integers(0, 2**32, n, dtype=np.uint64)
-a['a'] = rng.normal(size=n) * 1000
-a['a'][rng.integers(0, n, 7)] = np.nan
-a['b'] = rng.random(n)
-a['c'] = rng.normal(size=n).astype('f4')
-a['d'] = (rng.random(n) * 100).astype('f4')
-a['e'] = rng.integers(-2**62, 2**62, n)
-a['f'] = rng.integers(-30000, 30000, n)
+a = mixed_table.mixed(n, rng, nans=lambda rng, n: rng.integers(0, n, 7))
 np.save(path, a)
 np.save(half, a[:n // 2])
 PYEOF

@@ -14,6 +14,7 @@
 # throughput, peak MB.
 #   tests/bench/stats.sh [-m MB] FLOOR NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 mb=200
 while [ $# -gt 0 ]; do
     case $1 in
@@ -23,35 +24,21 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || { echo "usage: stats.sh [-m MB] FLOOR NPYDT" >&2; exit 2; }
 floor=$1 npydt=$2
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-stats.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
-"$PY" - "$dir/mixed.npy" "$mb" <<'PY'
+bench_start stats
+bench_py - "$dir/mixed.npy" "$mb" <<'PY'
 import sys
 import numpy as np
+import mixed_table
 path, mb = sys.argv[1], int(sys.argv[2])
-dt = np.dtype([('t', '<M8[ns]'), ('id', '<u4'), ('a', '<f8'), ('b', '<f8'), ('c', '<f4'),
-               ('d', '<f4'), ('e', '<i8'), ('f', '<i2'), ('s', 'S10')])
+dt = mixed_table.MIXED
 n = mb * 10**6 // dt.itemsize
 rng = np.random.default_rng(26)
 a = np.lib.format.open_memmap(path, mode='w+', dtype=dt, shape=(n,))
 step = 1 << 20
 for i in range(0, n, step):
     k = min(step, n - i)
-    b = a[i:i + k]
-    b['t'] = np.datetime64('2024-01-01', 'ns') + (np.arange(i, i + k) * 1000).astype('m8[ns]')
-    b['id'] = rng.integers(0, 2**32, k, dtype=np.uint64)
-    x = rng.normal(size=k) * 1000
-    x[rng.random(k) < 0.01] = np.nan
-    b['a'] = x
-    b['b'] = rng.random(k)
-    b['c'] = rng.normal(size=k).astype('f4')
-    b['d'] = (rng.random(k) * 100).astype('f4')
-    b['e'] = rng.integers(-2**62, 2**62, k)
-    b['f'] = rng.integers(-30000, 30000, k)
-    words = np.array([b'alpha', b'beta', b'gamma', b'delta', b'epsilon123'], 'S10')
-    b['s'] = words[rng.integers(0, len(words), k)]
+    mixed_table.fill(a[i:i + k], rng, rising_from=i, nans=lambda rng, n: rng.random(n) < 0.01,
+                     words=[b'alpha', b'beta', b'gamma', b'delta', b'epsilon123'])
 a.flush()
 del a
 PY

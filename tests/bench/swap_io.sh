@@ -13,6 +13,7 @@
 # file. Prints the load average at the start and the end.
 #   tests/bench/swap_io.sh [-m MB] [-r ROUNDS] NPYDT
 set -eu
+. "$(dirname "$0")/common.sh"
 mb=1000
 rounds=3
 while [ $# -gt 0 ]; do
@@ -24,10 +25,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 1 ] || { echo "usage: swap_io.sh [-m MB] [-r ROUNDS] NPYDT" >&2; exit 2; }
 npydt=$1
-PY=${PYTHON:-/usr/bin/python3}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/npydt-swap.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM HUP
+bench_start swap
 "$PY" - "$dir/a.npy" "$mb" <<'PY'
 import sys
 import numpy as np

@@ -138,7 +138,8 @@ static int import(duckdb_connection con, const char *out, size_t width, const ch
             printf("%s\n", descr);
             rc = 0;
         } else {
-            fprintf(stderr, "arrow_import_duckdb: %s\n", err.message);
+            fprintf(stderr, "arrow_import_duckdb: %s%s%s%s\n", err.path[0] ? "field " : "",
+                    err.path, err.path[0] ? ": " : "", err.message);
         }
         npydt_dtype_free(dt);
     }

@@ -133,7 +133,8 @@ static void name_width_option(const struct ArrowSchema *schema,
     npydt_error again;
     npydt_status st = npydt_arrow_dtype(schema, NULL, &with, &dt, &again);
     npydt_dtype_free(dt);
-    if (st != NPYDT_OK && strcmp(again.message, err->message) == 0)
+    if (st != NPYDT_OK && strcmp(again.path, err->path) == 0 &&
+        strcmp(again.message, err->message) == 0)
         return;
     static const char option[] = " with --string-width N";
     size_t len = strnlen(err->message, sizeof err->message);
