@@ -91,7 +91,9 @@ static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k
         it->arg = k;
         it->head_at = SIZE_MAX;
         held |= fd >= 0;
-        char *room = it->in.head ? text_buf_room(&t->heads, it->in.head_len) : NULL;
+        if (!it->in.head || !ft->own_heads)
+            continue;   /* with one worker the list's head is read before its next item */
+        char *room = text_buf_room(&t->heads, it->in.head_len);
         if (room) {   /* the list's, until its next item: kept in t */
             memcpy(room, it->in.head, it->in.head_len);
             it->head_at = t->heads.len;
@@ -99,6 +101,7 @@ static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k
         }
         it->in.head = NULL;   /* the bytes are in heads (set when t is taken), or read again */
     }
+    cli_inputs_forget(list, from);
     if (status > t->status)
         t->status = status;
     return held;
@@ -261,6 +264,7 @@ int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
         ft->per_task = per < 1 ? 1 : per > TASK_FILES_MAX ? TASK_FILES_MAX : per;
         ft->held_max = TASK_HELD_FDS / nslots ? TASK_HELD_FDS / nslots : 1;
     }
+    ft->own_heads = jobs > 1;
     ft->next = 0;
     ft->status = status;
     ft->blocks = 0;

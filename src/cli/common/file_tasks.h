@@ -50,6 +50,7 @@ struct cli_file_tasks {
     size_t per_task;            /* arguments a task takes (at most) */
     size_t next;                /* the first argument not taken yet */
     size_t held_max;            /* probe descriptors a task may hold */
+    int own_heads;              /* a task copies its probes' bytes (several workers) */
     int status;
     size_t blocks;
 };
