@@ -110,9 +110,9 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
 /* The header whose preamble says major, hlen and hstart, its text in
  * b[hstart .. hstart + hlen), opts checked: the parse after the checks
  * of npydt_header_parse (which parse_from_head has made). */
-static npydt_status parse_checked(const unsigned char *b, int major, uint32_t hlen, size_t hstart,
-                                  const npydt_options *opts, npydt_header **out,
-                                  npydt_error *err)
+static inline __attribute__((always_inline)) npydt_status
+parse_checked(const unsigned char *b, int major, uint32_t hlen, size_t hstart,
+              const npydt_options *opts, npydt_header **out, npydt_error *err)
 {
     struct arena_budget budget;
     arena_budget_init(&budget, opts->limits.max_alloc_bytes);
