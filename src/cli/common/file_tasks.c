@@ -65,22 +65,23 @@ static int report_nomem(struct cli_dest *d, const char *file, const struct cli_i
     return status;
 }
 
-/* Name the arrays of argument k into t, its reports into t's memory.
+/* Name the arrays of argument k into t, what naming them says into d.
  * Returns 1 when an array holds its probe's descriptor. */
-static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k)
+static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k,
+                    struct cli_dest *d)
 {
     struct cli_inputs *list = &ft->inputs;
     char *file = ft->files[k];
     size_t from = list->count;
-    list->dest = &t->dest;
+    list->dest = d;
     int status = cli_inputs_add(list, file), fd = cli_inputs_held(list), held = 0;
     if (status != EXIT_OK && ft->json)
-        cli_json_error(cli_dest_out(&t->dest), file, NULL, &list->error);
+        cli_json_error(cli_dest_out(d), file, NULL, &list->error);
     size_t n = list->count - from;
     if (n > SIZE_MAX - t->nitems || reserve(t, t->nitems + n) != 0) {
         if (fd >= 0)
             close(fd);
-        int s = report_nomem(&t->dest, file, NULL, ft->json);
+        int s = report_nomem(d, file, NULL, ft->json);
         status = s > status ? s : status;
         n = 0;
     }
@@ -91,7 +92,7 @@ static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k
         it->arg = k;
         it->head_at = SIZE_MAX;
         held |= fd >= 0;
-        if (!it->in.head || !ft->own_heads)
+        if (!it->in.head || !ft->pooled)
             continue;   /* with one worker the list's head is read before its next item */
         char *room = text_buf_room(&t->heads, it->in.head_len);
         if (room) {   /* the list's, until its next item: kept in t */
@@ -127,6 +128,7 @@ static int take(void *ctx, size_t i, void *slot)
     t->blocks = 0;
     t->before = ft->blocks;
     t->status = EXIT_OK;
+    t->early_arg = SIZE_MAX;
     if (!t->dest.out && cli_dest_open(&t->dest) != 0) {
         /* no memory for its output: finish reports each argument */
         size_t left = ft->nfiles - ft->next;
@@ -134,10 +136,26 @@ static int take(void *ctx, size_t i, void *slot)
         ft->next += t->nargs;
         return 1;
     }
-    for (size_t held = 0; ft->next < ft->nfiles && t->nargs < ft->per_task &&
-                          held < ft->held_max;
-         t->nargs++)
-        held += (size_t)take_one(ft, t, ft->next++);
+    /* What naming an argument says (a refused archive, a missing member)
+     * comes before its arrays' reports and after those of the arguments
+     * before it, which the worker has not made yet: it is held in early,
+     * and the task ends with that argument. Without memory for early,
+     * the task takes one argument. */
+    struct cli_dest *early = ft->pooled ? &t->early : &t->dest;
+    size_t most = ft->per_task;
+    if (ft->pooled && !t->early.out && cli_dest_open(&t->early) != 0) {
+        early = &t->dest;
+        most = 1;
+    }
+    for (size_t held = 0; ft->next < ft->nfiles && t->nargs < most && held < ft->held_max;) {
+        size_t k = ft->next++;
+        t->nargs++;
+        held += (size_t)take_one(ft, t, k, early);
+        if (early != &t->dest && !cli_dest_empty(early)) {
+            t->early_arg = k;
+            break;
+        }
+    }
     for (size_t k = 0; k < t->nitems; k++)   /* heads no longer moves */
         if (t->items[k].head_at != SIZE_MAX)
             t->items[k].in.head = (const unsigned char *)t->heads.buf + t->items[k].head_at;
@@ -151,7 +169,13 @@ static int work(void *ctx, void *slot)
     const struct cli_file_tasks *ft = r->ft;
     struct cli_file_task *t = slot;
     int status = t->status;
-    for (size_t k = 0; k < t->nitems; k++) {
+    for (size_t k = 0; k <= t->nitems; k++) {
+        if (t->early_arg != SIZE_MAX && (k == t->nitems || t->items[k].arg == t->early_arg)) {
+            cli_dest_move(&t->dest, &t->early);   /* in its place */
+            t->early_arg = SIZE_MAX;
+        }
+        if (k == t->nitems)
+            break;
         int s = ft->one(ft->ctx, t, &t->items[k].in, t->items[k].fd);
         t->items[k].fd = -1;
         if (s > status)
@@ -264,7 +288,7 @@ int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
         ft->per_task = per < 1 ? 1 : per > TASK_FILES_MAX ? TASK_FILES_MAX : per;
         ft->held_max = TASK_HELD_FDS / nslots ? TASK_HELD_FDS / nslots : 1;
     }
-    ft->own_heads = jobs > 1;
+    ft->pooled = jobs > 1;
     ft->next = 0;
     ft->status = status;
     ft->blocks = 0;
@@ -280,6 +304,7 @@ int cli_file_tasks_run(struct cli_file_tasks *ft, unsigned jobs, int status)
     cli_progress_end(&r.progress);
     for (size_t k = 0; k < nslots; k++) {
         cli_dest_close(&slots[k].dest);
+        cli_dest_close(&slots[k].early);
         free(slots[k].items);
         text_buf_free(&slots[k].heads);
     }

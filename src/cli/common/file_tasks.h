@@ -19,6 +19,8 @@ struct cli_task_item;
 struct cli_file_task {
     struct cli_dest dest;
     struct cli_task_item *items; /* each array, its probe's descriptor and argument */
+    struct cli_dest early;      /* what naming argument early_arg said (several workers) */
+    size_t early_arg;           /* SIZE_MAX: none */
     struct text_buf heads;      /* the bytes each argument's probe read (item.head) */
     size_t nitems, cap;
     size_t first, nargs;        /* the arguments it takes: files[first .. first + nargs) */
@@ -50,7 +52,8 @@ struct cli_file_tasks {
     size_t per_task;            /* arguments a task takes (at most) */
     size_t next;                /* the first argument not taken yet */
     size_t held_max;            /* probe descriptors a task may hold */
-    int own_heads;              /* a task copies its probes' bytes (several workers) */
+    int pooled;                 /* several workers: a task copies its probes' bytes and
+                                 * holds what naming its last argument said */
     int status;
     size_t blocks;
 };
