@@ -2,6 +2,7 @@
 #include "cli/common/file_tasks.h"
 #include "cli/common/jobs.h"
 #include "cli/common/mapped.h"
+#include "cli/common/pipe.h"
 #include "cli/common/progress.h"
 #include "cli/common/report.h"
 
@@ -92,6 +93,8 @@ static int take_one(struct cli_file_tasks *ft, struct cli_file_task *t, size_t k
         it->arg = k;
         it->head_at = SIZE_MAX;
         held |= fd >= 0;
+        if (it->in.pipe)   /* what reading it says: in the task's order */
+            it->in.pipe->dest = &t->dest;
         if (!it->in.head || !ft->pooled)
             continue;   /* with one worker the list's head is read before its next item */
         char *room = text_buf_room(&t->heads, it->in.head_len);
