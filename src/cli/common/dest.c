@@ -89,11 +89,6 @@ int cli_dest_flush(struct cli_dest *d)
     return failed ? -1 : 0;
 }
 
-int cli_dest_empty(struct cli_dest *d)
-{
-    return d->direct || !d->out || (d->lines.len == 0 && out_len(d) == 0 && !d->failed);
-}
-
 void cli_dest_move(struct cli_dest *to, struct cli_dest *from)
 {
     size_t end = from->failed ? 0 : out_len(from), done = 0;

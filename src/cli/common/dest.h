@@ -42,9 +42,6 @@ void cli_dest_line(struct cli_dest *d, const char *line, size_t len);
  * came, and empty d for the next task. Returns 0, or -1 when d ran out of
  * memory (nothing of it is written: the caller reports that). */
 int cli_dest_flush(struct cli_dest *d);
-/* 1 when an opened memory destination d holds nothing (also when it is
- * direct or not opened). */
-int cli_dest_empty(struct cli_dest *d);
 /* Append what the memory destination from holds to the memory
  * destination to, its lines in their places, and empty from (a failure
  * of either makes to failed). */

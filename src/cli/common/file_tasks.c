@@ -154,7 +154,9 @@ static int take(void *ctx, size_t i, void *slot)
         size_t k = ft->next++;
         t->nargs++;
         held += (size_t)take_one(ft, t, k, early);
-        if (early != &t->dest && !cli_dest_empty(early)) {
+        /* naming says something only when it fails (a line, and the
+         * error object with --json) */
+        if (early != &t->dest && (t->status != EXIT_OK || early->lines.len || early->failed)) {
             t->early_arg = k;
             break;
         }
