@@ -411,6 +411,27 @@ sweep "descr" cstruct --descr "[('a', '<i4'), ('b', [('c', '>f8', (2,))])]"
 sweep "$F/fortran_struct.npy" check --schema "[('a', '<i2'), ('b', '|S2')]" "$F/fortran_struct.npy"
 sweep "$(members "$Z/savez.npz")" check --schema "'<i8'" "$Z/savez.npz"
 
+# check --json -j 2 when a task's output cannot be held in memory (the
+# memory stream of every task, or of all tasks but the first, cannot be
+# made): every FILE still gets its objects, in order, each the one an
+# unhindered run prints or an error object saying out of memory (a
+# FILE's stderr line says so too), and the exit status is 2
+jfiles="$F/fortran_struct.npy $Z/savez.npz $dir/nope.npy $F/struct_nested3.npy"
+# shellcheck disable=SC2086
+"$NPYDT" check --json -j 2 --schema "'<i8'" $jfiles >"$dir/ref" 2>/dev/null
+for spec in "open_memstream:*" "open_memstream:2+"; do
+    # shellcheck disable=SC2086
+    run "$spec" check --json -j 2 --schema "'<i8'" $jfiles
+    named=$(sed 's/^{"file":"\([^"]*\)".*/\1/' "$dir/out" | uniq | tr '\n' ' ')
+    others=$(grep -vxF -f "$dir/ref" "$dir/out" | grep -vc '"error":{"status":"out of memory","message":"out of memory","offset":null}}$')
+    if fired "open_memstream 2" && [ "$rc" = 2 ] && [ "$named" = "$jfiles " ] && [ "$others" = 0 ] &&
+        grep -q ': out of memory: out of memory$' "$dir/err"; then
+        pass
+    else
+        fail "check --json -j 2 with $spec: exit $rc, objects of '$named' ($others unexpected): $(head -c 300 "$dir/err")"
+    fi
+done
+
 # swap_sweep FILE EXT: swap FILE --to big into an empty directory with every
 # allocation failed in turn: the right file, or nothing at all
 swap_sweep() {

@@ -72,6 +72,24 @@ for cmd in "check --json --schema <f8" "inspect"; do
         same "$cmd: a FIFO among files, -j 2" $cmd -j 2 b.npy ff b.npy
     }
 done
+# a FIFO named twice, -j 2: read in turn, as -j 1 reads it (the first
+# argument to its end, then the second from the next writer, which here
+# does not come), never by two readers at once: the writer holds the FIFO
+# open a second after its bytes, while the first reader waits for the end
+for j in 1 2; do
+    (exec 3>ff; cat a.npy >&3; sleep 1) &
+    sleep 0.3
+    timeout $limit "$NPYDT" check --json --schema '<f8' -j $j ff ff >out.$j 2>err.$j
+    echo "exit $?" >>out.$j
+    wait
+done
+if cmp -s out.1 out.2 && cmp -s err.1 err.2 && grep -qx 'exit 2' out.2 &&
+    [ "$(cat err.2)" = "ff: i/o error: no writer opened the FIFO within 2 seconds" ]; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+    echo "fifo-wait: a FIFO named twice, -j 2: $(head -c 300 out.2) $(head -c 300 err.2)"
+fi
 # a spec read from a FIFO (--schema @ff): the probe for an archive opens
 # regular files only, so the writer waiting is not let through early and
 # left without its reader

@@ -72,6 +72,15 @@ same "check with a pipe" "$F/fortran_2d.npy" check --schema "'<i4'" --json \
 same "check of an archive's members on a pipe" "$Z/savez.npz" check --schema "'<i8'" \
     --json "$F/fortran_2d.npy" -:ints "$F/bad/data_short_2d.npy" -:nope -:fortran "$Z/savez.npz"
 same "inspect" /dev/null inspect $files
+# refused archives (reported when the calling thread names their
+# arrays) and missing members among many files, a task taking several:
+# each report keeps its place, after the reports of the files before it
+bad=$(ls "$Z"/bad/*.npz | tr '\n' ' ')
+# shellcheck disable=SC2086
+same "check of refused archives among files" /dev/null check --schema "'<f8'" --json \
+    $files $bad $files "$Z/savez.npz:nope" $files
+# shellcheck disable=SC2086
+same "inspect of refused archives among files" /dev/null inspect $bad $files $bad
 # NPYDT_JOBS=1 in the environment is the default -j: no thread is started
 if command -v strace >/dev/null 2>&1; then
     # threads ENV [ARG]: threads started (a sanitizer may start its own:

@@ -36,6 +36,8 @@ npydt_status header_len_writable(uint64_t hlen, npydt_error *err)
 
 void options_resolve_limits(npydt_limits *lim)
 {
+    if (lim->max_header_bytes && lim->max_depth && lim->max_ndim && lim->max_fields)
+        return;   /* every limit set: the defaults are not needed */
     npydt_options d;
     npydt_options_init(&d);
     if (lim->max_header_bytes == 0)

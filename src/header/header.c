@@ -107,6 +107,44 @@ static npydt_status parse_header_text(struct npydt_header *h, const char *text, 
     return finish_sizes(h, err);
 }
 
+/* The header whose preamble says major, hlen and hstart, its text in
+ * b[hstart .. hstart + hlen), opts checked: the parse after the checks
+ * of npydt_header_parse (which parse_from_head has made). */
+static inline __attribute__((always_inline)) npydt_status
+parse_checked(const unsigned char *b, int major, uint32_t hlen, size_t hstart,
+              const npydt_options *opts, npydt_header **out, npydt_error *err)
+{
+    struct arena_budget budget;
+    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
+    struct arena ar;
+    arena_init(&ar, opts->allocator);
+    arena_budget_attach(&ar, &budget);
+    arena_expect(&ar, hlen);
+    struct npydt_header *h = arena_alloc(&ar, sizeof *h);
+    if (!h) {
+        arena_release(&ar);
+        set_nomem(err);
+        pool_explain_nomem(opts->allocator, err);
+        return arena_budget_explain(&budget, NPYDT_E_NOMEM, err);
+    }
+    /* from here on every allocation goes through h->arena, which holds h */
+    h->arena = ar;
+    h->major = major;
+    h->minor = 0;
+    h->header_len = hlen;
+    h->data_offset = hstart + hlen;
+    npydt_status st = parse_header_text(h, (const char *)b + hstart, hlen, &opts->limits, err);
+    if (st != NPYDT_OK) {
+        ar = h->arena;
+        arena_release(&ar);
+        pool_explain_nomem(opts->allocator, err);
+        return arena_budget_explain(&budget, st, err);
+    }
+    arena_budget_detach(&h->arena);   /* budget ends with this call */
+    *out = h;
+    return NPYDT_OK;
+}
+
 npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options *opts,
                                 npydt_header **out, npydt_error *err)
 {
@@ -132,35 +170,7 @@ npydt_status npydt_header_parse(const void *buf, size_t len, const npydt_options
                          "header length is %u bytes but only %zu of them are present: the "
                          "header needs %llu bytes from the start, %zu given", hlen,
                          len - hstart, (unsigned long long)hstart + hlen, len);
-    struct arena_budget budget;
-    arena_budget_init(&budget, opts->limits.max_alloc_bytes);
-    struct arena ar;
-    arena_init(&ar, opts->allocator);
-    arena_budget_attach(&ar, &budget);
-    arena_expect(&ar, hlen);
-    struct npydt_header *h = arena_alloc(&ar, sizeof *h);
-    if (!h) {
-        arena_release(&ar);
-        set_nomem(err);
-        pool_explain_nomem(opts->allocator, err);
-        return arena_budget_explain(&budget, NPYDT_E_NOMEM, err);
-    }
-    /* from here on every allocation goes through h->arena, which holds h */
-    h->arena = ar;
-    h->major = major;
-    h->minor = 0;
-    h->header_len = hlen;
-    h->data_offset = hstart + hlen;
-    st = parse_header_text(h, (const char *)b + hstart, hlen, &opts->limits, err);
-    if (st != NPYDT_OK) {
-        ar = h->arena;
-        arena_release(&ar);
-        pool_explain_nomem(opts->allocator, err);
-        return arena_budget_explain(&budget, st, err);
-    }
-    arena_budget_detach(&h->arena);   /* budget ends with this call */
-    *out = h;
-    return NPYDT_OK;
+    return parse_checked(b, major, hlen, hstart, opts, out, err);
 }
 
 npydt_status npydt_header_check_data(const npydt_header *h, uint64_t available, npydt_error *err)
@@ -217,7 +227,7 @@ static npydt_status parse_from_head(int fd, uint64_t fsize, const unsigned char 
                          (unsigned long long)(fsize > hstart ? fsize - hstart : 0), want,
                          (unsigned long long)fsize);
     if (want <= got) {
-        st = npydt_header_parse(first, want, opts, out, err);
+        st = parse_checked(first, major, hlen, hstart, opts, out, err);
     } else {
         unsigned char *buf = alloc_bytes(opts->allocator, want);
         if (!buf) {
@@ -229,7 +239,7 @@ static npydt_status parse_from_head(int fd, uint64_t fsize, const unsigned char 
         if (st == NPYDT_OK && got < want)
             st = set_error(err, NPYDT_E_TRUNCATED, got > hstart ? got - hstart : 0, NULL,
                            "file shrank while reading the header");
-        if (st == NPYDT_OK)
+        if (st == NPYDT_OK)   /* the preamble read again: the file may have changed */
             st = npydt_header_parse(buf, want, opts, out, err);
         free_bytes(opts->allocator, buf, want);
     }

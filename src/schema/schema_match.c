@@ -297,8 +297,14 @@ static npydt_status run_check(const npydt_schema *s, const npydt_dtype *dt,
     if ((flags & NPYDT_CHECK_STRICT) && (flags & NPYDT_CHECK_SAFE_CAST))
         return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
                          "strict and safe-cast checks exclude each other");
+    /* a result nobody keeps lives on the stack: a match costs no
+     * allocation */
+    _Alignas(16) unsigned char room[512];
     struct arena ar;
-    arena_init(&ar, s->alloc);
+    if (out)
+        arena_init(&ar, s->alloc);
+    else
+        arena_init_buffer(&ar, s->alloc, room, sizeof room);
     npydt_check_result *res = arena_alloc(&ar, sizeof *res);
     if (!res) {
         arena_release(&ar);

@@ -203,7 +203,10 @@ static int check_input(struct cli_dest *d, const struct check_run *c, const stru
     if (cli_input_verify_fd(in, fd, read_data, &h, &report, &err) != NPYDT_OK)
         return cli_report_input_to(d, in, &err, json);
     npydt_check_result *r = NULL;
-    npydt_status st = c->schema ? npydt_check(c->schema, h, c->flags, &r, &err) : NPYDT_OK;
+    /* a match keeps no result: the mismatches are asked for when there are some */
+    npydt_status st = c->schema ? npydt_check(c->schema, h, c->flags, NULL, &err) : NPYDT_OK;
+    if (st == NPYDT_E_MISMATCH)
+        st = npydt_check(c->schema, h, c->flags, &r, &err);
     npydt_header_free(h);
     if (st != NPYDT_OK && st != NPYDT_E_MISMATCH)
         return cli_report_input_to(d, in, &err, json);

@@ -89,6 +89,30 @@ int cli_dest_flush(struct cli_dest *d)
     return failed ? -1 : 0;
 }
 
+void cli_dest_move(struct cli_dest *to, struct cli_dest *from)
+{
+    size_t end = from->failed ? 0 : out_len(from), done = 0;
+    if (from->failed || ferror(from->out))
+        to->failed = 1;
+    for (size_t at = 0; !to->failed && at < from->lines.len;) {
+        size_t head[2];
+        memcpy(head, from->lines.buf + at, sizeof head);
+        at += sizeof head;
+        if (head[0] > done) {
+            fwrite(from->buf + done, 1, head[0] - done, to->out);
+            done = head[0];
+        }
+        cli_dest_line(to, from->lines.buf + at, head[1]);
+        at += head[1];
+    }
+    if (!to->failed && end > done)
+        fwrite(from->buf + done, 1, end - done, to->out);
+    from->lines.len = 0;
+    rewind(from->out);
+    clearerr(from->out);
+    from->failed = fflush(from->out) != 0;
+}
+
 void cli_dest_close(struct cli_dest *d)
 {
     if (d->direct) {

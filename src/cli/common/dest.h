@@ -42,6 +42,10 @@ void cli_dest_line(struct cli_dest *d, const char *line, size_t len);
  * came, and empty d for the next task. Returns 0, or -1 when d ran out of
  * memory (nothing of it is written: the caller reports that). */
 int cli_dest_flush(struct cli_dest *d);
+/* Append what the memory destination from holds to the memory
+ * destination to, its lines in their places, and empty from (a failure
+ * of either makes to failed). */
+void cli_dest_move(struct cli_dest *to, struct cli_dest *from);
 void cli_dest_close(struct cli_dest *d);
 
 #endif

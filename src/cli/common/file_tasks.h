@@ -15,12 +15,15 @@
 /* A few consecutive arguments' arrays (one argument with -j 1; more with
  * several workers, so that a small file does not cost a hand-over of its
  * own), and what is said about them. */
+struct cli_task_item;
 struct cli_file_task {
     struct cli_dest dest;
-    struct cli_input *items;    /* copies of the list's (which moves as it grows) */
-    int *fds;                   /* each item's probe descriptor (cli_inputs_held), or -1 */
-    unsigned char *heads;       /* the bytes each argument's probe read (item.head) */
+    struct cli_task_item *items; /* each array, its probe's descriptor and argument */
+    struct cli_dest early;      /* what naming argument early_arg said (several workers) */
+    size_t early_arg;           /* SIZE_MAX: none */
+    struct text_buf heads;      /* the bytes each argument's probe read (item.head) */
     size_t nitems, cap;
+    size_t first, nargs;        /* the arguments it takes: files[first .. first + nargs) */
     int status;                 /* of naming them */
     size_t blocks;              /* blocks the task printed */
     size_t before;              /* blocks printed before the task (known with -j 1) */
@@ -46,7 +49,11 @@ struct cli_file_tasks {
     const void *ctx;
     /* private */
     struct cli_inputs inputs;
-    size_t per_task;            /* arguments a task takes */
+    size_t per_task;            /* arguments a task takes (at most) */
+    size_t next;                /* the first argument not taken yet */
+    size_t held_max;            /* probe descriptors a task may hold */
+    int pooled;                 /* several workers: a task copies its probes' bytes and
+                                 * holds what naming its last argument said */
     int status;
     size_t blocks;
 };

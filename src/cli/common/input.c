@@ -68,6 +68,16 @@ void cli_inputs_free(struct cli_inputs *list)
     list->held = -1;
 }
 
+void cli_inputs_forget(struct cli_inputs *list, size_t from)
+{
+    for (size_t i = from; i < list->count; i++)
+        if (list->items[i].name != list->items[i].path || list->items[i].buf ||
+            list->items[i].pipe)
+            return;
+    if (from < list->count)
+        list->count = from;
+}
+
 /* Room for one more item; the new one is zeroed. */
 static struct cli_input *new_item(struct cli_inputs *list)
 {
@@ -392,7 +402,8 @@ static int add_regular(struct cli_inputs *list, const char *arg, int fd, uint64_
     npydt_error ignored;
     uint64_t want = size < NPYDT_VERIFY_HEAD_BYTES ? size : NPYDT_VERIFY_HEAD_BYTES;
     if ((uint64_t)n < want ||   /* read short (the file shrank): the parse reads again */
-        (npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) ==
+        ((uint64_t)n < size &&  /* the whole file read: nothing past it to read */
+         npydt_header_size(list->head, (size_t)n, &list->opts.base, &total, &ignored) ==
              NPYDT_OK &&
          total > (uint64_t)n && total <= size))
         list->held = fd;

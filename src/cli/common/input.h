@@ -67,6 +67,10 @@ int cli_inputs_add(struct cli_inputs *list, const char *arg);
  * cli_inputs_add). Its read of the header then costs no second open and,
  * for a header within them, no second read. */
 int cli_inputs_held(struct cli_inputs *list);
+/* Drop items[from .. count) from the list when none of them owns memory
+ * (each a FILE named by its path): copies of them stay valid, and a list
+ * whose items are copied out as they come stays small. */
+void cli_inputs_forget(struct cli_inputs *list, size_t from);
 /* 1 when path is a regular file that starts as a zip archive does (as
  * np.load decides); never blocks on a FIFO. */
 int cli_is_archive(const char *path);
