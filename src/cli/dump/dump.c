@@ -318,7 +318,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* invalid text is refused by the export, naming the record */
         bool whole = !o->select.index && !o->select.range && !o->select.tail &&
                      !o->have_sample && (!o->have_head || o->head >= count);
-        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output);
+        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output, o->jobs);
         goto out;
     }
     int people = o->format == FORMAT_TABLE || o->format == FORMAT_VERTICAL;

@@ -382,7 +382,7 @@ static int load_arrow(const struct load_args *a, const struct load_arrow_options
 int cmd_load(int argc, char **argv)
 {
     struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0, 0};
-    struct load_arrow_options ao = {0, 0, 0};
+    struct load_arrow_options ao = {0, 0, 0, 0};
     int arrow_given = 0, r;
     struct cli_args args;
     cli_args_init(&args, &load_command, argc, argv);
@@ -423,6 +423,7 @@ int cmd_load(int argc, char **argv)
         return EXIT_USAGE;
     a.input = args.operands[0];
     ao.no_sync = a.no_sync;
+    ao.jobs = a.jobs;
     if (a.format == LOAD_ARROW)
         return load_arrow(&a, &ao);
 
@@ -490,7 +491,7 @@ int cmd_append(int argc, char **argv)
 {
     int format = -1, no_sync = 0, arrow_given = 0, r;
     unsigned jobs = 0;
-    struct load_arrow_options ao = {0, 0, 0};
+    struct load_arrow_options ao = {0, 0, 0, 0};
     struct cli_args args;
     cli_args_init(&args, &append_command, argc, argv);
     int opt;
@@ -519,6 +520,7 @@ int cmd_append(int argc, char **argv)
     if (arrow_given && format != LOAD_ARROW)
         return cli_usage(&append_command, "--string-width and --nulls-as-zero go with --arrow");
     ao.no_sync = no_sync;
+    ao.jobs = jobs;
 
     npydt_header *h;
     npydt_error err;
