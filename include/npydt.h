@@ -1697,6 +1697,12 @@ NPYDT_API npydt_status npydt_writer_create_member(npydt_npz_writer *z, const cha
 NPYDT_API const npydt_dtype *npydt_writer_dtype(const npydt_writer *w);
 /* Records written so far (counted by the header after the next flush). */
 NPYDT_API uint64_t npydt_writer_count(const npydt_writer *w);
+/* The temporary file the writer fills before it is renamed over (or
+ * linked to) its path, while there is one (else NULL): for a program that
+ * removes it when a signal ends the process (the writer removes it at
+ * npydt_writer_discard, and at a close that fails). Valid until the next
+ * call on w. */
+NPYDT_API const char *npydt_writer_temp_path(const npydt_writer *w);
 /* Append n whole records from records (n * itemsize bytes, laid out and
  * byte-ordered as the dtype says). */
 NPYDT_API npydt_status npydt_writer_write(npydt_writer *w, const void *records, uint64_t n,

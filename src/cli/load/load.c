@@ -14,6 +14,7 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/jobs.h"
+#include "cli/common/output.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -279,7 +280,11 @@ static npydt_status create_out(const struct load_args *a, const struct load_spec
     opts.fortran_order = s->fortran;
     opts.replace = 1;
     opts.no_sync = a->no_sync;
-    return npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, w, err);
+    /* its temporary file goes if a signal ends the process */
+    cli_output_hold();
+    npydt_status st = npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, w, err);
+    cli_output_guard(st == NPYDT_OK ? npydt_writer_temp_path(*w) : NULL);
+    return st;
 }
 
 /* The input is read: the checks of the command line and the count, in
@@ -327,6 +332,7 @@ static int load_into(const struct load_args *a, const struct load_spec *spec,
     if (status == EXIT_OK)
         status = finish_new(a, &s, &d, open_st, &open_err);
     load_dest_discard(&d);   /* after a close: nothing left */
+    cli_output_guard(NULL);
     return status;
 }
 
@@ -464,7 +470,9 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
         opts.no_sync = no_sync;
+        cli_output_hold();
         open_st = npydt_writer_append_path(file, &opts, &w, &open_err);
+        cli_output_guard(open_st == NPYDT_OK ? npydt_writer_temp_path(w) : NULL);
     }
     struct load_dest d;
     load_dest_init(&d, w, in->rec.itemsize, records_taken(0, row), fortran && nother > 0);
@@ -484,6 +492,7 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
             status = cli_report(file, &err);
     }
     load_dest_discard(&d);
+    cli_output_guard(NULL);
     return status;
 }
 

@@ -2,7 +2,8 @@
  * Arrow IPC stream (the library's reader, npydt_arrow_ipc_open_fd) into
  * a .npy file through npydt_writer (npydt_arrow_write_stream), with the
  * durability of the other formats: load writes a temporary file beside
- * OUT, renamed over it at the close; append writes after the records the
+ * OUT, renamed over it at the close (removed if a signal ends the
+ * process); append writes after the records the
  * file holds and counts them at the close. Any error discards the writer,
  * which leaves no OUT (or OUT as it was) and the appended file as it was.
  * The dtype is the schema's (npydt_arrow_dtype) unless one is given,
@@ -11,6 +12,7 @@
  * it. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
+#include "cli/common/output.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -367,11 +369,15 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
         npydt_writer_options_init(&wo);
         wo.replace = 1;
         wo.no_sync = o->no_sync;
+        /* its temporary file goes if a signal ends the process */
+        cli_output_hold();
         if (npydt_writer_create_path(out, dtype, shape, ndim, &wo, &w, &err) != NPYDT_OK)
             status = cli_report(out, &err);
+        cli_output_guard(npydt_writer_temp_path(w));
     }
     if (status == EXIT_OK)
         status = write_all(&in, w, out, &io, shown, cli_jobs_count(o->jobs, 0));
+    cli_output_guard(NULL);
     npydt_dtype_free(own);
     input_close(&in);
     return status;
@@ -397,10 +403,14 @@ int load_arrow_append(const char *input, const char *file, const npydt_header *h
     wo.no_sync = o->no_sync;
     npydt_writer *w;
     npydt_error err;
-    if (npydt_writer_append_path(file, &wo, &w, &err) != NPYDT_OK)
+    cli_output_hold();
+    npydt_status st = npydt_writer_append_path(file, &wo, &w, &err);
+    cli_output_guard(st == NPYDT_OK ? npydt_writer_temp_path(w) : NULL);
+    if (st != NPYDT_OK)
         status = cli_report(file, &err);
     else
         status = write_all(&in, w, file, &io, "", cli_jobs_count(o->jobs, 0));
+    cli_output_guard(NULL);
     input_close(&in);
     return status;
 }
