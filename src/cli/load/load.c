@@ -38,7 +38,7 @@ enum {
         {OPT_NO_SYNC, "no-sync", 0, NULL,                                                     \
          "skip fsync (as np.save): safe from a killed process, not from a power cut"},        \
         {OPT_JOBS, "jobs", 'j', "N",                                                          \
-         "read JSON Lines, CSV, TSV with N threads (default: one a processor)"}
+         "read with N threads (default: one a processor; --arrow: two at most)"}
 
 static const struct cli_option load_options[] = {
     {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required but with --arrow): as check --schema takes it, "
@@ -68,7 +68,7 @@ static const struct cli_option load_options[] = {
 static const struct cli_command load_command = {
     "load",
     "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] [-j N] -o OUT [FILE|-]\n"
-    "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] -o OUT [FILE|-]",
+    "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] [-j N] -o OUT [FILE|-]",
     "Write the .npy file OUT holding the elements read from FILE, with the\n"
     "header np.save writes for them. The array grows along its first axis (the\n"
     "last with --fortran), one element per input line; --shape gives the other\n"
