@@ -141,7 +141,27 @@ static void test_arrow_records_refuse_rows_outside_the_array(void **state)
     npydt_dtype_free(dt);
 }
 
+/* Records of no bytes still have their values checked: a string longer
+ * than U0 is refused, as the writer's import refuses it. */
+static void test_arrow_records_of_no_bytes_check_the_values(void **state)
+{
+    (void)state;
+    static const int32_t offsets[2] = {0, 3};
+    struct col root, u;
+    col_init(&root, "+s", "", 1, 1, NULL, NULL, NULL);
+    col_init(&u, "u", "s", 1, 3, NULL, offsets, "abc");
+    col_child(&root, &u);
+    npydt_dtype *dt = descr("[('s', '<U0')]");
+    unsigned char out[1];
+    TEST_ERROR(err);
+    assert_int_equal(npydt_arrow_records(dt, &root.s, &root.a, 0, 1, 0, NULL, out, &err),
+                     NPYDT_E_RANGE);
+    assert_non_null(strstr(err.message, "row 0, column 's'"));
+    npydt_dtype_free(dt);
+}
+
 TEST_LIST("arrow_records",
+          cmocka_unit_test(test_arrow_records_of_no_bytes_check_the_values),
           cmocka_unit_test(test_arrow_records_store_what_write_array_writes),
           cmocka_unit_test(test_arrow_records_name_rows_from_row0),
           cmocka_unit_test(test_arrow_records_without_an_array_check_the_schema),

@@ -588,8 +588,8 @@ npydt_status npydt_arrow_records(const npydt_dtype *dt, const struct ArrowSchema
                          (long long)from, (long long)array->length);
     size_t isz = npydt_dtype_itemsize(dt);
     uint64_t bytes;
-    if (n == 0 || isz == 0)
-        return NPYDT_OK;
+    if (n == 0)
+        return NPYDT_OK;   /* records of no bytes are converted all the same: checked */
     if (!ck_mul((uint64_t)n, isz, &bytes) || bytes > SIZE_MAX)
         return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
                          "%lld records of %zu bytes do not fit in memory", (long long)n, isz);
