@@ -23,6 +23,8 @@ static void same_as_write_array(const char *name)
     assert_int_equal(s.get_next(&s, &a), 0);
     size_t isz = npydt_dtype_itemsize(dt);
     if (!a.release || isz == 0) {   /* no rows, or none of any bytes */
+        if (a.release)
+            a.release(&a);
         schema.release(&schema);
         s.release(&s);
         npydt_reader_close(r);
