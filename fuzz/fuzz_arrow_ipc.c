@@ -10,7 +10,9 @@
  * written once more, gives the same bytes (what the reader accepts, the
  * writer writes, and the two agree); a stream read whole is imported into
  * a .npy member (npydt_arrow_dtype, npydt_arrow_write_stream) with every
- * row, or refused with a complete error; nothing leaks. */
+ * row, or refused with a complete error, and converted by
+ * npydt_arrow_records a MiB of records at a time with the same status and
+ * message; nothing leaks. */
 #include "fuzz_util.h"
 
 #include <errno.h>
@@ -124,6 +126,62 @@ static npydt_status rewrite(const unsigned char *in, size_t len, struct mem *out
     return st;
 }
 
+/* The stream in[0..len) converted by npydt_arrow_records, a MiB of
+ * records at a time, as load --arrow converts it: the status and the
+ * message of the writer's import (want, want_err), and nothing held. */
+static void records_agree(const unsigned char *in, size_t len, const npydt_dtype *dt,
+                          const npydt_arrow_import_options *io0, npydt_status want,
+                          const npydt_error *want_err)
+{
+    struct fuzz_alloc fa;
+    fuzz_alloc_init(&fa, -1, 0);
+    npydt_arrow_ipc_options o;
+    options(&o, &fa);
+    npydt_arrow_import_options io = *io0;
+    io.base.allocator = &fa.alloc;
+    struct ArrowArrayStream s;
+    npydt_error err;
+    FUZZ_CHECK(npydt_arrow_ipc_open_buffer(in, len, &o, &s, &err) == NPYDT_OK);
+    struct ArrowSchema sc;
+    FUZZ_CHECK(s.get_schema(&s, &sc) == 0);
+    fuzz_poison_error(&err);
+    npydt_status st = npydt_arrow_records(dt, &sc, NULL, 0, 0, 0, &io, NULL, &err);
+    size_t isz = npydt_dtype_itemsize(dt);
+    uint64_t most = isz ? ((1u << 20) / isz ? (1u << 20) / isz : 1) : (1u << 20);
+    unsigned char *buf = malloc((size_t)most * isz + 1);
+    FUZZ_CHECK(buf != NULL);
+    uint64_t row0 = 0;
+    while (st == NPYDT_OK) {
+        struct ArrowArray a;
+        FUZZ_CHECK(s.get_next(&s, &a) == 0);   /* the stream read whole before */
+        if (!a.release)
+            break;
+        int64_t at = 0;
+        do {
+            uint64_t left = a.length > at ? (uint64_t)(a.length - at) : 0;
+            int64_t n = (int64_t)(left < most ? left : most);
+            fuzz_poison_error(&err);
+            st = npydt_arrow_records(dt, &sc, &a, at, n, row0, &io, buf, &err);
+            at += n;
+        } while (st == NPYDT_OK && at < a.length);
+        row0 += (uint64_t)a.length;
+        a.release(&a);
+    }
+    /* the writer's own refusals (a member's shape, its sink) are not the
+     * conversion's */
+    if (want == NPYDT_E_SHAPE || want == NPYDT_E_IO)
+        st = want;
+    FUZZ_CHECK(st == want);
+    if (st != NPYDT_OK && want != NPYDT_E_SHAPE && want != NPYDT_E_IO) {
+        fuzz_check_error(st, &err, SIZE_MAX);
+        FUZZ_CHECK(strcmp(err.message, want_err->message) == 0);
+    }
+    free(buf);
+    sc.release(&sc);
+    s.release(&s);
+    FUZZ_CHECK(fa.live_blocks == 0);
+}
+
 /* The stream in[0..len), which reads whole to rows rows, imported into a
  * member of an archive in memory. */
 static void import(const unsigned char *in, size_t len, uint64_t rows)
@@ -157,12 +215,15 @@ static void import(const unsigned char *in, size_t len, uint64_t rows)
         npydt_npz_sink sink = {mem_write, NULL, &out};
         npydt_npz_writer *z = NULL;
         npydt_writer *w = NULL;
-        uint64_t shape[1] = {0};
+        uint64_t shape[1] = {rows};   /* a member's final shape */
         FUZZ_CHECK(npydt_npz_writer_new(&sink, NULL, &z, &err) == NPYDT_OK);
         st = npydt_writer_create_member(z, "a", NPYDT_NPZ_STORED, dt, shape, 1, NULL, &w, &err);
         if (st == NPYDT_OK) {
             fuzz_poison_error(&err);
             st = npydt_arrow_write_stream(w, &s, &io, &err);
+            /* the writer's dtype, as load --arrow converts to it (its
+             * header text gives its names, which may differ from dt's) */
+            records_agree(in, len, npydt_writer_dtype(w), &io, st, &err);
             if (st == NPYDT_OK) {
                 FUZZ_CHECK(npydt_writer_count(w) == rows);
                 FUZZ_CHECK(npydt_writer_close(w, &err) == NPYDT_OK);

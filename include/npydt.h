@@ -1568,6 +1568,20 @@ NPYDT_API npydt_status npydt_arrow_write_array(struct npydt_writer *w,
                                                const npydt_arrow_import_options *opts,
                                                npydt_error *err);
 
+/* Rows [from, from + n) of array (of schema) as n records of dt at
+ * records (n times dt's itemsize bytes), converted, checked and refused
+ * as npydt_arrow_write_array does for a writer of dtype dt; rows in
+ * messages count from row0 (the row array's first is in a stream). A
+ * NULL array with n 0 checks the schema against dt only. For a program
+ * that converts records and writes them (npydt_writer_write) in separate
+ * steps, on separate threads. */
+NPYDT_API npydt_status npydt_arrow_records(const npydt_dtype *dt,
+                                           const struct ArrowSchema *schema,
+                                           const struct ArrowArray *array, int64_t from,
+                                           int64_t n, uint64_t row0,
+                                           const npydt_arrow_import_options *opts,
+                                           void *records, npydt_error *err);
+
 /* The same for every batch of a stream, in order: the schema (asked
  * once) is checked first, then each batch is appended and released, and
  * the schema is released. A failed get_schema or get_next is
@@ -1684,6 +1698,12 @@ NPYDT_API npydt_status npydt_writer_create_member(npydt_npz_writer *z, const cha
 NPYDT_API const npydt_dtype *npydt_writer_dtype(const npydt_writer *w);
 /* Records written so far (counted by the header after the next flush). */
 NPYDT_API uint64_t npydt_writer_count(const npydt_writer *w);
+/* The temporary file the writer fills before it is renamed over (or
+ * linked to) its path, while there is one (else NULL): for a program that
+ * removes it when a signal ends the process (the writer removes it at
+ * npydt_writer_discard, and at a close that fails). Valid until the next
+ * call on w. */
+NPYDT_API const char *npydt_writer_temp_path(const npydt_writer *w);
 /* Append n whole records from records (n * itemsize bytes, laid out and
  * byte-ordered as the dtype says). */
 NPYDT_API npydt_status npydt_writer_write(npydt_writer *w, const void *records, uint64_t n,

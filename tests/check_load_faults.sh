@@ -188,6 +188,39 @@ expect_tmp "load: a write while the records are read back fails" "pwrite:2=ENOSP
     load --dtype '<i8' -o out.npy inmany.jsonl
 only "load's output failures"
 
+# ---- a signal that ends load or append: the temporary file goes with it ----------
+
+"$NPYDT" load --dtype '<i8' -o ref.5000.npy in5000.jsonl &&
+    "$NPYDT" dump --arrow -o in5000.arrow ref.5000.npy || bad "the Arrow stream of 5000 rows"
+# signal NAME SIGNAL SPEC FIRED ARGS...: the rule fired (FIRED a line of
+# the log), the process ended by the signal, nothing left beside the inputs
+signal() {
+    name=$1 sig=$2 spec=$3 what=$4
+    shift 4
+    run "$spec" "$@"
+    case $sig in INT) want=130 ;; TERM) want=143 ;; *) want=129 ;; esac
+    if ! fired "$what"; then
+        bad "$name: $spec did not fire"
+    elif [ "$rc" -ne "$want" ] || [ -s stdout ]; then
+        bad "$name: exit $rc (want $want): $(head -c 300 stderr)"
+    else
+        ok
+    fi
+    only "$name"
+}
+for sig in INT TERM HUP; do
+    signal "load --arrow ended by SIG$sig as it writes" "$sig" "pwrite@tmp:2!$sig" "pwrite 2" \
+        load --arrow -o out.npy in5000.arrow
+    signal "load --arrow -j 2 ended by SIG$sig as it writes" "$sig" "pwrite@tmp:2!$sig" \
+        "pwrite 2" load --arrow -j 2 -o out.npy in5000.arrow
+    signal "load --arrow ended by SIG$sig as its temporary file is created" "$sig" \
+        "open@tmp!$sig" "open 1" load --arrow -o out.npy in5000.arrow
+    signal "load --jsonl ended by SIG$sig as it writes" "$sig" "pwrite@tmp:2!$sig" "pwrite 2" \
+        load --dtype '<i8' -o out.npy in5000.jsonl
+    signal "load --jsonl ended by SIG$sig as its temporary file is created" "$sig" \
+        "open@tmp!$sig" "open 1" load --dtype '<i8' -o out.npy in5000.jsonl
+done
+
 # ---- append: FILE.npy loads its old elements after each failure ------------------
 
 "$NPYDT" load --dtype '<i4' -o app.npy in.jsonl

@@ -213,7 +213,41 @@ static void test_writer_discard_of_null_is_a_no_op(void **state)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
+/* npydt_writer_temp_path names the temporary file a new file with
+ * replace is written to until the flush renames it, for a program that
+ * removes it when a signal ends the process; a file linked to its path at
+ * the creation has none. */
+static void test_writer_temp_path_names_the_file_until_it_is_published(void **state)
+{
+    struct scratch *s = *state;
+    uint64_t shape[1] = {0};
+    npydt_writer *w = create(s, 1, shape, 1);
+    const char *tmp = npydt_writer_temp_path(w);
+    assert_non_null(tmp);
+    assert_int_equal(strncmp(tmp, s->path, strlen(s->path)), 0);
+    assert_int_equal(access(tmp, F_OK), 0);
+    write_records(w, 10);
+    TEST_ERROR(err);
+    assert_int_equal(npydt_writer_flush(w, &err), NPYDT_OK);
+    assert_null(npydt_writer_temp_path(w));
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+    assert_int_equal(entries(s), 1);
+    assert_null(npydt_writer_temp_path(NULL));
+}
+
+static void test_writer_temp_path_of_a_linked_file_is_null(void **state)
+{
+    struct scratch *s = *state;
+    uint64_t shape[1] = {0};
+    npydt_writer *w = create(s, 0, shape, 1);
+    assert_null(npydt_writer_temp_path(w));
+    TEST_ERROR(err);
+    assert_int_equal(npydt_writer_discard(w, &err), NPYDT_OK);
+}
+
 TEST_LIST("writer_discard",
+          T(test_writer_temp_path_names_the_file_until_it_is_published),
+          T(test_writer_temp_path_of_a_linked_file_is_null),
           T(test_writer_discard_of_a_new_file_with_replace_leaves_no_file),
           T(test_writer_discard_with_replace_keeps_the_old_file),
           T(test_writer_discard_of_a_0d_array_leaves_no_file),

@@ -449,31 +449,68 @@ void arrow_pending_free(struct arrow_pending *p)
     p->cap = 0;
 }
 
+/* The records' column of an array: the root itself for a struct dtype,
+ * else its one child (rows from start0 of it, named path). */
+struct root {
+    const struct ArrowSchema *s, *col;
+    const struct ArrowArray *a, *ca;
+    int64_t start0;
+};
+
+static npydt_status root_of(const struct ArrowSchema *s, const struct ArrowArray *a,
+                            const npydt_dtype *dt, struct root *r, npydt_error *err)
+{
+    npydt_status st = arrow_import_root(s, dt, &r->col, err);
+    if (st != NPYDT_OK)
+        return st;
+    if (!a || !a->release || a->length < 0)
+        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
+                         "a released array or one of negative length");
+    r->s = s;
+    r->a = r->ca = a;
+    r->start0 = 0;
+    if (r->col != s) {
+        /* the one column of a dtype that is not a struct */
+        if ((st = arrow_import_check_array(a, "+s", 1, 1, 0, a->length, "", err)) != NPYDT_OK)
+            return st;
+        r->ca = a->children[0];
+        r->start0 = a->offset;
+    }
+    return NPYDT_OK;
+}
+
+/* Rows [c0, c0 + cn) of r's array as records of dt at at, isz bytes
+ * apart (zeroed first when zero); messages name rows from row0. */
+static npydt_status store_rows(const struct root *r, const npydt_dtype *dt, int nulls_as_zero,
+                               bool zero, size_t isz, int64_t c0, int64_t cn, uint64_t row0,
+                               unsigned char *at, npydt_error *err)
+{
+    struct imp c = {nulls_as_zero, "", err};
+    if (r->col != r->s)
+        snprintf(c.path, sizeof c.path, "%s",
+                 r->col->name && r->col->name[0] ? r->col->name : ARROW_VALUE_NAME);
+    if (zero)
+        memset(at, 0, (size_t)cn * isz);
+    struct rows rw = {at, isz, r->start0 + c0, cn, row0 + (uint64_t)c0, 1};
+    npydt_status st = node(&c, r->col, r->ca, dt, &rw);
+    if (st == NPYDT_OK && r->col != r->s) {
+        struct rows top = {at, isz, c0, cn, row0 + (uint64_t)c0, 1};
+        c.path[0] = '\0';
+        st = nulls_at(&c, r->a, &top, dt, 1);
+    }
+    return st;
+}
+
 npydt_status arrow_import_rows(npydt_writer *w, struct arrow_pending *p,
                                const struct ArrowSchema *s, const struct ArrowArray *a,
                                const npydt_arrow_import_options *o, uint64_t row0,
                                npydt_error *err)
 {
     const npydt_dtype *dt = npydt_writer_dtype(w);
-    struct imp c = {o->nulls_as_zero, "", err};
-    const struct ArrowSchema *col;
-    npydt_status st = arrow_import_root(s, dt, &col, err);
+    struct root r;
+    npydt_status st = root_of(s, a, dt, &r, err);
     if (st != NPYDT_OK)
         return st;
-    if (!a || !a->release || a->length < 0)
-        return set_error(err, NPYDT_E_DATA, NPYDT_NO_OFFSET, NULL,
-                         "a released array or one of negative length");
-    const struct ArrowArray *ca = a;
-    int64_t start0 = 0;
-    if (col != s) {
-        /* the one column of a dtype that is not a struct */
-        if ((st = arrow_import_check_array(a, "+s", 1, 1, 0, a->length, "", err)) != NPYDT_OK)
-            return st;
-        ca = a->children[0];
-        start0 = a->offset;
-        snprintf(c.path, sizeof c.path, "%s",
-                 col->name && col->name[0] ? col->name : ARROW_VALUE_NAME);
-    }
     size_t isz = p->isz;
     for (int64_t c0 = 0; c0 < a->length && st == NPYDT_OK;) {
         if ((st = pending_room(p, (uint64_t)(a->length - c0), err)) != NPYDT_OK)
@@ -481,16 +518,8 @@ npydt_status arrow_import_rows(npydt_writer *w, struct arrow_pending *p,
         uint64_t room = p->cap - p->used;
         int64_t cn = (uint64_t)(a->length - c0) < room ? a->length - c0 : (int64_t)room;
         unsigned char *at = p->buf + (size_t)p->used * isz;
-        if (p->zero)
-            memset(at, 0, (size_t)cn * isz);
-        struct rows rw = {at, isz, start0 + c0, cn, row0 + (uint64_t)c0, 1};
-        st = node(&c, col, ca, dt, &rw);
-        if (st == NPYDT_OK && col != s) {
-            struct rows top = {at, isz, c0, cn, row0 + (uint64_t)c0, 1};
-            c.path[0] = '\0';
-            st = nulls_at(&c, a, &top, dt, 1);
-        }
-        if (st != NPYDT_OK)
+        if ((st = store_rows(&r, dt, o->nulls_as_zero, p->zero, isz, c0, cn, row0, at, err)) !=
+            NPYDT_OK)
             break;
         p->used += (uint64_t)cn;
         if (p->used == p->most)
@@ -526,6 +555,42 @@ npydt_status npydt_arrow_write_array(npydt_writer *w, const struct ArrowSchema *
         arrow_pending_free(&p);
     }
     return st;
+}
+
+npydt_status npydt_arrow_records(const npydt_dtype *dt, const struct ArrowSchema *schema,
+                                 const struct ArrowArray *array, int64_t from, int64_t n,
+                                 uint64_t row0, const npydt_arrow_import_options *opts,
+                                 void *records, npydt_error *err)
+{
+    npydt_error local;
+    if (!err)
+        err = &local;
+    error_clear(err);
+    if (!dt || !schema || (!array && n != 0) || (n != 0 && !records))
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "the dtype, the schema, the array and the records are needed");
+    npydt_arrow_import_options o;
+    npydt_status st = arrow_import_resolve(opts, &o, err);
+    if (st == NPYDT_OK)
+        st = arrow_import_check(schema, dt, &o, err);
+    if (st != NPYDT_OK || !array)
+        return st;
+    struct root r;
+    if ((st = root_of(schema, array, dt, &r, err)) != NPYDT_OK)
+        return st;
+    if (from < 0 || n < 0 || from > array->length || n > array->length - from)
+        return set_error(err, NPYDT_E_ARG, NPYDT_NO_OFFSET, NULL,
+                         "%lld rows from row %lld of an array of %lld", (long long)n,
+                         (long long)from, (long long)array->length);
+    size_t isz = npydt_dtype_itemsize(dt);
+    uint64_t bytes;
+    if (n == 0)
+        return NPYDT_OK;   /* records of no bytes are converted all the same: checked */
+    if (!ck_mul((uint64_t)n, isz, &bytes) || bytes > SIZE_MAX)
+        return set_error(err, NPYDT_E_OVERFLOW, NPYDT_NO_OFFSET, NULL,
+                         "%lld records of %zu bytes do not fit in memory", (long long)n, isz);
+    return store_rows(&r, dt, o.nulls_as_zero, !stores_every_byte(dt, 0), isz, from, n, row0,
+                      records, err);
 }
 
 /* A failed call of the stream: its status and last error. */

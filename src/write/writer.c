@@ -251,6 +251,11 @@ const npydt_dtype *npydt_writer_dtype(const npydt_writer *w) { return w ? w->dty
 
 uint64_t npydt_writer_count(const npydt_writer *w) { return w ? w->count : 0; }
 
+const char *npydt_writer_temp_path(const npydt_writer *w)
+{
+    return w && w->tmp_path && w->publish != PUBLISH_NONE ? w->tmp_path : NULL;
+}
+
 /* ---- closing ----------------------------------------------------------------- */
 
 /* A 0-d array: header and its one record, made durable, then named. */

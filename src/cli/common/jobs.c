@@ -183,3 +183,121 @@ int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
     free(r.result);
     return status;
 }
+
+/* ---- work made ahead ------------------------------------------------------ */
+
+/* The worker's side of a run; the counts are guarded by lock. */
+struct cli_ahead_state {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t room;    /* a slot was given back, or the run ends */
+    pthread_cond_t made;    /* a task was made, or the making ended */
+    size_t nmade;           /* tasks made */
+    size_t given;           /* tasks whose slot came back */
+    int ended, end, quit;
+};
+
+static void *ahead_worker(void *arg)
+{
+    struct cli_ahead *a = arg;
+    struct cli_ahead_state *w = a->state;
+    pthread_mutex_lock(&w->lock);
+    while (!w->quit && !w->ended) {
+        if (w->nmade - w->given >= a->nslots) {
+            pthread_cond_wait(&w->room, &w->lock);
+            continue;
+        }
+        size_t i = w->nmade;
+        pthread_mutex_unlock(&w->lock);
+        int r = a->make(a->ctx, a->slots + (i % a->nslots) * a->slot_size);
+        pthread_mutex_lock(&w->lock);
+        if (r == 1) {
+            w->nmade++;
+        } else {
+            w->ended = 1;
+            w->end = r;
+        }
+        pthread_cond_signal(&w->made);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+void cli_ahead_start(struct cli_ahead *a, unsigned jobs, int (*make)(void *ctx, void *slot),
+                     void *ctx, void *slots, size_t nslots, size_t slot_size)
+{
+    *a = (struct cli_ahead){make, ctx, slots, nslots, slot_size, 0, -1, NULL};
+    if (jobs < 2 || nslots < 2)
+        return;
+    struct cli_ahead_state *w = calloc(1, sizeof *w);
+    if (!w)
+        return;   /* made here, in turn */
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->room, NULL);
+    pthread_cond_init(&w->made, NULL);
+    a->state = w;
+    pthread_attr_t attr;
+    bool attr_ok = pthread_attr_init(&attr) == 0;
+    if (attr_ok)
+        (void)pthread_attr_setstacksize(&attr, CLI_JOBS_STACK);
+    int rc = pthread_create(&w->thread, attr_ok ? &attr : NULL, ahead_worker, a);
+    if (attr_ok)
+        pthread_attr_destroy(&attr);
+    if (rc != 0) {
+        a->state = NULL;
+        pthread_cond_destroy(&w->made);
+        pthread_cond_destroy(&w->room);
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+    }
+}
+
+int cli_ahead_next(struct cli_ahead *a, void **slot)
+{
+    struct cli_ahead_state *w = a->state;
+    if (!w) {
+        if (a->end != -1)
+            return a->end;
+        void *s = a->slots + (a->taken % a->nslots) * a->slot_size;
+        int r = a->make(a->ctx, s);
+        if (r != 1) {
+            a->end = r;
+            return r;
+        }
+        a->taken++;
+        *slot = s;
+        return 1;
+    }
+    pthread_mutex_lock(&w->lock);
+    if (a->taken > 0) {
+        w->given = a->taken;   /* the slot returned last comes back */
+        pthread_cond_signal(&w->room);
+    }
+    while (w->nmade == a->taken && !w->ended)
+        pthread_cond_wait(&w->made, &w->lock);
+    int r = 1;
+    if (w->nmade > a->taken)
+        *slot = a->slots + (a->taken++ % a->nslots) * a->slot_size;
+    else
+        r = w->end;
+    pthread_mutex_unlock(&w->lock);
+    return r;
+}
+
+void cli_ahead_stop(struct cli_ahead *a)
+{
+    struct cli_ahead_state *w = a->state;
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->quit = 1;
+    pthread_cond_signal(&w->room);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->made);
+    pthread_cond_destroy(&w->room);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+    a->state = NULL;
+    a->end = 0;   /* nothing more is made */
+}

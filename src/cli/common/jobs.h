@@ -48,4 +48,36 @@ struct cli_jobs_ops {
 int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
                  const struct cli_jobs_ops *ops, void *ctx);
 
+/* Work made ahead, a pipeline of two stages: a worker makes tasks in
+ * order into the caller's nslots slots while the calling thread uses
+ * them in order (gathers or converts the next batch while the last one
+ * is written). The slot cli_ahead_next returned stays the caller's until
+ * its next call, so at most nslots tasks are made and one is used at a
+ * time. Without a worker (jobs 1, or a thread that cannot start)
+ * cli_ahead_next makes each task itself: the same tasks in the same
+ * order. */
+struct cli_ahead_state;
+struct cli_ahead {
+    /* Fill slot: 1 a task was made; 0 there are no more; anything else
+     * stops (the value cli_ahead_next returns after the tasks made). */
+    int (*make)(void *ctx, void *slot);
+    void *ctx;
+    unsigned char *slots;
+    size_t nslots, slot_size;
+    size_t taken;                   /* tasks cli_ahead_next returned */
+    int end;                        /* made none more: what make said */
+    struct cli_ahead_state *state;  /* the worker's, or NULL */
+};
+
+/* Start a run: a worker thread when jobs (cli_jobs_count's) is 2 or more
+ * and nslots 2 or more. */
+void cli_ahead_start(struct cli_ahead *a, unsigned jobs, int (*make)(void *ctx, void *slot),
+                     void *ctx, void *slots, size_t nslots, size_t slot_size);
+/* The next task's slot into *slot: 1, or what ended the making (0, or a
+ * stop value) once every task made was taken. */
+int cli_ahead_next(struct cli_ahead *a, void **slot);
+/* End the run: a make under way finishes, the worker stops. Slots made
+ * and not taken are the caller's to clean, as are all the others. */
+void cli_ahead_stop(struct cli_ahead *a);
+
 #endif

@@ -1,7 +1,7 @@
 /* The output of swap and pack: the checks that refuse a destination before
  * anything is written (a directory, a folder that cannot be written in,
  * too little free space), and the temporary file removed when a signal
- * ends the process. The file itself is written by the library's
+ * ends the process (also a writer's, for load and append). The file itself is written by the library's
  * npydt_output: a temporary file in the destination's folder, renamed over
  * it once whole, so that an interrupted run leaves the old destination (or
  * none) and never a partial one. */
@@ -45,6 +45,40 @@ static void catch_signals(int on)
         sigemptyset(&sa.sa_mask);
         sigaction(caught[i], &sa, NULL);
     }
+}
+
+/* the signals' mask before cli_output_hold blocked them */
+static sigset_t held_mask;
+static int held;
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        sigaddset(&block, caught[i]);
+    sigprocmask(SIG_BLOCK, &block, old);
+}
+
+void cli_output_hold(void)
+{
+    catch_signals(1);
+    block_signals(&held_mask);
+    held = 1;
+}
+
+void cli_output_guard(const char *temp)
+{
+    tmp_active = 0;
+    if (temp && strlen(temp) < sizeof tmp_path) {
+        memcpy(tmp_path, temp, strlen(temp) + 1);
+        tmp_active = 1;
+    }
+    if (held)
+        sigprocmask(SIG_SETMASK, &held_mask, NULL);
+    held = 0;
+    if (!tmp_active)
+        catch_signals(0);
 }
 
 /* ---- checks before anything is written ------------------------------------ */
@@ -105,12 +139,9 @@ int cli_output_open(struct cli_output *o)
 {
     /* the signals wait while the file is created and its name noted: one
      * that came meanwhile then finds the name to remove */
-    sigset_t block, old;
-    sigemptyset(&block);
-    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
-        sigaddset(&block, caught[i]);
+    sigset_t old;
     catch_signals(1);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    block_signals(&old);
     npydt_error err;
     npydt_status st = npydt_output_open(o->target, NULL, &o->out, &err);
     if (st == NPYDT_OK) {

@@ -45,6 +45,15 @@ int cli_output_failed(const struct cli_output *o, const char *name, const npydt_
  * status. */
 int cli_output_close(struct cli_output *o, int status);
 
+/* A writer's temporary file (npydt_writer_temp_path), removed like an
+ * output's when a signal (INT, TERM, HUP) ends the process: call
+ * cli_output_hold before the writer is created (the signals wait), then
+ * cli_output_guard with its temporary file (NULL when there is none: the
+ * signals are let through, nothing to remove), and cli_output_guard(NULL)
+ * once the writer is closed or discarded. */
+void cli_output_hold(void);
+void cli_output_guard(const char *temp);
+
 /* Remove the temporary file of an output being written, if there is one;
  * async-signal-safe, for a handler that ends the process. */
 void cli_output_discard(void);

@@ -120,7 +120,8 @@ const struct cli_command dump_command = {
     "refused).\n"
     "\n"
     "-j N turns elements into text in N threads (default: one a processor),\n"
-    "written in order: the bytes of -j 1 (--arrow takes one).\n"
+    "written in order: the bytes of -j 1 (--arrow: one thread gathers the next\n"
+    "batch while another writes the last).\n"
     "\n"
     "FILE may be '-' (standard input) or a pipe: a .npy file on it is read\n"
     "once, front to back; an archive, an array in Fortran order, a --range\n"
@@ -318,7 +319,7 @@ static int dump_input(const struct cli_input *in, const struct dump_opts *o,
         /* invalid text is refused by the export, naming the record */
         bool whole = !o->select.index && !o->select.range && !o->select.tail &&
                      !o->have_sample && (!o->have_head || o->head >= count);
-        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output);
+        status = dump_arrow(in->name, src, &sl, whole, sel, nsel, o->output, o->jobs);
         goto out;
     }
     int people = o->format == FORMAT_TABLE || o->format == FORMAT_VERTICAL;

@@ -341,6 +341,6 @@ extern const struct cli_command dump_command;
  * an Arrow IPC stream, to target (NULL: standard output) (dump_arrow.c).
  * An exit status, errors reported under name. */
 int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
-               const struct selected *sel, size_t nsel, const char *target);
+               const struct selected *sel, size_t nsel, const char *target, unsigned jobs);
 
 #endif

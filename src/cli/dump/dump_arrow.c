@@ -5,8 +5,11 @@
  * pages back behind the batches, as dump's other formats do); a
  * selection through a stream here that gathers the selected records (or,
  * with --fields, records of the selected fields, packed in a dtype made
- * of them) and has the library make each batch of them. */
+ * of them) and has the library make each batch of them. With -j 2 or
+ * more a worker makes the next batch while the last one is written
+ * (cli_ahead: two batches at most); the bytes are those of -j 1. */
 #include "cli/dump/dump.h"
+#include "cli/common/jobs.h"
 #include "cli/common/output.h"
 #include "cli/common/report.h"
 
@@ -27,9 +30,16 @@ struct picked {
     struct cursor cur;
     const struct selection *sl;
     uint64_t next, rows;
+    uint64_t prev;                   /* the first record of the batch before */
     size_t itemsize;
     unsigned char *buf;
     npydt_error err;
+    /* the batches made ahead */
+    unsigned jobs;
+    bool started;
+    struct cli_ahead ahead;
+    struct ArrowArray slots[2];
+    int rc;                          /* the errno that stopped the making */
 };
 
 static int picked_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
@@ -40,17 +50,18 @@ static int picked_schema(struct ArrowArrayStream *s, struct ArrowSchema *out)
     return npydt_arrow_schema(p->dt, NULL, out, &p->err) == NPYDT_OK ? 0 : EINVAL;
 }
 
-static int picked_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+/* The next batch into out (none at the end): 0 or an errno. */
+static int make_batch(struct picked *p, struct ArrowArray *out)
 {
-    struct picked *p = s->private_data;
     out->release = NULL;
     if (p->inner.release) {
         int rc = p->inner.get_next(&p->inner, out);
         if (rc == 0 && out->release) {
-            /* the pages before this batch are written: its own may be
-             * what its columns point to */
+            /* the pages before the batch before this one are written:
+             * that batch's columns and this one's may point into theirs */
             if (p->bytes)
-                cli_behind(&p->behind, p->bytes + p->next * p->itemsize);
+                cli_behind(&p->behind, p->bytes + p->prev * p->itemsize);
+            p->prev = p->next;
             p->next += (uint64_t)out->length;
         }
         return rc;
@@ -81,6 +92,44 @@ static int picked_next(struct ArrowArrayStream *s, struct ArrowArray *out)
         return 0;
     npydt_status st = npydt_arrow_batch(p->dt, p->buf, n, NULL, out, &p->err);
     return st == NPYDT_OK ? 0 : st == NPYDT_E_NOMEM ? ENOMEM : EINVAL;
+}
+
+/* cli_ahead's make: a batch into slot (an ArrowArray). */
+static int make_ahead(void *ctx, void *slot)
+{
+    struct picked *p = ctx;
+    struct ArrowArray *out = slot;
+    if ((p->rc = make_batch(p, out)) != 0)
+        return -1;
+    return out->release ? 1 : 0;
+}
+
+static int picked_next(struct ArrowArrayStream *s, struct ArrowArray *out)
+{
+    struct picked *p = s->private_data;
+    out->release = NULL;
+    if (!p->started) {
+        /* the schema is asked before: the worker starts here */
+        cli_ahead_start(&p->ahead, p->jobs, make_ahead, p, p->slots, 2, sizeof p->slots[0]);
+        p->started = true;
+    }
+    void *slot;
+    int r = cli_ahead_next(&p->ahead, &slot);
+    if (r != 1)
+        return r == 0 ? 0 : p->rc;
+    struct ArrowArray *a = slot;
+    *out = *a;   /* moved */
+    a->release = NULL;
+    return 0;
+}
+
+/* Stop making batches ahead: what the worker met can be read after. */
+static void picked_stop(struct picked *p)
+{
+    cli_ahead_stop(&p->ahead);
+    for (size_t i = 0; i < 2; i++)
+        if (p->slots[i].release)
+            p->slots[i].release(&p->slots[i]);
 }
 
 static const char *picked_error(struct ArrowArrayStream *s)
@@ -179,7 +228,7 @@ static int to_stdout(void *ctx, const void *buf, size_t len)
 }
 
 int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bool whole,
-               const struct selected *sel, size_t nsel, const char *target)
+               const struct selected *sel, size_t nsel, const char *target, unsigned jobs)
 {
     const npydt_dtype *dt = npydt_header_dtype(npydt_reader_header(r));
     npydt_dtype *packed = NULL;
@@ -198,6 +247,12 @@ int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bo
     p.sl = sl;
     p.rows = 1;
     p.itemsize = npydt_dtype_itemsize(dt);
+    /* a worker when there are two batches or more (a batch is about a
+     * MiB): one writes, one gathers */
+    uint64_t bytes = sl->total <= UINT64_MAX / (p.itemsize ? p.itemsize : 1)
+                         ? sl->total * p.itemsize
+                         : UINT64_MAX;
+    p.jobs = cli_jobs_count(jobs, bytes / PICK_BYTES < 2 ? 1 : 2);
     int status = EXIT_OK;
     if (whole) {
         if (npydt_arrow_stream_open(r, NULL, &p.inner, &err) != NPYDT_OK)
@@ -232,8 +287,10 @@ int dump_arrow(const char *name, npydt_reader *r, const struct selection *sl, bo
             (status = cli_output_open(&o)) == EXIT_OK)
             npydt_output_sink(o.out, &sink);
     }
-    if (status == EXIT_OK &&
-        npydt_arrow_ipc_write(&s, &sink, NULL, NULL, &err) != NPYDT_OK) {
+    npydt_status st = status == EXIT_OK ? npydt_arrow_ipc_write(&s, &sink, NULL, NULL, &err)
+                                        : NPYDT_OK;
+    picked_stop(&p);
+    if (st != NPYDT_OK) {
         npydt_error inner;
         if (p.inner.release && npydt_arrow_stream_error(&p.inner, &inner) == NPYDT_OK &&
             inner.code != NPYDT_OK)

@@ -14,6 +14,7 @@
 #include "cli/common/args.h"
 #include "cli/common/input.h"
 #include "cli/common/jobs.h"
+#include "cli/common/output.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@ enum {
         {OPT_NO_SYNC, "no-sync", 0, NULL,                                                     \
          "skip fsync (as np.save): safe from a killed process, not from a power cut"},        \
         {OPT_JOBS, "jobs", 'j', "N",                                                          \
-         "read JSON Lines, CSV, TSV with N threads (default: one a processor)"}
+         "read with N threads (default: one a processor; --arrow: two at most)"}
 
 static const struct cli_option load_options[] = {
     {OPT_DTYPE, "dtype", 0, "SPEC", "the records' dtype (required but with --arrow): as check --schema takes it, "
@@ -67,7 +68,7 @@ static const struct cli_option load_options[] = {
 static const struct cli_command load_command = {
     "load",
     "load --dtype SPEC [--shape DIMS] [--fortran] [--jsonl|--csv|--tsv] [-j N] -o OUT [FILE|-]\n"
-    "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] -o OUT [FILE|-]",
+    "load --arrow [--dtype SPEC] [--string-width N] [--nulls-as-zero] [-j N] -o OUT [FILE|-]",
     "Write the .npy file OUT holding the elements read from FILE, with the\n"
     "header np.save writes for them. The array grows along its first axis (the\n"
     "last with --fortran), one element per input line; --shape gives the other\n"
@@ -279,7 +280,11 @@ static npydt_status create_out(const struct load_args *a, const struct load_spec
     opts.fortran_order = s->fortran;
     opts.replace = 1;
     opts.no_sync = a->no_sync;
-    return npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, w, err);
+    /* its temporary file goes if a signal ends the process */
+    cli_output_hold();
+    npydt_status st = npydt_writer_create_path(a->out, spec->dtype, shape, ndim, &opts, w, err);
+    cli_output_guard(st == NPYDT_OK ? npydt_writer_temp_path(*w) : NULL);
+    return st;
 }
 
 /* The input is read: the checks of the command line and the count, in
@@ -327,6 +332,7 @@ static int load_into(const struct load_args *a, const struct load_spec *spec,
     if (status == EXIT_OK)
         status = finish_new(a, &s, &d, open_st, &open_err);
     load_dest_discard(&d);   /* after a close: nothing left */
+    cli_output_guard(NULL);
     return status;
 }
 
@@ -382,7 +388,7 @@ static int load_arrow(const struct load_args *a, const struct load_arrow_options
 int cmd_load(int argc, char **argv)
 {
     struct load_args a = {NULL, NULL, NULL, NULL, 0, -1, 0, 0};
-    struct load_arrow_options ao = {0, 0, 0};
+    struct load_arrow_options ao = {0, 0, 0, 0};
     int arrow_given = 0, r;
     struct cli_args args;
     cli_args_init(&args, &load_command, argc, argv);
@@ -423,6 +429,7 @@ int cmd_load(int argc, char **argv)
         return EXIT_USAGE;
     a.input = args.operands[0];
     ao.no_sync = a.no_sync;
+    ao.jobs = a.jobs;
     if (a.format == LOAD_ARROW)
         return load_arrow(&a, &ao);
 
@@ -463,7 +470,9 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
         npydt_writer_options opts;
         npydt_writer_options_init(&opts);
         opts.no_sync = no_sync;
+        cli_output_hold();
         open_st = npydt_writer_append_path(file, &opts, &w, &open_err);
+        cli_output_guard(open_st == NPYDT_OK ? npydt_writer_temp_path(w) : NULL);
     }
     struct load_dest d;
     load_dest_init(&d, w, in->rec.itemsize, records_taken(0, row), fortran && nother > 0);
@@ -483,6 +492,7 @@ static int append_into(const char *file, const npydt_header *h, int no_sync,
             status = cli_report(file, &err);
     }
     load_dest_discard(&d);
+    cli_output_guard(NULL);
     return status;
 }
 
@@ -490,7 +500,7 @@ int cmd_append(int argc, char **argv)
 {
     int format = -1, no_sync = 0, arrow_given = 0, r;
     unsigned jobs = 0;
-    struct load_arrow_options ao = {0, 0, 0};
+    struct load_arrow_options ao = {0, 0, 0, 0};
     struct cli_args args;
     cli_args_init(&args, &append_command, argc, argv);
     int opt;
@@ -519,6 +529,7 @@ int cmd_append(int argc, char **argv)
     if (arrow_given && format != LOAD_ARROW)
         return cli_usage(&append_command, "--string-width and --nulls-as-zero go with --arrow");
     ao.no_sync = no_sync;
+    ao.jobs = jobs;
 
     npydt_header *h;
     npydt_error err;

@@ -349,6 +349,7 @@ struct load_arrow_options {
     size_t string_width;   /* of U and S for variable-length text and bytes (0: refused) */
     int nulls_as_zero;     /* a null outside M8 and m8 written as zeros */
     int no_sync;
+    unsigned jobs;         /* -j: 0 for one a processor */
 };
 
 /* load --arrow: the stream read from input (NULL or "-": standard input)

@@ -2,7 +2,8 @@
  * Arrow IPC stream (the library's reader, npydt_arrow_ipc_open_fd) into
  * a .npy file through npydt_writer (npydt_arrow_write_stream), with the
  * durability of the other formats: load writes a temporary file beside
- * OUT, renamed over it at the close; append writes after the records the
+ * OUT, renamed over it at the close (removed if a signal ends the
+ * process); append writes after the records the
  * file holds and counts them at the close. Any error discards the writer,
  * which leaves no OUT (or OUT as it was) and the appended file as it was.
  * The dtype is the schema's (npydt_arrow_dtype) unless one is given,
@@ -10,6 +11,8 @@
  * the shape the schema carries (npydt_arrow_shape) when the rows make
  * it. */
 #include "cli/load/load.h"
+#include "cli/common/jobs.h"
+#include "cli/common/output.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
@@ -164,16 +167,134 @@ static int shape_refused(const struct arrow_in *in, const char *shown)
                     (unsigned long long)in->rows, shown, (unsigned long long)in->want);
 }
 
+/* Records converted from the batches, a chunk of about CHUNK_BYTES (one
+ * record at least) at a time, across batches: made by cli_ahead (a worker
+ * with -j 2 or more), written in order by the calling thread. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+struct chunk {
+    unsigned char *buf;   /* most records */
+    uint64_t n;           /* records in it */
+};
+
+struct convert {
+    struct arrow_in *in;
+    const npydt_dtype *dt;
+    const npydt_arrow_import_options *io;
+    struct ArrowSchema schema;
+    struct ArrowArray batch;   /* the batch being converted */
+    int64_t at;                /* its rows converted */
+    uint64_t row0;             /* the stream's row of its first */
+    uint64_t most;             /* records a chunk holds */
+    bool ended;                /* the stream has no more batches */
+    int rc;                    /* a failed get_next's errno, else 0 */
+    npydt_error err;           /* what stopped the conversion */
+    struct chunk slots[2];
+};
+
+/* cli_ahead's make: the next records of the stream into slot. */
+static int make_chunk(void *ctx, void *slot)
+{
+    struct convert *cv = ctx;
+    struct chunk *c = slot;
+    size_t isz = npydt_dtype_itemsize(cv->dt);
+    c->n = 0;
+    if (!c->buf && !(c->buf = malloc((size_t)cv->most * isz + 1))) {
+        cli_error(&cv->err, NPYDT_E_NOMEM, "%s", "out of memory");
+        return -1;
+    }
+    while (c->n < cv->most && !cv->ended) {
+        if (!cv->batch.release || cv->at >= cv->batch.length) {
+            if (cv->batch.release) {
+                cv->row0 += (uint64_t)cv->batch.length;
+                cv->batch.release(&cv->batch);
+            }
+            memset(&cv->batch, 0, sizeof cv->batch);
+            cv->at = 0;
+            int rc = cv->in->wrap.get_next(&cv->in->wrap, &cv->batch);
+            if (rc != 0) {
+                const char *msg = cv->in->wrap.get_last_error(&cv->in->wrap);
+                cv->rc = rc;
+                cli_error(&cv->err,
+                          rc == ENOMEM ? NPYDT_E_NOMEM : rc == EINVAL ? NPYDT_E_VALUE : NPYDT_E_IO,
+                          "the Arrow stream's get_next failed (errno %d)%s%.160s", rc,
+                          msg ? ": " : "", msg ? msg : "");
+                return -1;
+            }
+            if (!cv->batch.release) {
+                cv->ended = true;
+                break;
+            }
+        }
+        /* a batch of no rows (or a bad length) is checked all the same */
+        uint64_t left = cv->batch.length > cv->at ? (uint64_t)(cv->batch.length - cv->at) : 0;
+        uint64_t n = left < cv->most - c->n ? left : cv->most - c->n;
+        if ((n > 0 || cv->at == 0) &&
+            npydt_arrow_records(cv->dt, &cv->schema, &cv->batch, cv->at, (int64_t)n, cv->row0,
+                                cv->io, c->buf + (size_t)c->n * isz, &cv->err) != NPYDT_OK)
+            return -1;
+        cv->at += (int64_t)n;
+        c->n += n;
+        if (n == 0)
+            cv->at = cv->batch.length;   /* a batch of no rows: the next */
+    }
+    return c->n > 0 ? 1 : 0;
+}
+
+/* Every batch of in into w (jobs: cli_jobs_count's): 0, or the status
+ * of the stream's failure, the conversion's or the write's (err). */
+static npydt_status convert_all(struct arrow_in *in, npydt_writer *w,
+                                const npydt_arrow_import_options *io, unsigned jobs,
+                                npydt_error *err)
+{
+    struct convert cv;
+    memset(&cv, 0, sizeof cv);
+    cv.in = in;
+    cv.dt = npydt_writer_dtype(w);
+    cv.io = io;
+    size_t isz = npydt_dtype_itemsize(cv.dt);
+    cv.most = isz ? (CHUNK_BYTES / isz ? CHUNK_BYTES / isz : 1) : CHUNK_BYTES;
+    int rc = in->wrap.get_schema(&in->wrap, &cv.schema);
+    if (rc != 0) {
+        cli_error(err, rc == ENOMEM ? NPYDT_E_NOMEM : NPYDT_E_IO,
+                  "the Arrow stream's get_schema failed (errno %d)", rc);
+        return err->code;
+    }
+    /* the schema is checked before a batch is read */
+    npydt_status st = npydt_arrow_records(cv.dt, &cv.schema, NULL, 0, 0, 0, io, NULL, err);
+    if (st == NPYDT_OK) {
+        struct cli_ahead ahead;
+        cli_ahead_start(&ahead, jobs, make_chunk, &cv, cv.slots, 2, sizeof cv.slots[0]);
+        void *slot;
+        int r = 0;
+        while (st == NPYDT_OK && (r = cli_ahead_next(&ahead, &slot)) == 1) {
+            const struct chunk *c = slot;
+            st = npydt_writer_write(w, c->buf, c->n, err);
+        }
+        cli_ahead_stop(&ahead);
+        if (st == NPYDT_OK && r != 0) {
+            *err = cv.err;
+            st = err->code;
+        }
+    }
+    if (cv.batch.release)
+        cv.batch.release(&cv.batch);
+    cv.schema.release(&cv.schema);
+    free(cv.slots[0].buf);
+    free(cv.slots[1].buf);
+    return st;
+}
+
 /* Every batch of in into w, then w closed; w is gone whatever the
  * status. An error of the stream's bytes or of a value (its row and
  * column) is the input's, a failing write out's; rows that do not make
  * the shape (shown) are refused. */
 static int write_all(struct arrow_in *in, npydt_writer *w, const char *out,
-                     const npydt_arrow_import_options *io, const char *shown)
+                     const npydt_arrow_import_options *io, const char *shown, unsigned jobs)
 {
     npydt_error err, rerr;
     in->itemsize = (size_t)npydt_dtype_itemsize(npydt_writer_dtype(w));
-    npydt_status st = npydt_arrow_write_stream(w, &in->wrap, io, &err);
+    npydt_status st = convert_all(in, w, io, jobs, &err);
     /* checked before the flush, which would publish OUT */
     bool misfit = in->want != UINT64_MAX && (in->rows > in->want ||
                                              (st == NPYDT_OK && in->rows != in->want));
@@ -249,11 +370,15 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
         npydt_writer_options_init(&wo);
         wo.replace = 1;
         wo.no_sync = o->no_sync;
+        /* its temporary file goes if a signal ends the process */
+        cli_output_hold();
         if (npydt_writer_create_path(out, dtype, shape, ndim, &wo, &w, &err) != NPYDT_OK)
             status = cli_report(out, &err);
+        cli_output_guard(npydt_writer_temp_path(w));
     }
     if (status == EXIT_OK)
-        status = write_all(&in, w, out, &io, shown);
+        status = write_all(&in, w, out, &io, shown, cli_jobs_count(o->jobs, 0));
+    cli_output_guard(NULL);
     npydt_dtype_free(own);
     input_close(&in);
     return status;
@@ -279,10 +404,14 @@ int load_arrow_append(const char *input, const char *file, const npydt_header *h
     wo.no_sync = o->no_sync;
     npydt_writer *w;
     npydt_error err;
-    if (npydt_writer_append_path(file, &wo, &w, &err) != NPYDT_OK)
+    cli_output_hold();
+    npydt_status st = npydt_writer_append_path(file, &wo, &w, &err);
+    cli_output_guard(st == NPYDT_OK ? npydt_writer_temp_path(w) : NULL);
+    if (st != NPYDT_OK)
         status = cli_report(file, &err);
     else
-        status = write_all(&in, w, file, &io, "");
+        status = write_all(&in, w, file, &io, "", cli_jobs_count(o->jobs, 0));
+    cli_output_guard(NULL);
     input_close(&in);
     return status;
 }
