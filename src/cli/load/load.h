@@ -206,6 +206,13 @@ size_t load_line_cut(const char *s, size_t n, size_t *at);
  * (start 0), the buffer grows when they fill it (up to LOAD_MAX_LINE).
  * 1, 0 at the end of the input (eof set), -1 with err set. */
 int load_lines_fill(struct load_lines *r, npydt_error *err);
+/* Hand the buffer holding the n bytes at buf + start over to the caller
+ * instead of copying them out: the lines go on in the caller's buffer
+ * *buf of *cap bytes (NULL, 0: none yet), grown to room bytes at least
+ * and to what follows the n bytes, which are copied to its front; *buf
+ * and *cap become the handed buffer, the n bytes at the start the lines
+ * had. 0, or -1 when there is no memory (nothing changed). */
+int load_lines_hand(struct load_lines *r, size_t n, size_t room, char **buf, size_t *cap);
 
 enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV, LOAD_ARROW };
 
