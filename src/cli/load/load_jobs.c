@@ -1,15 +1,21 @@
 /* load -j N: the input read by the calling thread in runs of whole lines
  * (CSV: rows, split where the quotes before are even, as one thread
- * splits them), each run copied into a slot and read into records by a
- * worker with the slot's own reader and record, the records written in
- * order by the calling thread through the one writer. A worker counts its
- * run's lines from zero; the calling thread adds the counts of the runs
- * before (in order), so that a bad line is named as one thread names it,
- * and the first bad run in the input's order is the one reported. The
- * header of CSV and TSV is read by the calling thread before the workers
- * start: they share its columns. A run whose records would take more
- * than RUN_RECORD_BYTES is read by its worker up to there and the rest by
- * the calling thread, so that memory stays bounded by the slots. */
+ * splits them), each run handed to a slot in the buffer it was read into
+ * (the lines after it go on in the slot's former buffer: the input is
+ * not copied again) and read into records with the slot's own reader and
+ * record, by a worker or by the calling thread when the run to write next
+ * is not read yet (cli_jobs_run_shared: N threads in all, none woken for
+ * each run); the records are written in order by the calling thread
+ * through the one writer. Runs are read up to 64 KiB, 128 KiB, then
+ * RUN_BYTES: the second thread starts early, and the 2 N slots' buffers
+ * stay small (few fresh pages, in cache). A run counts its lines from
+ * zero; the calling thread adds the counts of the runs before (in order),
+ * so that a bad line is named as one thread names it, and the first bad
+ * run in the input's order is the one reported. The header of CSV and TSV
+ * is read by the calling thread before the runs: they share its columns.
+ * A run whose records would take more than RUN_RECORD_BYTES is read in
+ * its slot up to there and the rest by the calling thread, so that memory
+ * stays bounded by the slots. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
 #include "cli/common/report.h"
@@ -131,7 +137,7 @@ static int take(void *ctx, size_t i, void *slot)
     return 1;
 }
 
-/* A worker: the run's records into the slot. */
+/* A worker or the calling thread: the run's records into the slot. */
 static int work(void *ctx, void *slot)
 {
     struct run_ctx *c = ctx;
