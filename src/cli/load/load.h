@@ -285,8 +285,9 @@ int csv_rows(struct load_lines *r, size_t *n, npydt_error *err);
 npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,
                       struct load_span *sp, npydt_error *err);
 
-/* load_text by `jobs` threads (0: one a processor, fewer for a small
- * file) in runs of lines: the same records, errors and lines, but for an
+/* load_text by `jobs` threads, the calling one among them (0: one a
+ * processor, fewer for a small file), in runs of lines: the same records,
+ * errors and lines, but for an
  * error of the sink's, which names the line that ends the run it stopped
  * in (load_jobs.c). */
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
