@@ -287,9 +287,8 @@ npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct
 
 /* load_text by `jobs` threads, the calling one among them (0: one a
  * processor, fewer for a small file), in runs of lines: the same records,
- * errors and lines, but for an
- * error of the sink's, which names the line that ends the run it stopped
- * in (load_jobs.c). */
+ * errors and lines, but for an error of the sink's, which names the line
+ * that ends the run it stopped in (load_jobs.c). */
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
                             struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err);
