@@ -80,11 +80,12 @@ done
 
 # ---- bad lines at every part of the input -----------------------------------------
 
-# JSON Lines of 30 bytes, 20000 of them (about ten runs)
+# JSON Lines of about 35 bytes, 20000 of them (runs of 64 KiB, 128 KiB and
+# 256 KiB: their edges at lines 1936, 5681 and 13000)
 awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "{\"a\": %d, \"b\": %d.5, \"s\": \"x\"}\n", i, i }' >good.jsonl
 D='[("a","<i4"),("b","<f8"),("s","S5")]'
 same "good JSON Lines" good.jsonl --dtype "$D"
-for at in 1 2 1000 2100 2180 2190 2200 2250 4400 4450 10000 19999 20000; do
+for at in 1 2 1000 1936 1937 2100 2180 2190 2200 2250 4400 4450 5681 5682 10000 13000 19999 20000; do
     awk -v at="$at" 'NR == at { print "{\"a\": 1.5, \"b\": 1, \"s\": \"x\"}"; next } { print }' \
         good.jsonl >bad.jsonl
     same "bad JSON line $at" bad.jsonl --dtype "$D"
@@ -97,6 +98,17 @@ awk 'NR == 15000 { print "{\"a\": 1.5, \"b\": 1, \"s\": \"x\"}"; next } { print 
 same "bad JSON line's message" bad.jsonl --dtype "$D"
 says "bad JSON line's message" "bad.jsonl:15000: out of range: field a: 1.5 is not an integer (i4)"
 
+# lines longer than a run (1 MiB of blanks inside the object) among short
+# ones: a run as long as its line, the next runs as before
+awk 'BEGIN { pad = " "; while (length(pad) < 1048576) pad = pad pad }
+    NR == 3 || NR == 5000 || NR == 5001 || NR == 19990 { sub(/, "b"/, "," pad "\"b\"") } { print }' \
+    good.jsonl >long.jsonl
+D='[("a","<i4"),("b","<f8"),("s","S5")]'
+same "lines longer than a run" long.jsonl --dtype "$D"
+awk 'NR == 7000 { print "{\"a\": 1.5, \"b\": 1, \"s\": \"x\"}"; next } { print }' long.jsonl >bad.jsonl
+same "bad line after lines longer than a run" bad.jsonl --dtype "$D"
+says "bad line after lines longer than a run" "bad.jsonl:7000: out of range: field a: 1.5 is not an integer (i4)"
+
 # CSV rows, each over two lines (a quoted cell holds a line break), blank
 # rows among them: a row's number counts rows, not lines
 awk 'BEGIN { print "a,b,s"; for (i = 1; i <= 20000; i++) {
@@ -106,7 +118,7 @@ same "good CSV, line breaks in quotes" good.csv --dtype "$D" --csv
 "$NPYDT" load --dtype "$D" -j 2 -o out.npy good.csv 2>/dev/null &&
     "$NPYDT" dump --jsonl out.npy | sed -n '20000p' | grep -qx '{"a":20000,"b":20000.5,"s":"x\\n0"}' &&
     ok || bad "CSV with line breaks in quotes: not the rows' values"
-for at in 2 3 1000 2100 2150 2200 4400 10000 19999 20001; do
+for at in 2 3 1000 2100 2150 2200 4400 7528 7529 10000 19999 20001 21881 21882; do
     awk -v at="$at" 'BEGIN { r = 0 } /^[0-9]/ { r++ } r == at - 1 && /^[0-9]/ { sub(/^[0-9]+/, "x") } { print }' \
         good.csv >bad.csv
     same "bad CSV row $at" bad.csv --dtype "$D" --csv

@@ -15,9 +15,10 @@
 # anchor's, CSV at most 1.5 times; PASS or MISS), and the CPU seconds of a
 # plain run of the N records (for information: not compared). NPYDT's rows
 # are load -j 1 when it has -j; then the first NPYDT's load -j 2 next to
-# its -j 1 in time: CPU seconds (user + system) and wall seconds, the best
-# wall of three runs each, and their ratios (targets: CPU at most 1.1
-# times, wall at most 0.6 times -j 1's on two idle cores), with the load
+# its -j 1 in time: CPU seconds (user + system, the median of three runs)
+# and wall seconds (the best of the three), and their ratios (targets:
+# CPU at most 1.1 times, wall at most 0.6 times -j 1's on two idle
+# cores), with the load
 # average of the machine before and after (the ratios mean little when it
 # is above 1).
 #   tests/bench/load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
@@ -108,21 +109,26 @@ for fmt in jsonl csv; do
     done
 done
 
-# load -j 2 against -j 1 in time: the best wall of three runs, its CPU
+# load -j 2 against -j 1 in time
 if [ -n "$(jobs_of "$first_npydt")" ]; then
-    # TIME FORMAT JOBS: "cpu wall" of the best of three runs
+    # TIME FORMAT JOBS: "cpu wall", the median CPU and the best wall of
+    # three runs; CPU to the millisecond (wait4's rusage, where time(1)
+    # rounds to 10 ms, a sixth of a run of 200,000 records)
     timed() {
-        best=
-        for k in 1 2 3; do
-            rm -f "$dir/out.npy"
-            /usr/bin/time -f '%U %S %e' -o "$dir/time" $(JOBS=$3 npydt_run "$first_npydt" mixed "$2") \
-                >/dev/null
-            t=$(awk '{ printf "%.2f %.2f", $1 + $2, $3 }' "$dir/time")
-            if [ -z "$best" ] || awk -v a="${t#* }" -v b="${best#* }" 'BEGIN { exit !(a < b) }'; then
-                best=$t
-            fi
-        done
-        echo "$best"
+        "$PY" - "$dir/out.npy" $(JOBS=$3 npydt_run "$first_npydt" mixed "$2") <<'PYEOF'
+import os, subprocess, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+runs = []
+for _ in range(3):
+    if os.path.exists(out):
+        os.unlink(out)
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    ru = os.wait4(p.pid, 0)[2]
+    p.returncode = 0
+    runs.append((ru.ru_utime + ru.ru_stime, time.perf_counter() - start))
+print('%.3f %.3f' % (sorted(r[0] for r in runs)[1], min(r[1] for r in runs)))
+PYEOF
     }
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
     printf '%-5s %-6s %8s %8s %9s %10s\n' fmt jobs cpu_s wall_s cpu_ratio wall_ratio

@@ -54,6 +54,7 @@ struct run {
     size_t started;            /* tasks a worker has started */
     size_t worked;             /* tasks worked */
     int quit;
+    int caller_works;          /* the calling thread works tasks too */
     unsigned char *done;       /* per slot: its task is worked */
     int *result;               /* per slot: what work returned */
 };
@@ -99,8 +100,22 @@ static int run_alone(const struct cli_jobs_ops *ops, void *slot, void *ctx)
     }
 }
 
-/* The calling thread's part: take while a slot is free, finish in order.
- * Returns with every task taken also worked. */
+/* Task i worked by the calling thread; called and returns with the lock
+ * held. */
+static void work_here(struct run *r, size_t i)
+{
+    pthread_mutex_unlock(&r->lock);
+    int res = r->ops->work(r->ctx, slot_at(r, i));
+    pthread_mutex_lock(&r->lock);
+    r->result[i % r->nslots] = res;
+    r->done[i % r->nslots] = 1;
+    r->worked++;
+}
+
+/* The calling thread's part: take while a slot is free, finish in order;
+ * when the next to finish is not worked yet, work a task no worker has
+ * started (caller_works) or wait. Returns with every task taken also
+ * worked. */
 static int run_in_order(struct run *r)
 {
     int stop = 0, no_more = 0;
@@ -123,10 +138,18 @@ static int run_in_order(struct run *r)
         }
         pthread_mutex_lock(&r->lock);
         if (stop || finished == r->taken) {
+            while (r->caller_works && r->started != r->taken)
+                work_here(r, r->started++);
             while (r->worked != r->taken)
                 pthread_cond_wait(&r->has_done, &r->lock);
             pthread_mutex_unlock(&r->lock);
             return stop;
+        }
+        if (!r->done[finished % r->nslots] && r->caller_works && r->started != r->taken) {
+            /* then back to take and finish: the task's slot is free after it */
+            work_here(r, r->started++);
+            pthread_mutex_unlock(&r->lock);
+            continue;
         }
         while (!r->done[finished % r->nslots])
             pthread_cond_wait(&r->has_done, &r->lock);
@@ -137,13 +160,15 @@ static int run_in_order(struct run *r)
     }
 }
 
-int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
-                 const struct cli_jobs_ops *ops, void *ctx)
+static int run_jobs(unsigned jobs, int caller_works, void *slots, size_t nslots,
+                    size_t slot_size, const struct cli_jobs_ops *ops, void *ctx)
 {
     if (jobs <= 1 || nslots == 0)
         return run_alone(ops, slots, ctx);
     struct run r = {.ops = ops, .ctx = ctx, .slots = slots, .nslots = nslots,
-                    .slot_size = slot_size};
+                    .slot_size = slot_size, .caller_works = caller_works};
+    if (caller_works)
+        jobs--;   /* the calling thread is one of them */
     pthread_t *threads = calloc(jobs, sizeof *threads);
     r.done = calloc(nslots, 1);
     r.result = calloc(nslots, sizeof *r.result);
@@ -182,6 +207,18 @@ int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
     free(r.done);
     free(r.result);
     return status;
+}
+
+int cli_jobs_run(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
+                 const struct cli_jobs_ops *ops, void *ctx)
+{
+    return run_jobs(jobs, 0, slots, nslots, slot_size, ops, ctx);
+}
+
+int cli_jobs_run_shared(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
+                        const struct cli_jobs_ops *ops, void *ctx)
+{
+    return run_jobs(jobs, 1, slots, nslots, slot_size, ops, ctx);
 }
 
 /* ---- work made ahead ------------------------------------------------------ */

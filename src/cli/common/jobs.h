@@ -79,5 +79,13 @@ int cli_ahead_next(struct cli_ahead *a, void **slot);
 /* End the run: a make under way finishes, the worker stops. Slots made
  * and not taken are the caller's to clean, as are all the others. */
 void cli_ahead_stop(struct cli_ahead *a);
+/* cli_jobs_run with the calling thread as one of the jobs: jobs - 1
+ * threads are started, and the calling thread works the tasks no worker
+ * has started whenever the next to finish is not worked yet, instead of
+ * waiting for it. For tasks whose taking and finishing are short next to
+ * their work: jobs threads stay busy on jobs processors, with no thread
+ * woken or preempted for each task. */
+int cli_jobs_run_shared(unsigned jobs, void *slots, size_t nslots, size_t slot_size,
+                        const struct cli_jobs_ops *ops, void *ctx);
 
 #endif

@@ -87,6 +87,33 @@ int load_lines_whole(struct load_lines *r, size_t *n, npydt_error *err)
     }
 }
 
+int load_lines_hand(struct load_lines *r, size_t n, size_t room, char **buf, size_t *cap)
+{
+    size_t tail = r->end - r->start - n;
+    if (room < tail)
+        room = tail;
+    if (*cap < room) {
+        /* not realloc: the old bytes are not kept */
+        char *b = malloc(room);
+        if (!b)
+            return -1;
+        free(*buf);
+        *buf = b;
+        *cap = room;
+    }
+    if (tail)
+        memcpy(*buf, r->buf + r->start + n, tail);
+    char *held = r->buf;
+    size_t held_cap = r->cap;
+    r->buf = *buf;
+    r->cap = *cap;
+    r->start = 0;
+    r->end = tail;
+    *buf = held;
+    *cap = held_cap;
+    return 0;
+}
+
 size_t load_line_cut(const char *s, size_t n, size_t *at)
 {
     const char *line = s + *at, *nl = memchr(line, '\n', n - *at);

@@ -206,6 +206,13 @@ size_t load_line_cut(const char *s, size_t n, size_t *at);
  * (start 0), the buffer grows when they fill it (up to LOAD_MAX_LINE).
  * 1, 0 at the end of the input (eof set), -1 with err set. */
 int load_lines_fill(struct load_lines *r, npydt_error *err);
+/* Hand the buffer holding the n bytes at buf + start over to the caller
+ * instead of copying them out: the lines go on in the caller's buffer
+ * *buf of *cap bytes (NULL, 0: none yet), grown to room bytes at least
+ * and to what follows the n bytes, which are copied to its front; *buf
+ * and *cap become the handed buffer, the n bytes at the start the lines
+ * had. 0, or -1 when there is no memory (nothing changed). */
+int load_lines_hand(struct load_lines *r, size_t n, size_t room, char **buf, size_t *cap);
 
 enum load_format { LOAD_JSONL, LOAD_CSV, LOAD_TSV, LOAD_ARROW };
 
@@ -278,10 +285,10 @@ int csv_rows(struct load_lines *r, size_t *n, npydt_error *err);
 npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,
                       struct load_span *sp, npydt_error *err);
 
-/* load_text by `jobs` threads (0: one a processor, fewer for a small
- * file) in runs of lines: the same records, errors and lines, but for an
- * error of the sink's, which names the line that ends the run it stopped
- * in (load_jobs.c). */
+/* load_text by `jobs` threads, the calling one among them (0: one a
+ * processor, fewer for a small file), in runs of lines: the same records,
+ * errors and lines, but for an error of the sink's, which names the line
+ * that ends the run it stopped in (load_jobs.c). */
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
                             struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err);

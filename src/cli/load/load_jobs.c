@@ -1,15 +1,21 @@
 /* load -j N: the input read by the calling thread in runs of whole lines
  * (CSV: rows, split where the quotes before are even, as one thread
- * splits them), each run copied into a slot and read into records by a
- * worker with the slot's own reader and record, the records written in
- * order by the calling thread through the one writer. A worker counts its
- * run's lines from zero; the calling thread adds the counts of the runs
- * before (in order), so that a bad line is named as one thread names it,
- * and the first bad run in the input's order is the one reported. The
- * header of CSV and TSV is read by the calling thread before the workers
- * start: they share its columns. A run whose records would take more
- * than RUN_RECORD_BYTES is read by its worker up to there and the rest by
- * the calling thread, so that memory stays bounded by the slots. */
+ * splits them), each run handed to a slot in the buffer it was read into
+ * (the lines after it go on in the slot's former buffer: the input is
+ * not copied again) and read into records with the slot's own reader and
+ * record, by a worker or by the calling thread when the run to write next
+ * is not read yet (cli_jobs_run_shared: N threads in all, none woken for
+ * each run); the records are written in order by the calling thread
+ * through the one writer. Runs are read up to 64 KiB, 128 KiB, then
+ * RUN_BYTES: the second thread starts early, and the 2 N slots' buffers
+ * stay small (few fresh pages, in cache). A run counts its lines from
+ * zero; the calling thread adds the counts of the runs before (in order),
+ * so that a bad line is named as one thread names it, and the first bad
+ * run in the input's order is the one reported. The header of CSV and TSV
+ * is read by the calling thread before the runs: they share its columns.
+ * A run whose records would take more than RUN_RECORD_BYTES is read in
+ * its slot up to there and the rest by the calling thread, so that memory
+ * stays bounded by the slots. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
 #include "cli/common/report.h"
@@ -18,12 +24,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The most input bytes a run is read up to (a longer line makes a
+ * longer run). */
+#define RUN_BYTES ((size_t)1 << 18)
+
 /* The records a worker keeps for one run, at most (at least one record). */
 #define RUN_RECORD_BYTES ((size_t)4 << 20)
 
 struct run_slot {
-    char *in;                   /* the run's bytes */
-    size_t n, cap;
+    char *in;                   /* the buffer the run was read into */
+    size_t cap, at, n;          /* the run: in[at, at + n) */
     unsigned char *out;         /* its records */
     size_t out_cap;
     uint64_t kept;              /* records in out */
@@ -75,32 +85,35 @@ static npydt_status keep_record(void *ctx, const unsigned char *bytes, npydt_err
     return NPYDT_OK;
 }
 
-/* The slot's reader (made for its first run) and room for a run of n
- * bytes: 1, or 0 with s->err set. */
-static int slot_ready(const struct run_ctx *c, struct run_slot *s, size_t n)
+/* The bytes of input run i is read up to (before its lines are cut):
+ * a block for the first, twice as many for each next, up to RUN_BYTES,
+ * so that the workers start early and the runs of a long input are few. */
+static size_t run_bytes(size_t i)
 {
-    if (!s->reader) {
-        if (load_record_init(&s->rec, c->rec->dtype, &s->err) != NPYDT_OK)
-            return 0;
-        if (load_reader_clone(c->reader, &s->rec, &s->reader, &s->err) != NPYDT_OK) {
-            load_record_free(&s->rec);
-            return 0;
-        }
-    }
-    if (grow((void **)&s->in, &s->cap, n) != 0) {
-        cli_error(&s->err, NPYDT_E_NOMEM, "out of memory");
+    return i >= 2 ? RUN_BYTES : LOAD_LINES_BLOCK << i;
+}
+
+/* The slot's reader, made for its first run: 1, or 0 with s->err set. */
+static int slot_ready(const struct run_ctx *c, struct run_slot *s)
+{
+    if (s->reader)
+        return 1;
+    if (load_record_init(&s->rec, c->rec->dtype, &s->err) != NPYDT_OK)
+        return 0;
+    if (load_reader_clone(c->reader, &s->rec, &s->reader, &s->err) != NPYDT_OK) {
+        load_record_free(&s->rec);
         return 0;
     }
     return 1;
 }
 
-/* Calling thread: the next run into slot s. A read error ends the input
- * with a run that carries it, reported in its turn. */
+/* Calling thread: the next run into slot s, in the buffer it was read
+ * into (the slot's buffer goes on holding the lines after it). A read
+ * error ends the input with a run that carries it, reported in its turn. */
 static int take(void *ctx, size_t i, void *slot)
 {
     struct run_ctx *c = ctx;
     struct run_slot *s = slot;
-    (void)i;
     if (c->ended)
         return 0;
     size_t n = 0;
@@ -109,11 +122,14 @@ static int take(void *ctx, size_t i, void *slot)
     int got = load_reader_run(c->reader, &c->lines, &n, &s->err);
     if (got == 0)
         return 0;
-    if (got > 0 && slot_ready(c, s, n)) {
-        memcpy(s->in, c->lines.buf + c->lines.start, n);
-        c->lines.start += n;
-        s->n = n;
-        return 1;
+    size_t at = c->lines.start;
+    if (got > 0 && slot_ready(c, s)) {
+        if (load_lines_hand(&c->lines, n, run_bytes(i + 1), &s->in, &s->cap) == 0) {
+            s->at = at;
+            s->n = n;
+            return 1;
+        }
+        cli_error(&s->err, NPYDT_E_NOMEM, "out of memory");
     }
     s->failed_read = 1;
     s->st = s->err.code;
@@ -121,7 +137,7 @@ static int take(void *ctx, size_t i, void *slot)
     return 1;
 }
 
-/* A worker: the run's records into the slot. */
+/* A worker or the calling thread: the run's records into the slot. */
 static int work(void *ctx, void *slot)
 {
     struct run_ctx *c = ctx;
@@ -131,7 +147,7 @@ static int work(void *ctx, void *slot)
     s->span = (struct load_span){.max_records = c->max_records};
     s->kept = 0;
     struct load_sink sink = {keep_record, s, NULL};
-    s->st = load_reader_read(s->reader, s->in, s->n, &sink, &s->span, &s->err);
+    s->st = load_reader_read(s->reader, s->in + s->at, s->n, &sink, &s->span, &s->err);
     return 0;
 }
 
@@ -177,12 +193,12 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     if (s->st != NPYDT_OK)
         return stop(c, s->st, &s->err);
     if (s->span.used < s->n) {
-        npydt_status st = load_reader_read(c->reader, s->in + s->span.used, s->n - s->span.used,
-                                           c->sink, &c->span, &c->err);
+        npydt_status st = load_reader_read(c->reader, s->in + s->at + s->span.used,
+                                           s->n - s->span.used, c->sink, &c->span, &c->err);
         if (st != NPYDT_OK)
             return stop(c, st, &c->err);
     }
-    if (s->cap > RUN_RECORD_BYTES) {
+    if (s->cap > RUN_BYTES) {
         /* a long line's room is not kept for the runs after it */
         free(s->in);
         s->in = NULL;
@@ -191,14 +207,17 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     return 0;
 }
 
-/* The runs an input of a known size makes, for the count of workers; 0
- * when it is not known (a pipe). */
+/* The runs an input of a known size makes (about), for the count of
+ * workers; 0 when it is not known (a pipe). */
 static size_t runs_of(FILE *in)
 {
     struct stat st;
     if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
         return 0;
-    uint64_t runs = (uint64_t)st.st_size / LOAD_LINES_BLOCK + 1;
+    uint64_t size = (uint64_t)st.st_size, ramp = run_bytes(0) + run_bytes(1);
+    if (size <= ramp)
+        return size <= run_bytes(0) ? 1 : 2;
+    uint64_t runs = 2 + (size - ramp + RUN_BYTES - 1) / RUN_BYTES;
     return runs < SIZE_MAX ? (size_t)runs : SIZE_MAX;
 }
 
@@ -236,7 +255,7 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
         static const struct cli_jobs_ops ops = {take, work, finish};
         if (!slots)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");
-        else if (cli_jobs_run(jobs, slots, nslots, sizeof *slots, &ops, &c) != 0 &&
+        else if (cli_jobs_run_shared(jobs, slots, nslots, sizeof *slots, &ops, &c) != 0 &&
                  c.st == NPYDT_OK)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");   /* the runner's own */
         for (size_t k = 0; slots && k < nslots; k++) {
