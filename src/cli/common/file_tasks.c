@@ -174,6 +174,7 @@ static int work(void *ctx, void *slot)
     const struct cli_file_tasks *ft = r->ft;
     struct cli_file_task *t = slot;
     int status = t->status;
+    cli_reading_own();   /* no other thread reads this task's files */
     for (size_t k = 0; k <= t->nitems; k++) {
         if (t->early_arg != SIZE_MAX && (k == t->nitems || t->items[k].arg == t->early_arg)) {
             cli_dest_move(&t->dest, &t->early);   /* in its place */

@@ -51,6 +51,13 @@ static _Thread_local volatile sig_atomic_t line_ready;
  * names none: the workers of dump -j read the calling thread's input. */
 static char last_line[1024];
 static volatile sig_atomic_t last_len;
+/* cli_reading_own was called: this thread leaves last_line alone */
+static _Thread_local int names_own;
+
+void cli_reading_own(void)
+{
+    names_own = 1;
+}
 
 void cli_set_no_mmap(void)
 {
@@ -83,7 +90,8 @@ void cli_reading(const char *path)
     if (path && reading && strcmp(path, reading) == 0)
         return;   /* the members of one archive: the same line */
     line_ready = 0;
-    last_len = 0;
+    if (!names_own)
+        last_len = 0;
     free(line);
     free(reading);
     line = reading = NULL;
@@ -115,6 +123,8 @@ void cli_reading(const char *path)
     line = text;
     line_len = len;
     line_ready = 1;
+    if (names_own)
+        return;
     last_len = 0;
     if (len <= sizeof last_line) {
         memcpy(last_line, text, len);

@@ -18,6 +18,11 @@ int cli_no_mmap(void);
  * 2. NULL: no file is being read. Per thread: a worker of -j names the
  * input it reads, and names NULL when its task ends. */
 void cli_reading(const char *path);
+/* The inputs this thread names are its own (a worker of check -j reads
+ * whole files alone): its names stay out of the line of the input named
+ * last, which threads that name none (the workers of dump -j) write, so
+ * that only one thread ever writes that line. */
+void cli_reading_own(void);
 
 /* Pages of a mapped file read front to back are given back behind the
  * reading position (madvise MADV_DONTNEED, which for a mapping of a file
