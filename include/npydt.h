@@ -155,7 +155,9 @@ NPYDT_API uint64_t npydt_name_hash(const char *name, size_t len);
 /* Options, limits and allocator                                       */
 /* ------------------------------------------------------------------ */
 
-/* Caller-supplied allocator; NULL in the options means libc's malloc.
+/* Caller-supplied allocator; NULL in the options means libc's malloc
+ * (except a parse's blocks of 4 MiB and more, mapped as
+ * npydt_huge_page_allocator maps them).
  * Sizes are passed back to realloc and free so arena allocators need no
  * headers. */
 typedef struct npydt_allocator {

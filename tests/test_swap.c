@@ -4,6 +4,7 @@
 
 #include "records/records.h"   /* swap_plan_nops: how well runs merged */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,6 +277,96 @@ static void test_swap_plan_uses_windows_on_ssse3(void **state)
 #endif
 }
 
+static bool have_ssse3(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    return __builtin_cpu_supports("ssse3");
+#else
+    return false;
+#endif
+}
+
+static void test_swap_plan_swaps_mixed_record_in_one_pass(void **state)
+{
+    (void)state;
+    if (!have_ssse3())
+        skip();
+    npydt_dtype *dt = test_parse_literal(MIXED);
+    npydt_swap_plan *plan = plan_of(dt);
+    /* its five windows, each read from the record as it was: one pass */
+    assert_int_equal(swap_plan_rec_windows(plan, NPYDT_ORDER_SWAP), 5);
+    assert_int_equal(swap_plan_rec_windows(plan, NPYDT_ORDER_LITTLE), 5);
+    assert_int_equal(swap_plan_rec_windows(plan, NPYDT_ORDER_BIG), 0);
+    npydt_swap_plan_free(plan);
+    npydt_dtype_free(dt);
+}
+
+/* b (bytes 6 to 9) is swapped by the first window, [0, 16); c (12 to 19)
+ * by the last, clamped to [8, 24), which stores b's bytes 8 and 9 last
+ * but does not load their mirror bytes 6 and 7: read from the record as
+ * it was, it would undo half of b. So the windows run one after the
+ * other, each reading what the earlier stored. */
+#define WINDOWS_READ_EACH_OTHER                                                           \
+    "[('a', '<i2'), ('p', '|V4'), ('b', '<i4'), ('q', '|V2'), ('c', '<i8'), ('r', '|V4')]"
+
+static void test_swap_plan_without_one_pass_when_windows_read_each_other(void **state)
+{
+    (void)state;
+    if (!have_ssse3())
+        skip();
+    npydt_dtype *dt = test_parse_literal(WINDOWS_READ_EACH_OTHER);
+    npydt_swap_plan *plan = plan_of(dt);
+    assert_int_equal(swap_plan_rec_windows(plan, NPYDT_ORDER_BIG), 0);
+    npydt_swap_plan_free(plan);
+    npydt_dtype_free(dt);
+    check_against_naive(WINDOWS_READ_EACH_OTHER, NPYDT_ORDER_BIG, 100);
+    check_against_naive(WINDOWS_READ_EACH_OTHER, NPYDT_ORDER_SWAP, 100);
+}
+
+static unsigned rand_below(unsigned n)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (unsigned)(rng_state >> 33) % n;
+}
+
+/* Structs of random fields (every unit size, both orders, bytes that
+ * are not swapped between them, subarrays, a nested struct), swapped to
+ * each order with and without the windows and the record program, in
+ * place and between buffers, against the naive walk. */
+static void test_swap_random_layouts_match_naive(void **state)
+{
+    (void)state;
+    static const char *const types[] = {
+        "'<i2'", "'>i2'", "'<u4'", "'>f4'", "'<f8'", "'>f8'", "'>c8'", "'<c16'", "'>f16'",
+        "'>U2'", "'|S3'", "'|V5'", "'|b1'", "'|i1'", "'>m8[s]'", "('>i2', (3,))",
+        "('<f4', (2,))", "[('x', '<f4'), ('y', '>i8')]", "'|S1'", "'>u2'",
+    };
+    size_t ntypes = sizeof types / sizeof types[0];
+    size_t with_program = 0;
+    for (int t = 0; t < 300; t++) {
+        char descr[1024];
+        size_t len = 0;
+        unsigned nfields = 1 + rand_below(12);
+        descr[len++] = '[';
+        for (unsigned f = 0; f < nfields; f++)
+            len += (size_t)snprintf(descr + len, sizeof descr - len, "%s('f%u', %s)",
+                                    f ? ", " : "", f, types[rand_below((unsigned)ntypes)]);
+        snprintf(descr + len, sizeof descr - len, "]");
+        npydt_dtype *dt = test_parse_literal(descr);
+        npydt_swap_plan *plan = plan_of(dt);
+        with_program += swap_plan_rec_windows(plan, NPYDT_ORDER_SWAP) > 0;
+        npydt_swap_plan_free(plan);
+        npydt_dtype_free(dt);
+        check_against_naive(descr, NPYDT_ORDER_LITTLE, 37);
+        check_against_naive(descr, NPYDT_ORDER_BIG, 37);
+        check_against_naive(descr, NPYDT_ORDER_SWAP, 37);
+    }
+    if (have_ssse3())
+        assert_true(with_program > 100);
+}
+
 static void test_swap_plan_keeps_large_repeats_as_loops(void **state)
 {
     (void)state;
@@ -455,6 +546,9 @@ static void test_swap_calls_refuse_bad_arguments(void **state)
 TEST_LIST("swap",
     cmocka_unit_test(test_swap_mixed_record_matches_naive),
     cmocka_unit_test(test_swap_every_kind_matches_naive),
+    cmocka_unit_test(test_swap_plan_swaps_mixed_record_in_one_pass),
+    cmocka_unit_test(test_swap_plan_without_one_pass_when_windows_read_each_other),
+    cmocka_unit_test(test_swap_random_layouts_match_naive),
     cmocka_unit_test(test_swap_twice_is_the_identity),
     cmocka_unit_test(test_swap_round_trip_through_newbyteorder),
     cmocka_unit_test(test_swap_never_touches_bytes_void_bool_padding),

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* npydt_huge_page_allocator maps blocks this large from the kernel with
  * huge pages asked for: a large header's tables are written once and
@@ -24,20 +25,61 @@ static size_t big_size(size_t size)
 }
 #endif
 
+/* size bytes (BIG_BLOCK or more) from the kernel, huge pages asked for;
+ * malloc where there is no mmap. The mapping starts on a huge page's
+ * boundary (mapped 2 MiB longer, the rest given back), so that all of it
+ * but its last part can be huge pages whatever its size (rounded up to
+ * whole huge pages, it would take address space malloc did not). */
+static void *map_big(size_t size)
+{
+#if defined(MAP_ANONYMOUS)
+    const size_t huge = (size_t)2 << 20;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t len = page > 0 ? (size + (size_t)page - 1) & ~((size_t)page - 1) : size;
+    if (page > 0 && len >= size && len <= SIZE_MAX - huge) {
+        unsigned char *p = mmap(NULL, len + huge, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            size_t head = (huge - (size_t)((uintptr_t)p & (huge - 1))) & (huge - 1);
+            if (head)
+                munmap(p, head);
+            if (huge - head)
+                munmap(p + head + len, huge - head);
+            p += head;
+#ifdef MADV_HUGEPAGE
+            madvise(p, len, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
+#endif
+            return p;
+        }
+    }
+    void *q = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(q, size, MADV_HUGEPAGE);
+#endif
+    return q;
+#else
+    return malloc(size);
+#endif
+}
+
+static void unmap_big(void *p, size_t size)
+{
+#if defined(MAP_ANONYMOUS)
+    munmap(p, size);
+#else
+    (void)size;
+    free(p);
+#endif
+}
+
 static void *huge_malloc(void *ctx, size_t size)
 {
     (void)ctx;
 #if defined(MAP_ANONYMOUS)
-    if (size >= BIG_BLOCK) {
-        size = big_size(size);
-        void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED)
-            return NULL;
-#ifdef MADV_HUGEPAGE
-        madvise(p, size, MADV_HUGEPAGE);   /* a hint: without it, 4 KiB pages */
-#endif
-        return p;
-    }
+    if (size >= BIG_BLOCK)
+        return map_big(big_size(size));
 #endif
     return malloc(size);
 }
@@ -47,7 +89,7 @@ static void huge_free(void *ctx, void *p, size_t size)
     (void)ctx;
 #if defined(MAP_ANONYMOUS)
     if (size >= BIG_BLOCK) {
-        munmap(p, big_size(size));
+        unmap_big(p, big_size(size));
         return;
     }
 #endif
@@ -144,7 +186,15 @@ npydt_status arena_budget_explain(const struct arena_budget *b, npydt_status st,
 }
 
 /* A chunk of bytes (its header included) from the allocator: the one
- * place an arena takes memory, and so where its budget is kept. */
+ * place an arena takes memory, and so where its budget is kept. Without
+ * the caller's allocator, a chunk of BIG_BLOCK bytes or more is mapped
+ * with huge pages asked for: malloc would hand it back to the kernel on
+ * free, and every parse of a header of some 100,000 fields and more would
+ * fault each of its 4 KiB pages in again (which made a byte of a 16 MB
+ * header cost three times a byte of a small one). Its size stays as it
+ * is, not rounded up to whole huge pages as npydt_huge_page_allocator
+ * rounds it: the address space of a parse stays what malloc took.
+ * arena_release gives it back the same way. */
 static struct arena_chunk *chunk_new(struct arena *ar, size_t bytes)
 {
     struct arena_budget *b = ar->budget;
@@ -152,7 +202,8 @@ static struct arena_chunk *chunk_new(struct arena *ar, size_t bytes)
         b->refused = true;
         return NULL;
     }
-    struct arena_chunk *ch = alloc_bytes(ar->alloc, bytes);
+    struct arena_chunk *ch = ar->alloc || bytes < BIG_BLOCK ? alloc_bytes(ar->alloc, bytes)
+                                                            : map_big(bytes);
     if (!ch)
         return NULL;
     ch->size = bytes;
@@ -285,7 +336,10 @@ void arena_release(struct arena *ar)
         next = ch->next;
         if (ar->budget)
             ar->budget->live -= ch->size;
-        free_bytes(ar->alloc, ch, ch->size);
+        if (ar->alloc || ch->size < BIG_BLOCK)
+            free_bytes(ar->alloc, ch, ch->size);
+        else
+            unmap_big(ch, ch->size);
     }
     ar->head = NULL;
     ar->base = NULL;

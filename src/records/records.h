@@ -145,6 +145,45 @@ void gather_columns(const void *records, size_t stride, uint64_t n, struct gathe
 /* Is one of the n native int64 values at values NaT? */
 bool gather_any_nat(const void *values, uint64_t n);
 
+/* ---- the swap plan's byte shuffles (swap_simd.c) ------------------------ */
+
+/* A 16-byte window of the record and the byte shuffle that swaps every
+ * unit inside it (identity elsewhere): pshufb does it in one instruction. */
+struct swap_window {
+    uint64_t off;
+    unsigned char mask[16];
+};
+
+#define SWAP_REC_WINDOWS 8
+
+/* A record program: up to SWAP_REC_WINDOWS windows that each read the
+ * record as it was (all loads first), stored in order, the last store to
+ * a byte its right value. */
+struct swap_rec {
+    uint32_t nw;   /* 0: none */
+    struct swap_window w[SWAP_REC_WINDOWS];
+};
+
+/* Has the CPU pshufb (and was this built for x86 with GCC or Clang)? */
+bool swap_simd_available(void);
+/* Apply windows (each reading what the earlier ones stored) to nrec
+ * records at base, stride bytes apart, window by window. */
+void swap_run_windows(const struct swap_window *w, size_t nw, unsigned char *base, uint64_t nrec,
+                      size_t stride);
+/* n bytes of units of one size swapped from src into dst (the same
+ * buffer, or apart), 16 bytes a shuffle; returns the bytes done, a
+ * multiple of 16 (the rest is the caller's). */
+size_t swap_dense_windows(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit);
+/* Make rc from the nw windows w (as swap_run_windows applies them);
+ * source(ctx, x) is the byte of the record that byte x of the swapped
+ * record comes from. False (rc->nw 0) when the windows are too many, the
+ * CPU lacks pshufb, or windows read from each other. */
+bool swap_rec_make(struct swap_rec *rc, const struct swap_window *w, size_t nw,
+                   uint64_t (*source)(const void *ctx, uint64_t x), const void *ctx);
+/* Run rc over nrec records at base, stride bytes apart, in place, one
+ * record at a time. */
+void swap_rec_run(const struct swap_rec *rc, unsigned char *base, uint64_t nrec, size_t stride);
+
 /* ---- swap plans (swap.c), used by gather and scatter -------------------- */
 
 /* Swap in place, to native order, n records of the plan's type at base,
@@ -156,6 +195,8 @@ void swap_plan_run_native(const npydt_swap_plan *plan, unsigned char *base, uint
  * the one-pass swap of dense lists; returns how many windows the plan
  * had. */
 size_t swap_plan_drop_windows(npydt_swap_plan *plan);
+/* Windows of the record program of the list for `to` (0: none): for tests. */
+size_t swap_plan_rec_windows(const npydt_swap_plan *plan, npydt_order to);
 /* Ops of the list for `to` (flat ones in *nflat): for tests. */
 size_t swap_plan_nops(const npydt_swap_plan *plan, npydt_order to, size_t *nflat);
 

@@ -14,6 +14,11 @@
  * passes over it. Where the CPU has SSSE3 the flat ops are compiled
  * further into 16-byte windows, each a single pshufb that swaps every unit
  * inside it: the 68-byte mixed record of the benchmark is 5 shuffles.
+ * Up to 8 windows that each can read the record as it was make a record
+ * program (swap_simd.c): one pass over the records, every window of a
+ * record loaded, shuffled and stored before the next record, instead of
+ * one pass per window over the block (which left the loads from memory
+ * in the first pass alone, not overlapped by the shuffles of the others).
  * Between buffers, the block is copied first and then swapped where it
  * landed. S, V, b1, one-byte scalars and padding keep their values (a
  * window may load and store them back unchanged, within the record).
@@ -39,13 +44,6 @@ struct swap_op {
     const npydt_repeat *reps;     /* outermost first */
 };
 
-/* A 16-byte window of the record and the byte shuffle that swaps every
- * unit inside it (identity elsewhere): pshufb does it in one instruction. */
-struct swap_window {
-    uint64_t off;
-    unsigned char mask[16];
-};
-
 struct swap_list {
     const struct swap_op *ops;
     size_t nflat;                 /* ops[0..nflat): no repeats, sorted */
@@ -54,6 +52,7 @@ struct swap_list {
     const struct swap_window *windows;  /* the flat ops as windows, or NULL */
     size_t nwindows;
     uint32_t dense;               /* the unit of a dense list (2, 4, 8, 16), else 0 */
+    struct swap_rec rec;          /* the windows as one pass, or rec.nw 0 */
 };
 
 enum { LIST_TO_LITTLE = 0, LIST_TO_BIG = 1, LIST_ALL = 2 };
@@ -68,69 +67,8 @@ struct npydt_swap_plan {
     bool ssse3;                   /* dense lists use pshufb */
 };
 
-/* Windows need SSSE3's pshufb; x86-64 itself only promises SSE2, so the
- * CPU is asked when a plan is built. */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-#include <tmmintrin.h>
-#define HAVE_WINDOWS 1
+/* Windows need SSSE3's pshufb (swap_simd.c). */
 #define MAX_WINDOWS 65536u
-
-static bool cpu_has_ssse3(void)
-{
-    return __builtin_cpu_supports("ssse3");
-}
-
-__attribute__((target("ssse3")))
-static void run_windows(const struct swap_window *w, size_t nw, unsigned char *base,
-                        uint64_t nrec, size_t stride)
-{
-    for (size_t k = 0; k < nw; k++) {
-        __m128i m = _mm_loadu_si128((const __m128i *)(const void *)w[k].mask);
-        unsigned char *p = base + w[k].off;
-        for (uint64_t r = 0; r < nrec; r++, p += stride) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(void *)p);
-            _mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(v, m));
-        }
-    }
-}
-
-/* n bytes of units of one size (a dense list) swapped from src into dst
- * (the same buffer, or apart), 16 bytes a shuffle; returns the bytes
- * done, a multiple of 16 (the rest is left to dense_units). */
-__attribute__((target("ssse3")))
-static size_t dense_windows(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit)
-{
-    unsigned char mask[16];
-    for (unsigned b = 0; b < 16; b++)
-        mask[b] = (unsigned char)(b / unit * unit + unit - 1 - b % unit);
-    __m128i m = _mm_loadu_si128((const __m128i *)(const void *)mask);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-        _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_shuffle_epi8(v, m));
-    }
-    return i;
-}
-#else
-#define HAVE_WINDOWS 0
-#define MAX_WINDOWS 0u
-static bool cpu_has_ssse3(void)
-{
-    return false;
-}
-
-static size_t dense_windows(unsigned char *dst, const unsigned char *src, size_t n, uint32_t unit)
-{
-    (void)dst, (void)src, (void)n, (void)unit;
-    return 0;
-}
-
-static void run_windows(const struct swap_window *w, size_t nw, unsigned char *base,
-                        uint64_t nrec, size_t stride)
-{
-    (void)w, (void)nw, (void)base, (void)nrec, (void)stride;
-}
-#endif
 
 /* ---- the inner loops ---------------------------------------------------- */
 
@@ -266,8 +204,10 @@ next:;
 static void run_list(const struct swap_list *l, unsigned char *base, uint64_t nrec,
                      size_t stride)
 {
-    if (l->windows)
-        run_windows(l->windows, l->nwindows, base, nrec, stride);
+    if (l->rec.nw)
+        swap_rec_run(&l->rec, base, nrec, stride);
+    else if (l->windows)
+        swap_run_windows(l->windows, l->nwindows, base, nrec, stride);
     else
         for (size_t i = 0; i < l->nflat; i++)
             run_units(base + l->ops[i].off, nrec, stride, l->ops[i].n, l->ops[i].unit);
@@ -461,10 +401,33 @@ static size_t make_windows(const struct swap_list *l, uint64_t itemsize, struct 
     return nw;
 }
 
+/* The byte of the record that byte x of the swapped record comes from:
+ * its mirror within its unit, or itself outside the flat ops. */
+static uint64_t list_source(const void *ctx, uint64_t x)
+{
+    const struct swap_list *l = ctx;
+    size_t lo = 0, hi = l->nflat;   /* the first op starting after x */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->ops[mid].off <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return x;
+    const struct swap_op *op = &l->ops[lo - 1];
+    uint64_t rel = x - op->off;
+    if (rel >= op->n * op->unit)
+        return x;
+    uint64_t u = rel - rel % op->unit;
+    return op->off + u + (op->unit - 1 - (rel - u));
+}
+
 /* Windows for every list, when the CPU has pshufb and they stay few. */
 static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
 {
-    if (!HAVE_WINDOWS || plan->itemsize < 16 || !cpu_has_ssse3())
+    if (plan->itemsize < 16 || !plan->ssse3)
         return NPYDT_OK;
     size_t count[3], total = 0;
     for (int k = 0; k < 3; k++) {
@@ -492,6 +455,7 @@ static npydt_status add_windows(struct npydt_swap_plan *plan, npydt_error *err)
         make_windows(&plan->list[k], plan->itemsize, w, SIZE_MAX);
         plan->list[k].windows = w;
         plan->list[k].nwindows = count[k];
+        swap_rec_make(&plan->list[k].rec, w, count[k], list_source, &plan->list[k]);
         w += count[k];
     }
     return NPYDT_OK;
@@ -575,7 +539,7 @@ npydt_status npydt_swap_plan_new(const npydt_dtype *dt, const npydt_options *opt
                 l->ops[0].n * unit == plan->itemsize)
                 l->dense = unit;
         }
-        plan->ssse3 = HAVE_WINDOWS && cpu_has_ssse3();
+        plan->ssse3 = swap_simd_available();
         if (st == NPYDT_OK)
             st = add_windows(plan, err);
         if (st != NPYDT_OK) {
@@ -623,8 +587,15 @@ size_t swap_plan_drop_windows(npydt_swap_plan *plan)
         plan->list[k].windows = NULL;
         plan->list[k].nwindows = 0;
         plan->list[k].dense = 0;
+        plan->list[k].rec.nw = 0;
     }
     return n;
+}
+
+size_t swap_plan_rec_windows(const npydt_swap_plan *plan, npydt_order to)
+{
+    const struct swap_list *l = list_for(plan, to);
+    return l ? l->rec.nw : 0;
 }
 
 size_t swap_plan_nops(const npydt_swap_plan *plan, npydt_order to, size_t *nflat)
@@ -684,7 +655,7 @@ npydt_status npydt_swap(const npydt_swap_plan *plan, npydt_order to, const void 
         return NPYDT_OK;
     }
     if (l->dense) {
-        size_t done = plan->ssse3 ? dense_windows(dst, src, (size_t)total, l->dense) : 0;
+        size_t done = plan->ssse3 ? swap_dense_windows(dst, src, (size_t)total, l->dense) : 0;
         dense_units(dst + done, src + done, (size_t)total - done, l->dense);
         return NPYDT_OK;
     }
