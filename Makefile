@@ -523,16 +523,25 @@ check-cross-full:
 	tests/cross/run.sh s390x check
 	tests/cross/run.sh i386 check
 
+# The command's threads under ThreadSanitizer (clang): every -j command
+# runs with 2 and 3 threads and must report no data race
+# (tests/threads_tsan.sh). Part of check-all.
+.PHONY: check-tsan
+check-tsan:
+	$(Q)$(MAKE) --no-print-directory O=$(O)-tsan CC=clang SANITIZE=thread COVERAGE= $(O)-tsan/npydt
+	$(Q)NPYDT=$(O)-tsan/npydt PYTHON=$(PYTHON) FIXTURES=tests/fixtures tests/threads_tsan.sh
+
 # The whole test suite, as CI runs it (README's test command): the suite,
 # its C tests and command error checks for s390x and i386 under qemu, the
-# suite again under ASan + UBSan, valgrind, and a 60-second libFuzzer run
-# of every harness.
+# suite again under ASan + UBSan, the threads under TSan, valgrind, and a
+# 60-second libFuzzer run of every harness.
 check-all:
 	$(MAKE) -j2 check
 	$(MAKE) check-dist
 	tests/cross/run.sh s390x check-cross
 	tests/cross/run.sh i386 check-cross
 	$(MAKE) -j2 O=$(O)-asan SANITIZE=address,undefined check
+	$(MAKE) -j2 check-tsan
 	$(MAKE) check-valgrind VALGRIND_CLI_EVERY=16
 	$(MAKE) -j2 WERROR=1 fuzz
 	$(MAKE) fuzz-run SECONDS=60
