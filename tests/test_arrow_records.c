@@ -105,7 +105,8 @@ static void test_arrow_records_name_rows_from_row0(void **state)
     assert_int_equal(out[2], 3);
     assert_int_equal(npydt_arrow_records(dt, &root.s, &root.a, 2, 3, 10, NULL, out, &err),
                      NPYDT_E_VALUE);
-    assert_non_null(strstr(err.message, "row 13, column 'x': a null"));
+    assert_string_equal(err.path, "x");
+    assert_non_null(strstr(err.message, "row 13: a null"));
     npydt_dtype_free(dt);
 }
 
@@ -158,7 +159,8 @@ static void test_arrow_records_of_no_bytes_check_the_values(void **state)
     TEST_ERROR(err);
     assert_int_equal(npydt_arrow_records(dt, &root.s, &root.a, 0, 1, 0, NULL, out, &err),
                      NPYDT_E_RANGE);
-    assert_non_null(strstr(err.message, "row 0, column 's'"));
+    assert_string_equal(err.path, "s");
+    assert_non_null(strstr(err.message, "row 0: 'abc' is longer than U0"));
     npydt_dtype_free(dt);
 }
 
