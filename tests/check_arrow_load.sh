@@ -278,5 +278,19 @@ sys.exit(0 if np.load('$tmp/jn.npy')['n'].tolist() == [1, 0, 3] else 1)" && ok |
     [ ! -e "$tmp/jl.npy" ] && ok || bad "an unsupported type left OUT"
 fi
 
+# ---- records of no bytes: a stream of 2^56 rows (a few hundred bytes)
+# loads at once with one thread and two, as the library's import does it
+# (they were converted a MiB of rows at a time: a loop without end)
+Z=fuzz/regressions/arrow_ipc/rows_of_no_bytes_beyond_counting
+for j in 1 2; do
+    rm -f "$tmp/z.npy"
+    if timeout 60 "$NPYDT" load --arrow -j "$j" -o "$tmp/z.npy" "$Z" 2>"$tmp/err" &&
+        "$NPYDT" inspect "$tmp/z.npy" | grep -q 'shape      (70650219154374656,)'; then
+        ok
+    else
+        bad "rows of no bytes, -j $j: $(cat "$tmp/err")"
+    fi
+done
+
 echo "arrow_load: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -253,7 +253,9 @@ static npydt_status convert_all(struct arrow_in *in, npydt_writer *w,
     cv.dt = npydt_writer_dtype(w);
     cv.io = io;
     size_t isz = npydt_dtype_itemsize(cv.dt);
-    cv.most = isz ? (CHUNK_BYTES / isz ? CHUNK_BYTES / isz : 1) : CHUNK_BYTES;
+    /* records of no bytes take no memory: all of a batch's rows in one
+     * call, however many (a tiny stream may declare 2^62 of them) */
+    cv.most = isz ? (CHUNK_BYTES / isz ? CHUNK_BYTES / isz : 1) : (uint64_t)INT64_MAX;
     int rc = in->wrap.get_schema(&in->wrap, &cv.schema);
     if (rc != 0) {
         cli_error(err, rc == ENOMEM ? NPYDT_E_NOMEM : NPYDT_E_IO,
