@@ -64,6 +64,18 @@ static void *slot_at(const struct run *r, size_t i)
     return r->slots + (i % r->nslots) * r->slot_size;
 }
 
+/* Task i worked by this thread (a worker, or the calling thread); called
+ * and returns with the lock held. */
+static void work_here(struct run *r, size_t i)
+{
+    pthread_mutex_unlock(&r->lock);
+    int res = r->ops->work(r->ctx, slot_at(r, i));
+    pthread_mutex_lock(&r->lock);
+    r->result[i % r->nslots] = res;
+    r->done[i % r->nslots] = 1;
+    r->worked++;
+}
+
 static void *worker(void *arg)
 {
     struct run *r = arg;
@@ -73,13 +85,7 @@ static void *worker(void *arg)
             pthread_cond_wait(&r->has_work, &r->lock);
         if (r->started == r->taken)
             break;
-        size_t i = r->started++;
-        pthread_mutex_unlock(&r->lock);
-        int res = r->ops->work(r->ctx, slot_at(r, i));
-        pthread_mutex_lock(&r->lock);
-        r->result[i % r->nslots] = res;
-        r->done[i % r->nslots] = 1;
-        r->worked++;
+        work_here(r, r->started++);
         pthread_cond_signal(&r->has_done);
     }
     pthread_mutex_unlock(&r->lock);
@@ -98,18 +104,6 @@ static int run_alone(const struct cli_jobs_ops *ops, void *slot, void *ctx)
         if (f != 0)
             return f;
     }
-}
-
-/* Task i worked by the calling thread; called and returns with the lock
- * held. */
-static void work_here(struct run *r, size_t i)
-{
-    pthread_mutex_unlock(&r->lock);
-    int res = r->ops->work(r->ctx, slot_at(r, i));
-    pthread_mutex_lock(&r->lock);
-    r->result[i % r->nslots] = res;
-    r->done[i % r->nslots] = 1;
-    r->worked++;
 }
 
 /* The calling thread's part: take while a slot is free, finish in order;
