@@ -29,6 +29,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +70,17 @@ int cli_no_mmap(void)
     return no_mmap;
 }
 
+/* set by the first thread whose SIGBUS reports a shrunk file: two
+ * threads reading the same mapping fault together, and one line is said */
+static atomic_flag bus_reported = ATOMIC_FLAG_INIT;
+
 static void on_bus(int sig, siginfo_t *info, void *context)
 {
     (void)context;
+    if (info->si_code != BUS_ADRALN && (line_ready || last_len) &&
+        atomic_flag_test_and_set(&bus_reported))
+        for (;;)
+            pause();   /* another thread reports it and ends the process */
     cli_output_discard();
     if (info->si_code != BUS_ADRALN && (line_ready || last_len)) {
         /* one write: a short line, and the process ends next */
