@@ -2,7 +2,6 @@
  * place at commit (mode kept, fsync, rename, folder fsync); nothing of it
  * at the destination before, no temporary file after; appended bytes go
  * to the disk as they come, not all at the commit. */
-#define _GNU_SOURCE   /* syscall */
 #include "test_scratch.h"
 #include "test_util.h"
 
@@ -11,10 +10,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/syscall.h>
-#include <sys/vfs.h>
-#endif
 
 /* Entries of dir other than . and .. */
 static int entries(const char *dir)
@@ -233,27 +228,6 @@ static void test_output_each_failing_allocation_leaves_nothing(void **state)
     }
 }
 
-/* Pages of fd's [0, len) in the page cache that are dirty (not yet handed
- * to the disk), by Linux's cachestat (6.5 and later: system call 451 on
- * every architecture but alpha); -1 where it cannot be asked, or where the
- * file system (tmpfs) writes nothing to a disk. */
-static long dirty_pages(int fd, uint64_t len)
-{
-#if defined(__linux__) && !defined(__alpha__)
-    struct statfs fs;
-    if (fstatfs(fd, &fs) != 0 || fs.f_type == 0x01021994 /* tmpfs */)
-        return -1;
-    struct { uint64_t off, len; } range = {0, len};
-    struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } cs;
-    if (syscall(451, fd, &range, &cs, 0) != 0)
-        return -1;
-    return (long)cs.dirty;
-#else
-    (void)fd, (void)len;
-    return -1;
-#endif
-}
-
 static void test_output_appended_bytes_go_to_the_disk_before_the_commit(void **state)
 {
     struct scratch *s = *state;
@@ -269,13 +243,13 @@ static void test_output_appended_bytes_go_to_the_disk_before_the_commit(void **s
     free(block);
     int fd = open(npydt_output_temp_path(o), O_RDONLY);
     assert_true(fd >= 0);
-    long dirty = dirty_pages(fd, (uint64_t)TOTAL * MIB);
+    long dirty = test_dirty_pages(fd, (uint64_t)TOTAL * MIB);
     close(fd);
     if (dirty < 0) {
         npydt_output_discard(o);
         skip();
     }
-    /* every whole step of 8 MiB was handed to the disk as it was written:
+    /* every whole step of 4 MiB was handed to the disk as it was written:
      * at most a page or two of the 32 MiB still waits for the fsync */
     assert_in_range((uint64_t)dirty, 0, 2);
     assert_int_equal(npydt_output_commit(o, &err), NPYDT_OK);

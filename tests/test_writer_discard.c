@@ -5,10 +5,12 @@
  * the copy made of a header without room is removed, and an .npz member
  * fails its archive. This is what "write everything or nothing" is made
  * of: write while the input is good, close at its end, discard at the
- * first bad record. */
+ * first bad record. And while it writes, a writer that syncs hands its
+ * records to the disk in steps. */
 #include "test_scratch.h"
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +237,36 @@ static void test_writer_temp_path_names_the_file_until_it_is_published(void **st
     assert_null(npydt_writer_temp_path(NULL));
 }
 
+/* A writer that syncs at its flush hands the records to the disk in steps
+ * as they are written, so that the flush's fsync waits for the last step
+ * only: at most a page or two of 32 MiB is still dirty before it. */
+static void test_writer_records_go_to_the_disk_before_the_flush(void **state)
+{
+    struct scratch *s = *state;
+    npydt_dtype *dt = test_parse_literal("'<i4'");
+    uint64_t shape[1] = {0};
+    npydt_writer_options opts;
+    npydt_writer_options_init(&opts);
+    opts.replace = 1;
+    npydt_writer *w;
+    TEST_ERROR(err);
+    assert_int_equal(npydt_writer_create_path(s->path, dt, shape, 1, &opts, &w, &err), NPYDT_OK);
+    npydt_dtype_free(dt);
+    enum { MIB = 1 << 20, TOTAL = 32 };
+    for (int k = 0; k < TOTAL; k++)
+        write_records(w, MIB / 4);
+    int fd = open(npydt_writer_temp_path(w), O_RDONLY);
+    assert_true(fd >= 0);
+    long dirty = test_dirty_pages(fd, (uint64_t)(TOTAL + 1) * MIB);
+    close(fd);
+    if (dirty < 0) {
+        assert_int_equal(npydt_writer_discard(w, &err), NPYDT_OK);
+        skip();
+    }
+    assert_in_range((uint64_t)dirty, 0, 2);
+    assert_int_equal(npydt_writer_close(w, &err), NPYDT_OK);
+}
+
 static void test_writer_temp_path_of_a_linked_file_is_null(void **state)
 {
     struct scratch *s = *state;
@@ -248,6 +280,7 @@ static void test_writer_temp_path_of_a_linked_file_is_null(void **state)
 TEST_LIST("writer_discard",
           T(test_writer_temp_path_names_the_file_until_it_is_published),
           T(test_writer_temp_path_of_a_linked_file_is_null),
+          T(test_writer_records_go_to_the_disk_before_the_flush),
           T(test_writer_discard_of_a_new_file_with_replace_leaves_no_file),
           T(test_writer_discard_with_replace_keeps_the_old_file),
           T(test_writer_discard_of_a_0d_array_leaves_no_file),

@@ -113,6 +113,8 @@ static npydt_status open_for_append(npydt_writer *w0, int fd, npydt_header *h,
     w->own_fd = 1;
     w->count = w->flushed = w->flush_mark = records;
     w->file_bytes = records * w->itemsize;
+    /* what the file holds is on the disk already: hand from its end on */
+    w->handed = (old_offset + w->file_bytes) / IO_WRITEBACK_STEP * IO_WRITEBACK_STEP;
     *out = w;
     /* the header as the file holds it */
     unsigned char *file_text = alloc_bytes(w->alloc, (size_t)old_offset);

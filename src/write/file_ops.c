@@ -59,6 +59,15 @@ void io_start_writeback(int fd, uint64_t off, uint64_t len)
 #endif
 }
 
+void io_writeback_steps(int fd, uint64_t *handed, uint64_t end)
+{
+    uint64_t to = end / IO_WRITEBACK_STEP * IO_WRITEBACK_STEP;
+    if (to > *handed) {
+        io_start_writeback(fd, *handed, to - *handed);
+        *handed = to;
+    }
+}
+
 npydt_status io_sync_fd(int fd, const char *name, npydt_error *err)
 {
     while (fsync(fd) != 0) {

@@ -4,6 +4,17 @@
  * changed in place by one pwrite of the bytes that differ. */
 #include "write/write.h"
 
+/* bytes more records written after the file's data: counted, to be
+ * synced, and handed to the disk in steps when a sync will follow, so
+ * that the last fsync waits for the last step only */
+static void wrote(npydt_writer *w, size_t bytes)
+{
+    w->file_bytes += bytes;
+    w->unsynced = true;
+    if (!w->no_sync)
+        io_writeback_steps(w->fd, &w->handed, w->data_offset + w->file_bytes);
+}
+
 npydt_status writer_drain(npydt_writer *w, npydt_error *err)
 {
     if (w->buf_len == 0)
@@ -13,10 +24,8 @@ npydt_status writer_drain(npydt_writer *w, npydt_error *err)
         st = member_write(w, w->buf, w->buf_len, err);
     } else {
         st = io_pwrite_all(w, w->buf, w->buf_len, w->data_offset + w->file_bytes, err);
-        if (st == NPYDT_OK) {
-            w->file_bytes += w->buf_len;
-            w->unsynced = true;
-        }
+        if (st == NPYDT_OK)
+            wrote(w, w->buf_len);
     }
     if (st != NPYDT_OK)
         return writer_poison(w, st, err);
@@ -110,10 +119,8 @@ static npydt_status put_records(npydt_writer *w, const void *records, size_t byt
         st = member_write(w, records, bytes, err);
     } else {
         st = io_pwrite_all(w, records, bytes, w->data_offset + w->file_bytes, err);
-        if (st == NPYDT_OK) {
-            w->file_bytes += bytes;
-            w->unsynced = true;
-        }
+        if (st == NPYDT_OK)
+            wrote(w, bytes);
     }
     return st == NPYDT_OK ? st : writer_poison(w, st, err);
 }

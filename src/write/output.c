@@ -1,14 +1,12 @@
 /* npydt_output: a whole file written to a temporary file beside its
  * destination and put in place at commit, through the file operations of
  * file_ops.c (the writer's own). Appended bytes go to the disk as they
- * come: every OUTPUT_WRITEBACK_STEP bytes appended are handed to it
- * (io_start_writeback), so that the disk writes while the caller makes
+ * come: every IO_WRITEBACK_STEP bytes appended are handed to it
+ * (io_writeback_steps), so that the disk writes while the caller makes
  * the rest and the fsync of the commit waits only for the last ones. */
 #include "write/write.h"
 
 #include <unistd.h>
-
-#define OUTPUT_WRITEBACK_STEP ((uint64_t)8 << 20)
 
 struct npydt_output {
     const npydt_allocator *alloc;
@@ -17,7 +15,7 @@ struct npydt_output {
     int fd;
     uint64_t end;               /* bytes appended (npydt_output_write) */
     uint64_t handed;            /* of them, handed to the disk: a multiple of
-                                 * OUTPUT_WRITEBACK_STEP (whole pages) */
+                                 * IO_WRITEBACK_STEP (whole pages) */
     npydt_status failed;        /* the first I/O error, kept */
     npydt_error failure;
 };
@@ -106,11 +104,7 @@ npydt_status npydt_output_write(npydt_output *o, const void *buf, size_t len, np
         return st;
     /* the appends are the file's first bytes, in order: [0, end) */
     o->end += len;
-    uint64_t to = o->end / OUTPUT_WRITEBACK_STEP * OUTPUT_WRITEBACK_STEP;
-    if (to > o->handed) {
-        io_start_writeback(o->fd, o->handed, to - o->handed);
-        o->handed = to;
-    }
+    io_writeback_steps(o->fd, &o->handed, o->end);
     return NPYDT_OK;
 }
 

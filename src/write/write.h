@@ -57,6 +57,8 @@ struct npydt_writer {
     uint64_t data_offset;       /* of the first data byte */
     uint64_t file_bytes;        /* data bytes in the file (not counting the buffer) */
     bool unsynced;              /* data written since the last fsync */
+    uint64_t handed;            /* the file's bytes handed to the disk ahead
+                                 * of the fsync (io_writeback_steps) */
     int major;                  /* format version of the header in the file */
     unsigned char *text;        /* the header in the file: data_offset bytes */
     npydt_npz_writer *zip;      /* a member's archive */
@@ -107,6 +109,12 @@ npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, u
  * head start: the fsync still writes and waits for everything and reports
  * any write error, so a failure here is not one. */
 void io_start_writeback(int fd, uint64_t off, uint64_t len);
+/* The bytes a file written from its start is handed to the disk in. */
+#define IO_WRITEBACK_STEP ((uint64_t)4 << 20)
+/* A file whose first end bytes are written: the whole IO_WRITEBACK_STEPs
+ * of them past *handed (a multiple of the step) handed to the disk
+ * (io_start_writeback) and counted in *handed. */
+void io_writeback_steps(int fd, uint64_t *handed, uint64_t end);
 /* fsync fd through EINTR. */
 npydt_status io_sync_fd(int fd, const char *name, npydt_error *err);
 /* close fd; an error (not EINTR) is reported, the descriptor released. */
