@@ -3,8 +3,9 @@ of a few dtypes dumped as JSON Lines, CSV and TSV (strings with commas,
 quotes, line breaks, tabs and backslashes, so that quoted cells carry
 line breaks over the runs' edges), some lines then broken (a character
 changed, a quote added, a line cut short or doubled, blank lines and CRs
-put in). Each input is loaded from a file with -j 1 and -j 2 and from a
-pipe with -j 4: the same exit status, the same messages (the pipe's
+put in). Each input is loaded from a file with -j 1, -j 2 and -j 3 (read
+at offsets by each run's thread) and from a pipe with -j 4 (read by the
+calling thread): the same exit status, the same messages (the pipe's
 <stdin> read as the file's name) and the same output bytes. Prints
 `load_jobs_differential: N passed, M failed`.
     load_jobs_differential.py NPYDT DIR [CASES] [SEED]"""
@@ -78,8 +79,11 @@ def mutate(text, rng):
 
 
 def run(npydt, args, stdin_path=None):
-    with open(stdin_path, 'rb') if stdin_path else open(os.devnull, 'rb') as f:
-        p = subprocess.run([npydt] + args, stdin=f, capture_output=True)
+    if stdin_path:
+        with open(stdin_path, 'rb') as f:
+            p = subprocess.run([npydt] + args, input=f.read(), capture_output=True)
+    else:
+        p = subprocess.run([npydt] + args, stdin=subprocess.DEVNULL, capture_output=True)
     return p.returncode, p.stderr
 
 
@@ -105,7 +109,7 @@ def main():
         with open(inp, 'wb') as f:
             f.write(text)
         got = []
-        for jobs, pipe in (('1', False), ('2', False), ('4', True)):
+        for jobs, pipe in (('1', False), ('2', False), ('3', False), ('4', True)):
             out = os.path.join(d, 'out.npy')
             if os.path.exists(out):
                 os.remove(out)
@@ -119,7 +123,7 @@ def main():
             got.append((rc, err, data))
         if os.environ.get("DIFF_TRACE"):
             print(case, fmt, len(text), got[0][0], got[0][1][:90])
-        if got[0] == got[1] == got[2]:
+        if got[0] == got[1] == got[2] == got[3]:
             passed += 1
         else:
             failed += 1

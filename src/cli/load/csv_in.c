@@ -474,8 +474,7 @@ static void split_rows(struct csv_state *c, const char *s, size_t n)
     c->sp->used = i < n ? i : n;
 }
 
-/* 1 when s[0..n) holds an odd number of quotes. */
-static int odd_quotes(const char *s, size_t n)
+int csv_odd_quotes(const char *s, size_t n)
 {
     int odd = 0;
     for (const char *q = s, *e = s + n; (q = memchr(q, '"', (size_t)(e - q))) != NULL; q++)
@@ -508,7 +507,7 @@ int csv_rows(struct load_lines *r, size_t *n, npydt_error *err)
         size_t end = avail;
         while (end > scanned && b[end - 1] != '\n' && b[end - 1] != '\r')
             end--;
-        if (end > scanned && !(odd ^ odd_quotes(b + scanned, end - scanned))) {
+        if (end > scanned && !(odd ^ csv_odd_quotes(b + scanned, end - scanned))) {
             *n = end;
             return 1;
         }
@@ -516,7 +515,7 @@ int csv_rows(struct load_lines *r, size_t *n, npydt_error *err)
         while (scanned < avail) {
             const char *lf = memchr(b + scanned, '\n', avail - scanned);
             size_t stop = lf ? (size_t)(lf - b) : avail;
-            odd ^= odd_quotes(b + scanned, stop - scanned);
+            odd ^= csv_odd_quotes(b + scanned, stop - scanned);
             scanned = lf ? stop + 1 : avail;
             if (lf && !odd)
                 last = scanned;
@@ -623,6 +622,12 @@ npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct
     c->sp = sp;
     c->err = err;
     c->st = NPYDT_OK;
+    if (c->cell) {
+        /* s begins a row: what a row an error stopped left is dropped (a
+         * run read again after a wrong start, load_jobs.c) */
+        c->cell = 0;
+        load_record_clear(c->rec);
+    }
     uint64_t left = c->left = sp->max_records - sp->records;
     /* the rows are split with the state in a local copy, which no store
      * into the record's bytes can alias */

@@ -280,6 +280,8 @@ struct csv_state;
 struct csv_state *csv_new(struct load_record *rec, char sep, const struct csv_state *from);
 void csv_free(struct csv_state *c);
 int csv_ready(const struct csv_state *c);
+/* 1 when s[0..n) holds an odd number of quotes. */
+int csv_odd_quotes(const char *s, size_t n);
 /* load_lines_whole for CSV: up to a line end outside quotes. */
 int csv_rows(struct load_lines *r, size_t *n, npydt_error *err);
 npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct load_sink *sink,

@@ -15,14 +15,29 @@
  * is read by the calling thread before the runs: they share its columns.
  * A run whose records would take more than RUN_RECORD_BYTES is read in
  * its slot up to there and the rest by the calling thread, so that memory
- * stays bounded by the slots. */
+ * stays bounded by the slots.
+ *
+ * A regular file is not read by the calling thread at all: each run is a
+ * range of the file's bytes, read (pread) by the thread that reads its
+ * rows, so that the bytes go from the page cache to the processor that
+ * parses them and to no other (a second processor's cache is as far away
+ * as memory when the two do not share one). A run holds the lines that
+ * begin in its range: it begins after the first line end at or past the
+ * range's first byte (the byte before it included) and ends after the
+ * first past its last byte, where the next run begins. A CSV run assumes
+ * that no quoted cell is open where it begins (its rows are read from a
+ * row end found as if); the calling thread checks, in order, that each
+ * run begins where the one before ended, and reads a run again from there
+ * when a quoted cell carried a line end over its start. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
 #include "cli/common/report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The most input bytes a run is read up to (a longer line makes a
  * longer run). */
@@ -43,6 +58,11 @@ struct run_slot {
     npydt_status st;            /* the run's first error, in err */
     npydt_error err;
     int failed_read;            /* the input could not be read here: err says why */
+    /* a run of a file read at offsets (run_ctx.fd): the lines beginning in
+     * the file's bytes [from, to); exact: a row begins at from */
+    uint64_t from, to;
+    int exact;
+    uint64_t first, stop;       /* where its rows begin and end in the file */
 };
 
 struct run_ctx {
@@ -53,6 +73,13 @@ struct run_ctx {
     struct load_span span;        /* of the whole input, up to the runs finished */
     uint64_t max_records;
     int ended;
+    /* a regular file, read at offsets by the thread of each run; -1:
+     * read by the calling thread */
+    int fd;
+    int csv;                      /* rows may go on in quotes over line ends */
+    uint64_t next;                /* the next run's range begins here */
+    uint64_t size;                /* the file's size when last asked */
+    uint64_t expect;              /* where the run to finish next must begin */
     npydt_status st;              /* why the runs stopped, in err */
     npydt_error err;
 };
@@ -107,6 +134,166 @@ static int slot_ready(const struct run_ctx *c, struct run_slot *s)
     return 1;
 }
 
+/* ---- runs of a file read at offsets ---------------------------------------- */
+
+/* Up to n bytes of fd at off into buf: *got (fewer at the end of the
+ * file), 0, or -1 with err set. */
+static int read_at(int fd, char *buf, size_t n, uint64_t off, size_t *got, npydt_error *err)
+{
+    *got = 0;
+    while (*got < n) {
+        if (off > (uint64_t)INT64_MAX - *got) {
+            cli_error(err, NPYDT_E_IO, "read failed: %s", TEXT_ERRNO(EOVERFLOW));
+            return -1;
+        }
+        ssize_t r = pread(fd, buf + *got, n - *got, (off_t)(off + *got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            cli_error(err, NPYDT_E_IO, "read failed: %s", TEXT_ERRNO(errno));
+            return -1;
+        }
+        if (r == 0)
+            break;
+        *got += (size_t)r;
+    }
+    return 0;
+}
+
+/* The index after the first row end in b[i..n) (LF; in CSV also a CR
+ * not before an LF, outside quotes, *odd saying whether a quoted cell is
+ * open at b[i] and following it), n at the end of the input (eof) when
+ * there is none, SIZE_MAX when the bytes after n are needed. */
+static size_t row_end(const char *b, size_t n, size_t i, int csv, int *odd, int eof)
+{
+    if (!csv) {
+        const char *lf = i < n ? memchr(b + i, '\n', n - i) : NULL;
+        return lf ? (size_t)(lf - b) + 1 : eof ? n : SIZE_MAX;
+    }
+    for (; i < n; i++) {
+        if (b[i] == '"')
+            *odd ^= 1;
+        else if (*odd)
+            continue;
+        else if (b[i] == '\n')
+            return i + 1;
+        else if (b[i] == '\r' && i + 1 < n && b[i + 1] != '\n')
+            return i + 1;
+        else if (b[i] == '\r' && i + 1 == n && eof)
+            return n;
+    }
+    return eof ? n : SIZE_MAX;
+}
+
+/* More of the file after the got bytes of the slot's buffer, which holds
+ * it from offset base: 1, 0 at the end of the file, -1 with err set. */
+static int read_more(const struct run_ctx *c, struct run_slot *s, uint64_t base, size_t *got,
+                     npydt_error *err)
+{
+    if (*got >= LOAD_MAX_LINE + RUN_BYTES) {
+        cli_error(err, NPYDT_E_LIMIT, "a line longer than %zu bytes", LOAD_MAX_LINE);
+        return -1;
+    }
+    if (s->cap - *got < LOAD_LINES_BLOCK) {
+        /* the bytes read are kept: realloc */
+        size_t cap = s->cap * 2;
+        char *b = realloc(s->in, cap);
+        if (!b) {
+            cli_error(err, NPYDT_E_NOMEM, "out of memory");
+            return -1;
+        }
+        s->in = b;
+        s->cap = cap;
+    }
+    size_t more;
+    if (read_at(c->fd, s->in + *got, s->cap - *got, base + *got, &more, err) != 0)
+        return -1;
+    *got += more;
+    return more > 0;
+}
+
+/* A worker (or the calling thread, reading a run again): the run's bytes
+ * into the slot's buffer, s->in[s->at, s->at + s->n) the rows of the
+ * lines that begin in [from, to) (s->first, s->stop in the file). 1, or
+ * 0 with the slot's error set (failed_read). */
+static int read_run(const struct run_ctx *c, struct run_slot *s)
+{
+    /* the byte before the range tells whether a line begins at from */
+    uint64_t base = s->exact ? s->from : s->from - 1;
+    size_t want = (size_t)(s->to - base) + LOAD_LINES_BLOCK, got = 0, at = 0, end;
+    int eof = 0, odd = 0;
+    if (s->exact && s->from >= s->to)
+        want = 0;   /* the rows before reached past this range: none here */
+    if (grow((void **)&s->in, &s->cap, want > 0 ? want : 1) != 0) {
+        cli_error(&s->err, NPYDT_E_NOMEM, "out of memory");
+        goto failed;
+    }
+    if (read_at(c->fd, s->in, want, base, &got, &s->err) != 0)
+        goto failed;
+    eof = got < want;
+    if (!s->exact) {
+        while ((at = row_end(s->in, got, 0, c->csv, &odd, eof)) == SIZE_MAX) {
+            int r = read_more(c, s, base, &got, &s->err);
+            if (r < 0)
+                goto failed;
+            eof = r == 0;
+        }
+        odd = 0;   /* as if no quoted cell were open there */
+    }
+    end = at;
+    if (base + at < s->to) {
+        /* the quotes up to the range's last byte, then the first row end
+         * from there */
+        size_t last = (size_t)(s->to - 1 - base);
+        if (last > got)
+            last = got;
+        if (c->csv)
+            odd = csv_odd_quotes(s->in + at, last - at);
+        while ((end = row_end(s->in, got, last, c->csv, &odd, eof)) == SIZE_MAX) {
+            int r = read_more(c, s, base, &got, &s->err);
+            if (r < 0)
+                goto failed;
+            eof = r == 0;
+        }
+    }
+    s->at = at;
+    s->n = end - at;
+    s->first = base + at;
+    s->stop = base + end;
+    return 1;
+failed:
+    s->failed_read = 1;
+    s->st = s->err.code;
+    return 0;
+}
+
+/* Calling thread: the next range of the file into slot s, read by its
+ * worker; none past the file's end (asked again there, for a file that
+ * grows as it is read). */
+static int take_at(struct run_ctx *c, size_t i, struct run_slot *s)
+{
+    if (c->next >= c->size) {
+        struct stat st;
+        if (fstat(c->fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size > c->size)
+            c->size = (uint64_t)st.st_size;
+        if (c->next >= c->size)
+            return 0;
+    }
+    if (!slot_ready(c, s)) {
+        s->failed_read = 1;
+        s->st = s->err.code;
+        c->ended = 1;
+        return 1;
+    }
+    s->failed_read = 0;
+    s->n = 0;
+    s->exact = i == 0;
+    s->from = c->next;
+    s->to = c->next + run_bytes(i + 1);
+    c->next = s->to;
+    return 1;
+}
+
 /* Calling thread: the next run into slot s, in the buffer it was read
  * into (the slot's buffer goes on holding the lines after it). A read
  * error ends the input with a run that carries it, reported in its turn. */
@@ -116,6 +303,8 @@ static int take(void *ctx, size_t i, void *slot)
     struct run_slot *s = slot;
     if (c->ended)
         return 0;
+    if (c->fd >= 0)
+        return take_at(c, i, s);
     size_t n = 0;
     s->failed_read = 0;
     s->n = 0;
@@ -142,7 +331,7 @@ static int work(void *ctx, void *slot)
 {
     struct run_ctx *c = ctx;
     struct run_slot *s = slot;
-    if (s->failed_read)
+    if (s->failed_read || (c->fd >= 0 && !read_run(c, s)))
         return 0;
     s->span = (struct load_span){.max_records = c->max_records};
     s->kept = 0;
@@ -175,8 +364,20 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     struct run_slot *s = slot;
     (void)i;
     (void)work_result;
+    if (c->fd >= 0 && !s->failed_read && s->first != c->expect) {
+        /* the run's first row is not where the rows before ended (a quoted
+         * cell went on over its range's first line end): read again from
+         * there, here */
+        s->from = c->expect;
+        s->exact = 1;
+        work(c, s);
+    }
     if (s->failed_read)
         return stop(c, s->st, &s->err);
+    if (c->fd >= 0) {
+        c->expect = s->stop;
+        cli_progress_update(&c->lines.progress, s->stop);
+    }
     add_span(&c->span, &s->span);
     const struct load_sink *sink = c->sink;
     const unsigned char *out = s->out ? s->out : none;   /* none: records of no bytes */
@@ -198,7 +399,7 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
         if (st != NPYDT_OK)
             return stop(c, st, &c->err);
     }
-    if (s->cap > RUN_BYTES) {
+    if (s->cap > 2 * RUN_BYTES) {
         /* a long line's room is not kept for the runs after it */
         free(s->in);
         s->in = NULL;
@@ -221,6 +422,20 @@ static size_t runs_of(FILE *in)
     return runs < SIZE_MAX ? (size_t)runs : SIZE_MAX;
 }
 
+/* A regular file is read at offsets by the runs from the first byte
+ * the calling thread did not use (the header's rows before it). */
+static void read_at_offsets(struct run_ctx *c, FILE *in)
+{
+    struct stat st;
+    off_t pos = ftello(in);
+    size_t held = c->lines.end - c->lines.start;
+    if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || pos < 0 || (uint64_t)pos < held)
+        return;
+    c->fd = fileno(in);
+    c->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    c->next = c->expect = (uint64_t)pos - held;
+}
+
 npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
                             struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err)
@@ -229,7 +444,7 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     if (jobs == 1)
         return load_text(in, fmt, rec, sink, where, err);
 
-    struct run_ctx c = {.rec = rec, .sink = sink};
+    struct run_ctx c = {.rec = rec, .sink = sink, .fd = -1, .csv = fmt == LOAD_CSV};
     where->line = 0;
     if ((c.st = load_reader_new(fmt, rec, &c.reader, err)) != NPYDT_OK)
         return c.st;
@@ -249,6 +464,8 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     }
     if (c.st == NPYDT_OK && got < 0)
         c.st = c.err.code;
+    if (c.st == NPYDT_OK && got > 0)
+        read_at_offsets(&c, in);
     if (c.st == NPYDT_OK && got > 0) {
         size_t nslots = 2 * (size_t)jobs;
         struct run_slot *slots = calloc(nslots, sizeof *slots);
