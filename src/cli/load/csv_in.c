@@ -622,12 +622,6 @@ npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct
     c->sp = sp;
     c->err = err;
     c->st = NPYDT_OK;
-    if (c->cell) {
-        /* s begins a row: what a row an error stopped left is dropped (a
-         * run read again after a wrong start, load_jobs.c) */
-        c->cell = 0;
-        load_record_clear(c->rec);
-    }
     uint64_t left = c->left = sp->max_records - sp->records;
     /* the rows are split with the state in a local copy, which no store
      * into the record's bytes can alias */

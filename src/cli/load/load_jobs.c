@@ -367,10 +367,19 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
     if (c->fd >= 0 && !s->failed_read && s->first != c->expect) {
         /* the run's first row is not where the rows before ended (a quoted
          * cell went on over its range's first line end): read again from
-         * there, here */
+         * there, here, by a new reader (the first may have stopped inside
+         * a row) */
+        load_reader_free(s->reader);
+        load_record_free(&s->rec);
+        s->reader = NULL;
         s->from = c->expect;
         s->exact = 1;
-        work(c, s);
+        if (slot_ready(c, s)) {
+            work(c, s);
+        } else {
+            s->failed_read = 1;
+            s->st = s->err.code;
+        }
     }
     if (s->failed_read)
         return stop(c, s->st, &s->err);
