@@ -125,6 +125,15 @@ same "good CSV, line breaks in quotes" good.csv --dtype "$D" --csv
 awk 'BEGIN { print "a,s,b"; for (i = 1; i <= 20000; i++) printf "%d,\"x\n%d,y\",%d.5\n", i, i % 10, i }' >cells.csv
 D2='[("a","<i4"),("s","U5"),("b","<f8")]'
 same "CSV rows whose second line starts like a row" cells.csv --dtype "$D2" --csv
+# quoted cells of 140 KB with quotes and line breaks in them, longer than
+# what a run reads past its range at first: the quotes are counted from
+# the same place each time a run reads further for its last row's end
+awk 'BEGIN { pad = "ab\"\"c"; while (length(pad) < 140000) pad = pad "x\"\"\n" pad
+        print "a,s,b"; for (i = 1; i <= 300; i++)
+        if (i % 10 == 7) printf "%d,\"%s\",%d.5\n", i, pad, i
+        else printf "%d,\"q\"\"%d\",%d.5\n", i, i % 10, i }' >longq.csv
+same "CSV quoted cells longer than a run's margin" longq.csv --dtype '[("a","<i4"),("s","S300000"),("b","<f8")]' --csv
+same "CSV quoted cells longer than a run's margin, too long for U5" longq.csv --dtype "$D2" --csv
 for at in 2 3 1000 2100 2150 2200 4400 7528 7529 10000 19999 20001 21881 21882; do
     awk -v at="$at" 'BEGIN { r = 0 } /^[0-9]/ { r++ } r == at - 1 && /^[0-9]/ { sub(/^[0-9]+/, "x") } { print }' \
         good.csv >bad.csv

@@ -221,7 +221,7 @@ static int read_run(const struct run_ctx *c, struct run_slot *s)
     /* the byte before the range tells whether a line begins at from */
     uint64_t base = s->exact ? s->from : s->from - 1;
     size_t want = (size_t)(s->to - base) + LOAD_LINES_BLOCK, got = 0, at = 0, end;
-    int eof = 0, odd = 0;
+    int eof = 0;
     if (s->exact && s->from >= s->to)
         want = 0;   /* the rows before reached past this range: none here */
     if (grow((void **)&s->in, &s->cap, want > 0 ? want : 1) != 0) {
@@ -232,13 +232,14 @@ static int read_run(const struct run_ctx *c, struct run_slot *s)
         goto failed;
     eof = got < want;
     if (!s->exact) {
-        while ((at = row_end(s->in, got, 0, c->csv, &odd, eof)) == SIZE_MAX) {
+        /* as if no quoted cell were open there, each time the bytes are
+         * looked at again after more were read */
+        while ((at = row_end(s->in, got, 0, c->csv, &(int){0}, eof)) == SIZE_MAX) {
             int r = read_more(c, s, base, &got, &s->err);
             if (r < 0)
                 goto failed;
             eof = r == 0;
         }
-        odd = 0;   /* as if no quoted cell were open there */
     }
     end = at;
     if (base + at < s->to) {
@@ -247,9 +248,8 @@ static int read_run(const struct run_ctx *c, struct run_slot *s)
         size_t last = (size_t)(s->to - 1 - base);
         if (last > got)
             last = got;
-        if (c->csv)
-            odd = csv_odd_quotes(s->in + at, last - at);
-        while ((end = row_end(s->in, got, last, c->csv, &odd, eof)) == SIZE_MAX) {
+        int open = c->csv && csv_odd_quotes(s->in + at, last - at);
+        while ((end = row_end(s->in, got, last, c->csv, &(int){open}, eof)) == SIZE_MAX) {
             int r = read_more(c, s, base, &got, &s->err);
             if (r < 0)
                 goto failed;
