@@ -234,6 +234,24 @@ static inline int arrow_exported(const char *name)
     return 1;
 }
 
+/* check(name, ctx) for every fixture the export takes (arrow_exported),
+ * in directory order; they are more than 100. */
+static inline void for_each_arrow_fixture(void (*check)(const char *name, void *ctx), void *ctx)
+{
+    DIR *d = opendir(test_fixture(""));
+    assert_non_null(d);
+    struct dirent *e;
+    size_t checked = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (!arrow_exported(e->d_name))
+            continue;
+        check(e->d_name, ctx);
+        checked++;
+    }
+    closedir(d);
+    assert_true(checked > 100);
+}
+
 /* ---- a sink into memory --------------------------------------------------------- */
 
 struct membuf {
