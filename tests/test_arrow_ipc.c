@@ -148,18 +148,6 @@ static void same_streams(struct ArrowArrayStream *want, struct ArrowArrayStream 
     got->release(got);
 }
 
-static void open_export(const char *name, uint64_t batch_rows, npydt_reader **r,
-                        struct ArrowArrayStream *s)
-{
-    *r = test_open_fixture(name);
-    npydt_arrow_options o;
-    npydt_arrow_options_init(&o);
-    o.batch_rows = batch_rows;
-    TEST_ERROR(err);
-    if (npydt_arrow_stream_open(*r, &o, s, &err) != NPYDT_OK)
-        fail_msg("%s: %s", name, err.message);
-}
-
 static void round_trip(const char *name, uint64_t batch_rows)
 {
     struct membuf m = fixture_stream(name, batch_rows);
