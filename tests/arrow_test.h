@@ -234,6 +234,24 @@ static inline int arrow_exported(const char *name)
     return 1;
 }
 
+/* check(name, ctx) for every fixture the export takes (arrow_exported),
+ * in directory order; they are more than 100. */
+static inline void for_each_arrow_fixture(void (*check)(const char *name, void *ctx), void *ctx)
+{
+    DIR *d = opendir(test_fixture(""));
+    assert_non_null(d);
+    struct dirent *e;
+    size_t checked = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (!arrow_exported(e->d_name))
+            continue;
+        check(e->d_name, ctx);
+        checked++;
+    }
+    closedir(d);
+    assert_true(checked > 100);
+}
+
 /* ---- a sink into memory --------------------------------------------------------- */
 
 struct membuf {
@@ -271,16 +289,26 @@ static inline struct membuf write_stream(struct ArrowArrayStream *s)
     return m;
 }
 
-static inline struct membuf fixture_stream(const char *name, uint64_t batch_rows)
+/* Fixture name opened (*r) and its export stream (*s) in batches of
+ * batch_rows (0: the default). */
+static inline void open_export(const char *name, uint64_t batch_rows, npydt_reader **r,
+                               struct ArrowArrayStream *s)
 {
-    npydt_reader *r = test_open_fixture(name);
+    *r = test_open_fixture(name);
     npydt_arrow_options o;
     npydt_arrow_options_init(&o);
     o.batch_rows = batch_rows;
-    struct ArrowArrayStream s;
     TEST_ERROR(err);
-    if (npydt_arrow_stream_open(r, &o, &s, &err) != NPYDT_OK)
+    if (npydt_arrow_stream_open(*r, &o, s, &err) != NPYDT_OK)
         fail_msg("%s: %s", name, err.message);
+}
+
+/* The IPC stream of fixture name's export in batches of batch_rows. */
+static inline struct membuf fixture_stream(const char *name, uint64_t batch_rows)
+{
+    npydt_reader *r;
+    struct ArrowArrayStream s;
+    open_export(name, batch_rows, &r, &s);
     struct membuf m = write_stream(&s);
     npydt_reader_close(r);
     return m;

@@ -61,15 +61,11 @@ static void same_leaves(const npydt_dtype *a, const unsigned char *ra, const npy
  * a .npy of the dtype its schema reads as, compare. */
 static void round_trip(const char *name, uint64_t batch_rows)
 {
-    npydt_reader *r = test_open_fixture(name);
-    const npydt_dtype *dt = test_reader_dtype(r);
-    npydt_arrow_options eo;
-    npydt_arrow_options_init(&eo);
-    eo.batch_rows = batch_rows;
+    npydt_reader *r;
     struct ArrowArrayStream s;
+    open_export(name, batch_rows, &r, &s);
+    const npydt_dtype *dt = test_reader_dtype(r);
     TEST_ERROR(err);
-    if (npydt_arrow_stream_open(r, &eo, &s, &err) != NPYDT_OK)
-        fail_msg("%s: %s", name, err.message);
     struct ArrowSchema schema;
     assert_int_equal(s.get_schema(&s, &schema), 0);
     npydt_dtype *got = dtype_of_schema(&schema, NULL, NULL);
@@ -111,22 +107,18 @@ static void round_trip(const char *name, uint64_t batch_rows)
     npydt_reader_close(r);
 }
 
+/* Each fixture in batches of all its rows, then of 2 rows. */
+static void round_trips(const char *name, void *ctx)
+{
+    (void)ctx;
+    round_trip(name, 0);
+    round_trip(name, 2);
+}
+
 static void test_arrow_import_every_fixture_round_trips(void **state)
 {
     (void)state;
-    DIR *d = opendir(test_fixture(""));
-    assert_non_null(d);
-    struct dirent *e;
-    size_t checked = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (!arrow_exported(e->d_name))
-            continue;
-        round_trip(e->d_name, 0);
-        round_trip(e->d_name, 2);
-        checked++;
-    }
-    closedir(d);
-    assert_true(checked > 100);
+    for_each_arrow_fixture(round_trips, NULL);
 }
 
 /* A struct whose fields leave gaps carries its descriptor, which gives
@@ -163,14 +155,11 @@ static void test_arrow_import_padding_is_zero_in_every_batch(void **state)
     static const char *const names[] = {"struct_aligned.npy", "struct_offsets_nested.npy"};
     for (size_t f = 0; f < sizeof names / sizeof names[0]; f++)
         for (uint64_t batch_rows = 1; batch_rows <= 2; batch_rows++) {
-            npydt_reader *r = test_open_fixture(names[f]);
-            const npydt_dtype *dt = test_reader_dtype(r);
-            npydt_arrow_options eo;
-            npydt_arrow_options_init(&eo);
-            eo.batch_rows = batch_rows;
+            npydt_reader *r;
             struct ArrowArrayStream s;
+            open_export(names[f], batch_rows, &r, &s);
+            const npydt_dtype *dt = test_reader_dtype(r);
             TEST_ERROR(err);
-            assert_int_equal(npydt_arrow_stream_open(r, &eo, &s, &err), NPYDT_OK);
             struct imported im;
             if (import_into(dt, &s, NULL, NULL, NULL, &err, &im) != NPYDT_OK)
                 fail_msg("%s: %s", names[f], err.message);

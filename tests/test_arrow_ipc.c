@@ -148,18 +148,6 @@ static void same_streams(struct ArrowArrayStream *want, struct ArrowArrayStream 
     got->release(got);
 }
 
-static void open_export(const char *name, uint64_t batch_rows, npydt_reader **r,
-                        struct ArrowArrayStream *s)
-{
-    *r = test_open_fixture(name);
-    npydt_arrow_options o;
-    npydt_arrow_options_init(&o);
-    o.batch_rows = batch_rows;
-    TEST_ERROR(err);
-    if (npydt_arrow_stream_open(*r, &o, s, &err) != NPYDT_OK)
-        fail_msg("%s: %s", name, err.message);
-}
-
 static void round_trip(const char *name, uint64_t batch_rows)
 {
     struct membuf m = fixture_stream(name, batch_rows);
@@ -176,22 +164,18 @@ static void round_trip(const char *name, uint64_t batch_rows)
 
 /* ---- round trips ------------------------------------------------------------------- */
 
+/* Each fixture in batches of all its rows, then of 2 rows. */
+static void round_trips(const char *name, void *ctx)
+{
+    (void)ctx;
+    round_trip(name, 0);
+    round_trip(name, 2);
+}
+
 static void test_arrow_ipc_round_trip_every_fixture(void **state)
 {
     (void)state;
-    DIR *d = opendir(test_fixture(""));
-    assert_non_null(d);
-    struct dirent *e;
-    size_t checked = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (!arrow_exported(e->d_name))
-            continue;
-        round_trip(e->d_name, 0);
-        round_trip(e->d_name, 2);
-        checked++;
-    }
-    closedir(d);
-    assert_true(checked > 100);
+    for_each_arrow_fixture(round_trips, NULL);
 }
 
 /* npydt_arrow_batch of records picked by the caller gives the batch the

@@ -29,11 +29,16 @@ bool io_looks_like_zip(const void *buf, size_t len)
            ((b[2] == 3 && b[3] == 4) || (b[2] == 5 && b[3] == 6) || (b[2] == 6 && b[3] == 6));
 }
 
-npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err)
+/* n bytes of fd into buf, retrying short reads and EINTR: read at off
+ * (pread) when at is set, else in sequence (read); *got < n only at the
+ * end of the input. */
+static npydt_status read_retrying(int fd, void *buf, size_t n, bool at, uint64_t off,
+                                  size_t *got, npydt_error *err)
 {
     size_t done = 0;
     while (done < n) {
-        ssize_t r = pread(fd, (char *)buf + done, n - done, (off_t)(off + done));
+        char *p = (char *)buf + done;
+        ssize_t r = at ? pread(fd, p, n - done, (off_t)(off + done)) : read(fd, p, n - done);
         if (r < 0) {
             if (errno == EINTR)
                 continue;
@@ -48,23 +53,14 @@ npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, np
     return NPYDT_OK;
 }
 
+npydt_status io_pread(int fd, void *buf, size_t n, uint64_t off, size_t *got, npydt_error *err)
+{
+    return read_retrying(fd, buf, n, true, off, got, err);
+}
+
 npydt_status io_read(int fd, void *buf, size_t n, size_t *got, npydt_error *err)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = read(fd, (char *)buf + done, n - done);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            return set_error(err, NPYDT_E_IO, NPYDT_NO_OFFSET, NULL, "read failed: %s",
-                             TEXT_ERRNO(errno));
-        }
-        if (r == 0)
-            break;
-        done += (size_t)r;
-    }
-    *got = done;
-    return NPYDT_OK;
+    return read_retrying(fd, buf, n, false, 0, got, err);
 }
 
 npydt_status io_file_size(int fd, uint64_t *size, npydt_error *err)

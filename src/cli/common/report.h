@@ -45,6 +45,10 @@ size_t cli_member_named(const npydt_error *err, const char **name, const char **
  * the message names first, cli_member_named). The message is the DETAIL
  * of the error line (with "field PATH: " when err names one). */
 void cli_json_error(FILE *out, const char *file, const char *member, const npydt_error *err);
+/* The start of an input's object in a --json mode, up to its own keys:
+ * {"file":PATH and, for a member of an archive, ,"archive":PATH,
+ * "member":MEMBER. */
+void cli_json_input_head(FILE *out, const struct cli_input *in);
 /* cli_report for an input, and with json its error object on stdout too:
  * the exit status. */
 int cli_report_input(const struct cli_input *in, const npydt_error *err, int json);

@@ -39,6 +39,18 @@ void cli_json_error(FILE *out, const char *file, const char *member, const npydt
     fputs("}}\n", out);
 }
 
+void cli_json_input_head(FILE *out, const struct cli_input *in)
+{
+    fputs("{\"file\":", out);
+    json_string(out, in->path);
+    if (in->member) {
+        fputs(",\"archive\":", out);
+        json_string(out, in->path);
+        fputs(",\"member\":", out);
+        json_string(out, in->member);
+    }
+}
+
 int cli_report_input_to(struct cli_dest *d, const struct cli_input *in, const npydt_error *err,
                         int json)
 {

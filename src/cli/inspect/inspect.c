@@ -70,14 +70,7 @@ static int print_json(FILE *out, const struct cli_input *in, const npydt_header 
     char *descr = descr_text(npydt_header_dtype(h));
     if (!descr)
         return 1;
-    fputs("{\"file\":", out);
-    json_string(out, in->path);
-    if (in->member) {
-        fputs(",\"archive\":", out);
-        json_string(out, in->path);
-        fputs(",\"member\":", out);
-        json_string(out, in->member);
-    }
+    cli_json_input_head(out, in);
     fputs(",\"descr\":", out);
     json_string(out, descr);
     putc(',', out);

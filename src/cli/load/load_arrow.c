@@ -315,6 +315,16 @@ static int write_all(struct arrow_in *in, npydt_writer *w, const char *out,
     return EXIT_OK;
 }
 
+/* The import options of load --arrow and append --arrow. */
+static npydt_arrow_import_options import_options(const struct load_arrow_options *o)
+{
+    npydt_arrow_import_options io;
+    npydt_arrow_import_options_init(&io);
+    io.string_width = o->string_width;
+    io.nulls_as_zero = o->nulls_as_zero;
+    return io;
+}
+
 int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
                    const struct load_arrow_options *o)
 {
@@ -322,10 +332,7 @@ int load_arrow_new(const char *input, const char *out, const npydt_dtype *dtype,
     int status = input_open(&in, input);
     if (status != EXIT_OK)
         return status;
-    npydt_arrow_import_options io;
-    npydt_arrow_import_options_init(&io);
-    io.string_width = o->string_width;
-    io.nulls_as_zero = o->nulls_as_zero;
+    npydt_arrow_import_options io = import_options(o);
     npydt_error err;
     npydt_dtype *own = NULL;
     struct ArrowSchema schema;
@@ -397,10 +404,7 @@ int load_arrow_append(const char *input, const char *file, const npydt_header *h
     int status = input_open(&in, input);
     if (status != EXIT_OK)
         return status;
-    npydt_arrow_import_options io;
-    npydt_arrow_import_options_init(&io);
-    io.string_width = o->string_width;
-    io.nulls_as_zero = o->nulls_as_zero;
+    npydt_arrow_import_options io = import_options(o);
     npydt_writer_options wo;
     npydt_writer_options_init(&wo);
     wo.no_sync = o->no_sync;

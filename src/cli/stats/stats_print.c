@@ -72,14 +72,7 @@ int stats_print_json(FILE *out, const struct cli_input *in, const npydt_header *
                      uint64_t seen, const npydt_stats *s)
 {
     const npydt_dtype *dt = npydt_header_dtype(h);
-    fputs("{\"file\":", out);
-    json_string(out, in->path);
-    if (in->member) {
-        fputs(",\"archive\":", out);
-        json_string(out, in->path);
-        fputs(",\"member\":", out);
-        json_string(out, in->member);
-    }
+    cli_json_input_head(out, in);
     fprintf(out, ",\"count\":%llu,\"columns\":[", (unsigned long long)seen);
     for (size_t i = 0; i < npydt_stats_count(s); i++) {
         npydt_stats_result r;
