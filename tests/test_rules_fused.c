@@ -156,8 +156,8 @@ static void test_rules_fused_records_at_an_odd_address_with_packed_fields(void *
 static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order(void **state)
 {
     (void)state;
-    /* 16-byte records: the edges of chunks of 512, 1024 or 2048 records
-     * and of the pieces added (777 records) all carry breaks */
+    /* 16-byte records: records at powers of two and at the edges of the
+     * pieces added (777 records) carry breaks */
     static const int at_x[] = {511, 512, 1023, 1024, 1553, 1554, 2047, 2048, 4095, 4999};
     struct test_recs r = test_recs_make("[('x', '<f8'), ('y', '<i8')]", 5000);
     for (size_t i = 0; i < r.n; i++) {
@@ -175,6 +175,38 @@ static void test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order
         broke(&run, 1, 10, (int[]){511, 512, 1023, 1024, 1553, -1});
         finish(&run);
     }
+    test_recs_free(&r);
+}
+
+static void test_rules_fused_records_at_any_place_in_a_page_count_as_one_at_a_time(void **state)
+{
+    (void)state;
+    /* batches end where a 4 KiB page of the records' addresses does: the
+     * same records copied to each of these places in a page, checked in
+     * one add, find what a check fed one record at a time finds */
+    static const size_t place[] = {0, 1, 3, 8, 1023, 1024, 1025, 3071, 3072, 3073, 4047, 4095};
+    const char *rules =
+        "{'a': {'min': -400, 'max': 400, 'nan': False, 'inf': False},"
+        " 'b': {'exclusive_min': -400, 'nan': False}, 'c': {'min': -450, 'max': 480},"
+        " 'e': {'max': 470, 'sorted': 'ascending'}, 'g': {'unique': True},"
+        " 't': {'nat': False, 'min': -480}}";
+    struct test_recs r = test_recs_make(MIXED_LE, 3000);
+    fill_mixed(&r);
+    struct run one = check_at(&r, r.buf, rules, 1);
+    size_t nrules = npydt_rules_count(one.rules);
+    for (size_t i = 0; i < nrules; i++)
+        assert_true(npydt_rules_check_result(one.check, i)->violations > 0);
+    size_t size = (r.n * r.isz / 4096 + 2) * 4096;
+    unsigned char *page = aligned_alloc(4096, size);
+    assert_non_null(page);
+    for (size_t k = 0; k < sizeof place / sizeof place[0]; k++) {
+        memcpy(page + place[k], r.buf, r.n * r.isz);
+        struct run all = check_at(&r, page + place[k], rules, r.n);
+        same_results(&one, &all, nrules);
+        finish(&all);
+    }
+    free(page);
+    finish(&one);
     test_recs_free(&r);
 }
 
@@ -256,6 +288,7 @@ TEST_LIST("rules_fused",
     cmocka_unit_test(test_rules_fused_other_byte_order_counts_as_the_host_order),
     cmocka_unit_test(test_rules_fused_records_at_an_odd_address_with_packed_fields),
     cmocka_unit_test(test_rules_fused_breaks_at_chunk_edges_are_counted_and_kept_in_order),
+    cmocka_unit_test(test_rules_fused_records_at_any_place_in_a_page_count_as_one_at_a_time),
     cmocka_unit_test(test_rules_fused_nan_with_min_and_max_breaks_only_nan),
     cmocka_unit_test(test_rules_fused_exclusive_float_bounds_are_exact),
     cmocka_unit_test(test_rules_fused_bounds_no_integer_passes_break_every_element),

@@ -13,10 +13,19 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Gathered bytes per batch, and records' bytes: small enough to stay in
- * the first-level cache between the passes (one a field) that read them. */
+/* Gathered bytes per batch, and records' bytes at most: small enough to
+ * stay in the first-level cache between the passes (one a field) that
+ * read them. */
 #define BATCH_BYTES 16384u
-#define BATCH_RECORD_BYTES 16384u
+#define BATCH_RECORD_BYTES 12288u
+/* A batch of records ends where a 4 KiB page of their addresses does:
+ * the end of the page after the one it starts in (of that one when it
+ * starts it), 4 to 8 KiB on. The hardware's prefetcher streams lines
+ * ahead of the first field's pass up to a page's end, so that pass finds
+ * them on the way and the other fields' passes find them in the cache; a
+ * batch that ends inside a page makes the first pass of the next one
+ * wait for memory at its start. */
+#define BATCH_PAGE 4096u
 
 struct rule_state {
     bool has_prev;              /* sorted: the element before the batch */
@@ -493,6 +502,23 @@ static npydt_status run_rule(const struct batch *b, const struct rule *r, struct
     }
 }
 
+/* The records of the batch that starts at AT, LEFT of them to check:
+ * those up to its page's end (the last one may cross it), at most
+ * c->batch. */
+static size_t batch_records(const npydt_rules_check *c, const unsigned char *at, uint64_t left)
+{
+    size_t b = c->batch;
+    if (c->itemsize > 0) {
+        size_t bytes = BATCH_PAGE - (size_t)((uintptr_t)at % BATCH_PAGE);
+        if (bytes < BATCH_PAGE)
+            bytes += BATCH_PAGE;
+        size_t whole = (bytes + c->itemsize - 1) / c->itemsize;
+        if (whole < b)
+            b = whole;
+    }
+    return left < b ? (size_t)left : b;
+}
+
 npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records, uint64_t n,
                                    npydt_error *err)
 {
@@ -502,17 +528,21 @@ npydt_status npydt_rules_check_add(npydt_rules_check *c, const void *records, ui
     const npydt_rules *rs = c->rules;
     const unsigned char *rec = records;
     for (uint64_t done = 0; done < n;) {
-        size_t b = n - done < c->batch ? (size_t)(n - done) : c->batch;
         const unsigned char *at = rec + (size_t)done * c->itemsize;
+        size_t b = batch_records(c, at, n - done);
         for (size_t ti = 0; ti < rs->ntargets; ti++) {
             const struct rule_target *t = &rs->targets[ti];
             if (t->gather_size == 0 || t->nrules == 0)
                 continue;
+            const struct rule_fused *f = &c->fused[ti];
+            uint64_t count[FUSE_NSLOTS] = {0, 0, 0, 0};
+            if (f->want) {   /* the hot rules, in one pass where the records are */
+                rule_fused_count(f, at + t->offset, c->itemsize, b, t->elems, count);
+                if (f->alone && (count[0] | count[1] | count[2] | count[3]) == 0)
+                    continue;   /* none broken, and no other rule to run */
+            }
             bool gathered = false;
             struct batch bt = {c, t, c->buf, (size_t)(b * t->elems), (c->records + done) * t->elems};
-            uint64_t count[FUSE_NSLOTS] = {0, 0, 0, 0};
-            if (c->fused[ti].want)   /* the hot rules, in one pass where the records are */
-                rule_fused_count(&c->fused[ti], at + t->offset, c->itemsize, b, t->elems, count);
             for (size_t i = t->first_rule; i < t->first_rule + t->nrules; i++) {
                 const struct rule *r = &rs->rules[i];
                 npydt_rule_result *res = &c->results[i];

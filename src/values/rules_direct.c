@@ -141,6 +141,10 @@ void rule_fuse(const npydt_rules *rs, size_t target, struct rule_fused *f, unsig
                                                                       : W_INF;
         how[i] = (unsigned char)(slot + 1);
     }
+    f->alone = true;
+    for (size_t i = t->first_rule; i < t->first_rule + t->nrules; i++)
+        if (rs->rules[i].active && how[i] == 0)
+            f->alone = false;
 }
 
 /* ---- the loads ------------------------------------------------------------ */

@@ -365,6 +365,7 @@ enum { FUSE_LO, FUSE_HI, FUSE_NAN, FUSE_INF, FUSE_NSLOTS };
 struct rule_fused {
     size_t rule[FUSE_NSLOTS];   /* the rule counted in each slot, or SIZE_MAX */
     unsigned want;              /* the tests the pass makes; 0: no pass */
+    bool alone;                 /* it takes every active rule of the field */
     char kind;                  /* 'f', 'i' (and M, m), 'u' below 8 bytes, 'U' u8 */
     unsigned char width;
     bool swap, time;
