@@ -24,11 +24,12 @@
  * as memory when the two do not share one). A run holds the lines that
  * begin in its range: it begins after the first line end at or past the
  * range's first byte (the byte before it included) and ends after the
- * first past its last byte, where the next run begins. A CSV run assumes
- * that no quoted cell is open where it begins (its rows are read from a
- * row end found as if); the calling thread checks, in order, that each
- * run begins where the one before ended, and reads a run again from there
- * when a quoted cell carried a line end over its start. */
+ * first past its last byte, where the next run begins. A CSV run takes
+ * the first line end at its start for a row's end (as if no quoted cell
+ * went on over it); the calling thread checks, in order, that each run
+ * begins where the one before ended (counting the quotes from its true
+ * first row), and reads a run again from there when a quoted cell
+ * carried a line end over its start. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
 #include "cli/common/report.h"
@@ -161,9 +162,10 @@ static int read_at(int fd, char *buf, size_t n, uint64_t off, size_t *got, npydt
 }
 
 /* The index after the first row end in b[i..n) (LF; in CSV also a CR
- * not before an LF, outside quotes, *odd saying whether a quoted cell is
- * open at b[i] and following it), n at the end of the input (eof) when
- * there is none, SIZE_MAX when the bytes after n are needed. */
+ * not before an LF, outside quotes: *odd says whether a quoted cell is
+ * open at b[i] and follows it; odd NULL: every line end taken as a row's,
+ * the quotes not looked at), n at the end of the input (eof) when there
+ * is none, SIZE_MAX when the bytes after n are needed. */
 static size_t row_end(const char *b, size_t n, size_t i, int csv, int *odd, int eof)
 {
     if (!csv) {
@@ -171,9 +173,9 @@ static size_t row_end(const char *b, size_t n, size_t i, int csv, int *odd, int 
         return lf ? (size_t)(lf - b) + 1 : eof ? n : SIZE_MAX;
     }
     for (; i < n; i++) {
-        if (b[i] == '"')
+        if (b[i] == '"' && odd)
             *odd ^= 1;
-        else if (*odd)
+        else if (odd && *odd)
             continue;
         else if (b[i] == '\n')
             return i + 1;
@@ -232,9 +234,9 @@ static int read_run(const struct run_ctx *c, struct run_slot *s)
         goto failed;
     eof = got < want;
     if (!s->exact) {
-        /* as if no quoted cell were open there, each time the bytes are
-         * looked at again after more were read */
-        while ((at = row_end(s->in, got, 0, c->csv, &(int){0}, eof)) == SIZE_MAX) {
+        /* the first line end taken for a row's: a CSV run begins as if
+         * no quoted cell went on over it */
+        while ((at = row_end(s->in, got, 0, c->csv, NULL, eof)) == SIZE_MAX) {
             int r = read_more(c, s, base, &got, &s->err);
             if (r < 0)
                 goto failed;
