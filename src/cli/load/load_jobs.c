@@ -14,27 +14,29 @@
  * run in the input's order is the one reported. The header of CSV and TSV
  * is read by the calling thread before the runs: they share its columns.
  * A run whose records would take more than RUN_RECORD_BYTES is read in
- * its slot up to there and the rest by the calling thread, so that memory
- * stays bounded by the slots.
+ * its slot up to there and the rest straight into the writer in the run's
+ * turn to write, so that memory stays bounded by the slots.
  *
- * A regular file is not read by the calling thread at all: each run is a
- * range of the file's bytes, read (pread) by the thread that reads its
- * rows, so that the bytes go from the page cache to the processor that
- * parses them and to no other (a second processor's cache is as far away
- * as memory when the two do not share one). A run holds the lines that
- * begin in its range: it begins after the first line end at or past the
- * range's first byte (the byte before it included) and ends after the
- * first past its last byte, where the next run begins. A CSV run takes
- * the first line end at its start for a row's end (as if no quoted cell
- * went on over it); the calling thread checks, in order, that each run
- * begins where the one before ended (counting the quotes from its true
- * first row), and reads a run again from there when a quoted cell
+ * That is a pipe's way. A regular file is not read by the calling thread
+ * at all: each run is a range of the file's bytes, read (pread) by the
+ * thread that reads its rows, which also writes its records in its turn
+ * (once the runs before it are written; the turn is the writer's lock),
+ * so that neither the input's bytes nor the records go from one
+ * processor's cache to another's (as far away as memory when the two
+ * share none). A run holds the lines that begin in its range: it begins
+ * after the first line end at or past the range's first byte (the byte
+ * before it included) and ends after the first past its last byte, where
+ * the next run begins. A CSV run takes that first line end for a row's
+ * end (as if no quoted cell went on over it); in its turn it checks that
+ * it begins where the run before ended (whose quotes were counted from a
+ * true first row), and is read again from there when a quoted cell
  * carried a line end over its start. */
 #include "cli/load/load.h"
 #include "cli/common/jobs.h"
 #include "cli/common/report.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,6 +66,7 @@ struct run_slot {
     uint64_t from, to;
     int exact;
     uint64_t first, stop;       /* where its rows begin and end in the file */
+    size_t index;               /* its task's number: its turn */
 };
 
 struct run_ctx {
@@ -80,7 +83,14 @@ struct run_ctx {
     int csv;                      /* rows may go on in quotes over line ends */
     uint64_t next;                /* the next run's range begins here */
     uint64_t size;                /* the file's size when last asked */
-    uint64_t expect;              /* where the run to finish next must begin */
+    /* the runs of a file are written by their own threads in turn: the
+     * run to write next (its task's number), and what the turn holder
+     * alone reads and changes */
+    pthread_mutex_t turn_lock;
+    pthread_cond_t turn_done;
+    size_t turn;
+    uint64_t expect;              /* where the run to write next must begin */
+    int failed;                   /* a run written failed: no more are */
     npydt_status st;              /* why the runs stopped, in err */
     npydt_error err;
 };
@@ -289,6 +299,7 @@ static int take_at(struct run_ctx *c, size_t i, struct run_slot *s)
     }
     s->failed_read = 0;
     s->n = 0;
+    s->index = i;
     s->exact = i == 0;
     s->from = c->next;
     s->to = c->next + run_bytes(i + 1);
@@ -328,17 +339,86 @@ static int take(void *ctx, size_t i, void *slot)
     return 1;
 }
 
-/* A worker or the calling thread: the run's records into the slot. */
-static int work(void *ctx, void *slot)
+/* The run's records into the slot (by the slot's reader). */
+static void read_records(const struct run_ctx *c, struct run_slot *s)
 {
-    struct run_ctx *c = ctx;
-    struct run_slot *s = slot;
-    if (s->failed_read || (c->fd >= 0 && !read_run(c, s)))
-        return 0;
     s->span = (struct load_span){.max_records = c->max_records};
     s->kept = 0;
     struct load_sink sink = {keep_record, s, NULL};
     s->st = load_reader_read(s->reader, s->in + s->at, s->n, &sink, &s->span, &s->err);
+}
+
+/* The run's records to sink, then the rest of a run cut at max_records
+ * read into it: the run's first error (a write's before a bad line's) in
+ * s->st and s->err. */
+static void write_run(const struct load_sink *sink, struct run_slot *s)
+{
+    static const unsigned char none[1];
+    const unsigned char *out = s->out ? s->out : none;   /* none: records of no bytes */
+    npydt_status st = NPYDT_OK;
+    npydt_error err;
+    if (sink->records && s->kept)
+        st = sink->records(sink->ctx, out, s->kept, &err);
+    for (uint64_t k = 0; !sink->records && st == NPYDT_OK && k < s->kept; k++)
+        st = sink->record(sink->ctx, out + k * s->rec.itemsize, &err);
+    if (st != NPYDT_OK) {
+        s->st = st;
+        s->err = err;
+    } else if (s->st == NPYDT_OK && s->span.used < s->n) {
+        s->span.max_records = UINT64_MAX;
+        s->st = load_reader_read(s->reader, s->in + s->at + s->span.used, s->n - s->span.used,
+                                 sink, &s->span, &s->err);
+    }
+}
+
+/* A run of a file, once every run before it is written: read again from
+ * where they ended if it began elsewhere, then written by this thread,
+ * whose cache holds its records (none after a run that failed). The turn
+ * is the sink's lock. */
+static void write_in_turn(struct run_ctx *c, struct run_slot *s)
+{
+    pthread_mutex_lock(&c->turn_lock);
+    while (c->turn != s->index)
+        pthread_cond_wait(&c->turn_done, &c->turn_lock);
+    pthread_mutex_unlock(&c->turn_lock);
+    if (!c->failed && !s->failed_read && s->first != c->expect) {
+        /* the run's first row is not where the rows before ended (a quoted
+         * cell went on over its range's first line end): read again from
+         * there by a new reader (the first may have stopped inside a row) */
+        load_reader_free(s->reader);
+        load_record_free(&s->rec);
+        s->reader = NULL;
+        s->from = c->expect;
+        s->exact = 1;
+        if (!slot_ready(c, s)) {
+            s->failed_read = 1;
+            s->st = s->err.code;
+        } else if (read_run(c, s)) {
+            read_records(c, s);
+        }
+    }
+    if (!c->failed && !s->failed_read) {
+        write_run(c->sink, s);
+        c->expect = s->stop;
+    }
+    if (s->failed_read || s->st != NPYDT_OK)
+        c->failed = 1;
+    pthread_mutex_lock(&c->turn_lock);
+    c->turn++;
+    pthread_cond_broadcast(&c->turn_done);
+    pthread_mutex_unlock(&c->turn_lock);
+}
+
+/* A worker or the calling thread: the run's records into the slot, and a
+ * file's run written in its turn. */
+static int work(void *ctx, void *slot)
+{
+    struct run_ctx *c = ctx;
+    struct run_slot *s = slot;
+    if (!s->failed_read && (c->fd < 0 || read_run(c, s)))
+        read_records(c, s);
+    if (c->fd >= 0)
+        write_in_turn(c, s);
     return 0;
 }
 
@@ -357,59 +437,24 @@ static int stop(struct run_ctx *c, npydt_status st, const npydt_error *err)
     return 1;
 }
 
-/* Calling thread, in order: the run's records written, its error (on its
- * line) reported, the rest of a run cut at max_records read here. */
+/* Calling thread, in order: the run's records written (those of a pipe's
+ * runs: a file's wrote theirs), its lines counted, its error (on its
+ * line) reported. */
 static int finish(void *ctx, size_t i, void *slot, int work_result)
 {
-    static const unsigned char none[1];
     struct run_ctx *c = ctx;
     struct run_slot *s = slot;
     (void)i;
     (void)work_result;
-    if (c->fd >= 0 && !s->failed_read && s->first != c->expect) {
-        /* the run's first row is not where the rows before ended (a quoted
-         * cell went on over its range's first line end): read again from
-         * there, here, by a new reader (the first may have stopped inside
-         * a row) */
-        load_reader_free(s->reader);
-        load_record_free(&s->rec);
-        s->reader = NULL;
-        s->from = c->expect;
-        s->exact = 1;
-        if (slot_ready(c, s)) {
-            work(c, s);
-        } else {
-            s->failed_read = 1;
-            s->st = s->err.code;
-        }
-    }
+    if (c->fd < 0 && !s->failed_read)
+        write_run(c->sink, s);   /* a file's runs wrote theirs */
     if (s->failed_read)
         return stop(c, s->st, &s->err);
-    if (c->fd >= 0) {
-        c->expect = s->stop;
+    if (c->fd >= 0)
         cli_progress_update(&c->lines.progress, s->stop);
-    }
     add_span(&c->span, &s->span);
-    const struct load_sink *sink = c->sink;
-    const unsigned char *out = s->out ? s->out : none;   /* none: records of no bytes */
-    if (sink->records && s->kept) {
-        npydt_status st = sink->records(sink->ctx, out, s->kept, &c->err);
-        if (st != NPYDT_OK)
-            return stop(c, st, &c->err);
-    }
-    for (uint64_t k = 0; !sink->records && k < s->kept; k++) {
-        npydt_status st = sink->record(sink->ctx, out + k * s->rec.itemsize, &c->err);
-        if (st != NPYDT_OK)
-            return stop(c, st, &c->err);
-    }
     if (s->st != NPYDT_OK)
         return stop(c, s->st, &s->err);
-    if (s->span.used < s->n) {
-        npydt_status st = load_reader_read(c->reader, s->in + s->at + s->span.used,
-                                           s->n - s->span.used, c->sink, &c->span, &c->err);
-        if (st != NPYDT_OK)
-            return stop(c, st, &c->err);
-    }
     if (s->cap > 2 * RUN_BYTES) {
         /* a long line's room is not kept for the runs after it */
         free(s->in);
@@ -480,12 +525,16 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     if (c.st == NPYDT_OK && got > 0) {
         size_t nslots = 2 * (size_t)jobs;
         struct run_slot *slots = calloc(nslots, sizeof *slots);
+        pthread_mutex_init(&c.turn_lock, NULL);
+        pthread_cond_init(&c.turn_done, NULL);
         static const struct cli_jobs_ops ops = {take, work, finish};
         if (!slots)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");
         else if (cli_jobs_run_shared(jobs, slots, nslots, sizeof *slots, &ops, &c) != 0 &&
                  c.st == NPYDT_OK)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");   /* the runner's own */
+        pthread_cond_destroy(&c.turn_done);
+        pthread_mutex_destroy(&c.turn_lock);
         for (size_t k = 0; slots && k < nslots; k++) {
             if (slots[k].reader) {
                 load_reader_free(slots[k].reader);
