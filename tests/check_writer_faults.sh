@@ -198,6 +198,8 @@ fresh; case_ "0-d: folder sync fails" fsync:2=EIO "fsync 2" scalar \
     "close i/o error: $P: fsync of its folder failed: Input/output error" empty
 
 # ---- replacing: the old file stays whole until the first flush ----------------
+# (the temporary file is synced first at the flush: its records' fsync is
+# fsync 1, the header count's fsync 2, the folder's fsync 3)
 old=$FX/v2.npy
 fresh; case_ "replace: no old file" "open:1000000" armed replace OK as "$dir/ref.create.npy"
 fresh "$old"; case_ "replace: temporary file refused" open=EACCES "open 1" replace \
@@ -210,7 +212,7 @@ fresh "$old"; case_ "replace: rename fails" rename=EXDEV "rename 1" replace \
     "flush i/o error: $P: cannot rename $T to it: Invalid cross-device link" unchanged
 # a folder sync that fails after the rename is an error; the rename stays
 # (the old file is gone): out.npy is the new file, whole
-fresh "$old"; case_ "replace: folder sync fails after the rename" fsync:4=EIO "fsync 4" replace \
+fresh "$old"; case_ "replace: folder sync fails after the rename" fsync:3=EIO "fsync 3" replace \
     "flush i/o error: $P: the new file is in place, but fsync of its folder failed: Input/output error" \
     counts 3
 

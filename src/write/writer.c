@@ -197,12 +197,13 @@ npydt_status npydt_writer_create_path(const char *path, const npydt_dtype *dt,
         return NPYDT_OK;
     }
     /* the header of an empty array goes to a temporary file first, so the
-     * path never names a file NumPy cannot load: linked to it now (which
-     * refuses an existing file, as O_EXCL would), or renamed over it at
-     * the first flush (the old file stays whole until then) */
+     * path never names a file NumPy cannot load: synced and linked to it
+     * now (which refuses an existing file, as O_EXCL would), or renamed
+     * over it at the first flush, which syncs it then (the old file stays
+     * whole until then) */
     if ((st = io_create_temp(w->alloc, path, &w->fd, &w->tmp_path, err)) == NPYDT_OK &&
         (st = io_pwrite_all(w, w->text, (size_t)w->data_offset, 0, err)) == NPYDT_OK &&
-        (st = io_sync(w, err)) == NPYDT_OK && !replace)
+        !replace && (st = io_sync(w, err)) == NPYDT_OK)
         st = io_publish(w, err);
     if (st != NPYDT_OK) {
         if (w->tmp_path)
