@@ -249,7 +249,7 @@ static void test_output_appended_bytes_go_to_the_disk_before_the_commit(void **s
         npydt_output_discard(o);
         skip();
     }
-    /* every whole step of 4 MiB was handed to the disk as it was written:
+    /* every whole MiB was handed to the disk as it was written:
      * at most a page or two of the 32 MiB still waits for the fsync */
     assert_in_range((uint64_t)dirty, 0, 2);
     assert_int_equal(npydt_output_commit(o, &err), NPYDT_OK);

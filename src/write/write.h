@@ -110,7 +110,7 @@ npydt_status io_write_all(int fd, const char *name, const void *buf, size_t n, u
  * any write error, so a failure here is not one. */
 void io_start_writeback(int fd, uint64_t off, uint64_t len);
 /* The bytes a file written from its start is handed to the disk in. */
-#define IO_WRITEBACK_STEP ((uint64_t)4 << 20)
+#define IO_WRITEBACK_STEP ((uint64_t)1 << 20)
 /* A file whose first end bytes are written: the whole IO_WRITEBACK_STEPs
  * of them past *handed (a multiple of the step) handed to the disk
  * (io_start_writeback) and counted in *handed. */
