@@ -19,11 +19,12 @@
  *
  * That is a pipe's way. A regular file is not read by the calling thread
  * at all: each run is a range of the file's bytes, read (pread) by the
- * thread that reads its rows, which also writes its records in its turn
- * (once the runs before it are written; the turn is the writer's lock),
- * so that neither the input's bytes nor the records go from one
+ * thread that reads its rows, which also writes its records when their
+ * turn has come (the runs before written; the turn is the writer's lock),
+ * so that neither the input's bytes nor, mostly, the records go from one
  * processor's cache to another's (as far away as memory when the two
- * share none). A run holds the lines that begin in its range: it begins
+ * share none). A run read before its turn is written by the thread that
+ * writes the run before it: no thread waits for a turn. A run holds the lines that begin in its range: it begins
  * after the first line end at or past the range's first byte (the byte
  * before it included) and ends after the first past its last byte, where
  * the next run begins. A CSV run takes that first line end for a row's
@@ -67,6 +68,7 @@ struct run_slot {
     int exact;
     uint64_t first, stop;       /* where its rows begin and end in the file */
     size_t index;               /* its task's number: its turn */
+    int ready;                  /* read, to be written in its turn (turn_lock) */
 };
 
 struct run_ctx {
@@ -83,11 +85,13 @@ struct run_ctx {
     int csv;                      /* rows may go on in quotes over line ends */
     uint64_t next;                /* the next run's range begins here */
     uint64_t size;                /* the file's size when last asked */
-    /* the runs of a file are written by their own threads in turn: the
-     * run to write next (its task's number), and what the turn holder
-     * alone reads and changes */
+    /* the runs of a file are written in turn by the thread that read
+     * them, or by the one that wrote the run before when it was read
+     * first; the slots, the run to write next (its task's number), and
+     * what the writer of the turn alone reads and changes */
+    struct run_slot *slots;
+    size_t nslots;
     pthread_mutex_t turn_lock;
-    pthread_cond_t turn_done;
     size_t turn;
     uint64_t expect;              /* where the run to write next must begin */
     int failed;                   /* a run written failed: no more are */
@@ -291,6 +295,11 @@ static int take_at(struct run_ctx *c, size_t i, struct run_slot *s)
         if (c->next >= c->size)
             return 0;
     }
+    /* the writer of the turn before looks at the slot's turn */
+    pthread_mutex_lock(&c->turn_lock);
+    s->index = i;
+    s->ready = 0;
+    pthread_mutex_unlock(&c->turn_lock);
     if (!slot_ready(c, s)) {
         s->failed_read = 1;
         s->st = s->err.code;
@@ -299,7 +308,6 @@ static int take_at(struct run_ctx *c, size_t i, struct run_slot *s)
     }
     s->failed_read = 0;
     s->n = 0;
-    s->index = i;
     s->exact = i == 0;
     s->from = c->next;
     s->to = c->next + run_bytes(i + 1);
@@ -371,16 +379,11 @@ static void write_run(const struct load_sink *sink, struct run_slot *s)
     }
 }
 
-/* A run of a file, once every run before it is written: read again from
- * where they ended if it began elsewhere, then written by this thread,
- * whose cache holds its records (none after a run that failed). The turn
- * is the sink's lock. */
-static void write_in_turn(struct run_ctx *c, struct run_slot *s)
+/* A run of a file in its turn (every run before it written): read again
+ * from where they ended if it began elsewhere, then written (none after a
+ * run that failed). */
+static void write_turn(struct run_ctx *c, struct run_slot *s)
 {
-    pthread_mutex_lock(&c->turn_lock);
-    while (c->turn != s->index)
-        pthread_cond_wait(&c->turn_done, &c->turn_lock);
-    pthread_mutex_unlock(&c->turn_lock);
     if (!c->failed && !s->failed_read && s->first != c->expect) {
         /* the run's first row is not where the rows before ended (a quoted
          * cell went on over its range's first line end): read again from
@@ -403,9 +406,24 @@ static void write_in_turn(struct run_ctx *c, struct run_slot *s)
     }
     if (s->failed_read || s->st != NPYDT_OK)
         c->failed = 1;
+}
+
+/* A run of a file just read: written now by this thread, whose cache holds
+ * its records, when its turn has come, with the runs after it read
+ * meanwhile; else left to the thread that writes the run before it (no
+ * thread waits for a turn). The turn is the sink's lock. */
+static void write_in_turn(struct run_ctx *c, struct run_slot *s)
+{
     pthread_mutex_lock(&c->turn_lock);
-    c->turn++;
-    pthread_cond_broadcast(&c->turn_done);
+    s->ready = 1;
+    while (s && s->ready && s->index == c->turn) {
+        pthread_mutex_unlock(&c->turn_lock);
+        write_turn(c, s);
+        pthread_mutex_lock(&c->turn_lock);
+        s->ready = 0;
+        c->turn++;
+        s = &c->slots[c->turn % c->nslots];
+    }
     pthread_mutex_unlock(&c->turn_lock);
 }
 
@@ -525,15 +543,15 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     if (c.st == NPYDT_OK && got > 0) {
         size_t nslots = 2 * (size_t)jobs;
         struct run_slot *slots = calloc(nslots, sizeof *slots);
+        c.slots = slots;
+        c.nslots = nslots;
         pthread_mutex_init(&c.turn_lock, NULL);
-        pthread_cond_init(&c.turn_done, NULL);
         static const struct cli_jobs_ops ops = {take, work, finish};
         if (!slots)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");
         else if (cli_jobs_run_shared(jobs, slots, nslots, sizeof *slots, &ops, &c) != 0 &&
                  c.st == NPYDT_OK)
             c.st = cli_error(&c.err, NPYDT_E_NOMEM, "out of memory");   /* the runner's own */
-        pthread_cond_destroy(&c.turn_done);
         pthread_mutex_destroy(&c.turn_lock);
         for (size_t k = 0; slots && k < nslots; k++) {
             if (slots[k].reader) {
