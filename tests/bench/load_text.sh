@@ -15,24 +15,28 @@
 # anchor's, CSV at most 1.5 times; PASS or MISS), and the CPU seconds of a
 # plain run of the N records (for information: not compared). NPYDT's rows
 # are load -j 1 when it has -j; then the first NPYDT's load -j 2 next to
-# its -j 1 in time: CPU seconds (user + system, the median of three runs)
+# its -j 1 in time, on the N records and on JOBS_N (-j-n, default
+# 1,000,000: a run long next to the start of a process and the fsync at
+# its end): CPU seconds (user + system, the median of three runs)
 # and wall seconds (the best of the three), and their ratios (targets:
 # CPU at most 1.1 times, wall at most 0.6 times -j 1's on two idle
 # cores), with the load
 # average of the machine before and after (the ratios mean little when it
 # is above 1).
-#   tests/bench/load_text.sh [-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
+#   tests/bench/load_text.sh [-n N] [--jobs-n N] [--max-jsonl R] [--max-csv R] CSV_ANCHOR JSONL_ANCHOR NPYDT [NPYDT...]
 # JSONL_ANCHOR may be - (not built: libsimdjson-dev missing): the JSON
 # Lines rows then have no anchor and no ratio. With --max-jsonl /
 # --max-csv, exits 1 when a ratio of the first NPYDT is above R.
 set -eu
 . "$(dirname "$0")/common.sh"
 n=1000000
+jobs_n=1000000
 max_jsonl=
 max_csv=
 while [ $# -gt 0 ]; do
     case $1 in
     -n) n=$2; shift 2 ;;
+    --jobs-n) jobs_n=$2; shift 2 ;;
     --max-jsonl) max_jsonl=$2; shift 2 ;;
     --max-csv) max_csv=$2; shift 2 ;;
     *) break ;;
@@ -44,17 +48,19 @@ jsonl_anchor=$2
 shift 2
 bench_start load
 small=$((n / 10))
-bench_py - "$dir" "$n" "$small" <<'PYEOF'
+bench_py - "$dir" "$n" "$small" "$jobs_n" <<'PYEOF'
 import sys
 import numpy as np
 import mixed_table
-d, n, small = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+d, n, small, jobs_n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 rng = np.random.default_rng(24)
-mixed = mixed_table.mixed(n, rng, words=[b'alpha', b'beta', b'gamma,x', b'de"lta', b'epsilon123',
-                                         b'z\\\x01'])
+words = [b'alpha', b'beta', b'gamma,x', b'de"lta', b'epsilon123', b'z\\\x01']
+mixed = mixed_table.mixed(n, rng, words=words)
 np.save(f'{d}/mixed.npy', mixed)
 np.save(f'{d}/mixed_small.npy', mixed[:small])
 mixed.tofile(f'{d}/mixed.raw')
+if jobs_n != n:
+    np.save(f'{d}/mixed_jobs.npy', mixed_table.mixed(jobs_n, rng, words=words))
 PYEOF
 first_npydt=$1
 for fmt in jsonl csv; do
@@ -111,11 +117,18 @@ done
 
 # load -j 2 against -j 1 in time
 if [ -n "$(jobs_of "$first_npydt")" ]; then
-    # TIME FORMAT JOBS: "cpu wall", the median CPU and the best wall of
-    # three runs; CPU to the millisecond (wait4's rusage, where time(1)
+    tables="mixed:$n"
+    if [ -e "$dir/mixed_jobs.npy" ]; then
+        tables="$tables mixed_jobs:$jobs_n"
+        for fmt in jsonl csv; do
+            "$first_npydt" dump --$fmt "$dir/mixed_jobs.npy" >"$dir/mixed_jobs.$fmt"
+        done
+    fi
+    # TIME TABLE FORMAT JOBS: "cpu wall", the median CPU and the best wall
+    # of three runs; CPU to the millisecond (wait4's rusage, where time(1)
     # rounds to 10 ms, a sixth of a run of 200,000 records)
     timed() {
-        "$PY" - "$dir/out.npy" $(JOBS=$3 npydt_run "$first_npydt" mixed "$2") <<'PYEOF'
+        "$PY" - "$dir/out.npy" $(JOBS=$4 npydt_run "$1" "$2" "$3") <<'PYEOF'
 import os, subprocess, sys, time
 out, cmd = sys.argv[1], sys.argv[2:]
 runs = []
@@ -130,15 +143,27 @@ for _ in range(3):
 print('%.3f %.3f' % (sorted(r[0] for r in runs)[1], min(r[1] for r in runs)))
 PYEOF
     }
+    load1() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 9; }
     echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-    printf '%-5s %-6s %8s %8s %9s %10s\n' fmt jobs cpu_s wall_s cpu_ratio wall_ratio
-    for fmt in jsonl csv; do
-        one=$(timed "$first_npydt" $fmt 1)
-        two=$(timed "$first_npydt" $fmt 2)
-        printf '%-5s %-6s %8s %8s %9s %10s\n' $fmt "-j 1" ${one% *} ${one#* } 1.00 1.00
-        printf '%-5s %-6s %8s %8s %9s %10s\n' $fmt "-j 2" ${two% *} ${two#* } \
-            "$(awk -v a="${two% *}" -v b="${one% *}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')" \
-            "$(awk -v a="${two#* }" -v b="${one#* }" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+    printf '%-8s %-5s %-6s %8s %8s %9s %10s  %s\n' records fmt jobs cpu_s wall_s cpu_ratio wall_ratio \
+        "targets: cpu <= 1.1, wall <= 0.6 (load average below 1)"
+    for t in $tables; do
+        for fmt in jsonl csv; do
+            la=$(load1)
+            one=$(timed "$first_npydt" ${t%:*} $fmt 1)
+            two=$(timed "$first_npydt" ${t%:*} $fmt 2)
+            rc=$(awk -v a="${two% *}" -v b="${one% *}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+            rw=$(awk -v a="${two#* }" -v b="${one#* }" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+            vc=$(bench_verdict "$rc" 1.1)
+            if awk -v l="$la" 'BEGIN { exit !(l < 1) }'; then
+                vw=$(bench_verdict "$rw" 0.6)
+            else
+                vw="n/a (load average $la)"
+            fi
+            printf '%-8s %-5s %-6s %8s %8s %9s %10s\n' ${t#*:} $fmt "-j 1" ${one% *} ${one#* } 1.00 1.00
+            printf '%-8s %-5s %-6s %8s %8s %9s %10s  cpu %s, wall %s\n' ${t#*:} $fmt "-j 2" ${two% *} \
+                ${two#* } "$rc" "$rw" "$vc" "$vw"
+        done
     done
     echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 fi
