@@ -23,7 +23,8 @@
  * with the columns' steps off (every cell by the general path), the same
  * records, or the same status, message and row. Every format read as load
  * -j 2 reads it (workers, in runs): the same records, or the same status,
- * message and line. Nothing leaks. */
+ * message and line, from memory and from a file in runs of a few bytes.
+ * Nothing leaks. */
 #include "fuzz_util.h"
 
 #include "cli/dump/dump.h"
@@ -62,16 +63,25 @@ static npydt_status keep(void *ctx, const unsigned char *bytes, npydt_error *err
 }
 
 /* Read the input s[0..n) in format fmt into got, as the command does
- * with -j jobs (0: the one-thread reader itself). */
+ * with -j jobs (0: the one-thread reader itself): from memory (a stream,
+ * read by the calling thread), or with run (the first run's bytes, a few)
+ * from a file (read at offsets by each run's thread). */
 static npydt_status read_all(enum load_format fmt, char *s, size_t n, struct load_record *rec,
                              struct records *got, struct load_where *where, npydt_error *err,
-                             unsigned jobs)
+                             unsigned jobs, size_t run)
 {
-    FILE *in = n ? fmemopen(s, n, "rb") : fopen("/dev/null", "rb");
-    FUZZ_CHECK(in != NULL);
+    FILE *in;
+    if (run) {
+        in = tmpfile();
+        FUZZ_CHECK(in != NULL);
+        FUZZ_CHECK(fwrite(s, 1, n, in) == n && fflush(in) == 0 && fseek(in, 0, SEEK_SET) == 0);
+    } else {
+        in = n ? fmemopen(s, n, "rb") : fopen("/dev/null", "rb");
+        FUZZ_CHECK(in != NULL);
+    }
     struct load_sink sink = {keep, got, NULL};
     fuzz_poison_error(err);
-    npydt_status st = jobs ? load_text_jobs(in, fmt, jobs, rec, &sink, where, err)
+    npydt_status st = jobs ? load_text_jobs(in, fmt, jobs, run, rec, &sink, where, err)
                       : fmt == LOAD_JSONL
                           ? load_jsonl(in, rec, &sink, where, err)
                           : load_csv(in, fmt == LOAD_CSV ? ',' : '\t', rec, &sink, where, err);
@@ -83,15 +93,16 @@ static npydt_status read_all(enum load_format fmt, char *s, size_t n, struct loa
  * the same status and message on the same line (a line ending the run
  * for the harness's own cap on the records it keeps). An input of a
  * dtype wider than 64 KiB / 64 is read by a worker in parts, the rest of
- * each part by the calling thread. */
+ * each part by the calling thread. From a file (run not 0), in runs of
+ * a few bytes: ranges of the file, read and written by their threads. */
 static void check_jobs(enum load_format fmt, char *s, size_t n, struct load_record *rec,
                        const struct records *got, npydt_status st, const npydt_error *err,
-                       const struct load_where *where)
+                       const struct load_where *where, size_t run)
 {
     struct records par = {NULL, 0, 0, rec->itemsize};
     struct load_where where2 = {0};
     npydt_error err2;
-    npydt_status st2 = read_all(fmt, s, n, rec, &par, &where2, &err2, 2);
+    npydt_status st2 = read_all(fmt, s, n, rec, &par, &where2, &err2, 2, run);
     FUZZ_CHECK(st2 == st && par.n == got->n);
     FUZZ_CHECK(got->n == 0 || memcmp(par.bytes, got->bytes, got->n * got->itemsize) == 0);
     if (st != NPYDT_OK) {
@@ -338,15 +349,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(copy, body, body_len);
     struct records got = {NULL, 0, 0, rec.itemsize};
     struct load_where where = {0};
-    st = read_all(fmt, copy, body_len, &rec, &got, &where, &err, 0);
-    check_jobs(fmt, copy, body_len, &rec, &got, st, &err, &where);
+    st = read_all(fmt, copy, body_len, &rec, &got, &where, &err, 0, 0);
+    check_jobs(fmt, copy, body_len, &rec, &got, st, &err, &where, 0);
+    /* byte 0's bits 2 to 5: the first run's bytes of a file, 1 to 16 */
+    check_jobs(fmt, copy, body_len, &rec, &got, st, &err, &where, 1 + (data[0] >> 2 & 15));
     if (fmt != LOAD_JSONL) {
         /* the columns' steps read the rows as the general path does */
         struct records all = {NULL, 0, 0, rec.itemsize};
         struct load_where where2 = {0};
         npydt_error err2;
         rec.general = 1;
-        npydt_status st2 = read_all(fmt, copy, body_len, &rec, &all, &where2, &err2, 0);
+        npydt_status st2 = read_all(fmt, copy, body_len, &rec, &all, &where2, &err2, 0, 0);
         rec.general = 0;
         FUZZ_CHECK(st2 == st && where2.line == where.line && all.n == got.n);
         FUZZ_CHECK(got.n == 0 || memcmp(all.bytes, got.bytes, got.n * got.itemsize) == 0);

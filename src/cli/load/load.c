@@ -143,7 +143,7 @@ static int input_read(struct load_input *in, struct load_dest *d, const char *ou
     npydt_error err;
     struct load_where where = {0};
     struct load_sink sink = {load_dest_record, d, load_dest_records};
-    npydt_status st = load_text_jobs(in->in, in->fmt, in->jobs, &in->rec, &sink, &where, &err);
+    npydt_status st = load_text_jobs(in->in, in->fmt, in->jobs, 0, &in->rec, &sink, &where, &err);
     if (st == NPYDT_OK)
         return EXIT_OK;
     if (d->failed != NPYDT_OK)

@@ -290,8 +290,11 @@ npydt_status csv_read(struct csv_state *c, const char *s, size_t n, const struct
 /* load_text by `jobs` threads, the calling one among them (0: one a
  * processor, fewer for a small file), in runs of lines: the same records,
  * errors and lines, but for an error of the sink's, which names the line
- * that ends the run it stopped in (load_jobs.c). */
-npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
+ * that ends the run it stopped in (load_jobs.c). run: the bytes of the
+ * first run, twice as many for the second, four times for the others (0,
+ * or more than LOAD_LINES_BLOCK: LOAD_LINES_BLOCK, the command's; a
+ * harness gives a few, for many runs of a short input). */
+npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs, size_t run,
                             struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err);
 

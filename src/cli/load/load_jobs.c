@@ -78,6 +78,7 @@ struct run_ctx {
     const struct load_sink *sink;   /* where the records go, in order */
     struct load_span span;        /* of the whole input, up to the runs finished */
     uint64_t max_records;
+    size_t unit;                  /* the first run's bytes (run_bytes) */
     int ended;
     /* a regular file, read at offsets by the thread of each run; -1:
      * read by the calling thread */
@@ -128,11 +129,12 @@ static npydt_status keep_record(void *ctx, const unsigned char *bytes, npydt_err
 }
 
 /* The bytes of input run i is read up to (before its lines are cut):
- * a block for the first, twice as many for each next, up to RUN_BYTES,
- * so that the workers start early and the runs of a long input are few. */
-static size_t run_bytes(size_t i)
+ * unit (a block, but for a test's smaller ones) for the first, twice as
+ * many for each next, up to four times (RUN_BYTES for a block), so that
+ * the workers start early and the runs of a long input are few. */
+static size_t run_bytes(size_t unit, size_t i)
 {
-    return i >= 2 ? RUN_BYTES : LOAD_LINES_BLOCK << i;
+    return unit << (i >= 2 ? 2 : i);
 }
 
 /* The slot's reader, made for its first run: 1, or 0 with s->err set. */
@@ -310,7 +312,7 @@ static int take_at(struct run_ctx *c, size_t i, struct run_slot *s)
     s->n = 0;
     s->exact = i == 0;
     s->from = c->next;
-    s->to = c->next + run_bytes(i + 1);
+    s->to = c->next + run_bytes(c->unit, i + 1);
     c->next = s->to;
     return 1;
 }
@@ -334,7 +336,7 @@ static int take(void *ctx, size_t i, void *slot)
         return 0;
     size_t at = c->lines.start;
     if (got > 0 && slot_ready(c, s)) {
-        if (load_lines_hand(&c->lines, n, run_bytes(i + 1), &s->in, &s->cap) == 0) {
+        if (load_lines_hand(&c->lines, n, run_bytes(c->unit, i + 1), &s->in, &s->cap) == 0) {
             s->at = at;
             s->n = n;
             return 1;
@@ -484,15 +486,16 @@ static int finish(void *ctx, size_t i, void *slot, int work_result)
 
 /* The runs an input of a known size makes (about), for the count of
  * workers; 0 when it is not known (a pipe). */
-static size_t runs_of(FILE *in)
+static size_t runs_of(FILE *in, size_t unit)
 {
     struct stat st;
     if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
         return 0;
-    uint64_t size = (uint64_t)st.st_size, ramp = run_bytes(0) + run_bytes(1);
+    uint64_t size = (uint64_t)st.st_size, ramp = run_bytes(unit, 0) + run_bytes(unit, 1);
+    uint64_t most = run_bytes(unit, 2);
     if (size <= ramp)
-        return size <= run_bytes(0) ? 1 : 2;
-    uint64_t runs = 2 + (size - ramp + RUN_BYTES - 1) / RUN_BYTES;
+        return size <= run_bytes(unit, 0) ? 1 : 2;
+    uint64_t runs = 2 + (size - ramp + most - 1) / most;
     return runs < SIZE_MAX ? (size_t)runs : SIZE_MAX;
 }
 
@@ -510,15 +513,16 @@ static void read_at_offsets(struct run_ctx *c, FILE *in)
     c->next = c->expect = (uint64_t)pos - held;
 }
 
-npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
+npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs, size_t run,
                             struct load_record *rec, const struct load_sink *sink,
                             struct load_where *where, npydt_error *err)
 {
-    jobs = cli_jobs_count(jobs, runs_of(in));
+    size_t unit = run && run < LOAD_LINES_BLOCK ? run : LOAD_LINES_BLOCK;
+    jobs = cli_jobs_count(jobs, runs_of(in, unit));
     if (jobs == 1)
         return load_text(in, fmt, rec, sink, where, err);
 
-    struct run_ctx c = {.rec = rec, .sink = sink, .fd = -1, .csv = fmt == LOAD_CSV};
+    struct run_ctx c = {.rec = rec, .sink = sink, .fd = -1, .csv = fmt == LOAD_CSV, .unit = unit};
     where->line = 0;
     if ((c.st = load_reader_new(fmt, rec, &c.reader, err)) != NPYDT_OK)
         return c.st;
@@ -528,14 +532,17 @@ npydt_status load_text_jobs(FILE *in, enum load_format fmt, unsigned jobs,
     c.max_records = rec->itemsize ? RUN_RECORD_BYTES / rec->itemsize : UINT64_MAX;
     if (c.max_records == 0)
         c.max_records = 1;
-    /* the header here, in the runs before the workers start */
+    /* the header here, before the workers start, with one record at
+     * most: the rows after it are the runs' */
     size_t n;
     int got = 1;
     while (c.st == NPYDT_OK && !load_reader_ready(c.reader) &&
            (got = load_reader_run(c.reader, &c.lines, &n, &c.err)) > 0) {
+        c.span.max_records = c.span.records + 1;
         c.st = load_reader_read(c.reader, c.lines.buf + c.lines.start, n, sink, &c.span, &c.err);
-        c.lines.start += n;
+        c.lines.start += c.span.used;
     }
+    c.span.max_records = UINT64_MAX;
     if (c.st == NPYDT_OK && got < 0)
         c.st = c.err.code;
     if (c.st == NPYDT_OK && got > 0)
