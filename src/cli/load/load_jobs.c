@@ -212,16 +212,9 @@ static int read_more(const struct run_ctx *c, struct run_slot *s, uint64_t base,
         cli_error(err, NPYDT_E_LIMIT, "a line longer than %zu bytes", LOAD_MAX_LINE);
         return -1;
     }
-    if (s->cap - *got < LOAD_LINES_BLOCK) {
-        /* the bytes read are kept: realloc */
-        size_t cap = s->cap * 2;
-        char *b = realloc(s->in, cap);
-        if (!b) {
-            cli_error(err, NPYDT_E_NOMEM, "out of memory");
-            return -1;
-        }
-        s->in = b;
-        s->cap = cap;
+    if (grow((void **)&s->in, &s->cap, *got + LOAD_LINES_BLOCK) != 0) {
+        cli_error(err, NPYDT_E_NOMEM, "out of memory");
+        return -1;
     }
     size_t more;
     if (read_at(c->fd, s->in + *got, s->cap - *got, base + *got, &more, err) != 0)
